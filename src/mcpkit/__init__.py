@@ -1,0 +1,1 @@
+"""mcpkit: the Model Context Protocol for Python."""
