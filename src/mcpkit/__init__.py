@@ -1,1 +1,63 @@
-"""mcpkit: the Model Context Protocol for Python."""
+"""mcpkit: the Model Context Protocol for Python, server and client.
+
+Names are imported lazily, so ``import mcpkit`` stays cheap and a stdio server starts fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    "McpError": "mcpkit.errors",
+    "ConnectionClosed": "mcpkit.errors",
+    "ProcessExited": "mcpkit.errors",
+    "RequestTimeout": "mcpkit.errors",
+    "TransportError": "mcpkit.errors",
+    "ClientSession": "mcpkit.session",
+    "ServerSession": "mcpkit.session",
+    "RequestContext": "mcpkit.session",
+    "Session": "mcpkit.session",
+    "ProtocolVersion": "mcpkit.versions",
+}
+
+if TYPE_CHECKING:
+    from mcpkit.errors import (
+        ConnectionClosed,
+        McpError,
+        ProcessExited,
+        RequestTimeout,
+        TransportError,
+    )
+    from mcpkit.session import ClientSession, RequestContext, ServerSession, Session
+    from mcpkit.versions import ProtocolVersion
+
+__all__ = [
+    "ClientSession",
+    "ConnectionClosed",
+    "McpError",
+    "ProcessExited",
+    "ProtocolVersion",
+    "RequestContext",
+    "RequestTimeout",
+    "ServerSession",
+    "Session",
+    "TransportError",
+    "__version__",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mcpkit' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,0 +1,809 @@
+"""The session engine: one bidirectional JSON-RPC endpoint used by both clients and servers.
+
+A :class:`Session` sits on a :class:`~mcpkit.transports.base.Transport`. It correlates
+outgoing requests with their responses (futures, timeouts that may reset on progress,
+cancellation), serves incoming requests concurrently (one task each, bounded in number, with
+backpressure on the transport), routes progress and cancellation, and enforces the lifecycle.
+Roles differ only in the handlers registered: :class:`ServerSession` answers ``initialize``,
+:class:`ClientSession` sends it.
+
+The hot path is: bytes -> ``orjson.loads`` -> dispatch on ``method`` -> handler -> dict ->
+``orjson.dumps`` -> bytes, with no queue or relay task in between.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import traceback
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Final
+
+import orjson
+
+from mcpkit import versions
+from mcpkit.errors import ConnectionClosed, McpError, RequestTimeout
+from mcpkit.jsonrpc import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    JSONObject,
+    MessageKind,
+    RequestId,
+    classify,
+    error_response,
+)
+from mcpkit.lifecycle import Lifecycle, Phase, Role
+from mcpkit.transports.base import Transport
+from mcpkit.versions import ProtocolVersion
+
+__all__ = [
+    "ClientSession",
+    "NotificationHandler",
+    "ProgressCallback",
+    "RequestContext",
+    "RequestHandler",
+    "ServerSession",
+    "Session",
+]
+
+logger = logging.getLogger("mcpkit.session")
+
+RequestHandler = Callable[[JSONObject | None, "RequestContext"], Awaitable[Any]]
+"""Serves one request: ``(params, ctx) -> result`` (a JSON object, possibly with
+``orjson.Fragment`` parts for pre-encoded data)."""
+NotificationHandler = Callable[[JSONObject | None], Awaitable[None] | None]
+ProgressCallback = Callable[[float, float | None, str | None], Awaitable[None] | None]
+Tracer = Callable[[str, Any], None]
+
+_DEFAULT: Final[Any] = object()
+_NO_CANCEL: Final = frozenset({"initialize"})
+
+
+class RequestContext:
+    """What a request handler knows about the request it serves, and how it talks back."""
+
+    __slots__ = (
+        "_last_progress",
+        "cancelled",
+        "meta",
+        "method",
+        "params",
+        "progress_token",
+        "request_id",
+        "session",
+        "task",
+    )
+
+    def __init__(
+        self, session: Session, request_id: RequestId, method: str, params: JSONObject | None
+    ) -> None:
+        self.session = session
+        self.request_id = request_id
+        self.method = method
+        self.params = params
+        meta = params.get("_meta") if params is not None else None
+        self.meta: JSONObject | None = meta if type(meta) is dict else None
+        token = self.meta.get("progressToken") if self.meta is not None else None
+        self.progress_token: str | int | None = (
+            token if type(token) is str or type(token) is int else None
+        )
+        #: Set when the peer cancelled this request; sync code can poll it.
+        self.cancelled = False
+        self.task: asyncio.Task[None] | None = None
+        self._last_progress: float | None = None
+
+    async def progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """Send ``notifications/progress`` for this request (only if the caller asked for it).
+
+        Progress must increase with every call; a value that does not raises ValueError.
+        """
+        token = self.progress_token
+        if token is None:
+            return
+        last = self._last_progress
+        if last is not None and progress <= last:
+            raise ValueError(f"progress must increase: {progress} after {last}")
+        self._last_progress = progress
+        params: JSONObject = {"progressToken": token, "progress": progress}
+        if total is not None:
+            params["total"] = total
+        if message is not None:
+            version = self.session.protocol_version
+            if version is None or version.audio:  # `message` exists since 2025-03-26
+                params["message"] = message
+        await self.session.notify(
+            "notifications/progress", params, related_request_id=self.request_id
+        )
+
+    async def notify(self, method: str, params: JSONObject | None = None) -> None:
+        """Send a notification related to this request."""
+        await self.session.notify(method, params, related_request_id=self.request_id)
+
+    async def request(self, method: str, params: JSONObject | None = None, **kwargs: Any) -> Any:
+        """Send a request to the peer while serving this one (sampling, elicitation, roots)."""
+        return await self.session.request(
+            method, params, related_request_id=self.request_id, **kwargs
+        )
+
+
+class _Pending:
+    __slots__ = (
+        "deadline",
+        "future",
+        "method",
+        "on_progress",
+        "progress_token",
+        "request_id",
+        "reset_on_progress",
+        "timeout",
+        "timer",
+    )
+
+    def __init__(self, future: asyncio.Future[Any], method: str, request_id: RequestId) -> None:
+        self.request_id = request_id
+        self.future = future
+        self.method = method
+        self.on_progress: ProgressCallback | None = None
+        self.progress_token: str | int | None = None
+        self.timeout: float | None = None
+        self.deadline: float | None = None
+        self.reset_on_progress = True
+        self.timer: asyncio.TimerHandle | None = None
+
+
+class _Batch:
+    """Collects the responses to one incoming batch so they leave as one array."""
+
+    __slots__ = ("outstanding", "related", "responses")
+
+    def __init__(self) -> None:
+        self.outstanding = 0
+        self.responses: list[JSONObject] = []
+        self.related: RequestId | None = None
+
+
+class Session:
+    """A JSON-RPC endpoint over one transport. See the module docstring."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        *,
+        role: Role,
+        capabilities: JSONObject | None = None,
+        max_in_flight: int = 256,
+        max_pending: int = 1024,
+        default_timeout: float | None = None,
+        supported_versions: tuple[ProtocolVersion, ...] = versions.SUPPORTED,
+        debug: bool = False,
+        tracer: Tracer | None = None,
+    ) -> None:
+        self.transport = transport
+        self.lifecycle = Lifecycle(role, capabilities)
+        self.supported_versions = supported_versions
+        self.debug = debug
+        self.default_timeout = default_timeout
+        self._tracer = tracer
+        self._handlers: dict[str, RequestHandler] = {"ping": _ping}
+        self._notification_handlers: dict[str, NotificationHandler] = {}
+        self._next_id = 0
+        self._pending: dict[RequestId, _Pending] = {}
+        self._progress: dict[str | int, _Pending] = {}
+        self._in_flight: dict[RequestId, RequestContext] = {}
+        self._max_in_flight = max_in_flight
+        self._reading_paused = False
+        self._pending_slots = asyncio.Semaphore(max_pending)
+        self._background: set[asyncio.Task[Any]] = set()
+        self._closed = False
+        self._close_reason: BaseException | None = None
+        self._closed_event = asyncio.Event()
+        self._loop = asyncio.get_running_loop()
+
+    # -- public surface ------------------------------------------------------------------------
+
+    @property
+    def protocol_version(self) -> ProtocolVersion | None:
+        """The negotiated protocol revision (None before initialization)."""
+        return self.lifecycle.version
+
+    @property
+    def peer_capabilities(self) -> JSONObject:
+        """The capabilities the peer declared."""
+        return self.lifecycle.peer_capabilities
+
+    @property
+    def closed(self) -> bool:
+        """True once the connection is gone."""
+        return self._closed
+
+    def set_request_handler(self, method: str, handler: RequestHandler) -> None:
+        """Serve ``method`` with ``handler`` (replacing any earlier one)."""
+        self._handlers[method] = handler
+
+    def remove_request_handler(self, method: str) -> None:
+        """Stop serving ``method`` (it then answers -32601)."""
+        self._handlers.pop(method, None)
+
+    def set_notification_handler(self, method: str, handler: NotificationHandler) -> None:
+        """Call ``handler(params)`` for each ``method`` notification (sync or async)."""
+        self._notification_handlers[method] = handler
+
+    async def start(self) -> None:
+        """Connect the transport; incoming messages flow from now on."""
+        await self.transport.start(self)
+
+    async def wait_closed(self) -> None:
+        """Return once the connection has ended."""
+        await self._closed_event.wait()
+
+    async def request(
+        self,
+        method: str,
+        params: JSONObject | None = None,
+        *,
+        timeout: float | None = _DEFAULT,
+        on_progress: ProgressCallback | None = None,
+        reset_timeout_on_progress: bool = True,
+        max_total_timeout: float | None = None,
+        related_request_id: RequestId | None = None,
+    ) -> Any:
+        """Send a request and return its ``result``; raise :class:`McpError` on an error reply.
+
+        ``timeout`` (seconds, default the session's) restarts on every progress notification
+        when ``reset_timeout_on_progress``, but never runs past ``max_total_timeout``. On
+        timeout or when the awaiting task is cancelled, ``notifications/cancelled`` is sent.
+        """
+        if self._closed:
+            raise self._closed_error()
+        self.lifecycle.check_outgoing_request(method)
+        await self._pending_slots.acquire()
+        loop = self._loop
+        rid = self._next_id
+        self._next_id = rid + 1
+        future: asyncio.Future[Any] = loop.create_future()
+        pending = _Pending(future, method, rid)
+        if on_progress is not None:
+            params = dict(params) if params else {}
+            meta = params.get("_meta")
+            meta = dict(meta) if isinstance(meta, dict) else {}
+            meta["progressToken"] = rid
+            params["_meta"] = meta
+            pending.on_progress = on_progress
+            pending.progress_token = rid
+            pending.reset_on_progress = reset_timeout_on_progress
+            self._progress[rid] = pending
+        if timeout is _DEFAULT:
+            timeout = self.default_timeout
+        if timeout is not None:
+            pending.timeout = timeout
+            if max_total_timeout is not None:
+                pending.deadline = loop.time() + max_total_timeout
+            pending.timer = loop.call_later(timeout, self._expire, rid)
+        elif max_total_timeout is not None:
+            pending.timeout = max_total_timeout
+            pending.timer = loop.call_later(max_total_timeout, self._expire, rid)
+        self._pending[rid] = pending
+        msg: JSONObject = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        try:
+            await self._send(msg, related_request_id)
+            return await future
+        except asyncio.CancelledError:
+            if rid in self._pending and method not in _NO_CANCEL and not self._closed:
+                self._spawn(self._send_cancel(rid, "Request cancelled by the caller"))
+            raise
+        finally:
+            self._pending_slots.release()
+            self._pending.pop(rid, None)
+            if pending.progress_token is not None:
+                self._progress.pop(pending.progress_token, None)
+            if pending.timer is not None:
+                pending.timer.cancel()
+
+    async def notify(
+        self,
+        method: str,
+        params: JSONObject | None = None,
+        *,
+        related_request_id: RequestId | None = None,
+    ) -> None:
+        """Send a notification."""
+        if self._closed:
+            raise self._closed_error()
+        self.lifecycle.check_outgoing_notification(method)
+        msg: JSONObject = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        await self._send(msg, related_request_id)
+
+    async def ping(self, timeout: float | None = _DEFAULT) -> None:
+        """Send ``ping`` and wait for the (empty) answer."""
+        await self.request("ping", timeout=timeout)
+
+    async def close(self) -> None:
+        """Close the connection: in-flight handlers are cancelled, pending requests fail."""
+        if not self._closed:
+            with contextlib.suppress(Exception):
+                await self.transport.close()
+            self.connection_lost(None)
+        if self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    # -- incoming (called by the transport) ------------------------------------------------------
+
+    def receive_bytes(self, data: bytes) -> None:
+        """Take one framed message off the wire."""
+        try:
+            msg = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            if self._tracer is not None:
+                self._tracer("recv-invalid", data)
+            self._write(error_response(None, PARSE_ERROR, f"Parse error: {exc}"))
+            return
+        self.receive(msg)
+
+    def receive(self, msg: Any) -> None:
+        """Take one decoded message (or batch)."""
+        if self._tracer is not None:
+            self._tracer("recv", msg)
+        if type(msg) is list:
+            self._receive_batch(msg)
+            return
+        kind, why = classify(msg)
+        if kind is MessageKind.REQUEST:
+            self._on_request(msg, None)
+        elif kind is MessageKind.NOTIFICATION:
+            self._on_notification(msg)
+        elif kind is MessageKind.RESULT or kind is MessageKind.ERROR:
+            self._on_response(msg, kind)
+        else:
+            self._on_invalid(msg, why)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        """The transport is gone: fail every pending request, cancel every handler."""
+        if self._closed:
+            return
+        self._closed = True
+        self._close_reason = exc
+        self.lifecycle.phase = Phase.CLOSED
+        error = self._closed_error()
+        for pending in list(self._pending.values()):
+            if not pending.future.done():
+                pending.future.set_exception(error)
+        for ctx in list(self._in_flight.values()):
+            if ctx.task is not None:
+                ctx.task.cancel()
+        self._closed_event.set()
+        self.on_closed(exc)
+
+    def on_closed(self, exc: BaseException | None) -> None:
+        """Hook for subclasses: the connection ended."""
+
+    # -- dispatch -------------------------------------------------------------------------------
+
+    def _on_request(self, msg: JSONObject, batch: _Batch | None) -> None:
+        rid: RequestId = msg["id"]
+        method: str = msg["method"]
+        error = self.lifecycle.check_incoming_request(method)
+        if error is None:
+            handler = self._handlers.get(method)
+            if handler is None:
+                error = McpError(METHOD_NOT_FOUND, f"Method not found: {method}")
+            elif rid in self._in_flight:
+                error = McpError(INVALID_REQUEST, f"Request id {rid!r} is already in use")
+        if error is not None:
+            self._reply(error_response(rid, error.code, error.message, error.data), rid, batch)
+            return
+        ctx = RequestContext(self, rid, method, msg.get("params"))
+        self._in_flight[rid] = ctx
+        ctx.task = self._loop.create_task(self._serve(handler, ctx, batch))  # type: ignore[arg-type]
+        if len(self._in_flight) >= self._max_in_flight and not self._reading_paused:
+            self._reading_paused = True
+            self.transport.pause_reading()
+
+    async def _serve(
+        self, handler: RequestHandler, ctx: RequestContext, batch: _Batch | None
+    ) -> None:
+        rid = ctx.request_id
+        try:
+            result = await handler(ctx.params, ctx)
+            response: JSONObject = {"jsonrpc": "2.0", "id": rid, "result": result}
+        except McpError as exc:
+            response = error_response(rid, exc.code, exc.message, exc.data)
+        except asyncio.CancelledError:
+            self._done_serving(rid)
+            if ctx.cancelled or self._closed:
+                if batch is not None:
+                    self._batch_done(batch)
+                return  # a cancelled request gets no response
+            raise
+        except Exception as exc:
+            logger.exception("Handler for %r failed", ctx.method)
+            data = {"traceback": traceback.format_exc()} if self.debug else None
+            message = f"Internal error: {exc}" if self.debug else "Internal error"
+            response = error_response(rid, INTERNAL_ERROR, message, data)
+        self._done_serving(rid)
+        if ctx.cancelled or self._closed:
+            if batch is not None:
+                self._batch_done(batch)
+            return
+        if batch is not None:
+            batch.responses.append(response)
+            self._batch_done(batch)
+            return
+        try:
+            self.transport.write(response, rid)
+            if self._tracer is not None:
+                self._tracer("send", response)
+            if self.transport.writing_paused:
+                await self.transport.drain()
+        except Exception as exc:
+            self._write_failed(response, exc)
+
+    def _done_serving(self, rid: RequestId) -> None:
+        self._in_flight.pop(rid, None)
+        if self._reading_paused and len(self._in_flight) <= self._max_in_flight // 2:
+            self._reading_paused = False
+            self.transport.resume_reading()
+
+    def _on_notification(self, msg: JSONObject) -> None:
+        method: str = msg["method"]
+        params = msg.get("params")
+        if method == "notifications/cancelled":
+            self._on_cancelled(params)
+            return
+        if method == "notifications/progress":
+            self._on_progress(params)
+            return
+        handler = self._notification_handlers.get(method)
+        if handler is None:
+            if method == "notifications/initialized":
+                self.lifecycle.server_initialized()
+            else:
+                logger.debug("Ignoring notification %r (no handler)", method)
+            return
+        try:
+            outcome = handler(params)
+        except Exception:
+            logger.exception("Notification handler for %r failed", method)
+            return
+        if outcome is not None:
+            self._spawn(_logged(outcome, method))
+
+    def _on_cancelled(self, params: JSONObject | None) -> None:
+        if not isinstance(params, dict):
+            return
+        rid = params.get("requestId")
+        if type(rid) is not str and type(rid) is not int:
+            return
+        ctx = self._in_flight.get(rid)
+        if ctx is None or ctx.method in _NO_CANCEL:
+            return  # unknown, finished or not cancellable: ignore, as the spec says
+        ctx.cancelled = True
+        if ctx.task is not None:
+            ctx.task.cancel()
+
+    def _on_progress(self, params: JSONObject | None) -> None:
+        if not isinstance(params, dict):
+            return
+        token = params.get("progressToken")
+        if type(token) is not str and type(token) is not int:
+            return
+        pending = self._progress.get(token)
+        if pending is None:
+            logger.debug("Progress for unknown token %r dropped", token)
+            return
+        progress = params.get("progress")
+        if not isinstance(progress, (int, float)) or isinstance(progress, bool):
+            logger.warning("Progress notification with a non-numeric progress dropped")
+            return
+        total = params.get("total")
+        if not isinstance(total, (int, float)) or isinstance(total, bool):
+            total = None
+        message = params.get("message")
+        if not isinstance(message, str):
+            message = None
+        if pending.reset_on_progress and pending.timer is not None and pending.timeout:
+            loop = self._loop
+            delay = pending.timeout
+            if pending.deadline is not None:
+                delay = min(delay, pending.deadline - loop.time())
+            pending.timer.cancel()
+            pending.timer = loop.call_later(max(delay, 0.0), self._expire, pending.request_id)
+        callback = pending.on_progress
+        if callback is not None:
+            try:
+                outcome = callback(progress, total, message)
+            except Exception:
+                logger.exception("Progress callback failed")
+                return
+            if outcome is not None:
+                self._spawn(_logged(outcome, "progress callback"))
+
+    def _on_response(self, msg: JSONObject, kind: MessageKind) -> None:
+        rid = msg["id"]
+        pending = self._pending.pop(rid, None) if is_hashable_id(rid) else None
+        if pending is None:
+            if kind is MessageKind.ERROR:
+                logger.warning("Error from peer for unknown request %r: %s", rid, msg.get("error"))
+            else:
+                logger.warning("Response to unknown request id %r dropped", rid)
+            return
+        if pending.timer is not None:
+            pending.timer.cancel()
+            pending.timer = None
+        future = pending.future
+        if future.done():
+            return
+        if kind is MessageKind.RESULT:
+            future.set_result(msg["result"])
+        else:
+            future.set_exception(McpError.from_error(msg["error"]))
+
+    def _on_invalid(self, msg: Any, why: str | None) -> None:
+        rid = msg.get("id") if type(msg) is dict else None
+        if rid is not None and not (type(rid) is str or type(rid) is int):
+            rid = None
+        if type(msg) is dict and "method" not in msg and ("result" in msg or "error" in msg):
+            logger.warning("Malformed response from peer dropped: %s", why)
+            return
+        self._write(error_response(rid, INVALID_REQUEST, f"Invalid request: {why}"))
+
+    def _receive_batch(self, items: list[Any]) -> None:
+        version = self.lifecycle.version
+        if version is None or not version.batching:
+            name = version.name if version is not None else "(not negotiated yet)"
+            self._write(
+                error_response(
+                    None,
+                    INVALID_REQUEST,
+                    f"JSON-RPC batches are not supported in protocol version {name}; "
+                    "only 2025-03-26 allows them",
+                )
+            )
+            return
+        if not items:
+            self._write(error_response(None, INVALID_REQUEST, "Invalid request: empty batch"))
+            return
+        batch = _Batch()
+        batch.outstanding = 1  # held until every item is dispatched
+        for item in items:
+            kind, why = classify(item)
+            if kind is MessageKind.REQUEST:
+                if item.get("method") == "initialize":
+                    batch.responses.append(
+                        error_response(
+                            item["id"], INVALID_REQUEST, "initialize cannot be part of a batch"
+                        )
+                    )
+                    continue
+                batch.outstanding += 1
+                if batch.related is None:
+                    batch.related = item["id"]
+                self._on_request(item, batch)
+            elif kind is MessageKind.NOTIFICATION:
+                self._on_notification(item)
+            elif kind is MessageKind.RESULT or kind is MessageKind.ERROR:
+                self._on_response(item, kind)
+            else:
+                rid = item.get("id") if type(item) is dict else None
+                if not (type(rid) is str or type(rid) is int):
+                    rid = None
+                batch.responses.append(
+                    error_response(rid, INVALID_REQUEST, f"Invalid request: {why}")
+                )
+        self._batch_done(batch)
+
+    def _batch_done(self, batch: _Batch) -> None:
+        batch.outstanding -= 1
+        if batch.outstanding == 0 and batch.responses:
+            self._write(batch.responses, batch.related)
+
+    def _reply(self, response: JSONObject, rid: RequestId, batch: _Batch | None) -> None:
+        if batch is not None:
+            batch.responses.append(response)
+            self._batch_done(batch)
+        else:
+            self._write(response, rid)
+
+    # -- outgoing -------------------------------------------------------------------------------
+
+    async def _send(self, msg: Any, related: RequestId | None = None) -> None:
+        if self._closed:
+            raise self._closed_error()
+        self.transport.write(msg, related)
+        if self._tracer is not None:
+            self._tracer("send", msg)
+        if self.transport.writing_paused:
+            await self.transport.drain()
+
+    def _write(self, msg: Any, related: RequestId | None = None) -> None:
+        """Send without waiting (errors answered from the receive path)."""
+        if self._closed:
+            return
+        try:
+            self.transport.write(msg, related)
+        except Exception as exc:
+            self._write_failed(msg, exc)
+            return
+        if self._tracer is not None:
+            self._tracer("send", msg)
+
+    def _write_failed(self, msg: Any, exc: Exception) -> None:
+        logger.error("Could not send message: %s", exc)
+        if isinstance(msg, dict) and "id" in msg and "method" not in msg:
+            # The result could not be encoded: tell the peer instead of leaving it hanging.
+            with contextlib.suppress(Exception):
+                self.transport.write(
+                    error_response(
+                        msg["id"], INTERNAL_ERROR, "Internal error: result not encodable"
+                    ),
+                    msg["id"],
+                )
+
+    async def _send_cancel(self, rid: RequestId, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.notify("notifications/cancelled", {"requestId": rid, "reason": reason})
+
+    def _expire(self, rid: RequestId) -> None:
+        pending = self._pending.pop(rid, None)
+        if pending is None or pending.future.done():
+            return
+        pending.future.set_exception(RequestTimeout(pending.method, pending.timeout or 0.0))
+        if pending.method not in _NO_CANCEL and not self._closed:
+            self._spawn(self._send_cancel(rid, "Request timed out"))
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task = self._loop.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _closed_error(self) -> ConnectionClosed:
+        reason = self._close_reason
+        if isinstance(reason, ConnectionClosed):
+            return reason
+        if reason is not None:
+            return ConnectionClosed(f"Connection closed: {reason}")
+        return ConnectionClosed()
+
+
+def is_hashable_id(value: Any) -> bool:
+    t = type(value)
+    return t is str or t is int
+
+
+async def _ping(params: JSONObject | None, ctx: RequestContext) -> JSONObject:
+    return {}
+
+
+async def _logged(awaitable: Awaitable[Any], what: str) -> None:
+    try:
+        await awaitable
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        logger.exception("%s failed", what)
+
+
+class ServerSession(Session):
+    """The server end: answers ``initialize`` with this server's info and capabilities."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        *,
+        server_info: JSONObject,
+        capabilities: JSONObject | Callable[[ProtocolVersion], JSONObject] | None = None,
+        instructions: str | None = None,
+        on_initialized: Callable[[ServerSession], Awaitable[None] | None] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        caps = capabilities if isinstance(capabilities, dict) else {}
+        super().__init__(transport, role=Role.SERVER, capabilities=caps, **kwargs)
+        self.server_info = server_info
+        self._capabilities_for = capabilities if callable(capabilities) else None
+        self.instructions = instructions
+        self._on_initialized_hook = on_initialized
+        self.set_request_handler("initialize", self._initialize)
+        self.set_notification_handler("notifications/initialized", self._initialized)
+
+    @property
+    def client_info(self) -> JSONObject:
+        """The client's ``clientInfo`` (name, version, ...)."""
+        return self.lifecycle.peer_info
+
+    @property
+    def client_capabilities(self) -> JSONObject:
+        """The capabilities the client declared."""
+        return self.lifecycle.peer_capabilities
+
+    async def _initialize(self, params: JSONObject | None, ctx: RequestContext) -> JSONObject:
+        try:
+            version = self.lifecycle.server_initialize(params, self.supported_versions)
+        except McpError as exc:
+            if exc.code == -32602:
+                raise McpError(INVALID_PARAMS, exc.message) from None
+            raise
+        if self._capabilities_for is not None:
+            self.lifecycle.capabilities = self._capabilities_for(version)
+        result: JSONObject = {
+            "protocolVersion": version.name,
+            "capabilities": self.lifecycle.capabilities,
+            "serverInfo": self.server_info,
+        }
+        if self.instructions:
+            result["instructions"] = self.instructions
+        return result
+
+    def _initialized(self, params: JSONObject | None) -> Awaitable[None] | None:
+        self.lifecycle.server_initialized()
+        hook = self._on_initialized_hook
+        return hook(self) if hook is not None else None
+
+    def assume_initialized(
+        self, version: ProtocolVersion, client_capabilities: JSONObject | None = None
+    ) -> None:
+        """Operate without a handshake (stateless HTTP)."""
+        if self._capabilities_for is not None:
+            self.lifecycle.capabilities = self._capabilities_for(version)
+        self.lifecycle.assume(version, client_capabilities)
+
+
+class ClientSession(Session):
+    """The client end: sends ``initialize`` and ``notifications/initialized``."""
+
+    def __init__(self, transport: Transport, **kwargs: Any) -> None:
+        super().__init__(transport, role=Role.CLIENT, **kwargs)
+        self.initialize_result: JSONObject = {}
+
+    @property
+    def server_info(self) -> JSONObject:
+        """The server's ``serverInfo``."""
+        return self.lifecycle.peer_info
+
+    @property
+    def server_capabilities(self) -> JSONObject:
+        """The capabilities the server declared."""
+        return self.lifecycle.peer_capabilities
+
+    @property
+    def instructions(self) -> str | None:
+        """The server's instructions, if it gave any."""
+        value = self.initialize_result.get("instructions")
+        return value if isinstance(value, str) else None
+
+    async def initialize(
+        self,
+        client_info: JSONObject,
+        capabilities: JSONObject | None = None,
+        *,
+        protocol_version: str | None = None,
+        timeout: float | None = _DEFAULT,
+    ) -> JSONObject:
+        """Run the handshake; raise :class:`McpError` (and close) on an unsupported version."""
+        if capabilities is not None:
+            self.lifecycle.capabilities = capabilities
+        params = {
+            "protocolVersion": protocol_version or self.supported_versions[0].name,
+            "capabilities": self.lifecycle.capabilities,
+            "clientInfo": client_info,
+        }
+        result = await self.request("initialize", params, timeout=timeout)
+        if not isinstance(result, dict):
+            await self.close()
+            raise McpError(INVALID_REQUEST, "Server sent a malformed initialize result")
+        try:
+            self.lifecycle.client_initialize_result(result, self.supported_versions)
+        except McpError:
+            await self.close()
+            raise
+        self.initialize_result = result
+        await self.notify("notifications/initialized")
+        return result

@@ -1,0 +1,465 @@
+"""stdio transport: newline-delimited JSON over a process's stdin and stdout.
+
+The server end reads its own stdin and writes its own stdout (and moves anything else that
+would be printed to stdout over to stderr, so no stray print can corrupt the protocol). The
+client end spawns the server as a subprocess, captures or forwards its stderr, and shuts it
+down as the spec says: close its stdin, wait, then SIGTERM, then SIGKILL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import subprocess
+import sys
+import threading
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from typing import IO, Any
+
+import orjson
+
+from mcpkit.errors import ConnectionClosed, ProcessExited
+from mcpkit.jsonrpc import INVALID_REQUEST, RequestId, error_response
+from mcpkit.transports.base import MessageSink, Transport
+
+__all__ = [
+    "DEFAULT_MAX_MESSAGE_SIZE",
+    "LineFramer",
+    "StdioClientTransport",
+    "StdioServerTransport",
+]
+
+logger = logging.getLogger("mcpkit.stdio")
+
+DEFAULT_MAX_MESSAGE_SIZE = 4 * 1024 * 1024
+_OPT = orjson.OPT_APPEND_NEWLINE
+
+
+class LineFramer:
+    """Splits a byte stream into lines and hands each to the sink (a trailing newline may stay).
+
+    A line longer than ``max_size`` is never buffered whole: once the buffer passes the limit
+    without a newline, the rest of that line is discarded as it arrives and ``on_oversize`` is
+    called once.
+    """
+
+    __slots__ = ("_buf", "_discarding", "max_size", "on_oversize", "sink")
+
+    def __init__(self, sink: MessageSink, max_size: int, on_oversize: Callable[[], None]) -> None:
+        self.sink = sink
+        self.max_size = max_size
+        self.on_oversize = on_oversize
+        self._buf = bytearray()
+        self._discarding = False
+
+    def feed(self, data: bytes) -> None:
+        if self._discarding:
+            i = data.find(b"\n")
+            if i < 0:
+                return
+            self._discarding = False
+            data = data[i + 1 :]
+        buf = self._buf
+        if not buf and data.endswith(b"\n") and data.count(b"\n") == 1:
+            # Fast path: exactly one whole message in this chunk.
+            if len(data) - 1 > self.max_size:
+                self.on_oversize()
+            elif len(data) > 1:
+                self.sink.receive_bytes(data)
+            return
+        buf += data
+        start = 0
+        receive = self.sink.receive_bytes
+        while True:
+            i = buf.find(b"\n", start)
+            if i < 0:
+                break
+            if i - start > self.max_size:
+                self.on_oversize()
+            elif i > start and not buf[start:i].isspace():
+                receive(bytes(buf[start:i]))
+            start = i + 1
+        if start:
+            del buf[:start]
+        if len(buf) > self.max_size:
+            buf.clear()
+            self._discarding = True
+            self.on_oversize()
+
+
+def _oversize_reply(transport: Transport, max_size: int) -> Callable[[], None]:
+    def reply() -> None:
+        logger.warning("Dropped an incoming message over the %d-byte limit", max_size)
+        with contextlib.suppress(Exception):
+            transport.write(
+                error_response(
+                    None, INVALID_REQUEST, f"Message exceeds the size limit of {max_size} bytes"
+                )
+            )
+
+    return reply
+
+
+class _FlowControl:
+    """Pause/resume bookkeeping for a write transport (like asyncio's FlowControlMixin)."""
+
+    def __init__(self) -> None:
+        self.paused = False
+        self._waiter: asyncio.Future[None] | None = None
+
+    def pause(self) -> None:
+        self.paused = True
+
+    def resume(self) -> None:
+        self.paused = False
+        waiter, self._waiter = self._waiter, None
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def lost(self, exc: BaseException | None) -> None:
+        waiter, self._waiter = self._waiter, None
+        if waiter is not None and not waiter.done():
+            waiter.set_exception(ConnectionClosed(str(exc) if exc else "Connection closed"))
+
+    async def wait(self) -> None:
+        if not self.paused:
+            return
+        if self._waiter is None:
+            self._waiter = asyncio.get_running_loop().create_future()
+        await self._waiter
+
+
+# -- server end -------------------------------------------------------------------------------
+
+
+class _ReadProto(asyncio.Protocol):
+    def __init__(self, owner: StdioServerTransport) -> None:
+        self.owner = owner
+
+    def data_received(self, data: bytes) -> None:
+        framer = self.owner._framer
+        if framer is not None:
+            framer.feed(data)
+
+    def eof_received(self) -> bool:
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.owner._input_closed(exc)
+
+
+class _WriteProto(asyncio.BaseProtocol):
+    def __init__(self, flow: _FlowControl) -> None:
+        self.flow = flow
+
+    def pause_writing(self) -> None:
+        self.flow.pause()
+
+    def resume_writing(self) -> None:
+        self.flow.resume()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.flow.lost(exc)
+
+
+class StdioServerTransport(Transport):
+    """Serve on this process's stdin/stdout (or the binary streams given)."""
+
+    def __init__(
+        self,
+        stdin: IO[bytes] | None = None,
+        stdout: IO[bytes] | None = None,
+        *,
+        max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
+        protect_stdout: bool = True,
+    ) -> None:
+        self._stdin = stdin
+        self._stdout = stdout
+        self.max_message_size = max_message_size
+        self._protect_stdout = protect_stdout and stdout is None
+        self._framer: LineFramer | None = None
+        self._sink: MessageSink | None = None
+        self._flow = _FlowControl()
+        self._reader: asyncio.ReadTransport | None = None
+        self._writer: asyncio.WriteTransport | None = None
+        self._out_file: IO[bytes] | None = None
+        self._closed = False
+        self._thread_reader: threading.Thread | None = None
+
+    @property
+    def writing_paused(self) -> bool:  # type: ignore[override]
+        return self._flow.paused
+
+    async def start(self, sink: MessageSink) -> None:
+        loop = asyncio.get_running_loop()
+        self._sink = sink
+        self._framer = LineFramer(
+            sink, self.max_message_size, _oversize_reply(self, self.max_message_size)
+        )
+        out = self._stdout
+        if out is None:
+            sys.stdout.flush()
+            fd = os.dup(sys.stdout.fileno())
+            if self._protect_stdout:
+                # From now on fd 1 is stderr: print() and C libraries cannot touch the protocol.
+                os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+            out = os.fdopen(fd, "wb", buffering=0)
+        self._out_file = out
+        try:
+            self._writer, _ = await loop.connect_write_pipe(lambda: _WriteProto(self._flow), out)
+        except (ValueError, OSError):
+            self._writer = None  # a regular file: plain blocking writes
+        inp = self._stdin if self._stdin is not None else sys.stdin.buffer
+        try:
+            self._reader, _ = await loop.connect_read_pipe(lambda: _ReadProto(self), inp)
+        except (ValueError, OSError):
+            self._start_thread_reader(loop, inp)
+
+    def _start_thread_reader(self, loop: asyncio.AbstractEventLoop, inp: IO[bytes]) -> None:
+        def run() -> None:
+            try:
+                while True:
+                    chunk = inp.read1(65536) if hasattr(inp, "read1") else inp.read(65536)
+                    if not chunk:
+                        break
+                    loop.call_soon_threadsafe(self._feed, chunk)
+            except (OSError, ValueError):
+                pass
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._input_closed, None)
+
+        self._thread_reader = threading.Thread(target=run, name="mcpkit-stdin", daemon=True)
+        self._thread_reader.start()
+
+    def _feed(self, data: bytes) -> None:
+        if self._framer is not None and not self._closed:
+            self._framer.feed(data)
+
+    def _input_closed(self, exc: BaseException | None) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._sink is not None:
+            self._sink.connection_lost(exc)
+
+    def write(self, message: Any, related_request_id: RequestId | None = None) -> None:
+        data = orjson.dumps(message, option=_OPT)
+        writer = self._writer
+        if writer is not None:
+            if writer.is_closing():
+                raise ConnectionClosed("stdout is closed")
+            writer.write(data)
+        elif self._out_file is not None:
+            self._out_file.write(data)
+        else:
+            raise ConnectionClosed("stdio transport not started")
+
+    async def drain(self) -> None:
+        await self._flow.wait()
+
+    def pause_reading(self) -> None:
+        if self._reader is not None:
+            self._reader.pause_reading()
+
+    def resume_reading(self) -> None:
+        if self._reader is not None:
+            self._reader.resume_reading()
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+        if self._writer is not None:
+            self._writer.close()
+        self._input_closed(None)
+
+
+# -- client end -------------------------------------------------------------------------------
+
+
+class _ProcessProto(asyncio.SubprocessProtocol):
+    def __init__(self, owner: StdioClientTransport) -> None:
+        self.owner = owner
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        if fd == 1:
+            framer = self.owner._framer
+            if framer is not None:
+                framer.feed(data)
+        else:
+            self.owner._stderr_received(data)
+
+    def pause_writing(self) -> None:
+        self.owner._flow.pause()
+
+    def resume_writing(self) -> None:
+        self.owner._flow.resume()
+
+    def process_exited(self) -> None:
+        self.owner._exited.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.owner._process_gone()
+
+
+class StdioClientTransport(Transport):
+    """Spawn ``command`` and talk to it over its stdin/stdout.
+
+    ``stderr``: ``"capture"`` (default) keeps the tail for error reports and passes lines to
+    ``on_stderr`` if given; ``"inherit"`` lets the child write to our stderr directly.
+    """
+
+    def __init__(
+        self,
+        command: str,
+        args: Sequence[str] = (),
+        *,
+        env: Mapping[str, str] | None = None,
+        inherit_env: bool = True,
+        cwd: str | os.PathLike[str] | None = None,
+        stderr: str = "capture",
+        on_stderr: Callable[[str], None] | None = None,
+        max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
+        shutdown_timeout: float = 2.0,
+        stderr_tail_bytes: int = 8192,
+    ) -> None:
+        self.command = command
+        self.args = list(args)
+        self.env = dict(env) if env is not None else None
+        self.inherit_env = inherit_env
+        self.cwd = cwd
+        self.stderr_mode = stderr
+        self.on_stderr = on_stderr
+        self.max_message_size = max_message_size
+        self.shutdown_timeout = shutdown_timeout
+        self._stderr_tail: deque[bytes] = deque()
+        self._stderr_tail_size = 0
+        self._stderr_tail_max = stderr_tail_bytes
+        self._stderr_partial = b""
+        self._flow = _FlowControl()
+        self._framer: LineFramer | None = None
+        self._sink: MessageSink | None = None
+        self._proc: asyncio.SubprocessTransport | None = None
+        self._stdin: asyncio.WriteTransport | None = None
+        self._exited = asyncio.Event()
+        self._gone = False
+
+    @property
+    def writing_paused(self) -> bool:  # type: ignore[override]
+        return self._flow.paused
+
+    @property
+    def pid(self) -> int | None:
+        """The server process id (None before start)."""
+        return self._proc.get_pid() if self._proc is not None else None
+
+    @property
+    def returncode(self) -> int | None:
+        """The server's exit code once it exited."""
+        return self._proc.get_returncode() if self._proc is not None else None
+
+    @property
+    def stderr_tail(self) -> str:
+        """The last bytes the server wrote to stderr (decoded leniently)."""
+        return b"".join(self._stderr_tail).decode("utf-8", "replace")
+
+    async def start(self, sink: MessageSink) -> None:
+        loop = asyncio.get_running_loop()
+        self._sink = sink
+        self._framer = LineFramer(
+            sink, self.max_message_size, _oversize_reply(self, self.max_message_size)
+        )
+        env: dict[str, str] | None = None
+        if self.env is not None:
+            env = {**os.environ, **self.env} if self.inherit_env else dict(self.env)
+        elif not self.inherit_env:
+            env = {}
+        stderr = None if self.stderr_mode == "inherit" else subprocess.PIPE
+        try:
+            proc, _ = await loop.subprocess_exec(
+                lambda: _ProcessProto(self),
+                self.command,
+                *self.args,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                env=env,
+                cwd=self.cwd,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            raise ConnectionClosed(f"Could not start server {self.command!r}: {exc}") from exc
+        self._proc = proc
+        self._stdin = proc.get_pipe_transport(0)  # type: ignore[assignment]
+
+    def _stderr_received(self, data: bytes) -> None:
+        self._stderr_tail.append(data)
+        self._stderr_tail_size += len(data)
+        while self._stderr_tail_size > self._stderr_tail_max and len(self._stderr_tail) > 1:
+            self._stderr_tail_size -= len(self._stderr_tail.popleft())
+        if self.on_stderr is not None:
+            text = self._stderr_partial + data
+            *lines, self._stderr_partial = text.split(b"\n")
+            for line in lines:
+                try:
+                    self.on_stderr(line.decode("utf-8", "replace"))
+                except Exception:
+                    logger.exception("on_stderr callback failed")
+
+    def _process_gone(self) -> None:
+        if self._gone:
+            return
+        self._gone = True
+        self._flow.lost(None)
+        if self._sink is not None:
+            self._sink.connection_lost(ProcessExited(self.returncode, self.stderr_tail))
+
+    def write(self, message: Any, related_request_id: RequestId | None = None) -> None:
+        stdin = self._stdin
+        if stdin is None or stdin.is_closing() or self._gone:
+            raise ProcessExited(self.returncode, self.stderr_tail)
+        stdin.write(orjson.dumps(message, option=_OPT))
+
+    def write_bytes(self, data: bytes) -> None:
+        """Send raw bytes (tests use it to send malformed input)."""
+        if self._stdin is None or self._stdin.is_closing():
+            raise ProcessExited(self.returncode, self.stderr_tail)
+        self._stdin.write(data)
+
+    async def drain(self) -> None:
+        await self._flow.wait()
+
+    def pause_reading(self) -> None:
+        if self._proc is not None:
+            pipe = self._proc.get_pipe_transport(1)
+            if isinstance(pipe, asyncio.ReadTransport):
+                pipe.pause_reading()
+
+    def resume_reading(self) -> None:
+        if self._proc is not None:
+            pipe = self._proc.get_pipe_transport(1)
+            if isinstance(pipe, asyncio.ReadTransport):
+                pipe.resume_reading()
+
+    async def close(self) -> None:
+        """Close stdin, wait for exit, then SIGTERM, then SIGKILL."""
+        proc = self._proc
+        if proc is None:
+            return
+        if self._stdin is not None and not self._stdin.is_closing():
+            self._stdin.close()
+        for step in ("wait", "terminate", "kill"):
+            if proc.get_returncode() is not None:
+                break
+            if step == "terminate":
+                with contextlib.suppress(ProcessLookupError):
+                    proc.terminate()
+            elif step == "kill":
+                with contextlib.suppress(ProcessLookupError):
+                    proc.kill()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._exited.wait(), self.shutdown_timeout)
+        proc.close()
+        self._process_gone()
