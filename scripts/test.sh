@@ -3,8 +3,8 @@
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
 
 echo "==> ruff"
-ruff check src tests examples bench
-ruff format --check src tests examples
+ruff check .
+ruff format --check src tests
 
 echo "==> mypy --strict src"
 mypy
