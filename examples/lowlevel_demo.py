@@ -60,8 +60,10 @@ def make_server(transport: Any) -> ServerSession:
 async def exercise(client: ClientSession, label: str) -> None:
     init = await client.initialize({"name": "demo-client", "version": "1.0.0"})
     info = init["serverInfo"]
-    print(f"[{label}] connected to {info['name']} {info['version']}, "
-          f"protocol {init['protocolVersion']}")
+    print(
+        f"[{label}] connected to {info['name']} {info['version']}, "
+        f"protocol {init['protocolVersion']}"
+    )
     await client.ping()
     tools = await client.request("tools/list", {})
     print(f"[{label}] tools: {', '.join(t['name'] for t in tools['tools'])}")
@@ -70,8 +72,10 @@ async def exercise(client: ClientSession, label: str) -> None:
         print(f"[{label}]   progress {progress}/{total}: {message}")
 
     result = await client.request(
-        "tools/call", {"name": "echo", "arguments": {"text": "hello, MCP"}},
-        on_progress=on_progress, timeout=10,
+        "tools/call",
+        {"name": "echo", "arguments": {"text": "hello, MCP"}},
+        on_progress=on_progress,
+        timeout=10,
     )
     print(f"[{label}] echo -> {result['content'][0]['text']!r}")
     try:

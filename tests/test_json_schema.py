@@ -37,7 +37,9 @@ def test_dialect_semantics_differ() -> None:
     # prefixItems exists in 2020-12 but not in draft-07 (where it is ignored).
     tup = {"type": "array", "prefixItems": [{"type": "integer"}]}
     assert not compile_schema(tup).is_valid(["x"])
-    assert compile_schema({**tup, "$schema": "http://json-schema.org/draft-07/schema#"}).is_valid(["x"])
+    assert compile_schema({**tup, "$schema": "http://json-schema.org/draft-07/schema#"}).is_valid(
+        ["x"]
+    )
 
 
 @pytest.mark.parametrize(
