@@ -17,6 +17,7 @@ _EXPORTS: dict[str, str] = {
     "ProcessExited": "mcpkit.errors",
     "RequestTimeout": "mcpkit.errors",
     "TransportError": "mcpkit.errors",
+    "Client": "mcpkit.client",
     "ClientSession": "mcpkit.session",
     "ServerSession": "mcpkit.session",
     "RequestContext": "mcpkit.session",
@@ -25,6 +26,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:
+    from mcpkit.client import Client
     from mcpkit.errors import (
         ConnectionClosed,
         McpError,
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from mcpkit.versions import ProtocolVersion
 
 __all__ = [
+    "Client",
     "ClientSession",
     "ConnectionClosed",
     "McpError",

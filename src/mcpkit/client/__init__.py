@@ -1,0 +1,26 @@
+"""The MCP client: :class:`Client` and its handlers, hooks and errors."""
+
+from mcpkit.client.client import DEFAULT_TIMEOUT, Client
+from mcpkit.client.elicitation import ElicitationHandler, apply_defaults
+from mcpkit.client.errors import (
+    URL_ELICITATION_REQUIRED,
+    InvalidServerResponse,
+    OutputSchemaError,
+    ToolError,
+    URLElicitationRequired,
+)
+from mcpkit.client.sampling import USER_REJECTED, SamplingHandler
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "URL_ELICITATION_REQUIRED",
+    "USER_REJECTED",
+    "Client",
+    "ElicitationHandler",
+    "InvalidServerResponse",
+    "OutputSchemaError",
+    "SamplingHandler",
+    "ToolError",
+    "URLElicitationRequired",
+    "apply_defaults",
+]
