@@ -1,0 +1,559 @@
+"""The one benchmark client: raw MCP over stdio and Streamable HTTP, asyncio + orjson, no SDK.
+
+Every request is encoded before the clock starts, every response is checked (right id,
+the echoed text in `result.content[0].text`, no `isError`), and every error is counted.
+HTTP is a hand-written HTTP/1.1 keep-alive client on asyncio streams (Content-Length and
+chunked bodies, JSON or SSE payloads), so the client costs far less than the servers;
+its own CPU per call is measured and reported next to the server's.
+
+Server CPU comes from /proc/PID/stat (utime+stime of all threads), client CPU from
+time.process_time(), peak RSS from VmHWM in /proc/PID/status.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import os
+import signal
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+
+PROTOCOL_VERSION = "2025-11-25"
+HOST = "127.0.0.1"
+STREAM_LIMIT = 1 << 26  # one tools/list line with 1000 tools is a few hundred KB
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+INITIALIZE = {
+    "protocolVersion": PROTOCOL_VERSION,
+    "capabilities": {},
+    "clientInfo": {"name": "mcpkit-bench", "version": "1.0"},
+}
+INITIALIZED = orjson.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+
+class BenchError(Exception):
+    """A server that cannot be measured (did not start, broke the protocol, timed out)."""
+
+
+# ---------------------------------------------------------------------------- messages
+
+
+def encode_request(rid: int, method: str, params: dict[str, Any] | None = None) -> bytes:
+    msg: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
+    if params is not None:
+        msg["params"] = params
+    return orjson.dumps(msg)
+
+
+def echo_text(rid: int) -> str:
+    return f"hello {rid}"
+
+
+def encode_call(rid: int) -> bytes:
+    params = {"name": "echo", "arguments": {"text": echo_text(rid)}}
+    return encode_request(rid, "tools/call", params)
+
+
+def check_call(msg: dict[str, Any], text: str) -> str | None:
+    """None when `msg` is a good echo result for `text`, else what is wrong with it."""
+    result = msg.get("result")
+    if not isinstance(result, dict):
+        return f"error response: {str(msg.get('error'))[:200]}"
+    try:
+        got = result["content"][0]["text"]
+    except (KeyError, IndexError, TypeError):
+        return f"malformed result: {str(result)[:200]}"
+    if result.get("isError"):
+        return f"isError result: {str(got)[:200]}"
+    if got != text:
+        return f"wrong text {str(got)[:50]!r} != {text!r}"
+    return None
+
+
+# ---------------------------------------------------------------------------- processes
+
+LIVE: set[asyncio.subprocess.Process] = set()
+
+
+async def spawn(argv: Sequence[str], env: dict[str, str], stderr: IO[bytes] | int,
+                stdio: bool) -> asyncio.subprocess.Process:
+    """Start a server in its own process group (so it and any child die together)."""
+    pipe = asyncio.subprocess.PIPE if stdio else asyncio.subprocess.DEVNULL
+    proc = await asyncio.create_subprocess_exec(
+        *argv, stdin=pipe, stdout=pipe, stderr=stderr, env=env, limit=STREAM_LIMIT,
+        start_new_session=True)
+    LIVE.add(proc)
+    return proc
+
+
+def _signal_group(proc: asyncio.subprocess.Process, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, sig)
+
+
+async def stop(proc: asyncio.subprocess.Process, grace: float = 2.0) -> None:
+    """Close stdin, then SIGTERM, then SIGKILL the server's process group."""
+    try:
+        if proc.stdin is not None and not proc.stdin.is_closing():
+            proc.stdin.close()
+        if proc.returncode is None:
+            _signal_group(proc, signal.SIGTERM)
+            try:
+                await asyncio.wait_for(proc.wait(), grace)
+            except TimeoutError:
+                _signal_group(proc, signal.SIGKILL)
+                await asyncio.wait_for(proc.wait(), grace)
+        _signal_group(proc, signal.SIGKILL)  # leftovers in the group, if any
+    finally:
+        LIVE.discard(proc)
+
+
+async def stop_all() -> None:
+    for proc in list(LIVE):
+        with contextlib.suppress(Exception):
+            await stop(proc, grace=1.0)
+
+
+def kill_all_now() -> None:
+    """Synchronous last resort (no event loop needed)."""
+    for proc in list(LIVE):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    LIVE.clear()
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of every thread of `pid`, in seconds."""
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        stat = f.read()
+    fields = stat[stat.rindex(b")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def peak_rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status", "rb") as f:
+        for line in f:
+            if line.startswith(b"VmHWM:"):
+                return int(line.split()[1]) / 1024
+    raise BenchError("no VmHWM in /proc status")
+
+
+# ---------------------------------------------------------------------------- results
+
+
+@dataclass
+class Measure:
+    """One timed run of calls: throughput, errors, CPU per call on both sides."""
+
+    calls: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+    server_cpu: float = 0.0
+    client_cpu: float = 0.0
+    first_error: str | None = None
+    samples_ms: list[float] = field(default_factory=list)
+
+    def error(self, what: str) -> None:
+        self.errors += 1
+        if self.first_error is None:
+            self.first_error = what
+
+    @property
+    def rate(self) -> float:
+        return self.calls / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def server_us(self) -> float:
+        return self.server_cpu / self.calls * 1e6 if self.calls else 0.0
+
+    @property
+    def client_us(self) -> float:
+        return self.client_cpu / self.calls * 1e6 if self.calls else 0.0
+
+
+class _Clock:
+    """Wall, client-CPU and server-CPU clocks started and stopped together."""
+
+    def __init__(self, server_pid: int) -> None:
+        self.pid = server_pid
+
+    def __enter__(self) -> _Clock:
+        gc.collect()
+        gc.disable()
+        self.s0 = cpu_seconds(self.pid)
+        self.c0 = time.process_time()
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.seconds = time.perf_counter() - self.t0
+        self.client = time.process_time() - self.c0
+        with contextlib.suppress(OSError):
+            self.server = cpu_seconds(self.pid)
+            self.server -= self.s0
+        gc.enable()
+
+    def fill(self, m: Measure) -> Measure:
+        m.seconds, m.client_cpu, m.server_cpu = self.seconds, self.client, self.server
+        return m
+
+
+# ---------------------------------------------------------------------------- stdio
+
+
+class StdioServer:
+    """A server process spoken to over newline-delimited JSON on stdin/stdout."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        assert proc.stdin is not None and proc.stdout is not None
+        self.proc = proc
+        self.pid = proc.pid
+        self.reader = proc.stdout
+        self.writer = proc.stdin
+        self.next_id = 1
+        self.init_result: dict[str, Any] = {}
+
+    @classmethod
+    async def start(cls, argv: Sequence[str], env: dict[str, str],
+                    stderr: IO[bytes] | int) -> tuple[StdioServer, float]:
+        """Spawn and initialize; returns the server and the cold start (spawn → result) in ms."""
+        t0 = time.perf_counter()
+        proc = await spawn(argv, env, stderr, stdio=True)
+        server = cls(proc)
+        try:
+            server.writer.write(encode_request(0, "initialize", INITIALIZE) + b"\n")
+            msg = await server.recv_response(0)
+            cold_ms = (time.perf_counter() - t0) * 1000
+            if not isinstance(msg.get("result"), dict):
+                raise BenchError(f"initialize failed: {str(msg)[:300]}")
+            server.init_result = msg["result"]
+            server.writer.write(INITIALIZED + b"\n")
+            await server.writer.drain()
+        except BaseException:
+            await stop(proc)
+            raise
+        return server, cold_ms
+
+    async def close(self) -> None:
+        await stop(self.proc)
+
+    async def recv(self) -> dict[str, Any]:
+        """The next message that is a response; server notifications are skipped and server
+        requests (none expected) are refused, so they never block the client."""
+        while True:
+            line = await self.reader.readline()
+            if not line:
+                raise BenchError(f"server closed stdout (exit code {self.proc.returncode})")
+            if not line.strip():
+                continue
+            try:
+                msg = orjson.loads(line)
+            except orjson.JSONDecodeError as exc:
+                raise BenchError(f"not JSON on stdout: {line[:200]!r}") from exc
+            if not isinstance(msg, dict):
+                raise BenchError(f"unexpected message: {line[:200]!r}")
+            if "method" in msg:
+                if "id" in msg:
+                    self.writer.write(orjson.dumps({
+                        "jsonrpc": "2.0", "id": msg["id"],
+                        "error": {"code": -32601, "message": "not supported by bench client"},
+                    }) + b"\n")
+                continue
+            return msg
+
+    async def recv_response(self, rid: int) -> dict[str, Any]:
+        while True:
+            msg = await self.recv()
+            if msg.get("id") == rid:
+                return msg
+
+    async def calls(self, n: int, window: int, max_seconds: float) -> Measure:
+        """`n` echo calls with up to `window` requests outstanding (1 = sequential),
+        stopping early after `max_seconds`."""
+        base = self.next_id
+        self.next_id += n
+        requests = [encode_call(base + i) + b"\n" for i in range(n)]
+        texts = [echo_text(base + i) for i in range(n)]
+        pending: set[int] = set()
+        m = Measure()
+        write = self.writer.write
+        with _Clock(self.pid) as clock:
+            deadline = clock.t0 + max_seconds
+            sent = 0
+            while sent < min(window, n):
+                write(requests[sent])
+                pending.add(base + sent)
+                sent += 1
+            await self.writer.drain()
+            while pending:
+                msg = await self.recv()
+                rid = msg.get("id")
+                if not isinstance(rid, int) or rid not in pending:
+                    m.error(f"unexpected response id {rid!r}")
+                    continue
+                pending.discard(rid)
+                problem = check_call(msg, texts[rid - base])
+                if problem is not None:
+                    m.error(problem)
+                m.calls += 1
+                if sent < n and time.perf_counter() < deadline:
+                    write(requests[sent])
+                    pending.add(base + sent)
+                    sent += 1
+        return clock.fill(m)
+
+    async def list_tools(self) -> tuple[float, int]:
+        """One complete tools/list (every page followed): (ms, number of tools)."""
+        t0 = time.perf_counter()
+        count = 0
+        cursor: str | None = None
+        while True:
+            rid = self.next_id
+            self.next_id += 1
+            params = {"cursor": cursor} if cursor else None
+            self.writer.write(encode_request(rid, "tools/list", params) + b"\n")
+            msg = await self.recv_response(rid)
+            result = msg.get("result")
+            if not isinstance(result, dict) or not isinstance(result.get("tools"), list):
+                raise BenchError(f"tools/list failed: {str(msg)[:300]}")
+            count += len(result["tools"])
+            cursor = result.get("nextCursor")
+            if not cursor:
+                return (time.perf_counter() - t0) * 1000, count
+
+
+async def cold_start(argv: Sequence[str], env: dict[str, str], stderr: IO[bytes] | int) -> float:
+    server, ms = await StdioServer.start(argv, env, stderr)
+    await server.close()
+    return ms
+
+
+# ---------------------------------------------------------------------------- HTTP
+
+
+def _header(head: bytes, lower: bytes, name: bytes) -> bytes | None:
+    i = lower.find(b"\r\n" + name + b":")
+    if i < 0:
+        return None
+    start = i + len(name) + 3
+    return head[start:head.find(b"\r\n", start)].strip()
+
+
+def parse_payload(content_type: bytes, body: bytes) -> list[Any]:
+    """The JSON-RPC messages in a response body: plain JSON or SSE `data:` events."""
+    if b"text/event-stream" not in content_type:
+        msg = orjson.loads(body)
+        return msg if isinstance(msg, list) else [msg]
+    out: list[Any] = []
+    for event in body.replace(b"\r\n", b"\n").split(b"\n\n"):
+        data = [
+            line[6:] if line.startswith(b"data: ") else line[5:]
+            for line in event.split(b"\n") if line.startswith(b"data:")
+        ]
+        if data and any(data):
+            out.append(orjson.loads(b"\n".join(data)))
+    return out
+
+
+class HttpClient:
+    """One keep-alive HTTP/1.1 connection speaking to one MCP endpoint (one session)."""
+
+    def __init__(self, port: int, path: str = "/mcp") -> None:
+        self.port = port
+        self.prefix = (
+            f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+            "Content-Type: application/json\r\n"
+            "Accept: application/json, text/event-stream\r\n"
+        ).encode()
+        self.session_headers = b""
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.next_id = 1
+
+    async def connect(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection(
+            HOST, self.port, limit=STREAM_LIMIT)
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(Exception):
+                await self.writer.wait_closed()
+            self.writer = None
+
+    def encode(self, body: bytes) -> bytes:
+        return (self.prefix + self.session_headers + b"Content-Length: "
+                + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+    async def exchange(self, request: bytes) -> tuple[int, bytes, bytes, bytes]:
+        """Send one encoded request, read one response: (status, head, lowered head, body)."""
+        if self.writer is None:
+            await self.connect()
+        assert self.reader is not None and self.writer is not None
+        self.writer.write(request)
+        reader = self.reader
+        head = await reader.readuntil(b"\r\n\r\n")
+        lower = head.lower()
+        status = int(head[9:12])
+        length = _header(head, lower, b"content-length")
+        if length is not None:
+            body = await reader.readexactly(int(length))
+        elif b"\r\ntransfer-encoding: chunked" in lower:
+            parts = []
+            while True:
+                size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+                if size == 0:
+                    while await reader.readuntil(b"\r\n") != b"\r\n":
+                        pass  # trailers
+                    break
+                parts.append((await reader.readexactly(size + 2))[:-2])
+            body = b"".join(parts)
+        elif status in (204, 304) or status < 200:
+            body = b""
+        else:
+            body = await reader.read()
+            await self.close()
+        if b"\r\nconnection: close" in lower and self.writer is not None:
+            await self.close()
+        return status, head, lower, body
+
+    async def rpc(self, rid: int, body: bytes) -> dict[str, Any]:
+        status, head, lower, payload = await self.exchange(self.encode(body))
+        if status != 200:
+            raise BenchError(f"HTTP {status}: {payload[:300]!r}")
+        ctype = _header(head, lower, b"content-type") or b""
+        for msg in parse_payload(ctype, payload):
+            if isinstance(msg, dict) and msg.get("id") == rid and "method" not in msg:
+                return msg
+        raise BenchError(f"no response with id {rid} in {payload[:300]!r}")
+
+    async def initialize(self, stateless: bool) -> None:
+        status, head, lower, payload = await self.exchange(
+            self.encode(encode_request(0, "initialize", INITIALIZE)))
+        if status != 200:
+            raise BenchError(f"initialize: HTTP {status}: {payload[:300]!r}")
+        ctype = _header(head, lower, b"content-type") or b""
+        msgs = [m for m in parse_payload(ctype, payload)
+                if isinstance(m, dict) and m.get("id") == 0]
+        if not msgs or not isinstance(msgs[0].get("result"), dict):
+            raise BenchError(f"initialize failed: {payload[:300]!r}")
+        version = str(msgs[0]["result"].get("protocolVersion", PROTOCOL_VERSION))
+        headers = b"MCP-Protocol-Version: " + version.encode() + b"\r\n"
+        sid = _header(head, lower, b"mcp-session-id")
+        if sid is None and not stateless:
+            raise BenchError("no Mcp-Session-Id on the initialize response")
+        if sid is not None:
+            headers += b"Mcp-Session-Id: " + sid + b"\r\n"
+        self.session_headers = headers
+        status, _, _, payload = await self.exchange(self.encode(INITIALIZED))
+        if status not in (200, 202, 204):
+            raise BenchError(f"notifications/initialized: HTTP {status}: {payload[:300]!r}")
+
+    async def calls(self, n: int, deadline: float, m: Measure, requests: list[bytes],
+                    base: int) -> None:
+        """Sequential pre-encoded echo calls on this connection, until n or the deadline."""
+        for i in range(n):
+            rid = base + i
+            try:
+                status, head, lower, payload = await self.exchange(requests[i])
+                if status != 200:
+                    m.error(f"HTTP {status}: {payload[:200]!r}")
+                else:
+                    ctype = _header(head, lower, b"content-type") or b""
+                    for msg in parse_payload(ctype, payload):
+                        if isinstance(msg, dict) and "method" not in msg:
+                            if msg.get("id") != rid:
+                                m.error(f"unexpected response id {msg.get('id')!r}")
+                            elif (problem := check_call(msg, echo_text(rid))) is not None:
+                                m.error(problem)
+                            break
+                    else:
+                        m.error(f"no response in {payload[:200]!r}")
+            except (asyncio.IncompleteReadError, ConnectionError, ValueError) as exc:
+                m.error(f"{type(exc).__name__}: {exc}")
+                await self.close()
+            m.calls += 1
+            if time.perf_counter() >= deadline:
+                break
+
+
+async def http_calls(port: int, server_pid: int, clients: int, total: int, stateless: bool,
+                     max_seconds: float, warmup: int = 2) -> Measure:
+    """`clients` connections (each its own session unless stateless), `total` echo calls
+    shared between them, all running at once; sessions are set up before the clock starts."""
+    conns = [HttpClient(port) for _ in range(clients)]
+    try:
+        await asyncio.gather(*(c.initialize(stateless) for c in conns))
+        per = max(1, total // clients)
+        scratch = Measure()
+        plans: list[tuple[int, list[bytes]]] = []
+        for c in conns:
+            await c.calls(warmup, float("inf"), scratch, [c.encode(encode_call(c.next_id + i))
+                                                          for i in range(warmup)], c.next_id)
+            c.next_id += warmup
+            base = c.next_id
+            c.next_id += per
+            plans.append((base, [c.encode(encode_call(base + i)) for i in range(per)]))
+        if scratch.errors:
+            raise BenchError(f"warm-up calls failed: {scratch.first_error}")
+        m = Measure()
+        with _Clock(server_pid) as clock:
+            deadline = clock.t0 + max_seconds
+            await asyncio.gather(*(
+                c.calls(per, deadline, m, reqs, base)
+                for c, (base, reqs) in zip(conns, plans, strict=True)
+            ))
+        return clock.fill(m)
+    finally:
+        for c in conns:
+            await c.close()
+
+
+async def wait_for_port(port: int, proc: asyncio.subprocess.Process, within: float) -> float:
+    """Wait until the server accepts TCP connections; returns the seconds it took."""
+    t0 = time.perf_counter()
+    while True:
+        if proc.returncode is not None:
+            raise BenchError(f"server exited with code {proc.returncode} before listening")
+        try:
+            _, writer = await asyncio.open_connection(HOST, port)
+        except OSError:
+            if time.perf_counter() - t0 > within:
+                raise BenchError(
+                    f"server did not listen on {HOST}:{port} in {within:.0f}s") from None
+            await asyncio.sleep(0.05)
+            continue
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()
+        return time.perf_counter() - t0
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values)
+
+
+def stderr_tail(path: Path, lines: int = 3) -> str:
+    """The last few meaningful lines of a server's stderr log (for error reports)."""
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return ""
+    kept = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return " | ".join(kept[-lines:])[-400:]

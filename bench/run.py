@@ -1,0 +1,625 @@
+"""mcpkit benchmark harness: mcpkit side by side with the official `mcp` SDK, `fastmcp`,
+the TypeScript SDK and a raw asyncio+orjson baseline.
+
+    python bench/run.py [--rounds N] [--smoke] [--only impl,...] [--workloads w,...]
+
+Reference SDKs live in bench/.venv-ref (created on first use), the TypeScript SDK in
+bench/.node-ref (when node and npm exist); mcpkit runs from the interpreter running this
+script. Rounds interleave the implementations, medians over rounds are printed as a
+markdown table and the raw numbers saved to bench/results/. See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime as dt
+import json
+import os
+import platform
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import client  # the harness's own module, found through the line above
+from client import BenchError, Measure, StdioServer
+
+BENCH = Path(__file__).resolve().parent
+SERVERS = BENCH / "servers"
+REF_VENV = BENCH / ".venv-ref"
+REF_PYTHON = REF_VENV / "bin" / "python"
+NODE_REF = BENCH / ".node-ref"
+RESULTS = BENCH / "results"
+REF_PACKAGES = ["fastmcp>=4,<5", "orjson", "uvicorn"]
+MCP_PINS = ["mcp==2.3.0", "mcp>=2,<3"]  # the pin, else the newest 2.x
+TS_PACKAGES = ["@modelcontextprotocol/sdk@^1", "zod"]
+
+
+# ---------------------------------------------------------------------------- implementations
+
+
+@dataclass
+class Impl:
+    key: str
+    label: str
+    runtime: str  # "main" (this interpreter), "ref" (bench/.venv-ref) or "node"
+    script: str
+    http_script: str | None = None  # raw baseline: a separate file for HTTP
+    status: str | None = None  # None = usable, else why not ("n/a (...)")
+    version: str = ""
+
+    def argv(self, transport: str, *, port: int = 0, stateless: bool = False,
+             json_response: bool = False, tools: int = 0) -> list[str]:
+        node = shutil.which("node") or "node"
+        exe = {"main": sys.executable, "ref": str(REF_PYTHON), "node": node}
+        script = self.http_script if transport == "http" and self.http_script else self.script
+        argv = [exe[self.runtime], str(SERVERS / script)]
+        if self.http_script is None:
+            argv.append(transport)
+        if transport == "http":
+            argv += ["--port", str(port)]
+            if stateless:
+                argv.append("--stateless")
+            if json_response:
+                argv.append("--json-response")
+        if tools:
+            argv += ["--tools", str(tools)]
+        return argv
+
+
+def all_impls() -> list[Impl]:
+    return [
+        Impl("raw", "raw asyncio", "main", "raw_stdio.py", "raw_http.py"),
+        Impl("mcpkit", "mcpkit", "main", "mcpkit_server.py"),
+        Impl("mcp-lowlevel", "mcp lowlevel", "ref", "mcp_lowlevel.py"),
+        Impl("mcp-mcpserver", "mcp MCPServer", "ref", "mcp_mcpserver.py"),
+        Impl("fastmcp", "fastmcp", "ref", "fastmcp_server.py"),
+        Impl("ts", "TS SDK", "node", "ts_server.mjs"),
+    ]
+
+
+# ---------------------------------------------------------------------------- workloads
+
+
+@dataclass(frozen=True)
+class Workload:
+    key: str
+    label: str
+    unit: str
+    higher_is_better: bool
+
+
+WORKLOADS = [
+    Workload("stdio-seq", "stdio sequential", "calls/s", True),
+    Workload("stdio-32", "stdio 32 in flight", "calls/s", True),
+    Workload("http-sse-seq", "HTTP sessions+SSE sequential", "calls/s", True),
+    Workload("http-sse-32", "HTTP sessions+SSE 32 clients", "calls/s", True),
+    Workload("http-json-32", "HTTP stateless JSON 32 clients", "calls/s", True),
+    Workload("cold-start", "cold start to initialize result", "ms", False),
+    Workload("rss-stdio", "peak RSS, stdio server", "MB", False),
+    Workload("rss-http", "peak RSS, HTTP server after 32 sessions", "MB", False),
+    Workload("tools-list", "tools/list with 1000 tools (median)", "ms", False),
+]
+CALL_WORKLOADS = ["stdio-seq", "stdio-32", "http-sse-seq", "http-sse-32", "http-json-32"]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much one measurement may do: it stops at its call count or its time cap, whichever
+    comes first (slow servers hit the time cap, fast ones the count)."""
+
+    stdio_seq: int = 30_000
+    stdio_32: int = 100_000
+    http_seq: int = 10_000
+    http_32: int = 20_000
+    max_seconds: float = 3.0
+    cold_starts: int = 3
+    tools_lists: int = 15
+    warmup: int = 200
+    start_timeout: float = 60.0
+
+
+FULL = Budget()
+SMOKE = Budget(stdio_seq=100, stdio_32=200, http_seq=50, http_32=64, max_seconds=1.0,
+               cold_starts=1, tools_lists=2, warmup=5)
+
+
+@dataclass
+class Cell:
+    """Every round's value for one implementation and one workload."""
+
+    values: list[float] = field(default_factory=list)
+    server_us: list[float] = field(default_factory=list)
+    client_us: list[float] = field(default_factory=list)
+    calls: int = 0
+    errors: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+Results = dict[str, dict[str, Cell]]
+
+
+# ---------------------------------------------------------------------------- setup
+
+
+def run_cmd(argv: list[str], timeout: float) -> tuple[bool, str]:
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return False, str(exc)
+    out = (done.stdout + done.stderr).strip().splitlines()
+    return done.returncode == 0, " | ".join(out[-3:])[-500:]
+
+
+def ensure_ref_venv() -> str | None:
+    """Create bench/.venv-ref with the reference SDKs once; None when ready, else why not."""
+    marker = REF_VENV / ".bench-ready"
+    if marker.exists() and REF_PYTHON.exists():
+        return None
+    print(f"[setup] creating {REF_VENV.relative_to(BENCH.parent)} (mcp, fastmcp, orjson, uvicorn)",
+          flush=True)
+    t0 = time.perf_counter()
+    if not REF_PYTHON.exists():
+        ok, out = run_cmd([sys.executable, "-m", "venv", str(REF_VENV)], 300)
+        if not ok:
+            return f"venv creation failed: {out}"
+    pip = [str(REF_PYTHON), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    out = ""
+    for mcp_pin in MCP_PINS:
+        ok, out = run_cmd([*pip, mcp_pin, *REF_PACKAGES], 900)
+        if ok:
+            marker.write_text(f"{mcp_pin} {' '.join(REF_PACKAGES)}\n")
+            print(f"[setup] reference venv ready in {time.perf_counter() - t0:.0f}s ({mcp_pin})",
+                  flush=True)
+            return None
+    return f"pip install failed: {out}"
+
+
+def ensure_node_ref() -> str | None:
+    """Install the TypeScript SDK into bench/.node-ref once; None when ready, else why not."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node or not npm:
+        return "node/npm not found"
+    if (NODE_REF / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json").exists():
+        return None
+    print("[setup] npm install @modelcontextprotocol/sdk into bench/.node-ref", flush=True)
+    NODE_REF.mkdir(exist_ok=True)
+    if not (NODE_REF / "package.json").exists():
+        (NODE_REF / "package.json").write_text('{"name": "bench-node-ref", "private": true}\n')
+    ok, out = run_cmd([npm, "install", "--prefix", str(NODE_REF), "--no-audit", "--no-fund",
+                       "--loglevel=error", *TS_PACKAGES], 600)
+    return None if ok else f"npm install failed: {out}"
+
+
+def ref_versions() -> dict[str, str]:
+    code = ("import importlib.metadata as m, json; "
+            "print(json.dumps({p: m.version(p) for p in ('mcp', 'fastmcp')}))")
+    try:
+        out = subprocess.run([str(REF_PYTHON), "-c", code], capture_output=True, text=True,
+                             timeout=60, check=True).stdout
+        return dict(json.loads(out))
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return {}
+
+
+def ts_version() -> str:
+    try:
+        pkg = NODE_REF / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json"
+        return str(json.loads(pkg.read_text())["version"])
+    except (OSError, ValueError, KeyError):
+        return ""
+
+
+def mcpkit_version() -> str:
+    try:
+        import importlib.metadata
+
+        return importlib.metadata.version("mcpkit")
+    except Exception:
+        return "?"
+
+
+# ---------------------------------------------------------------------------- measuring
+
+
+class Runner:
+    def __init__(self, budget: Budget, workloads: list[str], logdir: Path) -> None:
+        self.budget = budget
+        self.workloads = workloads
+        self.logdir = logdir
+        self.env = dict(os.environ)
+        self.env.setdefault("NODE_ENV", "production")
+        self.env["BENCH_NODE_REF"] = str(NODE_REF)
+        # The reference venv must not see this interpreter's import path.
+        self.ref_env = {k: v for k, v in self.env.items() if k != "PYTHONPATH"}
+
+    def env_for(self, impl: Impl) -> dict[str, str]:
+        return self.env if impl.runtime == "main" else self.ref_env
+
+    def log(self, impl: Impl, name: str) -> tuple[Path, IO[bytes]]:
+        path = self.logdir / f"{impl.key}-{name}.log"
+        return path, path.open("ab")
+
+    def wants(self, *keys: str) -> bool:
+        return any(k in self.workloads for k in keys)
+
+    async def guarded(self, impl: Impl, name: str, path: Path, results: Results,
+                      keys: list[str], body: Callable[[], Awaitable[None]]) -> None:
+        """Run one measurement group; any failure is noted on its workloads, never raised."""
+        try:
+            limit = self.budget.max_seconds * 4 + self.budget.start_timeout + 30
+            async with asyncio.timeout(limit):
+                await body()
+        except TimeoutError:
+            self._fail(impl, name, path, results, keys, f"timed out after {limit:.0f}s")
+        except Exception as exc:
+            reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            self._fail(impl, name, path, results, keys, reason)
+
+    def _fail(self, impl: Impl, name: str, path: Path, results: Results, keys: list[str],
+              reason: str) -> None:
+        tail = client.stderr_tail(path)
+        note = f"{name} failed: {reason}" + (f" [stderr: {tail}]" if tail else "")
+        for key in keys:
+            if key in self.workloads:
+                results[impl.key][key].notes.append(note)
+        print(f"  ! {impl.label}: {note}", flush=True)
+
+    async def preflight(self, impl: Impl) -> None:
+        """Start the stdio server once, initialize, call echo once (also warms .pyc caches)."""
+        path, err = self.log(impl, "preflight")
+        try:
+            async with asyncio.timeout(self.budget.start_timeout):
+                server, _ = await StdioServer.start(impl.argv("stdio"), self.env_for(impl), err)
+                try:
+                    m = await server.calls(1, 1, 10.0)
+                    if m.errors:
+                        raise BenchError(f"echo call failed: {m.first_error}")
+                finally:
+                    await server.close()
+        except Exception as exc:
+            tail = client.stderr_tail(path, lines=1)
+            impl.status = f"n/a (failed to start: {tail or exc or type(exc).__name__})"
+        finally:
+            err.close()
+
+    @staticmethod
+    def record(cell: Cell, m: Measure) -> None:
+        cell.values.append(m.rate)
+        cell.server_us.append(m.server_us)
+        cell.client_us.append(m.client_us)
+        cell.calls += m.calls
+        cell.errors += m.errors
+        if m.first_error and len(cell.notes) < 3:
+            cell.notes.append(f"error: {m.first_error}")
+
+    async def stdio_group(self, impl: Impl, results: Results) -> None:
+        keys = ["stdio-seq", "stdio-32", "rss-stdio"]
+        if not self.wants(*keys):
+            return
+        path, err = self.log(impl, "stdio")
+        b, cells = self.budget, results[impl.key]
+
+        async def body() -> None:
+            server, _ = await StdioServer.start(impl.argv("stdio"), self.env_for(impl), err)
+            try:
+                await server.calls(b.warmup, 8, b.max_seconds)
+                if self.wants("stdio-seq"):
+                    m = await server.calls(b.stdio_seq, 1, b.max_seconds)
+                    self.record(cells["stdio-seq"], m)
+                if self.wants("stdio-32"):
+                    m = await server.calls(b.stdio_32, 32, b.max_seconds)
+                    self.record(cells["stdio-32"], m)
+                if self.wants("rss-stdio"):
+                    cells["rss-stdio"].values.append(client.peak_rss_mb(server.pid))
+            finally:
+                await server.close()
+
+        try:
+            await self.guarded(impl, "stdio", path, results, keys, body)
+        finally:
+            err.close()
+
+    async def http_group(self, impl: Impl, results: Results, stateless: bool) -> None:
+        keys = ["http-json-32"] if stateless else ["http-sse-seq", "http-sse-32", "rss-http"]
+        if not self.wants(*keys):
+            return
+        name = "http-json" if stateless else "http-sse"
+        path, err = self.log(impl, name)
+        b, cells = self.budget, results[impl.key]
+
+        async def body() -> None:
+            port = client.free_port()
+            argv = impl.argv("http", port=port, stateless=stateless, json_response=stateless)
+            proc = await client.spawn(argv, self.env_for(impl), err, stdio=False)
+            try:
+                await client.wait_for_port(port, proc, b.start_timeout)
+                warm = max(1, b.warmup // 32)
+                if stateless:
+                    m = await client.http_calls(port, proc.pid, 32, b.http_32, True,
+                                                b.max_seconds, warm)
+                    self.record(cells["http-json-32"], m)
+                    return
+                if self.wants("http-sse-seq"):
+                    m = await client.http_calls(port, proc.pid, 1, b.http_seq, False, b.max_seconds,
+                                                b.warmup)
+                    self.record(cells["http-sse-seq"], m)
+                if self.wants("http-sse-32", "rss-http"):
+                    m = await client.http_calls(port, proc.pid, 32, b.http_32, False, b.max_seconds,
+                                                warm)
+                    if self.wants("http-sse-32"):
+                        self.record(cells["http-sse-32"], m)
+                if self.wants("rss-http"):
+                    cells["rss-http"].values.append(client.peak_rss_mb(proc.pid))
+            finally:
+                await client.stop(proc)
+
+        try:
+            await self.guarded(impl, name, path, results, keys, body)
+        finally:
+            err.close()
+
+    async def cold_group(self, impl: Impl, results: Results) -> None:
+        if not self.wants("cold-start"):
+            return
+        path, err = self.log(impl, "cold")
+
+        async def body() -> None:
+            samples = [await client.cold_start(impl.argv("stdio"), self.env_for(impl), err)
+                       for _ in range(self.budget.cold_starts)]
+            results[impl.key]["cold-start"].values.append(client.median(samples))
+
+        try:
+            await self.guarded(impl, "cold start", path, results, ["cold-start"], body)
+        finally:
+            err.close()
+
+    async def tools_group(self, impl: Impl, results: Results) -> None:
+        if not self.wants("tools-list"):
+            return
+        path, err = self.log(impl, "tools")
+        cell = results[impl.key]["tools-list"]
+
+        async def body() -> None:
+            argv = impl.argv("stdio", tools=1000)
+            server, _ = await StdioServer.start(argv, self.env_for(impl), err)
+            try:
+                await server.list_tools()  # warm-up (and lazy schema building, if any)
+                samples = []
+                for _ in range(self.budget.tools_lists):
+                    ms, count = await server.list_tools()
+                    if count != 1001:
+                        cell.errors += 1
+                        if len(cell.notes) < 3:
+                            cell.notes.append(f"error: tools/list gave {count} tools, not 1001")
+                    samples.append(ms)
+                cell.values.append(client.median(samples))
+            finally:
+                await server.close()
+
+        try:
+            await self.guarded(impl, "tools/list", path, results, ["tools-list"], body)
+        finally:
+            err.close()
+
+    async def run(self, impls: list[Impl], rounds: int) -> Results:
+        results: Results = {i.key: {w.key: Cell() for w in WORKLOADS} for i in impls}
+        for impl in impls:
+            if impl.status is None:
+                await self.preflight(impl)
+            print(f"[preflight] {impl.label}: {impl.status or 'ok'}", flush=True)
+        live = [i for i in impls if i.status is None]
+        groups: list[Callable[[Impl, Results], Awaitable[None]]] = [
+            self.stdio_group,
+            lambda i, r: self.http_group(i, r, stateless=False),
+            lambda i, r: self.http_group(i, r, stateless=True),
+            self.cold_group,
+            self.tools_group,
+        ]
+        for rnd in range(rounds):
+            t0 = time.perf_counter()
+            order = live[rnd % len(live):] + live[:rnd % len(live)] if live else []
+            for group in groups:  # interleaved: every impl for one workload, then the next
+                for impl in order:
+                    await group(impl, results)
+            print(f"[round {rnd + 1}/{rounds}] done in {time.perf_counter() - t0:.0f}s", flush=True)
+        return results
+
+
+# ---------------------------------------------------------------------------- report
+
+
+def fmt(value: float, unit: str) -> str:
+    if unit == "calls/s" or value >= 1000:
+        return f"{value:,.0f}"
+    if value >= 100:
+        return f"{value:.0f}"
+    return f"{value:.1f}"
+
+
+
+
+def render(impls: list[Impl], results: Results, workloads: list[str]) -> str:
+    cols = list(impls)
+    ratio_refs = [("mcp-mcpserver", "mcp MCPServer"), ("mcp-lowlevel", "mcp lowlevel"),
+                  ("fastmcp", "fastmcp")]
+    head = ["workload", "unit", "better"] + [i.label for i in cols] + [
+        f"mcpkit / {label}" for _, label in ratio_refs]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    by_key = {i.key: i for i in impls}
+
+    def row(label: str, unit: str, higher: bool, pick: Callable[[Cell], list[float]],
+            key: str) -> None:
+        vals: dict[str, float | None] = {}
+        cells: list[str] = []
+        for impl in cols:
+            if impl.status is not None:
+                cells.append("n/a")
+                vals[impl.key] = None
+                continue
+            cell = results[impl.key][key]
+            picked = pick(cell)
+            v = client.median(picked) if picked else None
+            vals[impl.key] = v
+            text = "fail" if v is None else fmt(v, unit)
+            if cell.errors and v is not None:
+                text += f" ({cell.errors} err)"
+            cells.append(text)
+        ratios = []
+        for ref, _ in ratio_refs:
+            a, b = vals.get("mcpkit"), vals.get(ref)
+            ok = ref in by_key and a is not None and b
+            ratios.append(f"{a / b:.2f}x" if ok and a is not None and b else "n/a")
+        better = "higher" if higher else "lower"
+        lines.append("| " + " | ".join([label, unit, better, *cells, *ratios]) + " |")
+
+    for w in WORKLOADS:
+        if w.key in workloads:
+            row(w.label, w.unit, w.higher_is_better, lambda c: c.values, w.key)
+    for w in WORKLOADS:
+        if w.key in workloads and w.key in CALL_WORKLOADS:
+            row(f"CPU/call server: {w.label}", "µs", False, lambda c: c.server_us, w.key)
+            row(f"CPU/call client: {w.label}", "µs", False, lambda c: c.client_us, w.key)
+    out = "\n".join(lines)
+    out += ("\n\nRatios are mcpkit's median divided by the other's: where 'better' is higher "
+            "(calls/s) a ratio > 1 means mcpkit wins; where it is lower (ms, MB, µs) a ratio < 1 "
+            "means mcpkit wins.")
+    notes = []
+    for impl in impls:
+        if impl.status is not None:
+            notes.append(f"- {impl.label}: {impl.status}")
+            continue
+        for w in WORKLOADS:
+            for note in dict.fromkeys(results[impl.key][w.key].notes):
+                notes.append(f"- {impl.label} / {w.label}: {note}")
+    if notes:
+        out += "\n\nNotes:\n" + "\n".join(notes)
+    return out
+
+
+# ---------------------------------------------------------------------------- main
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    keys = [i.key for i in all_impls()]
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--rounds", type=int, default=None, help="rounds (default 3; 1 with --smoke)")
+    p.add_argument("--smoke", action="store_true",
+                   help="1 round, tiny counts: proves the harness works (CI)")
+    p.add_argument("--only", default="", help=f"comma-separated subset of: {','.join(keys)}")
+    p.add_argument("--workloads", default="",
+                   help=f"comma-separated subset of: {','.join(w.key for w in WORKLOADS)}")
+    p.add_argument("--no-setup", action="store_true",
+                   help="never create bench/.venv-ref or bench/.node-ref (missing ones are n/a)")
+    args = p.parse_args(argv)
+    unknown = [k for k in args.only.split(",") if k and k not in keys]
+    unknown += [k for k in args.workloads.split(",") if k and k not in {w.key for w in WORKLOADS}]
+    if unknown:
+        p.error(f"unknown name(s): {', '.join(unknown)}")
+    return args
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    budget = SMOKE if args.smoke else FULL
+    rounds = args.rounds or (1 if args.smoke else 3)
+    only = [k for k in args.only.split(",") if k]
+    workloads = [w for w in args.workloads.split(",") if w] or [w.key for w in WORKLOADS]
+    impls = [i for i in all_impls() if not only or i.key in only]
+
+    setup: dict[str, str | None] = {}
+    if any(i.runtime == "ref" for i in impls):
+        if args.no_setup:
+            ready = (REF_VENV / ".bench-ready").exists()
+            setup["ref"] = None if ready else "bench/.venv-ref missing (--no-setup)"
+        else:
+            setup["ref"] = ensure_ref_venv()
+    if any(i.runtime == "node" for i in impls):
+        if args.no_setup:
+            setup["node"] = None if ts_version() else "bench/.node-ref missing (--no-setup)"
+        else:
+            setup["node"] = ensure_node_ref()
+    versions = ref_versions() if setup.get("ref", "x") is None else {}
+    for impl in impls:
+        problem = setup.get(impl.runtime)
+        if problem:
+            impl.status = f"n/a ({problem})"
+        impl.version = {
+            "raw": "", "mcpkit": mcpkit_version(), "mcp-lowlevel": versions.get("mcp", ""),
+            "mcp-mcpserver": versions.get("mcp", ""), "fastmcp": versions.get("fastmcp", ""),
+            "ts": ts_version(),
+        }[impl.key]
+
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    logdir = RESULTS / "logs" / stamp
+    logdir.mkdir(parents=True, exist_ok=True)
+    runner = Runner(budget, workloads, logdir)
+    try:
+        results = await runner.run(impls, rounds)
+    finally:
+        await client.stop_all()
+        for log in logdir.glob("*.log"):
+            if log.stat().st_size == 0:
+                log.unlink()
+
+    elapsed = time.perf_counter() - started
+    table = render(impls, results, workloads)
+    versions_line = ", ".join(f"{i.label} {i.version}".strip() for i in impls if i.version)
+    header = (f"## mcpkit benchmark ({rounds} round{'s' * (rounds != 1)}"
+              f"{', smoke' if args.smoke else ''}; medians over rounds)\n\n"
+              f"{platform.python_implementation()} {platform.python_version()}, "
+              f"{os.cpu_count()} CPUs, node {node_version() or 'absent'}; {versions_line}\n")
+    print("\n" + header + "\n" + table + f"\n\nTotal time: {elapsed:.0f}s", flush=True)
+
+    out = RESULTS / f"bench-{stamp}.json"
+    out.write_text(json.dumps({
+        "when": stamp, "rounds": rounds, "smoke": args.smoke, "budget": budget.__dict__,
+        "python": platform.python_version(), "node": node_version(), "seconds": elapsed,
+        "impls": {i.key: {"label": i.label, "status": i.status, "version": i.version}
+                  for i in impls},
+        "results": {k: {w: cell.__dict__ for w, cell in cells.items()}
+                    for k, cells in results.items()},
+        "table": table,
+    }, indent=1))
+    print(f"Raw results: {out.relative_to(BENCH.parent)}; server logs: "
+          f"{logdir.relative_to(BENCH.parent)}/", flush=True)
+    return 0
+
+
+def node_version() -> str:
+    node = shutil.which("node")
+    if not node:
+        return ""
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        return subprocess.run([node, "--version"], capture_output=True, text=True,
+                              timeout=10).stdout.strip()
+    return ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+
+    def on_term(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
+    try:
+        return asyncio.run(main_async(args))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    finally:
+        client.kill_all_now()  # no orphans, whatever happened
+
+
+if __name__ == "__main__":
+    sys.exit(main())
