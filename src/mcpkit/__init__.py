@@ -23,6 +23,10 @@ _EXPORTS: dict[str, str] = {
     "RequestContext": "mcpkit.session",
     "Session": "mcpkit.session",
     "ProtocolVersion": "mcpkit.versions",
+    "Server": "mcpkit.server",
+    "Context": "mcpkit.server",
+    "Image": "mcpkit.server",
+    "Audio": "mcpkit.server",
 }
 
 if TYPE_CHECKING:
@@ -34,18 +38,23 @@ if TYPE_CHECKING:
         RequestTimeout,
         TransportError,
     )
+    from mcpkit.server import Audio, Context, Image, Server
     from mcpkit.session import ClientSession, RequestContext, ServerSession, Session
     from mcpkit.versions import ProtocolVersion
 
 __all__ = [
+    "Audio",
     "Client",
     "ClientSession",
     "ConnectionClosed",
+    "Context",
+    "Image",
     "McpError",
     "ProcessExited",
     "ProtocolVersion",
     "RequestContext",
     "RequestTimeout",
+    "Server",
     "ServerSession",
     "Session",
     "TransportError",

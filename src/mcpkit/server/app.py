@@ -1,0 +1,655 @@
+"""The :class:`Server`: every server feature of MCP behind decorators.
+
+```python
+app = Server("weather", version="1.0.0")
+
+@app.tool()
+async def forecast(city: str, days: int = 3, *, ctx: Context) -> Forecast: ...
+
+app.run()            # stdio; app.run("http", port=8000) for Streamable HTTP
+```
+
+A Server is a set of registries (tools, resources, prompts, completions) plus settings.
+:meth:`Server.session` wires a :class:`~mcpkit.session.ServerSession` on any transport with
+all of its handlers; stdio, Streamable HTTP and the in-memory client all go through it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import logging
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Literal, TypeVar
+
+from mcpkit import versions
+from mcpkit.errors import ConnectionClosed, McpError
+from mcpkit.jsonrpc import INVALID_PARAMS, RESOURCE_NOT_FOUND, JSONObject, RequestId
+from mcpkit.lifecycle import Phase
+from mcpkit.server import completion as _completion
+from mcpkit.server.context import Context
+from mcpkit.server.logging import LEVELS, McpLogHandler, current_context, parse_level
+from mcpkit.server.pagination import DEFAULT_PAGE_SIZE
+from mcpkit.server.prompts import PromptRegistry
+from mcpkit.server.resources import ResourceRegistry
+from mcpkit.server.roots import list_roots as _list_roots
+from mcpkit.server.tools import TaskSupport, ToolRegistry, run_tool, wire_dict
+from mcpkit.session import NotificationHandler, RequestContext, RequestHandler, ServerSession
+from mcpkit.transports.base import Transport
+from mcpkit.versions import ProtocolVersion
+
+__all__ = ["AppSession", "Server"]
+
+logger = logging.getLogger("mcpkit.server")
+
+F = TypeVar("F", bound=Callable[..., Any])
+Lifespan = Callable[["Server"], AbstractAsyncContextManager[Any]]
+RootsChangedHook = Callable[["AppSession"], Awaitable[None] | None]
+
+
+class AppSession(ServerSession):
+    """A server session belonging to a :class:`Server`: it keeps the client's logging level
+    and resource subscriptions, and takes part in the server's broadcasts."""
+
+    def __init__(self, server: Server, transport: Transport, **kwargs: Any) -> None:
+        super().__init__(transport, **kwargs)
+        self.server = server
+        self.loop = asyncio.get_running_loop()
+        #: Minimum severity of ``notifications/message`` (everything until the client sets one).
+        self.log_level = 0
+        #: Resource URIs this client subscribed to.
+        self.subscriptions: set[str] = set()
+        self._app_tasks: set[asyncio.Task[Any]] = set()
+
+    async def start(self) -> None:
+        self.server.sessions.add(self)
+        await super().start()
+
+    def on_closed(self, exc: BaseException | None) -> None:
+        self.server.sessions.discard(self)
+        for task in list(self._app_tasks):
+            task.cancel()
+
+    def spawn(self, coro: Awaitable[Any]) -> None:
+        """Run ``coro`` in the background, tied to this session."""
+        task: asyncio.Task[Any] = self.loop.create_task(coro)  # type: ignore[arg-type]
+        self._app_tasks.add(task)
+        task.add_done_callback(self._app_tasks.discard)
+
+    def call_soon(self, coro_fn: Callable[[], Awaitable[Any]]) -> None:
+        """Spawn ``coro_fn()`` from any thread."""
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is self.loop:
+            self.spawn(coro_fn())
+        else:
+            self.loop.call_soon_threadsafe(lambda: self.spawn(coro_fn()))
+
+    @property
+    def operating(self) -> bool:
+        """True once initialized and still open."""
+        return self.lifecycle.phase is Phase.OPERATING and not self.closed
+
+    async def send_log(
+        self,
+        level: str,
+        data: Any,
+        logger_name: str | None = None,
+        related_request_id: RequestId | None = None,
+    ) -> None:
+        """``notifications/message`` when ``level`` passes this session's threshold."""
+        if LEVELS[level] < self.log_level or self.closed:
+            return
+        params: JSONObject = {"level": level, "data": data}
+        if logger_name is not None:
+            params["logger"] = logger_name
+        with contextlib.suppress(ConnectionClosed):
+            await self.notify(
+                "notifications/message", params, related_request_id=related_request_id
+            )
+
+    async def send_quietly(self, method: str, params: JSONObject | None = None) -> None:
+        """A notification that is dropped when the session cannot carry it."""
+        if not self.operating:
+            return
+        try:
+            await self.notify(method, params)
+        except (ConnectionClosed, McpError) as exc:
+            logger.debug("Not sending %s: %s", method, exc)
+
+    async def complete_elicitation(self, elicitation_id: str) -> None:
+        """``notifications/elicitation/complete`` for a URL-mode elicitation."""
+        await self.notify("notifications/elicitation/complete", {"elicitationId": elicitation_id})
+
+    async def list_roots(self) -> Any:
+        """The client's roots (``roots/list``)."""
+        return await _list_roots(self)
+
+
+class Server:
+    """An MCP server: register tools, resources and prompts, then :meth:`run` it."""
+
+    def __init__(
+        self,
+        name: str,
+        version: str = "0.0.0",
+        *,
+        instructions: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        icons: list[Any] | None = None,
+        website_url: str | None = None,
+        lifespan: Lifespan | None = None,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        debug: bool = False,
+        max_workers: int | None = None,
+    ) -> None:
+        self.name = name
+        self.version = version
+        self.instructions = instructions
+        self.debug = debug
+        self.server_info: JSONObject = {"name": name, "version": version}
+        if title:
+            self.server_info["title"] = title
+        if description:
+            self.server_info["description"] = description
+        if icons:
+            self.server_info["icons"] = [wire_dict(i, "icon") for i in icons]
+        if website_url:
+            self.server_info["websiteUrl"] = website_url
+        self.tools = ToolRegistry(page_size, Context, lambda: self._changed("tools"))
+        self.resources = ResourceRegistry(page_size, Context, lambda: self._changed("resources"))
+        self.prompts = PromptRegistry(page_size, Context, lambda: self._changed("prompts"))
+        self.completions = _completion.CompletionRegistry()
+        #: Live, started sessions.
+        self.sessions: set[AppSession] = set()
+        self._lifespan = lifespan
+        self._lifespan_state: Any = None
+        self._lifespan_depth = 0
+        self._lifespan_stack: contextlib.AsyncExitStack | None = None
+        self._raw_handlers: dict[str, RequestHandler] = {}
+        self._raw_notifications: dict[str, NotificationHandler] = {}
+        self._roots_hooks: list[RootsChangedHook] = []
+        self._executor: Executor | None = None
+        self._max_workers = max_workers or min(32, (os.cpu_count() or 1) + 4)
+        self._tables: dict[tuple[bool, ...], dict[str, RequestHandler]] = {}
+        self._caps: dict[tuple[str, tuple[bool, ...]], JSONObject] = {}
+        self._bridge = False
+
+    # -- registration ---------------------------------------------------------------------------
+
+    def tool(
+        self,
+        name: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: Any = None,
+        icons: list[Any] | None = None,
+        meta: dict[str, Any] | None = None,
+        task_support: TaskSupport | None = None,
+        input_schema: dict[str, Any] | None = None,
+        output_schema: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+    ) -> Callable[[F], F]:
+        """Register a function (sync or async) as a tool.
+
+        The name defaults to the function's name and the description to its docstring. The
+        input schema comes from the type hints (or ``input_schema``, a hand-written JSON
+        Schema); the output schema from the return annotation (models, dataclasses,
+        TypedDicts and dicts as they are, other JSON types wrapped as ``{"result": ...}``;
+        ``structured_output=False`` to turn it off). ``annotations`` is a dict or
+        ``ToolAnnotations`` (readOnlyHint, destructiveHint, idempotentHint, openWorldHint,
+        title).
+        """
+        if callable(name):
+            raise TypeError("Use @app.tool() with parentheses")
+
+        def decorator(fn: F) -> F:
+            self.tools.add(
+                fn,
+                name=name,
+                title=title,
+                description=description,
+                annotations=annotations,
+                icons=icons,
+                meta=meta,
+                task_support=task_support,
+                input_schema=input_schema,
+                output_schema=output_schema,
+                structured_output=structured_output,
+            )
+            return fn
+
+        return decorator
+
+    def add_tool(self, fn: Callable[..., Any], **options: Any) -> None:
+        """Register ``fn`` as a tool (same options as :meth:`tool`)."""
+        self.tools.add(fn, **options)
+
+    def remove_tool(self, name: str) -> None:
+        """Unregister a tool; connected clients get ``notifications/tools/list_changed``."""
+        self.tools.remove(name)
+
+    def resource(
+        self,
+        uri: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+        size: int | None = None,
+        annotations: Any = None,
+        icons: list[Any] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> Callable[[F], F]:
+        """Register a resource (``"file:///x"``) or a template (``"weather://{city}/current"``).
+
+        Template variables are passed to the function as typed arguments. The function returns
+        ``str`` (text), ``bytes`` (a base64 blob), contents dicts/models, or any JSON-able value.
+        """
+
+        def decorator(fn: F) -> F:
+            self.resources.add(
+                fn,
+                uri,
+                name=name,
+                title=title,
+                description=description,
+                mime_type=mime_type,
+                size=size,
+                annotations=annotations,
+                icons=icons,
+                meta=meta,
+            )
+            return fn
+
+        return decorator
+
+    def remove_resource(self, uri: str) -> None:
+        """Unregister a resource or template; clients get ``resources/list_changed``."""
+        self.resources.remove(uri)
+
+    def prompt(
+        self,
+        name: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        icons: list[Any] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> Callable[[F], F]:
+        """Register a prompt; its arguments come from the function's parameters."""
+        if callable(name):
+            raise TypeError("Use @app.prompt() with parentheses")
+
+        def decorator(fn: F) -> F:
+            self.prompts.add(
+                fn, name=name, title=title, description=description, icons=icons, meta=meta
+            )
+            return fn
+
+        return decorator
+
+    def remove_prompt(self, name: str) -> None:
+        """Unregister a prompt; clients get ``notifications/prompts/list_changed``."""
+        self.prompts.remove(name)
+
+    def completion(
+        self,
+        *,
+        prompt: str | None = None,
+        resource_template: str | None = None,
+        argument: str | None = None,
+    ) -> Callable[[F], F]:
+        """Register a completion handler for a prompt argument or a template variable.
+
+        The handler is ``fn(value)`` or ``fn(value, arguments)`` (the already resolved
+        ``context.arguments``) and returns a list of strings (or a dict with ``values``,
+        ``total``, ``hasMore``); sync or async. Without ``argument`` it serves every argument
+        of that prompt/template as ``fn(argument, value, arguments)``.
+        """
+
+        def decorator(fn: F) -> F:
+            self.completions.add(
+                fn, prompt=prompt, resource_template=resource_template, argument=argument
+            )
+            return fn
+
+        return decorator
+
+    def on_roots_changed(self, fn: F) -> F:
+        """Call ``fn(session)`` when a client sends ``notifications/roots/list_changed``."""
+        self._roots_hooks.append(fn)
+        return fn
+
+    def request_handler(self, method: str) -> Callable[[F], F]:
+        """Low level: serve ``method`` with a raw ``async (params, request_ctx) -> dict``.
+
+        Replaces the built-in handler for that method, if any.
+        """
+
+        def decorator(fn: F) -> F:
+            self._raw_handlers[method] = fn
+            self._tables.clear()
+            return fn
+
+        return decorator
+
+    def notification_handler(self, method: str) -> Callable[[F], F]:
+        """Low level: call ``fn(params)`` (sync or async) for each ``method`` notification."""
+
+        def decorator(fn: F) -> F:
+            self._raw_notifications[method] = fn
+            return fn
+
+        return decorator
+
+    def log_handler(self, level: int = logging.NOTSET) -> logging.Handler:
+        """A :mod:`logging` handler that forwards records to clients as log notifications."""
+        self._bridge = True
+        return McpLogHandler(self, level)
+
+    # -- notifications to clients ---------------------------------------------------------------
+
+    def _changed(self, kind: str) -> None:
+        self._tables.clear()
+        method = f"notifications/{kind}/list_changed"
+        for session in list(self.sessions):
+            if session.operating:
+                session.call_soon(lambda s=session: s.send_quietly(method))  # type: ignore[misc]
+
+    def notify_resource_updated(self, uri: str) -> None:
+        """Send ``notifications/resources/updated`` to the sessions subscribed to ``uri``."""
+        for session in list(self.sessions):
+            if uri in session.subscriptions:
+                session.call_soon(
+                    lambda s=session: s.send_quietly(  # type: ignore[misc]
+                        "notifications/resources/updated", {"uri": uri}
+                    )
+                )
+
+    async def send_log(self, level: str, data: Any, logger_name: str | None = None) -> None:
+        """Log to every connected client (each filtered by its own level)."""
+        for session in list(self.sessions):
+            await session.send_log(level, data, logger_name)
+
+    # -- lifespan -------------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[Server]:
+        """Enter the lifespan (nested entries share one); stdio and HTTP do this for you."""
+        if self._lifespan_depth == 0 and self._lifespan is not None:
+            stack = contextlib.AsyncExitStack()
+            self._lifespan_state = await stack.enter_async_context(self._lifespan(self))
+            self._lifespan_stack = stack
+        self._lifespan_depth += 1
+        try:
+            yield self
+        finally:
+            self._lifespan_depth -= 1
+            if self._lifespan_depth == 0:
+                stack_ = self._lifespan_stack
+                self._lifespan_stack = None
+                if stack_ is not None:
+                    await stack_.aclose()
+                self._lifespan_state = None
+                if self._executor is not None:
+                    self._executor.shutdown(wait=False, cancel_futures=True)
+                    self._executor = None
+
+    @property
+    def lifespan_state(self) -> Any:
+        """What the lifespan yielded; RuntimeError when the server has one and it is not entered."""
+        if self._lifespan is not None and self._lifespan_depth == 0:
+            raise RuntimeError(
+                "The server's lifespan is not running: use `async with app.running():` "
+                "(app.run() and the HTTP app enter it for you)"
+            )
+        return self._lifespan_state
+
+    # -- sessions -------------------------------------------------------------------------------
+
+    def _features(self) -> tuple[bool, ...]:
+        return (
+            bool(self.tools.tools),
+            bool(self.resources.resources or self.resources.templates),
+            bool(self.prompts.prompts),
+            bool(self.prompts.prompts or self.resources.templates or self.completions.any),
+        )
+
+    def capabilities(self, version: ProtocolVersion = versions.LATEST) -> JSONObject:
+        """The capabilities this server declares to a client on ``version``."""
+        features = self._features()
+        key = (version.name, features)
+        caps = self._caps.get(key)
+        if caps is None:
+            tools, resources, prompts, completions = features
+            caps = {"logging": {}}
+            if completions and version.audio:
+                caps["completions"] = {}
+            if prompts:
+                caps["prompts"] = {"listChanged": True}
+            if resources:
+                caps["resources"] = {"subscribe": True, "listChanged": True}
+            if tools:
+                caps["tools"] = {"listChanged": True}
+            self._caps[key] = caps
+        return caps
+
+    def _handler_table(self) -> dict[str, RequestHandler]:
+        features = self._features()
+        table = self._tables.get(features)
+        if table is not None:
+            return table
+        tools, resources, prompts, completions = features
+        table = {"logging/setLevel": self._set_level}
+        if tools:
+            table["tools/list"] = self._list_tools
+            table["tools/call"] = self._call_tool
+        if resources:
+            table["resources/list"] = self._list_resources
+            table["resources/templates/list"] = self._list_templates
+            table["resources/read"] = self._read_resource
+            table["resources/subscribe"] = self._subscribe
+            table["resources/unsubscribe"] = self._unsubscribe
+        if prompts:
+            table["prompts/list"] = self._list_prompts
+            table["prompts/get"] = self._get_prompt
+        if completions:
+            table["completion/complete"] = self._complete
+        table.update(self._raw_handlers)
+        self._tables[features] = table
+        return table
+
+    def session(self, transport: Transport, **session_kwargs: Any) -> AppSession:
+        """A server session on ``transport`` with all of this server's handlers (not started).
+
+        ``session_kwargs`` go to :class:`~mcpkit.session.ServerSession` (``tracer``,
+        ``max_in_flight``, ``default_timeout``, ...).
+        """
+        session_kwargs.setdefault("debug", self.debug)
+        session = AppSession(
+            self,
+            transport,
+            server_info=self.server_info,
+            capabilities=self.capabilities,
+            instructions=self.instructions,
+            **session_kwargs,
+        )
+        for method, handler in self._handler_table().items():
+            session.set_request_handler(method, handler)
+        session.set_notification_handler(
+            "notifications/roots/list_changed", lambda _p, s=session: self._roots_changed(s)
+        )
+        for method, nhandler in self._raw_notifications.items():
+            session.set_notification_handler(method, nhandler)
+        return session
+
+    # -- running --------------------------------------------------------------------------------
+
+    def run(
+        self,
+        transport: Literal["stdio", "http", "streamable-http"] = "stdio",
+        **options: Any,
+    ) -> None:
+        """Serve until the client goes away (stdio) or the process is stopped (HTTP).
+
+        ``app.run("http", host="127.0.0.1", port=8000, path="/mcp", stateless=False,
+        json_response=False)`` serves Streamable HTTP (needs the ``http`` extra).
+        """
+        if transport == "stdio":
+            asyncio.run(self.run_stdio(**options))
+            return
+        if transport in ("http", "streamable-http"):
+            from mcpkit.transports.http import serve
+
+            host = options.pop("host", "127.0.0.1")
+            port = options.pop("port", 8000)
+            outcome = serve(self.http_app(**options), host, port)
+            if inspect.isawaitable(outcome):
+                asyncio.run(outcome)  # type: ignore[arg-type]
+            return
+        raise ValueError(f"Unknown transport {transport!r}: use 'stdio' or 'http'")
+
+    async def run_stdio(self, **session_kwargs: Any) -> None:
+        """Serve one client over this process's stdin/stdout."""
+        from mcpkit.transports.stdio import StdioServerTransport
+
+        async with self.running():
+            session = self.session(StdioServerTransport(), **session_kwargs)
+            await session.start()
+            await session.wait_closed()
+
+    def http_app(
+        self,
+        path: str = "/mcp",
+        *,
+        stateless: bool = False,
+        json_response: bool = False,
+        **options: Any,
+    ) -> Any:
+        """The Streamable HTTP ASGI app serving this server (needs the ``http`` extra)."""
+        try:
+            from mcpkit.transports.http import StreamableHTTPApp
+        except ImportError as exc:
+            raise ImportError(
+                "Streamable HTTP needs mcpkit.transports.http and the 'http' extra "
+                "(pip install 'mcpkit[http]')"
+            ) from exc
+        return StreamableHTTPApp(
+            session_factory=self.session,
+            path=path,
+            stateless=stateless,
+            json_response=json_response,
+            **options,
+        )
+
+    # -- helpers for handlers -------------------------------------------------------------------
+
+    def _get_executor(self) -> Executor:
+        executor = self._executor
+        if executor is None:
+            executor = self._executor = ThreadPoolExecutor(
+                self._max_workers, thread_name_prefix="mcpkit-tool"
+            )
+        return executor
+
+    def _make_context(self, rctx: RequestContext) -> Context:
+        ctx = Context(self, rctx)
+        if self._bridge:
+            current_context.set(ctx)
+        return ctx
+
+    def _roots_changed(self, session: AppSession) -> Awaitable[None] | None:
+        if not self._roots_hooks:
+            return None
+        return self._run_roots_hooks(session)
+
+    async def _run_roots_hooks(self, session: AppSession) -> None:
+        for hook in self._roots_hooks:
+            outcome = hook(session)
+            if inspect.isawaitable(outcome):
+                await outcome
+
+    # -- request handlers -----------------------------------------------------------------------
+
+    async def _list_tools(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
+        return self.tools.paginator.page(params)
+
+    async def _call_tool(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
+        entry = self.tools.lookup(params)
+        if self._bridge and entry.context_param is None:
+            self._make_context(rctx)
+        return await run_tool(
+            entry,
+            params.get("arguments"),  # type: ignore[union-attr]
+            rctx,
+            self._make_context,
+            self._get_executor,
+            self.debug,
+        )
+
+    async def _list_resources(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
+        return self.resources.paginator.page(params)
+
+    async def _list_templates(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
+        return self.resources.template_paginator.page(params)
+
+    async def _read_resource(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
+        uri = params.get("uri") if type(params) is dict else None
+        contents = await self.resources.read(uri, rctx, self._make_context, self._get_executor)
+        return {"contents": contents}
+
+    def _subscription_uri(self, params: JSONObject | None) -> str:
+        uri = params.get("uri") if type(params) is dict else None
+        if not isinstance(uri, str):
+            raise McpError(INVALID_PARAMS, "'uri' must be a string")
+        return uri
+
+    async def _subscribe(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
+        uri = self._subscription_uri(params)
+        if self.resources.find(uri) is None:
+            raise McpError(RESOURCE_NOT_FOUND, f"Resource not found: {uri}", {"uri": uri})
+        rctx.session.subscriptions.add(uri)  # type: ignore[attr-defined]
+        return {}
+
+    async def _unsubscribe(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
+        uri = self._subscription_uri(params)
+        rctx.session.subscriptions.discard(uri)  # type: ignore[attr-defined]
+        return {}
+
+    async def _list_prompts(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
+        return self.prompts.paginator.page(params)
+
+    async def _get_prompt(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
+        return await self.prompts.get(params, rctx, self._make_context, self._get_executor)
+
+    async def _set_level(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
+        rctx.session.log_level = parse_level(params)  # type: ignore[attr-defined]
+        return {}
+
+    async def _complete(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
+        kind, target, argument, value, arguments = _completion.parse_request(params)
+        fallback: list[str] | None = None
+        if kind == "ref/prompt":
+            prompt = self.prompts.prompts.get(target)
+            if prompt is None:
+                raise McpError(INVALID_PARAMS, f"Unknown prompt: {target}")
+            fallback = _completion.choices_of(prompt.signature.model, argument)
+        else:
+            entry = self.resources.templates.get(target) or self.resources.resources.get(target)
+            if entry is None:
+                raise McpError(INVALID_PARAMS, f"Unknown resource template: {target}")
+            fallback = _completion.choices_of(entry.signature.model, argument)
+        completion = await self.completions.complete(
+            kind, target, argument, value, arguments, fallback
+        )
+        return {"completion": completion}

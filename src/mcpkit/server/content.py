@@ -1,0 +1,198 @@
+"""Content helpers (:class:`Image`, :class:`Audio`) and turning return values into content.
+
+Tools, prompts and resources return ordinary Python values; this module turns them into
+content blocks (plain dicts, ready for the wire): ``str`` -> text, ``bytes``/:class:`Image`
+-> image, :class:`Audio` -> audio, protocol models (``TextContent``, ``ResourceLink``,
+``EmbeddedResource``, ...) -> their wire form, dicts with a content ``type`` pass through, a
+list of those -> several blocks, anything else -> its JSON as text.
+"""
+
+from __future__ import annotations
+
+import base64
+import mimetypes
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import orjson
+from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
+
+__all__ = [
+    "Audio",
+    "Image",
+    "annotations_dict",
+    "to_content",
+    "to_json_text",
+]
+
+CONTENT_TYPES = frozenset({"text", "image", "audio", "resource_link", "resource"})
+
+_IMAGE_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+    (b"BM", "image/bmp"),
+)
+_AUDIO_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"ID3", "audio/mpeg"),
+    (b"\xff\xfb", "audio/mpeg"),
+    (b"OggS", "audio/ogg"),
+    (b"fLaC", "audio/flac"),
+)
+
+
+def annotations_dict(annotations: Any) -> dict[str, Any] | None:
+    """Content/resource annotations (audience, priority, lastModified) in wire form."""
+    if annotations is None:
+        return None
+    if isinstance(annotations, BaseModel):
+        dumped: dict[str, Any] = annotations.model_dump(by_alias=True, exclude_none=True, mode="json")
+        return dumped
+    if isinstance(annotations, Mapping):
+        out = dict(annotations)
+        if "last_modified" in out:
+            out["lastModified"] = out.pop("last_modified")
+        return out
+    raise TypeError(f"annotations must be a dict or Annotations, not {type(annotations).__name__}")
+
+
+class _Media:
+    kind = ""
+    _magic: tuple[tuple[bytes, str], ...] = ()
+
+    def __init__(
+        self,
+        data: bytes | str | None = None,
+        *,
+        path: str | Path | None = None,
+        mime_type: str | None = None,
+        format: str | None = None,
+        annotations: Any = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        if (data is None) == (path is None):
+            raise ValueError(f"{type(self).__name__} needs exactly one of data or path")
+        self.path = Path(path) if path is not None else None
+        self._data = data
+        self.annotations = annotations
+        self.meta = meta
+        if mime_type is None and format is not None:
+            mime_type = f"{self.kind}/{format.lower().lstrip('.')}"
+        self._mime_type = mime_type
+
+    @property
+    def data(self) -> bytes:
+        """The raw bytes."""
+        if self._data is None:
+            assert self.path is not None
+            self._data = self.path.read_bytes()
+        if isinstance(self._data, str):
+            return base64.b64decode(self._data)
+        return self._data
+
+    @property
+    def mime_type(self) -> str:
+        """The MIME type: given, else from the file name, else sniffed from the bytes."""
+        if self._mime_type is not None:
+            return self._mime_type
+        if self.path is not None:
+            guess, _ = mimetypes.guess_type(self.path.name)
+            if guess:
+                return guess
+        head = self.data[:16]
+        for magic, mime in self._magic:
+            if head.startswith(magic):
+                return mime
+        if self.kind == "image" and head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+            return "image/webp"
+        if self.kind == "audio" and head[:4] == b"RIFF" and head[8:12] == b"WAVE":
+            return "audio/wav"
+        return f"{self.kind}/png" if self.kind == "image" else "audio/wav"
+
+    def to_block(self) -> dict[str, Any]:
+        """The content block (``{"type": "image", "data": <base64>, "mimeType": ...}``)."""
+        raw = self._data
+        encoded = raw if isinstance(raw, str) else base64.b64encode(self.data).decode()
+        block: dict[str, Any] = {"type": self.kind, "data": encoded, "mimeType": self.mime_type}
+        ann = annotations_dict(self.annotations)
+        if ann:
+            block["annotations"] = ann
+        if self.meta:
+            block["_meta"] = self.meta
+        return block
+
+
+class Image(_Media):
+    """An image for a tool or prompt result: ``Image(path="chart.png")``, ``Image(data=png)``."""
+
+    kind = "image"
+    _magic = _IMAGE_MAGIC
+
+
+class Audio(_Media):
+    """Audio for a tool or prompt result: ``Audio(path="hello.wav")``, ``Audio(data=b"...")``."""
+
+    kind = "audio"
+    _magic = _AUDIO_MAGIC
+
+
+def to_json_text(value: Any) -> str:
+    """JSON text for any JSON-able value (models, dataclasses, ...)."""
+    return orjson.dumps(value, default=_default).decode()
+
+
+def _default(value: Any) -> Any:
+    return to_jsonable_python(value)
+
+
+def _block(value: Any) -> dict[str, Any] | None:
+    """One content block for ``value``, or None when it is not content."""
+    if isinstance(value, str):
+        return {"type": "text", "text": value}
+    if isinstance(value, _Media):
+        return value.to_block()
+    if isinstance(value, (bytes, bytearray)):
+        return Image(data=bytes(value)).to_block()
+    if isinstance(value, BaseModel):
+        type_ = getattr(value, "type", None)
+        if type_ in CONTENT_TYPES:
+            dumped: dict[str, Any] = value.model_dump(by_alias=True, exclude_none=True, mode="json")
+            return dumped
+        return None
+    if isinstance(value, dict) and value.get("type") in CONTENT_TYPES:
+        return value
+    return None
+
+
+def to_content(value: Any) -> list[dict[str, Any]]:
+    """Content blocks for a return value (see the module docstring)."""
+    if value is None:
+        return []
+    block = _block(value)
+    if block is not None:
+        return [block]
+    if isinstance(value, (list, tuple)):
+        blocks: list[dict[str, Any]] = []
+        for item in value:
+            b = _block(item)
+            if b is None:
+                return [{"type": "text", "text": to_json_text(value)}]
+            blocks.append(b)
+        return blocks
+    return [{"type": "text", "text": to_json_text(value)}]
+
+
+def content_types() -> tuple[type, ...]:
+    """Python types that are content (for deciding output schemas)."""
+    from mcpkit.types import (
+        AudioContent,
+        EmbeddedResource,
+        ImageContent,
+        ResourceLink,
+        TextContent,
+    )
+
+    return (_Media, TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource)

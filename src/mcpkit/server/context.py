@@ -1,0 +1,247 @@
+"""The :class:`Context` a handler receives by declaring a parameter annotated ``Context``.
+
+It knows the request being served (id, ``_meta``, cancellation) and talks back to the client
+on its behalf: progress, logging, sampling, elicitation, roots, and reading this server's
+own resources.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, overload
+
+from pydantic import BaseModel
+
+from mcpkit.jsonrpc import JSONObject, RequestId
+from mcpkit.server import elicitation as _elicitation
+from mcpkit.server import sampling as _sampling
+from mcpkit.server.elicitation import ElicitationResult
+from mcpkit.server.logging import LoggingLevel
+from mcpkit.server.roots import list_roots as _list_roots
+from mcpkit.session import RequestContext
+
+if TYPE_CHECKING:
+    from mcpkit.server.app import AppSession, Server
+    from mcpkit.types import CreateMessageResult, ReadResourceResult, Root
+
+__all__ = ["Context"]
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class Context:
+    """Per-request access to the session and the server (see the module docstring)."""
+
+    __slots__ = ("_rctx", "server", "session")
+
+    def __init__(self, server: Server, rctx: RequestContext) -> None:
+        self.server = server
+        self._rctx = rctx
+        self.session: AppSession = rctx.session  # type: ignore[assignment]
+
+    # -- the request ----------------------------------------------------------------------------
+
+    @property
+    def request_id(self) -> RequestId:
+        """The JSON-RPC id of the request being served."""
+        return self._rctx.request_id
+
+    @property
+    def meta(self) -> JSONObject | None:
+        """The request's ``_meta`` object (None when absent)."""
+        return self._rctx.meta
+
+    @property
+    def progress_token(self) -> str | int | None:
+        """The progress token the client gave, if any."""
+        return self._rctx.progress_token
+
+    @property
+    def cancelled(self) -> bool:
+        """True once the client cancelled this request (sync tools can poll it)."""
+        return self._rctx.cancelled
+
+    @property
+    def request_context(self) -> RequestContext:
+        """The low-level request context of the session engine."""
+        return self._rctx
+
+    @property
+    def lifespan(self) -> Any:
+        """What the server's lifespan yielded (RuntimeError when it is not running)."""
+        return self.server.lifespan_state
+
+    @property
+    def client_capabilities(self) -> JSONObject:
+        """The capabilities the client declared."""
+        return self.session.client_capabilities
+
+    # -- progress and logging -------------------------------------------------------------------
+
+    async def progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """Report progress (sent only when the client asked for it with a progress token)."""
+        await self._rctx.progress(progress, total, message)
+
+    async def log(self, level: LoggingLevel, data: Any, logger: str | None = None) -> None:
+        """Send ``notifications/message`` if ``level`` is at or above the session's level."""
+        await self.session.send_log(level, data, logger, self._rctx.request_id)
+
+    async def debug(self, data: Any, logger: str | None = None) -> None:
+        """Log at ``debug``."""
+        await self.log("debug", data, logger)
+
+    async def info(self, data: Any, logger: str | None = None) -> None:
+        """Log at ``info``."""
+        await self.log("info", data, logger)
+
+    async def notice(self, data: Any, logger: str | None = None) -> None:
+        """Log at ``notice``."""
+        await self.log("notice", data, logger)
+
+    async def warning(self, data: Any, logger: str | None = None) -> None:
+        """Log at ``warning``."""
+        await self.log("warning", data, logger)
+
+    async def error(self, data: Any, logger: str | None = None) -> None:
+        """Log at ``error``."""
+        await self.log("error", data, logger)
+
+    async def critical(self, data: Any, logger: str | None = None) -> None:
+        """Log at ``critical``."""
+        await self.log("critical", data, logger)
+
+    async def alert(self, data: Any, logger: str | None = None) -> None:
+        """Log at ``alert``."""
+        await self.log("alert", data, logger)
+
+    async def emergency(self, data: Any, logger: str | None = None) -> None:
+        """Log at ``emergency``."""
+        await self.log("emergency", data, logger)
+
+    # -- sampling ---------------------------------------------------------------------------------
+
+    async def sample(
+        self,
+        messages: str | Sequence[Any],
+        *,
+        max_tokens: int = 1000,
+        system_prompt: str | None = None,
+        temperature: float | None = None,
+        stop_sequences: Sequence[str] | None = None,
+        model_preferences: Any = None,
+        include_context: str | None = None,
+        tools: Sequence[Any] | None = None,
+        tool_choice: Any = None,
+        metadata: dict[str, Any] | None = None,
+        timeout: float | None = None,
+    ) -> CreateMessageResult:
+        """Ask the client's LLM for a completion (``sampling/createMessage``).
+
+        ``messages`` is a string (one user message) or a list of strings / message dicts /
+        ``SamplingMessage`` models. ``model_preferences`` may be a model name (a hint), a list
+        of names, or a ``ModelPreferences``. Raises McpError when the client did not declare
+        ``sampling`` (or ``sampling.tools`` when ``tools`` are given).
+        """
+        from mcpkit.types import CreateMessageResult
+
+        _sampling.check_capabilities(
+            self.session.client_capabilities, tools=bool(tools), include_context=include_context
+        )
+        params = _sampling.build_params(
+            messages,
+            max_tokens=max_tokens,
+            system_prompt=system_prompt,
+            temperature=temperature,
+            stop_sequences=stop_sequences,
+            model_preferences=model_preferences,
+            include_context=include_context,
+            tools=tools,
+            tool_choice=tool_choice,
+            metadata=metadata,
+        )
+        result = await self._rctx.request("sampling/createMessage", params, timeout=timeout)
+        return CreateMessageResult.from_wire(result)
+
+    # -- elicitation ------------------------------------------------------------------------------
+
+    @overload
+    async def elicit(
+        self, message: str, schema: type[M], *, timeout: float | None = None
+    ) -> ElicitationResult[M]: ...
+
+    @overload
+    async def elicit(
+        self, message: str, schema: dict[str, Any], *, timeout: float | None = None
+    ) -> ElicitationResult[dict[str, Any]]: ...
+
+    async def elicit(
+        self, message: str, schema: Any, *, timeout: float | None = None
+    ) -> ElicitationResult[Any]:
+        """Ask the user for structured input (form mode).
+
+        ``schema`` is a pydantic model class (the answer comes back as an instance) or a
+        restricted JSON Schema dict. Raises :class:`~mcpkit.server.elicitation.ElicitationError`
+        for a schema the spec does not allow or an answer that does not match it.
+        """
+        _elicitation.check_form_capability(self.session.client_capabilities)
+        requested = _elicitation.requested_schema(schema)
+        params: JSONObject = {"message": message, "requestedSchema": requested}
+        version = self.session.protocol_version
+        if version is not None and version.url_elicitation:
+            params = {"mode": "form", **params}
+        result = await self._rctx.request("elicitation/create", params, timeout=timeout)
+        return _elicitation.parse_result(result, schema, requested)
+
+    async def elicit_url(
+        self,
+        message: str,
+        url: str,
+        elicitation_id: str | None = None,
+        *,
+        timeout: float | None = None,
+    ) -> ElicitationResult[None]:
+        """Send the user to ``url`` (URL mode); the result says whether they agreed to go.
+
+        Completion of the out-of-band interaction is announced later with
+        :meth:`complete_elicitation`.
+        """
+        _elicitation.check_url_capability(self.session.client_capabilities)
+        params: JSONObject = {
+            "mode": "url",
+            "message": message,
+            "url": url,
+            "elicitationId": elicitation_id or _elicitation.new_elicitation_id(),
+        }
+        result = await self._rctx.request("elicitation/create", params, timeout=timeout)
+        action = result.get("action") if isinstance(result, dict) else None
+        if action not in ("accept", "decline", "cancel"):
+            raise _elicitation.ElicitationError("The client sent a malformed elicitation result")
+        return ElicitationResult(action)
+
+    def url_elicitation_required(
+        self, message: str, url: str, elicitation_id: str | None = None
+    ) -> _elicitation.McpError:
+        """The -32042 error to ``raise`` when the request cannot go on before the user visits
+        ``url`` (``raise ctx.url_elicitation_required(...)``)."""
+        return _elicitation.url_elicitation_required(message, url, elicitation_id)
+
+    async def complete_elicitation(self, elicitation_id: str) -> None:
+        """Tell the client a URL-mode elicitation finished (``notifications/elicitation/complete``)."""
+        await self.session.complete_elicitation(elicitation_id)
+
+    # -- roots and resources ----------------------------------------------------------------------
+
+    async def list_roots(self) -> list[Root]:
+        """The client's roots (``roots/list``); McpError when it did not declare ``roots``."""
+        return await _list_roots(self.session, self._rctx.request_id)
+
+    async def read_resource(self, uri: str) -> ReadResourceResult:
+        """Read one of this server's own resources."""
+        from mcpkit.types import ReadResourceResult
+
+        contents = await self.server.resources.read(
+            uri, self._rctx, self.server._make_context, self.server._get_executor
+        )
+        return ReadResourceResult.from_wire({"contents": contents})

@@ -1,0 +1,200 @@
+"""Prompts: ``@app.prompt()``, ``prompts/list`` and ``prompts/get``.
+
+Prompt arguments come from the function signature (name, description from
+``Annotated[..., Field(description=...)]``, required when there is no default). Clients send
+argument values as strings; they are validated (and converted, ``"3"`` -> ``3`` for an ``int``
+parameter) by a validator compiled at registration. The function returns a string (one user
+message), a list of messages (:func:`user` / :func:`assistant` helpers, dicts, models), content
+blocks (images, embedded resources) or a whole ``GetPromptResult``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import inspect
+from collections.abc import Callable
+from concurrent.futures import Executor
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from mcpkit.errors import McpError
+from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
+from mcpkit.server.content import _block
+from mcpkit.server.pagination import Paginator
+from mcpkit.server.schema import ArgumentsError, Signature, analyze
+from mcpkit.server.tools import wire_dict
+from mcpkit.session import RequestContext
+
+__all__ = ["PromptEntry", "PromptRegistry", "assistant", "to_messages", "user"]
+
+
+def _message(role: Literal["user", "assistant"], content: Any) -> JSONObject:
+    block = _block(content)
+    if block is None:
+        raise TypeError(f"Not a content block: {type(content).__name__}")
+    return {"role": role, "content": block}
+
+
+def user(content: Any) -> JSONObject:
+    """A user message: text, an :class:`~mcpkit.Image`, or any content block."""
+    return _message("user", content)
+
+
+def assistant(content: Any) -> JSONObject:
+    """An assistant message: text, an :class:`~mcpkit.Image`, or any content block."""
+    return _message("assistant", content)
+
+
+def to_messages(value: Any) -> list[JSONObject]:
+    """Prompt messages for a prompt function's return value."""
+    items = value if isinstance(value, (list, tuple)) else [value]
+    out: list[JSONObject] = []
+    for item in items:
+        if isinstance(item, dict) and "role" in item and "content" in item:
+            content = item["content"]
+            if not isinstance(content, dict):
+                content = _block(content)
+            out.append({**item, "content": content})
+        elif isinstance(item, BaseModel) and hasattr(item, "role") and hasattr(item, "content"):
+            out.append(wire_dict(item, "message"))
+        else:
+            block = _block(item)
+            if block is None:
+                raise TypeError(f"A prompt cannot return {type(item).__name__}")
+            out.append({"role": "user", "content": block})
+    return out
+
+
+class PromptEntry:
+    """One registered prompt."""
+
+    __slots__ = ("definition", "fn", "is_async", "name", "signature")
+
+    def __init__(
+        self, fn: Callable[..., Any], name: str, definition: JSONObject, signature: Signature
+    ) -> None:
+        self.fn = fn
+        self.name = name
+        self.definition = definition
+        self.signature = signature
+        self.is_async = inspect.iscoroutinefunction(fn)
+
+
+class PromptRegistry:
+    """The prompts of one server."""
+
+    def __init__(self, page_size: int, context_type: type, on_change: Callable[[], None]) -> None:
+        self.prompts: dict[str, PromptEntry] = {}
+        self.context_type = context_type
+        self.paginator = Paginator(
+            "prompts", lambda: [p.definition for p in self.prompts.values()], page_size
+        )
+        self._on_change = on_change
+
+    def add(
+        self,
+        fn: Callable[..., Any],
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        icons: list[Any] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> PromptEntry:
+        """Register ``fn`` as a prompt."""
+        prompt_name = name or getattr(fn, "__name__", None)
+        if not prompt_name:
+            raise ValueError("A prompt needs a name (pass name=...)")
+        if prompt_name in self.prompts:
+            raise ValueError(f"A prompt named {prompt_name!r} is already registered")
+        signature = analyze(fn, self.context_type, model_name=f"{prompt_name}Arguments")
+        definition: JSONObject = {"name": prompt_name}
+        if title:
+            definition["title"] = title
+        doc = description if description is not None else inspect.getdoc(fn)
+        if doc:
+            definition["description"] = doc
+        schema = signature.input_schema
+        required = set(schema.get("required", ()))
+        arguments: list[JSONObject] = []
+        for arg_name, prop in (schema.get("properties") or {}).items():
+            arg: JSONObject = {"name": arg_name}
+            if isinstance(prop, dict):
+                if prop.get("title") and prop["title"] != arg_name.replace("_", " ").title():
+                    arg["title"] = prop["title"]
+                if prop.get("description"):
+                    arg["description"] = prop["description"]
+            arg["required"] = arg_name in required
+            arguments.append(arg)
+        if arguments:
+            definition["arguments"] = arguments
+        if icons:
+            definition["icons"] = [wire_dict(i, "icon") for i in icons]
+        if meta:
+            definition["_meta"] = dict(meta)
+        entry = PromptEntry(fn, prompt_name, definition, signature)
+        self.prompts[prompt_name] = entry
+        self.paginator.invalidate()
+        self._on_change()
+        return entry
+
+    def remove(self, name: str) -> None:
+        """Unregister a prompt (KeyError when unknown)."""
+        del self.prompts[name]
+        self.paginator.invalidate()
+        self._on_change()
+
+    async def get(
+        self,
+        params: JSONObject | None,
+        rctx: RequestContext,
+        make_context: Callable[[RequestContext], Any],
+        executor: Callable[[], Executor],
+    ) -> JSONObject:
+        """The ``prompts/get`` result; -32602 for an unknown prompt or bad arguments."""
+        if type(params) is not dict:
+            raise McpError(INVALID_PARAMS, "prompts/get: params must be an object")
+        name = params.get("name")
+        if type(name) is not str:
+            raise McpError(INVALID_PARAMS, "prompts/get: 'name' must be a string")
+        entry = self.prompts.get(name)
+        if entry is None:
+            raise McpError(INVALID_PARAMS, f"Unknown prompt: {name}")
+        arguments = params.get("arguments")
+        if arguments is not None and (
+            type(arguments) is not dict or not all(type(v) is str for v in arguments.values())
+        ):
+            raise McpError(INVALID_PARAMS, f"Prompt '{name}': arguments must be strings")
+        try:
+            kwargs = entry.signature.validate(arguments)
+        except ArgumentsError as exc:
+            raise McpError(INVALID_PARAMS, f"Invalid arguments for prompt '{name}': {exc}") from None
+        if entry.signature.context_param is not None:
+            kwargs[entry.signature.context_param] = make_context(rctx)
+        try:
+            if entry.is_async:
+                value = await entry.fn(**kwargs)
+            else:
+                loop = asyncio.get_running_loop()
+                call = functools.partial(entry.fn, **kwargs)
+                value = await loop.run_in_executor(executor(), contextvars.copy_context().run, call)
+        except McpError:
+            raise
+        except Exception as exc:
+            raise McpError(INTERNAL_ERROR, f"Error rendering prompt '{name}': {exc}") from exc
+        if isinstance(value, BaseModel) and hasattr(value, "messages"):
+            return wire_dict(value, "result")
+        if isinstance(value, dict) and "messages" in value:
+            result = dict(value)
+            result["messages"] = to_messages(value["messages"])
+        else:
+            try:
+                result = {"messages": to_messages(value)}
+            except TypeError as exc:
+                raise McpError(INTERNAL_ERROR, f"Prompt '{name}': {exc}") from None
+        if "description" not in result and "description" in entry.definition:
+            result["description"] = entry.definition["description"]
+        return result

@@ -1,0 +1,245 @@
+"""Resources: static resources and RFC 6570 templates behind ``@app.resource(...)``.
+
+``resources/list`` and ``resources/templates/list`` serve pre-encoded pages;
+``resources/read`` finds the static resource with that URI, else the first template that
+matches it, passes the template variables to the function as typed arguments (validated
+once-compiled, like tool arguments), and turns the return value into resource contents
+(``str`` -> text, ``bytes`` -> base64 ``blob``, other values -> JSON). An unknown URI is
+-32002 with ``data.uri``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextvars
+import functools
+import inspect
+from collections.abc import Callable
+from concurrent.futures import Executor
+from typing import Any
+
+from pydantic import BaseModel
+
+from mcpkit.errors import McpError
+from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, JSONObject
+from mcpkit.server.content import annotations_dict, to_json_text
+from mcpkit.server.pagination import Paginator
+from mcpkit.server.schema import ArgumentsError, Signature, analyze
+from mcpkit.server.tools import wire_dict
+from mcpkit.server.uri_template import URITemplate
+from mcpkit.session import RequestContext
+
+__all__ = ["ResourceEntry", "ResourceRegistry", "to_contents"]
+
+
+def to_contents(value: Any, uri: str, mime_type: str | None) -> list[JSONObject]:
+    """Resource contents for a read function's return value."""
+    if isinstance(value, str):
+        return [{"uri": uri, "mimeType": mime_type or "text/plain", "text": value}]
+    if isinstance(value, (bytes, bytearray)):
+        return [
+            {
+                "uri": uri,
+                "mimeType": mime_type or "application/octet-stream",
+                "blob": base64.b64encode(value).decode(),
+            }
+        ]
+    if isinstance(value, BaseModel) and ("text" in type(value).model_fields or "blob" in type(value).model_fields):
+        item = wire_dict(value, "contents")
+        item.setdefault("uri", uri)
+        return [item]
+    if isinstance(value, dict) and ("text" in value or "blob" in value) and isinstance(
+        value.get("text", value.get("blob")), str
+    ):
+        item = dict(value)
+        item.setdefault("uri", uri)
+        if mime_type and "mimeType" not in item:
+            item["mimeType"] = mime_type
+        return [item]
+    if isinstance(value, (list, tuple)) and value and all(
+        isinstance(v, (dict, BaseModel)) and _is_contents(v) for v in value
+    ):
+        out: list[JSONObject] = []
+        for v in value:
+            out.extend(to_contents(v, uri, mime_type))
+        return out
+    return [{"uri": uri, "mimeType": mime_type or "application/json", "text": to_json_text(value)}]
+
+
+def _is_contents(value: Any) -> bool:
+    if isinstance(value, BaseModel):
+        fields = type(value).model_fields
+        return "text" in fields or "blob" in fields
+    return "text" in value or "blob" in value
+
+
+class ResourceEntry:
+    """A static resource or a resource template."""
+
+    __slots__ = ("definition", "fn", "is_async", "mime_type", "signature", "template", "uri")
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        uri: str,
+        definition: JSONObject,
+        signature: Signature,
+        mime_type: str | None,
+        template: URITemplate | None,
+    ) -> None:
+        self.fn = fn
+        self.uri = uri
+        self.definition = definition
+        self.signature = signature
+        self.mime_type = mime_type
+        self.template = template
+        self.is_async = inspect.iscoroutinefunction(fn)
+
+
+class ResourceRegistry:
+    """The resources and resource templates of one server."""
+
+    def __init__(self, page_size: int, context_type: type, on_change: Callable[[], None]) -> None:
+        self.resources: dict[str, ResourceEntry] = {}
+        self.templates: dict[str, ResourceEntry] = {}
+        self.context_type = context_type
+        self.paginator = Paginator(
+            "resources", lambda: [r.definition for r in self.resources.values()], page_size
+        )
+        self.template_paginator = Paginator(
+            "resourceTemplates", lambda: [t.definition for t in self.templates.values()], page_size
+        )
+        self._on_change = on_change
+
+    def _changed(self) -> None:
+        self.paginator.invalidate()
+        self.template_paginator.invalidate()
+        self._on_change()
+
+    def add(
+        self,
+        fn: Callable[..., Any],
+        uri: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+        size: int | None = None,
+        annotations: Any = None,
+        icons: list[Any] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> ResourceEntry:
+        """Register ``fn`` for ``uri`` (a template when it contains ``{...}``)."""
+        if not isinstance(uri, str) or not uri:
+            raise ValueError("A resource needs a URI")
+        template = URITemplate(uri) if URITemplate.is_template(uri) else None
+        signature = analyze(fn, self.context_type, model_name="ResourceArguments")
+        if template is not None:
+            params = set(signature.param_names)
+            missing = [v for v in template.variables if v not in params]
+            if missing and not signature.has_var_keyword:
+                raise ValueError(
+                    f"Resource template {uri!r}: the function has no parameter for "
+                    f"{', '.join(missing)}"
+                )
+            extra = [
+                p
+                for p in signature.param_names
+                if p not in template.variables
+                and signature.input_schema.get("required")
+                and p in signature.input_schema["required"]
+            ]
+            if extra:
+                raise ValueError(
+                    f"Resource template {uri!r} does not provide required parameter(s) "
+                    f"{', '.join(extra)}"
+                )
+        elif signature.input_schema.get("required"):
+            raise ValueError(
+                f"Resource {uri!r} is not a template, so its function cannot take "
+                f"required parameters ({', '.join(signature.input_schema['required'])})"
+            )
+        registry = self.templates if template is not None else self.resources
+        if uri in registry:
+            raise ValueError(f"A resource {'template ' if template else ''}{uri!r} is already registered")
+        definition: JSONObject = {
+            "uriTemplate" if template is not None else "uri": uri,
+            "name": name or getattr(fn, "__name__", None) or uri,
+        }
+        if title:
+            definition["title"] = title
+        doc = description if description is not None else inspect.getdoc(fn)
+        if doc:
+            definition["description"] = doc
+        if mime_type:
+            definition["mimeType"] = mime_type
+        if size is not None and template is None:
+            definition["size"] = size
+        ann = annotations_dict(annotations)
+        if ann:
+            definition["annotations"] = ann
+        if icons:
+            definition["icons"] = [wire_dict(i, "icon") for i in icons]
+        if meta:
+            definition["_meta"] = dict(meta)
+        entry = ResourceEntry(fn, uri, definition, signature, mime_type, template)
+        registry[uri] = entry
+        self._changed()
+        return entry
+
+    def remove(self, uri: str) -> None:
+        """Unregister a resource or template (KeyError when unknown)."""
+        if uri in self.resources:
+            del self.resources[uri]
+        else:
+            del self.templates[uri]
+        self._changed()
+
+    def find(self, uri: str) -> tuple[ResourceEntry, dict[str, Any]] | None:
+        """The entry serving ``uri`` and the template variables, or None."""
+        entry = self.resources.get(uri)
+        if entry is not None:
+            return entry, {}
+        for t in self.templates.values():
+            assert t.template is not None
+            variables = t.template.match(uri)
+            if variables is not None:
+                return t, variables
+        return None
+
+    async def read(
+        self,
+        uri: Any,
+        rctx: RequestContext | None,
+        make_context: Callable[[RequestContext], Any],
+        executor: Callable[[], Executor],
+    ) -> list[JSONObject]:
+        """The contents of ``uri``; McpError -32002 when nothing serves it."""
+        if not isinstance(uri, str):
+            raise McpError(INVALID_PARAMS, "'uri' must be a string")
+        found = self.find(uri)
+        if found is None:
+            raise McpError(RESOURCE_NOT_FOUND, f"Resource not found: {uri}", {"uri": uri})
+        entry, variables = found
+        try:
+            kwargs = entry.signature.validate(variables)
+        except ArgumentsError as exc:
+            raise McpError(
+                RESOURCE_NOT_FOUND, f"Resource not found: {uri} ({exc})", {"uri": uri}
+            ) from None
+        if entry.signature.context_param is not None:
+            kwargs[entry.signature.context_param] = make_context(rctx) if rctx else None
+        try:
+            if entry.is_async:
+                value = await entry.fn(**kwargs)
+            else:
+                loop = asyncio.get_running_loop()
+                call = functools.partial(entry.fn, **kwargs)
+                value = await loop.run_in_executor(executor(), contextvars.copy_context().run, call)
+        except McpError:
+            raise
+        except Exception as exc:
+            raise McpError(INTERNAL_ERROR, f"Error reading resource {uri}: {exc}") from exc
+        return to_contents(value, uri, entry.mime_type)

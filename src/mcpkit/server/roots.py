@@ -1,0 +1,28 @@
+"""Roots from the server side: asking the client for its roots (``roots/list``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from mcpkit.errors import McpError
+from mcpkit.jsonrpc import INTERNAL_ERROR, METHOD_NOT_FOUND, RequestId
+from mcpkit.lifecycle import has_capability
+
+if TYPE_CHECKING:
+    from mcpkit.session import Session
+    from mcpkit.types import Root
+
+__all__ = ["list_roots"]
+
+
+async def list_roots(session: Session, related_request_id: RequestId | None = None) -> list[Root]:
+    """The client's roots; a clear McpError when the client did not declare ``roots``."""
+    from mcpkit.types import Root
+
+    if not has_capability(session.peer_capabilities, ("roots",)):
+        raise McpError(METHOD_NOT_FOUND, "The client did not declare the 'roots' capability")
+    result: Any = await session.request("roots/list", related_request_id=related_request_id)
+    roots = result.get("roots") if isinstance(result, dict) else None
+    if not isinstance(roots, list):
+        raise McpError(INTERNAL_ERROR, "The client sent a malformed roots/list result")
+    return [Root.from_wire(r) for r in roots]

@@ -1,0 +1,268 @@
+"""Tools: the registry behind ``@app.tool()`` and the ``tools/list`` / ``tools/call`` handlers.
+
+Registration does all the expensive work once: the input schema and its compiled validator,
+the output schema, the wire definition. ``tools/call`` is then: look the tool up, validate
+the arguments, call (sync functions in a bounded thread pool), turn the return value into a
+result dict. ``tools/list`` pages are pre-encoded and kept until the registry changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import inspect
+import re
+import traceback
+import warnings
+from collections.abc import Callable
+from concurrent.futures import Executor
+from typing import Any, Literal
+
+from pydantic import BaseModel
+from pydantic.alias_generators import to_camel
+
+from mcpkit.errors import McpError
+from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
+from mcpkit.server.content import content_types, to_content, to_json_text
+from mcpkit.server.pagination import Paginator
+from mcpkit.server.schema import ArgumentsError, OutputSpec, Signature, analyze, output_spec
+from mcpkit.server.schema import type_hints as _type_hints
+from mcpkit.session import RequestContext
+
+__all__ = ["TOOL_NAME", "TaskSupport", "ToolEntry", "ToolRegistry", "error_result", "wire_dict"]
+
+TOOL_NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,128}$")
+TaskSupport = Literal["forbidden", "optional", "required"]
+ContextFactory = Callable[[RequestContext], Any]
+
+
+def error_result(message: str) -> JSONObject:
+    """A tool execution error result (``isError: true``)."""
+    return {"content": [{"type": "text", "text": message}], "isError": True}
+
+
+def wire_dict(value: Any, what: str) -> dict[str, Any]:
+    """A protocol object given as a model or a dict (snake_case keys accepted) in wire form."""
+    if isinstance(value, BaseModel):
+        dumped: dict[str, Any] = value.model_dump(by_alias=True, exclude_none=True, mode="json")
+        return dumped
+    if isinstance(value, dict):
+        return {k if k.startswith("_") else to_camel(k): v for k, v in value.items()}
+    raise TypeError(f"{what} must be a dict or a protocol model, not {type(value).__name__}")
+
+
+def _is_async(fn: Callable[..., Any]) -> bool:
+    if inspect.iscoroutinefunction(fn):
+        return True
+    call = getattr(fn, "__call__", None)  # noqa: B004
+    return call is not None and inspect.iscoroutinefunction(call)
+
+
+class ToolEntry:
+    """One registered tool."""
+
+    __slots__ = (
+        "context_param",
+        "definition",
+        "fn",
+        "is_async",
+        "name",
+        "output",
+        "passthrough_type",
+        "signature",
+        "task_support",
+    )
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        name: str,
+        signature: Signature,
+        output: OutputSpec | None,
+        definition: JSONObject,
+        task_support: TaskSupport | None,
+        passthrough_type: type | None,
+    ) -> None:
+        self.fn = fn
+        self.name = name
+        self.signature = signature
+        self.context_param = signature.context_param
+        self.output = output
+        self.definition = definition
+        self.is_async = _is_async(fn)
+        self.task_support = task_support
+        self.passthrough_type = passthrough_type
+
+    def to_result(self, value: Any) -> JSONObject:
+        """The ``CallToolResult`` dict for a return value."""
+        pt = self.passthrough_type
+        if pt is not None and isinstance(value, pt):
+            return wire_dict(value, "result")
+        output = self.output
+        if output is None:
+            return {"content": to_content(value)}
+        structured = output.structured(value)
+        if not output.validator.is_valid(structured):
+            errors = "; ".join(output.validator.errors(structured, limit=3))
+            return error_result(
+                f"Tool '{self.name}' returned output that does not match its outputSchema: {errors}"
+            )
+        return {
+            "content": [{"type": "text", "text": to_json_text(structured)}],
+            "structuredContent": structured,
+        }
+
+
+class ToolRegistry:
+    """The tools of one server."""
+
+    def __init__(
+        self,
+        page_size: int,
+        context_type: type,
+        on_change: Callable[[], None],
+    ) -> None:
+        self.tools: dict[str, ToolEntry] = {}
+        self.context_type = context_type
+        self.paginator = Paginator("tools", self._definitions, page_size)
+        self._on_change = on_change
+        self._definitions_cache: list[JSONObject] | None = None
+
+    def _definitions(self) -> list[JSONObject]:
+        cache = self._definitions_cache
+        if cache is None:
+            cache = self._definitions_cache = [t.definition for t in self.tools.values()]
+        return cache
+
+    def _changed(self) -> None:
+        self._definitions_cache = None
+        self.paginator.invalidate()
+        self._on_change()
+
+    def add(
+        self,
+        fn: Callable[..., Any],
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: Any = None,
+        icons: list[Any] | None = None,
+        meta: dict[str, Any] | None = None,
+        task_support: TaskSupport | None = None,
+        input_schema: dict[str, Any] | None = None,
+        output_schema: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+    ) -> ToolEntry:
+        """Register ``fn`` as a tool (see :meth:`mcpkit.Server.tool`)."""
+        tool_name = name or getattr(fn, "__name__", None)
+        if not tool_name:
+            raise ValueError("A tool needs a name (pass name=...)")
+        if not TOOL_NAME.match(tool_name):
+            warnings.warn(
+                f"Tool name {tool_name!r} does not follow the MCP naming rules "
+                "(1-128 characters of A-Z a-z 0-9 _ - .); clients may reject it",
+                stacklevel=3,
+            )
+        if tool_name in self.tools:
+            raise ValueError(f"A tool named {tool_name!r} is already registered")
+        if task_support not in (None, "forbidden", "optional", "required"):
+            raise ValueError("task_support must be 'forbidden', 'optional' or 'required'")
+        signature = analyze(
+            fn,
+            self.context_type,
+            input_schema=input_schema,
+            model_name=f"{tool_name}Arguments",
+        )
+        hints = _type_hints(fn)
+        return_type = hints.get("return", inspect.Parameter.empty)
+        from mcpkit.types import CallToolResult
+
+        passthrough: type | None = CallToolResult
+        if return_type is CallToolResult:
+            output = None
+        else:
+            output = output_spec(return_type, structured_output, content_types(), output_schema)
+        definition: JSONObject = {"name": tool_name}
+        if title:
+            definition["title"] = title
+        doc = description if description is not None else inspect.getdoc(fn)
+        if doc:
+            definition["description"] = doc
+        definition["inputSchema"] = signature.input_schema
+        if output is not None:
+            definition["outputSchema"] = output.schema
+        if annotations is not None:
+            definition["annotations"] = wire_dict(annotations, "annotations")
+        if icons:
+            definition["icons"] = [wire_dict(i, "icon") for i in icons]
+        if task_support is not None:
+            definition["execution"] = {"taskSupport": task_support}
+        if meta:
+            definition["_meta"] = dict(meta)
+        entry = ToolEntry(
+            fn, tool_name, signature, output, definition, task_support, passthrough
+        )
+        self.tools[tool_name] = entry
+        self._changed()
+        return entry
+
+    def remove(self, name: str) -> None:
+        """Unregister a tool (KeyError when there is none of that name)."""
+        del self.tools[name]
+        self._changed()
+
+    def lookup(self, params: JSONObject | None) -> ToolEntry:
+        """The tool a ``tools/call`` names; -32602 when params or the name are wrong."""
+        if type(params) is not dict:
+            raise McpError(INVALID_PARAMS, "tools/call: params must be an object")
+        name = params.get("name")
+        if type(name) is not str:
+            raise McpError(INVALID_PARAMS, "tools/call: 'name' must be a string")
+        entry = self.tools.get(name)
+        if entry is None:
+            raise McpError(INVALID_PARAMS, f"Unknown tool: {name}")
+        return entry
+
+
+async def run_tool(
+    entry: ToolEntry,
+    arguments: Any,
+    rctx: RequestContext,
+    make_context: ContextFactory,
+    executor: Callable[[], Executor],
+    debug: bool,
+) -> JSONObject:
+    """Validate, call and convert: the whole of ``tools/call`` for one tool."""
+    try:
+        kwargs = entry.signature.validate(arguments)
+    except ArgumentsError as exc:
+        message = f"Invalid arguments for tool '{entry.name}': {exc}"
+        version = rctx.session.protocol_version
+        if version is None or version.input_errors_as_tool_results:
+            return error_result(message)
+        raise McpError(INVALID_PARAMS, message) from None
+    if entry.context_param is not None:
+        kwargs[entry.context_param] = make_context(rctx)
+    try:
+        if entry.is_async:
+            value = await entry.fn(**kwargs)
+        else:
+            loop = asyncio.get_running_loop()
+            call = functools.partial(entry.fn, **kwargs)
+            value = await loop.run_in_executor(executor(), contextvars.copy_context().run, call)
+            if inspect.isawaitable(value):
+                value = await value
+    except McpError:
+        raise
+    except Exception as exc:
+        text = str(exc) or type(exc).__name__
+        message = f"Error executing tool '{entry.name}': {text}"
+        if debug:
+            message += "\n" + traceback.format_exc()
+        return error_result(message)
+    try:
+        return entry.to_result(value)
+    except Exception as exc:
+        return error_result(f"Tool '{entry.name}' returned a value that cannot be sent: {exc}")
