@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import inspect
 import logging
 import os
@@ -487,7 +488,7 @@ class Server:
         for method, handler in self._handler_table().items():
             session.set_request_handler(method, handler)
         session.set_notification_handler(
-            "notifications/roots/list_changed", lambda _p, s=session: self._roots_changed(s)
+            "notifications/roots/list_changed", functools.partial(self._roots_changed, session)
         )
         for method, nhandler in self._raw_notifications.items():
             session.set_notification_handler(method, nhandler)
@@ -509,7 +510,7 @@ class Server:
             asyncio.run(self.run_stdio(**options))
             return
         if transport in ("http", "streamable-http"):
-            from mcpkit.transports.http import serve
+            from mcpkit.transports.http import serve  # type: ignore[attr-defined,unused-ignore]
 
             host = options.pop("host", "127.0.0.1")
             port = options.pop("port", 8000)
@@ -538,19 +539,22 @@ class Server:
     ) -> Any:
         """The Streamable HTTP ASGI app serving this server (needs the ``http`` extra)."""
         try:
-            from mcpkit.transports.http import StreamableHTTPApp
+            from mcpkit.transports.http import (  # type: ignore[attr-defined,unused-ignore]
+                StreamableHTTPApp,
+            )
         except ImportError as exc:
             raise ImportError(
                 "Streamable HTTP needs mcpkit.transports.http and the 'http' extra "
                 "(pip install 'mcpkit[http]')"
             ) from exc
-        return StreamableHTTPApp(
+        inner = StreamableHTTPApp(
             session_factory=self.session,
             path=path,
             stateless=stateless,
             json_response=json_response,
             **options,
         )
+        return _WithLifespan(inner, self)
 
     # -- helpers for handlers -------------------------------------------------------------------
 
@@ -568,7 +572,9 @@ class Server:
             current_context.set(ctx)
         return ctx
 
-    def _roots_changed(self, session: AppSession) -> Awaitable[None] | None:
+    def _roots_changed(
+        self, session: AppSession, params: JSONObject | None = None
+    ) -> Awaitable[None] | None:
         if not self._roots_hooks:
             return None
         return self._run_roots_hooks(session)
@@ -653,3 +659,35 @@ class Server:
             kind, target, argument, value, arguments, fallback
         )
         return {"completion": completion}
+
+
+class _WithLifespan:
+    """ASGI wrapper entering the server's lifespan on ``lifespan.startup`` (and leaving it on
+    shutdown) around the Streamable HTTP app; everything else passes straight through."""
+
+    def __init__(self, app: Any, server: Server) -> None:
+        self.app = app
+        self.server = server
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.app, name)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") != "lifespan":
+            await self.app(scope, receive, send)
+            return
+        stack = contextlib.AsyncExitStack()
+
+        async def wrapped_receive() -> Any:
+            message = await receive()
+            kind = message.get("type")
+            if kind == "lifespan.startup":
+                await stack.enter_async_context(self.server.running())
+            elif kind == "lifespan.shutdown":
+                await stack.aclose()
+            return message
+
+        try:
+            await self.app(scope, wrapped_receive, send)
+        finally:
+            await stack.aclose()

@@ -90,12 +90,10 @@ class CompletionRegistry:
         """Register ``fn`` for one argument (or all arguments when ``argument`` is None)."""
         if (prompt is None) == (resource_template is None):
             raise ValueError("completion(): give exactly one of prompt= or resource_template=")
-        key = ("ref/prompt", prompt, argument) if prompt else (
-            "ref/resource",
-            typing.cast(str, resource_template),
-            argument,
-        )
-        self.handlers[typing.cast(tuple[str, str, str | None], key)] = fn
+        if prompt is not None:
+            self.handlers[("ref/prompt", prompt, argument)] = fn
+        elif resource_template is not None:
+            self.handlers[("ref/resource", resource_template, argument)] = fn
 
     async def complete(
         self,
@@ -131,15 +129,22 @@ def parse_request(params: JSONObject | None) -> tuple[str, str, str, str, dict[s
     ref = params.get("ref")
     arg = params.get("argument")
     if type(ref) is not dict or ref.get("type") not in ("ref/prompt", "ref/resource"):
-        raise McpError(INVALID_PARAMS, "completion/complete: 'ref' must be a prompt or resource reference")
+        raise McpError(
+            INVALID_PARAMS, "completion/complete: 'ref' must be a prompt or resource reference"
+        )
     kind = ref["type"]
     target = ref.get("name") if kind == "ref/prompt" else ref.get("uri")
     if type(target) is not str:
         raise McpError(
             INVALID_PARAMS,
-            f"completion/complete: ref.{'name' if kind == 'ref/prompt' else 'uri'} must be a string",
+            f"completion/complete: ref.{'name' if kind == 'ref/prompt' else 'uri'} "
+            "must be a string",
         )
-    if type(arg) is not dict or type(arg.get("name")) is not str or type(arg.get("value")) is not str:
+    if (
+        type(arg) is not dict
+        or type(arg.get("name")) is not str
+        or type(arg.get("value")) is not str
+    ):
         raise McpError(
             INVALID_PARAMS, "completion/complete: 'argument' needs string 'name' and 'value'"
         )

@@ -49,7 +49,9 @@ def annotations_dict(annotations: Any) -> dict[str, Any] | None:
     if annotations is None:
         return None
     if isinstance(annotations, BaseModel):
-        dumped: dict[str, Any] = annotations.model_dump(by_alias=True, exclude_none=True, mode="json")
+        dumped: dict[str, Any] = annotations.model_dump(
+            by_alias=True, exclude_none=True, mode="json"
+        )
         return dumped
     if isinstance(annotations, Mapping):
         out = dict(annotations)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from pydantic import BaseModel
 
+from mcpkit.errors import McpError
 from mcpkit.jsonrpc import JSONObject, RequestId
 from mcpkit.server import elicitation as _elicitation
 from mcpkit.server import sampling as _sampling
@@ -222,13 +223,16 @@ class Context:
 
     def url_elicitation_required(
         self, message: str, url: str, elicitation_id: str | None = None
-    ) -> _elicitation.McpError:
+    ) -> McpError:
         """The -32042 error to ``raise`` when the request cannot go on before the user visits
         ``url`` (``raise ctx.url_elicitation_required(...)``)."""
         return _elicitation.url_elicitation_required(message, url, elicitation_id)
 
     async def complete_elicitation(self, elicitation_id: str) -> None:
-        """Tell the client a URL-mode elicitation finished (``notifications/elicitation/complete``)."""
+        """Tell the client a URL-mode elicitation finished.
+
+        Sends ``notifications/elicitation/complete``.
+        """
         await self.session.complete_elicitation(elicitation_id)
 
     # -- roots and resources ----------------------------------------------------------------------

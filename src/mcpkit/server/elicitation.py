@@ -168,9 +168,7 @@ def check_form_capability(caps: JSONObject) -> None:
     """Form mode needs ``elicitation`` (an empty object means form) or ``elicitation.form``."""
     elicitation = caps.get("elicitation")
     if not isinstance(elicitation, dict):
-        raise McpError(
-            METHOD_NOT_FOUND, "The client did not declare the 'elicitation' capability"
-        )
+        raise McpError(METHOD_NOT_FOUND, "The client did not declare the 'elicitation' capability")
     if elicitation and "form" not in elicitation:
         raise McpError(
             METHOD_NOT_FOUND, "The client did not declare 'elicitation.form' (form mode)"

@@ -47,9 +47,7 @@ class Paginator:
 
     __slots__ = ("_cache", "_items", "key", "page_size")
 
-    def __init__(
-        self, key: str, items: Callable[[], Sequence[JSONObject]], page_size: int
-    ) -> None:
+    def __init__(self, key: str, items: Callable[[], Sequence[JSONObject]], page_size: int) -> None:
         if page_size < 1:
             raise ValueError("page_size must be at least 1")
         self.key = key

@@ -171,7 +171,9 @@ class PromptRegistry:
         try:
             kwargs = entry.signature.validate(arguments)
         except ArgumentsError as exc:
-            raise McpError(INVALID_PARAMS, f"Invalid arguments for prompt '{name}': {exc}") from None
+            raise McpError(
+                INVALID_PARAMS, f"Invalid arguments for prompt '{name}': {exc}"
+            ) from None
         if entry.signature.context_param is not None:
             kwargs[entry.signature.context_param] = make_context(rctx)
         try:

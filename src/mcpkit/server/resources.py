@@ -45,20 +45,26 @@ def to_contents(value: Any, uri: str, mime_type: str | None) -> list[JSONObject]
                 "blob": base64.b64encode(value).decode(),
             }
         ]
-    if isinstance(value, BaseModel) and ("text" in type(value).model_fields or "blob" in type(value).model_fields):
+    if isinstance(value, BaseModel) and (
+        "text" in type(value).model_fields or "blob" in type(value).model_fields
+    ):
         item = wire_dict(value, "contents")
         item.setdefault("uri", uri)
         return [item]
-    if isinstance(value, dict) and ("text" in value or "blob" in value) and isinstance(
-        value.get("text", value.get("blob")), str
+    if (
+        isinstance(value, dict)
+        and ("text" in value or "blob" in value)
+        and isinstance(value.get("text", value.get("blob")), str)
     ):
         item = dict(value)
         item.setdefault("uri", uri)
         if mime_type and "mimeType" not in item:
             item["mimeType"] = mime_type
         return [item]
-    if isinstance(value, (list, tuple)) and value and all(
-        isinstance(v, (dict, BaseModel)) and _is_contents(v) for v in value
+    if (
+        isinstance(value, (list, tuple))
+        and value
+        and all(isinstance(v, (dict, BaseModel)) and _is_contents(v) for v in value)
     ):
         out: list[JSONObject] = []
         for v in value:
@@ -163,7 +169,9 @@ class ResourceRegistry:
             )
         registry = self.templates if template is not None else self.resources
         if uri in registry:
-            raise ValueError(f"A resource {'template ' if template else ''}{uri!r} is already registered")
+            raise ValueError(
+                f"A resource {'template ' if template else ''}{uri!r} is already registered"
+            )
         definition: JSONObject = {
             "uriTemplate" if template is not None else "uri": uri,
             "name": name or getattr(fn, "__name__", None) or uri,

@@ -96,7 +96,9 @@ def build_params(
         params["tools"] = [wire_dict(t, "tool") for t in tools]
     if tool_choice is not None:
         params["toolChoice"] = (
-            {"mode": tool_choice} if isinstance(tool_choice, str) else wire_dict(tool_choice, "tool_choice")
+            {"mode": tool_choice}
+            if isinstance(tool_choice, str)
+            else wire_dict(tool_choice, "tool_choice")
         )
     if metadata is not None:
         params["metadata"] = metadata

@@ -83,15 +83,15 @@ class Signature:
     """What registration learned about one handler's parameters."""
 
     __slots__ = (
+        "_field_to_param",
+        "_pass_as",
+        "_raw_validator",
+        "_validator",
         "context_param",
         "has_var_keyword",
         "input_schema",
         "model",
         "param_names",
-        "_field_to_param",
-        "_raw_validator",
-        "_pass_as",
-        "_validator",
     )
 
     def __init__(self) -> None:
@@ -186,7 +186,7 @@ def analyze(
 
     if input_schema is not None:
         if not isinstance(input_schema, Mapping) or input_schema.get("type") != "object":
-            raise ValueError("input_schema must be a JSON Schema object with \"type\": \"object\"")
+            raise ValueError('input_schema must be a JSON Schema object with "type": "object"')
         sig.input_schema = dict(input_schema)
         sig._raw_validator = compile_schema(sig.input_schema)
         if sig.param_names == ["arguments"]:
@@ -262,7 +262,7 @@ def output_spec(
     """
     if output_schema is not None:
         if output_schema.get("type") != "object":
-            raise ValueError("output_schema must be a JSON Schema with \"type\": \"object\"")
+            raise ValueError('output_schema must be a JSON Schema with "type": "object"')
         adapter: TypeAdapter[Any] = TypeAdapter(Any)
         return OutputSpec(dict(output_schema), adapter, wrap=False)
     if structured_output is False:

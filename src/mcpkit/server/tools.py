@@ -201,9 +201,7 @@ class ToolRegistry:
             definition["execution"] = {"taskSupport": task_support}
         if meta:
             definition["_meta"] = dict(meta)
-        entry = ToolEntry(
-            fn, tool_name, signature, output, definition, task_support, passthrough
-        )
+        entry = ToolEntry(fn, tool_name, signature, output, definition, task_support, passthrough)
         self.tools[tool_name] = entry
         self._changed()
         return entry

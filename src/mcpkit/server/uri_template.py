@@ -172,9 +172,7 @@ class URITemplate:
                 if var.explode:
                     pieces.append(
                         op.sep.join(
-                            f"{_enc(k, op.reserved)}="
-                            f"{_enc(v, op.reserved)}"
-                            for k, v in items
+                            f"{_enc(k, op.reserved)}={_enc(v, op.reserved)}" for k, v in items
                         )
                     )
                 else:
@@ -190,9 +188,7 @@ class URITemplate:
                     if op.named:
                         pieces.append(
                             op.sep.join(
-                                f"{var.name}={_enc(e, op.reserved)}"
-                                if e or op.ifemp
-                                else var.name
+                                f"{var.name}={_enc(e, op.reserved)}" if e or op.ifemp else var.name
                                 for e in elems
                             )
                         )
@@ -265,7 +261,7 @@ class URITemplate:
             by_name = {v.name: v for v in variables}
             exploded = next((v for v in variables if v.explode), None)
             for pair in pairs:
-                name, eq, raw = pair.partition("=")
+                name, _eq, raw = pair.partition("=")
                 name = unquote(name)
                 value = unquote(raw)
                 var = by_name.get(name)
