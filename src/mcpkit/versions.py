@@ -43,6 +43,8 @@ class ProtocolVersion:
     version_header: bool = False
     #: Invalid tool arguments are tool execution errors (isError) rather than -32602.
     input_errors_as_tool_results: bool = False
+    #: Streamable HTTP SSE priming events and server-closed streams with ``retry`` (SEP-1699).
+    sse_polling: bool = False
 
     def __str__(self) -> str:
         return self.name
@@ -61,6 +63,7 @@ V2025_11_25 = ProtocolVersion(
     tasks=True,
     version_header=True,
     input_errors_as_tool_results=True,
+    sse_polling=True,
 )
 
 #: Newest first.

@@ -1,0 +1,478 @@
+"""The Streamable HTTP client transport, over httpx.
+
+Every outgoing message is one POST; the answer is read as JSON or as an SSE stream (which may
+carry related requests and notifications before the response). After the handshake the
+transport opens the standalone GET stream for server-initiated messages, and every request
+carries ``Mcp-Session-Id`` and ``MCP-Protocol-Version``.
+
+It resumes a broken or server-closed SSE stream with GET + ``Last-Event-ID`` after the
+server's ``retry`` delay (never earlier), re-initializes once transparently when the server
+answers 404 for the session (and retries the request that failed), and falls back to the
+2024-11-05 HTTP+SSE transport when POST ``initialize`` is refused with 400/404/405. HTTP
+failures reach the affected call as a JSON-RPC error (:data:`HTTP_ERROR`), never a hang.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections.abc import Mapping
+from typing import Any, Final
+
+import httpx
+import orjson
+
+from mcpkit.errors import ConnectionClosed, TransportError
+from mcpkit.jsonrpc import RequestId
+from mcpkit.transports.base import MessageSink, Transport
+from mcpkit.transports.http.sse import SSEDecoder
+
+__all__ = ["HTTP_ERROR", "HttpStatusError", "StreamableHTTPClientTransport"]
+
+logger = logging.getLogger("mcpkit.http.client")
+
+#: JSON-RPC error code given to a call whose HTTP exchange failed (status in ``data``).
+HTTP_ERROR: Final = -32000
+_ACCEPT: Final = "application/json, text/event-stream"
+
+
+class HttpStatusError(TransportError):
+    """The server answered with an HTTP error status."""
+
+    def __init__(self, status: int, reason: str, body: bytes) -> None:
+        self.status = status
+        self.reason = reason
+        self.body = body
+        detail = ""
+        self.rpc_error: dict[str, Any] | None = None
+        with contextlib.suppress(Exception):
+            parsed = orjson.loads(body)
+            err = parsed.get("error") if isinstance(parsed, dict) else None
+            if isinstance(err, dict) and isinstance(err.get("message"), str):
+                self.rpc_error = err
+                detail = err["message"]
+        if not detail:
+            detail = body[:200].decode("utf-8", "replace").strip()
+        super().__init__(f"HTTP {status} {reason}" + (f": {detail}" if detail else ""))
+
+
+def _request_ids(message: Any) -> list[RequestId]:
+    items = message if type(message) is list else [message]
+    return [m["id"] for m in items if type(m) is dict and "method" in m and "id" in m]
+
+
+class StreamableHTTPClientTransport(Transport):
+    """Talk to an MCP server at ``url`` over Streamable HTTP.
+
+    ``headers`` are sent with every request; ``auth`` is an ``httpx.Auth`` (the OAuth flow
+    plugs in there); ``timeout`` bounds connecting and sending, ``sse_read_timeout`` the wait
+    between two chunks of a response. Pass ``httpx_client`` to reuse a configured client (it is
+    then not closed here).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        auth: httpx.Auth | None = None,
+        timeout: float = 30.0,
+        sse_read_timeout: float = 300.0,
+        httpx_client: httpx.AsyncClient | None = None,
+        standalone_stream: bool = True,
+        reinitialize_on_404: bool = True,
+        legacy_fallback: bool = True,
+        terminate_on_close: bool = True,
+        max_reconnects: int = 5,
+        default_retry_ms: int = 1000,
+    ) -> None:
+        self.url = url
+        self.headers = dict(headers or {})
+        self.auth = auth
+        self.timeout = timeout
+        self.sse_read_timeout = sse_read_timeout
+        self.standalone_stream = standalone_stream
+        self.reinitialize_on_404 = reinitialize_on_404
+        self.legacy_fallback = legacy_fallback
+        self.terminate_on_close = terminate_on_close
+        self.max_reconnects = max_reconnects
+        self.default_retry_ms = default_retry_ms
+        self._client = httpx_client
+        self._owns_client = httpx_client is None
+        self._sink: MessageSink | None = None
+        self._closed = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._init_message: dict[str, Any] | None = None
+        self._ready: asyncio.Event | None = None
+        self._get_task: asyncio.Task[None] | None = None
+        self._reinit_lock = asyncio.Lock()
+        self._reinit_ids = itertools.count(1)
+        self._legacy: Any = None
+        #: The session id the server issued (None before initialization or if it issued none).
+        self.session_id: str | None = None
+        #: The negotiated protocol version (sent as ``MCP-Protocol-Version``).
+        self.protocol_version: str | None = None
+
+    # -- Transport interface -------------------------------------------------------------------
+
+    async def start(self, sink: MessageSink) -> None:
+        self._sink = sink
+        if self._client is None:
+            self._client = httpx.AsyncClient(
+                timeout=httpx.Timeout(self.timeout, read=self.sse_read_timeout),
+                follow_redirects=True,
+            )
+
+    def write(self, message: Any, related_request_id: RequestId | None = None) -> None:
+        if self._closed:
+            raise ConnectionClosed()
+        if type(message) is dict and message.get("method") == "initialize":
+            self._init_message = message
+        self._spawn(self._send(message))
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        current = asyncio.current_task()
+        tasks = [t for t in self._tasks if t is not current]
+        for task in tasks:
+            task.cancel()
+        if self._get_task is not None:
+            self._get_task.cancel()
+            tasks.append(self._get_task)
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if self._legacy is not None:
+            await self._legacy.aclose()
+        elif self.session_id is not None and self.terminate_on_close and self._client is not None:
+            with contextlib.suppress(Exception):
+                await self._client.delete(
+                    self.url, headers=self._headers(), auth=self._auth(), timeout=5.0
+                )
+        if self._owns_client and self._client is not None:
+            await self._client.aclose()
+        if self._sink is not None:
+            self._sink.connection_lost(None)
+
+    # -- sending -------------------------------------------------------------------------------
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def _auth(self) -> Any:
+        return self.auth if self.auth is not None else httpx.USE_CLIENT_DEFAULT
+
+    def _headers(self, **extra: str) -> dict[str, str]:
+        headers = dict(self.headers)
+        if self.session_id is not None:
+            headers["mcp-session-id"] = self.session_id
+        if self.protocol_version is not None:
+            headers["mcp-protocol-version"] = self.protocol_version
+        headers.update(extra)
+        return headers
+
+    async def _send(self, message: Any) -> None:
+        ids = _request_ids(message)
+        is_init = type(message) is dict and message.get("method") == "initialize"
+        is_initialized = type(message) is dict and message.get("method") == (
+            "notifications/initialized"
+        )
+        try:
+            ready = self._ready
+            if ready is not None and not is_initialized and not ready.is_set():
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(self.timeout):
+                        await ready.wait()
+            if is_initialized:
+                self._ready = asyncio.Event()
+            if self._legacy is not None:
+                await self._legacy.post(message)
+            else:
+                await self._post(message, ids, is_init=is_init, allow_reinit=not is_init)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self._fail(ids, exc)
+        finally:
+            if is_initialized and self._ready is not None:
+                if self.standalone_stream and self._legacy is None and not self._closed:
+                    await self._open_standalone()
+                self._ready.set()
+
+    def _fail(self, ids: list[RequestId], exc: Exception) -> None:
+        if not ids:
+            logger.warning("Could not send a message to %s: %s", self.url, exc)
+            return
+        if isinstance(exc, HttpStatusError):
+            data: dict[str, Any] = {"status": exc.status}
+            message = str(exc)
+        else:
+            data = {"exception": type(exc).__name__}
+            message = f"HTTP request to {self.url} failed: {exc or type(exc).__name__}"
+        for rid in ids:
+            self._deliver(
+                {
+                    "jsonrpc": "2.0",
+                    "id": rid,
+                    "error": {"code": HTTP_ERROR, "message": message, "data": data},
+                }
+            )
+
+    def _deliver(self, message: Any) -> None:
+        sink = self._sink
+        if sink is None or self._closed:
+            return
+        init = self._init_message
+        if init is not None and type(message) is dict and message.get("id") == init.get("id"):
+            result = message.get("result")
+            if isinstance(result, dict) and isinstance(result.get("protocolVersion"), str):
+                self.protocol_version = result["protocolVersion"]
+        sink.receive(message)
+
+    async def _post(
+        self, message: Any, ids: list[RequestId], *, is_init: bool, allow_reinit: bool
+    ) -> None:
+        client = self._client
+        if client is None:
+            raise ConnectionClosed()
+        sent_sid = self.session_id
+        headers = self._headers(**{"content-type": "application/json", "accept": _ACCEPT})
+        request = client.build_request(
+            "POST", self.url, content=orjson.dumps(message), headers=headers
+        )
+        response = await client.send(request, stream=True, auth=self._auth())
+        try:
+            status = response.status_code
+            if status == 404 and sent_sid is not None and allow_reinit and self.reinitialize_on_404:
+                await response.aclose()
+                await self._reinitialize(sent_sid)
+                await self._post(message, ids, is_init=False, allow_reinit=False)
+                return
+            if is_init and status in (400, 404, 405) and self.legacy_fallback:
+                body = await response.aread()
+                await response.aclose()
+                if await self._try_legacy():
+                    await self._legacy.post(message)
+                    return
+                raise HttpStatusError(status, response.reason_phrase, body)
+            if status >= 400:
+                body = await _read_limited(response)
+                raise HttpStatusError(status, response.reason_phrase, body)
+            if is_init:
+                sid = response.headers.get("mcp-session-id")
+                if sid:
+                    self.session_id = sid
+            if not ids or status == 202 or status == 204:
+                return
+            ctype = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+            if ctype == "application/json":
+                body = await response.aread()
+                self._deliver(orjson.loads(body))
+            elif ctype == "text/event-stream":
+                await self._read_stream(response, set(ids))
+            else:
+                raise TransportError(f"Unexpected content type {ctype!r} from {self.url}")
+        finally:
+            await response.aclose()
+
+    # -- SSE -----------------------------------------------------------------------------------
+
+    async def _consume(
+        self, response: httpx.Response, decoder: SSEDecoder, pending: set[RequestId] | None
+    ) -> bool:
+        """Deliver a stream's messages; True when it ended cleanly (False: cut off)."""
+        try:
+            async for chunk in response.aiter_bytes():
+                for event in decoder.feed(chunk):
+                    if not event.data or event.event != "message":
+                        continue  # priming events, or events for someone else
+                    try:
+                        msg = orjson.loads(event.data)
+                    except orjson.JSONDecodeError:
+                        logger.warning("Ignoring a non-JSON SSE event from %s", self.url)
+                        continue
+                    if pending:
+                        for item in msg if type(msg) is list else [msg]:
+                            if type(item) is dict and "method" not in item:
+                                pending.discard(item.get("id"))
+                    self._deliver(msg)
+        except (httpx.TransportError, ValueError) as exc:
+            logger.info("SSE stream from %s interrupted: %s", self.url, exc)
+            return False
+        return True
+
+    async def _read_stream(self, response: httpx.Response, pending: set[RequestId]) -> None:
+        """Read a POST's SSE stream until the response(s) came, resuming it as needed."""
+        decoder = SSEDecoder()
+        await self._consume(response, decoder, pending)
+        failures = 0
+        while pending and not self._closed:
+            if decoder.last_event_id is None:
+                raise TransportError("SSE stream ended before the response arrived")
+            failures += 1
+            if failures > self.max_reconnects:
+                raise TransportError(
+                    f"SSE stream could not be resumed after {self.max_reconnects} attempts"
+                )
+            retry = decoder.retry if decoder.retry is not None else self.default_retry_ms
+            await asyncio.sleep(retry / 1000)
+            before = decoder.last_event_id
+            try:
+                await self._resume(decoder, pending)
+            except HttpStatusError as exc:
+                if exc.status in (400, 404, 405):
+                    raise
+            if decoder.last_event_id != before:
+                failures = 0
+
+    async def _resume(self, decoder: SSEDecoder, pending: set[RequestId] | None) -> None:
+        client = self._client
+        assert client is not None and decoder.last_event_id is not None
+        headers = self._headers(
+            accept="text/event-stream", **{"last-event-id": decoder.last_event_id}
+        )
+        async with client.stream("GET", self.url, headers=headers, auth=self._auth()) as response:
+            if response.status_code >= 400:
+                raise HttpStatusError(
+                    response.status_code, response.reason_phrase, await _read_limited(response)
+                )
+            await self._consume(response, decoder, pending)
+
+    async def _open_standalone(self) -> None:
+        """Open the GET stream and return once it is established (or refused)."""
+        established = asyncio.Event()
+        self._get_task = asyncio.get_running_loop().create_task(self._standalone(established))
+        waiter = asyncio.ensure_future(established.wait())
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.timeout):
+                await asyncio.wait({waiter, self._get_task}, return_when=asyncio.FIRST_COMPLETED)
+        waiter.cancel()
+
+    async def _standalone(self, established: asyncio.Event) -> None:
+        decoder = SSEDecoder()
+        failures = 0
+        client = self._client
+        assert client is not None
+        while not self._closed:
+            headers = self._headers(accept="text/event-stream")
+            if decoder.last_event_id is not None:
+                headers["last-event-id"] = decoder.last_event_id
+            try:
+                async with client.stream("GET", self.url, headers=headers, auth=self._auth()) as r:
+                    ctype = r.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+                    if r.status_code >= 400 or ctype != "text/event-stream":
+                        if r.status_code == 400 and decoder.last_event_id is not None:
+                            decoder = SSEDecoder()  # could not resume: open a fresh stream
+                            continue
+                        logger.debug("No standalone SSE stream (HTTP %d)", r.status_code)
+                        return
+                    established.set()
+                    before = decoder.last_event_id
+                    await self._consume(r, decoder, None)
+                    if decoder.last_event_id != before:
+                        failures = 0
+            except httpx.TransportError as exc:
+                logger.info("Standalone SSE stream failed: %s", exc)
+            finally:
+                established.set()
+            failures += 1
+            if failures > self.max_reconnects:
+                logger.warning("Giving up on the standalone SSE stream of %s", self.url)
+                return
+            if decoder.retry is not None:
+                delay = decoder.retry / 1000
+            else:
+                delay = min(self.default_retry_ms / 1000 * 2 ** (failures - 1), 30.0)
+            await asyncio.sleep(delay)
+
+    # -- session recovery and fallback ---------------------------------------------------------
+
+    async def _reinitialize(self, stale_session_id: str) -> None:
+        """The server forgot our session: run the handshake again (once for all callers)."""
+        async with self._reinit_lock:
+            if self.session_id != stale_session_id:
+                return  # another task already did it
+            init = self._init_message
+            if init is None:
+                raise TransportError("Session expired and no initialize request to repeat")
+            logger.info("Session %s expired on the server: re-initializing", stale_session_id)
+            self.session_id = None
+            if self._get_task is not None:
+                self._get_task.cancel()
+                self._get_task = None
+            rid = f"mcpkit-reinit-{next(self._reinit_ids)}"
+            message = {**init, "id": rid}
+            client = self._client
+            assert client is not None
+            headers = self._headers(**{"content-type": "application/json", "accept": _ACCEPT})
+            headers.pop("mcp-protocol-version", None)
+            result: Any = None
+            async with client.stream(
+                "POST", self.url, content=orjson.dumps(message), headers=headers, auth=self._auth()
+            ) as response:
+                if response.status_code >= 400:
+                    raise HttpStatusError(
+                        response.status_code, response.reason_phrase, await _read_limited(response)
+                    )
+                sid = response.headers.get("mcp-session-id")
+                ctype = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+                if ctype == "text/event-stream":
+                    decoder = SSEDecoder()
+                    async for chunk in response.aiter_bytes():
+                        for event in decoder.feed(chunk):
+                            if event.data:
+                                msg = orjson.loads(event.data)
+                                if type(msg) is dict and msg.get("id") == rid:
+                                    result = msg
+                        if result is not None:
+                            break
+                else:
+                    result = orjson.loads(await response.aread())
+            if not isinstance(result, dict) or "result" not in result:
+                raise TransportError(f"Re-initialization failed: {result!r:.200}")
+            self.session_id = sid
+            version = result["result"].get("protocolVersion")
+            if isinstance(version, str):
+                self.protocol_version = version
+            await self._post(
+                {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                [],
+                is_init=False,
+                allow_reinit=False,
+            )
+            if self.standalone_stream and not self._closed:
+                await self._open_standalone()
+
+    def _legacy_lost(self) -> None:
+        if not self._closed and self._sink is not None:
+            self._closed = True
+            self._sink.connection_lost(ConnectionClosed("The HTTP+SSE stream closed"))
+
+    async def _try_legacy(self) -> bool:
+        from mcpkit.transports.http.legacy import LegacySSEClient
+
+        assert self._client is not None and self._sink is not None
+        legacy = LegacySSEClient(
+            self.url, self._client, self._headers, self._auth, self._deliver, self._legacy_lost
+        )
+        if await legacy.connect(self.timeout):
+            self._legacy = legacy
+            logger.info("%s speaks the 2024-11-05 HTTP+SSE transport: falling back", self.url)
+            return True
+        return False
+
+
+async def _read_limited(response: httpx.Response, limit: int = 64 * 1024) -> bytes:
+    out = bytearray()
+    with contextlib.suppress(httpx.HTTPError):
+        async for chunk in response.aiter_bytes():
+            out += chunk
+            if len(out) >= limit:
+                break
+    return bytes(out[:limit])

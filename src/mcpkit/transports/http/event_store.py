@@ -1,0 +1,169 @@
+"""Event stores: where SSE events are written before they are sent, for resumability.
+
+The Streamable HTTP server numbers the events of each stream (``seq`` 1, 2, ...; the priming
+event is ``seq`` 0) and writes every event to the store *before* it is sent, so a client whose
+connection dropped can come back with ``Last-Event-ID`` and get exactly what it missed, from
+that stream only.
+
+Stores are called synchronously on the event loop and must be quick; both shipped ones are.
+Retention is bounded: each session keeps at most ``max_events_per_session`` events (oldest
+dropped first) and, for the SQLite store, events older than ``ttl`` seconds are purged.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections import OrderedDict, deque
+
+__all__ = ["EventStore", "MemoryEventStore", "SQLiteEventStore"]
+
+
+class EventStore(ABC):
+    """Storage for the SSE events of every stream of every session."""
+
+    @abstractmethod
+    def store_event(self, session_id: str, stream: str, seq: int, data: bytes | None) -> None:
+        """Record event ``seq`` of ``stream`` (``data`` None for a priming event)."""
+
+    @abstractmethod
+    def replay(self, session_id: str, stream: str, after: int) -> list[tuple[int, bytes]] | None:
+        """Events of that stream with ``seq > after``, oldest first (priming events excluded).
+
+        None when the store knows no such stream of that session (never existed, another
+        session's, or expired).
+        """
+
+    @abstractmethod
+    def delete_session(self, session_id: str) -> None:
+        """Forget every event of a session (it ended)."""
+
+    def count(self, session_id: str | None = None) -> int:
+        """How many events are held (for one session, or in total): for tests and metrics."""
+        raise NotImplementedError
+
+    def close(self) -> None:  # noqa: B027 (optional hook)
+        """Release resources."""
+
+
+class MemoryEventStore(EventStore):
+    """Events in process memory, bounded per session and in the number of sessions."""
+
+    def __init__(self, max_events_per_session: int = 1024, max_sessions: int = 10_000) -> None:
+        self.max_events_per_session = max_events_per_session
+        self.max_sessions = max_sessions
+        # session -> deque[(stream, seq, data)]
+        self._sessions: OrderedDict[str, deque[tuple[str, int, bytes | None]]] = OrderedDict()
+
+    def store_event(self, session_id: str, stream: str, seq: int, data: bytes | None) -> None:
+        events = self._sessions.get(session_id)
+        if events is None:
+            if len(self._sessions) >= self.max_sessions:
+                self._sessions.popitem(last=False)
+            events = self._sessions[session_id] = deque(maxlen=self.max_events_per_session)
+        events.append((stream, seq, data))
+
+    def replay(self, session_id: str, stream: str, after: int) -> list[tuple[int, bytes]] | None:
+        events = self._sessions.get(session_id)
+        if events is None:
+            return None
+        found = False
+        out: list[tuple[int, bytes]] = []
+        for s, seq, data in events:
+            if s == stream:
+                found = True
+                if seq > after and data is not None:
+                    out.append((seq, data))
+        return out if found else None
+
+    def delete_session(self, session_id: str) -> None:
+        self._sessions.pop(session_id, None)
+
+    def count(self, session_id: str | None = None) -> int:
+        if session_id is not None:
+            return len(self._sessions.get(session_id, ()))
+        return sum(len(e) for e in self._sessions.values())
+
+
+class SQLiteEventStore(EventStore):
+    """Events in an SQLite database (stdlib ``sqlite3``): durable, embedded, no server.
+
+    ``path`` is a file (or ``":memory:"``). WAL journaling with ``synchronous=NORMAL`` keeps
+    each insert to a few microseconds. Old events are pruned by count per session and by age.
+    """
+
+    def __init__(
+        self,
+        path: str = "mcpkit-events.sqlite3",
+        *,
+        max_events_per_session: int = 1024,
+        ttl: float = 3600.0,
+    ) -> None:
+        self.max_events_per_session = max_events_per_session
+        self.ttl = ttl
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS mcp_events ("
+            " rowid INTEGER PRIMARY KEY, session TEXT NOT NULL, stream TEXT NOT NULL,"
+            " seq INTEGER NOT NULL, data BLOB, created REAL NOT NULL)"
+        )
+        self._db.execute(
+            "CREATE INDEX IF NOT EXISTS mcp_events_stream ON mcp_events (session, stream, seq)"
+        )
+        self._counts: dict[str, int] = {}
+        self._inserts = 0
+
+    def store_event(self, session_id: str, stream: str, seq: int, data: bytes | None) -> None:
+        now = time.time()
+        with self._lock:
+            db = self._db
+            db.execute(
+                "INSERT INTO mcp_events (session, stream, seq, data, created) VALUES (?,?,?,?,?)",
+                (session_id, stream, seq, data, now),
+            )
+            n = self._counts.get(session_id, 0) + 1
+            if n > self.max_events_per_session + self.max_events_per_session // 4:
+                db.execute(
+                    "DELETE FROM mcp_events WHERE session = ? AND rowid <= (SELECT rowid FROM"
+                    " mcp_events WHERE session = ? ORDER BY rowid DESC LIMIT 1 OFFSET ?)",
+                    (session_id, session_id, self.max_events_per_session),
+                )
+                n = self.max_events_per_session
+            self._counts[session_id] = n
+            self._inserts += 1
+            if self._inserts % 1000 == 0:
+                db.execute("DELETE FROM mcp_events WHERE created < ?", (now - self.ttl,))
+
+    def replay(self, session_id: str, stream: str, after: int) -> list[tuple[int, bytes]] | None:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, data FROM mcp_events WHERE session = ? AND stream = ? ORDER BY seq",
+                (session_id, stream),
+            ).fetchall()
+        if not rows:
+            return None
+        return [(seq, bytes(data)) for seq, data in rows if seq > after and data is not None]
+
+    def delete_session(self, session_id: str) -> None:
+        with self._lock:
+            self._db.execute("DELETE FROM mcp_events WHERE session = ?", (session_id,))
+            self._counts.pop(session_id, None)
+
+    def count(self, session_id: str | None = None) -> int:
+        with self._lock:
+            if session_id is None:
+                row = self._db.execute("SELECT COUNT(*) FROM mcp_events").fetchone()
+            else:
+                row = self._db.execute(
+                    "SELECT COUNT(*) FROM mcp_events WHERE session = ?", (session_id,)
+                ).fetchone()
+        return int(row[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

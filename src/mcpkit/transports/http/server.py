@@ -1,0 +1,810 @@
+"""The Streamable HTTP server: a plain ASGI application (mountable in Starlette or FastAPI).
+
+One endpoint (``path``) takes POST (a JSON-RPC message), GET (the standalone SSE stream, or a
+resumption with ``Last-Event-ID``) and DELETE (end the session). Each MCP session is a
+:class:`~mcpkit.session.ServerSession` made by ``session_factory`` on an
+:class:`~mcpkit.transports.http.session_transport.HttpSessionTransport`, which routes every
+outgoing message to the response of the POST it belongs to.
+
+Request handling is plain ASGI with no per-message framework objects: headers are read in one
+pass over ``scope["headers"]`` and bodies are read with a hard size limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any, Final
+
+import orjson
+
+from mcpkit import versions
+from mcpkit.jsonrpc import (
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    MessageKind,
+    RequestId,
+    classify,
+)
+from mcpkit.session import ServerSession
+from mcpkit.transports.http import sse
+from mcpkit.transports.http.event_store import EventStore, MemoryEventStore
+from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
+from mcpkit.versions import ProtocolVersion
+
+__all__ = ["SESSION_NOT_FOUND", "SessionFactory", "StreamableHTTPApp"]
+
+logger = logging.getLogger("mcpkit.http")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+SessionFactory = Callable[[HttpSessionTransport], ServerSession]
+
+#: JSON-RPC error code in the body of 404 answers for unknown or ended sessions.
+SESSION_NOT_FOUND: Final = -32001
+_DEFAULT_VERSION = versions.V2025_03_26
+_LOOPBACK_NAMES: Final = frozenset({"localhost", "127.0.0.1", "[::1]", "::1"})
+_JSON_HEADERS: Final = [(b"content-type", b"application/json")]
+_SSE_HEADERS: Final = [
+    (b"content-type", b"text/event-stream"),
+    (b"cache-control", b"no-cache, no-transform"),
+    (b"x-accel-buffering", b"no"),
+]
+
+
+class _Headers:
+    """The request headers the transport looks at, read in one pass."""
+
+    __slots__ = (
+        "accept",
+        "content_length",
+        "content_type",
+        "host",
+        "last_event_id",
+        "origin",
+        "protocol_version",
+        "session_id",
+    )
+
+    def __init__(self, raw: Iterable[tuple[bytes, bytes]]) -> None:
+        self.accept: str | None = None
+        self.content_type: str | None = None
+        self.host: str | None = None
+        self.origin: str | None = None
+        self.session_id: str | None = None
+        self.protocol_version: str | None = None
+        self.last_event_id: str | None = None
+        self.content_length: str | None = None
+        for k, v in raw:
+            if k == b"accept":
+                value = v.decode("latin-1")
+                self.accept = value if self.accept is None else self.accept + "," + value
+            elif k == b"content-type":
+                self.content_type = v.decode("latin-1")
+            elif k == b"host":
+                self.host = v.decode("latin-1")
+            elif k == b"origin":
+                self.origin = v.decode("latin-1")
+            elif k == b"mcp-session-id":
+                self.session_id = v.decode("latin-1")
+            elif k == b"mcp-protocol-version":
+                self.protocol_version = v.decode("latin-1").strip()
+            elif k == b"last-event-id":
+                self.last_event_id = v.decode("latin-1").strip()
+            elif k == b"content-length":
+                self.content_length = v.decode("latin-1")
+
+
+def _accepts(accept: str | None, kind: str) -> bool:
+    """Whether an Accept header admits ``kind`` (``type/subtype``), wildcards included."""
+    if accept is None:
+        return False
+    major = kind.split("/", 1)[0]
+    for part in accept.split(","):
+        media, _, params = part.strip().partition(";")
+        media = media.strip().lower()
+        if media in (kind, "*/*", major + "/*"):
+            if "q=0" in params.replace(" ", "") and "q=0." not in params.replace(" ", ""):
+                continue  # explicitly refused
+            return True
+    return False
+
+
+def _split_host(value: str) -> tuple[str, str | None]:
+    """``host[:port]`` (IPv6 in brackets) -> (lower-case host, port or None)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        end = value.find("]")
+        if end < 0:
+            return value, None
+        host, rest = value[: end + 1], value[end + 1 :]
+        return host, rest[1:] if rest.startswith(":") else None
+    host, sep, port = value.rpartition(":")
+    if not sep:
+        return value, None
+    return host, port
+
+
+def _host_allowed(value: str, allowed: frozenset[str] | None) -> bool:
+    host, port = _split_host(value)
+    if allowed is None:
+        return host in _LOOPBACK_NAMES
+    return (
+        host in allowed
+        or f"{host}:*" in allowed
+        or (port is not None and f"{host}:{port}" in allowed)
+    )
+
+
+def _origin_allowed(origin: str, allowed: frozenset[str] | None) -> bool:
+    scheme, sep, rest = origin.strip().lower().partition("://")
+    if not sep or scheme not in ("http", "https"):
+        return False
+    rest = rest.rstrip("/")
+    if allowed is None:
+        return _split_host(rest)[0] in _LOOPBACK_NAMES
+    host, port = _split_host(rest)
+    return (
+        f"{scheme}://{rest}" in allowed
+        or f"{scheme}://{host}:*" in allowed
+        or (port is None and f"{scheme}://{host}" in allowed)
+    )
+
+
+def _error_body(code: int, message: str, rid: Any = None) -> bytes:
+    return orjson.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}})
+
+
+async def _respond(
+    send: Send,
+    status: int,
+    body: bytes = b"",
+    headers: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": headers or []})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _error(
+    send: Send,
+    status: int,
+    code: int,
+    message: str,
+    rid: Any = None,
+    extra: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    headers = list(_JSON_HEADERS)
+    if extra:
+        headers += extra
+    await _respond(send, status, _error_body(code, message, rid), headers)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes | None:
+    """The request body, or None if the client went away first; over ``limit`` raises."""
+    message = await receive()
+    if message["type"] != "http.request":
+        return None
+    body: bytes = message.get("body", b"")
+    if not message.get("more_body", False):
+        if len(body) > limit:
+            raise _BodyTooLarge
+        return body
+    chunks = [body]
+    size = len(body)
+    while True:
+        if size > limit:
+            raise _BodyTooLarge
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
+        if not message.get("more_body", False):
+            break
+    if size > limit:
+        raise _BodyTooLarge
+    return b"".join(chunks)
+
+
+async def _watch_disconnect(receive: Receive, conn: SSEConnection) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            conn.abort()
+            return
+
+
+class StreamableHTTPApp:
+    """An ASGI application serving MCP over Streamable HTTP at ``path``.
+
+    ``session_factory(transport)`` returns a new, not yet started
+    :class:`~mcpkit.session.ServerSession` (a Server's ``session``).
+
+    Options: ``stateless`` (no session ids; each POST is served by a fresh session),
+    ``json_response`` (answer requests with ``application/json`` instead of an SSE stream),
+    ``event_store`` (None: an in-memory store; False: no resumability; or any
+    :class:`EventStore` such as :class:`SQLiteEventStore`), ``allowed_hosts``/
+    ``allowed_origins`` and ``dns_rebinding_protection`` (None: on when the server is bound
+    to a loopback address), ``max_body_size`` (bytes), ``session_idle_timeout`` (seconds),
+    ``max_sessions``, ``sse_retry_ms`` (the ``retry`` field of priming events),
+    ``keepalive_interval`` (seconds between SSE comments on idle streams) and ``legacy_sse``
+    (also serve the 2024-11-05 HTTP+SSE endpoints ``/sse`` and ``/messages``).
+    """
+
+    def __init__(
+        self,
+        session_factory: SessionFactory,
+        path: str = "/mcp",
+        *,
+        stateless: bool = False,
+        json_response: bool = False,
+        event_store: EventStore | bool | None = None,
+        allowed_hosts: Iterable[str] | None = None,
+        allowed_origins: Iterable[str] | None = None,
+        dns_rebinding_protection: bool | None = None,
+        max_body_size: int = 4 * 1024 * 1024,
+        session_idle_timeout: float | None = 1800.0,
+        max_sessions: int = 10_000,
+        sse_retry_ms: int | None = None,
+        keepalive_interval: float = 15.0,
+        max_stream_buffer: int = 4 * 1024 * 1024,
+        supported_versions: tuple[ProtocolVersion, ...] = versions.SUPPORTED,
+        legacy_sse: bool = False,
+        legacy_sse_path: str = "/sse",
+        legacy_messages_path: str = "/messages",
+    ) -> None:
+        self.session_factory = session_factory
+        self.path = "/" + path.strip("/") if path.strip("/") else "/"
+        self.stateless = stateless
+        self.json_response = json_response
+        if event_store is None or event_store is True:
+            event_store = MemoryEventStore(max_sessions=max_sessions)
+        self.event_store: EventStore | None = event_store or None
+        self.allowed_hosts = (
+            frozenset(h.lower() for h in allowed_hosts) if allowed_hosts is not None else None
+        )
+        self.allowed_origins = (
+            frozenset(o.lower().rstrip("/") for o in allowed_origins)
+            if allowed_origins is not None
+            else None
+        )
+        self.dns_rebinding_protection = dns_rebinding_protection
+        self.max_body_size = max_body_size
+        self.session_idle_timeout = session_idle_timeout
+        self.max_sessions = max_sessions
+        self.sse_retry_ms = sse_retry_ms
+        self.keepalive_interval = keepalive_interval
+        self.max_stream_buffer = max_stream_buffer
+        self.supported_versions = supported_versions
+        self._supported_names = {v.name: v for v in supported_versions}
+        self.sessions: dict[str, HttpSessionTransport] = {}
+        self._reaper: asyncio.Task[None] | None = None
+        self._protect_cache: dict[Any, bool] = {}
+        self.legacy: Any = None
+        if legacy_sse:
+            from mcpkit.transports.http.legacy import LegacySSEServer
+
+            self.legacy = LegacySSEServer(self, legacy_sse_path, legacy_messages_path)
+
+    # -- ASGI entry point ----------------------------------------------------------------------
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "http":
+            await self._http(scope, receive, send)
+        elif kind == "lifespan":
+            await self._lifespan(receive, send)
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await self.aclose()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path: str = scope["path"]
+        root: str = scope.get("root_path", "")
+        if root and path.startswith(root):
+            path = path[len(root) :]
+        if len(path) > 1:
+            path = path.rstrip("/")
+        h = _Headers(scope["headers"])
+        if not self._security_ok(scope, h):
+            await _error(send, 403, INVALID_REQUEST, "Forbidden: Host or Origin not allowed")
+            return
+        method: str = scope["method"]
+        if path != (self.path or "/"):
+            if self.legacy is not None and await self.legacy.handle(
+                path, method, scope, h, receive, send
+            ):
+                return
+            await _respond(send, 404, b"Not Found", [(b"content-type", b"text/plain")])
+            return
+        if method == "POST":
+            await self._post(scope, h, receive, send)
+        elif method == "GET" and not self.stateless:
+            await self._get(h, receive, send)
+        elif method == "DELETE" and not self.stateless:
+            await self._delete(h, send)
+        else:
+            allow = b"POST" if self.stateless else b"GET, POST, DELETE"
+            await _error(
+                send, 405, INVALID_REQUEST, "Method not allowed", extra=[(b"allow", allow)]
+            )
+
+    # -- security ------------------------------------------------------------------------------
+
+    def _security_ok(self, scope: Scope, h: _Headers) -> bool:
+        enabled = self.dns_rebinding_protection
+        if enabled is None:
+            if self.allowed_hosts is not None or self.allowed_origins is not None:
+                enabled = True
+            else:
+                server = scope.get("server")
+                cached = self._protect_cache.get(server)
+                if cached is None:
+                    host = str(server[0]) if server else ""
+                    cached = host in _LOOPBACK_NAMES or host.startswith("127.")
+                    self._protect_cache[server] = cached
+                enabled = cached
+        if not enabled:
+            return True
+        if h.host is None or not _host_allowed(h.host, self.allowed_hosts):
+            logger.warning("Rejected a request for Host %r (DNS rebinding protection)", h.host)
+            return False
+        if h.origin is not None and not _origin_allowed(h.origin, self.allowed_origins):
+            logger.warning("Rejected a request from Origin %r", h.origin)
+            return False
+        return True
+
+    # -- POST ----------------------------------------------------------------------------------
+
+    async def _post(self, scope: Scope, h: _Headers, receive: Receive, send: Send) -> None:
+        accept = h.accept
+        if not _accepts(accept, "application/json") or (
+            not self.json_response and not _accepts(accept, "text/event-stream")
+        ):
+            await _error(
+                send,
+                406,
+                INVALID_REQUEST,
+                "Not Acceptable: the client must accept both application/json and "
+                "text/event-stream",
+            )
+            return
+        ctype = h.content_type
+        if ctype is None or ctype.split(";", 1)[0].strip().lower() != "application/json":
+            await _error(send, 415, INVALID_REQUEST, "Unsupported Media Type: use application/json")
+            return
+        if h.content_length is not None:
+            try:
+                declared = int(h.content_length)
+            except ValueError:
+                declared = -1
+            if declared > self.max_body_size:
+                await _error(send, 413, INVALID_REQUEST, "Request body too large")
+                return
+        try:
+            body = await _read_body(receive, self.max_body_size)
+        except _BodyTooLarge:
+            await _error(send, 413, INVALID_REQUEST, "Request body too large")
+            return
+        if body is None:
+            return  # the client went away before sending the whole body
+        try:
+            msg = orjson.loads(body)
+        except orjson.JSONDecodeError as exc:
+            await _error(send, 400, PARSE_ERROR, f"Parse error: {exc}")
+            return
+        pv_name = h.protocol_version
+        version: ProtocolVersion | None = None
+        if pv_name is not None:
+            version = self._supported_names.get(pv_name)
+            if version is None:
+                await _error(
+                    send,
+                    400,
+                    INVALID_REQUEST,
+                    f"Unsupported MCP-Protocol-Version: {pv_name!r} (supported: "
+                    f"{', '.join(self._supported_names)})",
+                )
+                return
+        if type(msg) is list:
+            await self._post_batch(msg, h, version, receive, send)
+            return
+        kind, why = classify(msg)
+        if kind is MessageKind.INVALID:
+            rid = msg.get("id") if type(msg) is dict else None
+            if type(rid) is not str and type(rid) is not int:
+                rid = None
+            await _error(send, 400, INVALID_REQUEST, f"Invalid request: {why}", rid)
+            return
+        is_request = kind is MessageKind.REQUEST
+        if self.stateless:
+            await self._stateless(msg, is_request, version, receive, send)
+            return
+        sid = h.session_id
+        if sid is None:
+            if is_request and msg["method"] == "initialize":
+                await self._initialize(msg, send)
+                return
+            await _error(
+                send,
+                400,
+                INVALID_REQUEST,
+                "Bad Request: missing Mcp-Session-Id header (initialize first)",
+                msg.get("id") if is_request else None,
+            )
+            return
+        transport = self.sessions.get(sid)
+        if transport is None or transport.closed or transport.sink is None:
+            await self._not_found(send, msg.get("id") if is_request else None)
+            return
+        transport.touch()
+        if not is_request:
+            transport.sink.receive(msg)
+            if kind is MessageKind.NOTIFICATION and msg["method"] == "notifications/cancelled":
+                params = msg.get("params")
+                rid = params.get("requestId") if type(params) is dict else None
+                if type(rid) is str or type(rid) is int:
+                    transport.cancel_request(rid)
+            await _respond(send, 202)
+            return
+        rid = msg["id"]
+        if transport.has_request(rid):
+            await _error(send, 400, INVALID_REQUEST, f"Request id {rid!r} is already in use", rid)
+            return
+        await self._serve_requests(transport, msg, [rid], receive, send)
+
+    async def _post_batch(
+        self,
+        items: list[Any],
+        h: _Headers,
+        version: ProtocolVersion | None,
+        receive: Receive,
+        send: Send,
+    ) -> None:
+        transport: HttpSessionTransport | None = None
+        if not self.stateless:
+            sid = h.session_id
+            if sid is None:
+                await _error(send, 400, INVALID_REQUEST, "Bad Request: missing Mcp-Session-Id")
+                return
+            transport = self.sessions.get(sid)
+            if transport is None or transport.closed or transport.sink is None:
+                await self._not_found(send, None)
+                return
+            version = getattr(transport.sink, "protocol_version", None)
+        elif version is None:
+            version = _DEFAULT_VERSION
+        if version is None or not version.batching or not items:
+            name = version.name if version is not None else "(not negotiated)"
+            await _error(
+                send,
+                400,
+                INVALID_REQUEST,
+                "Invalid request: empty batch"
+                if not items
+                else f"JSON-RPC batches are not supported in protocol version {name}",
+            )
+            return
+        ids: list[RequestId] = []
+        for item in items:
+            kind, _ = classify(item)
+            if kind is MessageKind.REQUEST:
+                if item["method"] == "initialize":
+                    await _error(send, 400, INVALID_REQUEST, "initialize cannot be part of a batch")
+                    return
+                ids.append(item["id"])
+        if len(set(ids)) != len(ids) or (
+            transport is not None and any(transport.has_request(i) for i in ids)
+        ):
+            await _error(send, 400, INVALID_REQUEST, "Duplicate request id in batch")
+            return
+        if transport is None:
+            transport = await self._fresh_session(version)
+            if not ids:
+                await transport.close()
+                await _respond(send, 202)
+                return
+            try:
+                await self._serve_requests(transport, items, ids, receive, send)
+            finally:
+                await transport.close()
+            return
+        transport.touch()
+        if not ids:
+            transport.sink.receive(items)  # type: ignore[union-attr]
+            await _respond(send, 202)
+            return
+        await self._serve_requests(transport, items, ids, receive, send)
+
+    async def _serve_requests(
+        self,
+        transport: HttpSessionTransport,
+        msg: Any,
+        ids: list[RequestId],
+        receive: Receive,
+        send: Send,
+        extra_headers: list[tuple[bytes, bytes]] | None = None,
+    ) -> None:
+        """Deliver request(s) and answer with JSON or an SSE stream of related messages."""
+        sink = transport.sink
+        assert sink is not None
+        sid = transport.session_id
+        if self.json_response:
+            future = transport.expect_json(ids)
+            sink.receive(msg)
+            try:
+                data = await future
+            except asyncio.CancelledError:
+                transport.forget_json(ids[0])
+                if not future.cancelled():
+                    raise
+                if transport.closed and sid is not None:
+                    await self._not_found(send, ids[0])
+                else:
+                    await _respond(send, 202)  # cancelled by the client: no response
+                return
+            headers = list(_JSON_HEADERS)
+            if sid is not None:
+                headers.append((b"mcp-session-id", sid.encode()))
+            if extra_headers:
+                headers += extra_headers
+            await _respond(send, 200, data, headers)
+            return
+        conn = SSEConnection(self.max_stream_buffer)
+        transport.open_request_stream(ids, conn)
+        sink.receive(msg)
+        headers = list(_SSE_HEADERS)
+        if sid is not None:
+            headers.append((b"mcp-session-id", sid.encode()))
+        if extra_headers:
+            headers += extra_headers
+        await self._pump(transport, conn, headers, receive, send)
+
+    # -- sessions ------------------------------------------------------------------------------
+
+    async def _initialize(self, msg: dict[str, Any], send: Send) -> None:
+        if len(self.sessions) >= self.max_sessions:
+            await self._expire_idle()
+            if len(self.sessions) >= self.max_sessions:
+                await _error(
+                    send,
+                    503,
+                    INVALID_REQUEST,
+                    "Too many sessions: try again later",
+                    msg["id"],
+                    [(b"retry-after", b"5")],
+                )
+                return
+        sid = secrets.token_urlsafe(24)
+        while sid in self.sessions:
+            sid = secrets.token_urlsafe(24)
+        transport = HttpSessionTransport(
+            sid,
+            event_store=self.event_store,
+            max_buffer=self.max_stream_buffer,
+            retry_ms=self.sse_retry_ms,
+            on_close=self._forget,
+        )
+        session = self.session_factory(transport)
+        await session.start()
+        future = transport.expect_json([msg["id"]])
+        session.receive(msg)
+        try:
+            data = await future
+        except asyncio.CancelledError:
+            if not future.cancelled():
+                await session.close()
+                raise
+            await session.close()
+            await _error(send, 500, INVALID_REQUEST, "Session closed during initialize")
+            return
+        ok = b'"error"' not in data or "error" not in orjson.loads(data)
+        headers = list(_JSON_HEADERS)
+        if ok and not session.closed:
+            self.sessions[sid] = transport
+            transport.touch()
+            headers.append((b"mcp-session-id", sid.encode()))
+            self._ensure_reaper()
+        else:
+            await session.close()
+        await _respond(send, 200, data, headers)
+
+    async def _fresh_session(self, version: ProtocolVersion | None) -> HttpSessionTransport:
+        transport = HttpSessionTransport(None, max_buffer=self.max_stream_buffer)
+        session = self.session_factory(transport)
+        await session.start()
+        session.assume_initialized(version or _DEFAULT_VERSION)
+        return transport
+
+    async def _stateless(
+        self,
+        msg: dict[str, Any],
+        is_request: bool,
+        version: ProtocolVersion | None,
+        receive: Receive,
+        send: Send,
+    ) -> None:
+        if not is_request:
+            await _respond(send, 202)  # no session to deliver it to
+            return
+        transport = HttpSessionTransport(None, max_buffer=self.max_stream_buffer)
+        session = self.session_factory(transport)
+        await session.start()
+        if msg["method"] != "initialize":
+            session.assume_initialized(version or _DEFAULT_VERSION)
+        try:
+            await self._serve_requests(transport, msg, [msg["id"]], receive, send)
+        finally:
+            await session.close()
+
+    async def _not_found(self, send: Send, rid: Any) -> None:
+        await _error(send, 404, SESSION_NOT_FOUND, "Session not found (ended or expired)", rid)
+
+    def _forget(self, transport: HttpSessionTransport) -> None:
+        sid = transport.session_id
+        if sid is not None and self.sessions.get(sid) is transport:
+            del self.sessions[sid]
+
+    async def _end_session(self, transport: HttpSessionTransport) -> None:
+        sink = transport.sink
+        if isinstance(sink, ServerSession):
+            await sink.close()
+        else:
+            await transport.close()
+
+    async def terminate_session(self, session_id: str) -> bool:
+        """End a session as DELETE does; False if it does not exist."""
+        transport = self.sessions.get(session_id)
+        if transport is None:
+            return False
+        await self._end_session(transport)
+        return True
+
+    async def aclose(self) -> None:
+        """End every session (call it on shutdown when mounted inside another app)."""
+        if self._reaper is not None:
+            self._reaper.cancel()
+            self._reaper = None
+        for transport in list(self.sessions.values()):
+            with contextlib.suppress(Exception):
+                await self._end_session(transport)
+        if self.legacy is not None:
+            await self.legacy.aclose()
+
+    def _ensure_reaper(self) -> None:
+        if self.session_idle_timeout is None:
+            return
+        if self._reaper is None or self._reaper.done():
+            self._reaper = asyncio.get_running_loop().create_task(self._reap())
+
+    async def _reap(self) -> None:
+        timeout = self.session_idle_timeout
+        assert timeout is not None
+        interval = min(max(timeout / 4, 0.05), 30.0)
+        while self.sessions:
+            await asyncio.sleep(interval)
+            await self._expire_idle()
+
+    async def _expire_idle(self) -> None:
+        timeout = self.session_idle_timeout
+        if timeout is None:
+            return
+        cutoff = time.monotonic() - timeout
+        for transport in list(self.sessions.values()):
+            if transport.last_active < cutoff and transport.idle():
+                logger.info("Session %s expired after %gs idle", transport.session_id, timeout)
+                await self._end_session(transport)
+
+    # -- GET and DELETE ------------------------------------------------------------------------
+
+    async def _session_for(self, h: _Headers, send: Send) -> HttpSessionTransport | None:
+        pv = h.protocol_version
+        if pv is not None and pv not in self._supported_names:
+            await _error(send, 400, INVALID_REQUEST, f"Unsupported MCP-Protocol-Version: {pv!r}")
+            return None
+        sid = h.session_id
+        if sid is None:
+            await _error(send, 400, INVALID_REQUEST, "Bad Request: missing Mcp-Session-Id header")
+            return None
+        transport = self.sessions.get(sid)
+        if transport is None or transport.closed:
+            await self._not_found(send, None)
+            return None
+        return transport
+
+    async def _get(self, h: _Headers, receive: Receive, send: Send) -> None:
+        if not _accepts(h.accept, "text/event-stream"):
+            await _error(send, 406, INVALID_REQUEST, "Not Acceptable: accept text/event-stream")
+            return
+        transport = await self._session_for(h, send)
+        if transport is None:
+            return
+        transport.touch()
+        conn = SSEConnection(self.max_stream_buffer)
+        if h.last_event_id:
+            if not transport.resume(h.last_event_id, conn):
+                await _error(
+                    send,
+                    400,
+                    INVALID_REQUEST,
+                    "Bad Request: unknown Last-Event-ID for this session (cannot resume)",
+                )
+                return
+        else:
+            transport.open_standalone(conn)
+        headers = [*_SSE_HEADERS, (b"mcp-session-id", transport.session_id.encode())]  # type: ignore[union-attr]
+        await self._pump(transport, conn, headers, receive, send)
+
+    async def _delete(self, h: _Headers, send: Send) -> None:
+        transport = await self._session_for(h, send)
+        if transport is None:
+            return
+        await self._end_session(transport)
+        await _respond(send, 200)
+
+    # -- streaming -----------------------------------------------------------------------------
+
+    async def _pump(
+        self,
+        transport: HttpSessionTransport,
+        conn: SSEConnection,
+        headers: list[tuple[bytes, bytes]],
+        receive: Receive,
+        send: Send,
+    ) -> None:
+        """Send ``conn``'s frames as they come, with keep-alive comments, until it ends."""
+        transport.connections += 1
+        watcher = asyncio.get_running_loop().create_task(_watch_disconnect(receive, conn))
+        keepalive = self.keepalive_interval
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            while True:
+                if conn.frames:
+                    data = conn.take()
+                    conn.sending = True
+                    await send({"type": "http.response.body", "body": data, "more_body": True})
+                    conn.sending = False
+                    continue
+                if conn.aborted or conn.finished:
+                    break
+                try:
+                    async with asyncio.timeout(keepalive):
+                        await conn.event.wait()
+                except TimeoutError:
+                    conn.sending = True
+                    await send(
+                        {"type": "http.response.body", "body": sse.KEEPALIVE, "more_body": True}
+                    )
+                    conn.sending = False
+            if not conn.aborted:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if not conn.aborted or task is None:
+                raise
+            task.uncancel()  # we aborted a write to a client that stopped reading
+        except OSError:
+            conn.abort()
+        finally:
+            watcher.cancel()
+            transport.connections -= 1
+            transport.detach(conn)
+            transport.touch()

@@ -1,0 +1,361 @@
+"""The transport of one MCP session served over Streamable HTTP.
+
+The session engine writes each outgoing message with the id of the incoming request it
+belongs to. This transport puts it where the spec says: on the SSE stream (or the pending
+JSON response) of the POST that carried that request, otherwise on the standalone GET
+stream. Events are numbered per stream and written to the event store before they are sent,
+so a client can resume a dropped stream with ``Last-Event-ID``.
+
+Memory is bounded everywhere: a connection whose client does not read is dropped once its
+outgoing buffer passes ``max_buffer`` bytes (the client may resume from the store), and
+messages for the standalone stream while no GET is open wait in a short backlog.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from mcpkit.jsonrpc import RequestId
+from mcpkit.transports.base import MessageSink, Transport
+from mcpkit.transports.http import sse
+
+if TYPE_CHECKING:
+    from mcpkit.transports.http.event_store import EventStore
+
+__all__ = ["HttpSessionTransport", "SSEConnection"]
+
+logger = logging.getLogger("mcpkit.http")
+
+
+class SSEConnection:
+    """One HTTP response streaming SSE frames; the ASGI handler drains :attr:`frames`."""
+
+    __slots__ = ("aborted", "event", "finished", "frames", "max_buffer", "sending", "size", "task")
+
+    def __init__(self, max_buffer: int) -> None:
+        self.frames: deque[bytes] = deque()
+        self.size = 0
+        self.max_buffer = max_buffer
+        self.event = asyncio.Event()
+        #: End the response once the buffered frames are sent.
+        self.finished = False
+        #: Stop now (client gone, replaced, or too slow); buffered frames are dropped.
+        self.aborted = False
+        self.sending = False
+        self.task: asyncio.Task[Any] | None = asyncio.current_task()
+
+    def push(self, frame: bytes) -> bool:
+        """Queue a frame; False (and the connection aborted) when the buffer overflowed."""
+        if self.aborted or self.finished:
+            return False
+        self.size += len(frame)
+        if self.size > self.max_buffer:
+            logger.warning("SSE client too slow: dropping its connection (it may resume)")
+            self.abort()
+            return False
+        self.frames.append(frame)
+        self.event.set()
+        return True
+
+    def take(self) -> bytes:
+        frames = self.frames
+        data = frames.popleft() if len(frames) == 1 else b"".join(frames)
+        frames.clear()
+        self.size = 0
+        self.event.clear()
+        return data
+
+    def finish(self) -> None:
+        self.finished = True
+        self.event.set()
+
+    def abort(self) -> None:
+        if self.aborted:
+            return
+        self.aborted = True
+        self.frames.clear()
+        self.size = 0
+        self.event.set()
+        task = self.task
+        if self.sending and task is not None and task is not asyncio.current_task():
+            task.cancel()  # stuck writing to a client that does not read
+
+
+class _Stream:
+    """A logical SSE stream: outlives its connections (it can be resumed)."""
+
+    __slots__ = ("conn", "key", "primed", "request_ids", "seq", "standalone")
+
+    def __init__(self, key: str, standalone: bool = False) -> None:
+        self.key = key
+        self.seq = 0
+        self.primed = False
+        self.conn: SSEConnection | None = None
+        self.request_ids: set[RequestId] = set()
+        self.standalone = standalone
+
+
+class HttpSessionTransport(Transport):
+    """Routes one MCP session's outgoing messages onto its HTTP responses."""
+
+    def __init__(
+        self,
+        session_id: str | None,
+        *,
+        event_store: EventStore | None = None,
+        max_buffer: int = 4 * 1024 * 1024,
+        backlog: int = 256,
+        retry_ms: int | None = None,
+        on_close: Any = None,
+    ) -> None:
+        self.session_id = session_id
+        self.store = event_store if session_id is not None else None
+        self.max_buffer = max_buffer
+        self.retry_ms = retry_ms
+        self.sink: MessageSink | None = None
+        self.last_active = time.monotonic()
+        self.closed = False
+        self._on_close = on_close
+        self._streams: dict[str, _Stream] = {}
+        self._by_request: dict[RequestId, _Stream] = {}
+        self._json: dict[RequestId, asyncio.Future[bytes]] = {}
+        self._standalone = _Stream(self._new_key(), standalone=True)
+        self._streams[self._standalone.key] = self._standalone
+        self._backlog: deque[bytes] = deque(maxlen=backlog)
+        #: Open connections (a session with any is never idle).
+        self.connections = 0
+
+    # -- Transport interface -------------------------------------------------------------------
+
+    async def start(self, sink: MessageSink) -> None:
+        self.sink = sink
+
+    def write(self, message: Any, related_request_id: RequestId | None = None) -> None:
+        data = orjson.dumps(message)
+        is_response = type(message) is list or "method" not in message
+        if related_request_id is not None:
+            future = self._json.get(related_request_id)
+            if future is not None:
+                if is_response:
+                    del self._json[related_request_id]
+                    if type(message) is list:
+                        for item in message:
+                            rid = item.get("id") if type(item) is dict else None
+                            if type(rid) is str or type(rid) is int:
+                                self._json.pop(rid, None)
+                    if not future.done():
+                        future.set_result(data)
+                    return
+                # No stream to carry it on a JSON response: use the standalone stream.
+                self._emit(self._standalone, data)
+                return
+            stream = self._by_request.get(related_request_id)
+            if stream is not None:
+                self._emit(stream, data)
+                if is_response:
+                    ids: list[Any] = (
+                        [m.get("id") for m in message if type(m) is dict]
+                        if type(message) is list
+                        else [related_request_id]
+                    )
+                    for rid in ids:
+                        if stream.request_ids:
+                            stream.request_ids.discard(rid)
+                        self._by_request.pop(rid, None)
+                    if not stream.request_ids:
+                        self._end_stream(stream)
+                return
+        if is_response:
+            # A response whose stream is gone (cancelled, or the session is stateless and the
+            # request finished): the spec forbids sending it on the standalone stream.
+            logger.debug("Dropping a response with no stream (request %r)", related_request_id)
+            return
+        self._emit(self._standalone, data)
+
+    async def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        for stream in list(self._streams.values()):
+            if stream.conn is not None:
+                stream.conn.finish()
+                stream.conn = None
+        self._streams.clear()
+        self._by_request.clear()
+        for future in self._json.values():
+            if not future.done():
+                future.cancel()
+        self._json.clear()
+        self._backlog.clear()
+        if self.store is not None and self.session_id is not None:
+            self.store.delete_session(self.session_id)
+        if self._on_close is not None:
+            self._on_close(self)
+        if self.sink is not None:
+            self.sink.connection_lost(None)
+
+    # -- used by the HTTP app ------------------------------------------------------------------
+
+    def touch(self) -> None:
+        self.last_active = time.monotonic()
+
+    def has_request(self, rid: RequestId) -> bool:
+        return rid in self._by_request or rid in self._json
+
+    def expect_json(self, ids: list[RequestId]) -> asyncio.Future[bytes]:
+        """The future of the JSON response to the request(s) ``ids`` (one POST)."""
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        for rid in ids:
+            self._json[rid] = future
+        return future
+
+    def forget_json(self, rid: RequestId) -> None:
+        self._json.pop(rid, None)
+
+    def idle(self) -> bool:
+        """No open connection and no request waiting for its response."""
+        return self.connections == 0 and not self._by_request and not self._json
+
+    def open_request_stream(self, ids: list[RequestId], conn: SSEConnection) -> _Stream:
+        """A new SSE stream for the request(s) of one POST, attached to ``conn``."""
+        stream = _Stream(self._new_key())
+        stream.request_ids.update(ids)
+        stream.conn = conn
+        self._streams[stream.key] = stream
+        for rid in ids:
+            self._by_request[rid] = stream
+        self._prime(stream, conn)
+        return stream
+
+    def open_standalone(self, conn: SSEConnection) -> None:
+        """Attach a new GET connection to the standalone stream (replacing any earlier one)."""
+        stream = self._standalone
+        old = stream.conn
+        if old is not None:
+            old.finish()
+        stream.conn = conn
+        self._prime(stream, conn)
+        while self._backlog and not conn.aborted:
+            conn.push(self._backlog.popleft())
+
+    def resume(self, last_event_id: str, conn: SSEConnection) -> bool:
+        """Replay a stream after ``last_event_id`` on ``conn`` and attach it if still live.
+
+        False when the id names no stream of this session (or resumption is unavailable).
+        """
+        key, sep, seq_text = last_event_id.rpartition("-")
+        if not sep or not seq_text.isdigit() or self.store is None or self.session_id is None:
+            return False
+        after = int(seq_text)
+        events = self.store.replay(self.session_id, key, after)
+        if events is None:
+            return False
+        stream = self._streams.get(key)
+        if stream is not None and stream.seq < after:
+            return False
+        for seq, data in events:
+            conn.push(sse.encode_event(data, f"{key}-{seq}"))
+        if stream is None:
+            conn.finish()  # that stream ended: its events are all replayed
+            return True
+        old = stream.conn
+        if old is not None and old is not conn:
+            old.finish()
+        stream.conn = conn
+        if stream.standalone:
+            self._backlog.clear()  # those were stored and just replayed
+        return True
+
+    def detach(self, conn: SSEConnection) -> None:
+        """A connection ended (client gone or response complete)."""
+        for stream in self._streams.values():
+            if stream.conn is conn:
+                stream.conn = None
+                break
+
+    def close_sse_stream(self, request_id: RequestId) -> bool:
+        """End the connection carrying request ``request_id``'s stream without ending the
+        stream (SSE polling): the client reconnects after ``retry`` ms with Last-Event-ID.
+
+        Only meaningful with an event store; returns False when there is nothing to close.
+        """
+        stream = self._by_request.get(request_id)
+        return self._close_conn(stream)
+
+    def close_standalone_sse_stream(self) -> bool:
+        """Like :meth:`close_sse_stream`, for the standalone GET stream."""
+        return self._close_conn(self._standalone)
+
+    def cancel_request(self, rid: RequestId) -> None:
+        """The client cancelled ``rid``: no response will come, so end its stream."""
+        future = self._json.pop(rid, None)
+        if future is not None and not future.done():
+            future.cancel()
+        stream = self._by_request.pop(rid, None)
+        if stream is not None:
+            stream.request_ids.discard(rid)
+            if not stream.request_ids:
+                self._end_stream(stream)
+
+    def request_stream_count(self) -> int:
+        return len(self._streams) - 1
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _new_key(self) -> str:
+        while True:
+            key = secrets.token_hex(6)
+            if key not in getattr(self, "_streams", ()):
+                return key
+
+    def _prime(self, stream: _Stream, conn: SSEConnection) -> None:
+        if self.store is None or self.session_id is None:
+            return
+        if not stream.primed:
+            # Registers the stream with the store, so it can be resumed before any message.
+            self.store.store_event(self.session_id, stream.key, 0, None)
+            stream.primed = True
+        version = getattr(self.sink, "protocol_version", None)
+        if version is not None and version.sse_polling:
+            # Older clients may choke on an event with empty data: prime only 2025-11-25+.
+            conn.push(sse.encode_event(None, f"{stream.key}-{stream.seq}", retry=self.retry_ms))
+
+    def _emit(self, stream: _Stream, data: bytes) -> None:
+        store = self.store
+        if store is not None and self.session_id is not None:
+            stream.seq += 1
+            event_id: str | None = f"{stream.key}-{stream.seq}"
+            store.store_event(self.session_id, stream.key, stream.seq, data)
+        else:
+            event_id = None
+        frame = sse.encode_event(data, event_id)
+        conn = stream.conn
+        if conn is not None and not conn.aborted and not conn.finished:
+            if not conn.push(frame):
+                stream.conn = None
+        elif stream.standalone:
+            self._backlog.append(frame)
+        # else: the client left this stream; it is in the store if resumption is on.
+
+    def _end_stream(self, stream: _Stream) -> None:
+        self._streams.pop(stream.key, None)
+        conn, stream.conn = stream.conn, None
+        if conn is not None:
+            conn.finish()
+
+    def _close_conn(self, stream: _Stream | None) -> bool:
+        if stream is None or stream.conn is None:
+            return False
+        conn, stream.conn = stream.conn, None
+        with contextlib.suppress(Exception):
+            conn.push(sse.encode_retry(self.retry_ms if self.retry_ms is not None else 1000))
+        conn.finish()
+        return True
