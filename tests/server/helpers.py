@@ -33,9 +33,8 @@ async def connected(
         await client.start()
         try:
             if initialize:
-                await client.initialize(
-                    CLIENT_INFO, capabilities or {}, protocol_version=version
-                )
+                await client.initialize(CLIENT_INFO, capabilities or {}, protocol_version=version)
+                await client.ping()  # the server has now seen `initialized` too
             yield client, server
         finally:
             await client.close()

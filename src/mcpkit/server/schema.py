@@ -302,7 +302,10 @@ def _is_content_like(tp: Any, content_types: tuple[type, ...]) -> bool:
         isinstance(origin, type) and origin.__module__ == "collections.abc"
     ):
         args = [a for a in get_args(tp) if a is not Ellipsis]
-        return any(_is_content_like(a, content_types) and a is not str for a in args)
+        return any(
+            a is Any or a is object or (a is not str and _is_content_like(a, content_types))
+            for a in args
+        )
     if isinstance(tp, type):
         return issubclass(tp, content_types)
     return False
