@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -50,3 +51,17 @@ async def call(client: ClientSession, name: str, arguments: Any = None, **kw: An
 
 def text(result: dict[str, Any]) -> str:
     return str(result["content"][0]["text"])
+
+
+async def unchecked(client: ClientSession, method: str, params: Any) -> Any:
+    """Send a deliberately invalid request: its own schema check is skipped, the reply is
+    still checked (connect with ``check_server_received=False``)."""
+    checker = client._tracer
+    assert checker is not None
+    client._tracer = lambda direction, msg: checker._track(direction, msg)  # type: ignore[attr-defined]
+    try:
+        fut = asyncio.ensure_future(client.request(method, params, timeout=10))
+        await asyncio.sleep(0)
+    finally:
+        client._tracer = checker
+    return await fut
