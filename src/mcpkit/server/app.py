@@ -510,13 +510,11 @@ class Server:
             asyncio.run(self.run_stdio(**options))
             return
         if transport in ("http", "streamable-http"):
-            from mcpkit.transports.http import serve  # type: ignore[attr-defined,unused-ignore]
+            from mcpkit.transports.http import serve
 
             host = options.pop("host", "127.0.0.1")
             port = options.pop("port", 8000)
-            outcome = serve(self.http_app(**options), host, port)
-            if inspect.isawaitable(outcome):
-                asyncio.run(outcome)  # type: ignore[arg-type]
+            asyncio.run(serve(self.http_app(**options), host=host, port=port))
             return
         raise ValueError(f"Unknown transport {transport!r}: use 'stdio' or 'http'")
 
@@ -539,9 +537,7 @@ class Server:
     ) -> Any:
         """The Streamable HTTP ASGI app serving this server (needs the ``http`` extra)."""
         try:
-            from mcpkit.transports.http import (  # type: ignore[attr-defined,unused-ignore]
-                StreamableHTTPApp,
-            )
+            from mcpkit.transports.http import StreamableHTTPApp
         except ImportError as exc:
             raise ImportError(
                 "Streamable HTTP needs mcpkit.transports.http and the 'http' extra "

@@ -20,8 +20,9 @@ from pydantic import BaseModel, ValidationError
 
 from mcpkit.errors import McpError
 from mcpkit.json_schema import compile_schema
-from mcpkit.jsonrpc import METHOD_NOT_FOUND, URL_ELICITATION_REQUIRED, JSONObject
+from mcpkit.jsonrpc import URL_ELICITATION_REQUIRED, JSONObject
 from mcpkit.lifecycle import has_capability
+from mcpkit.server.errors import ClientCapabilityError
 from mcpkit.server.schema import validation_message
 
 __all__ = [
@@ -168,18 +169,16 @@ def check_form_capability(caps: JSONObject) -> None:
     """Form mode needs ``elicitation`` (an empty object means form) or ``elicitation.form``."""
     elicitation = caps.get("elicitation")
     if not isinstance(elicitation, dict):
-        raise McpError(METHOD_NOT_FOUND, "The client did not declare the 'elicitation' capability")
+        raise ClientCapabilityError("The client did not declare the 'elicitation' capability")
     if elicitation and "form" not in elicitation:
-        raise McpError(
-            METHOD_NOT_FOUND, "The client did not declare 'elicitation.form' (form mode)"
-        )
+        raise ClientCapabilityError("The client did not declare 'elicitation.form' (form mode)")
 
 
 def check_url_capability(caps: JSONObject) -> None:
     """URL mode needs ``elicitation.url``."""
     if not has_capability(caps, ("elicitation", "url")):
-        raise McpError(
-            METHOD_NOT_FOUND, "The client did not declare 'elicitation.url' (URL mode elicitation)"
+        raise ClientCapabilityError(
+            "The client did not declare 'elicitation.url' (URL mode elicitation)"
         )
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mcpkit.errors import McpError
-from mcpkit.jsonrpc import INTERNAL_ERROR, METHOD_NOT_FOUND, RequestId
+from mcpkit.jsonrpc import INTERNAL_ERROR, RequestId
 from mcpkit.lifecycle import has_capability
+from mcpkit.server.errors import ClientCapabilityError
 
 if TYPE_CHECKING:
     from mcpkit.session import Session
@@ -20,7 +21,7 @@ async def list_roots(session: Session, related_request_id: RequestId | None = No
     from mcpkit.types import Root
 
     if not has_capability(session.peer_capabilities, ("roots",)):
-        raise McpError(METHOD_NOT_FOUND, "The client did not declare the 'roots' capability")
+        raise ClientCapabilityError("The client did not declare the 'roots' capability")
     result: Any = await session.request("roots/list", related_request_id=related_request_id)
     roots = result.get("roots") if isinstance(result, dict) else None
     if not isinstance(roots, list):

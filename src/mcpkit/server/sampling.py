@@ -9,10 +9,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from mcpkit.errors import McpError
-from mcpkit.jsonrpc import METHOD_NOT_FOUND, JSONObject
+from mcpkit.jsonrpc import JSONObject
 from mcpkit.lifecycle import has_capability
 from mcpkit.server.content import _block
+from mcpkit.server.errors import ClientCapabilityError
 from mcpkit.server.tools import wire_dict
 
 __all__ = ["build_params", "check_capabilities", "to_sampling_messages"]
@@ -43,21 +43,18 @@ def check_capabilities(
 ) -> None:
     """Raise a clear McpError when the client cannot serve this sampling request."""
     if not has_capability(client_capabilities, ("sampling",)):
-        raise McpError(
-            METHOD_NOT_FOUND,
+        raise ClientCapabilityError(
             "The client did not declare the 'sampling' capability, so the server cannot "
             "ask it for an LLM completion",
         )
     if tools and not has_capability(client_capabilities, ("sampling", "tools")):
-        raise McpError(
-            METHOD_NOT_FOUND,
+        raise ClientCapabilityError(
             "The client did not declare 'sampling.tools', so sampling with tools is not possible",
         )
     if include_context not in (None, "none") and not has_capability(
         client_capabilities, ("sampling", "context")
     ):
-        raise McpError(
-            METHOD_NOT_FOUND,
+        raise ClientCapabilityError(
             f"The client did not declare 'sampling.context', so includeContext={include_context!r} "
             "is not allowed",
         )

@@ -68,13 +68,13 @@ def _is_context(hint: Any, context_type: type) -> bool:
     return False
 
 
-def type_hints(fn: Callable[..., Any]) -> dict[str, Any]:
+def type_hints(fn: Callable[..., Any], localns: dict[str, Any] | None = None) -> dict[str, Any]:
     """Resolved annotations of ``fn`` (string annotations included), extras kept."""
     target = fn
     if not (inspect.isfunction(target) or inspect.ismethod(target)) and callable(fn):
         target = fn.__call__  # type: ignore[operator]
     try:
-        return typing.get_type_hints(target, include_extras=True)
+        return typing.get_type_hints(target, localns=localns, include_extras=True)
     except Exception:
         return dict(getattr(target, "__annotations__", {}))
 
@@ -156,7 +156,7 @@ def analyze(
     called ``arguments``).
     """
     sig = Signature()
-    hints = type_hints(fn)
+    hints = type_hints(fn, {context_type.__name__: context_type})
     parameters = inspect.signature(fn).parameters
     fields: dict[str, Any] = {}
     for name, param in parameters.items():

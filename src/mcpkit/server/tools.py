@@ -25,6 +25,7 @@ from pydantic.alias_generators import to_camel
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 from mcpkit.server.content import content_types, to_content, to_json_text
+from mcpkit.server.errors import ClientCapabilityError
 from mcpkit.server.pagination import Paginator
 from mcpkit.server.schema import ArgumentsError, OutputSpec, Signature, analyze, output_spec
 from mcpkit.server.schema import type_hints as _type_hints
@@ -252,6 +253,8 @@ async def run_tool(
             value = await loop.run_in_executor(executor(), contextvars.copy_context().run, call)
             if inspect.isawaitable(value):
                 value = await value
+    except ClientCapabilityError as exc:
+        return error_result(f"Error executing tool '{entry.name}': {exc.message}")
     except McpError:
         raise
     except Exception as exc:

@@ -1,0 +1,18 @@
+"""Errors raised by server features."""
+
+from __future__ import annotations
+
+from mcpkit.errors import McpError
+from mcpkit.jsonrpc import METHOD_NOT_FOUND
+
+__all__ = ["ClientCapabilityError"]
+
+
+class ClientCapabilityError(McpError):
+    """The client did not declare the capability a server-to-client request needs.
+
+    Inside a tool it becomes a tool error result (``isError: true``) with this message.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(METHOD_NOT_FOUND, message)
