@@ -33,9 +33,7 @@ async def serve_app(wire: Callable[..., WireChecker]) -> AsyncIterator[Any]:
     """``await serve_app(check_received=True, **app_kwargs)`` -> Served (uvicorn, real port)."""
     async with contextlib.AsyncExitStack() as stack:
 
-        async def make(
-            *, check_received: bool = True, asgi: Any = None, **kwargs: Any
-        ) -> Served:
+        async def make(*, check_received: bool = True, asgi: Any = None, **kwargs: Any) -> Served:
             app = StreamableHTTPApp(
                 test_server.factory(lambda: wire(check_received=check_received)), **kwargs
             )

@@ -42,9 +42,7 @@ async def test_progress_travels_on_the_post_stream(serve_app: Any, connect: Any)
     assert seen == [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3")]
 
 
-async def test_sampling_request_from_the_server_is_answered(
-    serve_app: Any, connect: Any
-) -> None:
+async def test_sampling_request_from_the_server_is_answered(serve_app: Any, connect: Any) -> None:
     served = await serve_app()
     client = await connect(served.url, capabilities={"sampling": {}})
 
@@ -61,9 +59,7 @@ async def test_sampling_request_from_the_server_is_answered(
     assert text_of(result) == "answer to life"
 
 
-async def test_unrelated_messages_use_the_standalone_stream(
-    serve_app: Any, connect: Any
-) -> None:
+async def test_unrelated_messages_use_the_standalone_stream(serve_app: Any, connect: Any) -> None:
     served = await serve_app()
     client = await connect(served.url)
     got: asyncio.Queue[Any] = asyncio.Queue()
