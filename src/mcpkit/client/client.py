@@ -16,6 +16,7 @@ raise :class:`~mcpkit.errors.RequestTimeout` (and the request is cancelled at th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -169,6 +170,7 @@ class Client:
         on_stderr: Callable[[str], None] | None = None,
         headers: Mapping[str, str] | None = None,
         auth: Any = None,
+        http_options: Mapping[str, Any] | None = None,
         protocol_version: str | None = None,
         supported_versions: Sequence[str] | None = None,
         validate_output: bool = True,
@@ -207,6 +209,7 @@ class Client:
         self._on_stderr = on_stderr
         self._headers = headers
         self._auth = auth
+        self._http_options = http_options
         self._protocol_version = protocol_version
         self._supported = _versions(supported_versions)
         self.validate_output = validate_output
@@ -228,6 +231,7 @@ class Client:
         self._resource_templates: list[ResourceTemplate] | None = None
         self._url_elicitations: dict[str, asyncio.Future[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._stack = contextlib.AsyncExitStack()
 
     @classmethod
     def from_config(cls, config: Any, name: str, **kwargs: Any) -> Client:
@@ -258,6 +262,7 @@ class Client:
             auth=self._auth,
             stderr=self._stderr,
             on_stderr=self._on_stderr,
+            http_options=self._http_options,
         )
         self._conn = conn
         kwargs: dict[str, Any] = {"default_timeout": self.timeout, "debug": self._debug}
@@ -269,6 +274,9 @@ class Client:
         self._session = session
         self._install(session)
         try:
+            running = getattr(conn.server, "running", None)
+            if callable(running):  # an mcpkit Server: its lifespan spans the connection
+                await self._stack.enter_async_context(running())
             server = conn.server_session
             if server is not None:
                 if asyncio.iscoroutine(server):
@@ -306,6 +314,8 @@ class Client:
             server = conn.server_session
             if hasattr(server, "close"):
                 await server.close()
+        stack, self._stack = self._stack, contextlib.AsyncExitStack()
+        await stack.aclose()
         for fut in self._url_elicitations.values():
             fut.cancel()
         self._url_elicitations.clear()

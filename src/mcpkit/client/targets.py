@@ -37,6 +37,8 @@ class Connection:
     transport: Transport
     server_session: Any = None
     server_url: str | None = None
+    #: The in-process server object (its lifespan, ``running()``, is entered while connected).
+    server: Any = None
 
 
 def is_url(value: str) -> bool:
@@ -97,13 +99,21 @@ def open_target(
             raise TypeError("Client target: an argv list must hold only strings")
         return _stdio([os.fspath(a) for a in target], **stdio_opts)
     if isinstance(target, Mapping):
-        return _from_entry(target, env=env, cwd=cwd, headers=headers, auth=auth, **stdio_opts)
+        return _from_entry(
+            target,
+            env=env,
+            cwd=cwd,
+            headers=headers,
+            auth=auth,
+            http_options=http_options,
+            **{k: v for k, v in stdio_opts.items() if k not in ("env", "cwd")},
+        )
     session_factory = getattr(target, "session", None)
     if callable(session_factory):
         from mcpkit.transports.memory import MemoryTransport
 
         client_end, server_end = MemoryTransport.pair()
-        return Connection(client_end, server_session=session_factory(server_end))
+        return Connection(client_end, server_session=session_factory(server_end), server=target)
     raise TypeError(
         f"Client target must be a command line, an argv list, an http(s) URL, a Server, "
         f"a Transport or a config entry, not {type(target).__name__}"
@@ -117,7 +127,7 @@ def _from_entry(entry: Mapping[str, Any], **opts: Any) -> Connection:
         if not isinstance(url, str) or not is_url(url):
             raise ValueError(f"Server config entry: 'url' must be an http(s) URL, got {url!r}")
         headers = {**(entry.get("headers") or {}), **(opts.get("headers") or {})}
-        return _http(url, headers, opts.get("auth"))
+        return _http(url, headers, opts.get("auth"), **(opts.get("http_options") or {}))
     command = entry.get("command")
     if not isinstance(command, str) or not command:
         raise ValueError("Server config entry needs a 'command' (stdio) or a 'url' (HTTP)")
