@@ -284,16 +284,16 @@ class IconFetcher:
                         length = response.headers.get("content-length")
                         if length is not None and length.isdigit() and int(length) > self.max_bytes:
                             raise IconError(f"icon larger than {self.max_bytes} bytes")
+                        encoding = response.headers.get("content-encoding", "identity")
+                        if encoding.strip().lower() not in ("identity", ""):
+                            raise IconError("compressed icon responses are refused")
                         buf = bytearray()
-                        async for chunk in response.aiter_raw():
+                        async for (
+                            chunk
+                        ) in response.aiter_bytes():  # identity: encodings refused above
                             buf += chunk
                             if len(buf) > self.max_bytes:
                                 raise IconError(f"icon larger than {self.max_bytes} bytes")
-                        if response.headers.get("content-encoding", "identity") not in (
-                            "identity",
-                            "",
-                        ):
-                            raise IconError("compressed icon responses are refused")
                         ctype = response.headers.get("content-type")
                         return bytes(buf), ctype
                 except httpx.HTTPError as exc:
