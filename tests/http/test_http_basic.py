@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from typing import Any
 
 import pytest
@@ -23,9 +25,17 @@ async def test_initialize_call_and_delete_frees_everything(serve_app: Any, conne
     assert text_of(await call(client, "echo", text="hi")) == "hi"
     assert list(served.app.sessions) == [sid]
     assert served.app.event_store.count(sid) > 0
-    await client.close()
+    server_transport = weakref.ref(served.app.sessions[sid])
+    server_session = weakref.ref(served.app.sessions[sid].sink)
+    await client.close()  # sends DELETE
     assert served.app.sessions == {}
     assert served.app.event_store.count() == 0
+    for _ in range(100):  # the last stream's coroutine lets go of it shortly after DELETE
+        gc.collect()
+        if server_transport() is None and server_session() is None:
+            break
+        await asyncio.sleep(0.01)
+    assert server_transport() is None and server_session() is None
 
 
 async def test_progress_travels_on_the_post_stream(serve_app: Any, connect: Any) -> None:

@@ -79,7 +79,7 @@ class LegacySSEServer:
         conn.push(sse.encode_event(endpoint, event="endpoint"))
         transport.open_standalone(conn)
         try:
-            await self.app._pump(transport, conn, list(_SSE), receive, send)
+            await self.app._pump(transport, conn, list(_SSE), receive, send, watch=True)
         finally:
             await session.close()  # the stream is the session
 

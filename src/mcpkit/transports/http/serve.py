@@ -15,6 +15,8 @@ def _server(app: Any, host: str, port: int, **kwargs: Any) -> Any:
 
     kwargs.setdefault("log_level", "warning")
     kwargs.setdefault("lifespan", "on")
+    # Open SSE streams would otherwise hold a shutdown forever.
+    kwargs.setdefault("timeout_graceful_shutdown", 5)
     config = uvicorn.Config(app, host=host, port=port, **kwargs)
     return uvicorn.Server(config)
 

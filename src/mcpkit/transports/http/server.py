@@ -101,10 +101,23 @@ class _Headers:
                 self.content_length = v.decode("latin-1")
 
 
+_ACCEPT_CACHE: dict[tuple[str, str], bool] = {}
+
+
 def _accepts(accept: str | None, kind: str) -> bool:
     """Whether an Accept header admits ``kind`` (``type/subtype``), wildcards included."""
     if accept is None:
         return False
+    key = (accept, kind)
+    cached = _ACCEPT_CACHE.get(key)
+    if cached is None:
+        cached = _parse_accepts(accept, kind)
+        if len(_ACCEPT_CACHE) < 512:
+            _ACCEPT_CACHE[key] = cached
+    return cached
+
+
+def _parse_accepts(accept: str, kind: str) -> bool:
     major = kind.split("/", 1)[0]
     for part in accept.split(","):
         media, _, params = part.strip().partition(";")
@@ -751,7 +764,7 @@ class StreamableHTTPApp:
         else:
             transport.open_standalone(conn)
         headers = [*_SSE_HEADERS, (b"mcp-session-id", transport.session_id.encode())]  # type: ignore[union-attr]
-        await self._pump(transport, conn, headers, receive, send)
+        await self._pump(transport, conn, headers, receive, send, watch=True)
 
     async def _delete(self, h: _Headers, send: Send) -> None:
         transport = await self._session_for(h, send)
@@ -769,10 +782,14 @@ class StreamableHTTPApp:
         headers: list[tuple[bytes, bytes]],
         receive: Receive,
         send: Send,
+        watch: bool = False,
     ) -> None:
         """Send ``conn``'s frames as they come, with keep-alive comments, until it ends."""
         transport.connections += 1
-        watcher = asyncio.get_running_loop().create_task(_watch_disconnect(receive, conn))
+        loop = asyncio.get_running_loop()
+        # Short POST streams end before a disconnect matters; long ones (and GET streams)
+        # watch for it so a vanished client is detached and its coroutine ends.
+        watcher = loop.create_task(_watch_disconnect(receive, conn)) if watch else None
         keepalive = self.keepalive_interval
         try:
             await send({"type": "http.response.start", "status": 200, "headers": headers})
@@ -789,6 +806,8 @@ class StreamableHTTPApp:
                     async with asyncio.timeout(keepalive):
                         await conn.event.wait()
                 except TimeoutError:
+                    if watcher is None:
+                        watcher = loop.create_task(_watch_disconnect(receive, conn))
                     conn.sending = True
                     await send(
                         {"type": "http.response.body", "body": sse.KEEPALIVE, "more_body": True}
@@ -804,7 +823,8 @@ class StreamableHTTPApp:
         except OSError:
             conn.abort()
         finally:
-            watcher.cancel()
+            if watcher is not None:
+                watcher.cancel()
             transport.connections -= 1
             transport.detach(conn)
             transport.touch()

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from mcpkit.errors import ConnectionClosed
 from mcpkit.jsonrpc import RequestId
 from mcpkit.transports.base import MessageSink, Transport
 from mcpkit.transports.http import sse
@@ -124,6 +125,7 @@ class HttpSessionTransport(Transport):
         self.last_active = time.monotonic()
         self.closed = False
         self._on_close = on_close
+        self._counter = 0
         self._streams: dict[str, _Stream] = {}
         self._by_request: dict[RequestId, _Stream] = {}
         self._json: dict[RequestId, asyncio.Future[bytes]] = {}
@@ -139,6 +141,8 @@ class HttpSessionTransport(Transport):
         self.sink = sink
 
     def write(self, message: Any, related_request_id: RequestId | None = None) -> None:
+        if self.closed:
+            raise ConnectionClosed("The HTTP session has ended")
         data = orjson.dumps(message)
         is_response = type(message) is list or "method" not in message
         if related_request_id is not None:
@@ -311,6 +315,9 @@ class HttpSessionTransport(Transport):
     # -- internals -----------------------------------------------------------------------------
 
     def _new_key(self) -> str:
+        if self.session_id is None:
+            self._counter += 1  # not resumable: no need for unguessable keys
+            return str(self._counter)
         while True:
             key = secrets.token_hex(6)
             if key not in getattr(self, "_streams", ()):
