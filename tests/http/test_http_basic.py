@@ -158,3 +158,41 @@ async def test_custom_headers_reach_the_server(serve_app: Any, connect: Any) -> 
     assert posts and all(h[b"x-custom"] == b"yes" for h in posts)
     after_init = [h for h in posts if b"mcp-session-id" in h]
     assert after_init and all(h[b"mcp-protocol-version"] == b"2025-11-25" for h in after_init)
+
+
+async def test_standalone_stream_is_open_before_the_first_call(
+    serve_app: Any, connect: Any
+) -> None:
+    order: list[str] = []
+
+    def spy(app: Any) -> Any:
+        async def asgi(scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] == "http":
+                order.append(scope["method"])
+            await app(scope, receive, send)
+
+        return asgi
+
+    served = await serve_app(asgi=spy)
+    client = await connect(served.url)
+    await call(client, "echo", text="x")
+    # initialize, notifications/initialized, GET (answered), then the call.
+    assert order[:4] == ["POST", "POST", "GET", "POST"]
+
+
+async def test_idle_sse_streams_get_keepalive_comments(serve_app: Any) -> None:
+    import httpx
+
+    from tests.http import raw
+
+    served = await serve_app(keepalive_interval=0.05)
+    async with httpx.AsyncClient(timeout=10) as http:
+        sid = await raw.open_session(http, served.url)
+        async with http.stream("GET", served.url, headers=raw.headers(sid)) as r:
+            assert r.status_code == 200
+            seen = b""
+            async for chunk in r.aiter_bytes():
+                seen += chunk
+                if seen.count(b": keep-alive") >= 2:
+                    break
+        assert seen.startswith(b"id: ")  # the priming event comes first
