@@ -14,7 +14,7 @@ from mcpkit.client import (
     ToolError,
     URLElicitationRequired,
 )
-from mcpkit.errors import McpError, RequestTimeout
+from mcpkit.errors import ConnectionClosed, McpError, RequestTimeout
 from mcpkit.types import (
     CallToolResult,
     CreateMessageResult,
@@ -501,3 +501,33 @@ async def test_capability_not_declared_by_server_is_refused(wire: Any) -> None:
         assert err.value.code == -32601
         assert (await c.call_tool("echo", {"text": "x"})).content[0].text == "x"  # type: ignore[union-attr]
     await server.close()
+
+
+@pytest.mark.parametrize("version", ["2025-06-18", "2025-03-26", "2024-11-05"])
+async def test_older_protocol_versions(feature: Any, wire: Any, version: str) -> None:
+    def elicit(params: Any, ctx: Any) -> str:
+        return "decline"
+
+    c = await feature(
+        protocol_version=version, tracer=wire(version), elicitation_handler=elicit, roots=[]
+    )
+    assert c.protocol_version == version
+    assert len(await c.list_tools()) == 14
+    assert (await c.call_tool("echo", {"text": "old"})).content[0].text == "old"  # type: ignore[union-attr]
+    assert (await c.call_tool("roots")).structured_content == {"roots": []}
+    await c.set_logging_level("debug")
+
+
+async def test_reconnect_after_close(feature: Any, wire: Any) -> None:
+    from tests.client import app_server
+
+    c = Client(app_server.app, tracer=wire())
+    async with c:
+        await c.list_tools()
+        assert c.tools is not None
+    assert not c.connected
+    with pytest.raises(ConnectionClosed):
+        await c.ping()
+    async with c:
+        assert c.tools is None  # caches belong to one connection
+        await c.ping()

@@ -137,6 +137,11 @@ class Client:
     ``on_cancelled(CancelledNotificationParams)``, and ``on_notification(method, params)``
     for every notification (including ones mcpkit does not know).
 
+    Connection options: ``env``/``cwd``/``stderr``/``on_stderr`` for stdio servers;
+    ``headers``/``auth`` (an ``httpx.Auth``) and ``http_options`` (more keyword arguments of
+    :class:`~mcpkit.transports.http.StreamableHTTPClientTransport`) for HTTP servers;
+    ``protocol_version`` to ask for a specific revision; ``tracer`` sees every message.
+
     Time: ``timeout`` (seconds, per request; ``None`` waits forever) restarts whenever the
     server reports progress, but never runs past ``max_total_timeout``; each call can
     override both.
@@ -254,6 +259,7 @@ class Client:
         """Start the transport (and the server, in memory) and run the handshake."""
         if self._session is not None:
             raise RuntimeError("Client is already connected")
+        self._reset_caches()
         conn = open_target(
             self.target,
             env=self._env,
@@ -319,6 +325,14 @@ class Client:
         for fut in self._url_elicitations.values():
             fut.cancel()
         self._url_elicitations.clear()
+
+    def _reset_caches(self) -> None:
+        self._forget_schemas()
+        self._tools = self._prompts = None
+        self._resources = None
+        self._resource_templates = None
+        self._server_info = None
+        self._server_caps = None
 
     def _capabilities(self) -> JSONObject:
         caps: JSONObject = {}
