@@ -274,8 +274,9 @@ async def test_sampling_handler(feature: Any) -> None:
 
     # tools are refused when the client did not declare sampling.tools
     tool = {"name": "t", "inputSchema": {"type": "object"}}
-    with pytest.raises(McpError):
+    with pytest.raises(McpError, match="sampling.tools") as err:
         await c.call_tool("sample", {"q": "x", "tools": [tool]})
+    assert err.value.code == -32602
 
 
 async def test_sampling_with_tools(feature: Any) -> None:
@@ -325,7 +326,7 @@ async def test_sampling_with_tools(feature: Any) -> None:
     for messages, why in ((mixed, "mixed"), (missing, "missing")):
         with pytest.raises(McpError) as err:
             await c.call_tool("sample", {"messages": messages, "tools": [tool]})
-        assert why in err.value.message or err.value.code == -32603
+        assert err.value.code == -32602 and why in err.value.message
 
 
 async def test_sampling_user_rejects(feature: Any) -> None:
@@ -333,14 +334,10 @@ async def test_sampling_user_rejects(feature: Any) -> None:
         raise McpError(-1, "User rejected sampling request")
 
     c = await feature(sampling_handler=sample)
-    if c.feature is None:  # type: ignore[attr-defined]
-        # over stdio the server's error reply is Internal error; just check it failed cleanly
-        with pytest.raises(McpError):
-            await c.call_tool("sample", {"q": "x"})
-        return
     with pytest.raises(McpError) as err:
         await c.call_tool("sample", {"q": "x"})
-    assert "rejected" in err.value.message or err.value.code == -32603
+    # the feature server passes the client's error on unchanged
+    assert err.value.code == -1 and "rejected" in err.value.message
 
 
 async def test_elicitation_form_defaults_and_validation(feature: Any) -> None:
