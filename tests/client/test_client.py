@@ -274,7 +274,7 @@ async def test_sampling_handler(feature: Any) -> None:
 
     # tools are refused when the client did not declare sampling.tools
     tool = {"name": "t", "inputSchema": {"type": "object"}}
-    with pytest.raises(McpError, match="sampling.tools") as err:
+    with pytest.raises(McpError, match=r"sampling\.tools") as err:
         await c.call_tool("sample", {"q": "x", "tools": [tool]})
     assert err.value.code == -32602
 
