@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import orjson
 import pydantic
+import pydantic_core
 
 from mcpkit import versions
 from mcpkit.client._util import call_hook, describe, logger
@@ -573,7 +574,7 @@ class Client:
     async def call_tool(
         self,
         name: str,
-        arguments: Mapping[str, Any] | None = None,
+        arguments: Mapping[str, Any] | pydantic.BaseModel | None = None,
         *,
         timeout: float | None = _UNSET,
         max_total_timeout: float | None = _UNSET,
@@ -583,13 +584,16 @@ class Client:
     ) -> CallToolResult:
         """Call tool ``name``; return its :class:`~mcpkit.types.CallToolResult`.
 
+        ``arguments`` is a mapping of JSON values or a pydantic model; argument values that
+        are models (protocol models included) are sent in their wire form.
+
         A tool that failed answers ``is_error=True`` (or raises :class:`ToolError` with
         ``raise_on_error``). When the tool declares an ``outputSchema``, ``structuredContent``
         is checked against it (:class:`OutputSchemaError` on a mismatch).
         """
         params: JSONObject = {"name": name}
         if arguments is not None:
-            params["arguments"] = dict(arguments)
+            params["arguments"] = _arguments_to_wire(arguments)
         if meta:
             params["_meta"] = dict(meta)
         progress = on_progress or self._on_progress
@@ -958,6 +962,34 @@ def _ref_to_wire(ref: Any) -> JSONObject:
             return {"type": "ref/resource", "uri": ref}
         return {"type": "ref/prompt", "name": ref}
     raise McpError(INVALID_PARAMS, f"A completion ref must be a reference or a string, not {ref!r}")
+
+
+_JSON_TYPES: Final = frozenset({str, int, float, bool, type(None), dict, list})
+
+
+def _model_to_wire(value: pydantic.BaseModel) -> Any:
+    to_wire = getattr(value, "to_wire", None)  # protocol models omit unset optionals
+    if to_wire is not None:
+        return to_wire()
+    return value.model_dump(by_alias=True, mode="json")
+
+
+def _arguments_to_wire(arguments: Mapping[str, Any] | pydantic.BaseModel) -> JSONObject:
+    """Tool arguments as a JSON object: a model is dumped, and so is each argument value that
+    is not plain JSON (models, dataclasses, ...); plain values are passed as they are."""
+    if isinstance(arguments, pydantic.BaseModel):
+        wire = _model_to_wire(arguments)
+        if not isinstance(wire, dict):
+            raise TypeError(f"Tool arguments must dump to an object, not {type(wire).__name__}")
+        return wire
+    out = dict(arguments)
+    for key, value in out.items():
+        if type(value) not in _JSON_TYPES:
+            if isinstance(value, pydantic.BaseModel):
+                out[key] = _model_to_wire(value)
+            else:
+                out[key] = pydantic_core.to_jsonable_python(value, by_alias=True)
+    return out
 
 
 def _info_dict(info: Any) -> JSONObject:
