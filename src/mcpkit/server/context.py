@@ -77,6 +77,20 @@ class Context:
         """The capabilities the client declared."""
         return self.session.client_capabilities
 
+    def close_sse_stream(self) -> bool:
+        """Close the HTTP connection carrying this request's SSE stream, without ending the
+        request (SSE polling): the client reconnects after the stream's ``retry`` delay with
+        ``Last-Event-ID`` and receives what was sent meanwhile, including the result.
+
+        Useful for long-running calls behind proxies that cut idle connections. Returns False
+        when there is nothing to close (not Streamable HTTP, no event store, or a JSON
+        response).
+        """
+        close = getattr(self.session.transport, "close_sse_stream", None)
+        if close is None:
+            return False
+        return bool(close(self._rctx.request_id))
+
     # -- progress and logging -------------------------------------------------------------------
 
     async def progress(
