@@ -17,6 +17,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any, Union, get_args, get_origin
 
+import jsonschema_rs
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from pydantic.fields import FieldInfo
 from typing_extensions import is_typeddict
@@ -56,6 +57,27 @@ def validation_message(exc: ValidationError, limit: int = 3) -> str:
     return "; ".join(parts)
 
 
+def schema_errors_message(validator: SchemaValidator, instance: Any, limit: int = 3) -> str:
+    """Schema errors in the style of :func:`validation_message` (each names its field)."""
+    parts: list[str] = []
+    # The compiled jsonschema-rs validator, for the structured error kinds.
+    for err in validator._validator.iter_errors(instance):
+        path = [str(p) for p in err.instance_path]
+        kind = err.kind
+        if isinstance(kind, jsonschema_rs.ValidationErrorKind.Required):
+            parts.append(f"'{'.'.join([*path, str(kind.property)])}': Field required")
+        elif isinstance(kind, jsonschema_rs.ValidationErrorKind.AdditionalProperties):
+            parts.extend(
+                f"'{'.'.join([*path, str(name)])}': Unexpected argument" for name in kind.unexpected
+            )
+        else:
+            message = err.message
+            parts.append(f"'{'.'.join(path)}': {message}" if path else message)
+        if len(parts) >= limit:
+            break
+    return "; ".join(parts[:limit]) or "Arguments do not match the input schema"
+
+
 def _is_context(hint: Any, context_type: type) -> bool:
     if isinstance(hint, type):
         return issubclass(hint, context_type)
@@ -86,6 +108,7 @@ class Signature:
         "_field_to_param",
         "_pass_as",
         "_raw_validator",
+        "_strict_validator",
         "_validator",
         "context_param",
         "has_var_keyword",
@@ -102,6 +125,7 @@ class Signature:
         self.has_var_keyword = False
         self._field_to_param: list[tuple[str, str]] = []
         self._raw_validator: SchemaValidator | None = None
+        self._strict_validator: SchemaValidator | None = None
         self._pass_as: str | None = None
         self._validator: Any = None
 
@@ -124,7 +148,13 @@ class Signature:
                 names = ", ".join(f"'{k}'" for k in list(arguments)[:3])
                 raise ArgumentsError(f"{names}: Unexpected argument (this takes no arguments)")
             return {}
+        strict = self._strict_validator
         try:
+            if strict is not None and not strict.is_valid(arguments):
+                # Pydantic's message is the more precise one when it rejects too (it looks
+                # inside unions); otherwise only the schema's JSON semantics rejected them.
+                validator.validate_python(arguments)
+                raise ArgumentsError(schema_errors_message(strict, arguments))
             instance = validator.validate_python(arguments)
         except ValidationError as exc:
             raise ArgumentsError(validation_message(exc)) from None
@@ -148,8 +178,15 @@ def analyze(
     input_schema: dict[str, Any] | None = None,
     model_name: str = "Arguments",
     strings_only: bool = False,
+    strict: bool = False,
 ) -> Signature:
     """Inspect ``fn`` once and build its argument validator.
+
+    ``strict``: the generated input schema is the contract. Arguments are first checked
+    against it with a validator compiled here (JSON semantics: ``"5"`` is not an integer,
+    ``5`` is a number, objects are accepted for models/dataclasses/TypedDicts), then converted
+    by pydantic (enums, datetimes, models, ...). Without it (prompt arguments and URI template
+    variables, which arrive as strings) pydantic's lax conversion alone decides.
 
     ``input_schema`` (a hand-written JSON Schema) replaces the generated one; the function
     then receives the arguments as keywords (or as one dict, when its only parameter is
@@ -209,6 +246,8 @@ def analyze(
     if not schema.get("properties") and not sig.has_var_keyword:
         schema = dict(NO_ARGUMENTS_SCHEMA)
     sig.input_schema = schema
+    if strict:
+        sig._strict_validator = compile_schema(schema)
     return sig
 
 

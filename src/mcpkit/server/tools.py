@@ -175,6 +175,7 @@ class ToolRegistry:
             self.context_type,
             input_schema=input_schema,
             model_name=f"{tool_name}Arguments",
+            strict=True,
         )
         hints = _type_hints(fn)
         return_type = hints.get("return", inspect.Parameter.empty)
