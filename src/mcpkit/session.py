@@ -192,6 +192,7 @@ class Session:
         self._tracer = tracer
         self._handlers: dict[str, RequestHandler] = {"ping": _ping}
         self._notification_handlers: dict[str, NotificationHandler] = {}
+        self._notification_observer: Callable[[str, JSONObject | None], None] | None = None
         self._next_id = 0
         self._pending: dict[RequestId, _Pending] = {}
         self._progress: dict[str | int, _Pending] = {}
@@ -233,6 +234,13 @@ class Session:
     def set_notification_handler(self, method: str, handler: NotificationHandler) -> None:
         """Call ``handler(params)`` for each ``method`` notification (sync or async)."""
         self._notification_handlers[method] = handler
+
+    def observe_notifications(
+        self, observer: Callable[[str, JSONObject | None], None] | None
+    ) -> None:
+        """Call ``observer(method, params)`` for every incoming notification, after the
+        engine's own handling (cancellation, progress) and any registered handler."""
+        self._notification_observer = observer
 
     async def start(self) -> None:
         """Connect the transport; incoming messages flow from now on."""
@@ -454,8 +462,15 @@ class Session:
             self.transport.resume_reading()
 
     def _on_notification(self, msg: JSONObject) -> None:
-        method: str = msg["method"]
-        params = msg.get("params")
+        self._dispatch_notification(msg["method"], msg.get("params"))
+        observer = self._notification_observer
+        if observer is not None:
+            try:
+                observer(msg["method"], msg.get("params"))
+            except Exception:
+                logger.exception("Notification observer failed")
+
+    def _dispatch_notification(self, method: str, params: Any) -> None:
         if method == "notifications/cancelled":
             self._on_cancelled(params)
             return

@@ -103,22 +103,6 @@ def _noop_progress(progress: float, total: float | None, message: str | None) ->
     return None
 
 
-class _ClientSession(ClientSession):
-    """The engine's client session, reporting every notification and cancellation upward."""
-
-    def __init__(self, transport: Transport, client: Client, **kwargs: Any) -> None:
-        super().__init__(transport, **kwargs)
-        self._client = client
-
-    def _on_notification(self, msg: JSONObject) -> None:
-        super()._on_notification(msg)
-        self._client._any_notification(msg["method"], msg.get("params"))
-
-    def _on_cancelled(self, params: JSONObject | None) -> None:
-        super()._on_cancelled(params)
-        self._client._cancelled(params)
-
-
 class Client:
     """A connection to one MCP server. Use as ``async with Client(target) as c:``.
 
@@ -223,7 +207,7 @@ class Client:
         self._debug = debug
 
         self._conn: Connection | None = None
-        self._session: _ClientSession | None = None
+        self._session: ClientSession | None = None
         self._server_info: Implementation | None = None
         self._server_caps: ServerCapabilities | None = None
         # tool name -> raw outputSchema (None: no schema); None as a whole: not (freshly) listed
@@ -277,7 +261,8 @@ class Client:
             kwargs["tracer"] = self._tracer
         if self._supported is not None:
             kwargs["supported_versions"] = self._supported
-        session = _ClientSession(conn.transport, self, **kwargs)
+        session = ClientSession(conn.transport, **kwargs)
+        session.observe_notifications(self._any_notification)
         self._session = session
         self._install(session)
         try:
@@ -345,7 +330,7 @@ class Client:
             caps["roots"] = {"listChanged": True}
         return caps
 
-    def _install(self, session: _ClientSession) -> None:
+    def _install(self, session: ClientSession) -> None:
         if self._sampling_handler is not None and self._sampling_cap is not None:
             session.set_request_handler(
                 "sampling/createMessage",
@@ -889,6 +874,8 @@ class Client:
                 await outcome
 
     def _any_notification(self, method: str, params: Any) -> None:
+        if method == "notifications/cancelled":
+            self._cancelled(params)
         if self._on_notification is not None:
             outcome = call_hook(self._on_notification, method, params)
             if outcome is not None:
