@@ -53,3 +53,11 @@ def test_unsupported_dialect_is_an_error(dialect: str) -> None:
 def test_invalid_schema_is_an_error() -> None:
     with pytest.raises(InvalidSchemaError):
         compile_schema({"type": "no-such-type"})
+
+
+def test_wire_checker_erratum_allows_fractional_elicitation_answers() -> None:
+    from tests.wire import validate
+
+    result = {"action": "accept", "content": {"score": 95.5, "name": "x", "ok": True}}
+    assert validate("2025-11-25", "ElicitResult", result) == []
+    assert validate("2025-11-25", "ElicitResult", {"action": "accept", "content": {"x": {}}})

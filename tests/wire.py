@@ -32,7 +32,24 @@ _RESULT_EXCEPTIONS = {
 
 @functools.cache
 def schema(version: str) -> dict[str, Any]:
-    return json.loads((SCHEMA_DIR / f"{version}.json").read_text())
+    loaded: dict[str, Any] = json.loads((SCHEMA_DIR / f"{version}.json").read_text())
+    _apply_errata(loaded)
+    return loaded
+
+
+def _apply_errata(root: dict[str, Any]) -> None:
+    """Known mistakes of the generated schema.json, corrected to the normative TypeScript
+    types (schema.mdx). Each one is narrow and documented.
+
+    - ``ElicitResult.content`` values are ``string | number | boolean | string[]`` in the
+      type reference, but the generated JSON says ``integer`` instead of ``number``, which
+      would reject a valid reply such as ``{"score": 95.5}``.
+    """
+    defs_ = root.get("$defs") or root.get("definitions") or {}
+    content = defs_.get("ElicitResult", {}).get("properties", {}).get("content", {})
+    for option in content.get("additionalProperties", {}).get("anyOf", []):
+        if option.get("type") == ["string", "integer", "boolean"]:
+            option["type"] = ["string", "number", "boolean"]
 
 
 def defs_key(version: str) -> str:
