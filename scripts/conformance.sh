@@ -51,13 +51,23 @@ while time.time() < deadline:
         time.sleep(0.1)
 sys.exit("the conformance server did not start")
 PY
+"${CONF[@]}" list --requirements 2025-11-25 >"$OUT/scenarios.txt"
+# Each leg is bounded (scenarios have their own 30 s timeouts; this catches a hung harness).
+# The legs' exit codes are not used: the report below judges every scenario from its checks.
 set +e
-"${CONF[@]}" server --url "http://localhost:$PORT/mcp" --requirements 2025-11-25 \
+timeout 600 "${CONF[@]}" server --url "http://localhost:$PORT/mcp" --requirements 2025-11-25 \
     -o "$OUT/server" >"$OUT/server-leg.txt" 2>&1
-"${CONF[@]}" client --command "$ROOT/.venv/bin/python $ROOT/examples/conformance/client.py" \
+echo "==> client leg: examples/conformance/client.py"
+timeout 600 "${CONF[@]}" client \
+    --command "$ROOT/.venv/bin/python $ROOT/examples/conformance/client.py" \
     --requirements 2025-11-25 -o "$OUT/client" >"$OUT/client-leg.txt" 2>&1
 set -e
 cleanup
 SERVER_PID=""
 
-python scripts/conformance_report.py "$OUT" scripts/conformance-expected-failures.txt
+echo "==> results in $OUT"
+if ! python scripts/conformance_report.py "$OUT" scripts/conformance-expected-failures.txt; then
+    echo "--- last lines of the server log ($OUT/server.log):"
+    tail -n 30 "$OUT/server.log"
+    exit 1
+fi
