@@ -18,4 +18,9 @@ if [ "$status" -eq 5 ]; then
     echo "pytest collected no tests: that is a failure" >&2
     exit 1
 fi
-exit "$status"
+if [ "$status" -ne 0 ]; then
+    exit "$status"
+fi
+
+echo "==> official MCP conformance suite"
+bash scripts/conformance.sh
