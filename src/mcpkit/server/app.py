@@ -22,6 +22,7 @@ import functools
 import inspect
 import logging
 import os
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
@@ -29,7 +30,13 @@ from typing import Any, Literal, TypeVar
 
 from mcpkit import versions
 from mcpkit.errors import ConnectionClosed, McpError
-from mcpkit.jsonrpc import INVALID_PARAMS, RESOURCE_NOT_FOUND, JSONObject, RequestId
+from mcpkit.jsonrpc import (
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    RESOURCE_NOT_FOUND,
+    JSONObject,
+    RequestId,
+)
 from mcpkit.lifecycle import Phase
 from mcpkit.server import completion as _completion
 from mcpkit.server.context import Context
@@ -38,7 +45,8 @@ from mcpkit.server.pagination import DEFAULT_PAGE_SIZE
 from mcpkit.server.prompts import PromptRegistry
 from mcpkit.server.resources import ResourceRegistry
 from mcpkit.server.roots import list_roots as _list_roots
-from mcpkit.server.tools import TaskSupport, ToolRegistry, run_tool, wire_dict
+from mcpkit.server.tasks import TaskManager
+from mcpkit.server.tools import TaskSupport, ToolEntry, ToolRegistry, run_tool, wire_dict
 from mcpkit.session import NotificationHandler, RequestContext, RequestHandler, ServerSession
 from mcpkit.transports.base import Transport
 from mcpkit.versions import ProtocolVersion
@@ -65,6 +73,8 @@ class AppSession(ServerSession):
         #: Resource URIs this client subscribed to.
         self.subscriptions: set[str] = set()
         self._app_tasks: set[asyncio.Task[Any]] = set()
+        #: Identifies this session as the owner of the tasks it creates (see TaskManager).
+        self.task_owner_key = uuid.uuid4().hex
 
     async def start(self) -> None:
         self.server.sessions.add(self)
@@ -103,6 +113,7 @@ class AppSession(ServerSession):
         data: Any,
         logger_name: str | None = None,
         related_request_id: RequestId | None = None,
+        meta: JSONObject | None = None,
     ) -> None:
         """``notifications/message`` when ``level`` passes this session's threshold."""
         if LEVELS[level] < self.log_level or self.closed:
@@ -110,6 +121,8 @@ class AppSession(ServerSession):
         params: JSONObject = {"level": level, "data": data}
         if logger_name is not None:
             params["logger"] = logger_name
+        if meta:
+            params["_meta"] = meta
         with contextlib.suppress(ConnectionClosed):
             await self.notify(
                 "notifications/message", params, related_request_id=related_request_id
@@ -150,6 +163,7 @@ class Server:
         page_size: int = DEFAULT_PAGE_SIZE,
         debug: bool = False,
         max_workers: int | None = None,
+        tasks: TaskManager | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -182,6 +196,8 @@ class Server:
         self._tables: dict[tuple[bool, ...], dict[str, RequestHandler]] = {}
         self._caps: dict[tuple[str, tuple[bool, ...]], JSONObject] = {}
         self._bridge = False
+        #: Runs task-augmented tool calls (tools registered with ``task_support``).
+        self.task_manager = tasks if tasks is not None else TaskManager(debug=debug)
 
     # -- registration ---------------------------------------------------------------------------
 
@@ -402,6 +418,7 @@ class Server:
                 if stack_ is not None:
                     await stack_.aclose()
                 self._lifespan_state = None
+                await self.task_manager.shutdown()
                 if self._executor is not None:
                     self._executor.shutdown(wait=False, cancel_futures=True)
                     self._executor = None
@@ -424,6 +441,7 @@ class Server:
             bool(self.resources.resources or self.resources.templates),
             bool(self.prompts.prompts),
             bool(self.prompts.prompts or self.resources.templates or self.completions.any),
+            self.tools.task_tools > 0,
         )
 
     def capabilities(self, version: ProtocolVersion = versions.LATEST) -> JSONObject:
@@ -432,7 +450,7 @@ class Server:
         key = (version.name, features)
         caps = self._caps.get(key)
         if caps is None:
-            tools, resources, prompts, completions = features
+            tools, resources, prompts, completions, tasks = features
             caps = {"logging": {}}
             if completions and version.audio:
                 caps["completions"] = {}
@@ -442,6 +460,8 @@ class Server:
                 caps["resources"] = {"subscribe": True, "listChanged": True}
             if tools:
                 caps["tools"] = {"listChanged": True}
+            if tasks and version.tasks:
+                caps["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
             self._caps[key] = caps
         return caps
 
@@ -450,7 +470,7 @@ class Server:
         table = self._tables.get(features)
         if table is not None:
             return table
-        tools, resources, prompts, completions = features
+        tools, resources, prompts, completions, tasks = features
         table = {"logging/setLevel": self._set_level}
         if tools:
             table["tools/list"] = self._list_tools
@@ -466,6 +486,12 @@ class Server:
             table["prompts/get"] = self._get_prompt
         if completions:
             table["completion/complete"] = self._complete
+        if tasks:
+            manager = self.task_manager
+            table["tasks/get"] = _tasks_only(manager.handle_get)
+            table["tasks/result"] = _tasks_only(manager.handle_result)
+            table["tasks/list"] = _tasks_only(manager.handle_list)
+            table["tasks/cancel"] = _tasks_only(manager.handle_cancel)
         table.update(self._raw_handlers)
         self._tables[features] = table
         return table
@@ -588,15 +614,34 @@ class Server:
 
     async def _call_tool(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
         entry = self.tools.lookup(params)
+        arguments = params.get("arguments")  # type: ignore[union-attr]
+        if self.tools.task_tools:
+            version = rctx.session.protocol_version
+            if version is not None and version.tasks:
+                task = params.get("task")  # type: ignore[union-attr]
+                if task is not None:
+                    if not entry.accepts_tasks:
+                        raise McpError(
+                            METHOD_NOT_FOUND,
+                            f"Tool '{entry.name}' does not support task-augmented calls "
+                            "(execution.taskSupport is 'forbidden')",
+                        )
+                    return await self.task_manager.start(
+                        rctx, task, functools.partial(self._run_tool, entry, arguments)
+                    )
+                if entry.task_support == "required":
+                    raise McpError(
+                        METHOD_NOT_FOUND,
+                        f"Tool '{entry.name}' must be called as a task "
+                        "(execution.taskSupport is 'required': add 'task' to the params)",
+                    )
+        return await self._run_tool(entry, arguments, rctx)
+
+    async def _run_tool(self, entry: ToolEntry, arguments: Any, rctx: RequestContext) -> JSONObject:
         if self._bridge and entry.context_param is None:
             self._make_context(rctx)
         return await run_tool(
-            entry,
-            params.get("arguments"),  # type: ignore[union-attr]
-            rctx,
-            self._make_context,
-            self._get_executor,
-            self.debug,
+            entry, arguments, rctx, self._make_context, self._get_executor, self.debug
         )
 
     async def _list_resources(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
@@ -655,6 +700,18 @@ class Server:
             kind, target, argument, value, arguments, fallback
         )
         return {"completion": completion}
+
+
+def _tasks_only(handler: RequestHandler) -> RequestHandler:
+    """``tasks/*`` exist from 2025-11-25 on; older sessions get -32601."""
+
+    async def serve(params: JSONObject | None, rctx: RequestContext) -> Any:
+        version = rctx.session.protocol_version
+        if version is not None and not version.tasks:
+            raise McpError(METHOD_NOT_FOUND, f"Method not found: {rctx.method}")
+        return await handler(params, rctx)
+
+    return serve
 
 
 class _WithLifespan:

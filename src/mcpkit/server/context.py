@@ -63,6 +63,12 @@ class Context:
         return self._rctx.cancelled
 
     @property
+    def task_id(self) -> str | None:
+        """The task this call runs as (a task-augmented ``tools/call``), else None."""
+        task_id = getattr(self._rctx, "task_id", None)
+        return task_id if isinstance(task_id, str) else None
+
+    @property
     def request_context(self) -> RequestContext:
         """The low-level request context of the session engine."""
         return self._rctx
@@ -101,7 +107,8 @@ class Context:
 
     async def log(self, level: LoggingLevel, data: Any, logger: str | None = None) -> None:
         """Send ``notifications/message`` if ``level`` is at or above the session's level."""
-        await self.session.send_log(level, data, logger, self._rctx.request_id)
+        meta = getattr(self._rctx, "related_meta", None)  # set while running as a task
+        await self.session.send_log(level, data, logger, self._rctx.request_id, meta)
 
     async def debug(self, data: Any, logger: str | None = None) -> None:
         """Log at ``debug``."""
@@ -253,7 +260,7 @@ class Context:
 
     async def list_roots(self) -> list[Root]:
         """The client's roots (``roots/list``); McpError when it did not declare ``roots``."""
-        return await _list_roots(self.session, self._rctx.request_id)
+        return await _list_roots(self.session, request=self._rctx.request)
 
     async def read_resource(self, uri: str) -> ReadResourceResult:
         """Read one of this server's own resources."""

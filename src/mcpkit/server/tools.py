@@ -95,6 +95,11 @@ class ToolEntry:
         self.task_support = task_support
         self.passthrough_type = passthrough_type
 
+    @property
+    def accepts_tasks(self) -> bool:
+        """True when ``execution.taskSupport`` is ``optional`` or ``required``."""
+        return self.task_support == "optional" or self.task_support == "required"
+
     def to_result(self, value: Any) -> JSONObject:
         """The ``CallToolResult`` dict for a return value."""
         pt = self.passthrough_type
@@ -129,6 +134,8 @@ class ToolRegistry:
         self.paginator = Paginator("tools", self._definitions, page_size)
         self._on_change = on_change
         self._definitions_cache: list[JSONObject] | None = None
+        #: How many tools accept task-augmented calls (``optional`` or ``required``).
+        self.task_tools = 0
 
     def _definitions(self) -> list[JSONObject]:
         cache = self._definitions_cache
@@ -205,12 +212,16 @@ class ToolRegistry:
             definition["_meta"] = dict(meta)
         entry = ToolEntry(fn, tool_name, signature, output, definition, task_support, passthrough)
         self.tools[tool_name] = entry
+        if entry.accepts_tasks:
+            self.task_tools += 1
         self._changed()
         return entry
 
     def remove(self, name: str) -> None:
         """Unregister a tool (KeyError when there is none of that name)."""
-        del self.tools[name]
+        entry = self.tools.pop(name)
+        if entry.accepts_tasks:
+            self.task_tools -= 1
         self._changed()
 
     def lookup(self, params: JSONObject | None) -> ToolEntry:
