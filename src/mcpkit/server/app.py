@@ -39,6 +39,7 @@ from mcpkit.jsonrpc import (
 )
 from mcpkit.lifecycle import Phase
 from mcpkit.server import completion as _completion
+from mcpkit.server.content import downgrade_messages, downgrade_result, needs_downgrade
 from mcpkit.server.context import Context
 from mcpkit.server.logging import LEVELS, McpLogHandler, current_context, parse_level
 from mcpkit.server.pagination import DEFAULT_PAGE_SIZE
@@ -640,9 +641,13 @@ class Server:
     async def _run_tool(self, entry: ToolEntry, arguments: Any, rctx: RequestContext) -> JSONObject:
         if self._bridge and entry.context_param is None:
             self._make_context(rctx)
-        return await run_tool(
+        result = await run_tool(
             entry, arguments, rctx, self._make_context, self._get_executor, self.debug
         )
+        version = rctx.session.protocol_version
+        if needs_downgrade(version):
+            result = downgrade_result(result, version)
+        return result
 
     async def _list_resources(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
         return self.resources.paginator.page(params)
@@ -677,7 +682,11 @@ class Server:
         return self.prompts.paginator.page(params)
 
     async def _get_prompt(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
-        return await self.prompts.get(params, rctx, self._make_context, self._get_executor)
+        result = await self.prompts.get(params, rctx, self._make_context, self._get_executor)
+        version = rctx.session.protocol_version
+        if needs_downgrade(version):
+            result = downgrade_messages(result, version)
+        return result
 
     async def _set_level(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
         rctx.session.log_level = parse_level(params)  # type: ignore[attr-defined]

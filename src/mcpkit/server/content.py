@@ -198,3 +198,47 @@ def content_types() -> tuple[type, ...]:
     )
 
     return (_Media, TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource)
+
+
+def needs_downgrade(version: Any) -> bool:
+    """True when ``version`` lacks a content type a result may hold (audio before
+    2025-03-26, resource links before 2025-06-18)."""
+    return version is not None and not (version.audio and version.structured_output)
+
+
+def downgrade_blocks(blocks: list[Any], version: Any) -> list[Any]:
+    """Content blocks ``version`` can carry: audio and resource links it does not know become
+    text blocks saying what was there (so the peer's schema is respected)."""
+    out: list[Any] = []
+    for block in blocks:
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind == "audio" and not version.audio:
+            text = f"[audio ({block.get('mimeType', 'unknown type')}) not shown: protocol "
+            text += f"version {version} cannot carry audio content]"
+            block = {"type": "text", "text": text}
+        elif kind == "resource_link" and not version.structured_output:
+            label = block.get("title") or block.get("name") or block.get("uri")
+            block = {"type": "text", "text": f"Resource: {label} <{block.get('uri')}>"}
+        out.append(block)
+    return out
+
+
+def downgrade_result(result: Any, version: Any) -> Any:
+    """A ``CallToolResult`` dict with its content fit for ``version``."""
+    if isinstance(result, dict) and isinstance(result.get("content"), list):
+        return {**result, "content": downgrade_blocks(result["content"], version)}
+    return result
+
+
+def downgrade_messages(result: Any, version: Any) -> Any:
+    """A ``GetPromptResult`` dict with each message's content fit for ``version``."""
+    messages = result.get("messages") if isinstance(result, dict) else None
+    if not isinstance(messages, list):
+        return result
+    fixed = []
+    for m in messages:
+        content = m.get("content") if isinstance(m, dict) else None
+        if isinstance(content, dict):
+            m = {**m, "content": downgrade_blocks([content], version)[0]}
+        fixed.append(m)
+    return {**result, "messages": fixed}

@@ -64,11 +64,7 @@ Runner = Callable[[RequestContext], Awaitable[JSONObject]]
 
 
 def _iso(ts: float) -> str:
-    return (
-        datetime.fromtimestamp(ts, UTC)
-        .isoformat(timespec="milliseconds")
-        .replace("+00:00", "Z")
-    )
+    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def related_meta(task_id: str) -> JSONObject:
