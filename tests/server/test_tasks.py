@@ -193,7 +193,8 @@ async def test_tool_error_and_protocol_error_fail_the_task(wire: Any) -> None:
         created = await task_call(client, "protocol_error")
         with pytest.raises(McpError) as err:
             await client.request("tasks/result", {"taskId": created["taskId"]}, timeout=10)
-        assert (err.value.code, err.value.message, err.value.data) == (-32602, "bad thing", {"x": 1})
+        assert err.value.code == -32602 and err.value.message == "bad thing"
+        assert err.value.data == {"x": 1}
         got = await client.request("tasks/get", {"taskId": created["taskId"]}, timeout=10)
         assert got["status"] == "failed" and got["statusMessage"] == "bad thing"
 
