@@ -1,0 +1,294 @@
+"""The ``mcpkit`` command: argument parsing and the one place errors become messages.
+
+Every failure is one ``error:`` line plus a ``hint:`` line on stderr and a non-zero exit code
+(1 failure, 2 bad usage, 3 the tool reported an error, 130 interrupted); ``--debug`` shows
+the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from mcpkit.cli.errors import EXIT_ERROR, EXIT_USAGE, CliError
+
+__all__ = ["build_parser", "main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors in the CLI's style."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        raise CliError(message, f"see: {self.prog} --help", code=EXIT_USAGE)
+
+
+def _examples(text: str) -> str:
+    return "examples:\n" + textwrap.indent(textwrap.dedent(text).strip(), "  ")
+
+
+def _command(
+    sub: Any, name: str, summary: str, examples: str, description: str | None = None
+) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name,
+        help=summary,
+        description=description or summary,
+        epilog=_examples(examples),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--debug", action="store_true", help="show tracebacks and server stderr")
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``mcpkit`` and its commands."""
+    from mcpkit import __version__
+    from mcpkit.cli.common import add_connection_options
+
+    parser = _Parser(
+        prog="mcpkit",
+        description="Run, inspect and call Model Context Protocol servers.",
+        epilog=_examples(
+            """
+            mcpkit run server.py                          # serve over stdio
+            mcpkit run server.py:app --transport http --port 8000 --reload
+            mcpkit inspect "python server.py"
+            mcpkit call http://127.0.0.1:8000/mcp add a=2 b=3
+            mcpkit read server.py test://static-text
+            mcpkit prompt server.py review code='print(1)'
+            mcpkit inspect --config ~/.cursor/mcp.json github
+            mcpkit demo
+            """
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"mcpkit {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks and server stderr")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    run = _command(
+        sub,
+        "run",
+        "serve the Server of a Python file or module (stdio or Streamable HTTP)",
+        """
+        mcpkit run server.py                  # the Server named app, server or mcp (or the only one)
+        mcpkit run server.py:weather          # the object named weather (or a factory function)
+        mcpkit run my_package.server:app      # from an importable module
+        mcpkit run server.py --transport http --port 8000        # http://127.0.0.1:8000/mcp
+        mcpkit run server.py --transport http --reload           # restart on .py changes
+        """,
+    )
+    run.add_argument("server", metavar="SERVER", help="path/to/file.py[:object] or module:object")
+    run.add_argument(
+        "-t", "--transport", choices=("stdio", "http"), default="stdio", help="default: stdio"
+    )
+    run.add_argument("--host", default="127.0.0.1", help="HTTP: address to bind (127.0.0.1)")
+    run.add_argument("--port", type=int, default=8000, help="HTTP: port (8000; 0 picks a free one)")
+    run.add_argument("--path", default="/mcp", help="HTTP: endpoint path (/mcp)")
+    run.add_argument(
+        "--event-store",
+        metavar="FILE",
+        help="HTTP: keep stream events in this SQLite file for resumption (default: in memory)",
+    )
+    run.add_argument("--stateless", action="store_true", help="HTTP: no sessions")
+    run.add_argument(
+        "--json-response", action="store_true", help="HTTP: answer POSTs with JSON, not SSE"
+    )
+    run.add_argument(
+        "--reload",
+        action="store_true",
+        help="restart the server when a .py file next to it changes (for development; "
+        "over stdio the client has to reconnect)",
+    )
+
+    inspect = _command(
+        sub,
+        "inspect",
+        "show a server's info, capabilities, tools, resources, templates and prompts",
+        """
+        mcpkit inspect server.py
+        mcpkit inspect "uvx mcp-server-time"
+        mcpkit inspect http://127.0.0.1:8000/mcp -H "Authorization: Bearer TOKEN"
+        mcpkit inspect --config claude_desktop_config.json filesystem
+        mcpkit inspect server.py --json | jq '.tools[].name'
+        """,
+    )
+    add_connection_options(inspect)
+
+    call = _command(
+        sub,
+        "call",
+        "call one tool and print its result",
+        """
+        mcpkit call server.py add a=2 b=3                # typed from the inputSchema: 5
+        mcpkit call server.py forecast city=Oslo days=3  # progress and logs on stderr
+        mcpkit call server.py search tags:='["a","b"]'   # key:=JSON for any JSON value
+        mcpkit call server.py create --json '{"name": "x", "size": 2}'
+        mcpkit call server.py pixel --save-dir out/      # images saved, path printed
+        mcpkit call server.py ask_user --no-input        # elicitation declined
+        """,
+        description=(
+            "Call one tool and print its result. Arguments are typed from the tool's "
+            "inputSchema (integers, numbers, booleans, JSON for arrays and objects). Text "
+            "goes to stdout, images and audio are saved to files, structuredContent is "
+            "printed as JSON. Exit code: 0 ok, 3 the tool reported an error (isError), "
+            "1 any other failure."
+        ),
+    )
+    add_connection_options(call)
+    call.add_argument("tool", metavar="TOOL", help="the tool's name")
+    call.add_argument(
+        "arguments", nargs="*", metavar="KEY=VALUE", help="arguments (KEY:=JSON for raw JSON)"
+    )
+    call.add_argument(
+        "--args", "-a", dest="json_args", metavar="JSON", help="arguments as a JSON object"
+    )
+
+    read = _command(
+        sub,
+        "read",
+        "read one resource",
+        """
+        mcpkit read server.py test://static-text
+        mcpkit read server.py weather://Oslo/current --json
+        mcpkit read server.py test://static-binary --save-dir out/
+        """,
+    )
+    add_connection_options(read)
+    read.add_argument("uri", metavar="URI", help="the resource's URI")
+
+    prompt = _command(
+        sub,
+        "prompt",
+        "get one prompt with arguments and print its messages",
+        """
+        mcpkit prompt server.py review code='print(1)' language=python
+        mcpkit prompt server.py describe_image --json
+        """,
+    )
+    add_connection_options(prompt)
+    prompt.add_argument("name", metavar="NAME", help="the prompt's name")
+    prompt.add_argument("arguments", nargs="*", metavar="KEY=VALUE", help="prompt arguments")
+    prompt.add_argument(
+        "--args", "-a", dest="json_args", metavar="JSON", help="arguments as a JSON object"
+    )
+
+    demo = _command(
+        sub,
+        "demo",
+        "walk through every MCP feature: the example server over Streamable HTTP and a client",
+        """
+        mcpkit demo
+        mcpkit demo --server examples/server_everything.py
+        """,
+    )
+    demo.add_argument("--server", metavar="FILE", help="the server file to demo")
+    demo.add_argument(
+        "--save-dir", metavar="DIR", help="where images are saved (default: a temporary folder)"
+    )
+    demo.add_argument(
+        "--time-limit", type=float, default=60.0, help=argparse.SUPPRESS
+    )
+    return parser
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    command: str | None = args.command
+    if command == "run":
+        from mcpkit.cli.run import run_server
+
+        try:
+            return run_server(args)
+        except KeyboardInterrupt:
+            return 0
+    if command == "demo":
+        from mcpkit.cli.demo import run_demo
+
+        return run_demo(args)
+    handlers: dict[str, Callable[[argparse.Namespace], Any]] = {}
+    if command == "inspect":
+        from mcpkit.cli.inspect import run_inspect
+
+        handlers[command] = run_inspect
+    elif command in ("call", "read", "prompt"):
+        from mcpkit.cli import call
+
+        handlers.update(call=call.run_call, read=call.run_read, prompt=call.run_prompt)
+    code: int = asyncio.run(handlers[command](args))
+    return code
+
+
+def _explain(exc: BaseException) -> CliError:
+    """Turn an exception into the one line (and hint) the user sees."""
+    from mcpkit.errors import ConnectionClosed, McpError, ProcessExited, RequestTimeout
+
+    if isinstance(exc, CliError):
+        return exc
+    if isinstance(exc, ProcessExited):
+        tail = [line for line in exc.stderr_tail.strip().splitlines() if line.strip()]
+        hint = (
+            f"its last stderr line: {tail[-1].strip()}  (--debug shows all of it)"
+            if tail
+            else "check the command line runs on its own"
+        )
+        return CliError(f"the server process exited with code {exc.returncode}", hint)
+    if isinstance(exc, RequestTimeout):
+        return CliError(f"timed out: {exc}", "allow more time with --timeout SECONDS")
+    if isinstance(exc, ConnectionClosed):
+        return CliError(
+            f"connection failed: {_one_line(exc)}",
+            "check that TARGET is right and the server is running (--debug for details)",
+        )
+    if isinstance(exc, McpError):
+        return CliError(f"server error {exc.code}: {_one_line(exc.message)}")
+    if isinstance(exc, FileNotFoundError):
+        return CliError(
+            f"cannot start the server: {exc.strerror}: {exc.filename}",
+            "check the command line (quote it as one argument)",
+        )
+    if isinstance(exc, ImportError):
+        return CliError(f"missing dependency: {exc}", "pip install 'mcpkit[http,cli]'")
+    if isinstance(exc, (TimeoutError, asyncio.TimeoutError)):
+        return CliError("timed out", "allow more time with --timeout SECONDS")
+    return CliError(
+        f"{type(exc).__name__}: {_one_line(exc)}", "run again with --debug for the traceback"
+    )
+
+
+def _one_line(value: object) -> str:
+    text = str(value).strip()
+    return text.splitlines()[0] if text else type(value).__name__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``mcpkit`` with ``argv`` (default: the process arguments); return the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return EXIT_USAGE
+        if args.command != "run":
+            from mcpkit.cli.render import require_rich
+
+            require_rich()
+        return _dispatch(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("mcpkit: interrupted\n")
+        return 130
+    except Exception as exc:
+        if debug:
+            import traceback
+
+            traceback.print_exc()
+        error = _explain(exc)
+        sys.stderr.write(f"error: {error.message}\n")
+        if error.hint:
+            sys.stderr.write(f"hint: {error.hint}\n")
+        return error.code or EXIT_ERROR

@@ -1,0 +1,160 @@
+"""What the commands that talk to a server share: options, the connection, error lines."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from mcpkit.cli.errors import EXIT_USAGE, CliError
+from mcpkit.cli.interactive import TerminalHandlers
+from mcpkit.cli.render import Output
+from mcpkit.cli.targets import resolve_target
+
+__all__ = ["add_connection_options", "make_client", "make_output", "parse_header"]
+
+TARGET_HELP = (
+    "the server: a command line ('python server.py', quoted), an http(s):// URL, "
+    "path/to/file.py[:object], module:object, or a server name from --config"
+)
+
+
+def add_connection_options(parser: argparse.ArgumentParser, *, answers: bool = True) -> None:
+    """The options every command that connects to a server accepts."""
+    parser.add_argument("target", metavar="TARGET", help=TARGET_HELP)
+    group = parser.add_argument_group("connection")
+    group.add_argument(
+        "--config",
+        metavar="FILE",
+        help="an mcpServers JSON config (Claude Desktop / Cursor / VS Code style); "
+        "TARGET is then a server name in it",
+    )
+    group.add_argument(
+        "-H",
+        "--header",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="an HTTP header for URL targets (repeatable), e.g. -H 'Authorization: Bearer T'",
+    )
+    group.add_argument(
+        "-e",
+        "--env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an environment variable for a command-line server (repeatable)",
+    )
+    group.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="seconds to wait for each response; progress restarts it (default 60)",
+    )
+    group.add_argument(
+        "--protocol-version",
+        metavar="VERSION",
+        help="ask for this protocol revision (e.g. 2025-06-18) instead of the latest",
+    )
+    if answers:
+        group = parser.add_argument_group("answering the server")
+        group.add_argument(
+            "--no-input",
+            action="store_true",
+            help="never ask: decline elicitations and refuse sampling requests "
+            "(the default when stdin is not a terminal)",
+        )
+        group.add_argument(
+            "--root",
+            action="append",
+            default=[],
+            metavar="PATH",
+            help="offer this directory to the server as a root (repeatable); "
+            "without it no roots are offered",
+        )
+    group = parser.add_argument_group("output")
+    group.add_argument("--json", action="store_true", help="print JSON instead of tables/text")
+    group.add_argument(
+        "--save-dir",
+        metavar="DIR",
+        help="where images, audio and blobs are saved (default: a new temporary folder)",
+    )
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    """``"Name: value"`` (or ``Name=value``) as a pair; CliError when malformed."""
+    for sep in (":", "="):
+        name, found, value = text.partition(sep)
+        if found and name.strip():
+            return name.strip(), value.strip()
+    raise CliError(f"bad header {text!r}", "write it as 'Name: value'", code=EXIT_USAGE)
+
+
+def _env(pairs: list[str]) -> dict[str, str] | None:
+    if not pairs:
+        return None
+    import os
+
+    env = dict(os.environ)
+    for pair in pairs:
+        name, found, value = pair.partition("=")
+        if not found or not name:
+            raise CliError(f"bad --env {pair!r}", "write it as NAME=VALUE", code=EXIT_USAGE)
+        env[name] = value
+    return env
+
+
+def make_output(args: argparse.Namespace) -> Output:
+    """The Output for a command's options."""
+    return Output(save_dir=getattr(args, "save_dir", None))
+
+
+def make_client(
+    args: argparse.Namespace,
+    output: Output,
+    *,
+    handlers: TerminalHandlers | None = None,
+    on_progress: Any = None,
+) -> Any:
+    """A :class:`~mcpkit.Client` for ``args.target`` with the terminal handlers and hooks."""
+    from mcpkit import Client
+
+    target = resolve_target(args.target, args.config)
+    if handlers is None:
+        interactive = not getattr(args, "no_input", True) and sys.stdin.isatty()
+        reason = "--no-input" if getattr(args, "no_input", False) else "stdin is not a terminal"
+        handlers = TerminalHandlers(output, interactive=interactive, reason=reason)
+    roots = None
+    if getattr(args, "root", None):
+        roots = []
+        for path in args.root:
+            folder = Path(path).expanduser().resolve()
+            roots.append({"uri": folder.as_uri(), "name": folder.name or str(folder)})
+    headers = dict(parse_header(h) for h in args.header) or None
+    kwargs: dict[str, Any] = {
+        "sampling_handler": handlers.sampling,
+        "elicitation_handler": handlers.elicitation,
+        "roots": roots,
+        "on_log": output.log,
+        "timeout": args.timeout,
+        "headers": headers,
+        "env": _env(args.env),
+        "protocol_version": args.protocol_version,
+        "client_info": {"name": "mcpkit-cli", "version": _version()},
+        "debug": bool(getattr(args, "debug", False)),
+    }
+    if on_progress is not None:
+        kwargs["on_progress"] = on_progress
+    if getattr(args, "debug", False):
+        kwargs["on_stderr"] = lambda line: output.err.print(
+            f"server stderr: {line}", markup=False, style="dim"
+        )
+    return Client(target, **kwargs)
+
+
+def _version() -> str:
+    from mcpkit import __version__
+
+    return __version__

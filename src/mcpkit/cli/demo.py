@@ -1,0 +1,281 @@
+"""``mcpkit demo``: the example server over Streamable HTTP, every feature walked through.
+
+The server (``examples/server_everything.py``, or ``--server FILE``) runs in this process
+under uvicorn on 127.0.0.1 at a free port, with the embedded SQLite event store in a
+temporary folder. A :class:`~mcpkit.Client` connects over real HTTP and exercises tools
+(progress, logging, structured output, images, errors), sampling and elicitation (answered
+by scripted handlers), roots, resources (templates, binary, subscriptions), completion,
+prompts, list-changed notifications and the logging level, printing what happens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from mcpkit.cli.errors import CliError
+from mcpkit.cli.render import Output, compact_schema, to_json
+from mcpkit.cli.targets import ServerRef, load_server
+
+__all__ = ["default_server_path", "run_demo"]
+
+_WAIT = 5.0  # seconds to wait for a notification before saying it did not come
+
+
+def default_server_path() -> Path | None:
+    """``examples/server_everything.py`` of the repository this package runs from."""
+    import mcpkit
+
+    here = Path(mcpkit.__file__).resolve()
+    for parent in here.parents:
+        candidate = parent / "examples" / "server_everything.py"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+class _Demo:
+    def __init__(self, output: Output, workdir: Path) -> None:
+        self.output = output
+        self.workdir = workdir
+        self.updated = asyncio.Event()
+        self.list_changed = asyncio.Event()
+        self.logs: list[Any] = []
+        self.step = 0
+
+    # -- printing -------------------------------------------------------------------------------
+
+    def section(self, title: str) -> None:
+        self.step += 1
+        self.output.out.print(f"\n[bold cyan]{self.step:>2}. {title}[/]")
+
+    def line(self, text: str, style: str = "") -> None:
+        self.output.out.print(f"    {text}", style=style, markup=False, highlight=False)
+
+    def show(self, label: str, value: Any) -> None:
+        self.line(f"{label}: {value}")
+
+    # -- scripted handlers and hooks ------------------------------------------------------------
+
+    async def sampling(self, params: Any, ctx: Any) -> dict[str, Any]:
+        question = ""
+        for message in params.messages:
+            question = getattr(message.content, "text", question)
+        self.line(f"<- server asks the client's LLM (sampling): {question!r}", "magenta")
+        self.line("-> scripted LLM replies: 'Paris.'", "magenta")
+        return {
+            "role": "assistant",
+            "content": {"type": "text", "text": "Paris."},
+            "model": "scripted-demo-llm",
+            "stopReason": "endTurn",
+        }
+
+    async def elicitation(self, params: Any, ctx: Any) -> dict[str, Any]:
+        fields = compact_schema(params.to_wire().get("requestedSchema"))
+        self.line(f"<- server asks the user (elicitation): {params.message!r}", "magenta")
+        self.line(f"   form fields: {fields}", "magenta")
+        answer = {"name": "Ada", "color": "green"}
+        self.line(f"-> scripted user accepts with {answer}", "magenta")
+        return {"action": "accept", "content": answer}
+
+    def on_log(self, params: Any) -> None:
+        self.logs.append(params)
+        self.line(f"<- log [{params.level}] {params.data}", "blue")
+
+    def on_progress(self, progress: float, total: float | None, message: str | None) -> None:
+        shown = f"{progress:g}/{total:g}" if total is not None else f"{progress:g}"
+        self.line(f"<- progress {shown}" + (f": {message}" if message else ""), "blue")
+
+    def on_updated(self, uri: str) -> None:
+        self.line(f"<- notifications/resources/updated {uri}", "blue")
+        self.updated.set()
+
+    def on_list_changed(self, kind: str) -> None:
+        self.line(f"<- notifications/{kind}/list_changed", "blue")
+        if kind == "tools":
+            self.list_changed.set()
+
+    # -- the walk-through -----------------------------------------------------------------------
+
+    async def call(self, client: Any, name: str, arguments: dict[str, Any] | None = None) -> Any:
+        shown = ", ".join(f"{k}={v!r}" for k, v in (arguments or {}).items())
+        self.line(f"-> tools/call {name}({shown})")
+        result = await client.call_tool(name, arguments or {}, on_progress=self.on_progress)
+        wire = result.to_wire()
+        for block in wire.get("content") or []:
+            if block.get("type") == "text":
+                self.line(f"<- {'error' if result.is_error else 'text'}: {block['text']}")
+            elif block.get("type") in ("image", "audio"):
+                import base64
+
+                data = base64.b64decode(block["data"])
+                path = self.output.save(data, block.get("mimeType"), name)
+                self.line(f"<- {block['type']} {block.get('mimeType')} ({len(data)} bytes) "
+                          f"saved to {path}")
+        if wire.get("structuredContent") is not None:
+            self.line(f"<- structuredContent: {to_json(wire['structuredContent'])}".replace(
+                "\n", " ").replace("  ", ""))
+        return result
+
+    async def walk(self, client: Any, app: Any, url: str, store: Any) -> None:
+        from mcpkit.errors import McpError
+
+        self.section("Connect (Streamable HTTP, initialize handshake)")
+        info = client.server_info
+        self.show("server", f"{info.name} {info.version} ({info.title})")
+        self.show("protocol", client.protocol_version)
+        self.show("session", getattr(client.transport, "session_id", None))
+        caps = client.server_capabilities.to_wire()
+        self.show("capabilities", ", ".join(caps))
+        self.show("instructions", client.instructions)
+        started = time.perf_counter()
+        await client.ping()
+        self.show("ping", f"{(time.perf_counter() - started) * 1000:.1f} ms round trip")
+
+        self.section("Tools")
+        for tool in await client.list_tools():
+            self.line(f"{tool.name}({compact_schema(tool.input_schema.to_wire())})")
+        await self.call(client, "add", {"a": 2, "b": 3})
+
+        self.section("Progress, logging and structured output")
+        await self.call(client, "forecast", {"city": "Oslo", "days": 3})
+
+        self.section("Images and tool errors")
+        await self.call(client, "pixel")
+        await self.call(client, "fail")
+        try:
+            await client.call_tool("no_such_tool", {})
+        except McpError as exc:
+            self.line(f"-> tools/call no_such_tool: protocol error {exc.code}: {exc.message}")
+
+        self.section("Sampling: the server asks the client's LLM")
+        await self.call(client, "ask_llm", {"question": "What is the capital of France?"})
+
+        self.section("Elicitation: the server asks the user")
+        await self.call(client, "ask_user")
+
+        self.section("Roots and the server's lifespan state")
+        await self.call(client, "roots")
+        await self.call(client, "answers")
+
+        self.section("Resources and templates")
+        for r in await client.list_resources():
+            self.line(f"{r.uri}  ({r.mime_type})  {r.description or ''}")
+        for t in await client.list_resource_templates():
+            self.line(f"{t.uri_template}  (template, {t.mime_type})")
+        for uri in ("test://static-text", "test://static-binary", "weather://Oslo/current"):
+            result = await client.read_resource(uri)
+            for item in result.to_wire()["contents"]:
+                if "text" in item:
+                    self.line(f"-> resources/read {uri}: {item['text']}")
+                else:
+                    self.line(f"-> resources/read {uri}: blob, {len(item['blob'])} base64 chars")
+
+        self.section("Completion of a template argument")
+        done = await client.complete("weather://{city}/current", "city", "O")
+        self.line(f"-> completion/complete city='O': {done.completion.values}")
+
+        self.section("Prompts")
+        for p in await client.list_prompts():
+            arguments = ", ".join(a.name for a in p.arguments or ())
+            self.line(f"{p.name}({arguments}): {p.description}")
+        prompt = await client.get_prompt("review", {"code": "print('hi')"})
+        for message in prompt.messages:
+            text = getattr(message.content, "text", f"[{message.content.type}]")
+            self.line(f"-> prompts/get review: {message.role}: {text!r}")
+
+        self.section("Subscriptions and list-changed notifications")
+        await client.subscribe_resource("test://static-text")
+        self.line("-> resources/subscribe test://static-text")
+        app.notify_resource_updated("test://static-text")
+        await self._wait(self.updated, "resources/updated")
+
+        def shout(text: str) -> str:
+            """Echo the text in capitals (a tool added while clients are connected)."""
+            return text.upper()
+
+        app.add_tool(shout)
+        await self._wait(self.list_changed, "tools/list_changed")
+        names = [t.name for t in await client.list_tools()]
+        self.line(f"-> tools/list again: {', '.join(names)}")
+        await self.call(client, "shout", {"text": "hello"})
+        app.remove_tool("shout")
+
+        self.section("Logging level")
+        before = len(self.logs)
+        await client.set_logging_level("warning")
+        self.line("-> logging/setLevel warning")
+        await self.call(client, "forecast", {"city": "Paris", "days": 1})
+        self.line(f"info messages received after setLevel: {len(self.logs) - before}")
+
+        self.section("Resumable streams: the SQLite event store")
+        self.line(f"events stored for resumption: {store.count()} (in {self.workdir})")
+
+    async def _wait(self, event: asyncio.Event, what: str) -> None:
+        try:
+            await asyncio.wait_for(event.wait(), _WAIT)
+        except TimeoutError:
+            self.line(f"({what} did not arrive within {_WAIT:g} s)", "yellow")
+        event.clear()
+
+
+async def _main(args: argparse.Namespace, output: Output) -> None:
+    from mcpkit import Client
+    from mcpkit.transports.http import SQLiteEventStore, running
+
+    path = Path(args.server) if args.server else default_server_path()
+    if path is None:
+        raise CliError(
+            "the demo server (examples/server_everything.py) was not found",
+            "run the demo from a checkout of the mcpkit repository, or pass --server FILE",
+        )
+    app = load_server(ServerRef(path, None, None))
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="mcpkit-demo-") as tmp:
+        workdir = Path(tmp)
+        output.out.print(f"[bold]mcpkit demo[/]: the example server {path.name} and a client")
+        store = SQLiteEventStore(str(workdir / "events.sqlite3"))
+        demo = _Demo(output, workdir)
+        try:
+            asgi = app.http_app(event_store=store)
+            async with running(asgi, host="127.0.0.1", port=0) as base:
+                url = f"{base}/mcp"
+                output.out.print(
+                    f"serving over Streamable HTTP at {url} (SQLite event store in {tmp})",
+                    markup=False,
+                )
+                roots_dir = workdir / "workspace"
+                roots_dir.mkdir()
+                client = Client(
+                    url,
+                    sampling_handler=demo.sampling,
+                    elicitation_handler=demo.elicitation,
+                    roots=[{"uri": roots_dir.as_uri(), "name": "workspace"}],
+                    on_log=demo.on_log,
+                    on_resource_updated=demo.on_updated,
+                    on_list_changed=demo.on_list_changed,
+                    client_info={"name": "mcpkit-demo", "version": "1.0"},
+                    timeout=10,
+                )
+                async with client:
+                    await demo.walk(client, app, url, store)
+                demo.section("Disconnect")
+                demo.line("session ended (HTTP DELETE); server shutting down")
+        finally:
+            store.close()
+    output.out.print(f"\n[bold green]demo finished in {time.perf_counter() - started:.1f} s[/]")
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """Run the demo; returns the exit code."""
+    try:
+        import mcpkit.transports.http  # noqa: F401
+    except ImportError as exc:
+        raise CliError(f"the demo needs Streamable HTTP: {exc}", "pip install 'mcpkit[http]'") from None
+    output = Output(save_dir=args.save_dir)
+    asyncio.run(asyncio.wait_for(_main(args, output), args.time_limit))
+    return 0

@@ -1,0 +1,21 @@
+"""The one exception the CLI shows as ``error: ...`` plus a ``hint: ...`` line."""
+
+from __future__ import annotations
+
+__all__ = ["EXIT_ERROR", "EXIT_TOOL_ERROR", "EXIT_USAGE", "CliError"]
+
+#: Exit codes: 1 for a failure (connection, protocol error, bad input), 2 for bad usage,
+#: 3 when the call worked but the tool reported an error (``isError``).
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_TOOL_ERROR = 3
+
+
+class CliError(Exception):
+    """A failure worth one line to the user, with an optional hint and exit code."""
+
+    def __init__(self, message: str, hint: str | None = None, code: int = EXIT_ERROR) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.code = code

@@ -1,0 +1,182 @@
+"""``mcpkit run``: serve the Server of a file or module over stdio or Streamable HTTP.
+
+``--reload`` turns this process into a small supervisor: the server runs as a child process
+(the same command without ``--reload``) and is restarted whenever a ``.py`` file under the
+watched folder changes. The watcher polls file modification times (no dependency); it skips
+hidden folders, ``__pycache__``, virtualenvs and ``node_modules``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mcpkit.cli.errors import EXIT_USAGE, CliError
+from mcpkit.cli.targets import load_server, parse_server_ref
+
+__all__ = ["Watcher", "run_server"]
+
+_SKIP_DIRS = frozenset({"__pycache__", "node_modules", "venv", "site-packages", "build", "dist"})
+_MAX_FILES = 10_000
+
+
+def _note(message: str) -> None:
+    sys.stderr.write(f"mcpkit: {message}\n")
+    sys.stderr.flush()
+
+
+class Watcher:
+    """Polls the modification times of the ``.py`` files under ``root``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._snapshot = self._scan()
+
+    def _files(self) -> Iterator[Path]:
+        count = 0
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = [d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS]
+            for name in files:
+                if name.endswith(".py"):
+                    count += 1
+                    if count > _MAX_FILES:
+                        return
+                    yield Path(folder) / name
+
+    def _scan(self) -> dict[Path, float]:
+        snapshot: dict[Path, float] = {}
+        for path in self._files():
+            with contextlib.suppress(OSError):
+                snapshot[path] = path.stat().st_mtime_ns
+        return snapshot
+
+    def changed(self) -> list[Path]:
+        """The files added, removed or modified since the last call."""
+        new = self._scan()
+        old, self._snapshot = self._snapshot, new
+        return sorted(
+            {p for p in new.keys() | old.keys() if new.get(p) != old.get(p)}, key=str
+        )
+
+
+def _child_argv(args: argparse.Namespace) -> list[str]:
+    argv = [sys.executable, "-m", "mcpkit", "run", args.server, "--transport", args.transport]
+    if args.transport == "http":
+        argv += ["--host", args.host, "--port", str(args.port), "--path", args.path]
+        if args.event_store:
+            argv += ["--event-store", args.event_store]
+        if args.stateless:
+            argv.append("--stateless")
+        if args.json_response:
+            argv.append("--json-response")
+    if args.debug:
+        argv.append("--debug")
+    return argv
+
+
+def _stop(child: subprocess.Popen[bytes]) -> None:
+    if child.poll() is not None:
+        return
+    child.terminate()
+    try:
+        child.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+
+
+def _supervise(args: argparse.Namespace, root: Path, interval: float = 0.3) -> int:
+    watcher = Watcher(root)
+    argv = _child_argv(args)
+    _note(f"watching {root} for changes to .py files (--reload)")
+
+    def on_term(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    child = subprocess.Popen(argv)
+    announced_exit = False
+    try:
+        while True:
+            time.sleep(interval)  # polling is the watcher's design, not a synchronisation
+            changed = watcher.changed()
+            if changed:
+                shown = ", ".join(str(p.relative_to(root)) for p in changed[:3])
+                more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+                _note(f"{shown}{more} changed: restarting the server")
+                _stop(child)
+                child = subprocess.Popen(argv)
+                announced_exit = False
+            elif child.poll() is not None and not announced_exit:
+                _note(
+                    f"the server exited with code {child.returncode}; "
+                    "waiting for a change to restart it"
+                )
+                announced_exit = True
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        _stop(child)
+        signal.signal(signal.SIGTERM, previous)
+
+
+async def _serve_http(app: Any, args: argparse.Namespace) -> None:
+    from mcpkit.transports.http import running
+
+    options: dict[str, Any] = {
+        "path": args.path,
+        "stateless": args.stateless,
+        "json_response": args.json_response,
+    }
+    if args.event_store:
+        from mcpkit.transports.http import SQLiteEventStore
+
+        options["event_store"] = SQLiteEventStore(args.event_store)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError):
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+    async with running(app.http_app(**options), host=args.host, port=args.port) as base:
+        info = app.server_info
+        _note(
+            f"serving {info.get('name')} {info.get('version')} on {base}{args.path} "
+            "(Streamable HTTP; Ctrl-C stops)"
+        )
+        await stop.wait()
+
+
+def run_server(args: argparse.Namespace) -> int:
+    """Serve the server named by ``args.server``."""
+    ref = parse_server_ref(args.server)
+    if ref is None:
+        raise CliError(
+            f"cannot run {args.server!r}",
+            "give path/to/server.py, path/to/server.py:object or package.module:object",
+            code=EXIT_USAGE,
+        )
+    if args.reload:
+        root = ref.path.resolve().parent if ref.path is not None else Path.cwd()
+        if ref.path is not None and not ref.path.is_file():
+            raise CliError(f"no such file: {ref.path}")
+        return _supervise(args, root)
+    app = load_server(ref)
+    if args.transport == "stdio":
+        asyncio.run(app.run_stdio())
+        return 0
+    try:
+        import mcpkit.transports.http  # noqa: F401
+    except ImportError as exc:
+        raise CliError(
+            f"Streamable HTTP is not available: {exc}", "pip install 'mcpkit[http]'"
+        ) from None
+    asyncio.run(_serve_http(app, args))
+    return 0
