@@ -60,6 +60,14 @@ def make_app(gates: Gates, **manager: Any) -> Server:
         return "never"
 
     @app.tool(task_support="optional")
+    async def outlives(ctx: Context) -> str:
+        gates.started.set()
+        await gates.release.wait()
+        await ctx.progress(1, 1)
+        await ctx.info("still going")
+        return "finished"
+
+    @app.tool(task_support="optional")
     async def whose_task(ctx: Context) -> str:
         return str(ctx.task_id)
 
@@ -323,6 +331,24 @@ async def test_ttl_expiry_deletes_a_running_task(wire: Any) -> None:
         with pytest.raises(McpError):
             await client.request("tasks/get", {"taskId": created["taskId"]}, timeout=10)
         assert not app.task_manager._running
+
+
+async def test_a_task_outlives_its_connection(wire: Any) -> None:
+    gates = Gates()
+    app = make_app(gates)
+    store = app.task_manager.store
+    async with connected(app, wire) as (client, server):
+        params = {"name": "outlives", "task": {}, "_meta": {"progressToken": 1}}
+        created = (await client.request("tools/call", params, timeout=10))["task"]
+        await gates.started.wait()
+        await client.close()
+        await server.wait_closed()
+        gates.release.set()
+        await store.wait(created["taskId"], 0.01)
+        info = await store.get(created["taskId"])
+        assert info is not None and info.status == "completed"
+        outcome = await store.outcome(created["taskId"])
+        assert outcome is not None and outcome["result"]["content"][0]["text"] == "finished"
 
 
 async def test_running_limit_per_requestor(wire: Any) -> None:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from mcpkit.errors import McpError
+from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject, RequestId
 from mcpkit.server.pagination import decode_cursor, encode_cursor
 from mcpkit.session import RequestContext
@@ -331,11 +331,14 @@ class TaskRequestContext(RequestContext):
         await self.notify("notifications/progress", params)
 
     async def notify(self, method: str, params: JSONObject | None = None) -> None:
-        await self.session.notify(
-            method,
-            with_related(params, self.task_id),
-            related_request_id=self.manager.result_waiter(self.task_id),
-        )
+        """Best effort: a task outlives the connection that created it (the requestor polls),
+        so a notification with nowhere to go is dropped."""
+        with contextlib.suppress(ConnectionClosed):
+            await self.session.notify(
+                method,
+                with_related(params, self.task_id),
+                related_request_id=self.manager.result_waiter(self.task_id),
+            )
 
     async def request(self, method: str, params: JSONObject | None = None, **kwargs: Any) -> Any:
         kwargs.setdefault("related_request_id", self.manager.result_waiter(self.task_id))
