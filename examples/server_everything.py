@@ -119,6 +119,15 @@ async def answers(ctx: Context) -> int:
     return int(ctx.lifespan["answers"])
 
 
+@app.tool(task_support="optional")
+async def long_job(steps: int, ctx: Context) -> str:
+    """A long job: call it as a task (params.task) and poll tasks/get, or just call it."""
+    for step in range(1, steps + 1):
+        await asyncio.sleep(0.01)
+        await ctx.progress(step, total=steps)
+    return f"done after {steps} steps"
+
+
 # -- resources -------------------------------------------------------------------------------
 
 

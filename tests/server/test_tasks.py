@@ -405,3 +405,33 @@ async def test_client_sees_no_task_fields_on_plain_calls(wire: Any) -> None:
     async with connected(app, wire) as (client, _):
         result = await call(client, "plain")
         assert text(result) == "plain" and "task" not in result and "_meta" not in result
+
+
+async def test_task_over_stdio_with_the_example_server(wire: Any) -> None:
+    import sys
+
+    from mcpkit.session import ClientSession
+    from mcpkit.transports import StdioClientTransport
+    from tests.conftest import ROOT, server_env
+    from tests.server.helpers import CLIENT_INFO
+
+    transport = StdioClientTransport(
+        sys.executable,
+        [str(ROOT / "examples" / "server_everything.py")],
+        env=server_env(),
+        cwd=str(ROOT),
+    )
+    client = ClientSession(transport, tracer=wire())
+    await client.start()
+    try:
+        init = await client.initialize(CLIENT_INFO, {})
+        assert init["capabilities"]["tasks"]["requests"] == {"tools": {"call": {}}}
+        created = await task_call(client, "long_job", {"steps": 3}, ttl=60_000)
+        result = await client.request("tasks/result", {"taskId": created["taskId"]}, timeout=10)
+        assert text(result) == "done after 3 steps"
+        assert result["_meta"][RELATED_TASK]["taskId"] == created["taskId"]
+        listed = await client.request("tasks/list", {}, timeout=10)
+        assert [t["status"] for t in listed["tasks"]] == ["completed"]
+        assert text(await call(client, "long_job", {"steps": 1})) == "done after 1 steps"
+    finally:
+        await client.close()
