@@ -6,6 +6,7 @@ from mcpkit.server.content import Audio, Image
 from mcpkit.server.context import Context
 from mcpkit.server.elicitation import ElicitationError, ElicitationResult
 from mcpkit.server.prompts import assistant, user
+from mcpkit.server.tasks import MemoryTaskStore, TaskInfo, TaskManager, TaskStore
 from mcpkit.server.uri_template import URITemplate
 
 __all__ = [
@@ -15,7 +16,11 @@ __all__ = [
     "ElicitationError",
     "ElicitationResult",
     "Image",
+    "MemoryTaskStore",
     "Server",
+    "TaskInfo",
+    "TaskManager",
+    "TaskStore",
     "URITemplate",
     "assistant",
     "user",

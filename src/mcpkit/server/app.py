@@ -224,7 +224,9 @@ class Server:
         TypedDicts and dicts as they are, other JSON types wrapped as ``{"result": ...}``;
         ``structured_output=False`` to turn it off). ``annotations`` is a dict or
         ``ToolAnnotations`` (readOnlyHint, destructiveHint, idempotentHint, openWorldHint,
-        title).
+        title). ``task_support`` (``"optional"``/``"required"``) lets clients call the tool as
+        a task (2025-11-25: ``CreateTaskResult`` at once, ``tasks/get``/``tasks/result`` later;
+        see :class:`~mcpkit.server.tasks.TaskManager`, passed as ``Server(tasks=...)``).
         """
         if callable(name):
             raise TypeError("Use @app.tool() with parentheses")
