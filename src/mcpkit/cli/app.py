@@ -238,10 +238,26 @@ def _explain(exc: BaseException) -> CliError:
         return CliError(f"the server process exited with code {exc.returncode}", hint)
     if isinstance(exc, RequestTimeout):
         return CliError(f"timed out: {exc}", "allow more time with --timeout SECONDS")
+    if isinstance(exc, ConnectionClosed) and isinstance(exc.__cause__, OSError):
+        return CliError(
+            f"cannot start the server: {_one_line(exc.__cause__)}",
+            "check the command line (quote it as one argument: \"python server.py\")",
+        )
     if isinstance(exc, ConnectionClosed):
         return CliError(
             f"connection failed: {_one_line(exc)}",
             "check that TARGET is right and the server is running (--debug for details)",
+        )
+    data = getattr(exc, "data", None)
+    if (
+        isinstance(exc, McpError)
+        and exc.code == -32000
+        and isinstance(data, dict)
+        and ("exception" in data or "status" in data)
+    ):  # the HTTP client transport's failures
+        return CliError(
+            f"connection failed: {_one_line(exc.message)}",
+            "check the URL and that the server is running (mcpkit run FILE --transport http)",
         )
     if isinstance(exc, McpError):
         return CliError(f"server error {exc.code}: {_one_line(exc.message)}")

@@ -95,7 +95,13 @@ def convert_value(name: str, text: str, schema: Any) -> Any:
         if kind == "string":
             return text
     expected = " or ".join(types)
-    example = {"array": "'[1, 2]'", "object": "'{\"k\": 1}'", "boolean": "true"}.get(types[0])
+    example = {
+        "array": "'[1, 2]'",
+        "object": "'{\"k\": 1}'",
+        "boolean": "true",
+        "integer": "3",
+        "number": "1.5",
+    }.get(types[0])
     raise CliError(
         f"argument {name!r}: expected {expected}, got {text!r}",
         f"for example {name}={example}" if example else f"{name}:=JSON passes any JSON value",

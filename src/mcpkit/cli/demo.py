@@ -12,18 +12,28 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from mcpkit.cli.errors import CliError
-from mcpkit.cli.render import Output, compact_schema, to_json
+from mcpkit.cli.render import Output, compact_schema
 from mcpkit.cli.targets import ServerRef, load_server
 
 __all__ = ["default_server_path", "run_demo"]
 
 _WAIT = 5.0  # seconds to wait for a notification before saying it did not come
+
+
+def _same_json(text: str, value: Any) -> bool:
+    try:
+        return bool(orjson.loads(text) == value)
+    except orjson.JSONDecodeError:
+        return False
 
 
 def default_server_path() -> Path | None:
@@ -106,19 +116,21 @@ class _Demo:
         self.line(f"-> tools/call {name}({shown})")
         result = await client.call_tool(name, arguments or {}, on_progress=self.on_progress)
         wire = result.to_wire()
+        structured = wire.get("structuredContent")
         for block in wire.get("content") or []:
             if block.get("type") == "text":
+                if structured is not None and _same_json(block["text"], structured):
+                    continue  # the text is only the serialised structured content
                 self.line(f"<- {'error' if result.is_error else 'text'}: {block['text']}")
             elif block.get("type") in ("image", "audio"):
-                import base64
-
                 data = base64.b64decode(block["data"])
                 path = self.output.save(data, block.get("mimeType"), name)
-                self.line(f"<- {block['type']} {block.get('mimeType')} ({len(data)} bytes) "
-                          f"saved to {path}")
-        if wire.get("structuredContent") is not None:
-            self.line(f"<- structuredContent: {to_json(wire['structuredContent'])}".replace(
-                "\n", " ").replace("  ", ""))
+                self.line(
+                    f"<- {block['type']} {block.get('mimeType')} ({len(data)} bytes) "
+                    f"saved to {path}"
+                )
+        if structured is not None:
+            self.line(f"<- structuredContent: {orjson.dumps(structured).decode()}")
         return result
 
     async def walk(self, client: Any, app: Any, url: str, store: Any) -> None:
@@ -204,6 +216,7 @@ class _Demo:
         self.line(f"-> tools/list again: {', '.join(names)}")
         await self.call(client, "shout", {"text": "hello"})
         app.remove_tool("shout")
+        await self._wait(self.list_changed, "tools/list_changed")
 
         self.section("Logging level")
         before = len(self.logs)
