@@ -24,7 +24,7 @@ import logging
 import os
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Literal, TypeVar
 
@@ -42,6 +42,7 @@ from mcpkit.server import completion as _completion
 from mcpkit.server.content import downgrade_messages, downgrade_result, needs_downgrade
 from mcpkit.server.context import Context
 from mcpkit.server.logging import LEVELS, McpLogHandler, current_context, parse_level
+from mcpkit.server.offload import Offloader
 from mcpkit.server.pagination import DEFAULT_PAGE_SIZE
 from mcpkit.server.prompts import PromptRegistry
 from mcpkit.server.resources import ResourceRegistry
@@ -586,7 +587,7 @@ class Server:
     def _get_executor(self) -> Executor:
         executor = self._executor
         if executor is None:
-            executor = self._executor = ThreadPoolExecutor(
+            executor = self._executor = Offloader(
                 self._max_workers, thread_name_prefix="mcpkit-tool"
             )
         return executor

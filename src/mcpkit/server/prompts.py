@@ -10,8 +10,6 @@ blocks (images, embedded resources) or a whole ``GetPromptResult``.
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import functools
 import inspect
 from collections.abc import Callable
@@ -23,6 +21,7 @@ from pydantic import BaseModel
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
 from mcpkit.server.content import _block
+from mcpkit.server.offload import run_sync
 from mcpkit.server.pagination import Paginator
 from mcpkit.server.schema import ArgumentsError, Signature, analyze
 from mcpkit.server.tools import wire_dict
@@ -180,9 +179,7 @@ class PromptRegistry:
             if entry.is_async:
                 value = await entry.fn(**kwargs)
             else:
-                loop = asyncio.get_running_loop()
-                call = functools.partial(entry.fn, **kwargs)
-                value = await loop.run_in_executor(executor(), contextvars.copy_context().run, call)
+                value = await run_sync(executor(), functools.partial(entry.fn, **kwargs))
         except McpError:
             raise
         except Exception as exc:

@@ -10,9 +10,7 @@ once-compiled, like tool arguments), and turns the return value into resource co
 
 from __future__ import annotations
 
-import asyncio
 import base64
-import contextvars
 import functools
 import inspect
 from collections.abc import Callable
@@ -24,6 +22,7 @@ from pydantic import BaseModel
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, JSONObject
 from mcpkit.server.content import annotations_dict, to_json_text
+from mcpkit.server.offload import run_sync
 from mcpkit.server.pagination import Paginator
 from mcpkit.server.schema import ArgumentsError, Signature, analyze
 from mcpkit.server.tools import wire_dict
@@ -243,9 +242,7 @@ class ResourceRegistry:
             if entry.is_async:
                 value = await entry.fn(**kwargs)
             else:
-                loop = asyncio.get_running_loop()
-                call = functools.partial(entry.fn, **kwargs)
-                value = await loop.run_in_executor(executor(), contextvars.copy_context().run, call)
+                value = await run_sync(executor(), functools.partial(entry.fn, **kwargs))
         except McpError:
             raise
         except Exception as exc:

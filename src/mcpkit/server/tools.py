@@ -8,8 +8,6 @@ result dict. ``tools/list`` pages are pre-encoded and kept until the registry ch
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import functools
 import inspect
 import re
@@ -26,6 +24,7 @@ from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 from mcpkit.server.content import content_types, to_content, to_json_text
 from mcpkit.server.errors import ClientCapabilityError
+from mcpkit.server.offload import run_sync
 from mcpkit.server.pagination import Paginator
 from mcpkit.server.schema import ArgumentsError, OutputSpec, Signature, analyze, output_spec
 from mcpkit.server.schema import type_hints as _type_hints
@@ -260,9 +259,7 @@ async def run_tool(
         if entry.is_async:
             value = await entry.fn(**kwargs)
         else:
-            loop = asyncio.get_running_loop()
-            call = functools.partial(entry.fn, **kwargs)
-            value = await loop.run_in_executor(executor(), contextvars.copy_context().run, call)
+            value = await run_sync(executor(), functools.partial(entry.fn, **kwargs))
             if inspect.isawaitable(value):
                 value = await value
     except ClientCapabilityError as exc:

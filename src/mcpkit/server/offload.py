@@ -1,0 +1,219 @@
+"""A thread pool built for one job: run a sync handler off the event loop and resume the
+awaiting coroutine, cheaply.
+
+``loop.run_in_executor`` on a :class:`~concurrent.futures.ThreadPoolExecutor` costs a
+``concurrent.futures.Future`` (a ``Condition`` and an ``RLock``), a semaphore, a chained
+asyncio future and one self-pipe write per call. :class:`Offloader` hands work over through
+a C ``SimpleQueue`` and hands results back through a per-loop mailbox: the first result of a
+burst schedules one ``call_soon_threadsafe``, every result that arrives before the loop
+drains the mailbox rides along with it. Under load (many calls in flight) that is one
+wake-up of the loop per burst instead of one per call.
+
+It is still a regular :class:`~concurrent.futures.Executor` (``submit``/``shutdown``), so
+anything that expects one keeps working; :func:`run_sync` is the fast path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import concurrent.futures
+import contextlib
+import contextvars
+import functools
+import itertools
+import queue
+import threading
+import weakref
+from collections.abc import Callable
+from concurrent.futures import Executor
+from typing import Any, TypeVar
+
+__all__ = ["Offloader", "run_sync"]
+
+T = TypeVar("T")
+
+_names = itertools.count()
+
+
+class _Mailbox:
+    """Results travelling from worker threads back to one event loop."""
+
+    __slots__ = ("__weakref__", "items", "loop", "scheduled")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.items: collections.deque[tuple[asyncio.Future[Any], bool, Any]] = collections.deque()
+        self.scheduled = False
+
+    def post(self, fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
+        """Worker thread: queue one outcome, waking the loop only if no wake-up is pending."""
+        self.items.append((fut, ok, value))
+        # The loop clears ``scheduled`` *before* it drains: if we still see True here, the
+        # drain that is due has not started yet and will find our item.
+        if not self.scheduled:
+            self.scheduled = True
+            try:
+                self.loop.call_soon_threadsafe(self.deliver)
+            except RuntimeError:  # the loop is closed: nobody is waiting any more
+                self.items.clear()
+
+    def deliver(self) -> None:
+        """Loop thread: settle every queued future."""
+        self.scheduled = False
+        items = self.items
+        while items:
+            fut, ok, value = items.popleft()
+            if fut.done():  # the awaiting task was cancelled meanwhile
+                continue
+            if ok:
+                fut.set_result(value)
+            else:
+                fut.set_exception(value)
+
+
+# A work item: (callable, asyncio future + its mailbox) or (callable, concurrent future, None).
+_Item = tuple[Callable[[], Any], Any, "_Mailbox | None"]
+
+
+class Offloader(Executor):
+    """A bounded pool of worker threads for sync handlers (threads start on demand)."""
+
+    def __init__(self, max_workers: int | None = None, thread_name_prefix: str = "") -> None:
+        if max_workers is None:
+            import os
+
+            max_workers = min(32, (os.cpu_count() or 1) + 4)
+        if max_workers <= 0:
+            raise ValueError("max_workers must be greater than 0")
+        self._max_workers = max_workers
+        self._prefix = thread_name_prefix or f"Offloader-{next(_names)}"
+        self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
+        # One token per idle worker; deque append/pop are atomic, so no lock on the hot path.
+        self._idle: collections.deque[None] = collections.deque()
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+        self._shutdown = False
+        self._mailboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Mailbox] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._last: tuple[asyncio.AbstractEventLoop, _Mailbox] | None = None
+
+    # -- the fast path ---------------------------------------------------------------------------
+
+    def _mailbox(self, loop: asyncio.AbstractEventLoop) -> _Mailbox:
+        last = self._last
+        if last is not None and last[0] is loop:
+            return last[1]
+        box = self._mailboxes.get(loop)
+        if box is None:
+            box = self._mailboxes[loop] = _Mailbox(loop)
+        self._last = (loop, box)
+        return box
+
+    def start(self, fn: Callable[[], T]) -> asyncio.Future[T]:
+        """Run ``fn()`` in a worker thread; an asyncio future of the running loop for its
+        outcome. Call from the loop thread."""
+        if self._shutdown:
+            raise RuntimeError("cannot schedule new work after shutdown")
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[T] = loop.create_future()
+        self._queue.put((fn, fut, self._mailbox(loop)))
+        self._wake_or_spawn()
+        return fut
+
+    # -- Executor --------------------------------------------------------------------------------
+
+    def submit(
+        self, fn: Callable[..., T], /, *args: Any, **kwargs: Any
+    ) -> concurrent.futures.Future[T]:
+        """:meth:`concurrent.futures.Executor.submit`."""
+        if self._shutdown:
+            raise RuntimeError("cannot schedule new work after shutdown")
+        cf: concurrent.futures.Future[T] = concurrent.futures.Future()
+        call = (lambda: fn(*args, **kwargs)) if (args or kwargs) else fn
+        self._queue.put((call, cf, None))
+        self._wake_or_spawn()
+        return cf
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Stop the workers once the queued work is done (or cancelled, with ``cancel_futures``)."""
+        with self._lock:
+            self._shutdown = True
+            threads = list(self._threads)
+        if cancel_futures:
+            while True:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is not None:
+                    _cancel(item)
+        for _ in threads:
+            self._queue.put(None)
+        if wait:
+            for t in threads:
+                t.join()
+
+    # -- workers ---------------------------------------------------------------------------------
+
+    def _wake_or_spawn(self) -> None:
+        try:
+            self._idle.pop()  # an idle worker will take the item
+        except IndexError:
+            if len(self._threads) < self._max_workers:
+                self._spawn()
+
+    def _spawn(self) -> None:
+        with self._lock:
+            if self._shutdown or len(self._threads) >= self._max_workers:
+                return
+            t = threading.Thread(
+                target=self._work, name=f"{self._prefix}_{len(self._threads)}", daemon=True
+            )
+            self._threads.append(t)
+        t.start()
+
+    def _work(self) -> None:
+        get = self._queue.get
+        idle = self._idle
+        while True:
+            item = get()
+            if item is None:
+                return
+            fn, fut, box = item
+            if box is None:
+                if fut.set_running_or_notify_cancel():
+                    try:
+                        result = fn()
+                    except BaseException as exc:
+                        fut.set_exception(exc)
+                    else:
+                        fut.set_result(result)
+            else:
+                try:
+                    result = fn()
+                except BaseException as exc:
+                    box.post(fut, False, exc)
+                else:
+                    box.post(fut, True, result)
+            del item, fn, fut, box
+            idle.append(None)
+
+
+def _cancel(item: _Item) -> None:
+    _fn, fut, box = item
+    if box is None:
+        fut.cancel()
+    else:
+        with contextlib.suppress(RuntimeError):
+            box.loop.call_soon_threadsafe(fut.cancel)
+
+
+async def run_sync(executor: Executor, fn: Callable[[], T]) -> T:
+    """Run the sync ``fn`` in ``executor`` (in a copy of the current context) and return its
+    result without blocking the loop."""
+    call: Callable[[], T] = functools.partial(contextvars.copy_context().run, fn)
+    if type(executor) is Offloader:
+        return await executor.start(call)
+    return await asyncio.get_running_loop().run_in_executor(executor, call)
