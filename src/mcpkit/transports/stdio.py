@@ -188,13 +188,15 @@ class StdioServerTransport(Transport):
         self._out_file: IO[bytes] | None = None
         self._closed = False
         self._thread_reader: threading.Thread | None = None
+        self._pending: list[bytes] = []
+        self._loop: asyncio.AbstractEventLoop = None  # type: ignore[assignment]  # set by start
 
     @property
     def writing_paused(self) -> bool:  # type: ignore[override]
         return self._flow.paused
 
     async def start(self, sink: MessageSink) -> None:
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         self._sink = sink
         self._framer = LineFramer(
             sink, self.max_message_size, _oversize_reply(self, self.max_message_size)
@@ -251,11 +253,26 @@ class StdioServerTransport(Transport):
         if writer is not None:
             if writer.is_closing():
                 raise ConnectionClosed("stdout is closed")
-            writer.write(data)
+            # Messages written during one loop iteration leave in one write(2): under load
+            # that is one system call (and one GIL release) per burst instead of per message.
+            pending = self._pending
+            pending.append(data)
+            if len(pending) == 1:
+                self._loop.call_soon(self._flush)
         elif self._out_file is not None:
             self._out_file.write(data)
         else:
             raise ConnectionClosed("stdio transport not started")
+
+    def _flush(self) -> None:
+        pending = self._pending
+        if not pending:
+            return
+        data = pending[0] if len(pending) == 1 else b"".join(pending)
+        pending.clear()
+        writer = self._writer
+        if writer is not None and not writer.is_closing():
+            writer.write(data)
 
     async def drain(self) -> None:
         await self._flow.wait()
@@ -272,6 +289,7 @@ class StdioServerTransport(Transport):
         if self._reader is not None:
             self._reader.close()
         if self._writer is not None:
+            self._flush()
             self._writer.close()
         self._input_closed(None)
 
