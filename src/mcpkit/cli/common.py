@@ -136,6 +136,7 @@ def make_client(
     kwargs: dict[str, Any] = {
         "sampling_handler": handlers.sampling,
         "elicitation_handler": handlers.elicitation,
+        "elicitation_modes": ("form", "url"),
         "roots": roots,
         "on_log": output.log,
         "timeout": args.timeout,

@@ -145,8 +145,6 @@ def _convert(text: str, prop: Mapping[str, Any]) -> Any:
 class TerminalHandlers:
     """Sampling and elicitation handlers for the Client, answered at the terminal."""
 
-    supports_url = True  # URL-mode elicitation: the user is shown the URL
-
     def __init__(self, output: Output, *, interactive: bool, reason: str = "--no-input") -> None:
         self.output = output
         self.interactive = interactive
@@ -250,7 +248,10 @@ class TerminalHandlers:
         if action != "accept":
             return action
         if props:
-            out.note("  Enter keeps the [default]; '-' leaves an optional field empty; Ctrl-D cancels.")
+            out.note(
+                "  Enter keeps the \\[default]; '-' leaves an optional field empty; "
+                "Ctrl-D cancels."
+            )
         content: dict[str, Any] = {}
         for name, prop in props.items():
             if not isinstance(prop, Mapping):
@@ -264,14 +265,15 @@ class TerminalHandlers:
         out = self.output
         title = prop.get("title")
         description = prop.get("description")
-        label = name + (f" ({title})" if title and title != name else "")
+        plain_title = str(title or "").lower().replace(" ", "_")
+        label = name + (f" ({title})" if title and plain_title != name.lower() else "")
         if description:
-            out.note(f"  {label}: {description}", style="dim")
+            out.err.print(f"  {label}: {description}", style="dim", markup=False)
         choices = _options(prop) if prop.get("type") != "array" else _item_options(prop)
         if choices:
             shown = "  ".join(f"{i}) {lab}" for i, (_, lab) in enumerate(choices, start=1))
             many = " (comma-separated)" if prop.get("type") == "array" else ""
-            out.note(f"    {shown}{many}", style="")
+            out.err.print(f"    {shown}{many}", markup=False)
         has_default = "default" in prop
         hint = f" [{_dump(prop['default'])}]" if has_default else ("" if required else " [skip]")
         if prop.get("type") == "boolean" and not has_default:
@@ -289,11 +291,11 @@ class TerminalHandlers:
             try:
                 value = _convert(text, prop)
             except ValueError as exc:
-                out.note(f"    {exc}", style="yellow")
+                out.err.print(f"    {exc}", style="yellow", markup=False)
                 continue
             error = validator.first_error(value)
             if error is not None:
-                out.note(f"    {error}", style="yellow")
+                out.err.print(f"    {error}", style="yellow", markup=False)
                 continue
             return value
 
