@@ -15,8 +15,8 @@ from pydantic import BaseModel, Field
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from mcpkit import Context, Server  # noqa: E402
-from tests.wire import WireChecker  # noqa: E402
+from mcpkit import Context, Server
+from tests.wire import WireChecker
 
 app = Server("ask", version="0.1")
 
@@ -35,7 +35,9 @@ async def signup(ctx: Context) -> str:
     answer = await ctx.elicit("Please sign up", Signup)
     if answer.accepted and answer.data is not None:
         d = answer.data
-        return f"signed up {d.name}, {d.age}, {d.color}, newsletter={d.newsletter}, nick={d.nickname}"
+        return (
+            f"signed up {d.name}, {d.age}, {d.color}, newsletter={d.newsletter}, nick={d.nickname}"
+        )
     return f"user chose {answer.action}"
 
 

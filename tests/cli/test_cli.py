@@ -95,7 +95,10 @@ def test_inspect_file_with_object_and_module_targets() -> None:
     by_file = mcpkit("inspect", f"{EVERYTHING}:app", "--json")
     assert by_file.returncode == 0, by_file.stderr
     by_module = mcpkit(
-        "inspect", "server_everything:app", "--json", PYTHONPATH=f"{ROOT / 'src'}:{ROOT / 'examples'}"
+        "inspect",
+        "server_everything:app",
+        "--json",
+        PYTHONPATH=f"{ROOT / 'src'}:{ROOT / 'examples'}",
     )
     assert by_module.returncode == 0, by_module.stderr
     assert json.loads(by_file.stdout)["tools"] == json.loads(by_module.stdout)["tools"]
@@ -204,7 +207,9 @@ def test_read_text_binary_and_templated_resources(tmp_path: Path) -> None:
         "[resource] test://static-text (text/plain)",
         "This is the content of the static text resource.",
     ]
-    binary = mcpkit("read", command(EVERYTHING), "test://static-binary", "--save-dir", str(tmp_path))
+    binary = mcpkit(
+        "read", command(EVERYTHING), "test://static-binary", "--save-dir", str(tmp_path)
+    )
     assert binary.returncode == 0, binary.stderr
     assert (tmp_path / "resource.png").read_bytes().startswith(PNG_MAGIC)
     templated = mcpkit("read", str(EVERYTHING), "weather://Oslo/current", "--json")
@@ -277,9 +282,7 @@ def test_unknown_option_is_a_usage_error() -> None:
 
 def test_no_input_declines_elicitation(tmp_path: Path) -> None:
     errors = tmp_path / "wire.txt"
-    done = mcpkit(
-        "call", command(ASK_SERVER), "signup", "--no-input", WIRE_ERRORS=str(errors)
-    )
+    done = mcpkit("call", command(ASK_SERVER), "signup", "--no-input", WIRE_ERRORS=str(errors))
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "user chose decline"
     assert "elicitation declined (--no-input): Please sign up" in done.stderr
@@ -289,7 +292,11 @@ def test_no_input_declines_elicitation(tmp_path: Path) -> None:
 def test_no_input_refuses_sampling(tmp_path: Path) -> None:
     errors = tmp_path / "wire.txt"
     done = mcpkit(
-        "call", command(ASK_SERVER), "ask_llm", "question=hi", "--no-input",
+        "call",
+        command(ASK_SERVER),
+        "ask_llm",
+        "question=hi",
+        "--no-input",
         WIRE_ERRORS=str(errors),
     )
     assert done.returncode != 0

@@ -92,7 +92,10 @@ def test_url_elicitation_shows_the_url(pty_command: Any, tmp_path: Path) -> None
 def test_sampling_reply_typed_at_the_terminal(pty_command: Any, tmp_path: Path) -> None:
     errors = tmp_path / "wire.txt"
     cli = pty_command(
-        "call", command(ASK_SERVER), "ask_llm", "question=Capital of France?",
+        "call",
+        command(ASK_SERVER),
+        "ask_llm",
+        "question=Capital of France?",
         WIRE_ERRORS=str(errors),
     )
     cli.expect(r"The server asks for an LLM completion \(sampling\):")

@@ -94,9 +94,7 @@ def test_reload_restarts_the_server_when_a_file_changes(served: Any, tmp_path: P
     first = mcpkit("inspect", server.url, "--json")
     assert [t["name"] for t in json.loads(first.stdout)["tools"]] == ["one"]
 
-    source.write_text(
-        SERVER_V1 + "\n@app.tool()\ndef two() -> str:\n    return 'second'\n"
-    )
+    source.write_text(SERVER_V1 + "\n@app.tool()\ndef two() -> str:\n    return 'second'\n")
     server.wait_for(r"reloadable\.py changed: restarting the server")
     server.wait_for(r"serving reloadable 1 on ")
     second = mcpkit("call", server.url, "two")

@@ -22,7 +22,7 @@ __all__ = ["build_parser", "main"]
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line usage errors in the CLI's style."""
 
-    def error(self, message: str) -> Any:  # type: ignore[override]
+    def error(self, message: str) -> Any:
         raise CliError(message, f"see: {self.prog} --help", code=EXIT_USAGE)
 
 
@@ -75,9 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
         "run",
         "serve the Server of a Python file or module (stdio or Streamable HTTP)",
         """
-        mcpkit run server.py                  # the Server named app, server or mcp (or the only one)
-        mcpkit run server.py:weather          # the object named weather (or a factory function)
-        mcpkit run my_package.server:app      # from an importable module
+        mcpkit run server.py              # the Server named app, server or mcp (or the only one)
+        mcpkit run server.py:weather      # the object named weather (or a factory function)
+        mcpkit run my_package.server:app  # from an importable module
         mcpkit run server.py --transport http --port 8000        # http://127.0.0.1:8000/mcp
         mcpkit run server.py --transport http --reload           # restart on .py changes
         """,
@@ -190,9 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--save-dir", metavar="DIR", help="where images are saved (default: a temporary folder)"
     )
-    demo.add_argument(
-        "--time-limit", type=float, default=60.0, help=argparse.SUPPRESS
-    )
+    demo.add_argument("--time-limit", type=float, default=60.0, help=argparse.SUPPRESS)
     return parser
 
 
@@ -218,7 +216,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         from mcpkit.cli import call
 
         handlers.update(call=call.run_call, read=call.run_read, prompt=call.run_prompt)
-    code: int = asyncio.run(handlers[command](args))
+    code: int = asyncio.run(handlers[str(command)](args))
     return code
 
 
@@ -241,7 +239,7 @@ def _explain(exc: BaseException) -> CliError:
     if isinstance(exc, ConnectionClosed) and isinstance(exc.__cause__, OSError):
         return CliError(
             f"cannot start the server: {_one_line(exc.__cause__)}",
-            "check the command line (quote it as one argument: \"python server.py\")",
+            'check the command line (quote it as one argument: "python server.py")',
         )
     if isinstance(exc, ConnectionClosed):
         return CliError(

@@ -137,7 +137,9 @@ def parse_arguments(
             try:
                 args[key] = orjson.loads(value)
             except orjson.JSONDecodeError as exc:
-                raise CliError(f"argument {key!r}: not valid JSON: {exc}", code=EXIT_USAGE) from None
+                raise CliError(
+                    f"argument {key!r}: not valid JSON: {exc}", code=EXIT_USAGE
+                ) from None
             continue
         if not typed:
             args[key] = value
@@ -174,9 +176,7 @@ async def run_call(args: argparse.Namespace) -> int:
             close = difflib.get_close_matches(args.tool, list(tools), n=1)
             raise CliError(
                 f"no tool named {args.tool!r}",
-                f"did you mean {close[0]!r}?"
-                if close
-                else f"tools: {', '.join(tools) or 'none'}",
+                f"did you mean {close[0]!r}?" if close else f"tools: {', '.join(tools) or 'none'}",
             )
         schema = tool.input_schema.to_wire()
         arguments = parse_arguments(args.arguments, args.json_args, schema)
@@ -211,7 +211,9 @@ async def run_read(args: argparse.Namespace) -> int:
     output = make_output(args)
     async with make_client(args, output) as client:
         if not client.supports("resources"):
-            raise CliError("this server has no resources", "mcpkit inspect TARGET shows what it has")
+            raise CliError(
+                "this server has no resources", "mcpkit inspect TARGET shows what it has"
+            )
         result = await client.read_resource(args.uri)
     wire = result.to_wire()
     if args.json:
@@ -236,9 +238,7 @@ async def run_prompt(args: argparse.Namespace) -> int:
                 f"no prompt named {args.name!r}",
                 f"did you mean {close[0]!r}?" if close else f"prompts: {', '.join(prompts)}",
             )
-        missing = [
-            a.name for a in prompt.arguments or () if a.required and a.name not in arguments
-        ]
+        missing = [a.name for a in prompt.arguments or () if a.required and a.name not in arguments]
         if missing:
             raise CliError(
                 f"missing required argument{'s' if len(missing) > 1 else ''}: "

@@ -288,7 +288,9 @@ def run_demo(args: argparse.Namespace) -> int:
     try:
         import mcpkit.transports.http  # noqa: F401
     except ImportError as exc:
-        raise CliError(f"the demo needs Streamable HTTP: {exc}", "pip install 'mcpkit[http]'") from None
+        raise CliError(
+            f"the demo needs Streamable HTTP: {exc}", "pip install 'mcpkit[http]'"
+        ) from None
     output = Output(save_dir=args.save_dir)
     asyncio.run(asyncio.wait_for(_main(args, output), args.time_limit))
     return 0

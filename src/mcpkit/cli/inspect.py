@@ -29,14 +29,12 @@ async def collect(client: Any) -> dict[str, Any]:
     }
     if client.server_url:
         info["url"] = client.server_url
-    info["tools"] = [t.to_wire() for t in await client.list_tools()] if client.supports(
-        "tools"
-    ) else []
+    info["tools"] = (
+        [t.to_wire() for t in await client.list_tools()] if client.supports("tools") else []
+    )
     if client.supports("resources"):
         info["resources"] = [r.to_wire() for r in await client.list_resources()]
-        info["resourceTemplates"] = [
-            t.to_wire() for t in await client.list_resource_templates()
-        ]
+        info["resourceTemplates"] = [t.to_wire() for t in await client.list_resource_templates()]
     else:
         info["resources"] = []
         info["resourceTemplates"] = []
@@ -131,7 +129,9 @@ def render(info: Mapping[str, Any], output: Output) -> None:
         out.print(t)
     templates = info.get("resourceTemplates") or []
     if templates:
-        t = table("resource templates", len(templates), "uri template", "name", "type", "description")
+        t = table(
+            "resource templates", len(templates), "uri template", "name", "type", "description"
+        )
         for r in templates:
             t.add_row(
                 escape(str(r.get("uriTemplate"))),

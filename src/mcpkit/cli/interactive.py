@@ -11,6 +11,7 @@ error. Prompts go to stderr, answers are read from stdin.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 import threading
 from collections.abc import Mapping
@@ -62,12 +63,10 @@ async def read_line(prompt: str) -> str:
     def work() -> None:
         try:
             value: str | BaseException = _read_line_blocking(prompt)
-        except BaseException as exc:  # noqa: BLE001 (handed to the loop)
+        except BaseException as exc:  # handed to the loop
             value = exc
-        try:
+        with contextlib.suppress(RuntimeError):  # the loop is gone
             loop.call_soon_threadsafe(deliver, value)
-        except RuntimeError:  # the loop is gone
-            pass
 
     threading.Thread(target=work, name="mcpkit-cli-input", daemon=True).start()
     return await fut
@@ -201,9 +200,7 @@ class TerminalHandlers:
         wire = params.to_wire() if hasattr(params, "to_wire") else dict(params)
         message = str(wire.get("message", ""))
         if not self.interactive:
-            out.note(
-                f"[yellow]elicitation declined ({escape(self.reason)}):[/] {escape(message)}"
-            )
+            out.note(f"[yellow]elicitation declined ({escape(self.reason)}):[/] {escape(message)}")
             return "decline"
         async with self._lock:
             with out.paused():
@@ -249,8 +246,7 @@ class TerminalHandlers:
             return action
         if props:
             out.note(
-                "  Enter keeps the \\[default]; '-' leaves an optional field empty; "
-                "Ctrl-D cancels."
+                "  Enter keeps the \\[default]; '-' leaves an optional field empty; Ctrl-D cancels."
             )
         content: dict[str, Any] = {}
         for name, prop in props.items():

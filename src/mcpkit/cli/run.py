@@ -63,9 +63,7 @@ class Watcher:
         """The files added, removed or modified since the last call."""
         new = self._scan()
         old, self._snapshot = self._snapshot, new
-        return sorted(
-            {p for p in new.keys() | old.keys() if new.get(p) != old.get(p)}, key=str
-        )
+        return sorted({p for p in new.keys() | old.keys() if new.get(p) != old.get(p)}, key=str)
 
 
 def _child_argv(args: argparse.Namespace) -> list[str]:
