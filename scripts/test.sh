@@ -1,26 +1,44 @@
 #!/usr/bin/env bash
-# The whole test suite: lint, types, tests. Creates .venv and installs what it needs.
+# The whole test suite: lint, types, tests, the official conformance suite and a benchmark
+# smoke run. Creates .venv and installs what it needs. Every stage runs; the exit status is
+# non-zero if any stage failed, and the stages that failed are named at the end.
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
-
-echo "==> ruff"
-ruff check .
-ruff format --check src tests
-
-echo "==> mypy --strict src"
-mypy
-
-echo "==> pytest"
 set +e
-python -m pytest -q "$@"
-status=$?
-set -e
-if [ "$status" -eq 5 ]; then
-    echo "pytest collected no tests: that is a failure" >&2
+failed=()
+
+stage() {
+    local name="$1"
+    shift
+    echo
+    echo "==> $name"
+    "$@"
+    local status=$?
+    if [ "$status" -ne 0 ]; then
+        failed+=("$name (exit $status)")
+    fi
+    return 0
+}
+
+pytest_stage() {
+    python -m pytest -q "$@"
+    local status=$?
+    if [ "$status" -eq 5 ]; then
+        echo "pytest collected no tests: that is a failure" >&2
+        return 1
+    fi
+    return "$status"
+}
+
+stage "ruff check" ruff check .
+stage "ruff format" ruff format --check src tests
+stage "mypy --strict src" mypy
+stage "pytest" pytest_stage "$@"
+stage "official MCP conformance suite" bash scripts/conformance.sh
+
+echo
+if [ "${#failed[@]}" -ne 0 ]; then
+    echo "FAILED stages:"
+    printf '  - %s\n' "${failed[@]}"
     exit 1
 fi
-if [ "$status" -ne 0 ]; then
-    exit "$status"
-fi
-
-echo "==> official MCP conformance suite"
-bash scripts/conformance.sh
+echo "All stages passed."
