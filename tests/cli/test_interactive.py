@@ -125,3 +125,12 @@ def test_no_input_on_a_terminal_still_refuses(pty_command: Any) -> None:
     code, out = cli.finish()
     assert (code, out.strip()) == (0, "user chose decline")
     assert "Answer?" not in cli.seen
+
+
+def test_progress_bar_and_logs_on_a_terminal(pty_command: Any) -> None:
+    cli = pty_command("call", str(EVERYTHING), "forecast", "city=Oslo", "days=3")
+    code, out = cli.finish()
+    assert code == 0, cli.seen
+    assert '"summary":"sunny"' in out.replace(" ", "")
+    assert "[info] forecasting Oslo" in cli.seen
+    assert "3/3" in cli.seen  # the bar's final state stays on screen
