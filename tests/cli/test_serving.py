@@ -126,6 +126,8 @@ def test_demo_runs_every_feature_and_ends_by_itself(tmp_path: Path) -> None:
         "<- text: hello Ada (green)",
         "/workspace",
         '{"result":42}',
+        "-> tasks/result: done after 3 steps",
+        "-> tasks/get: completed",
         "-> resources/read test://static-text: This is the content",
         "['Oslo', 'Osaka', 'Ottawa']",
         "<- notifications/resources/updated test://static-text",

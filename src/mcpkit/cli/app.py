@@ -40,7 +40,12 @@ def _command(
         epilog=_examples(examples),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--debug", action="store_true", help="show tracebacks and server stderr")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        default=argparse.SUPPRESS,  # keep a --debug given before the command
+        help="show tracebacks and server stderr",
+    )
     return parser
 
 

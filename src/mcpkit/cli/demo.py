@@ -4,8 +4,8 @@ The server (``examples/server_everything.py``, or ``--server FILE``) runs in thi
 under uvicorn on 127.0.0.1 at a free port, with the embedded SQLite event store in a
 temporary folder. A :class:`~mcpkit.Client` connects over real HTTP and exercises tools
 (progress, logging, structured output, images, errors), sampling and elicitation (answered
-by scripted handlers), roots, resources (templates, binary, subscriptions), completion,
-prompts, list-changed notifications and the logging level, printing what happens.
+by scripted handlers), roots, tasks, resources (templates, binary, subscriptions),
+completion, prompts, list-changed notifications and the logging level, printing what happens.
 """
 
 from __future__ import annotations
@@ -174,6 +174,10 @@ class _Demo:
         await self.call(client, "roots")
         await self.call(client, "answers")
 
+        tasks = client.server_capabilities.to_wire().get("tasks") or {}
+        if "call" in ((tasks.get("requests") or {}).get("tools") or {}):
+            await self.tasks(client)
+
         self.section("Resources and templates")
         for r in await client.list_resources():
             self.line(f"{r.uri}  ({r.mime_type})  {r.description or ''}")
@@ -227,6 +231,26 @@ class _Demo:
 
         self.section("Resumable streams: the SQLite event store")
         self.line(f"events stored for resumption: {store.count()} (in {self.workdir})")
+
+    async def tasks(self, client: Any) -> None:
+        self.section("Tasks: a long job run as a task, polled for its result")
+        tool = next((t for t in client.tools or () if t.name == "long_job"), None)
+        if tool is None:
+            self.line("(the server has no long_job tool)")
+            return
+        created = await client.request(
+            "tools/call",
+            {"name": "long_job", "arguments": {"steps": 3}, "task": {"ttl": 60_000}},
+        )
+        task_id = created["task"]["taskId"]
+        self.line(f"-> tools/call long_job(steps=3) as a task: {created['task']['status']}")
+        state = await client.request("tasks/get", {"taskId": task_id})
+        self.line(f"-> tasks/get: {state['status']}")
+        result = await client.request("tasks/result", {"taskId": task_id})
+        texts = [b.get("text") for b in result.get("content") or () if b.get("type") == "text"]
+        self.line(f"-> tasks/result: {'; '.join(str(t) for t in texts)}")
+        state = await client.request("tasks/get", {"taskId": task_id})
+        self.line(f"-> tasks/get: {state['status']}")
 
     async def _wait(self, event: asyncio.Event, what: str) -> None:
         try:

@@ -29,19 +29,27 @@ async def collect(client: Any) -> dict[str, Any]:
     }
     if client.server_url:
         info["url"] = client.server_url
-    info["tools"] = (
-        [t.to_wire() for t in await client.list_tools()] if client.supports("tools") else []
-    )
-    if client.supports("resources"):
-        info["resources"] = [r.to_wire() for r in await client.list_resources()]
-        info["resourceTemplates"] = [t.to_wire() for t in await client.list_resource_templates()]
-    else:
-        info["resources"] = []
-        info["resourceTemplates"] = []
-    info["prompts"] = (
-        [p.to_wire() for p in await client.list_prompts()] if client.supports("prompts") else []
-    )
+    info["tools"] = await _listed(client, "tools", client.list_tools)
+    info["resources"] = await _listed(client, "resources", client.list_resources)
+    info["resourceTemplates"] = await _listed(client, "resources", client.list_resource_templates)
+    info["prompts"] = await _listed(client, "prompts", client.list_prompts)
     return info
+
+
+async def _listed(client: Any, capability: str, lister: Any) -> list[Any]:
+    """Every item of one list, in wire form; [] when the server lacks the capability or
+    does not implement the list (-32601)."""
+    from mcpkit.errors import McpError
+    from mcpkit.jsonrpc import METHOD_NOT_FOUND
+
+    if not client.supports(capability):
+        return []
+    try:
+        return [item.to_wire() for item in await lister()]
+    except McpError as exc:
+        if exc.code != METHOD_NOT_FOUND:
+            raise
+        return []
 
 
 def _caps_line(caps: Mapping[str, Any]) -> str:
