@@ -38,17 +38,20 @@ from mcpkit.client.errors import (
     URL_ELICITATION_REQUIRED,
     InvalidServerResponse,
     OutputSchemaError,
+    TaskNotSupported,
     ToolError,
     URLElicitationRequired,
 )
 from mcpkit.client.roots import serve_roots
 from mcpkit.client.sampling import SamplingHandler, sampling_capability, serve_sampling
 from mcpkit.client.targets import Connection, config_entry, open_target
+from mcpkit.client.tasks import make_receiver, serve_as_task, tasks_capability, tasks_only
 from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.json_schema import InvalidSchemaError, SchemaValidator, UnsupportedDialectError
 from mcpkit.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
 from mcpkit.lifecycle import has_capability
 from mcpkit.session import ClientSession, ProgressCallback
+from mcpkit.tasks import TaskReceiver, TaskStatusTracker, task_params, wait_for_task
 from mcpkit.transports.base import Transport
 from mcpkit.versions import ProtocolVersion
 
@@ -56,19 +59,23 @@ if TYPE_CHECKING:
     from mcpkit.client.icons import FetchedIcon
     from mcpkit.types import (
         CallToolResult,
+        CancelTaskResult,
         CompleteResult,
         GetPromptResult,
+        GetTaskResult,
         Icon,
         Implementation,
         ListPromptsResult,
         ListResourcesResult,
         ListResourceTemplatesResult,
+        ListTasksResult,
         ListToolsResult,
         Prompt,
         ReadResourceResult,
         Resource,
         ResourceTemplate,
         ServerCapabilities,
+        Task,
         Tool,
     )
 
@@ -94,6 +101,8 @@ _LIST_CHANGED: Final = {
     "notifications/resources/list_changed": "resources",
 }
 _MAX_PAGES: Final = 10_000
+#: How many task ids -> tool names the client remembers (to check task results' output).
+_MAX_TASK_TOOLS: Final = 1000
 server_log = logging.getLogger("mcpkit.client.server")
 
 M = TypeVar("M", bound=pydantic.BaseModel)
@@ -119,8 +128,15 @@ class Client:
     calls without their own), ``on_list_changed(kind)`` with kind ``"tools"`` / ``"prompts"`` /
     ``"resources"`` (with ``auto_refresh=True`` the cached list is refreshed first),
     ``on_resource_updated(uri)``, ``on_elicitation_complete(elicitation_id)``,
-    ``on_cancelled(CancelledNotificationParams)``, and ``on_notification(method, params)``
-    for every notification (including ones mcpkit does not know).
+    ``on_cancelled(CancelledNotificationParams)``, ``on_task_status(Task)`` (a task's
+    ``notifications/tasks/status``), and ``on_notification(method, params)`` for every
+    notification (including ones mcpkit does not know).
+
+    Tasks (2025-11-25): :meth:`call_tool_as_task`, :meth:`get_task`, :meth:`wait_task`,
+    :meth:`get_task_result`, :meth:`list_tasks`, :meth:`cancel_task` make this client a
+    requestor. ``tasks=True`` (or a :class:`~mcpkit.tasks.TaskStore` /
+    :class:`~mcpkit.tasks.TaskReceiver`) makes it a receiver: the server may then run
+    sampling and elicitation requests as tasks (see :mod:`mcpkit.client.tasks`).
 
     Connection options: ``env``/``cwd``/``stderr``/``on_stderr`` for stdio servers;
     ``headers``/``auth`` (an ``httpx.Auth``) and ``http_options`` (more keyword arguments of
@@ -149,6 +165,8 @@ class Client:
         on_resource_updated: Callable[[str], Any] | None = None,
         on_elicitation_complete: Callable[[str], Any] | None = None,
         on_cancelled: Callable[[Any], Any] | None = None,
+        on_task_status: Callable[[Any], Any] | None = None,
+        tasks: bool | TaskReceiver | Any = None,
         auto_refresh: bool = False,
         timeout: float | None = DEFAULT_TIMEOUT,
         max_total_timeout: float | None = None,
@@ -188,6 +206,22 @@ class Client:
         self._on_resource_updated = on_resource_updated
         self._on_elicitation_complete = on_elicitation_complete
         self._on_cancelled = on_cancelled
+        self._on_task_status = on_task_status
+        self._task_receiver = make_receiver(tasks, debug)
+        if (
+            self._task_receiver is not None
+            and sampling_handler is None
+            and not (self._elicitation_modes)
+        ):
+            raise ValueError(
+                "tasks=... lets the server run sampling and elicitation as tasks: "
+                "pass a sampling_handler and/or an elicitation_handler too"
+            )
+        self._task_tracker = TaskStatusTracker()
+        # tool name -> execution.taskSupport (None: absent), from the last tools/list pages
+        self._task_support: dict[str, str | None] = {}
+        # task id -> tool name, for tasks this client created (output checks of results)
+        self._task_tools: dict[str, str] = {}
         self.auto_refresh = auto_refresh
         self.timeout = timeout
         self.max_total_timeout = max_total_timeout
@@ -294,6 +328,8 @@ class Client:
         await self._teardown()
 
     async def _teardown(self) -> None:
+        if self._task_receiver is not None:
+            await self._task_receiver.shutdown()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
@@ -328,21 +364,30 @@ class Client:
             caps["elicitation"] = elicitation_capability(self._elicitation_modes)
         if self._roots is not None:
             caps["roots"] = {"listChanged": True}
+        if self._task_receiver is not None:
+            caps["tasks"] = tasks_capability(
+                sampling=self._sampling_cap is not None, elicitation=bool(self._elicitation_modes)
+            )
         return caps
 
     def _install(self, session: ClientSession) -> None:
+        receiver = self._task_receiver
         if self._sampling_handler is not None and self._sampling_cap is not None:
-            session.set_request_handler(
-                "sampling/createMessage",
-                serve_sampling(self._sampling_handler, self._sampling_cap),
-            )
+            handler = serve_sampling(self._sampling_handler, self._sampling_cap)
+            if receiver is not None:
+                handler = serve_as_task(receiver, handler)
+            session.set_request_handler("sampling/createMessage", handler)
         if self._elicitation_handler is not None:
-            session.set_request_handler(
-                "elicitation/create",
-                serve_elicitation(
-                    self._elicitation_handler, self._elicitation_modes, self._track_elicitation
-                ),
+            handler = serve_elicitation(
+                self._elicitation_handler, self._elicitation_modes, self._track_elicitation
             )
+            if receiver is not None:
+                handler = serve_as_task(receiver, handler)
+            session.set_request_handler("elicitation/create", handler)
+        if receiver is not None:
+            for method, serve in receiver.handlers().items():
+                session.set_request_handler(method, tasks_only(serve))
+        session.set_notification_handler("notifications/tasks/status", self._task_status)
         if self._roots is not None:
             session.set_request_handler("roots/list", serve_roots(lambda: self._roots))
         session.set_notification_handler("notifications/message", self._log)
@@ -575,7 +620,12 @@ class Client:
         A tool that failed answers ``is_error=True`` (or raises :class:`ToolError` with
         ``raise_on_error``). When the tool declares an ``outputSchema``, ``structuredContent``
         is checked against it (:class:`OutputSchemaError` on a mismatch).
+
+        A tool whose ``execution.taskSupport`` is ``"required"`` must be called with
+        :meth:`call_tool_as_task` (:class:`TaskNotSupported` here).
         """
+        if self._task_support and self._task_support.get(name) == "required":
+            self._refuse_required(name)
         params: JSONObject = {"name": name}
         if arguments is not None:
             params["arguments"] = _arguments_to_wire(arguments)
@@ -585,15 +635,27 @@ class Client:
         eff_timeout = self.timeout if timeout is _UNSET else timeout
         if progress is None and eff_timeout is not None and self.reset_timeout_on_progress:
             progress = _noop_progress  # a progress token lets progress restart the timeout
-        raw = await self.request(
-            "tools/call",
-            params,
-            timeout=timeout,
-            max_total_timeout=max_total_timeout,
-            on_progress=progress,
-        )
-        result: CallToolResult = _parse(_types().CallToolResult, raw, "tools/call")
-        if self.validate_output and not result.is_error:
+        try:
+            raw = await self.request(
+                "tools/call",
+                params,
+                timeout=timeout,
+                max_total_timeout=max_total_timeout,
+                on_progress=progress,
+            )
+        except McpError as exc:
+            if exc.code == METHOD_NOT_FOUND and type(exc) is McpError:
+                await self._explain_required(name, exc)
+            raise
+        return await self._tool_result(name, raw, raise_on_error)
+
+    async def _tool_result(
+        self, name: str | None, raw: Any, raise_on_error: bool, method: str = "tools/call"
+    ) -> CallToolResult:
+        result: CallToolResult = _parse(_types().CallToolResult, raw, method)
+        if name is None:
+            name = "?"
+        elif self.validate_output and not result.is_error:
             await self._check_output(name, raw)
         if raise_on_error and result.is_error:
             texts = [
@@ -659,8 +721,13 @@ class Client:
     def _remember_schemas(self, raw_tools: list[Any], *, replace: bool) -> None:
         old = self._output_schemas
         schemas: dict[str, JSONObject | None] = {} if replace or old is None else old
+        if replace:
+            self._task_support = {}
         for tool in raw_tools:
             name = tool.get("name")
+            execution = tool.get("execution")
+            support = execution.get("taskSupport") if isinstance(execution, dict) else None
+            self._task_support[name] = support if isinstance(support, str) else None
             schema = tool.get("outputSchema")
             if not isinstance(schema, dict):
                 schema = None
@@ -673,9 +740,176 @@ class Client:
         self._output_schemas = schemas
 
     def _forget_schemas(self) -> None:
+        self._task_support = {}
         self._output_schemas = None
         self._schemas_complete = False
         self._validators.clear()
+
+    # tasks (2025-11-25): this client as the requestor
+
+    def _need_tasks(self, path: tuple[str, ...], what: str) -> None:
+        version = self.negotiated_version
+        if version is not None and not version.tasks:
+            raise TaskNotSupported(
+                f"Tasks need protocol revision 2025-11-25 or later; this connection "
+                f"negotiated {version.name} ({what})"
+            )
+        if not has_capability(self.session.server_capabilities, ("tasks", *path)):
+            raise TaskNotSupported(
+                f"The server did not declare the capability {'.'.join(('tasks', *path))!r} "
+                f"needed for {what}"
+            )
+
+    def _tool_tasks_declared(self) -> bool:
+        version = self.negotiated_version
+        return (version is None or version.tasks) and has_capability(
+            self.session.server_capabilities, ("tasks", "requests", "tools", "call")
+        )
+
+    def _refuse_required(self, name: str) -> None:
+        if self._tool_tasks_declared():
+            raise TaskNotSupported(
+                f"Tool {name!r} must be run as a task (its execution.taskSupport is "
+                "'required'): use call_tool_as_task()"
+            )
+
+    async def _explain_required(self, name: str, exc: McpError) -> None:
+        """A plain call answered -32601: if the tool requires a task, say so clearly."""
+        if not self._tool_tasks_declared():
+            return
+        if name not in self._task_support:
+            await self._refresh_tools()
+        if self._task_support.get(name) == "required":
+            try:
+                self._refuse_required(name)
+            except TaskNotSupported as clearer:
+                raise clearer from exc
+
+    async def call_tool_as_task(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | pydantic.BaseModel | None = None,
+        *,
+        ttl: int | None = None,
+        timeout: float | None = _UNSET,
+        meta: Mapping[str, Any] | None = None,
+    ) -> Task:
+        """Call tool ``name`` as a task; return the created :class:`~mcpkit.types.Task` at
+        once (the tool runs on at the server).
+
+        ``ttl`` (milliseconds) asks how long the server keeps the task and its result (the
+        server may cap it; the returned task says what it chose). Follow up with
+        :meth:`wait_task`, :meth:`get_task_result` (blocks, returns the ``CallToolResult``)
+        or :meth:`cancel_task`. Raises :class:`TaskNotSupported` before sending when the
+        server did not declare ``tasks.requests.tools.call`` or the tool's
+        ``execution.taskSupport`` is absent or ``"forbidden"`` (the tool list is fetched
+        first when it is not known yet).
+        """
+        self._need_tasks(("requests", "tools", "call"), "task-augmented tools/call")
+        if name not in self._task_support:
+            await self._refresh_tools()
+        if name in self._task_support and self._task_support[name] not in ("optional", "required"):
+            raise TaskNotSupported(
+                f"Tool {name!r} cannot run as a task (its execution.taskSupport is "
+                f"{self._task_support[name] or 'absent, i.e. forbidden'!s}): use call_tool()"
+            )
+        params: JSONObject = {"name": name}
+        if arguments is not None:
+            params["arguments"] = _arguments_to_wire(arguments)
+        params["task"] = task_params(True if ttl is None else ttl)
+        if meta:
+            params["_meta"] = dict(meta)
+        raw = await self.request("tools/call", params, timeout=timeout)
+        created = _parse(_types().CreateTaskResult, raw, "tools/call")
+        task: Task = created.task
+        tools = self._task_tools
+        tools[task.task_id] = name
+        if len(tools) > _MAX_TASK_TOOLS:
+            del tools[next(iter(tools))]
+        return task
+
+    async def get_task(self, task_id: str) -> GetTaskResult:
+        """The task's current state (``tasks/get``)."""
+        self._need_tasks((), "tasks/get")
+        return await self._typed(_types().GetTaskResult, "tasks/get", {"taskId": task_id})
+
+    async def _get_task_raw(self, task_id: str) -> JSONObject:
+        raw = await self.request("tasks/get", {"taskId": task_id})
+        _parse(_types().GetTaskResult, raw, "tasks/get")
+        return dict(raw)
+
+    async def get_task_result(
+        self,
+        task_id: str,
+        *,
+        timeout: float | None = None,
+        raise_on_error: bool = False,
+    ) -> CallToolResult:
+        """The tool's result (``tasks/result``), blocking until the task ends (``timeout``
+        seconds; None waits as long as it takes).
+
+        As :meth:`call_tool`: ``structuredContent`` is checked against the tool's
+        ``outputSchema`` (for tasks this client created) and ``raise_on_error`` raises
+        :class:`ToolError`. A task that failed with a protocol error raises that
+        :class:`~mcpkit.errors.McpError`; a cancelled one raises -32602.
+        """
+        self._need_tasks((), "tasks/result")
+        raw = await self.request("tasks/result", {"taskId": task_id}, timeout=timeout)
+        return await self._tool_result(
+            self._task_tools.get(task_id), raw, raise_on_error, "tasks/result"
+        )
+
+    async def wait_task(
+        self, task_id: str, *, poll: bool = True, timeout: float | None = None
+    ) -> GetTaskResult:
+        """Wait until the task is ``completed``, ``failed`` or ``cancelled``; return its
+        final state (``TimeoutError`` after ``timeout`` seconds).
+
+        ``poll=True`` polls ``tasks/get`` at the server's ``pollInterval``, woken early by
+        ``notifications/tasks/status``; on ``input_required`` it calls ``tasks/result`` so
+        the server can deliver its requests (elicitation, sampling) for the task.
+        ``poll=False`` blocks on ``tasks/result`` instead, then reads the final state.
+        """
+        self._need_tasks((), "tasks/get")
+
+        async def drain() -> None:
+            with contextlib.suppress(McpError):
+                await self.request("tasks/result", {"taskId": task_id}, timeout=None)
+
+        async with asyncio.timeout(timeout):
+            if not poll:
+                await drain()
+                return await self.get_task(task_id)
+            raw = await wait_for_task(
+                lambda: self._get_task_raw(task_id),
+                task_id,
+                tracker=self._task_tracker,
+                on_input_required=drain,
+            )
+        final: GetTaskResult = _parse(_types().GetTaskResult, raw, "tasks/get")
+        return final
+
+    async def list_tasks_page(self, cursor: str | None = None) -> ListTasksResult:
+        """One page of the server's tasks for this client (``tasks/list``)."""
+        self._need_tasks(("list",), "tasks/list")
+        return await self._typed(_types().ListTasksResult, "tasks/list", _cursor(cursor))
+
+    async def list_tasks(self) -> list[Task]:
+        """Every task the server keeps for this client (all pages followed)."""
+        self._need_tasks(("list",), "tasks/list")
+        items, _ = await self._all_pages("tasks/list", _types().ListTasksResult, "tasks", "tasks")
+        return items
+
+    async def cancel_task(self, task_id: str) -> CancelTaskResult:
+        """Cancel a task (``tasks/cancel``); returns its state, now ``cancelled``. A task
+        already finished answers -32602."""
+        self._need_tasks(("cancel",), "tasks/cancel")
+        return await self._typed(_types().CancelTaskResult, "tasks/cancel", {"taskId": task_id})
+
+    @property
+    def task_receiver(self) -> TaskReceiver | None:
+        """The receiver running the server's task-augmented requests (``tasks=...``)."""
+        return self._task_receiver
 
     # resources, prompts, completion, logging
 
@@ -834,6 +1068,19 @@ class Client:
         fut.set_result(None)
         if self._on_elicitation_complete is not None:
             return call_hook(self._on_elicitation_complete, typed.elicitation_id)
+        return None
+
+    def _task_status(self, params: JSONObject | None) -> Any:
+        from mcpkit.types import TaskStatusNotificationParams
+
+        typed = _notification_params(
+            TaskStatusNotificationParams, params, "notifications/tasks/status"
+        )
+        if typed is None:
+            return None
+        self._task_tracker.observe(params)
+        if self._on_task_status is not None:
+            return call_hook(self._on_task_status, typed)
         return None
 
     def _list_changed_handler(self, method: str) -> Callable[[JSONObject | None], Any]:

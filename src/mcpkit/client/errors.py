@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mcpkit.errors import McpError
-from mcpkit.jsonrpc import INTERNAL_ERROR
+from mcpkit.jsonrpc import INTERNAL_ERROR, METHOD_NOT_FOUND
 
 if TYPE_CHECKING:
     from mcpkit.types import CallToolResult, ElicitRequestURLParams
@@ -15,6 +15,7 @@ __all__ = [
     "URL_ELICITATION_REQUIRED",
     "InvalidServerResponse",
     "OutputSchemaError",
+    "TaskNotSupported",
     "ToolError",
     "URLElicitationRequired",
 ]
@@ -47,6 +48,15 @@ class OutputSchemaError(InvalidServerResponse):
     def __init__(self, tool: str, message: str, errors: list[str] | None = None) -> None:
         super().__init__("tools/call", f"tool {tool!r}: {message}", errors)
         self.tool = tool
+
+
+class TaskNotSupported(McpError):
+    """A task call the peer did not allow, refused before anything is sent: the server did
+    not declare the ``tasks`` capability it needs, or the tool's ``execution.taskSupport``
+    forbids (or requires) running it as a task. Code -32601, as the server would answer."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(METHOD_NOT_FOUND, message)
 
 
 class ToolError(McpError):
