@@ -358,7 +358,7 @@ class MemoryTaskStore(TaskStore):
         await event.wait()
 
 
-# -- the receiver -----------------------------------------------------------------------------------
+# -- the receiver ---------------------------------------------------------------------------------
 
 
 class TaskRequestContext(RequestContext):

@@ -6,6 +6,7 @@ from mcpkit.client.errors import (
     URL_ELICITATION_REQUIRED,
     InvalidServerResponse,
     OutputSchemaError,
+    TaskNotSupported,
     ToolError,
     URLElicitationRequired,
 )
@@ -20,6 +21,7 @@ __all__ = [
     "InvalidServerResponse",
     "OutputSchemaError",
     "SamplingHandler",
+    "TaskNotSupported",
     "ToolError",
     "URLElicitationRequired",
     "apply_defaults",
