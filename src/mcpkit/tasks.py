@@ -62,6 +62,7 @@ __all__ = [
     "can_transition",
     "related_meta",
     "task_params",
+    "tracker_for",
     "wait_for_task",
     "with_related",
 ]

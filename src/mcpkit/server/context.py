@@ -158,6 +158,7 @@ class Context:
         tool_choice: Any = None,
         metadata: dict[str, Any] | None = None,
         timeout: float | None = None,
+        task: Any = None,
     ) -> CreateMessageResult:
         """Ask the client's LLM for a completion (``sampling/createMessage``).
 
@@ -165,6 +166,11 @@ class Context:
         ``SamplingMessage`` models. ``model_preferences`` may be a model name (a hint), a list
         of names, or a ``ModelPreferences``. Raises McpError when the client did not declare
         ``sampling`` (or ``sampling.tools`` when ``tools`` are given).
+
+        ``task`` (``True``, a ttl in milliseconds, or a ``TaskMetadata``) runs the request as
+        a task at the client (2025-11-25): sent task-augmented, then polled until the result
+        is in; needs the client's ``tasks.requests.sampling.createMessage`` capability
+        (McpError -32601 otherwise). ``timeout`` then bounds the whole wait.
         """
         from mcpkit.types import CreateMessageResult
 
@@ -183,29 +189,43 @@ class Context:
             tool_choice=tool_choice,
             metadata=metadata,
         )
-        result = await self._rctx.request("sampling/createMessage", params, timeout=timeout)
+        if task is not None:
+            result = await self.request_as_task(
+                "sampling/createMessage", params, task=task, timeout=timeout
+            )
+        else:
+            result = await self._rctx.request("sampling/createMessage", params, timeout=timeout)
         return CreateMessageResult.from_wire(result)
 
     # -- elicitation ------------------------------------------------------------------------------
 
     @overload
     async def elicit(
-        self, message: str, schema: type[M], *, timeout: float | None = None
+        self, message: str, schema: type[M], *, timeout: float | None = None, task: Any = None
     ) -> ElicitationResult[M]: ...
 
     @overload
     async def elicit(
-        self, message: str, schema: dict[str, Any], *, timeout: float | None = None
+        self,
+        message: str,
+        schema: dict[str, Any],
+        *,
+        timeout: float | None = None,
+        task: Any = None,
     ) -> ElicitationResult[dict[str, Any]]: ...
 
     async def elicit(
-        self, message: str, schema: Any, *, timeout: float | None = None
+        self, message: str, schema: Any, *, timeout: float | None = None, task: Any = None
     ) -> ElicitationResult[Any]:
         """Ask the user for structured input (form mode).
 
         ``schema`` is a pydantic model class (the answer comes back as an instance) or a
         restricted JSON Schema dict. Raises :class:`~mcpkit.server.elicitation.ElicitationError`
         for a schema the spec does not allow or an answer that does not match it.
+
+        ``task`` (``True``, a ttl in milliseconds, or a ``TaskMetadata``) runs the request as
+        a task at the client (needs its ``tasks.requests.elicitation.create`` capability);
+        see :meth:`request_as_task`.
         """
         _elicitation.check_form_capability(self.session.client_capabilities)
         requested = _elicitation.requested_schema(schema)
@@ -213,7 +233,12 @@ class Context:
         version = self.session.protocol_version
         if version is not None and version.url_elicitation:
             params = {"mode": "form", **params}
-        result = await self._rctx.request("elicitation/create", params, timeout=timeout)
+        if task is not None:
+            result = await self.request_as_task(
+                "elicitation/create", params, task=task, timeout=timeout
+            )
+        else:
+            result = await self._rctx.request("elicitation/create", params, timeout=timeout)
         return _elicitation.parse_result(result, schema, requested)
 
     async def elicit_url(
@@ -241,6 +266,27 @@ class Context:
         if action not in ("accept", "decline", "cancel"):
             raise _elicitation.ElicitationError("The client sent a malformed elicitation result")
         return ElicitationResult(action)
+
+    async def request_as_task(
+        self,
+        method: str,
+        params: JSONObject,
+        *,
+        task: Any = True,
+        timeout: float | None = None,
+    ) -> JSONObject:
+        """Send ``sampling/createMessage`` or ``elicitation/create`` to the client as a task
+        (2025-11-25) and return the raw result once the task is done.
+
+        The client answers a ``CreateTaskResult`` at once; this then polls ``tasks/get``
+        (honouring the client's ``pollInterval``, woken early by its status notifications)
+        and fetches ``tasks/result``. An error result is raised as McpError; McpError -32601
+        when the client did not declare task support for ``method``. ``timeout`` (seconds)
+        bounds the whole wait; a wait that is abandoned cancels the client's task.
+        """
+        from mcpkit.server.tasks import request_as_task
+
+        return await request_as_task(self._rctx, method, params, task, timeout=timeout)
 
     def url_elicitation_required(
         self, message: str, url: str, elicitation_id: str | None = None

@@ -18,9 +18,14 @@ an authorization context instead. A tool result with ``isError`` fails its task.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 
-from mcpkit.jsonrpc import JSONObject
+from mcpkit.errors import ConnectionClosed, McpError
+from mcpkit.jsonrpc import INTERNAL_ERROR, METHOD_NOT_FOUND, JSONObject
+from mcpkit.lifecycle import has_capability
+from mcpkit.session import RequestContext
 from mcpkit.tasks import (
     RELATED_TASK,
     TERMINAL,
@@ -32,6 +37,9 @@ from mcpkit.tasks import (
     TaskStatus,
     TaskStore,
     related_meta,
+    task_params,
+    tracker_for,
+    wait_for_task,
     with_related,
 )
 
@@ -45,7 +53,9 @@ __all__ = [
     "TaskRequestContext",
     "TaskStatus",
     "TaskStore",
+    "check_client_tasks",
     "related_meta",
+    "request_as_task",
     "with_related",
 ]
 
@@ -80,3 +90,120 @@ def _first_text(result: JSONObject) -> str | None:
             if isinstance(block, dict) and block.get("type") == "text":
                 return str(block.get("text"))
     return None
+
+
+# -- the server as requestor: task-augmented sampling and elicitation ------------------------------
+
+#: Requests a server may send task-augmented, and the client capability (under ``tasks``).
+CLIENT_TASK_REQUESTS: dict[str, tuple[str, ...]] = {
+    "sampling/createMessage": ("requests", "sampling", "createMessage"),
+    "elicitation/create": ("requests", "elicitation", "create"),
+}
+
+
+def check_client_tasks(session: Any, method: str) -> None:
+    """Raise McpError(-32601) unless the client declared task support for ``method``."""
+    path = CLIENT_TASK_REQUESTS.get(method)
+    if path is None:
+        raise ValueError(f"{method!r} cannot be sent as a task (only {list(CLIENT_TASK_REQUESTS)})")
+    version = session.protocol_version
+    if version is not None and not version.tasks:
+        raise McpError(
+            METHOD_NOT_FOUND,
+            f"Cannot send {method!r} as a task: this connection negotiated {version.name}, "
+            "which has no tasks",
+        )
+    if not has_capability(session.client_capabilities, ("tasks", *path)):
+        raise McpError(
+            METHOD_NOT_FOUND,
+            f"The client did not declare the capability {'.'.join(('tasks', *path))!r} "
+            f"needed to send {method!r} as a task",
+        )
+
+
+async def request_as_task(
+    rctx: RequestContext,
+    method: str,
+    params: JSONObject,
+    task: Any = True,
+    *,
+    timeout: float | None = None,
+) -> JSONObject:
+    """Send ``method`` to the client as a task on behalf of the request ``rctx`` serves,
+    wait for the task (polling ``tasks/get`` at the client's ``pollInterval``, woken early by
+    its status notifications) and return what ``tasks/result`` answers: the result the plain
+    request would have had (its error is raised as :class:`~mcpkit.errors.McpError`).
+
+    ``task``: ``True``, a ttl in milliseconds, a dict or a ``TaskMetadata``. ``timeout``
+    (seconds) bounds the whole wait. If the wait is abandoned (cancelled or timed out) the
+    client's task is cancelled too, when the client supports ``tasks/cancel``.
+    """
+    session = rctx.session
+    check_client_tasks(session, method)
+    sent = {**params, "task": task_params(task)}
+    related = rctx.related_request_id if isinstance(rctx, TaskRequestContext) else rctx.request_id
+    task_id: str | None = None
+    done = False
+    try:
+        async with asyncio.timeout(timeout):
+            raw = await rctx.request(method, sent)
+            created = raw.get("task") if isinstance(raw, dict) else None
+            task_id = created.get("taskId") if isinstance(created, dict) else None
+            if not isinstance(task_id, str):
+                raise McpError(
+                    INTERNAL_ERROR,
+                    f"The client answered a task-augmented {method!r} without a task",
+                )
+            tid: str = task_id
+            waiting = (
+                rctx.awaiting_input()
+                if isinstance(rctx, TaskRequestContext)
+                else contextlib.nullcontext()
+            )
+            async with waiting:
+                got: list[JSONObject] = []
+
+                async def fetch() -> None:
+                    got.append(
+                        await session.request(
+                            "tasks/result",
+                            {"taskId": tid},
+                            timeout=None,
+                            related_request_id=related,
+                        )
+                    )
+
+                async def poll() -> JSONObject:
+                    state = await session.request(
+                        "tasks/get", {"taskId": tid}, related_request_id=related
+                    )
+                    if not isinstance(state, dict):
+                        raise McpError(INTERNAL_ERROR, "The client sent an invalid task state")
+                    return state
+
+                await wait_for_task(
+                    poll, tid, tracker=tracker_for(session), on_input_required=fetch
+                )
+                if not got:
+                    await fetch()
+            done = True
+            result = got[0]
+            if not isinstance(result, dict):
+                raise McpError(INTERNAL_ERROR, f"The client sent an invalid {method!r} result")
+            return result
+    finally:
+        if not done and task_id is not None and not session.closed:
+            _cancel_quietly(session, task_id)
+
+
+def _cancel_quietly(session: Any, task_id: str) -> None:
+    if not has_capability(session.client_capabilities, ("tasks", "cancel")):
+        return
+
+    async def cancel() -> None:
+        with contextlib.suppress(McpError, ConnectionClosed):
+            await session.request("tasks/cancel", {"taskId": task_id}, timeout=10)
+
+    spawn = getattr(session, "spawn", None)
+    if spawn is not None:
+        spawn(cancel())
