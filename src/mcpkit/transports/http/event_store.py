@@ -63,6 +63,10 @@ class MemoryEventStore(EventStore):
             if len(self._sessions) >= self.max_sessions:
                 self._sessions.popitem(last=False)
             events = self._sessions[session_id] = deque(maxlen=self.max_events_per_session)
+        if data is not None:
+            # orjson hands out bytes with a 4 KiB allocation behind even a short message:
+            # keep a right-sized copy, or every retained event costs 4 KiB.
+            data = bytes(memoryview(data))
         events.append((stream, seq, data))
 
     def replay(self, session_id: str, stream: str, after: int) -> list[tuple[int, bytes]] | None:
