@@ -8,16 +8,54 @@ Needs the ``http`` extra (httpx, uvicorn, starlette)::
     await serve(asgi, host="127.0.0.1", port=8000)         # uvicorn
 """
 
-from mcpkit.transports.http.client import (
-    HTTP_ERROR,
-    HttpStatusError,
-    StreamableHTTPClientTransport,
-)
-from mcpkit.transports.http.event_store import EventStore, MemoryEventStore, SQLiteEventStore
-from mcpkit.transports.http.legacy import LegacySessionTransport, LegacySSEClient, LegacySSEServer
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# ``serve`` is also the name of a submodule: bind the function eagerly (the module is light).
 from mcpkit.transports.http.serve import run, running, serve
-from mcpkit.transports.http.server import SESSION_NOT_FOUND, SessionFactory, StreamableHTTPApp
-from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
+
+# Other names load on first use: a server does not pay for the client (httpx) and vice versa.
+_EXPORTS = {
+    "HTTP_ERROR": "client",
+    "HttpStatusError": "client",
+    "StreamableHTTPClientTransport": "client",
+    "EventStore": "event_store",
+    "MemoryEventStore": "event_store",
+    "SQLiteEventStore": "event_store",
+    "LegacySessionTransport": "legacy",
+    "LegacySSEClient": "legacy",
+    "LegacySSEServer": "legacy",
+    "SESSION_NOT_FOUND": "server",
+    "SessionFactory": "server",
+    "StreamableHTTPApp": "server",
+    "HttpSessionTransport": "session_transport",
+    "SSEConnection": "session_transport",
+}
+
+if TYPE_CHECKING:
+    from mcpkit.transports.http.client import (
+        HTTP_ERROR,
+        HttpStatusError,
+        StreamableHTTPClientTransport,
+    )
+    from mcpkit.transports.http.event_store import (
+        EventStore,
+        MemoryEventStore,
+        SQLiteEventStore,
+    )
+    from mcpkit.transports.http.legacy import (
+        LegacySessionTransport,
+        LegacySSEClient,
+        LegacySSEServer,
+    )
+    from mcpkit.transports.http.server import (
+        SESSION_NOT_FOUND,
+        SessionFactory,
+        StreamableHTTPApp,
+    )
+    from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
 
 __all__ = [
     "HTTP_ERROR",
@@ -38,3 +76,16 @@ __all__ = [
     "running",
     "serve",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mcpkit.transports.http' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"mcpkit.transports.http.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
