@@ -435,3 +435,109 @@ async def test_task_over_stdio_with_the_example_server(wire: Any) -> None:
         assert text(await call(client, "long_job", {"steps": 1})) == "done after 1 steps"
     finally:
         await client.close()
+
+
+# -- the server as requestor: task-augmented elicitation and sampling at the client -------------
+
+
+def requestor_app() -> Server:
+    app = Server("requestor", tasks=TaskManager(poll_interval=20))
+
+    @app.tool(task_support="optional")
+    async def ask_name(ctx: Context) -> str:
+        answer = await ctx.elicit(
+            "Name?", {"type": "object", "properties": {"name": {"type": "string"}}}, task=True
+        )
+        return f"{answer.action} {answer.content}"
+
+    @app.tool()
+    async def sample_raw(ctx: Context) -> str:
+        messages = [{"role": "user", "content": {"type": "text", "text": "hi"}}]
+        params = {"messages": messages, "maxTokens": 5}
+        result = await ctx.request_as_task("sampling/createMessage", params, task=5_000)
+        return f"{result['content']['text']} {result['_meta']}"
+
+    return app
+
+
+def serve_tasks_on(client: Any, receiver: Any, method: str, handler: Any) -> None:
+    """Make a raw ClientSession a task receiver for ``method``."""
+    from mcpkit.client.tasks import serve_as_task
+
+    client.set_request_handler(method, serve_as_task(receiver, handler))
+    for name, serve in receiver.handlers().items():
+        client.set_request_handler(name, serve)
+
+
+async def test_server_elicits_as_a_task_woken_by_status_notifications(wire: Any) -> None:
+    from mcpkit.tasks import TaskReceiver
+
+    caps = {
+        "elicitation": {"form": {}},
+        "tasks": {"cancel": {}, "requests": {"elicitation": {"create": {}}}},
+    }
+    # The client suggests polling every minute: only its status notification can make the
+    # server notice the end in time.
+    receiver = TaskReceiver(poll_interval=60_000)
+    started = asyncio.Event()
+    release = asyncio.Event()
+
+    async def elicit(params: Any, ctx: Any) -> Any:
+        started.set()
+        await release.wait()
+        return {"action": "accept", "content": {"name": "Ada"}}
+
+    async with connected(requestor_app(), wire, capabilities=caps) as (client, _):
+        serve_tasks_on(client, receiver, "elicitation/create", elicit)
+        statuses = status_log(client)
+        created = await task_call(client, "ask_name")
+        await started.wait()
+        # The server's own task waits on the client: input_required until the answer is in.
+        got = await client.request("tasks/get", {"taskId": created["taskId"]}, timeout=10)
+        assert got["status"] == "input_required"
+        release.set()
+        async with asyncio.timeout(5):
+            result = await client.request("tasks/result", {"taskId": created["taskId"]})
+        assert text(result) == "accept {'name': 'Ada'}"
+        assert [s["status"] for s in statuses] == ["input_required", "working", "completed"]
+        checker = client._tracer
+        request = checker.received("elicitation/create")[0]["params"]
+        assert request["task"] == {}
+        assert request["_meta"][RELATED_TASK] == {"taskId": created["taskId"]}
+        polls = checker.received("tasks/get")
+        assert len(polls) == 1 and RELATED_TASK not in polls[0]["params"].get("_meta", {})
+        assert len(checker.received("tasks/result")) == 1
+        assert [m["params"]["status"] for m in checker.sent("notifications/tasks/status")] == [
+            "completed"
+        ]
+
+
+async def test_request_as_task_returns_the_raw_result_and_errors(wire: Any) -> None:
+    from mcpkit.tasks import TaskReceiver
+
+    caps = {"sampling": {}, "tasks": {"requests": {"sampling": {"createMessage": {}}}}}
+    receiver = TaskReceiver(poll_interval=10)
+    answers: list[Any] = [
+        {"role": "assistant", "content": {"type": "text", "text": "hey"}, "model": "m"},
+        McpError(-1, "User rejected the request"),
+    ]
+
+    async def sample(params: Any, ctx: Any) -> Any:
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    async with connected(requestor_app(), wire, capabilities=caps) as (client, _):
+        serve_tasks_on(client, receiver, "sampling/createMessage", sample)
+        result = await call(client, "sample_raw")
+        assert text(result).startswith("hey {") and RELATED_TASK in text(result)
+        assert client._tracer.received("sampling/createMessage")[0]["params"]["task"] == {
+            "ttl": 5_000
+        }
+        # The client's task failed with an error: the tool gets that very error (uncaught,
+        # it becomes the tools/call error).
+        with pytest.raises(McpError) as err:
+            await call(client, "sample_raw")
+        assert err.value.code == -1 and err.value.message == "User rejected the request"
+        assert not client._tracer.received("tasks/cancel")  # nothing left to cancel

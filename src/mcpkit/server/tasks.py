@@ -144,8 +144,13 @@ async def request_as_task(
     related = rctx.related_request_id if isinstance(rctx, TaskRequestContext) else rctx.request_id
     task_id: str | None = None
     done = False
+    # A tool running as a task stays input_required for the whole wait (not only while the
+    # first request is out).
+    waiting = (
+        rctx.awaiting_input() if isinstance(rctx, TaskRequestContext) else contextlib.nullcontext()
+    )
     try:
-        async with asyncio.timeout(timeout):
+        async with asyncio.timeout(timeout), waiting:
             raw = await rctx.request(method, sent)
             created = raw.get("task") if isinstance(raw, dict) else None
             task_id = created.get("taskId") if isinstance(created, dict) else None
@@ -155,15 +160,11 @@ async def request_as_task(
                     f"The client answered a task-augmented {method!r} without a task",
                 )
             tid: str = task_id
-            waiting = (
-                rctx.awaiting_input()
-                if isinstance(rctx, TaskRequestContext)
-                else contextlib.nullcontext()
-            )
-            async with waiting:
-                got: list[JSONObject] = []
+            got: list[Any] = []
 
-                async def fetch() -> None:
+            async def fetch() -> None:
+                nonlocal done
+                try:
                     got.append(
                         await session.request(
                             "tasks/result",
@@ -172,25 +173,26 @@ async def request_as_task(
                             related_request_id=related,
                         )
                     )
+                except McpError:
+                    done = True  # the task's own error, or it is gone: nothing to cancel
+                    raise
 
-                async def poll() -> JSONObject:
-                    state = await session.request(
-                        "tasks/get", {"taskId": tid}, related_request_id=related
-                    )
-                    if not isinstance(state, dict):
-                        raise McpError(INTERNAL_ERROR, "The client sent an invalid task state")
-                    return state
-
-                await wait_for_task(
-                    poll, tid, tracker=tracker_for(session), on_input_required=fetch
+            async def poll() -> JSONObject:
+                state = await session.request(
+                    "tasks/get", {"taskId": tid}, related_request_id=related
                 )
-                if not got:
-                    await fetch()
-            done = True
-            result = got[0]
-            if not isinstance(result, dict):
-                raise McpError(INTERNAL_ERROR, f"The client sent an invalid {method!r} result")
-            return result
+                if not isinstance(state, dict):
+                    raise McpError(INTERNAL_ERROR, "The client sent an invalid task state")
+                return state
+
+            await wait_for_task(poll, tid, tracker=tracker_for(session), on_input_required=fetch)
+            done = True  # terminal
+            if not got:
+                await fetch()
+        result = got[0]
+        if not isinstance(result, dict):
+            raise McpError(INTERNAL_ERROR, f"The client sent an invalid {method!r} result")
+        return result
     finally:
         if not done and task_id is not None and not session.closed:
             _cancel_quietly(session, task_id)
