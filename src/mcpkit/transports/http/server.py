@@ -58,6 +58,10 @@ _SSE_HEADERS: Final = [
 ]
 
 
+#: How long a POST's SSE response waits for the first message before sending its headers.
+_FIRST_MESSAGE_HOLD = 0.05
+
+
 class _Headers:
     """The request headers the transport looks at, read in one pass."""
 
@@ -583,13 +587,14 @@ class StreamableHTTPApp:
             return
         conn = SSEConnection(self.max_stream_buffer)
         transport.open_request_stream(ids, conn)
+        conn.event.clear()  # the priming event alone does not need to leave at once
         sink.receive(msg)
         headers = list(_SSE_HEADERS)
         if sid is not None:
             headers.append((b"mcp-session-id", sid.encode()))
         if extra_headers:
             headers += extra_headers
-        await self._pump(transport, conn, headers, receive, send)
+        await self._pump(transport, conn, headers, receive, send, hold=_FIRST_MESSAGE_HOLD)
 
     # -- sessions ------------------------------------------------------------------------------
 
@@ -783,29 +788,55 @@ class StreamableHTTPApp:
         receive: Receive,
         send: Send,
         watch: bool = False,
+        hold: float = 0.0,
     ) -> None:
-        """Send ``conn``'s frames as they come, with keep-alive comments, until it ends."""
+        """Send ``conn``'s frames as they come, with keep-alive comments, until it ends.
+
+        ``hold``: wait up to that long for the first message before sending the headers, so
+        a quick answer leaves as headers + one body write (frames, then the end of the
+        response, in one chunk) instead of headers, frames and end apart.
+        """
         transport.connections += 1
         loop = asyncio.get_running_loop()
         # Short POST streams end before a disconnect matters; long ones (and GET streams)
         # watch for it so a vanished client is detached and its coroutine ends.
         watcher = loop.create_task(_watch_disconnect(receive, conn)) if watch else None
         keepalive = self.keepalive_interval
+        event = conn.event
         try:
+            if hold > 0 and not event.is_set():
+                timer = loop.call_later(hold, event.set)
+                try:
+                    await event.wait()
+                finally:
+                    timer.cancel()
             await send({"type": "http.response.start", "status": 200, "headers": headers})
             while True:
                 if conn.frames:
                     data = conn.take()
+                    last = conn.finished
                     conn.sending = True
-                    await send({"type": "http.response.body", "body": data, "more_body": True})
+                    await send({"type": "http.response.body", "body": data, "more_body": not last})
                     conn.sending = False
+                    if last:
+                        break
                     continue
                 if conn.aborted or conn.finished:
+                    if not conn.aborted:
+                        await send({"type": "http.response.body", "body": b"", "more_body": False})
                     break
+                if event.is_set():
+                    event.clear()  # woken by the hold timer, or a push since dropped
+                timer = loop.call_later(keepalive, conn.ping)
                 try:
-                    async with asyncio.timeout(keepalive):
-                        await conn.event.wait()
-                except TimeoutError:
+                    await event.wait()
+                finally:
+                    timer.cancel()
+                if conn.keepalive_due:
+                    conn.keepalive_due = False
+                    if conn.frames or conn.aborted or conn.finished:
+                        continue
+                    event.clear()
                     if watcher is None:
                         watcher = loop.create_task(_watch_disconnect(receive, conn))
                     conn.sending = True
@@ -813,8 +844,6 @@ class StreamableHTTPApp:
                         {"type": "http.response.body", "body": sse.KEEPALIVE, "more_body": True}
                     )
                     conn.sending = False
-            if not conn.aborted:
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if not conn.aborted or task is None:

@@ -39,7 +39,17 @@ logger = logging.getLogger("mcpkit.http")
 class SSEConnection:
     """One HTTP response streaming SSE frames; the ASGI handler drains :attr:`frames`."""
 
-    __slots__ = ("aborted", "event", "finished", "frames", "max_buffer", "sending", "size", "task")
+    __slots__ = (
+        "aborted",
+        "event",
+        "finished",
+        "frames",
+        "keepalive_due",
+        "max_buffer",
+        "sending",
+        "size",
+        "task",
+    )
 
     def __init__(self, max_buffer: int) -> None:
         self.frames: deque[bytes] = deque()
@@ -51,6 +61,8 @@ class SSEConnection:
         #: Stop now (client gone, replaced, or too slow); buffered frames are dropped.
         self.aborted = False
         self.sending = False
+        #: The keep-alive timer fired: the handler sends a comment if nothing else is due.
+        self.keepalive_due = False
         self.task: asyncio.Task[Any] | None = asyncio.current_task()
 
     def push(self, frame: bytes) -> bool:
@@ -73,6 +85,11 @@ class SSEConnection:
         self.size = 0
         self.event.clear()
         return data
+
+    def ping(self) -> None:
+        """Wake the handler to send a keep-alive comment."""
+        self.keepalive_due = True
+        self.event.set()
 
     def finish(self) -> None:
         self.finished = True
