@@ -75,6 +75,12 @@ def make_app(gate: asyncio.Event | None = None, **manager: Any) -> Server:
         return f"{answer.action}: {answer.content}"
 
     @app.tool()
+    async def visit_as_task(ctx: Context) -> str:
+        """A URL elicitation run as a task at the client."""
+        answer = await ctx.elicit_url("Sign in", "https://example.com/login", "e-1", task=True)
+        return answer.action
+
+    @app.tool()
     async def sample_with_timeout(ctx: Context) -> str:
         """Samples as a task but gives up quickly."""
         try:

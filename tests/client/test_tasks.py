@@ -307,6 +307,38 @@ async def test_server_elicits_as_a_task_at_the_client(wire: Any) -> None:
         assert received(c, "sampling/createMessage") == []
 
 
+async def test_url_elicitation_as_a_task(wire: Any) -> None:
+    async def elicit(params: Any, ctx: Any) -> str:
+        assert params.url == "https://example.com/login" and ctx.task_id
+        return "decline"
+
+    async with connect(
+        make_app(), wire, elicitation_handler=elicit, elicitation_modes=("url",), tasks=True
+    ) as (c, _):
+        result = await c.call_tool("visit_as_task")
+        assert result.content[0].text == "decline"  # type: ignore[union-attr]
+        assert received(c, "elicitation/create")[0]["params"]["task"] == {}
+
+
+async def test_client_receives_tasks_over_stdio(wire: Any) -> None:
+    seen: list[Any] = []
+    async with Client(
+        [sys.executable, "-m", "tests.client.task_server"],
+        env=server_env(),
+        cwd=str(ROOT),
+        tracer=wire(),
+        sampling_handler=llm(seen),
+        tasks=True,
+    ) as c:
+        result = await c.call_tool("sample_task", {"prompt": "2+2?"})
+        assert result.content[0].text == "m: 4"  # type: ignore[union-attr]
+        assert isinstance(seen[0], str)
+        assert received(c, "tasks/result")[0]["params"] == {"taskId": seen[0]}
+        assert [m["params"]["status"] for m in sent(c, "notifications/tasks/status")] == [
+            "completed"
+        ]
+
+
 async def test_server_task_requests_need_the_client_capability(wire: Any) -> None:
     seen: list[Any] = []
     async with connect(make_app(), wire, sampling_handler=llm(seen)) as (c, server):

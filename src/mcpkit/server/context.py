@@ -248,11 +248,13 @@ class Context:
         elicitation_id: str | None = None,
         *,
         timeout: float | None = None,
+        task: Any = None,
     ) -> ElicitationResult[None]:
         """Send the user to ``url`` (URL mode); the result says whether they agreed to go.
 
         Completion of the out-of-band interaction is announced later with
-        :meth:`complete_elicitation`.
+        :meth:`complete_elicitation`. ``task`` runs the request as a task at the client
+        (see :meth:`request_as_task`).
         """
         _elicitation.check_url_capability(self.session.client_capabilities)
         params: JSONObject = {
@@ -261,7 +263,12 @@ class Context:
             "url": url,
             "elicitationId": elicitation_id or _elicitation.new_elicitation_id(),
         }
-        result = await self._rctx.request("elicitation/create", params, timeout=timeout)
+        if task is not None:
+            result = await self.request_as_task(
+                "elicitation/create", params, task=task, timeout=timeout
+            )
+        else:
+            result = await self._rctx.request("elicitation/create", params, timeout=timeout)
         action = result.get("action") if isinstance(result, dict) else None
         if action not in ("accept", "decline", "cancel"):
             raise _elicitation.ElicitationError("The client sent a malformed elicitation result")
