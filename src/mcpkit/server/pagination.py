@@ -20,7 +20,9 @@ from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 
 __all__ = ["DEFAULT_PAGE_SIZE", "Paginator", "decode_cursor", "encode_cursor"]
 
-DEFAULT_PAGE_SIZE = 100
+#: Items per page. Large enough that most servers answer in one page (clients follow every
+#: cursor anyway, and each page is a round trip); ``Server(page_size=...)`` lowers it.
+DEFAULT_PAGE_SIZE = 1000
 
 
 def encode_cursor(offset: int) -> str:
