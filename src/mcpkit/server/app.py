@@ -540,11 +540,11 @@ class Server:
             asyncio.run(self.run_stdio(**options))
             return
         if transport in ("http", "streamable-http"):
-            from mcpkit.transports.http import serve
+            from mcpkit.transports.http import run
 
             host = options.pop("host", "127.0.0.1")
             port = options.pop("port", 8000)
-            asyncio.run(serve(self.http_app(**options), host=host, port=port))
+            run(self.http_app(**options), host=host, port=port)
             return
         raise ValueError(f"Unknown transport {transport!r}: use 'stdio' or 'http'")
 
