@@ -12,7 +12,6 @@ dropped first) and, for the SQLite store, events older than ``ttl`` seconds are 
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -108,6 +107,8 @@ class SQLiteEventStore(EventStore):
         self.max_events_per_session = max_events_per_session
         self.ttl = ttl
         self._lock = threading.Lock()
+        import sqlite3  # only when used: it costs a few MB of RSS
+
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
