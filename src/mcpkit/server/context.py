@@ -95,7 +95,7 @@ class Context:
         close = getattr(self.session.transport, "close_sse_stream", None)
         if close is None:
             return False
-        return bool(close(self._rctx.request_id))
+        return bool(close(self._route_id))
 
     # -- progress and logging -------------------------------------------------------------------
 
@@ -108,7 +108,14 @@ class Context:
     async def log(self, level: LoggingLevel, data: Any, logger: str | None = None) -> None:
         """Send ``notifications/message`` if ``level`` is at or above the session's level."""
         meta = getattr(self._rctx, "related_meta", None)  # set while running as a task
-        await self.session.send_log(level, data, logger, self._rctx.request_id, meta)
+        await self.session.send_log(level, data, logger, self._route_id, meta)
+
+    @property
+    def _route_id(self) -> RequestId | None:
+        """The request whose stream carries what this handler sends: its own, or for a task
+        the ``tasks/result`` blocked on it (None: no such stream, the GET stream then)."""
+        route: RequestId | None = getattr(self._rctx, "related_request_id", self._rctx.request_id)
+        return route
 
     async def debug(self, data: Any, logger: str | None = None) -> None:
         """Log at ``debug``."""
