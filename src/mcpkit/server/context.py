@@ -172,7 +172,9 @@ class Context:
         ``messages`` is a string (one user message) or a list of strings / message dicts /
         ``SamplingMessage`` models. ``model_preferences`` may be a model name (a hint), a list
         of names, or a ``ModelPreferences``. Raises McpError when the client did not declare
-        ``sampling`` (or ``sampling.tools`` when ``tools`` are given).
+        ``sampling`` (or ``sampling.tools`` when ``tools``, ``tool_choice`` or tool content are
+        given), and ValueError when tool content breaks the spec's rules (tool results alone
+        in a user message, answering every tool use of the assistant message before).
 
         ``task`` (``True``, a ttl in milliseconds, or a ``TaskMetadata``) runs the request as
         a task at the client (2025-11-25): sent task-augmented, then polled until the result
@@ -181,9 +183,6 @@ class Context:
         """
         from mcpkit.types import CreateMessageResult
 
-        _sampling.check_capabilities(
-            self.session.client_capabilities, tools=bool(tools), include_context=include_context
-        )
         params = _sampling.build_params(
             messages,
             max_tokens=max_tokens,
@@ -195,6 +194,14 @@ class Context:
             tools=tools,
             tool_choice=tool_choice,
             metadata=metadata,
+        )
+        _sampling.check_capabilities(
+            self.session.client_capabilities,
+            tools=bool(tools)
+            or tool_choice is not None
+            or _sampling.uses_tools(params["messages"]),
+            include_context=include_context,
+            version=self.session.protocol_version,
         )
         if task is not None:
             result = await self.request_as_task(
@@ -234,10 +241,10 @@ class Context:
         a task at the client (needs its ``tasks.requests.elicitation.create`` capability);
         see :meth:`request_as_task`.
         """
-        _elicitation.check_form_capability(self.session.client_capabilities)
+        version = self.session.protocol_version
+        _elicitation.check_form_capability(self.session.client_capabilities, version)
         requested = _elicitation.requested_schema(schema)
         params: JSONObject = {"message": message, "requestedSchema": requested}
-        version = self.session.protocol_version
         if version is not None and version.url_elicitation:
             params = {"mode": "form", **params}
         if task is not None:
@@ -263,7 +270,9 @@ class Context:
         :meth:`complete_elicitation`. ``task`` runs the request as a task at the client
         (see :meth:`request_as_task`).
         """
-        _elicitation.check_url_capability(self.session.client_capabilities)
+        _elicitation.check_url_capability(
+            self.session.client_capabilities, self.session.protocol_version
+        )
         params: JSONObject = {
             "mode": "url",
             "message": message,

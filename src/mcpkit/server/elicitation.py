@@ -24,6 +24,7 @@ from mcpkit.jsonrpc import URL_ELICITATION_REQUIRED, JSONObject
 from mcpkit.lifecycle import has_capability
 from mcpkit.server.errors import ClientCapabilityError
 from mcpkit.server.schema import validation_message
+from mcpkit.versions import ProtocolVersion
 
 __all__ = [
     "ElicitationError",
@@ -165,8 +166,14 @@ def parse_result(result: Any, schema: Any, requested: dict[str, Any]) -> Elicita
     return ElicitationResult("accept", content, content)
 
 
-def check_form_capability(caps: JSONObject) -> None:
-    """Form mode needs ``elicitation`` (an empty object means form) or ``elicitation.form``."""
+def check_form_capability(caps: JSONObject, version: ProtocolVersion | None = None) -> None:
+    """Form mode needs ``elicitation`` (an empty object means form) or ``elicitation.form``,
+    on a protocol version that has elicitation (2025-06-18 on)."""
+    if version is not None and not version.structured_output:
+        raise ClientCapabilityError(
+            f"Elicitation needs protocol version 2025-06-18 or later (this session speaks "
+            f"{version})"
+        )
     elicitation = caps.get("elicitation")
     if not isinstance(elicitation, dict):
         raise ClientCapabilityError("The client did not declare the 'elicitation' capability")
@@ -174,8 +181,13 @@ def check_form_capability(caps: JSONObject) -> None:
         raise ClientCapabilityError("The client did not declare 'elicitation.form' (form mode)")
 
 
-def check_url_capability(caps: JSONObject) -> None:
-    """URL mode needs ``elicitation.url``."""
+def check_url_capability(caps: JSONObject, version: ProtocolVersion | None = None) -> None:
+    """URL mode needs ``elicitation.url`` (and protocol version 2025-11-25 or later)."""
+    if version is not None and not version.url_elicitation:
+        raise ClientCapabilityError(
+            f"URL mode elicitation needs protocol version 2025-11-25 or later (this session "
+            f"speaks {version})"
+        )
     if not has_capability(caps, ("elicitation", "url")):
         raise ClientCapabilityError(
             "The client did not declare 'elicitation.url' (URL mode elicitation)"

@@ -14,8 +14,17 @@ from mcpkit.lifecycle import has_capability
 from mcpkit.server.content import _block
 from mcpkit.server.errors import ClientCapabilityError
 from mcpkit.server.tools import wire_dict
+from mcpkit.versions import ProtocolVersion
 
-__all__ = ["build_params", "check_capabilities", "to_sampling_messages"]
+__all__ = [
+    "build_params",
+    "check_capabilities",
+    "check_tool_messages",
+    "to_sampling_messages",
+    "uses_tools",
+]
+
+_TOOL_BLOCKS = frozenset({"tool_use", "tool_result"})
 
 
 def to_sampling_messages(messages: str | Sequence[Any]) -> list[JSONObject]:
@@ -38,14 +47,74 @@ def to_sampling_messages(messages: str | Sequence[Any]) -> list[JSONObject]:
     return out
 
 
+def _blocks(message: JSONObject) -> list[Any]:
+    content = message.get("content")
+    return content if isinstance(content, list) else [content]
+
+
+def _kind(block: Any) -> Any:
+    return block.get("type") if isinstance(block, dict) else None
+
+
+def uses_tools(messages: list[JSONObject]) -> bool:
+    """True when some message carries ``tool_use`` or ``tool_result`` content."""
+    return any(_kind(b) in _TOOL_BLOCKS for m in messages for b in _blocks(m))
+
+
+def check_tool_messages(messages: list[JSONObject]) -> None:
+    """Enforce the spec's rules for tool content in sampling messages (ValueError otherwise).
+
+    A user message with ``tool_result`` blocks holds nothing else; every assistant message
+    with ``tool_use`` blocks is followed by a user message whose ``tool_result`` blocks answer
+    each of those uses (matching ``toolUseId``), before any other message.
+    """
+    pending: list[str] | None = None
+    for index, message in enumerate(messages):
+        blocks = _blocks(message)
+        kinds = [_kind(b) for b in blocks]
+        role = message.get("role")
+        if "tool_result" in kinds:
+            if role != "user" or any(k != "tool_result" for k in kinds):
+                raise ValueError(
+                    f"Sampling message {index}: tool results must be alone in a user message"
+                )
+            answered = [b.get("toolUseId") for b in blocks]
+            if pending is None or sorted(map(str, answered)) != sorted(pending):
+                raise ValueError(
+                    f"Sampling message {index}: tool results {answered} do not answer the "
+                    f"tool uses of the preceding assistant message ({pending or []})"
+                )
+            pending = None
+            continue
+        if pending is not None:
+            raise ValueError(
+                f"Sampling message {index}: the tool uses {pending} of the preceding assistant "
+                "message must be answered by a user message of tool results first"
+            )
+        if "tool_use" in kinds:
+            if role != "assistant":
+                raise ValueError(f"Sampling message {index}: tool uses belong to the assistant")
+            pending = [str(b.get("id")) for b in blocks if _kind(b) == "tool_use"]
+
+
 def check_capabilities(
-    client_capabilities: JSONObject, *, tools: bool, include_context: str | None
+    client_capabilities: JSONObject,
+    *,
+    tools: bool,
+    include_context: str | None,
+    version: ProtocolVersion | None = None,
 ) -> None:
-    """Raise a clear McpError when the client cannot serve this sampling request."""
+    """Raise a clear McpError when the client cannot serve this sampling request
+    (``tools``: the request carries tools or tool content)."""
     if not has_capability(client_capabilities, ("sampling",)):
         raise ClientCapabilityError(
             "The client did not declare the 'sampling' capability, so the server cannot "
             "ask it for an LLM completion",
+        )
+    if tools and version is not None and not version.sampling_tools:
+        raise ClientCapabilityError(
+            f"Sampling with tools needs protocol version 2025-11-25 or later (this session "
+            f"speaks {version})",
         )
     if tools and not has_capability(client_capabilities, ("sampling", "tools")):
         raise ClientCapabilityError(
@@ -74,7 +143,9 @@ def build_params(
     metadata: dict[str, Any] | None = None,
 ) -> JSONObject:
     """The ``sampling/createMessage`` params."""
-    params: JSONObject = {"messages": to_sampling_messages(messages), "maxTokens": max_tokens}
+    wire_messages = to_sampling_messages(messages)
+    check_tool_messages(wire_messages)
+    params: JSONObject = {"messages": wire_messages, "maxTokens": max_tokens}
     if system_prompt is not None:
         params["systemPrompt"] = system_prompt
     if temperature is not None:
