@@ -196,6 +196,7 @@ class Session:
         self._next_id = 0
         self._pending: dict[RequestId, _Pending] = {}
         self._progress: dict[str | int, _Pending] = {}
+        self._progress_listeners: dict[str | int, ProgressCallback] = {}
         self._in_flight: dict[RequestId, RequestContext] = {}
         self._max_in_flight = max_in_flight
         self._reading_paused = False
@@ -241,6 +242,21 @@ class Session:
         """Call ``observer(method, params)`` for every incoming notification, after the
         engine's own handling (cancellation, progress) and any registered handler."""
         self._notification_observer = observer
+
+    def listen_progress(self, token: str | int, callback: ProgressCallback) -> Callable[[], None]:
+        """Deliver ``notifications/progress`` for ``token`` to ``callback`` until the returned
+        function is called: for progress that outlives its request (the token of a
+        task-augmented request stays valid for the task's lifetime). The caller puts
+        ``token`` in the request's ``_meta.progressToken`` itself (and passes no
+        ``on_progress``); a pending request's own token takes precedence."""
+        listeners = self._progress_listeners
+        listeners[token] = callback
+
+        def release() -> None:
+            if listeners.get(token) is callback:
+                del listeners[token]
+
+        return release
 
     async def start(self) -> None:
         """Connect the transport; incoming messages flow from now on."""
@@ -295,6 +311,7 @@ class Session:
             pending.timer = loop.call_later(timeout, self._expire, rid)
         elif max_total_timeout is not None:
             pending.timeout = max_total_timeout
+            pending.deadline = loop.time() + max_total_timeout
             pending.timer = loop.call_later(max_total_timeout, self._expire, rid)
         self._pending[rid] = pending
         msg: JSONObject = {"jsonrpc": "2.0", "id": rid, "method": method}
@@ -388,6 +405,7 @@ class Session:
         for ctx in list(self._in_flight.values()):
             if ctx.task is not None:
                 ctx.task.cancel()
+        self._progress_listeners.clear()
         self._closed_event.set()
         self.on_closed(exc)
 
@@ -513,8 +531,12 @@ class Session:
             return
         pending = self._progress.get(token)
         if pending is None:
-            logger.debug("Progress for unknown token %r dropped", token)
-            return
+            callback = self._progress_listeners.get(token)
+            if callback is None:
+                logger.debug("Progress for unknown token %r dropped", token)
+                return
+        else:
+            callback = pending.on_progress
         progress = params.get("progress")
         if not isinstance(progress, (int, float)) or isinstance(progress, bool):
             logger.warning("Progress notification with a non-numeric progress dropped")
@@ -525,14 +547,18 @@ class Session:
         message = params.get("message")
         if not isinstance(message, str):
             message = None
-        if pending.reset_on_progress and pending.timer is not None and pending.timeout:
+        if (
+            pending is not None
+            and pending.reset_on_progress
+            and pending.timer is not None
+            and pending.timeout
+        ):
             loop = self._loop
             delay = pending.timeout
             if pending.deadline is not None:
                 delay = min(delay, pending.deadline - loop.time())
             pending.timer.cancel()
             pending.timer = loop.call_later(max(delay, 0.0), self._expire, pending.request_id)
-        callback = pending.on_progress
         if callback is not None:
             try:
                 outcome = callback(progress, total, message)

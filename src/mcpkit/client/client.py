@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import os
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -51,7 +52,7 @@ from mcpkit.json_schema import InvalidSchemaError, SchemaValidator, UnsupportedD
 from mcpkit.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
 from mcpkit.lifecycle import has_capability
 from mcpkit.session import ClientSession, ProgressCallback
-from mcpkit.tasks import TaskReceiver, TaskStatusTracker, task_params, wait_for_task
+from mcpkit.tasks import TERMINAL, TaskReceiver, TaskStatusTracker, task_params, wait_for_task
 from mcpkit.transports.base import Transport
 from mcpkit.versions import ProtocolVersion
 
@@ -222,6 +223,9 @@ class Client:
         self._task_support: dict[str, str | None] = {}
         # task id -> tool name, for tasks this client created (output checks of results)
         self._task_tools: dict[str, str] = {}
+        # task id -> release of its progress listener (tasks created with on_progress)
+        self._task_progress: dict[str, Callable[[], None]] = {}
+        self._progress_tokens = itertools.count(1)
         self.auto_refresh = auto_refresh
         self.timeout = timeout
         self.max_total_timeout = max_total_timeout
@@ -347,6 +351,9 @@ class Client:
         for fut in self._url_elicitations.values():
             fut.cancel()
         self._url_elicitations.clear()
+        for release in self._task_progress.values():
+            release()
+        self._task_progress.clear()
 
     def _reset_caches(self) -> None:
         self._forget_schemas()
@@ -792,10 +799,17 @@ class Client:
         *,
         ttl: int | None = None,
         timeout: float | None = _UNSET,
+        on_progress: ProgressCallback | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> Task:
         """Call tool ``name`` as a task; return the created :class:`~mcpkit.types.Task` at
         once (the tool runs on at the server).
+
+        ``on_progress(progress, total, message)`` (default: the client's ``on_progress``)
+        receives the tool's progress for the task's whole lifetime, not just until the task
+        is created: until this client sees the task terminal (a status notification,
+        :meth:`get_task`, :meth:`wait_task`, :meth:`get_task_result`, :meth:`cancel_task`,
+        :meth:`list_tasks`), its ``ttl`` runs out, or the connection closes.
 
         ``ttl`` (milliseconds) asks how long the server keeps the task and its result (the
         server may cap it; the returned task says what it chose). Follow up with
@@ -819,23 +833,84 @@ class Client:
         params["task"] = task_params(True if ttl is None else ttl)
         if meta:
             params["_meta"] = dict(meta)
-        raw = await self.request("tools/call", params, timeout=timeout)
-        created = _parse(_types().CreateTaskResult, raw, "tools/call")
+        progress = on_progress or self._on_progress
+        release: Callable[[], None] | None = None
+        if progress is not None:
+            # The token outlives the request, so the engine's per-request routing won't do:
+            # a string token (request ids are ints) routed by a listener until the task ends.
+            token = f"mcpkit-task-{next(self._progress_tokens)}"
+            params["_meta"] = {**params.get("_meta", {}), "progressToken": token}
+            release = self.session.listen_progress(token, progress)
+        try:
+            raw = await self.request("tools/call", params, timeout=timeout)
+            created = _parse(_types().CreateTaskResult, raw, "tools/call")
+        except BaseException:
+            if release is not None:
+                release()
+            raise
         task: Task = created.task
         tools = self._task_tools
         tools[task.task_id] = name
         if len(tools) > _MAX_TASK_TOOLS:
             del tools[next(iter(tools))]
+        if release is not None:
+            self._keep_task_progress(task, release)
         return task
+
+    def _keep_task_progress(self, task: Task, release: Callable[[], None]) -> None:
+        """Keep routing ``task``'s progress until it is terminal (or its ttl runs out)."""
+        task_id = task.task_id
+        if task.status in TERMINAL:
+            release()
+            return
+        kept = self._task_progress
+        old = kept.pop(task_id, None)
+        if old is not None:
+            old()
+        if task.ttl is not None:  # past its ttl the server may forget the task
+            handle = asyncio.get_running_loop().call_later(
+                task.ttl / 1000, self._task_ended, task_id
+            )
+
+            def release_and_stop_timer() -> None:
+                handle.cancel()
+                release()
+
+            kept[task_id] = release_and_stop_timer
+        else:
+            kept[task_id] = release
+        if len(kept) > _MAX_TASK_TOOLS:
+            kept.pop(next(iter(kept)))()
+
+    def _task_ended(self, task_id: str) -> None:
+        release = self._task_progress.pop(task_id, None)
+        if release is not None:
+            release()
+
+    def _task_seen(self, task: Any) -> None:
+        """A task state arrived (wire dict or model): a terminal one ends its progress."""
+        if not self._task_progress:
+            return
+        if isinstance(task, dict):
+            task_id, status = task.get("taskId"), task.get("status")
+        else:
+            task_id, status = getattr(task, "task_id", None), getattr(task, "status", None)
+        if status in TERMINAL and isinstance(task_id, str):
+            self._task_ended(task_id)
 
     async def get_task(self, task_id: str) -> GetTaskResult:
         """The task's current state (``tasks/get``)."""
         self._need_tasks((), "tasks/get")
-        return await self._typed(_types().GetTaskResult, "tasks/get", {"taskId": task_id})
+        got: GetTaskResult = await self._typed(
+            _types().GetTaskResult, "tasks/get", {"taskId": task_id}
+        )
+        self._task_seen(got)
+        return got
 
     async def _get_task_raw(self, task_id: str) -> JSONObject:
         raw = await self.request("tasks/get", {"taskId": task_id})
         _parse(_types().GetTaskResult, raw, "tasks/get")
+        self._task_seen(raw)
         return dict(raw)
 
     async def get_task_result(
@@ -854,7 +929,13 @@ class Client:
         :class:`~mcpkit.errors.McpError`; a cancelled one raises -32602.
         """
         self._need_tasks((), "tasks/result")
-        raw = await self.request("tasks/result", {"taskId": task_id}, timeout=timeout)
+        try:
+            raw = await self.request("tasks/result", {"taskId": task_id}, timeout=timeout)
+        except McpError as exc:
+            if not isinstance(exc, TimeoutError):  # the task failed, was cancelled or is gone
+                self._task_ended(task_id)
+            raise
+        self._task_ended(task_id)  # tasks/result answers once the task is terminal
         return await self._tool_result(
             self._task_tools.get(task_id), raw, raise_on_error, "tasks/result"
         )
@@ -892,19 +973,35 @@ class Client:
     async def list_tasks_page(self, cursor: str | None = None) -> ListTasksResult:
         """One page of the server's tasks for this client (``tasks/list``)."""
         self._need_tasks(("list",), "tasks/list")
-        return await self._typed(_types().ListTasksResult, "tasks/list", _cursor(cursor))
+        page: ListTasksResult = await self._typed(
+            _types().ListTasksResult, "tasks/list", _cursor(cursor)
+        )
+        for task in page.tasks:
+            self._task_seen(task)
+        return page
 
     async def list_tasks(self) -> list[Task]:
         """Every task the server keeps for this client (all pages followed)."""
         self._need_tasks(("list",), "tasks/list")
         items, _ = await self._all_pages("tasks/list", _types().ListTasksResult, "tasks", "tasks")
+        for task in items:
+            self._task_seen(task)
         return items
 
     async def cancel_task(self, task_id: str) -> CancelTaskResult:
         """Cancel a task (``tasks/cancel``); returns its state, now ``cancelled``. A task
         already finished answers -32602."""
         self._need_tasks(("cancel",), "tasks/cancel")
-        return await self._typed(_types().CancelTaskResult, "tasks/cancel", {"taskId": task_id})
+        try:
+            result: CancelTaskResult = await self._typed(
+                _types().CancelTaskResult, "tasks/cancel", {"taskId": task_id}
+            )
+        except McpError as exc:
+            if exc.code == INVALID_PARAMS:  # already terminal (or unknown)
+                self._task_ended(task_id)
+            raise
+        self._task_seen(result)
+        return result
 
     @property
     def task_receiver(self) -> TaskReceiver | None:
@@ -1079,6 +1176,7 @@ class Client:
         if typed is None:
             return None
         self._task_tracker.observe(params)
+        self._task_seen(typed)
         if self._on_task_status is not None:
             return call_hook(self._on_task_status, typed)
         return None
