@@ -23,7 +23,7 @@ import inspect
 import logging
 import os
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from concurrent.futures import Executor
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Literal, TypeVar
@@ -58,6 +58,8 @@ __all__ = ["AppSession", "Server"]
 logger = logging.getLogger("mcpkit.server")
 
 F = TypeVar("F", bound=Callable[..., Any])
+Feature = Literal["tools", "resources", "prompts", "completions"]
+_FEATURES: frozenset[str] = frozenset(("tools", "resources", "prompts", "completions"))
 Lifespan = Callable[["Server"], AbstractAsyncContextManager[Any]]
 RootsChangedHook = Callable[["AppSession"], Awaitable[None] | None]
 
@@ -77,8 +79,11 @@ class AppSession(ServerSession):
         self._app_tasks: set[asyncio.Task[Any]] = set()
         #: Identifies this session as the owner of the tasks it creates (see TaskManager).
         self.task_owner_key = uuid.uuid4().hex
+        #: The server's handler table this session was last given.
+        self.handler_table: dict[str, RequestHandler] | None = None
 
     async def start(self) -> None:
+        self.server._install_handlers(self)  # registrations made since session() count too
         self.server.sessions.add(self)
         await super().start()
 
@@ -149,7 +154,14 @@ class AppSession(ServerSession):
 
 
 class Server:
-    """An MCP server: register tools, resources and prompts, then :meth:`run` it."""
+    """An MCP server: register tools, resources and prompts, then :meth:`run` it.
+
+    A feature's capability (``tools``, ``resources``, ``prompts``, ``completions``) is
+    declared to a client when something is registered for it at ``initialize``. A server that
+    registers them later, while clients are connected, passes ``declare=("tools", ...)``: the
+    capability (with ``listChanged``) is then declared from the start, so those clients get the
+    ``list_changed`` notifications and can call what was added.
+    """
 
     def __init__(
         self,
@@ -166,6 +178,7 @@ class Server:
         debug: bool = False,
         max_workers: int | None = None,
         tasks: TaskManager | None = None,
+        declare: Iterable[Feature] = (),
     ) -> None:
         self.name = name
         self.version = version
@@ -198,6 +211,13 @@ class Server:
         self._tables: dict[tuple[bool, ...], dict[str, RequestHandler]] = {}
         self._caps: dict[tuple[str, tuple[bool, ...]], JSONObject] = {}
         self._bridge = False
+        declared = frozenset(declare)
+        if not declared <= _FEATURES:
+            raise ValueError(
+                f"declare: unknown feature(s) {', '.join(sorted(declared - _FEATURES))}"
+            )
+        #: Features declared even while nothing is registered for them (``declare=``).
+        self.declared = declared
         #: Runs task-augmented tool calls (tools registered with ``task_support``).
         self.task_manager = tasks if tasks is not None else TaskManager(debug=debug)
 
@@ -360,6 +380,8 @@ class Server:
         def decorator(fn: F) -> F:
             self._raw_handlers[method] = fn
             self._tables.clear()
+            for session in list(self.sessions):
+                session.set_request_handler(method, fn)
             return fn
 
         return decorator
@@ -384,6 +406,7 @@ class Server:
         self._tables.clear()
         method = f"notifications/{kind}/list_changed"
         for session in list(self.sessions):
+            self._install_handlers(session)
             if session.operating:
                 session.call_soon(lambda s=session: s.send_quietly(method))  # type: ignore[misc]
 
@@ -440,11 +463,16 @@ class Server:
     # -- sessions -------------------------------------------------------------------------------
 
     def _features(self) -> tuple[bool, ...]:
+        declared = self.declared
+        prompts = bool(self.prompts.prompts) or "prompts" in declared
         return (
-            bool(self.tools.tools),
-            bool(self.resources.resources or self.resources.templates),
-            bool(self.prompts.prompts),
-            bool(self.prompts.prompts or self.resources.templates or self.completions.any),
+            bool(self.tools.tools) or "tools" in declared,
+            bool(self.resources.resources or self.resources.templates) or "resources" in declared,
+            prompts,
+            prompts
+            or bool(self.resources.templates)
+            or self.completions.any
+            or not declared.isdisjoint(("resources", "completions")),
             self.tools.task_tools > 0,
         )
 
@@ -515,14 +543,23 @@ class Server:
             instructions=self.instructions,
             **session_kwargs,
         )
-        for method, handler in self._handler_table().items():
-            session.set_request_handler(method, handler)
+        self._install_handlers(session)
         session.set_notification_handler(
             "notifications/roots/list_changed", functools.partial(self._roots_changed, session)
         )
         for method, nhandler in self._raw_notifications.items():
             session.set_notification_handler(method, nhandler)
         return session
+
+    def _install_handlers(self, session: AppSession) -> None:
+        """Give ``session`` the handlers of what is registered now (a feature registered
+        after a session started is served there too)."""
+        table = self._handler_table()
+        if session.handler_table is table:
+            return
+        session.handler_table = table
+        for method, handler in table.items():
+            session.set_request_handler(method, handler)
 
     # -- running --------------------------------------------------------------------------------
 
