@@ -6,6 +6,9 @@ connection dropped can come back with ``Last-Event-ID`` and get exactly what it 
 that stream only.
 
 Stores are called synchronously on the event loop and must be quick; both shipped ones are.
+:class:`MemoryEventStore` is the server's default (sessions themselves live in process
+memory, so events cannot usefully outlive the process); :class:`SQLiteEventStore` is the
+embedded durable store, for keeping retained events off the heap or outliving a restart.
 Retention is bounded: each session keeps at most ``max_events_per_session`` events (oldest
 dropped first) and, for the SQLite store, events older than ``ttl`` seconds are purged.
 """

@@ -250,13 +250,20 @@ class StreamableHTTPApp:
 
     Options: ``stateless`` (no session ids; each POST is served by a fresh session),
     ``json_response`` (answer requests with ``application/json`` instead of an SSE stream),
-    ``event_store`` (None: an in-memory store; False: no resumability; or any
+    ``event_store`` (None: a :class:`MemoryEventStore`; False: no resumability; or any
     :class:`EventStore` such as :class:`SQLiteEventStore`), ``allowed_hosts``/
     ``allowed_origins`` and ``dns_rebinding_protection`` (None: on when the server is bound
     to a loopback address), ``max_body_size`` (bytes), ``session_idle_timeout`` (seconds),
     ``max_sessions``, ``sse_retry_ms`` (the ``retry`` field of priming events),
     ``keepalive_interval`` (seconds between SSE comments on idle streams) and ``legacy_sse``
     (also serve the 2024-11-05 HTTP+SSE endpoints ``/sse`` and ``/messages``).
+
+    Why the default event store is in memory, not SQLite: sessions live in this process, so
+    after a restart every session is gone (clients get 404 and start a new one) and no
+    stored event could ever be resumed; within the process a stream can be resumed from
+    either store alike. Pass ``SQLiteEventStore(path)`` (the embedded, durable store; what
+    ``mcpkit run --event-store FILE`` and ``mcpkit demo`` use) to keep retained events off
+    the heap, or when a custom ``session_factory`` restores sessions across restarts.
     """
 
     def __init__(

@@ -1,0 +1,200 @@
+"""Streamable HTTP audit (issue 5): the behaviours the other HTTP tests left unproven.
+
+Every server-to-client message a request causes rides that request's POST stream; the
+default event store and turning resumption off; a stream cut with no resumability fails the
+call instead of hanging; DELETE mid-request over many sessions leaves nothing behind; the
+default bind address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+from typing import Any
+
+import httpx
+import orjson
+import pytest
+
+from mcpkit import Context, McpError, Server
+from mcpkit.transports.http import HTTP_ERROR, MemoryEventStore, StreamableHTTPApp, running
+from tests.http import raw
+from tests.http import server as test_server
+from tests.http.conftest import call
+
+
+def related_app() -> Server:
+    app = Server("related")
+
+    @app.tool()
+    async def everything(ctx: Context) -> str:
+        """Progress, a log line, elicitation, roots and sampling, then the result."""
+        await ctx.progress(1, 2)
+        await ctx.info("starting")
+        answer = await ctx.elicit(
+            "Name?", {"type": "object", "properties": {"name": {"type": "string"}}}
+        )
+        roots = await ctx.list_roots()
+        sampled = await ctx.sample("Say hi", max_tokens=5)
+        await ctx.progress(2, 2)
+        name = answer.content["name"] if answer.content else "?"
+        return f"{name} {len(roots)} {sampled.content.text}"  # type: ignore[union-attr]
+
+    return app
+
+
+ANSWERS: dict[str, Any] = {
+    "elicitation/create": {"action": "accept", "content": {"name": "Ada"}},
+    "roots/list": {"roots": [{"uri": "file:///tmp", "name": "tmp"}]},
+    "sampling/createMessage": {
+        "role": "assistant",
+        "content": {"type": "text", "text": "hi"},
+        "model": "m",
+    },
+}
+
+
+async def test_related_requests_and_notifications_ride_the_post_stream() -> None:
+    asgi = related_app().http_app()
+    async with running(asgi) as base, httpx.AsyncClient(timeout=10) as http:
+        url = base + "/mcp"
+        init = raw.init_message()
+        init["params"]["capabilities"] = {
+            "elicitation": {"form": {}},
+            "roots": {},
+            "sampling": {},
+        }
+        r = await http.post(url, json=init, headers=raw.headers())
+        sid = r.headers["mcp-session-id"]
+        note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert (await http.post(url, json=note, headers=raw.headers(sid))).status_code == 202
+        got: list[Any] = []
+        decoder = raw.SSEDecoder()
+        request = raw.tool_call(1, "everything", progress=True)
+        async with http.stream("POST", url, json=request, headers=raw.headers(sid)) as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            async for chunk in stream.aiter_bytes():
+                for event in decoder.feed(chunk):
+                    if not event.data:
+                        continue
+                    message = orjson.loads(event.data)
+                    got.append(message)
+                    method = message.get("method")
+                    if method in ANSWERS and "id" in message:
+                        reply = {"jsonrpc": "2.0", "id": message["id"], "result": ANSWERS[method]}
+                        r = await http.post(url, json=reply, headers=raw.headers(sid))
+                        assert r.status_code == 202 and r.content == b""
+        assert [m.get("method", "response") for m in got] == [
+            "notifications/progress",
+            "notifications/message",
+            "elicitation/create",
+            "roots/list",
+            "sampling/createMessage",
+            "notifications/progress",
+            "response",
+        ]
+        assert got[-1]["id"] == 1 and got[-1]["result"]["content"][0]["text"] == "Ada 1 hi"
+        # Each message went on exactly one stream: none of them on the standalone one.
+        transport = asgi.sessions[sid]
+        assert asgi.event_store.replay(sid, transport._standalone.key, 0) in (None, [])
+
+
+async def test_default_event_store_is_in_memory_and_false_turns_resumption_off(
+    serve_app: Any,
+) -> None:
+    assert isinstance(StreamableHTTPApp(test_server.factory()).event_store, MemoryEventStore)
+    served = await serve_app(event_store=False, check_received=False)
+    assert served.app.event_store is None
+    async with httpx.AsyncClient(timeout=10) as http:
+        sid = await raw.open_session(http, served.url)
+        async with http.stream(
+            "POST",
+            served.url,
+            json=raw.tool_call(1, "sleep", progress=True, steps=2, delay=0.01),
+            headers=raw.headers(sid),
+        ) as r:
+            events = await raw.read_events(r)
+        assert [e.id for e in events] == [None, None, None]  # no ids, no priming event
+        assert raw.messages(events)[-1]["id"] == 1
+        r = await http.get(served.url, headers={**raw.headers(sid), "last-event-id": "ab-1"})
+        assert r.status_code == 400
+
+
+async def test_a_cut_stream_without_resumability_fails_the_call(
+    serve_app: Any, connect: Any
+) -> None:
+    served = await serve_app(event_store=False)
+    client = await connect(served.url)
+    with pytest.raises(McpError) as info:
+        await call(client, "cut", steps=2)
+    assert info.value.code == HTTP_ERROR
+    assert "ended before the response" in info.value.message
+    assert test_server.EVENTS["closed"] is True
+    # The session is still usable.
+    assert (await call(client, "echo", text="ok"))["content"][0]["text"] == "ok"
+
+
+async def test_delete_mid_request_frees_every_session(serve_app: Any) -> None:
+    served = await serve_app(check_received=False)
+    test_server.EVENTS["gate"] = asyncio.Event()  # never set: every call is still running
+    transports: weakref.WeakSet[Any] = weakref.WeakSet()
+    sessions: weakref.WeakSet[Any] = weakref.WeakSet()
+    async with httpx.AsyncClient(timeout=10) as http:
+
+        async def one() -> list[Any]:
+            sid = await raw.open_session(http, served.url)
+            transport = served.app.sessions[sid]
+            transports.add(transport)
+            sessions.add(transport.sink)
+            async with http.stream(
+                "POST",
+                served.url,
+                json=raw.tool_call(1, "wait", progress=True),
+                headers=raw.headers(sid),
+            ) as r:
+                chunks = r.aiter_bytes()
+                decoder = raw.SSEDecoder()
+                first: list[Any] = []
+                async for chunk in chunks:
+                    first += [orjson.loads(e.data) for e in decoder.feed(chunk) if e.data]
+                    if first:
+                        break
+                assert first[0]["params"]["progress"] == 1
+                r2 = await http.delete(served.url, headers=raw.headers(sid))
+                assert r2.status_code == 200
+                # The stream ends (no response will come).
+                rest = [
+                    orjson.loads(e.data)
+                    async for chunk in chunks
+                    for e in decoder.feed(chunk)
+                    if e.data
+                ]
+            r3 = await http.post(
+                served.url, json=raw.tool_call(2, "echo", text="x"), headers=raw.headers(sid)
+            )
+            assert r3.status_code == 404
+            return rest
+
+        leftovers = await asyncio.gather(*(one() for _ in range(20)))
+    assert all("result" not in m for rest in leftovers for m in rest)
+    assert served.app.sessions == {}
+    assert served.app.event_store.count() == 0
+    assert len(transports) == 20
+    for _ in range(100):  # request coroutines finish unwinding shortly after the DELETEs
+        gc.collect()
+        if not transports and not sessions:
+            break
+        await asyncio.sleep(0.01)
+    assert not transports and not sessions
+
+
+async def test_default_bind_is_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mcpkit.transports.http as http_pkg
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(http_pkg, "run", lambda app, host, port: seen.update(host=host, port=port))
+    Server("bind").run("http")
+    assert seen == {"host": "127.0.0.1", "port": 8000}
+    async with running(lambda scope, receive, send: None, lifespan="off") as base:
+        assert base.startswith("http://127.0.0.1:")
