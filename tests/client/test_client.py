@@ -140,10 +140,7 @@ async def test_timeout_sends_cancel_and_session_survives(feature: Any) -> None:
     c = await feature()
     with pytest.raises(RequestTimeout):
         await c.call_tool("slow", {"steps": 0, "forever": True}, timeout=0.2)
-    for _ in range(100):
-        if c.session._tracer.sent("notifications/cancelled"):  # type: ignore[attr-defined]
-            break
-        await asyncio.sleep(0.01)
+    await c.ping()  # the cancellation was queued before this round trip
     cancels = c.session._tracer.sent("notifications/cancelled")  # type: ignore[attr-defined]
     assert cancels and cancels[0]["params"]["reason"] == "Request timed out"
     assert (await c.call_tool("echo", {"text": "still here"})).content[0].text == "still here"  # type: ignore[union-attr]
@@ -158,19 +155,25 @@ async def test_progress_resets_timeout_up_to_max_total(feature: Any) -> None:
         await c.call_tool("slow", {"steps": 50, "delay": 0.05}, max_total_timeout=0.4)
 
 
-async def test_task_cancellation_sends_cancelled(feature: Any) -> None:
-    c = await feature()
+async def test_task_cancellation_sends_cancelled(feature: Any, wire: Any) -> None:
+    checker = wire()
+    sent_call = asyncio.Event()
+
+    def tracer(direction: str, msg: Any) -> None:
+        checker(direction, msg)
+        if direction == "send" and isinstance(msg, dict) and msg.get("method") == "tools/call":
+            sent_call.set()
+
+    c = await feature(tracer=tracer)
     task = asyncio.ensure_future(c.call_tool("slow", {"steps": 0, "forever": True}))
-    await asyncio.sleep(0.1)
+    await sent_call.wait()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    for _ in range(100):
-        if c.session._tracer.sent("notifications/cancelled"):  # type: ignore[attr-defined]
-            break
-        await asyncio.sleep(0.01)
-    assert c.session._tracer.sent("notifications/cancelled")  # type: ignore[attr-defined]
-    await c.ping()
+    await c.ping()  # the cancellation was queued before this round trip
+    call = checker.sent("tools/call")[-1]
+    cancels = checker.sent("notifications/cancelled")
+    assert [m["params"]["requestId"] for m in cancels] == [call["id"]]
 
 
 async def test_resources_prompts_completion_logging(feature: Any) -> None:
@@ -202,19 +205,11 @@ async def test_resources_prompts_completion_logging(feature: Any) -> None:
 async def test_log_hook_and_default_logger(feature: Any, caplog: pytest.LogCaptureFixture) -> None:
     logs: list[LoggingMessageNotificationParams] = []
     c = await feature(on_log=logs.append)
-    await c.call_tool("log", {"level": "error", "data": {"x": 1}})
-    for _ in range(50):
-        if logs:
-            break
-        await asyncio.sleep(0.01)
+    await c.call_tool("log", {"level": "error", "data": {"x": 1}})  # the log came first
     assert logs[0].level == "error" and logs[0].data == {"x": 1} and logs[0].logger == "feat"
     c2 = await feature()
     with caplog.at_level("INFO", logger="mcpkit.client.server"):
         await c2.call_tool("log", {"level": "warning", "data": "disk low"})
-        for _ in range(50):
-            if any("disk low" in r.message for r in caplog.records):
-                break
-            await asyncio.sleep(0.01)
     rec = next(r for r in caplog.records if "disk low" in r.message)
     assert rec.levelname == "WARNING" and rec.name == "mcpkit.client.server.feat"
 
@@ -234,12 +229,8 @@ async def test_notification_hooks_and_auto_refresh(feature: Any) -> None:
         on_resource_updated=updated.append,
         on_notification=lambda m, p: everything.append(m),
     )
-    await c.call_tool("change", {"what": "resources"})
-    await asyncio.wait_for(got.wait(), 5)
-    for _ in range(50):
-        if updated:
-            break
-        await asyncio.sleep(0.01)
+    await c.call_tool("change", {"what": "resources"})  # notifications came first
+    assert got.is_set()
     assert changed == ["resources"] and updated == ["mem://r/0"]
     assert "notifications/resources/list_changed" in everything
     assert "notifications/resources/updated" in everything
@@ -395,16 +386,18 @@ async def test_elicitation_reply_checked_decline_and_url_refused(feature: Any) -
     c = await feature(elicitation_handler=elicit)
     schema = {"type": "object", "properties": {"n": {"type": "number"}}}
     request = {"message": "n?", "requestedSchema": schema}
-    with pytest.raises(McpError):
+    with pytest.raises(McpError, match="does not match the requested schema") as err:
         await c.call_tool("elicit", {"request": request})
+    assert err.value.code == -32603  # the client refused to send its own invalid reply
     declined = await c.call_tool("elicit", {"request": request})
     assert declined.structured_content == {"action": "decline"}
     cancelled = await c.call_tool("elicit", {"request": request})
     assert cancelled.structured_content == {"action": "cancel"}  # content dropped
     # URL mode was not declared: the client answers -32602 (the server's call fails)
     url_req = {"mode": "url", "message": "go", "url": "https://e.com", "elicitationId": "e"}
-    with pytest.raises(McpError):
+    with pytest.raises(McpError, match="'url' mode") as err:
         await c.call_tool("elicit", {"request": url_req})
+    assert err.value.code == -32602
 
 
 async def test_url_elicitation_and_completion(feature: Any) -> None:
@@ -428,8 +421,7 @@ async def test_url_elicitation_and_completion(feature: Any) -> None:
     await c.call_tool("change", {"what": "tools", "complete": "unknown-id"})
     await c.call_tool("change", {"what": "tools", "complete": "e-7"})
     await waiter
-    await c.call_tool("change", {"what": "tools", "complete": "e-7"})
-    await asyncio.sleep(0.05)
+    await c.call_tool("change", {"what": "tools", "complete": "e-7"})  # a repeat: ignored
     assert completed == ["e-7"]
 
 
@@ -481,8 +473,28 @@ async def test_roots_callable_and_undeclared(feature: Any) -> None:
     with pytest.raises(McpError, match="roots"):
         await plain.set_roots(["file:///x"])
     # no roots capability: the server's roots/list is answered -32601
-    with pytest.raises(McpError):
+    with pytest.raises(McpError) as err:
         await plain.call_tool("roots")
+    assert err.value.code == -32601
+
+
+async def test_roots_must_be_file_uris_without_traversal(feature: Any) -> None:
+    for bad in (["https://example.com/repo"], [{"uri": "s3://bucket"}], ["file:///a/../etc"]):
+        with pytest.raises(ValueError):
+            Client("unused", roots=bad)
+    c = await feature(roots=["file:///ok"])
+    with pytest.raises(ValueError, match="file://"):
+        await c.set_roots([Root(uri="http://x/y")])
+    assert c.session._tracer.sent("notifications/roots/list_changed") == []  # type: ignore[attr-defined]
+    assert (await c.call_tool("roots")).structured_content == {"roots": [{"uri": "file:///ok"}]}
+
+    def changing() -> list[str]:
+        return ["ftp://elsewhere"]
+
+    c2 = await feature(roots=changing)  # a callable is checked on each roots/list
+    with pytest.raises(McpError) as err:
+        await c2.call_tool("roots")
+    assert err.value.code == -32603 and "file://" in err.value.message
 
 
 async def test_capability_not_declared_by_server_is_refused(wire: Any) -> None:

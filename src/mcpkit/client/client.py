@@ -43,7 +43,7 @@ from mcpkit.client.errors import (
     ToolError,
     URLElicitationRequired,
 )
-from mcpkit.client.roots import serve_roots
+from mcpkit.client.roots import check_roots, serve_roots
 from mcpkit.client.sampling import SamplingHandler, sampling_capability, serve_sampling
 from mcpkit.client.targets import Connection, config_entry, open_target
 from mcpkit.client.tasks import make_receiver, serve_as_task, tasks_capability, tasks_only
@@ -199,6 +199,7 @@ class Client:
             if elicitation_handler is not None
             else ()
         )
+        check_roots(roots)
         self._roots = roots
         self._on_log = on_log
         self._on_notification = on_notification
@@ -1071,13 +1072,17 @@ class Client:
     # roots
 
     async def set_roots(self, roots: Any) -> None:
-        """Replace the roots and send ``notifications/roots/list_changed``."""
+        """Replace the roots and send ``notifications/roots/list_changed``.
+
+        ``roots`` as for ``Client(roots=...)``; a list with an invalid root (not a ``file://``
+        URI, or with ``..`` segments) raises ValueError and changes nothing."""
         if self._roots is None:
             raise McpError(
                 METHOD_NOT_FOUND,
                 "This client did not declare the roots capability; pass roots=[...] "
                 "(or a callable) to Client() to offer roots",
             )
+        check_roots(roots)
         self._roots = roots
         if self._session is not None and not self._session.closed:
             await self._session.notify("notifications/roots/list_changed")
