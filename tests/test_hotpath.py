@@ -170,3 +170,24 @@ async def test_slow_sse_answer_streams_before_the_end(wire: Any) -> None:
     finally:
         await app.aclose()
         test_server.EVENTS.clear()
+
+
+def test_a_server_that_never_imports_the_protocol_models_does_not_load_them() -> None:
+    code = (
+        "import sys\n"
+        "from mcpkit import Server\n"
+        "app = Server('t')\n"
+        "@app.tool()\n"
+        "def echo(text: str) -> str:\n"
+        "    return text\n"
+        "@app.tool()\n"
+        "def late() -> object:\n"
+        "    from mcpkit.types import CallToolResult, TextContent\n"
+        "    return CallToolResult(content=[TextContent(type='text', text='model')])\n"
+        "print('mcpkit.types' in sys.modules)\n"
+        "print(app.tools.tools['late'].to_result(app.tools.tools['late'].fn()))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded, result = out.stdout.strip().splitlines()
+    assert loaded == "False"
+    assert "'text': 'model'" in result and "structuredContent" not in result

@@ -187,8 +187,11 @@ def to_content(value: Any) -> list[dict[str, Any]]:
     return [{"type": "text", "text": to_json_text(value)}]
 
 
-def content_types() -> tuple[type, ...]:
-    """Python types that are content (for deciding output schemas)."""
+def content_types(with_models: bool = True) -> tuple[type, ...]:
+    """Python types that are content (for deciding output schemas); ``with_models=False``
+    leaves out the protocol models (and does not import them)."""
+    if not with_models:
+        return (_Media,)
     from mcpkit.types import (
         AudioContent,
         EmbeddedResource,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+import sys
 import traceback
 import warnings
 from collections.abc import Callable
@@ -102,6 +103,10 @@ class ToolEntry:
     def to_result(self, value: Any) -> JSONObject:
         """The ``CallToolResult`` dict for a return value."""
         pt = self.passthrough_type
+        if pt is None and isinstance(value, BaseModel):
+            # Registered before mcpkit.types was imported; a model value means it is now.
+            types_module = sys.modules.get("mcpkit.types")
+            pt = self.passthrough_type = getattr(types_module, "CallToolResult", None)
         if pt is not None and isinstance(value, pt):
             return wire_dict(value, "result")
         output = self.output
@@ -185,13 +190,18 @@ class ToolRegistry:
         )
         hints = _type_hints(fn)
         return_type = hints.get("return", inspect.Parameter.empty)
-        from mcpkit.types import CallToolResult
-
-        passthrough: type | None = CallToolResult
-        if return_type is CallToolResult:
+        # The protocol models are only needed when the application uses them: a function can
+        # only be annotated with (or return) a model once mcpkit.types is imported, so a server
+        # that never imports it does not pay its import time and memory (~40 ms, ~7 MB).
+        types_module = sys.modules.get("mcpkit.types")
+        passthrough: type | None = None
+        if types_module is not None:
+            passthrough = types_module.CallToolResult
+        if passthrough is not None and return_type is passthrough:
             output = None
         else:
-            output = output_spec(return_type, structured_output, content_types(), output_schema)
+            content = content_types() if types_module is not None else content_types(False)
+            output = output_spec(return_type, structured_output, content, output_schema)
         definition: JSONObject = {"name": tool_name}
         if title:
             definition["title"] = title
