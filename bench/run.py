@@ -56,6 +56,7 @@ class Impl:
     http_script: str | None = None  # raw baseline: a separate file for HTTP
     status: str | None = None  # None = usable, else why not ("n/a (...)")
     version: str = ""
+    extra: tuple[str, ...] = ()  # appended to every command line
 
     def argv(self, transport: str, *, port: int = 0, stateless: bool = False,
              json_response: bool = False, tools: int = 0) -> list[str]:
@@ -73,13 +74,14 @@ class Impl:
                 argv.append("--json-response")
         if tools:
             argv += ["--tools", str(tools)]
-        return argv
+        return argv + list(self.extra)
 
 
 def all_impls() -> list[Impl]:
     return [
         Impl("raw", "raw asyncio", "main", "raw_stdio.py", "raw_http.py"),
         Impl("mcpkit", "mcpkit", "main", "mcpkit_server.py"),
+        Impl("mcpkit-sync", "mcpkit sync tool", "main", "mcpkit_server.py", extra=("--sync-tool",)),
         Impl("mcp-lowlevel", "mcp lowlevel", "ref", "mcp_lowlevel.py"),
         Impl("mcp-mcpserver", "mcp MCPServer", "ref", "mcp_mcpserver.py"),
         Impl("fastmcp", "fastmcp", "ref", "fastmcp_server.py"),
@@ -143,6 +145,7 @@ class Cell:
     calls: int = 0
     errors: int = 0
     notes: list[str] = field(default_factory=list)
+    failed: bool = False  # a measurement group crashed, hung or could not start
 
 
 Results = dict[str, dict[str, Cell]]
@@ -272,6 +275,7 @@ class Runner:
         for key in keys:
             if key in self.workloads:
                 results[impl.key][key].notes.append(note)
+                results[impl.key][key].failed = True
         print(f"  ! {impl.label}: {note}", flush=True)
 
     async def preflight(self, impl: Impl) -> None:
@@ -554,7 +558,8 @@ async def main_async(args: argparse.Namespace) -> int:
         if problem:
             impl.status = f"n/a ({problem})"
         impl.version = {
-            "raw": "", "mcpkit": mcpkit_version(), "mcp-lowlevel": versions.get("mcp", ""),
+            "raw": "", "mcpkit": mcpkit_version(), "mcpkit-sync": mcpkit_version(),
+            "mcp-lowlevel": versions.get("mcp", ""),
             "mcp-mcpserver": versions.get("mcp", ""), "fastmcp": versions.get("fastmcp", ""),
             "ts": ts_version(),
         }[impl.key]
@@ -592,7 +597,28 @@ async def main_async(args: argparse.Namespace) -> int:
     }, indent=1))
     print(f"Raw results: {out.relative_to(BENCH.parent)}; server logs: "
           f"{logdir.relative_to(BENCH.parent)}/", flush=True)
-    return 0
+    problems = mcpkit_problems(impls, results, workloads)
+    for problem in problems:
+        print(f"FAIL: {problem}", file=sys.stderr, flush=True)
+    return 1 if problems else 0
+
+
+def mcpkit_problems(impls: list[Impl], results: Results, workloads: list[str]) -> list[str]:
+    """What makes the run fail: an mcpkit server that did not start, crashed or hung, or
+    answered anything wrong (the reference SDKs only get an n/a cell). Never a timing."""
+    problems = []
+    for impl in impls:
+        if not impl.key.startswith("mcpkit"):
+            continue
+        if impl.status is not None:
+            problems.append(f"{impl.label}: {impl.status}")
+            continue
+        for key in workloads:
+            cell = results[impl.key][key]
+            if cell.failed or cell.errors:
+                why = "; ".join(cell.notes[:2]) or f"{cell.errors} wrong responses"
+                problems.append(f"{impl.label}, {key}: {why}")
+    return problems
 
 
 def node_version() -> str:

@@ -33,6 +33,9 @@ stage "ruff check" ruff check .
 stage "ruff format" ruff format --check src tests
 stage "mypy --strict src" mypy
 stage "pytest" pytest_stage "$@"
+# One tiny round of every benchmark workload: mcpkit must start and answer every call
+# right (timings are never checked).
+stage "benchmark smoke run" python bench/run.py --smoke
 stage "official MCP conformance suite" bash scripts/conformance.sh
 
 echo

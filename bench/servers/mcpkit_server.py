@@ -1,7 +1,13 @@
 """mcpkit, written only with the public API of DESIGN.md.
 
-Usage: python mcpkit_server.py stdio [--tools N]
+Usage: python mcpkit_server.py stdio [--tools N] [--sync-tool]
        python mcpkit_server.py http --port P [--stateless] [--json-response] [--tools N]
+                                    [--sync-tool]
+
+``echo`` is ``async def`` (the idiomatic form of non-blocking code in an asyncio SDK: it
+runs on the event loop). ``--sync-tool`` registers it as a plain ``def`` instead, which
+mcpkit (like the official SDK's MCPServer) runs in a worker thread so that it can never
+block the loop; the harness measures both (the "mcpkit sync tool" column).
 """
 
 from __future__ import annotations
@@ -27,14 +33,24 @@ def main() -> None:
     parser.add_argument("--stateless", action="store_true")
     parser.add_argument("--json-response", action="store_true")
     parser.add_argument("--tools", type=int, default=0)
+    parser.add_argument("--sync-tool", action="store_true")
     args = parser.parse_args()
 
     app = Server("bench", version="1.0")
 
-    @app.tool()
-    def echo(text: str) -> str:
-        """Echo the text."""
-        return text
+    if args.sync_tool:
+
+        @app.tool()
+        def echo(text: str) -> str:
+            """Echo the text."""
+            return text
+
+    else:
+
+        @app.tool(name="echo")
+        async def async_echo(text: str) -> str:
+            """Echo the text."""
+            return text
 
     for i in range(args.tools):
         app.tool(name=f"tool_{i}")(make_echo())
