@@ -1,5 +1,5 @@
 """A server for the CLI tests that asks the client: a form elicitation with every field kind,
-a URL elicitation and a sampling request. Every message it sends and receives is checked
+a URL elicitation, a sampling request and a prompt. Every message it sends and receives is checked
 against the official schema; problems are written to the file named by $WIRE_ERRORS."""
 
 from __future__ import annotations
@@ -53,6 +53,12 @@ async def ask_llm(question: str, ctx: Context) -> str:
     """Ask the client's LLM."""
     result = await ctx.sample(question, max_tokens=50, system_prompt="Be brief.")
     return "llm said: " + getattr(result.content, "text", "")
+
+
+@app.prompt()
+def greet(name: str, times: str = "1") -> str:
+    """Greet someone (prompt arguments are strings on the wire)."""
+    return f"hello {name} x{times}"
 
 
 if __name__ == "__main__":

@@ -132,7 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
         mcpkit call server.py add a=2 b=3                # typed from the inputSchema: 5
         mcpkit call server.py forecast city=Oslo days=3  # progress and logs on stderr
         mcpkit call server.py search tags:='["a","b"]'   # key:=JSON for any JSON value
-        mcpkit call server.py create --json '{"name": "x", "size": 2}'
+        mcpkit call server.py create --json '{"name": "x", "size": 2}'  # or --args '{...}'
+        mcpkit call server.py add a=2 b=3 --json         # the whole result as JSON
         mcpkit call server.py pixel --save-dir out/      # images saved, path printed
         mcpkit call server.py ask_user --no-input        # elicitation declined
         """,
@@ -140,17 +141,26 @@ def build_parser() -> argparse.ArgumentParser:
             "Call one tool and print its result. Arguments are typed from the tool's "
             "inputSchema (integers, numbers, booleans, JSON for arrays and objects). Text "
             "goes to stdout, images and audio are saved to files, structuredContent is "
-            "printed as JSON. Exit code: 0 ok, 3 the tool reported an error (isError), "
-            "1 any other failure."
+            "printed as JSON. --json followed by a JSON object gives the arguments; "
+            "--json alone prints the whole result as JSON. Exit code: 0 ok, 3 the tool "
+            "reported an error (isError), 1 any other failure, 2 bad usage."
         ),
     )
     add_connection_options(call)
     call.add_argument("tool", metavar="TOOL", help="the tool's name")
     call.add_argument(
-        "arguments", nargs="*", metavar="KEY=VALUE", help="arguments (KEY:=JSON for raw JSON)"
+        "arguments",
+        nargs="*",
+        default=[],
+        metavar="KEY=VALUE",
+        help="arguments (KEY:=JSON for raw JSON)",
     )
     call.add_argument(
-        "--args", "-a", dest="json_args", metavar="JSON", help="arguments as a JSON object"
+        "--args",
+        "-a",
+        dest="json_args",
+        metavar="JSON",
+        help="arguments as a JSON object (--json '{...}' works too)",
     )
 
     read = _command(
@@ -177,9 +187,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_connection_options(prompt)
     prompt.add_argument("name", metavar="NAME", help="the prompt's name")
-    prompt.add_argument("arguments", nargs="*", metavar="KEY=VALUE", help="prompt arguments")
     prompt.add_argument(
-        "--args", "-a", dest="json_args", metavar="JSON", help="arguments as a JSON object"
+        "arguments", nargs="*", default=[], metavar="KEY=VALUE", help="prompt arguments"
+    )
+    prompt.add_argument(
+        "--args",
+        "-a",
+        dest="json_args",
+        metavar="JSON",
+        help="arguments as a JSON object (--json '{...}' works too)",
     )
 
     demo = _command(
@@ -197,6 +213,52 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--time-limit", type=float, default=60.0, help=argparse.SUPPRESS)
     return parser
+
+
+#: Commands whose KEY=VALUE arguments may come anywhere among the options.
+_WITH_ARGUMENTS = ("call", "prompt")
+
+
+def _json_arguments(argv: list[str]) -> list[str]:
+    """``call``/``prompt``: ``--json '{...}'`` (a JSON object right after ``--json``) means
+    ``--args '{...}'``; a ``--json`` not followed by an object stays the JSON-output switch."""
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command not in _WITH_ARGUMENTS:
+        return argv
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            out.extend(argv[i:])
+            break
+        if arg == "--json" and i + 1 < len(argv) and argv[i + 1].lstrip().startswith("{"):
+            out.append("--args")
+        elif arg.startswith("--json=") and arg[7:].lstrip().startswith("{"):
+            arg = "--args=" + arg[7:]
+            out.append(arg)
+        else:
+            out.append(arg)
+        i += 1
+    return out
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """Parse ``argv``; KEY=VALUE pairs after an option still count (argparse leaves them over),
+    anything else left over is a usage error that names the command's help."""
+    args, extras = parser.parse_known_args(_json_arguments(argv))
+    command = getattr(args, "command", None)
+    if extras and command in _WITH_ARGUMENTS:
+        pairs = [e for e in extras if not e.startswith("-") and "=" in e]
+        if len(pairs) == len(extras):
+            args.arguments = [*args.arguments, *pairs]
+            extras = []
+    if extras:
+        where = f"mcpkit {command}" if command else "mcpkit"
+        raise CliError(
+            f"unrecognized arguments: {' '.join(extras)}", f"see: {where} --help", EXIT_USAGE
+        )
+    return args
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -223,6 +285,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         handlers.update(call=call.run_call, read=call.run_read, prompt=call.run_prompt)
     code: int = asyncio.run(handlers[str(command)](args))
     return code
+
+
+#: Hints for the JSON-RPC errors a user can act on.
+_SERVER_HINTS = {
+    -32601: "the server does not implement this request; mcpkit inspect TARGET shows what it has",
+    -32602: "check the name and arguments: mcpkit inspect TARGET shows what the server accepts",
+    -32002: "mcpkit inspect TARGET lists the resources and templates",
+}
 
 
 def _explain(exc: BaseException) -> CliError:
@@ -263,7 +333,9 @@ def _explain(exc: BaseException) -> CliError:
             "check the URL and that the server is running (mcpkit run FILE --transport http)",
         )
     if isinstance(exc, McpError):
-        return CliError(f"server error {exc.code}: {_one_line(exc.message)}")
+        return CliError(
+            f"server error {exc.code}: {_one_line(exc.message)}", _SERVER_HINTS.get(exc.code)
+        )
     if isinstance(exc, FileNotFoundError):
         return CliError(
             f"cannot start the server: {exc.strerror}: {exc.filename}",
@@ -289,7 +361,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in argv
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args = _parse(parser, argv)
         if args.command is None:
             parser.print_help()
             return EXIT_USAGE

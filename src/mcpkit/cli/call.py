@@ -112,15 +112,22 @@ def convert_value(name: str, text: str, schema: Any) -> Any:
 def parse_arguments(
     pairs: list[str], json_text: str | None, schema: Any, *, typed: bool = True
 ) -> dict[str, Any]:
-    """Tool (or prompt) arguments from ``--json`` and ``key=value`` / ``key:=JSON`` pairs."""
+    """Tool (or prompt) arguments from ``--args``/``--json '{...}'`` and ``key=value`` /
+    ``key:=JSON`` pairs (pairs win over the JSON object)."""
     args: dict[str, Any] = {}
     if json_text is not None:
         try:
             loaded = orjson.loads(json_text)
         except orjson.JSONDecodeError as exc:
-            raise CliError(f"--json is not valid JSON: {exc}", code=EXIT_USAGE) from None
+            raise CliError(
+                f"the JSON arguments are not valid JSON: {exc}",
+                "quote them for the shell: --args '{\"a\": 1}'",
+                EXIT_USAGE,
+            ) from None
         if not isinstance(loaded, dict):
-            raise CliError("--json must be a JSON object", "e.g. --json '{\"a\": 1}'", EXIT_USAGE)
+            raise CliError(
+                "the JSON arguments must be a JSON object", "e.g. --args '{\"a\": 1}'", EXIT_USAGE
+            )
         args.update(loaded)
     props = schema.get("properties") if isinstance(schema, Mapping) else None
     props = props if isinstance(props, Mapping) else {}

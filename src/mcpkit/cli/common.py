@@ -121,6 +121,15 @@ def make_client(
     """A :class:`~mcpkit.Client` for ``args.target`` with the terminal handlers and hooks."""
     from mcpkit import Client
 
+    if args.protocol_version is not None:
+        from mcpkit.versions import SUPPORTED_VERSIONS, get
+
+        if get(args.protocol_version) is None:
+            raise CliError(
+                f"unknown protocol version {args.protocol_version!r}",
+                f"mcpkit speaks {', '.join(SUPPORTED_VERSIONS)}",
+                code=EXIT_USAGE,
+            )
     target = resolve_target(args.target, args.config)
     if handlers is None:
         interactive = not getattr(args, "no_input", True) and sys.stdin.isatty()

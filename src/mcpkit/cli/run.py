@@ -168,6 +168,13 @@ def run_server(args: argparse.Namespace) -> int:
         return _supervise(args, root)
     app = load_server(ref)
     if args.transport == "stdio":
+        if sys.stdin.isatty():  # a person started it, not a client: say what is going on
+            info = app.server_info
+            _note(
+                f"serving {info.get('name')} {info.get('version')} over stdio: an MCP client "
+                "starts this command and talks JSON-RPC on stdin/stdout (Ctrl-C stops; "
+                "--transport http serves a URL; mcpkit inspect FILE looks inside)"
+            )
         asyncio.run(app.run_stdio())
         return 0
     try:

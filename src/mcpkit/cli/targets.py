@@ -156,13 +156,18 @@ def resolve_target(target: str, config: str | None = None) -> Any:
         try:
             return config_entry(config, target)
         except FileNotFoundError as exc:
-            raise CliError(f"config file not found: {config}") from exc
+            raise CliError(
+                f"config file not found: {config}", "give the path of an mcpServers JSON file"
+            ) from exc
         except KeyError as exc:
             raise CliError(str(exc.args[0]), "names are the keys of 'mcpServers'") from exc
-        except ValueError as exc:  # json.JSONDecodeError included
-            raise CliError(f"bad config file {config}: {exc}") from exc
-        except TypeError as exc:
-            raise CliError(f"bad config file {config}: {exc}") from exc
+        except (ValueError, TypeError) as exc:  # json.JSONDecodeError included
+            raise CliError(
+                f"bad config file {config}: {exc}",
+                'expected {"mcpServers": {"NAME": {"command": ..., "args": [...]}}}',
+            ) from exc
+        except OSError as exc:
+            raise CliError(f"cannot read config file {config}: {exc.strerror}") from exc
     if not target.strip():
         raise CliError("empty TARGET", "give a command line, a URL or a file.py")
     if is_url(target):
