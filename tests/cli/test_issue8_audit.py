@@ -14,6 +14,8 @@ import pytest
 
 from tests.cli.conftest import ASK_SERVER, EVERYTHING, command, mcpkit
 
+CONTENT_SERVER = Path(__file__).resolve().parent / "content_server.py"
+
 
 def error_lines(stderr: str) -> list[str]:
     """The ``error:`` and ``hint:`` lines; fails on a traceback or any other line."""
@@ -173,3 +175,32 @@ def test_run_over_stdio_for_a_client_prints_nothing_extra() -> None:
     done = mcpkit("inspect", target, "--json", "--debug")
     assert done.returncode == 0, done.stderr
     assert "over stdio" not in done.stderr  # stdin is a pipe: no note for people
+
+
+# -- content blocks -----------------------------------------------------------------------------
+
+
+def test_structured_content_that_says_more_than_the_text_is_printed_as_json() -> None:
+    done = mcpkit("call", str(CONTENT_SERVER), "summary")
+    assert done.returncode == 0, done.stderr
+    text, rest = done.stdout.split("[structured content]\n")
+    assert text == "2 items\n"
+    assert json.loads(rest) == {"items": ["a", "b"]}
+
+
+def test_every_content_block_kind_is_printed_or_saved(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    done = mcpkit("call", command(CONTENT_SERVER), "every_block", "--save-dir", str(out))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "hello",
+        f"[audio audio/wav, 44 bytes] saved to {out / 'every_block-2.wav'}",
+        "[resource link] file:///tmp/report.pdf (report, application/pdf)",
+        "[resource] note://1 (text/plain)",
+        "a note",
+        f"[resource] blob://1 (application/octet-stream), 3 bytes saved to "
+        f"{out / 'every_block-5.bin'}",
+        "[image image/png: invalid base64 data]",
+    ]
+    assert (out / "every_block-2.wav").read_bytes().startswith(b"RIFF")
+    assert (out / "every_block-5.bin").read_bytes() == b"\x00\x01\x02"
