@@ -198,3 +198,26 @@ async def test_default_bind_is_loopback(monkeypatch: pytest.MonkeyPatch) -> None
     assert seen == {"host": "127.0.0.1", "port": 8000}
     async with running(lambda scope, receive, send: None, lifespan="off") as base:
         assert base.startswith("http://127.0.0.1:")
+
+
+def test_memory_store_bounds_bytes_per_session_and_in_total() -> None:
+    store = MemoryEventStore(max_bytes_per_session=10_000, max_bytes=25_000)
+    store.store_event("a", "s", 0, None)
+    for seq in range(1, 101):  # 100 KB at one session: only the newest ~10 KB stay
+        store.store_event("a", "s", seq, b"x" * 1000)
+    replay = store.replay("a", "s", 0)
+    assert replay is not None and [seq for seq, _ in replay] == list(range(91, 101))
+    assert store.size == 10_000
+    # Two more sessions: the total stays under 25 KB, the least recently written loses first.
+    for seq in range(1, 11):
+        store.store_event("b", "s", seq, b"y" * 1000)
+    for seq in range(1, 11):
+        store.store_event("c", "s", seq, b"z" * 1000)
+    assert store.size <= 25_000
+    assert store.count("c") == 10 and store.count("b") == 10 and store.count("a") == 5
+    # One event bigger than every bound is still kept (it is the newest), alone.
+    store.store_event("c", "s", 11, b"!" * 40_000)
+    assert store.replay("c", "s", 10) == [(11, b"!" * 40_000)]
+    assert store.count("c") == 1 and store.count() == 1 and store.size == 40_000
+    store.delete_session("c")
+    assert store.size == 0 and store.count() == 0

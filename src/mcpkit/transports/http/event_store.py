@@ -10,7 +10,8 @@ Stores are called synchronously on the event loop and must be quick; both shippe
 memory, so events cannot usefully outlive the process); :class:`SQLiteEventStore` is the
 embedded durable store, for keeping retained events off the heap or outliving a restart.
 Retention is bounded: each session keeps at most ``max_events_per_session`` events (oldest
-dropped first) and, for the SQLite store, events older than ``ttl`` seconds are purged.
+dropped first); the memory store also bounds bytes per session and in total, and the SQLite
+store purges events older than ``ttl`` seconds.
 """
 
 from __future__ import annotations
@@ -51,25 +52,80 @@ class EventStore(ABC):
 
 
 class MemoryEventStore(EventStore):
-    """Events in process memory, bounded per session and in the number of sessions."""
+    """Events in process memory, bounded per session (events and bytes), in the number of
+    sessions and in total bytes.
 
-    def __init__(self, max_events_per_session: int = 1024, max_sessions: int = 10_000) -> None:
+    Past a bound the oldest events go first; past ``max_bytes`` they go from the session
+    written to least recently (a busy session never starves a quiet one of its last events
+    for long, and a flood from one session cannot grow memory without bound).
+    """
+
+    def __init__(
+        self,
+        max_events_per_session: int = 1024,
+        max_sessions: int = 10_000,
+        *,
+        max_bytes_per_session: int = 16 * 1024 * 1024,
+        max_bytes: int = 256 * 1024 * 1024,
+    ) -> None:
         self.max_events_per_session = max_events_per_session
         self.max_sessions = max_sessions
-        # session -> deque[(stream, seq, data)]
+        self.max_bytes_per_session = max_bytes_per_session
+        self.max_bytes = max_bytes
+        # session -> deque[(stream, seq, data)], least recently written first
         self._sessions: OrderedDict[str, deque[tuple[str, int, bytes | None]]] = OrderedDict()
+        self._sizes: dict[str, int] = {}
+        #: Bytes of event data held, over all sessions.
+        self.size = 0
 
     def store_event(self, session_id: str, stream: str, seq: int, data: bytes | None) -> None:
-        events = self._sessions.get(session_id)
+        sessions = self._sessions
+        events = sessions.get(session_id)
         if events is None:
-            if len(self._sessions) >= self.max_sessions:
-                self._sessions.popitem(last=False)
-            events = self._sessions[session_id] = deque(maxlen=self.max_events_per_session)
+            if len(sessions) >= self.max_sessions:
+                self.delete_session(next(iter(sessions)))
+            events = sessions[session_id] = deque()
+            self._sizes[session_id] = 0
+        else:
+            sessions.move_to_end(session_id)
+        size = 0
         if data is not None:
             # orjson hands out bytes with a 4 KiB allocation behind even a short message:
             # keep a right-sized copy, or every retained event costs 4 KiB.
             data = bytes(memoryview(data))
+            size = len(data)
+        if len(events) >= self.max_events_per_session:
+            self._drop_oldest(session_id, events)
         events.append((stream, seq, data))
+        if size:
+            held = self._sizes[session_id] = self._sizes[session_id] + size
+            self.size += size
+            if held > self.max_bytes_per_session:
+                while self._sizes[session_id] > self.max_bytes_per_session and len(events) > 1:
+                    self._drop_oldest(session_id, events)
+            if self.size > self.max_bytes:
+                self._shrink(session_id)
+
+    def _drop_oldest(self, session_id: str, events: deque[tuple[str, int, bytes | None]]) -> None:
+        data = events.popleft()[2]
+        if data:
+            self._sizes[session_id] -= len(data)
+            self.size -= len(data)
+
+    def _shrink(self, current: str) -> None:
+        """Over ``max_bytes``: drop the oldest events of the least recently written sessions
+        (the newest event of the session being written stays); emptied sessions go."""
+        emptied: list[str] = []
+        for session_id, events in self._sessions.items():
+            keep = 1 if session_id == current else 0
+            while self.size > self.max_bytes and len(events) > keep:
+                self._drop_oldest(session_id, events)
+            if not events:
+                emptied.append(session_id)
+            if self.size <= self.max_bytes:
+                break
+        for session_id in emptied:
+            self.delete_session(session_id)
 
     def replay(self, session_id: str, stream: str, after: int) -> list[tuple[int, bytes]] | None:
         events = self._sessions.get(session_id)
@@ -86,6 +142,7 @@ class MemoryEventStore(EventStore):
 
     def delete_session(self, session_id: str) -> None:
         self._sessions.pop(session_id, None)
+        self.size -= self._sizes.pop(session_id, 0)
 
     def count(self, session_id: str | None = None) -> int:
         if session_id is not None:
