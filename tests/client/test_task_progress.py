@@ -5,6 +5,7 @@ until it sees the task terminal. In memory and over stdio, all traffic schema-ch
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -151,3 +152,55 @@ async def test_session_progress_listener(wire: Callable[..., WireChecker]) -> No
     assert seen[-1] == ("listener", 3)
     await client.close()
     await server.close()
+
+
+# -- at the wire, against a scripted server -------------------------------------------------------
+
+
+async def test_task_progress_at_the_wire(wire: Callable[..., WireChecker]) -> None:
+    from tests.client.test_bad_server import FakePeer
+
+    caps = {"tools": {}, "tasks": {"requests": {"tools": {"call": {}}}}}
+    peer = FakePeer({**INIT, "capabilities": caps})
+    await peer.start()
+    seen: list[Progress] = []
+    async with Client(peer.client_end, tracer=wire(check_received=False)) as c:
+        call = asyncio.ensure_future(
+            c.call_tool_as_task("t", on_progress=lambda *p: seen.append(p))
+        )
+        listing = await peer.next("tools/list")
+        tool = {
+            "name": "t",
+            "inputSchema": {"type": "object"},
+            "execution": {"taskSupport": "optional"},
+        }
+        peer.reply(listing["id"], {"tools": [tool]})
+        request = await peer.next("tools/call")
+        token = request["params"]["_meta"]["progressToken"]
+        task = {"taskId": "t-1", "status": "working", "ttl": 60_000, **STAMPS}
+        peer.reply(request["id"], {"task": task})
+        # right behind the response, before the caller has even resumed
+        progress(peer, token, 1)
+        assert (await call).task_id == "t-1"
+        progress(peer, token, 2)
+        peer.send(
+            {
+                "jsonrpc": "2.0",
+                "method": "notifications/tasks/status",
+                "params": {**task, "status": "completed"},
+            }
+        )
+        progress(peer, token, 3)  # the task is over: its token is no longer listened to
+        ping = asyncio.ensure_future(c.ping())
+        peer.reply((await peer.next("ping"))["id"], {})
+        await ping
+        assert [p[0] for p in seen] == [1, 2]
+
+
+INIT = {"protocolVersion": "2025-11-25", "serverInfo": {"name": "fake", "version": "0"}}
+STAMPS = {"createdAt": "2025-11-25T00:00:00Z", "lastUpdatedAt": "2025-11-25T00:00:00Z"}
+
+
+def progress(peer: Any, token: Any, value: float) -> None:
+    params = {"progressToken": token, "progress": value}
+    peer.send({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
