@@ -121,6 +121,9 @@ def test_demo_runs_every_feature_and_ends_by_itself(tmp_path: Path) -> None:
         '<- structuredContent: {"city":"Oslo","days":3,"summary":"sunny"}',
         "<- error: Error executing tool 'fail': this tool always fails",
         "protocol error -32602",
+        "-> tools/call long_job(steps=10000)\n    <- progress 1/10000\n"
+        "    -> notifications/cancelled: the caller gave up, no response will come\n"
+        "    -> ping: the session carries on",
         "-> scripted LLM replies: 'Paris.'",
         "<- text: Paris.",
         "<- text: hello Ada (green)",

@@ -3,9 +3,10 @@
 The server (``examples/server_everything.py``, or ``--server FILE``) runs in this process
 under uvicorn on 127.0.0.1 at a free port, with the embedded SQLite event store in a
 temporary folder. A :class:`~mcpkit.Client` connects over real HTTP and exercises tools
-(progress, logging, structured output, images, errors), sampling and elicitation (answered
-by scripted handlers), roots, tasks, resources (templates, binary, subscriptions),
-completion, prompts, list-changed notifications and the logging level, printing what happens.
+(progress, logging, structured output, images, errors, cancellation), sampling and
+elicitation (answered by scripted handlers), roots, tasks, resources (templates, binary,
+subscriptions), completion, prompts, list-changed notifications and the logging level,
+printing what happens.
 """
 
 from __future__ import annotations
@@ -156,13 +157,14 @@ class _Demo:
         self.section("Progress, logging and structured output")
         await self.call(client, "forecast", {"city": "Oslo", "days": 3})
 
-        self.section("Images and tool errors")
+        self.section("Images, tool errors and cancellation")
         await self.call(client, "pixel")
         await self.call(client, "fail")
         try:
             await client.call_tool("no_such_tool", {})
         except McpError as exc:
             self.line(f"-> tools/call no_such_tool: protocol error {exc.code}: {exc.message}")
+        await self.cancel(client)
 
         self.section("Sampling: the server asks the client's LLM")
         await self.call(client, "ask_llm", {"question": "What is the capital of France?"})
@@ -231,6 +233,29 @@ class _Demo:
 
         self.section("Resumable streams: the SQLite event store")
         self.line(f"events stored for resumption: {store.count()} (in {self.workdir})")
+
+    async def cancel(self, client: Any) -> None:
+        """Start a long call, give up after its first progress notification."""
+        if not any(t.name == "long_job" for t in client.tools or ()):
+            return
+        started = asyncio.Event()
+
+        def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            if not started.is_set():
+                self.on_progress(progress, total, message)
+                started.set()
+
+        self.line("-> tools/call long_job(steps=10000)")
+        call = asyncio.create_task(
+            client.call_tool("long_job", {"steps": 10_000}, on_progress=on_progress)
+        )
+        await self._wait(started, "progress")
+        call.cancel()  # the client sends notifications/cancelled for the request
+        await asyncio.wait([call])
+        if call.cancelled():
+            self.line("-> notifications/cancelled: the caller gave up, no response will come")
+        await client.ping()
+        self.line("-> ping: the session carries on")
 
     async def tasks(self, client: Any) -> None:
         self.section("Tasks: a long job run as a task, polled for its result")
