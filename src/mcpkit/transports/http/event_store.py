@@ -88,23 +88,30 @@ class MemoryEventStore(EventStore):
             self._sizes[session_id] = 0
         else:
             sessions.move_to_end(session_id)
-        size = 0
-        if data is not None:
-            # orjson hands out bytes with a 4 KiB allocation behind even a short message:
-            # keep a right-sized copy, or every retained event costs 4 KiB.
-            data = bytes(memoryview(data))
-            size = len(data)
+        if data is None:
+            if len(events) >= self.max_events_per_session:
+                self._drop_oldest(session_id, events)
+            events.append((stream, seq, None))
+            return
+        # orjson hands out bytes with a 4 KiB allocation behind even a short message:
+        # keep a right-sized copy, or every retained event costs 4 KiB.
+        data = bytes(memoryview(data))
+        size = len(data)
+        sizes = self._sizes
+        held = sizes[session_id] + size
         if len(events) >= self.max_events_per_session:
-            self._drop_oldest(session_id, events)
+            old = events.popleft()[2]
+            if old:
+                held -= len(old)
+                self.size -= len(old)
         events.append((stream, seq, data))
-        if size:
-            held = self._sizes[session_id] = self._sizes[session_id] + size
-            self.size += size
-            if held > self.max_bytes_per_session:
-                while self._sizes[session_id] > self.max_bytes_per_session and len(events) > 1:
-                    self._drop_oldest(session_id, events)
-            if self.size > self.max_bytes:
-                self._shrink(session_id)
+        sizes[session_id] = held
+        self.size += size
+        if held > self.max_bytes_per_session:
+            while sizes[session_id] > self.max_bytes_per_session and len(events) > 1:
+                self._drop_oldest(session_id, events)
+        if self.size > self.max_bytes:
+            self._shrink(session_id)
 
     def _drop_oldest(self, session_id: str, events: deque[tuple[str, int, bytes | None]]) -> None:
         data = events.popleft()[2]
