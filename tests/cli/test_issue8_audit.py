@@ -5,8 +5,11 @@ does. Driven as real subprocesses (stdio servers, pseudo-terminal)."""
 
 from __future__ import annotations
 
+import http.server
 import json
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -204,3 +207,46 @@ def test_every_content_block_kind_is_printed_or_saved(tmp_path: Path) -> None:
     ]
     assert (out / "every_block-2.wav").read_bytes().startswith(b"RIFF")
     assert (out / "every_block-5.bin").read_bytes() == b"\x00\x01\x02"
+
+
+# -- HTTP failures ------------------------------------------------------------------------------
+
+
+class _Refuse(http.server.BaseHTTPRequestHandler):
+    def do_POST(self) -> None:
+        self.send_response(401)
+        self.send_header("WWW-Authenticate", 'Bearer realm="mcp"')
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def refusing_url() -> Iterator[str]:
+    """A URL whose server answers every POST with 401 Unauthorized."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Refuse)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/mcp"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_http_401_hints_at_an_authorization_header(refusing_url: str) -> None:
+    done = mcpkit("inspect", refusing_url)
+    assert done.returncode == 1
+    lines = error_lines(done.stderr)
+    assert lines[0].startswith("error: connection failed: HTTP 401")
+    assert lines[1] == "hint: the server wants credentials: add -H 'Authorization: Bearer TOKEN'"
+
+
+def test_http_404_hints_at_the_path(served: Any) -> None:
+    server = served(str(EVERYTHING), "--port", "0")
+    done = mcpkit("inspect", server.url.replace("/mcp", "/wrong"))
+    assert done.returncode == 1
+    assert error_lines(done.stderr) == [
+        "error: connection failed: HTTP 404 Not Found: Not Found",
+        "hint: check the URL's path (mcpkit run serves at /mcp)",
+    ]

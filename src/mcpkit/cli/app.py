@@ -328,10 +328,14 @@ def _explain(exc: BaseException) -> CliError:
         and isinstance(data, dict)
         and ("exception" in data or "status" in data)
     ):  # the HTTP client transport's failures
-        return CliError(
-            f"connection failed: {_one_line(exc.message)}",
-            "check the URL and that the server is running (mcpkit run FILE --transport http)",
-        )
+        status = data.get("status")
+        if status in (401, 403):
+            hint = "the server wants credentials: add -H 'Authorization: Bearer TOKEN'"
+        elif status in (404, 405):
+            hint = "check the URL's path (mcpkit run serves at /mcp)"
+        else:
+            hint = "check the URL and that the server is running (mcpkit run FILE --transport http)"
+        return CliError(f"connection failed: {_one_line(exc.message)}", hint)
     if isinstance(exc, McpError):
         return CliError(
             f"server error {exc.code}: {_one_line(exc.message)}", _SERVER_HINTS.get(exc.code)
