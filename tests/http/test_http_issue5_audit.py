@@ -221,3 +221,62 @@ def test_memory_store_bounds_bytes_per_session_and_in_total() -> None:
     assert store.count("c") == 1 and store.count() == 1 and store.size == 40_000
     store.delete_session("c")
     assert store.size == 0 and store.count() == 0
+
+
+async def test_client_resumes_a_broken_connection_with_nothing_lost(
+    serve_app: Any, connect: Any
+) -> None:
+    """The connection breaks mid-response (no clean end, no ``retry``): the client resumes
+    with ``Last-Event-ID`` and every progress notification and the result arrive once."""
+    resumed: list[str] = []
+    state = {"cut": False}
+
+    def breaker(app: Any) -> Any:
+        async def asgi(scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] == "http" and scope["method"] == "GET":
+                last = dict(scope["headers"]).get(b"last-event-id")
+                if last is not None:
+                    resumed.append(last.decode())
+
+            async def cutting_send(message: Any) -> None:
+                body = message.get("body", b"")
+                if not state["cut"] and b'"progress":2' in body:
+                    state["cut"] = True
+                    raise OSError("connection reset")  # the server's side of a broken socket
+                await send(message)
+
+            await app(scope, receive, cutting_send)
+
+        return asgi
+
+    served = await serve_app(asgi=breaker)
+    client = await connect(served.url, default_retry_ms=50)
+    seen: list[float] = []
+    result = await client.request(
+        "tools/call",
+        {"name": "sleep", "arguments": {"steps": 4, "delay": 0.02}},
+        timeout=10,
+        on_progress=lambda p, t, m: seen.append(p),
+    )
+    assert state["cut"] and len(resumed) == 1
+    assert result["content"][0]["text"] == "slept 4"
+    assert seen == [1, 2, 3, 4]
+
+
+async def test_stateless_post_without_version_header_assumes_2025_03_26(wire: Any) -> None:
+    # Every POST is its own session, checked against the 2025-03-26 schema.
+    app = StreamableHTTPApp(
+        test_server.factory(lambda: wire("2025-03-26", check_received=False)), stateless=True
+    )
+    h = raw.headers()
+    batch = [raw.tool_call(1, "echo", text="a"), raw.tool_call(2, "echo", text="b")]
+    async with running(app) as base, httpx.AsyncClient(timeout=10) as http:
+        url = base + "/mcp"
+        # JSON-RPC batches exist only in 2025-03-26: served when no header names a version...
+        async with http.stream("POST", url, json=batch, headers=h) as r:
+            assert r.status_code == 200
+            got = raw.messages(await raw.read_events(r))
+        assert sorted(m["id"] for m in got[0]) == [1, 2]
+        # ...and refused when the header says 2025-11-25.
+        r = await http.post(url, json=batch, headers={**h, "mcp-protocol-version": "2025-11-25"})
+        assert r.status_code == 400
