@@ -13,7 +13,7 @@ fi
 if [ ! -f "$STAMP" ] || [ pyproject.toml -nt "$STAMP" ]; then
     echo "==> installing mcpkit and its test dependencies"
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet -e ".[dev,http,cli]"
+    "$VENV/bin/python" -m pip install --quiet -e ".[dev,http,cli,auth]"
     touch "$STAMP"
 fi
 export PATH="$VENV/bin:$PATH"
