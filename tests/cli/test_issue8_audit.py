@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import socket
 import sys
 import threading
 from collections.abc import Iterator
@@ -249,4 +250,17 @@ def test_http_404_hints_at_the_path(served: Any) -> None:
     assert error_lines(done.stderr) == [
         "error: connection failed: HTTP 404 Not Found: Not Found",
         "hint: check the URL's path (mcpkit run serves at /mcp)",
+    ]
+
+
+def test_run_on_a_port_in_use_is_one_line() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = mcpkit("run", str(EVERYTHING), "--transport", "http", "--port", str(port))
+    assert done.returncode == 1
+    assert error_lines(done.stderr) == [
+        f"error: cannot listen on 127.0.0.1:{port}: Address already in use",
+        "hint: another server uses that port: choose another --port (0 picks a free one)",
     ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import os
 import signal
 import subprocess
@@ -127,6 +128,31 @@ def _supervise(args: argparse.Namespace, root: Path, interval: float = 0.3) -> i
         signal.signal(signal.SIGTERM, previous)
 
 
+def _check_address(host: str, port: int) -> None:
+    """Fail with one clear line when ``host:port`` cannot be listened on (uvicorn would exit
+    the process from inside the event loop instead)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as exc:
+        raise CliError(
+            f"cannot listen on {host}: {exc.strerror or exc}", "check --host (e.g. 127.0.0.1)"
+        ) from None
+    family, kind, proto, _, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+            sock.bind(address)
+    except OSError as exc:
+        hint = (
+            "another server uses that port: choose another --port (0 picks a free one)"
+            if exc.errno == errno.EADDRINUSE
+            else "check --host: it must be an address of this machine (127.0.0.1, 0.0.0.0)"
+        )
+        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}", hint) from None
+
+
 async def _serve_http(app: Any, args: argparse.Namespace) -> None:
     from mcpkit.transports.http import running
 
@@ -183,5 +209,11 @@ def run_server(args: argparse.Namespace) -> int:
         raise CliError(
             f"Streamable HTTP is not available: {exc}", "pip install 'mcpkit[http]'"
         ) from None
-    asyncio.run(_serve_http(app, args))
+    _check_address(args.host, args.port)
+    try:
+        asyncio.run(_serve_http(app, args))
+    except SystemExit as exc:  # uvicorn's startup failure (e.g. the port was taken meanwhile)
+        raise CliError(
+            f"the HTTP server could not start (exit code {exc.code})", "see the line above"
+        ) from None
     return 0
