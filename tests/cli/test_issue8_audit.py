@@ -264,3 +264,15 @@ def test_run_on_a_port_in_use_is_one_line() -> None:
         f"error: cannot listen on 127.0.0.1:{port}: Address already in use",
         "hint: another server uses that port: choose another --port (0 picks a free one)",
     ]
+
+
+def test_demo_of_another_kind_of_server_says_what_it_lacks() -> None:
+    done = mcpkit("demo", "--server", str(CONTENT_SERVER))
+    assert done.returncode == 1
+    lines = error_lines(done.stderr)
+    assert lines[0].startswith(
+        "error: the demo cannot walk through this server: it lacks tools add, forecast,"
+    )
+    assert "prompts review" in lines[0]
+    assert "examples/server_everything.py" in lines[1]
+    assert "-> tools/call" not in done.stdout  # checked before anything is called

@@ -207,7 +207,12 @@ def build_parser() -> argparse.ArgumentParser:
         mcpkit demo --server examples/server_everything.py
         """,
     )
-    demo.add_argument("--server", metavar="FILE", help="the server file to demo")
+    demo.add_argument(
+        "--server",
+        metavar="FILE",
+        help="a server file offering what examples/server_everything.py offers "
+        "(default: that file)",
+    )
     demo.add_argument(
         "--save-dir", metavar="DIR", help="where images are saved (default: a temporary folder)"
     )

@@ -137,6 +137,7 @@ class _Demo:
     async def walk(self, client: Any, app: Any, url: str, store: Any) -> None:
         from mcpkit.errors import McpError
 
+        await _check_server(client)
         self.section("Connect (Streamable HTTP, initialize handshake)")
         info = client.server_info
         self.show("server", f"{info.name} {info.version} ({info.title})")
@@ -283,6 +284,44 @@ class _Demo:
         except TimeoutError:
             self.line(f"({what} did not arrive within {_WAIT:g} s)", "yellow")
         event.clear()
+
+
+#: What the walk-through calls: the example server's tools, resources, templates and prompts.
+_NEEDS = {
+    "tools": ("add", "forecast", "pixel", "fail", "ask_llm", "ask_user", "roots", "answers"),
+    "resources": ("test://static-text", "test://static-binary"),
+    "resource templates": ("weather://{city}/current",),
+    "prompts": ("review",),
+}
+
+
+async def _check_server(client: Any) -> None:
+    """CliError naming what the demo needs and the server lacks (a ``--server`` of another
+    kind), before anything is called."""
+    have = {
+        "tools": {t.name for t in await client.list_tools()} if client.supports("tools") else set(),
+        "resources": set(),
+        "resource templates": set(),
+        "prompts": {p.name for p in await client.list_prompts()}
+        if client.supports("prompts")
+        else set(),
+    }
+    if client.supports("resources"):
+        have["resources"] = {str(r.uri) for r in await client.list_resources()}
+        have["resource templates"] = {
+            t.uri_template for t in await client.list_resource_templates()
+        }
+    missing = [
+        f"{kind} {', '.join(names)}"
+        for kind, needed in _NEEDS.items()
+        if (names := [n for n in needed if n not in have[kind]])
+    ]
+    if missing:
+        raise CliError(
+            f"the demo cannot walk through this server: it lacks {'; '.join(missing)}",
+            "--server takes a server with what examples/server_everything.py offers "
+            "(mcpkit inspect FILE shows what a server has)",
+        )
 
 
 async def _main(args: argparse.Namespace, output: Output) -> None:
