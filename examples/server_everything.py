@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from mcpkit import Context, Image, Server
-from mcpkit.server import user
+from mcpkit.server import AppSession, user
 
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -111,6 +111,53 @@ async def ask_user(ctx: Context) -> str:
 async def roots(ctx: Context) -> list[str]:
     """The client's roots."""
     return [str(r.uri) for r in await ctx.list_roots()]
+
+
+@app.on_roots_changed
+async def roots_changed(session: AppSession) -> None:
+    """The client's roots changed (notifications/roots/list_changed): look at them again."""
+    roots = await session.list_roots()
+    await session.send_log("info", f"roots changed: {len(roots)} root(s)", "everything")
+
+
+@app.tool()
+async def connect(ctx: Context) -> str:
+    """Connect a third-party account (URL-mode elicitation)."""
+    url = "https://example.com/connect"
+    if "url" not in (ctx.client_capabilities.get("elicitation") or {}):
+        # The client cannot open URLs for us: it gets the -32042 error listing what to visit.
+        raise ctx.url_elicitation_required("Connect your account first", url)
+    answer = await ctx.elicit_url("Connect your example.com account", url, "connect-1")
+    if answer.accepted:
+        # ... once the out-of-band flow finished (here: at once), tell the client.
+        await ctx.complete_elicitation("connect-1")
+    return f"user chose {answer.action}"
+
+
+@app.tool()
+def files() -> list[object]:
+    """A resource link and an embedded resource, with content annotations."""
+    return [
+        {
+            "type": "resource_link",
+            "uri": "test://static-text",
+            "name": "static-text",
+            "mimeType": "text/plain",
+            "annotations": {"audience": ["user"], "priority": 0.5},
+        },
+        {
+            "type": "resource",
+            "resource": {"uri": "test://notes", "mimeType": "text/plain", "text": "a note"},
+            "annotations": {"audience": ["assistant"], "lastModified": "2025-05-03T14:30:00Z"},
+        },
+    ]
+
+
+@app.tool()
+def touch(uri: str) -> str:
+    """Tell the clients subscribed to a resource that it changed."""
+    app.notify_resource_updated(uri)
+    return f"notified subscribers of {uri}"
 
 
 @app.tool()

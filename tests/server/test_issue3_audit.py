@@ -673,3 +673,105 @@ async def test_a_tool_registered_before_initialize_is_served(wire: Any) -> None:
         finally:
             await client.close()
             await server.close()
+
+
+# -- the example server over stdio: the bullets the other stdio tests do not reach -------------
+
+
+async def _stdio_example(wire: Any, capabilities: dict[str, Any]) -> Any:
+    import sys
+
+    from mcpkit.session import ClientSession
+    from mcpkit.transports import StdioClientTransport
+    from tests.conftest import ROOT, server_env
+    from tests.server.helpers import CLIENT_INFO
+
+    transport = StdioClientTransport(
+        sys.executable,
+        [str(ROOT / "examples" / "server_everything.py")],
+        env=server_env(),
+        cwd=str(ROOT),
+    )
+    client = ClientSession(transport, tracer=wire())
+    await client.start()
+    await client.initialize(CLIENT_INFO, capabilities)
+    return client
+
+
+async def test_example_over_stdio_subscriptions_levels_url_elicitation_roots(wire: Any) -> None:
+    caps = {"elicitation": {"url": {}}, "roots": {"listChanged": True}}
+    client = await _stdio_example(wire, caps)
+    try:
+        updated: list[Any] = []
+        logs: list[Any] = []
+        completed: list[Any] = []
+        arrived = asyncio.Event()
+
+        def note(store: list[Any]) -> Any:
+            def handler(params: Any) -> None:
+                store.append(params)
+                arrived.set()
+
+            return handler
+
+        async def next_of(store: list[Any]) -> Any:
+            while not store:
+                await asyncio.wait_for(arrived.wait(), 10)
+                arrived.clear()
+            return store.pop(0)
+
+        client.set_notification_handler("notifications/resources/updated", note(updated))
+        client.set_notification_handler("notifications/message", note(logs))
+        client.set_notification_handler("notifications/elicitation/complete", note(completed))
+        # Subscriptions: only subscribed URIs are announced.
+        await client.request("resources/subscribe", {"uri": "test://static-text"})
+        await call(client, "touch", {"uri": "test://static-binary"})
+        await call(client, "touch", {"uri": "test://static-text"})
+        assert await next_of(updated) == {"uri": "test://static-text"}
+        await client.request("resources/unsubscribe", {"uri": "test://static-text"})
+        await call(client, "touch", {"uri": "test://static-text"})
+        await client.ping()
+        assert updated == []
+        # Logging level per session.
+        await call(client, "forecast", {"city": "Oslo", "days": 1})
+        assert (await next_of(logs))["data"] == "forecasting Oslo"
+        await client.request("logging/setLevel", {"level": "warning"})
+        await call(client, "forecast", {"city": "Oslo", "days": 1})
+        await client.ping()
+        assert logs == []
+        await client.request("logging/setLevel", {"level": "info"})
+
+        # URL elicitation and its completion notification.
+        async def accept(params: Any, ctx: Any) -> Any:
+            return {"action": "accept"}
+
+        async def roots(params: Any, ctx: Any) -> Any:
+            return {"roots": [{"uri": "file:///a"}, {"uri": "file:///b"}]}
+
+        client.set_request_handler("elicitation/create", accept)
+        assert text(await call(client, "connect")) == "user chose accept"
+        assert await next_of(completed) == {"elicitationId": "connect-1"}
+        # Roots changed: the server's hook asks for them again.
+        client.set_request_handler("roots/list", roots)
+        await client.notify("notifications/roots/list_changed")
+        assert (await next_of(logs))["data"] == "roots changed: 2 root(s)"
+        # Resource links and embedded resources with annotations.
+        content = (await call(client, "files"))["content"]
+        assert [c["type"] for c in content] == ["resource_link", "resource"]
+        assert content[1]["annotations"]["lastModified"] == "2025-05-03T14:30:00Z"
+    finally:
+        await client.close()
+
+
+async def test_example_over_stdio_url_elicitation_required(wire: Any) -> None:
+    client = await _stdio_example(wire, {})
+    try:
+        with pytest.raises(McpError) as err:
+            await call(client, "connect")
+        assert err.value.code == -32042
+        (entry,) = err.value.data["elicitations"]
+        assert entry["mode"] == "url" and entry["url"] == "https://example.com/connect"
+        assert entry["elicitationId"]
+        await client.ping()
+    finally:
+        await client.close()
