@@ -775,3 +775,14 @@ async def test_example_over_stdio_url_elicitation_required(wire: Any) -> None:
         await client.ping()
     finally:
         await client.close()
+
+
+def test_a_tool_name_with_a_trailing_newline_warns() -> None:
+    import warnings
+
+    app = Server("names")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        app.tool(name="ok.name-1_")(lambda: None)
+        app.tool(name="trailing\n")(lambda: None)
+    assert len(caught) == 1 and "'trailing\\n'" in str(caught[0].message)

@@ -33,7 +33,7 @@ from mcpkit.session import RequestContext
 
 __all__ = ["TOOL_NAME", "TaskSupport", "ToolEntry", "ToolRegistry", "error_result", "wire_dict"]
 
-TOOL_NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,128}$")
+TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
 TaskSupport = Literal["forbidden", "optional", "required"]
 ContextFactory = Callable[[RequestContext], Any]
 
@@ -171,7 +171,7 @@ class ToolRegistry:
         tool_name = name or getattr(fn, "__name__", None)
         if not tool_name:
             raise ValueError("A tool needs a name (pass name=...)")
-        if not TOOL_NAME.match(tool_name):
+        if not TOOL_NAME.fullmatch(tool_name):
             warnings.warn(
                 f"Tool name {tool_name!r} does not follow the MCP naming rules "
                 "(1-128 characters of A-Z a-z 0-9 _ - .); clients may reject it",
