@@ -18,11 +18,21 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcpkit import Client
+from mcpkit.auth import (
+    ClientMetadata,
+    OAuthClientAuth,
+    PrivateKey,
+    headless_authorization_handler,
+)
 
 CLIENT_INFO = {"name": "mcpkit-conformance-client", "version": "1.0.0"}
 
 Scenario = Callable[[str], Awaitable[None]]
 SCENARIOS: dict[str, Scenario] = {}
+#: MCP_CONFORMANCE_CONTEXT (credentials for some auth scenarios).
+CONTEXT: dict[str, Any] = {}
+#: The client ID metadata document URL the suite expects (auth/basic-cimd).
+CIMD_URL = "https://conformance-test.local/client-metadata.json"
 
 
 def scenario(name: str) -> Callable[[Scenario], Scenario]:
@@ -85,6 +95,81 @@ async def json_schema_preservation(url: str) -> None:
         print(result.content)
 
 
+AUTH_CODE_SCENARIOS = [
+    "auth/metadata-default",
+    "auth/metadata-var1",
+    "auth/metadata-var2",
+    "auth/metadata-var3",
+    "auth/basic-cimd",
+    "auth/scope-from-www-authenticate",
+    "auth/scope-from-scopes-supported",
+    "auth/scope-omitted-when-undefined",
+    "auth/scope-step-up",
+    "auth/scope-retry-limit",
+    "auth/token-endpoint-auth-basic",
+    "auth/token-endpoint-auth-post",
+    "auth/token-endpoint-auth-none",
+    "auth/pre-registration",
+    "auth/resource-mismatch",
+    "auth/offline-access-scope",
+    "auth/offline-access-not-supported",
+    "auth/authorization-server-migration",
+    "auth/iss-supported",
+    "auth/iss-not-advertised",
+    "auth/iss-supported-missing",
+    "auth/iss-wrong-issuer",
+    "auth/iss-unexpected",
+    "auth/iss-normalized",
+    "auth/metadata-issuer-mismatch",
+]
+
+
+async def oauth_workload(url: str, auth: OAuthClientAuth) -> None:
+    """Connect with OAuth, list the tools and call ``test-tool``."""
+    async with Client(url, client_info=CLIENT_INFO, auth=auth) as client:
+        await client.list_tools()
+        result = await client.call_tool("test-tool", {})
+        print(result.content)
+
+
+async def authorization_code(url: str) -> None:
+    """The authorization code flow, following the authorization redirect headlessly. The
+    identity: pre-registered credentials from the context, else the CIMD URL where the
+    authorization server supports it, else dynamic registration."""
+    auth = OAuthClientAuth(
+        url,
+        authorization_handler=headless_authorization_handler(),
+        client_metadata=ClientMetadata(
+            client_name=CLIENT_INFO["name"], redirect_uris=["http://localhost:3000/callback"]
+        ),
+        client_metadata_url=CIMD_URL,
+        client_id=CONTEXT.get("client_id"),
+        client_secret=CONTEXT.get("client_secret"),
+        client_issuer=CONTEXT.get("issuer"),
+    )
+    await oauth_workload(url, auth)
+
+
+for _name in AUTH_CODE_SCENARIOS:
+    SCENARIOS[_name] = authorization_code
+
+
+@scenario("auth/client-credentials-basic")
+@scenario("auth/client-credentials-jwt")
+async def client_credentials(url: str) -> None:
+    """The client credentials grant with the context's secret (client_secret_basic) or
+    private key (private_key_jwt, ES256)."""
+    pem = CONTEXT.get("private_key_pem")
+    auth = OAuthClientAuth(
+        url,
+        grant_type="client_credentials",
+        client_id=CONTEXT["client_id"],
+        client_secret=CONTEXT.get("client_secret"),
+        private_key=PrivateKey(pem, CONTEXT.get("signing_algorithm", "ES256")) if pem else None,
+    )
+    await oauth_workload(url, auth)
+
+
 def main() -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr)
     name = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
@@ -92,9 +177,9 @@ def main() -> int:
     if run is None or len(sys.argv) < 2:
         print(f"Unknown scenario {name!r} (known: {', '.join(SCENARIOS)})", file=sys.stderr)
         return 1
-    context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
-    if context:
-        print(f"context: {context}", file=sys.stderr)
+    CONTEXT.update(json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}"))
+    if CONTEXT:
+        print(f"context keys: {sorted(CONTEXT)}", file=sys.stderr)
     asyncio.run(run(sys.argv[-1]))
     return 0
 

@@ -1,0 +1,75 @@
+"""OAuth 2.1 authorization for MCP over HTTP (the spec's ``basic/authorization``).
+
+Client side: :class:`OAuthClientAuth` (an ``httpx.Auth``; pass it as ``auth=`` to
+:class:`mcpkit.Client`), :class:`ClientMetadata`, :class:`PrivateKey`, the token stores.
+Server side (resource server): :class:`ResourceServer`, :class:`AccessToken`,
+:class:`TokenVerifier`. Names load on first use, so importing :mod:`mcpkit.auth` is cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcpkit.auth.client import (
+        AuthorizationHandler,
+        AuthorizationResponse,
+        OAuthClientAuth,
+        headless_authorization_handler,
+    )
+    from mcpkit.auth.errors import OAuthError
+    from mcpkit.auth.registration import ClientMetadata, PrivateKey
+    from mcpkit.auth.server import AccessToken, ResourceServer, TokenVerifier
+    from mcpkit.auth.tokens import (
+        ClientInfo,
+        MemoryTokenStore,
+        OAuthToken,
+        SQLiteTokenStore,
+        TokenStore,
+    )
+
+_WHERE = {
+    "AuthorizationHandler": "client",
+    "AuthorizationResponse": "client",
+    "OAuthClientAuth": "client",
+    "headless_authorization_handler": "client",
+    "OAuthError": "errors",
+    "ClientMetadata": "registration",
+    "PrivateKey": "registration",
+    "AccessToken": "server",
+    "ResourceServer": "server",
+    "TokenVerifier": "server",
+    "ClientInfo": "tokens",
+    "MemoryTokenStore": "tokens",
+    "OAuthToken": "tokens",
+    "SQLiteTokenStore": "tokens",
+    "TokenStore": "tokens",
+}
+
+__all__ = [
+    "AccessToken",
+    "AuthorizationHandler",
+    "AuthorizationResponse",
+    "ClientInfo",
+    "ClientMetadata",
+    "MemoryTokenStore",
+    "OAuthClientAuth",
+    "OAuthError",
+    "OAuthToken",
+    "PrivateKey",
+    "ResourceServer",
+    "SQLiteTokenStore",
+    "TokenStore",
+    "TokenVerifier",
+    "headless_authorization_handler",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mcpkit.auth' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"mcpkit.auth.{module}"), name)
+    globals()[name] = value
+    return value

@@ -1,0 +1,550 @@
+"""The OAuth 2.1 client side of MCP authorization, as an ``httpx.Auth``.
+
+Give :class:`OAuthClientAuth` to :class:`mcpkit.Client` (``auth=``) or to the Streamable HTTP
+transport. On a 401 it discovers the protected resource metadata (RFC 9728) and the
+authorization server metadata (RFC 8414 / OpenID Connect), picks the scopes the spec says,
+gets a client identity (pre-registered, client ID metadata document, or dynamic registration),
+runs the authorization code grant with PKCE S256 (or the client credentials grant), and retries
+the request with the token. It refreshes tokens, steps up on 403 ``insufficient_scope`` (with a
+retry budget), and only ever attaches a token to requests for the MCP server's own origin.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Generator
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
+
+import httpx
+
+from mcpkit.auth.discovery import (
+    AuthorizationServerMetadata,
+    Challenge,
+    ProtectedResourceMetadata,
+    bearer_challenge,
+    canonical_resource,
+    discover_authorization_server,
+    discover_protected_resource,
+    origin_of,
+    resource_matches,
+)
+from mcpkit.auth.errors import OAuthError
+from mcpkit.auth.pkce import PKCE, new_state
+from mcpkit.auth.registration import (
+    ClientMetadata,
+    PrivateKey,
+    apply_client_auth,
+    choose_auth_method,
+    register_client,
+    token_lifetime,
+)
+from mcpkit.auth.tokens import ClientInfo, MemoryTokenStore, OAuthToken, TokenStore
+
+__all__ = [
+    "AuthorizationHandler",
+    "AuthorizationResponse",
+    "OAuthClientAuth",
+    "headless_authorization_handler",
+]
+
+logger = logging.getLogger("mcpkit.auth")
+
+GrantType = Literal["authorization_code", "client_credentials"]
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorizationResponse:
+    """What came back to the redirect URI: ``code``, ``state`` and (RFC 9207) ``iss``."""
+
+    code: str
+    state: str | None = None
+    iss: str | None = None
+
+    @classmethod
+    def from_redirect(cls, url: str) -> AuthorizationResponse:
+        """Parse the redirect URL the authorization server sent the user agent to."""
+        query = parse_qs(urlsplit(url).query, keep_blank_values=True)
+
+        def one(name: str) -> str | None:
+            values = query.get(name)
+            return values[0] if values else None
+
+        error = one("error")
+        if error is not None:
+            detail = one("error_description")
+            raise OAuthError(
+                f"Authorization refused: {error}" + (f" ({detail})" if detail else ""),
+                error=error,
+            )
+        code = one("code")
+        if not code:
+            raise OAuthError("The authorization response carries no code")
+        return cls(code, one("state"), one("iss"))
+
+
+#: Receives the authorization URL (open it in a browser, or fetch it headlessly) and returns
+#: the redirect URL the authorization server sent back, or the parsed response.
+AuthorizationHandler = Callable[[str], Awaitable["str | AuthorizationResponse"]]
+
+
+def headless_authorization_handler(
+    http_client: httpx.AsyncClient | None = None,
+) -> AuthorizationHandler:
+    """A handler that fetches the authorization URL without a browser and returns the
+    ``Location`` of the redirect: for tests and authorization servers that approve without
+    user interaction."""
+
+    async def handle(url: str) -> str:
+        async with _client(http_client) as http:
+            response = await http.get(url, follow_redirects=False)
+        location: str | None = response.headers.get("location")
+        if not response.is_redirect or not location:
+            raise OAuthError(
+                f"The authorization endpoint answered HTTP {response.status_code}, not a redirect"
+            )
+        return urljoin(url, location)
+
+    return handle
+
+
+@contextlib.asynccontextmanager
+async def _client(
+    given: httpx.AsyncClient | None, timeout: float = 30.0
+) -> AsyncIterator[httpx.AsyncClient]:
+    if given is not None:
+        yield given
+        return
+    async with httpx.AsyncClient(timeout=timeout) as http:
+        yield http
+
+
+class OAuthClientAuth(httpx.Auth):
+    """OAuth 2.1 for one MCP server at ``server_url``.
+
+    Client identity, in the spec's order of preference: ``client_id`` (+ ``client_secret`` or
+    ``private_key``) when pre-registered (bound to ``client_issuer`` if given, else to the first
+    authorization server it is used with); ``client_metadata_url`` (a client ID metadata
+    document) when the authorization server advertises support; else dynamic registration
+    with ``client_metadata``.
+
+    ``grant_type="authorization_code"`` (default) needs ``authorization_handler``;
+    ``"client_credentials"`` needs pre-registered credentials. Tokens and registrations live in
+    ``store`` (in memory by default). ``max_step_up`` bounds re-authorizations for the same
+    ``insufficient_scope`` challenge. ``http_client`` is used for the OAuth requests (PRM, AS
+    metadata, registration, token endpoint).
+    """
+
+    requires_request_body = False
+    requires_response_body = False
+
+    def __init__(
+        self,
+        server_url: str,
+        *,
+        authorization_handler: AuthorizationHandler | None = None,
+        client_metadata: ClientMetadata | None = None,
+        client_metadata_url: str | None = None,
+        client_id: str | None = None,
+        client_secret: str | None = None,
+        client_issuer: str | None = None,
+        token_endpoint_auth_method: str | None = None,
+        private_key: PrivateKey | None = None,
+        grant_type: GrantType = "authorization_code",
+        store: TokenStore | None = None,
+        http_client: httpx.AsyncClient | None = None,
+        max_step_up: int = 2,
+        timeout: float = 30.0,
+    ) -> None:
+        if grant_type == "authorization_code" and authorization_handler is None:
+            raise ValueError("the authorization_code grant needs an authorization_handler")
+        if grant_type == "client_credentials" and client_id is None:
+            raise ValueError("the client_credentials grant needs a pre-registered client_id")
+        self.server_url = server_url
+        self.authorization_handler = authorization_handler
+        self.client_metadata = client_metadata or ClientMetadata()
+        if grant_type == "client_credentials" and client_metadata is None:
+            self.client_metadata.grant_types = ["client_credentials"]
+        self.client_metadata_url = client_metadata_url
+        self.private_key = private_key
+        self.grant_type: GrantType = grant_type
+        self.store: TokenStore = store if store is not None else MemoryTokenStore()
+        self.max_step_up = max_step_up
+        self.timeout = timeout
+        self._http_client = http_client
+        self._preregistered = (
+            ClientInfo(
+                client_id,
+                client_secret,
+                token_endpoint_auth_method,
+                client_issuer,
+                source="preregistered",
+            )
+            if client_id is not None
+            else None
+        )
+        self._origin = origin_of(server_url)
+        self._key = canonical_resource(server_url)
+        self._lock = asyncio.Lock()
+        self._loaded = False
+        self._token: OAuthToken | None = None
+        self._client_info: ClientInfo | None = None
+        self._prm: ProtectedResourceMetadata | None = None
+        self._meta: AuthorizationServerMetadata | None = None
+        self._scopes: list[str] | None = None
+        self._step_ups: dict[frozenset[str], int] = {}
+
+    # -- public state --------------------------------------------------------------------------
+
+    @property
+    def token(self) -> OAuthToken | None:
+        """The current token (None before authorization)."""
+        return self._token
+
+    @property
+    def client_info(self) -> ClientInfo | None:
+        """The client identity in use at the current authorization server."""
+        return self._client_info
+
+    @property
+    def resource(self) -> str:
+        """The resource indicator sent to the authorization server (the PRM ``resource``
+        verbatim once known)."""
+        return self._prm.resource if self._prm is not None else self._key
+
+    # -- httpx.Auth ----------------------------------------------------------------------------
+
+    def sync_auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response]:
+        raise RuntimeError("OAuthClientAuth works with httpx.AsyncClient only")
+        yield request  # pragma: no cover
+
+    async def async_auth_flow(
+        self, request: httpx.Request
+    ) -> AsyncGenerator[httpx.Request, httpx.Response]:
+        if origin_of(request.url) != self._origin:
+            yield request  # never hand our token to another origin
+            return
+        token = await self._usable_token()
+        self._attach(request, token)
+        response = yield request
+        retried_401 = False
+        for _ in range(self.max_step_up + 2):  # bounded, whatever the server answers
+            if response.status_code == 401 and not retried_401:
+                retried_401 = True
+                challenge = bearer_challenge(response) or Challenge("bearer")
+                async with self._lock:
+                    if self._token is token or self._token is None:
+                        await self._on_unauthorized(challenge, token)
+                    token = self._token
+            elif response.status_code == 403:
+                challenge = bearer_challenge(response) or Challenge("bearer")
+                if challenge.error != "insufficient_scope" or challenge.scope is None:
+                    return
+                async with self._lock:
+                    if self._token is token and not await self._step_up(challenge):
+                        return
+                    token = self._token
+            else:
+                return
+            self._attach(request, token)
+            response = yield request
+
+    @staticmethod
+    def _attach(request: httpx.Request, token: OAuthToken | None) -> None:
+        if token is not None:
+            request.headers["Authorization"] = f"Bearer {token.access_token}"
+        else:
+            request.headers.pop("Authorization", None)
+
+    # -- token lifecycle -----------------------------------------------------------------------
+
+    async def _usable_token(self) -> OAuthToken | None:
+        if not self._loaded:
+            async with self._lock:
+                if not self._loaded:
+                    self._token = await self.store.get_token(self._key)
+                    self._loaded = True
+        token = self._token
+        if token is None or not token.expired():
+            return token
+        async with self._lock:
+            if self._token is token and self._meta is not None and token.refresh_token:
+                async with _client(self._http_client, self.timeout) as http:
+                    await self._refresh(http, token)
+            current = self._token
+        return current if current is not None and not current.expired() else None
+
+    async def _set_token(self, token: OAuthToken | None) -> None:
+        self._token = token
+        await self.store.set_token(self._key, token)
+
+    async def _refresh(self, http: httpx.AsyncClient, token: OAuthToken) -> bool:
+        meta = self._meta
+        if meta is None or not token.refresh_token or token.issuer != meta.issuer:
+            return False
+        client = await self._ensure_client(http, meta)
+        form = {
+            "grant_type": "refresh_token",
+            "refresh_token": token.refresh_token,
+            "resource": self.resource,
+        }
+        try:
+            new = await self._token_request(http, meta, client, form, token.scope)
+        except OAuthError as exc:
+            logger.info("Token refresh failed (%s): authorizing again", exc)
+            await self._set_token(None)
+            return False
+        if new.refresh_token is None:
+            new.refresh_token = token.refresh_token
+        await self._set_token(new)
+        return True
+
+    async def _on_unauthorized(self, challenge: Challenge, sent: OAuthToken | None) -> None:
+        async with _client(self._http_client, self.timeout) as http:
+            await self._discover(http, challenge)
+            meta = self._meta
+            assert meta is not None
+            token = self._token
+            if token is not None and (token.issuer != meta.issuer or token is not sent):
+                await self._set_token(None)  # from another authorization server: never reuse
+                token = None
+            if token is not None and token.refresh_token and await self._refresh(http, token):
+                return
+            await self._authorize(http, self._select_scopes(challenge))
+
+    async def _step_up(self, challenge: Challenge) -> bool:
+        """Re-authorize for an ``insufficient_scope`` challenge, within the retry budget."""
+        required = (challenge.scope or "").split()
+        key = frozenset(required)
+        if self._step_ups.get(key, 0) >= self.max_step_up:
+            logger.warning(
+                "Giving up on scope %r after %d step-ups", challenge.scope, self.max_step_up
+            )
+            return False
+        self._step_ups[key] = self._step_ups.get(key, 0) + 1
+        scopes = list(self._scopes or [])
+        scopes += [s for s in required if s not in scopes]
+        async with _client(self._http_client, self.timeout) as http:
+            if self._meta is None:
+                await self._discover(http, challenge)
+            await self._authorize(http, scopes)
+        return True
+
+    def _select_scopes(self, challenge: Challenge) -> list[str] | None:
+        """The spec's order: the challenge's ``scope``, else the PRM ``scopes_supported``, else
+        none; on re-authorization keep what was asked before (union)."""
+        if challenge.scope is not None:
+            chosen: list[str] | None = challenge.scope.split()
+        elif self._prm is not None and self._prm.scopes_supported:
+            chosen = list(self._prm.scopes_supported)
+        else:
+            chosen = None
+        if self._scopes and chosen is not None:
+            chosen = self._scopes + [s for s in chosen if s not in self._scopes]
+        return chosen
+
+    # -- discovery and registration ------------------------------------------------------------
+
+    async def _discover(self, http: httpx.AsyncClient, challenge: Challenge) -> None:
+        prm = await discover_protected_resource(http, self.server_url, challenge.resource_metadata)
+        if not resource_matches(prm.resource, self.server_url):
+            raise OAuthError(
+                f"The protected resource metadata is for {prm.resource!r}, not {self.server_url}",
+                error="resource_mismatch",
+            )
+        issuer = prm.authorization_servers[0]
+        meta = self._meta
+        if meta is None or meta.issuer != issuer:
+            meta = await discover_authorization_server(http, issuer)
+        if self._meta is not None and self._meta.issuer != meta.issuer:
+            logger.info("Authorization server changed to %s: starting over there", meta.issuer)
+            self._client_info = None
+            self._scopes = None
+        self._prm, self._meta = prm, meta
+
+    async def _ensure_client(
+        self, http: httpx.AsyncClient, meta: AuthorizationServerMetadata
+    ) -> ClientInfo:
+        current = self._client_info
+        if current is not None and current.issuer == meta.issuer and current.usable():
+            return current
+        client = self._preregistered_for(meta.issuer)
+        if client is None:
+            stored = await self.store.get_client(meta.issuer)
+            if stored is not None and stored.issuer == meta.issuer and stored.usable():
+                client = stored
+        if (
+            client is None
+            and self.client_metadata_url is not None
+            and meta.client_id_metadata_document_supported
+        ):
+            client = ClientInfo(
+                self.client_metadata_url,
+                token_endpoint_auth_method="private_key_jwt" if self.private_key else "none",
+                issuer=meta.issuer,
+                source="cimd",
+            )
+        if client is None:
+            if meta.registration_endpoint is None:
+                raise OAuthError(
+                    f"No client identity for {meta.issuer}: it supports neither client ID "
+                    "metadata documents (or none is configured) nor dynamic registration, and "
+                    "no pre-registered client_id was given"
+                )
+            client = await register_client(http, meta, self.client_metadata)
+            await self.store.set_client(meta.issuer, client)
+        self._client_info = client
+        return client
+
+    def _preregistered_for(self, issuer: str) -> ClientInfo | None:
+        pre = self._preregistered
+        if pre is None:
+            return None
+        if pre.issuer is None:
+            pre.issuer = issuer  # bound to the first authorization server it meets
+        return pre if pre.issuer == issuer else None
+
+    def _auth_method(self, meta: AuthorizationServerMetadata, client: ClientInfo) -> str:
+        if client.token_endpoint_auth_method:
+            return client.token_endpoint_auth_method
+        return choose_auth_method(
+            meta, has_secret=bool(client.client_secret), has_key=self.private_key is not None
+        )
+
+    # -- grants --------------------------------------------------------------------------------
+
+    async def _authorize(self, http: httpx.AsyncClient, scopes: list[str] | None) -> None:
+        meta = self._meta
+        assert meta is not None
+        if meta.token_endpoint is None:
+            raise OAuthError(f"The authorization server {meta.issuer} has no token endpoint")
+        if (
+            scopes is not None
+            and self.grant_type == "authorization_code"
+            and "offline_access" in (meta.scopes_supported or [])
+            and "offline_access" not in scopes
+            and "refresh_token" in (meta.grant_types_supported or ["refresh_token"])
+        ):
+            scopes = [*scopes, "offline_access"]
+        client = await self._ensure_client(http, meta)
+        scope = " ".join(scopes) if scopes else None
+        if self.grant_type == "client_credentials":
+            form = {"grant_type": "client_credentials", "resource": self.resource}
+            if scope:
+                form["scope"] = scope
+        else:
+            form = await self._authorization_code(meta, client, scope)
+        token = await self._token_request(http, meta, client, form, scope)
+        self._scopes = scopes
+        await self._set_token(token)
+
+    async def _authorization_code(
+        self, meta: AuthorizationServerMetadata, client: ClientInfo, scope: str | None
+    ) -> dict[str, str]:
+        endpoint = meta.authorization_endpoint
+        if endpoint is None:
+            raise OAuthError(
+                f"The authorization server {meta.issuer} has no authorization endpoint"
+            )
+        if "S256" not in (meta.code_challenge_methods_supported or []):
+            raise OAuthError(
+                f"The authorization server {meta.issuer} does not advertise PKCE S256: refusing"
+            )
+        assert self.authorization_handler is not None
+        pkce = PKCE.generate()
+        state = new_state()
+        redirect_uri = self.client_metadata.redirect_uris[0]
+        params = {
+            "response_type": "code",
+            "client_id": client.client_id,
+            "redirect_uri": redirect_uri,
+            "code_challenge": pkce.challenge,
+            "code_challenge_method": pkce.method,
+            "state": state,
+            "resource": self.resource,
+        }
+        if scope:
+            params["scope"] = scope
+        url = endpoint + ("&" if urlsplit(endpoint).query else "?") + urlencode(params)
+        result = await self.authorization_handler(url)
+        response = (
+            result
+            if isinstance(result, AuthorizationResponse)
+            else AuthorizationResponse.from_redirect(result)
+        )
+        if response.state is None or not hmac.compare_digest(response.state, state):
+            raise OAuthError("The authorization response's state does not match: discarded")
+        if response.iss is not None:
+            if response.iss != meta.issuer:  # RFC 9207: simple string comparison
+                raise OAuthError(
+                    f"The authorization response comes from {response.iss!r}, "
+                    f"not {meta.issuer!r}: discarded",
+                    error="issuer_mismatch",
+                )
+        elif meta.iss_parameter_supported:
+            raise OAuthError("The authorization response lacks the advertised iss: discarded")
+        return {
+            "grant_type": "authorization_code",
+            "code": response.code,
+            "code_verifier": pkce.verifier,
+            "redirect_uri": redirect_uri,
+            "resource": self.resource,
+        }
+
+    async def _token_request(
+        self,
+        http: httpx.AsyncClient,
+        meta: AuthorizationServerMetadata,
+        client: ClientInfo,
+        form: dict[str, str],
+        requested_scope: str | None,
+    ) -> OAuthToken:
+        endpoint = meta.token_endpoint
+        assert endpoint is not None
+        headers = {"accept": "application/json"}
+        apply_client_auth(
+            form,
+            headers,
+            client,
+            self._auth_method(meta, client),
+            audience=meta.issuer,
+            private_key=self.private_key,
+        )
+        try:
+            response = await http.post(endpoint, data=form, headers=headers, follow_redirects=False)
+        except httpx.HTTPError as exc:
+            raise OAuthError(f"Token request to {endpoint} failed: {exc}") from exc
+        try:
+            doc: Any = response.json()
+        except ValueError:
+            doc = None
+        if response.status_code != 200 or not isinstance(doc, dict):
+            error = doc.get("error") if isinstance(doc, dict) else None
+            detail = doc.get("error_description") if isinstance(doc, dict) else None
+            raise OAuthError(
+                f"Token request to {endpoint} failed: HTTP {response.status_code}"
+                + (f" {error}" if error else "")
+                + (f" ({detail})" if detail else ""),
+                error=error if isinstance(error, str) else None,
+            )
+        access = doc.get("access_token")
+        token_type = doc.get("token_type")
+        if not isinstance(access, str) or not access:
+            raise OAuthError(f"The token response from {endpoint} has no access_token")
+        if not isinstance(token_type, str) or token_type.lower() != "bearer":
+            raise OAuthError(f"Unsupported token type {token_type!r} from {endpoint}")
+        refresh = doc.get("refresh_token")
+        scope = doc.get("scope")
+        return OAuthToken(
+            access_token=access,
+            token_type="Bearer",
+            expires_at=token_lifetime(doc),
+            refresh_token=refresh if isinstance(refresh, str) and refresh else None,
+            scope=scope if isinstance(scope, str) else requested_scope,
+            issuer=meta.issuer,
+            resource=self.resource,
+        )

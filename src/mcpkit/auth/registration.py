@@ -1,0 +1,215 @@
+"""Client identity: the client metadata, dynamic client registration (RFC 7591), and client
+authentication at the token endpoint (``client_secret_basic``, ``client_secret_post``,
+``private_key_jwt``, ``none``)."""
+
+from __future__ import annotations
+
+import base64
+import ipaddress
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+import httpx
+
+from mcpkit.auth.discovery import AuthorizationServerMetadata
+from mcpkit.auth.errors import OAuthError
+from mcpkit.auth.tokens import ClientInfo
+
+__all__ = [
+    "ClientMetadata",
+    "PrivateKey",
+    "apply_client_auth",
+    "choose_auth_method",
+    "register_client",
+]
+
+#: Methods a client with a secret can use, in order of preference.
+_SECRET_METHODS = ("client_secret_basic", "client_secret_post")
+
+
+def _is_loopback(url: str) -> bool:
+    host = urlsplit(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass(slots=True)
+class ClientMetadata:
+    """What the client says about itself when it registers (RFC 7591 section 2).
+
+    ``application_type`` defaults to ``"native"`` for loopback or custom-scheme redirect URIs
+    and ``"web"`` otherwise. ``extra`` holds further registration fields verbatim.
+    """
+
+    client_name: str = "mcpkit"
+    redirect_uris: list[str] = field(default_factory=lambda: ["http://localhost:3000/callback"])
+    grant_types: list[str] = field(default_factory=lambda: ["authorization_code", "refresh_token"])
+    response_types: list[str] = field(default_factory=lambda: ["code"])
+    token_endpoint_auth_method: str | None = None
+    application_type: str | None = None
+    scope: str | None = None
+    client_uri: str | None = None
+    logo_uri: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_wire(self, auth_method: str | None) -> dict[str, Any]:
+        app_type = self.application_type
+        if app_type is None:
+            native = all(
+                _is_loopback(u) or urlsplit(u).scheme not in ("http", "https")
+                for u in self.redirect_uris
+            )
+            app_type = "native" if native else "web"
+        doc: dict[str, Any] = {
+            "client_name": self.client_name,
+            "redirect_uris": list(self.redirect_uris),
+            "grant_types": list(self.grant_types),
+            "response_types": list(self.response_types),
+            "application_type": app_type,
+        }
+        method = self.token_endpoint_auth_method or auth_method
+        if method:
+            doc["token_endpoint_auth_method"] = method
+        for name in ("scope", "client_uri", "logo_uri"):
+            value = getattr(self, name)
+            if value:
+                doc[name] = value
+        doc.update(self.extra)
+        return doc
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateKey:
+    """A key for ``private_key_jwt`` client authentication (RFC 7523): PEM text, the JWS
+    algorithm (ES256 by default) and an optional key id."""
+
+    pem: str
+    algorithm: str = "ES256"
+    kid: str | None = None
+
+
+def choose_auth_method(
+    meta: AuthorizationServerMetadata, *, has_secret: bool, has_key: bool = False
+) -> str:
+    """The token endpoint authentication method for a client, from what the AS supports
+    (RFC 8414 default: ``client_secret_basic``)."""
+    supported = meta.token_endpoint_auth_methods_supported
+    if has_key and (supported is None or "private_key_jwt" in supported):
+        return "private_key_jwt"
+    if has_secret:
+        if supported is None:
+            return "client_secret_basic"
+        for method in _SECRET_METHODS:
+            if method in supported:
+                return method
+        if "none" in supported:
+            return "none"
+        raise OAuthError(f"No supported token endpoint authentication method in {supported}")
+    return "none"
+
+
+async def register_client(
+    http: httpx.AsyncClient, meta: AuthorizationServerMetadata, metadata: ClientMetadata
+) -> ClientInfo:
+    """Dynamic client registration at the AS's ``registration_endpoint``."""
+    endpoint = meta.registration_endpoint
+    if endpoint is None:
+        raise OAuthError(f"The authorization server {meta.issuer} offers no registration")
+    supported = meta.token_endpoint_auth_methods_supported
+    method: str | None
+    if supported is None or "none" in supported:
+        method = "none"  # a public client: the usual case for an MCP client
+    else:
+        method = next((m for m in _SECRET_METHODS if m in supported), supported[0])
+    body = metadata.to_wire(method)
+    try:
+        response = await http.post(endpoint, json=body, follow_redirects=False)
+    except httpx.HTTPError as exc:
+        raise OAuthError(f"Client registration at {endpoint} failed: {exc}") from exc
+    if response.status_code not in (200, 201):
+        raise OAuthError(
+            f"Client registration at {endpoint} failed: HTTP {response.status_code} "
+            f"{response.text[:200]}",
+            error=_error_code(response),
+        )
+    try:
+        doc = response.json()
+    except ValueError as exc:
+        raise OAuthError(f"Client registration at {endpoint} returned no JSON") from exc
+    client_id = doc.get("client_id") if isinstance(doc, dict) else None
+    if not isinstance(client_id, str) or not client_id:
+        raise OAuthError(f"Client registration at {endpoint} returned no client_id")
+    secret = doc.get("client_secret")
+    expires = doc.get("client_secret_expires_at")
+    returned_method = doc.get("token_endpoint_auth_method")
+    return ClientInfo(
+        client_id=client_id,
+        client_secret=secret if isinstance(secret, str) and secret else None,
+        token_endpoint_auth_method=(
+            returned_method
+            if isinstance(returned_method, str)
+            else body.get("token_endpoint_auth_method")
+        ),
+        issuer=meta.issuer,
+        client_secret_expires_at=float(expires) if isinstance(expires, (int, float)) else None,
+        source="dcr",
+        metadata=doc,
+    )
+
+
+def _error_code(response: httpx.Response) -> str | None:
+    try:
+        doc = response.json()
+    except ValueError:
+        return None
+    err = doc.get("error") if isinstance(doc, dict) else None
+    return err if isinstance(err, str) else None
+
+
+def apply_client_auth(
+    form: dict[str, str],
+    headers: dict[str, str],
+    client: ClientInfo,
+    method: str,
+    *,
+    audience: str,
+    private_key: PrivateKey | None = None,
+) -> None:
+    """Add the client's authentication for ``method`` to a token request."""
+    if method == "client_secret_basic":
+        if not client.client_secret:
+            raise OAuthError("client_secret_basic needs a client secret")
+        # RFC 6749 section 2.3.1: form-encode both parts before joining them.
+        raw = f"{quote(client.client_id, safe='')}:{quote(client.client_secret, safe='')}"
+        headers["authorization"] = "Basic " + base64.b64encode(raw.encode()).decode("ascii")
+    elif method == "client_secret_post":
+        if not client.client_secret:
+            raise OAuthError("client_secret_post needs a client secret")
+        form["client_id"] = client.client_id
+        form["client_secret"] = client.client_secret
+    elif method == "private_key_jwt":
+        if private_key is None:
+            raise OAuthError("private_key_jwt needs a private key")
+        from mcpkit.auth.jwt import client_assertion
+
+        form["client_id"] = client.client_id
+        form["client_assertion_type"] = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+        form["client_assertion"] = client_assertion(private_key, client.client_id, audience)
+    elif method == "none":
+        form["client_id"] = client.client_id
+    else:
+        raise OAuthError(f"Unsupported token endpoint authentication method {method!r}")
+
+
+def token_lifetime(doc: dict[str, Any], now: float | None = None) -> float | None:
+    """The absolute expiry of a token response's ``expires_in`` (None when absent)."""
+    value = doc.get("expires_in")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return (time.time() if now is None else now) + float(value)

@@ -1,0 +1,414 @@
+"""The resource server side of MCP authorization: a protected MCP server.
+
+:class:`ResourceServer` wraps the Streamable HTTP endpoint (pass it as
+``StreamableHTTPApp(..., auth=...)`` or ``Server(..., auth=...)``). It serves the protected
+resource metadata (RFC 9728) at ``/.well-known/oauth-protected-resource[/path]``, answers a
+request without a valid bearer token with 401 and ``WWW-Authenticate: Bearer
+resource_metadata="..."`` (plus ``scope``), one whose token lacks a required scope with 403
+``insufficient_scope``, checks the token's audience against the server's canonical URI and its
+expiry, keeps a session with the identity that created it, and makes the token reachable from
+handlers (``ctx.auth``, :func:`get_access_token`). Token validation itself is the
+application's :class:`TokenVerifier` (introspection, JWT checks, a lookup table...).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import inspect
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+from urllib.parse import urlsplit, urlunsplit
+
+import orjson
+
+__all__ = [
+    "AccessToken",
+    "ResourceServer",
+    "TokenVerifier",
+    "get_access_token",
+    "task_owner",
+]
+
+logger = logging.getLogger("mcpkit.auth.server")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+PRM_WELL_KNOWN = "/.well-known/oauth-protected-resource"
+
+
+@dataclass(frozen=True, slots=True)
+class AccessToken:
+    """A validated access token: who presented it and what it allows.
+
+    ``resource`` is the token's audience (one URI or several; RFC 8707 / RFC 9068 ``aud``):
+    the resource server refuses a token not issued for it. ``expires_at`` is a Unix time.
+    """
+
+    token: str = field(repr=False)
+    client_id: str | None = None
+    scopes: frozenset[str] = frozenset()
+    expires_at: float | None = None
+    resource: str | Sequence[str] | None = None
+    subject: str | None = None
+    claims: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def has_scopes(self, *scopes: str) -> bool:
+        return all(s in self.scopes for s in scopes)
+
+    @property
+    def principal(self) -> str:
+        """A stable key for whoever acts with this token (subject and client)."""
+        return f"{self.subject or ''}\x1f{self.client_id or ''}"
+
+
+@runtime_checkable
+class TokenVerifier(Protocol):
+    """Validates a bearer token; None (or an exception) means invalid."""
+
+    async def verify_token(self, token: str) -> AccessToken | None: ...
+
+
+VerifierLike = (
+    TokenVerifier
+    | Callable[[str], Awaitable[AccessToken | None]]
+    | Callable[[str], AccessToken | None]
+)
+
+_current: contextvars.ContextVar[AccessToken | None] = contextvars.ContextVar(
+    "mcpkit_access_token", default=None
+)
+
+
+def get_access_token() -> AccessToken | None:
+    """The access token of the request being handled (None without authorization)."""
+    return _current.get()
+
+
+def task_owner(session: Any) -> str | None:
+    """A task owner function (``TaskManager(owner=task_owner)``): the authenticated
+    principal when the request carries a token, else the session (the default)."""
+    token = _current.get()
+    if token is not None:
+        return "oauth:" + token.principal
+    from mcpkit.server.tasks import TaskManager
+
+    return TaskManager._default_owner(session)
+
+
+def _canonical(uri: str) -> str:
+    parts = urlsplit(uri)
+    path = parts.path.rstrip("/")
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
+
+
+def _quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class ResourceServer:
+    """OAuth 2.1 resource server settings and checks for one MCP endpoint.
+
+    ``verifier`` is a :class:`TokenVerifier` or a (sync or async) function ``token ->
+    AccessToken | None``. ``resource`` is the server's canonical URI (``https://host/mcp``),
+    ``authorization_servers`` the issuers listed in the metadata. ``required_scopes`` are
+    needed for every request; ``scopes_for(method, params)`` may add scopes per JSON-RPC
+    request (the body is then read before dispatch), so a ``tools/call`` can demand more
+    (403 ``insufficient_scope`` makes clients step up). ``validate_audience`` (default on)
+    refuses tokens whose ``resource`` does not name this server.
+    """
+
+    def __init__(
+        self,
+        verifier: VerifierLike,
+        *,
+        resource: str,
+        authorization_servers: Sequence[str],
+        scopes_supported: Sequence[str] | None = None,
+        required_scopes: Iterable[str] = (),
+        scopes_for: Callable[[str, Any], Iterable[str]] | None = None,
+        resource_name: str | None = None,
+        resource_documentation: str | None = None,
+        validate_audience: bool = True,
+        metadata: dict[str, Any] | None = None,
+        max_body_size: int = 4 * 1024 * 1024,
+        max_bound_sessions: int = 100_000,
+    ) -> None:
+        if not authorization_servers:
+            raise ValueError("a protected resource needs at least one authorization server")
+        parts = urlsplit(resource)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.fragment:
+            raise ValueError(
+                f"resource must be an absolute http(s) URI without fragment: {resource}"
+            )
+        self.resource = resource
+        self._canonical = _canonical(resource)
+        self.authorization_servers = list(authorization_servers)
+        self.scopes_supported = list(scopes_supported) if scopes_supported is not None else None
+        self.required_scopes = tuple(required_scopes)
+        self.scopes_for = scopes_for
+        self.validate_audience = validate_audience
+        self.max_body_size = max_body_size
+        self._verify = self._adapt(verifier)
+        path = parts.path.rstrip("/")
+        origin = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+        #: Where the metadata is served (path-based for a resource with a path, RFC 9728 s3.1).
+        self.metadata_path = PRM_WELL_KNOWN + path
+        self.metadata_url = origin + self.metadata_path
+        doc: dict[str, Any] = {
+            "resource": resource,
+            "authorization_servers": self.authorization_servers,
+            "bearer_methods_supported": ["header"],
+        }
+        if self.scopes_supported is not None:
+            doc["scopes_supported"] = self.scopes_supported
+        if resource_name:
+            doc["resource_name"] = resource_name
+        if resource_documentation:
+            doc["resource_documentation"] = resource_documentation
+        doc.update(metadata or {})
+        self.metadata = doc
+        self._metadata_body = orjson.dumps(doc)
+        self._sessions: OrderedDict[str, str] = OrderedDict()
+        self._max_bound = max_bound_sessions
+
+    @staticmethod
+    def _adapt(verifier: VerifierLike) -> Callable[[str], Awaitable[AccessToken | None]]:
+        if isinstance(verifier, TokenVerifier):
+            return verifier.verify_token
+        fn: Callable[[str], Any] = verifier
+
+        async def call(token: str) -> AccessToken | None:
+            result = fn(token)
+            if inspect.isawaitable(result):
+                result = await result
+            return result if isinstance(result, AccessToken) else None
+
+        return call
+
+    # -- checks ---------------------------------------------------------------------------------
+
+    def audience_ok(self, token: AccessToken) -> bool:
+        """Whether ``token`` was issued for this server (its ``resource`` names it)."""
+        if not self.validate_audience:
+            return True
+        aud = token.resource
+        if aud is None:
+            return False
+        values = [aud] if isinstance(aud, str) else list(aud)
+        return any(isinstance(v, str) and _canonical(v) == self._canonical for v in values)
+
+    async def authenticate(self, header: str | None) -> AccessToken | None:
+        """The valid access token in an ``Authorization`` header value, or None."""
+        if not header:
+            return None
+        scheme, _, value = header.strip().partition(" ")
+        value = value.strip()
+        if scheme.lower() != "bearer" or not value:
+            return None
+        try:
+            token = await self._verify(value)
+        except Exception:
+            logger.exception("The token verifier failed")
+            return None
+        if token is None:
+            return None
+        if token.expires_at is not None and time.time() >= token.expires_at:
+            return None
+        if not self.audience_ok(token):
+            logger.info("Refused a token issued for another resource (%r)", token.resource)
+            return None
+        return token
+
+    def challenge(
+        self,
+        error: str | None = None,
+        description: str | None = None,
+        scopes: Sequence[str] | None = None,
+    ) -> str:
+        """A ``WWW-Authenticate`` value (``Bearer`` with ``resource_metadata``)."""
+        parts = []
+        if error:
+            parts.append(f"error={_quote(error)}")
+        if description:
+            parts.append(f"error_description={_quote(description)}")
+        if scopes:
+            parts.append(f"scope={_quote(' '.join(scopes))}")
+        parts.append(f"resource_metadata={_quote(self.metadata_url)}")
+        return "Bearer " + ", ".join(parts)
+
+    # -- ASGI -----------------------------------------------------------------------------------
+
+    async def handle(
+        self, scope: Scope, receive: Receive, send: Send, app: ASGIApp, endpoint: str
+    ) -> None:
+        """Serve one HTTP request: the metadata document, or the MCP ``endpoint`` (path)
+        guarded by the token checks, else ``app`` unguarded (its own 404s)."""
+        path: str = scope["path"]
+        root: str = scope.get("root_path", "")
+        if root and path.startswith(root):
+            path = path[len(root) :]
+        if len(path) > 1:
+            path = path.rstrip("/")
+        if path == self.metadata_path:
+            await self._serve_metadata(scope, send)
+            return
+        if path != endpoint:
+            await app(scope, receive, send)
+            return
+        header = sid = None
+        for k, v in scope["headers"]:
+            if k == b"authorization":
+                header = v.decode("latin-1")
+            elif k == b"mcp-session-id":
+                sid = v.decode("latin-1")
+        token = await self.authenticate(header)
+        if token is None:
+            if header:
+                await self._deny(send, 401, "invalid_token", "The access token is invalid")
+            else:
+                await self._deny(send, 401, None, "Authorization required")
+            return
+        needed = list(self.required_scopes)
+        if self.scopes_for is not None and scope["method"] == "POST":
+            body = await self._read_body(receive)
+            if body is None:
+                return
+            receive = _replay(body, receive)
+            needed += [s for s in self._scopes_for_body(body) if s not in needed]
+        missing = [s for s in needed if s not in token.scopes]
+        if missing:
+            granted = [s for s in sorted(token.scopes) if s not in needed]
+            if self.scopes_supported is not None:
+                granted = [s for s in granted if s in self.scopes_supported]
+            await self._deny(
+                send,
+                403,
+                "insufficient_scope",
+                f"Missing scope(s): {' '.join(missing)}",
+                needed + granted,
+            )
+            return
+        if sid is not None:
+            owner = self._sessions.get(sid)
+            if owner is not None and owner != token.principal:
+                logger.warning("Refused session %s to a different principal", sid)
+                await _json(send, 404, _rpc_error(-32001, "Session not found"))
+                return
+        reset = _current.set(token)
+        try:
+            await app(scope, receive, self._binding_send(send, token, sid))
+        finally:
+            _current.reset(reset)
+
+    def _binding_send(self, send: Send, token: AccessToken, sid: str | None) -> Send:
+        if sid is not None:
+            return send
+
+        async def bind(message: Message) -> None:
+            if message["type"] == "http.response.start" and message.get("status", 500) < 300:
+                for k, v in message.get("headers", ()):
+                    if k.lower() == b"mcp-session-id":
+                        self._sessions[v.decode("latin-1")] = token.principal
+                        while len(self._sessions) > self._max_bound:
+                            self._sessions.popitem(last=False)
+            await send(message)
+
+        return bind
+
+    def _scopes_for_body(self, body: bytes) -> list[str]:
+        assert self.scopes_for is not None
+        try:
+            msg = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            return []  # the transport answers the parse error
+        out: list[str] = []
+        for item in msg if type(msg) is list else [msg]:
+            if type(item) is dict and isinstance(item.get("method"), str):
+                for s in self.scopes_for(item["method"], item.get("params")):
+                    if s not in out:
+                        out.append(s)
+        return out
+
+    async def _read_body(self, receive: Receive) -> bytes | None:
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body_size:
+                return b""  # too large: let the transport refuse what we replay
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+    async def _serve_metadata(self, scope: Scope, send: Send) -> None:
+        method = scope["method"]
+        cors = [
+            (b"access-control-allow-origin", b"*"),
+            (b"access-control-allow-methods", b"GET, OPTIONS"),
+        ]
+        if method == "OPTIONS":
+            await _respond(send, 204, b"", cors)
+        elif method in ("GET", "HEAD"):
+            headers = [(b"content-type", b"application/json"), *cors]
+            await _respond(send, 200, b"" if method == "HEAD" else self._metadata_body, headers)
+        else:
+            await _respond(send, 405, b"", [(b"allow", b"GET, OPTIONS")])
+
+    async def _deny(
+        self,
+        send: Send,
+        status: int,
+        error: str | None,
+        description: str,
+        scopes: Sequence[str] | None = None,
+    ) -> None:
+        if scopes is None and status == 401 and self.required_scopes:
+            scopes = list(self.required_scopes)
+        challenge = self.challenge(error, description, scopes)
+        body = orjson.dumps({"error": error or "unauthorized", "error_description": description})
+        await _respond(
+            send,
+            status,
+            body,
+            [(b"content-type", b"application/json"), (b"www-authenticate", challenge.encode())],
+        )
+
+
+def _rpc_error(code: int, message: str) -> bytes:
+    return orjson.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}})
+
+
+async def _respond(
+    send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]]
+) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _json(send: Send, status: int, body: bytes) -> None:
+    await _respond(send, status, body, [(b"content-type", b"application/json")])
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
