@@ -179,6 +179,7 @@ class Server:
         max_workers: int | None = None,
         tasks: TaskManager | None = None,
         declare: Iterable[Feature] = (),
+        auth: Any = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -220,6 +221,13 @@ class Server:
         self.declared = declared
         #: Runs task-augmented tool calls (tools registered with ``task_support``).
         self.task_manager = tasks if tasks is not None else TaskManager(debug=debug)
+        #: A :class:`mcpkit.auth.ResourceServer` protecting :meth:`http_app` with OAuth; tasks
+        #: then belong to the authenticated principal (unless the TaskManager has an owner=).
+        self.auth = auth
+        if auth is not None and self.task_manager.owner_of is TaskManager._default_owner:
+            from mcpkit.auth.server import task_owner
+
+            self.task_manager.owner_of = task_owner
 
     # -- registration ---------------------------------------------------------------------------
 
@@ -615,7 +623,7 @@ class Server:
             path=path,
             stateless=stateless,
             json_response=json_response,
-            **options,
+            **{"auth": self.auth, **options},
         )
         return _WithLifespan(inner, self)
 

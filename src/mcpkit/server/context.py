@@ -79,6 +79,14 @@ class Context:
         return self.server.lifespan_state
 
     @property
+    def auth(self) -> Any:
+        """The validated OAuth access token of this request (a
+        :class:`mcpkit.auth.AccessToken`), None when the server is not protected."""
+        from mcpkit.auth.server import get_access_token
+
+        return get_access_token()
+
+    @property
     def client_capabilities(self) -> JSONObject:
         """The capabilities the client declared."""
         return self.session.client_capabilities

@@ -256,7 +256,8 @@ class StreamableHTTPApp:
     to a loopback address), ``max_body_size`` (bytes), ``session_idle_timeout`` (seconds),
     ``max_sessions``, ``sse_retry_ms`` (the ``retry`` field of priming events),
     ``keepalive_interval`` (seconds between SSE comments on idle streams) and ``legacy_sse``
-    (also serve the 2024-11-05 HTTP+SSE endpoints ``/sse`` and ``/messages``).
+    (also serve the 2024-11-05 HTTP+SSE endpoints ``/sse`` and ``/messages``), ``auth`` (a
+    :class:`mcpkit.auth.ResourceServer`: bearer tokens required, protected resource metadata).
 
     Why the default event store is in memory, not SQLite: sessions live in this process, so
     after a restart every session is gone (clients get 404 and start a new one) and no
@@ -287,8 +288,11 @@ class StreamableHTTPApp:
         legacy_sse: bool = False,
         legacy_sse_path: str = "/sse",
         legacy_messages_path: str = "/messages",
+        auth: Any = None,
     ) -> None:
         self.session_factory = session_factory
+        #: A :class:`mcpkit.auth.ResourceServer`: OAuth-protected endpoint plus its metadata.
+        self.auth = auth
         self.path = "/" + path.strip("/") if path.strip("/") else "/"
         self.stateless = stateless
         self.json_response = json_response
@@ -326,7 +330,10 @@ class StreamableHTTPApp:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind == "http":
-            await self._http(scope, receive, send)
+            if self.auth is not None:
+                await self.auth.handle(scope, receive, send, self._http, self.path)
+            else:
+                await self._http(scope, receive, send)
         elif kind == "lifespan":
             await self._lifespan(receive, send)
 
