@@ -7,7 +7,14 @@ VENV="$ROOT/.venv"
 STAMP="$VENV/.installed"
 if [ ! -x "$VENV/bin/python" ]; then
     echo "==> creating virtualenv in .venv"
-    "$PY" -m venv "$VENV"
+    if ! "$PY" -m venv "$VENV"; then
+        # Debian/Ubuntu without the python3-venv package have no ensurepip: make the venv
+        # without pip and let the system's pip put pip into it.
+        echo "==> retrying without ensurepip (pip installs pip into .venv)"
+        rm -rf "$VENV"
+        "$PY" -m venv --without-pip "$VENV"
+        "$PY" -m pip --python "$VENV/bin/python" install --quiet pip
+    fi
 fi
 # Reinstall when pyproject.toml changed since the last install.
 if [ ! -f "$STAMP" ] || [ pyproject.toml -nt "$STAMP" ]; then

@@ -298,9 +298,12 @@ async def test_capabilities_are_enforced(connect: Any) -> None:
     # The server never sends a request the client did not declare.
     with pytest.raises(McpError) as err:
         await call(pair, "sample", q="x")
-    assert err.value.code == -32603 or "sampling" in err.value.message
+    assert err.value.code == METHOD_NOT_FOUND and "sampling" in err.value.message
     with pytest.raises(McpError) as err:
         await call(pair, "roots")
+    assert err.value.code == METHOD_NOT_FOUND and "roots" in err.value.message
+    assert not pair.client._tracer.received("sampling/createMessage")
+    assert not pair.client._tracer.received("roots/list")
     # The client never sends a request the server did not declare.
     with pytest.raises(McpError) as err:
         await pair.client.request("resources/list", {})
@@ -317,7 +320,7 @@ async def test_undeclared_client_capability_answers_method_not_found(connect: An
     await pair.client.initialize(CLIENT_INFO, {"roots": {}})
     with pytest.raises(McpError) as err:
         await call(pair, "roots", timeout=5)
-    assert "Method not found" in err.value.message or err.value.code == -32603
+    assert err.value.code == METHOD_NOT_FOUND and "roots/list" in err.value.message
 
 
 async def test_ping_both_ways(connect: Any) -> None:

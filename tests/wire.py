@@ -117,6 +117,9 @@ class WireChecker:
     def __call__(self, direction: str, message: Any) -> None:
         if direction == "recv-invalid":
             self.messages.append((direction, message))
+            if self.check_received:
+                # Bytes that are no JSON at all: e.g. a stray print on a stdio server's stdout.
+                self.errors.append(f"recv: not JSON: {bytes(message)[:300]!r}")
             return
         # Normalise exactly as the wire would (orjson.Fragment etc.).
         message = orjson.loads(orjson.dumps(message))

@@ -109,9 +109,15 @@ class Lifecycle:
     # -- incoming -----------------------------------------------------------------------------
 
     def check_incoming_request(self, method: str) -> McpError | None:
-        """An error to answer ``method`` with in the current phase, or None to serve it."""
+        """An error to answer ``method`` with in the current phase, or None to serve it.
+
+        A request for a capability this side did not declare gets -32601, whatever handlers
+        are registered.
+        """
         phase = self.phase
-        if phase is Phase.OPERATING or method in _ALWAYS:
+        if phase is Phase.OPERATING:
+            return self._own_capability_error(method)
+        if method in _ALWAYS:
             return None
         if self.role is Role.SERVER:
             if method == "initialize":
@@ -123,12 +129,26 @@ class Lifecycle:
                     INVALID_REQUEST,
                     f"Session not initialized: send 'initialize' before {method!r}",
                 )
-            return None  # INITIALIZING: the client had its answer; be lenient
+            # INITIALIZING: the client had its answer; be lenient, but capabilities hold.
+            return self._own_capability_error(method)
         if phase is Phase.NEW:
             return McpError(
                 INVALID_REQUEST, f"Request {method!r} received before initialization finished"
             )
         return None
+
+    def _own_capability_error(self, method: str) -> McpError | None:
+        table = SERVER_CAPABILITY_FOR if self.role is Role.SERVER else CLIENT_CAPABILITY_FOR
+        path = table.get(method)
+        if path is None or has_capability(self.capabilities, path):
+            return None
+        if method == "completion/complete" and not self._completions_declared_by_version():
+            return None  # older revisions have no `completions` capability
+        return McpError(
+            METHOD_NOT_FOUND,
+            f"Method not found: {method!r} needs the capability {'.'.join(path)!r}, "
+            "which this side did not declare",
+        )
 
     # -- outgoing -----------------------------------------------------------------------------
 
@@ -141,6 +161,12 @@ class Lifecycle:
         if self.role is Role.CLIENT:
             if method == "initialize":
                 return
+            if self.phase is Phase.NEW:
+                raise McpError(
+                    INVALID_REQUEST,
+                    f"Cannot send {method!r} before initialization: only 'ping' may precede "
+                    "the server's answer to 'initialize'",
+                )
             table = SERVER_CAPABILITY_FOR
         else:
             if self.phase is Phase.NEW:

@@ -519,6 +519,7 @@ class Session:
         ctx = self._in_flight.get(rid)
         if ctx is None or ctx.method in _NO_CANCEL:
             return  # unknown, finished or not cancellable: ignore, as the spec says
+        logger.debug("Request %r cancelled by the peer: %s", rid, params.get("reason"))
         ctx.cancelled = True
         if ctx.task is not None:
             ctx.task.cancel()

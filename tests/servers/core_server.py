@@ -51,6 +51,21 @@ async def tools_call(params: dict[str, Any] | None, ctx: RequestContext) -> dict
             },
         )
         return {"content": [{"type": "text", "text": result["content"]["text"]}]}
+    if name == "force_sample":
+        # Pretend the client declared sampling, to see the client refuse what it did not.
+        ctx.session.lifecycle.peer_capabilities["sampling"] = {}
+        result = await ctx.request(
+            "sampling/createMessage",
+            {
+                "messages": [{"role": "user", "content": {"type": "text", "text": "x"}}],
+                "maxTokens": 10,
+            },
+            timeout=5,
+        )
+        return {"content": [{"type": "text", "text": str(result)}]}
+    if name == "ping_client":
+        await ctx.session.ping(timeout=5)
+        return {"content": [{"type": "text", "text": "pong"}]}
     if name == "roots":
         result = await ctx.request("roots/list", timeout=float(args.get("timeout", 5)))
         return {"content": [{"type": "text", "text": str(len(result["roots"]))}]}
@@ -69,8 +84,14 @@ async def tools_call(params: dict[str, Any] | None, ctx: RequestContext) -> dict
     raise McpError(INVALID_PARAMS, f"Unknown tool: {name}")
 
 
+async def resources_list(params: dict[str, Any] | None, ctx: RequestContext) -> dict[str, Any]:
+    return {"resources": []}
+
+
 def install(session: ServerSession) -> None:
     session.set_request_handler("tools/call", tools_call)
+    # Registered but not declared in CAPABILITIES: the engine must still answer -32601.
+    session.set_request_handler("resources/list", resources_list)
 
 
 def make_session(transport: Any, **kwargs: Any) -> ServerSession:

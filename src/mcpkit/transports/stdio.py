@@ -36,6 +36,9 @@ logger = logging.getLogger("mcpkit.stdio")
 
 DEFAULT_MAX_MESSAGE_SIZE = 4 * 1024 * 1024
 _OPT = orjson.OPT_APPEND_NEWLINE
+#: Seconds after the server process exited to read what is left on a stdout that another
+#: process keeps open, before pending requests fail.
+_EXIT_GRACE = 0.5
 
 
 class LineFramer:
@@ -315,8 +318,21 @@ class _ProcessProto(asyncio.SubprocessProtocol):
     def resume_writing(self) -> None:
         self.owner._flow.resume()
 
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd == 1:
+            self.owner._stdout_closed = True
+            if self.owner._exited.is_set():
+                self.owner._process_gone()
+
     def process_exited(self) -> None:
-        self.owner._exited.set()
+        owner = self.owner
+        owner._exited.set()
+        if owner._stdout_closed:
+            owner._process_gone()
+        else:
+            # A grandchild may hold stdout (or stderr) open: what the server wrote is read
+            # first, but pending requests must not wait for that other process to exit.
+            asyncio.get_running_loop().call_later(_EXIT_GRACE, owner._process_gone)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.owner._process_gone()
@@ -362,6 +378,7 @@ class StdioClientTransport(Transport):
         self._proc: asyncio.SubprocessTransport | None = None
         self._stdin: asyncio.WriteTransport | None = None
         self._exited = asyncio.Event()
+        self._stdout_closed = False
         self._gone = False
 
     @property
@@ -433,6 +450,8 @@ class StdioClientTransport(Transport):
         self._flow.lost(None)
         if self._sink is not None:
             self._sink.connection_lost(ProcessExited(self.returncode, self.stderr_tail))
+        if self._proc is not None and self._exited.is_set():
+            self._proc.close()  # release the pipes even if another process holds them open
 
     def write(self, message: Any, related_request_id: RequestId | None = None) -> None:
         stdin = self._stdin
