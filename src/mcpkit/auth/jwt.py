@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mcpkit.auth.errors import OAuthError
 
@@ -20,7 +20,7 @@ def client_assertion(key: PrivateKey, client_id: str, audience: str, lifetime: i
     server's issuer, a unique ``jti`` and a short ``exp``."""
     try:
         from joserfc import jwt
-        from joserfc.jwk import import_key
+        from joserfc.jwk import ECKey, OKPKey, RSAKey
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         raise OAuthError(
             "private_key_jwt needs joserfc: install mcpkit with the 'auth' extra"
@@ -38,7 +38,9 @@ def client_assertion(key: PrivateKey, client_id: str, audience: str, lifetime: i
     if key.kid:
         header["kid"] = key.kid
     try:
-        signing_key = import_key(key.pem)
+        family = key.algorithm[:2]
+        key_class: Any = ECKey if family == "ES" else RSAKey if family in ("RS", "PS") else OKPKey
+        signing_key = key_class.import_key(key.pem)
         return str(jwt.encode(header, claims, signing_key, algorithms=[key.algorithm]))
     except Exception as exc:
         raise OAuthError(f"Could not sign the client assertion: {exc}") from exc

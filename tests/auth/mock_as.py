@@ -1,0 +1,255 @@
+"""A small in-process OAuth 2.1 authorization server (ASGI) for the auth tests.
+
+It behaves like the conformance suite's mock: metadata at a configurable well-known location,
+``/authorize`` answers 302 to the redirect URI at once (no user), ``/token`` checks PKCE,
+client authentication and the ``resource`` parameter, ``/register`` does RFC 7591. Every
+request is recorded in :attr:`MockAS.log`, and :meth:`MockAS.verify` is a token verifier for
+the protected MCP server (the tokens it issued, with scopes, client and audience).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from mcpkit.auth import AccessToken
+
+
+@dataclass
+class Grant:
+    client_id: str
+    scope: str | None
+    resource: str | None
+    expires_at: float
+    refresh: str | None = None
+
+
+@dataclass
+class MockAS:
+    """Knobs for one authorization server; ``base`` is set once it is served."""
+
+    prefix: str = ""  # issuer path ("/tenant1")
+    metadata_kind: Literal["oauth", "oidc-insert", "oidc-append"] = "oauth"
+    dcr: bool = True
+    cimd: bool = False
+    auth_methods: list[str] | None = field(default_factory=lambda: ["none"])
+    grant_types: list[str] = field(
+        default_factory=lambda: ["authorization_code", "refresh_token", "client_credentials"]
+    )
+    scopes_supported: list[str] | None = None
+    pkce: bool = True
+    iss_supported: bool = True
+    iss_mode: Literal["correct", "omit", "wrong", "slash"] = "correct"
+    metadata_issuer: str | None = None  # override (issuer mismatch)
+    expires_in: int = 3600
+    issue_refresh: bool = True
+    # client_id -> (secret, method)
+    clients: dict[str, tuple[str | None, str]] = field(default_factory=dict)
+    public_keys: dict[str, Any] = field(default_factory=dict)  # client_id -> joserfc key
+    registered_method: str | None = None  # what DCR answers, None: the requested one
+    base: str = ""
+    log: list[dict[str, Any]] = field(default_factory=list)
+    grants: dict[str, Grant] = field(default_factory=dict)
+    _codes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _seq: Any = field(default_factory=lambda: itertools.count(1))
+
+    @property
+    def issuer(self) -> str:
+        return self.base + self.prefix
+
+    def events(self, kind: str) -> list[dict[str, Any]]:
+        return [e for e in self.log if e["kind"] == kind]
+
+    # -- the ASGI app ---------------------------------------------------------------------------
+
+    def app(self) -> Starlette:
+        p = self.prefix
+        if self.metadata_kind == "oauth":
+            meta_path = "/.well-known/oauth-authorization-server" + p
+        elif self.metadata_kind == "oidc-insert":
+            meta_path = "/.well-known/openid-configuration" + p
+        else:
+            meta_path = p + "/.well-known/openid-configuration"
+        return Starlette(
+            routes=[
+                Route(meta_path, self.metadata),
+                Route(p + "/authorize", self.authorize),
+                Route(p + "/token", self.token, methods=["POST"]),
+                Route(p + "/register", self.register, methods=["POST"]),
+            ]
+        )
+
+    async def metadata(self, request: Request) -> Response:
+        self.log.append({"kind": "metadata", "path": request.url.path})
+        doc: dict[str, Any] = {
+            "issuer": self.metadata_issuer or self.issuer,
+            "authorization_endpoint": self.issuer + "/authorize",
+            "token_endpoint": self.issuer + "/token",
+            "response_types_supported": ["code"],
+            "grant_types_supported": self.grant_types,
+        }
+        if self.pkce:
+            doc["code_challenge_methods_supported"] = ["S256"]
+        if self.dcr:
+            doc["registration_endpoint"] = self.issuer + "/register"
+        if self.cimd:
+            doc["client_id_metadata_document_supported"] = True
+        if self.iss_supported:
+            doc["authorization_response_iss_parameter_supported"] = True
+        if self.auth_methods is not None:
+            doc["token_endpoint_auth_methods_supported"] = self.auth_methods
+        if self.scopes_supported is not None:
+            doc["scopes_supported"] = self.scopes_supported
+        return JSONResponse(doc)
+
+    async def authorize(self, request: Request) -> Response:
+        q = dict(request.query_params)
+        self.log.append({"kind": "authorize", "query": q})
+        code = f"code-{next(self._seq)}"
+        self._codes[code] = q
+        params = {"code": code}
+        if "state" in q:
+            params["state"] = q["state"]
+        if self.iss_mode == "correct":
+            params["iss"] = self.issuer
+        elif self.iss_mode == "wrong":
+            params["iss"] = "https://evil.example.com"
+        elif self.iss_mode == "slash":
+            params["iss"] = self.issuer + "/"
+        return RedirectResponse(q["redirect_uri"] + "?" + urlencode(params), status_code=302)
+
+    def _client_auth(self, request: Request, form: dict[str, str]) -> tuple[str | None, str]:
+        """(client_id, method) of a token request; client_id None when authentication fails."""
+        header = request.headers.get("authorization", "")
+        if header.startswith("Basic "):
+            raw = base64.b64decode(header[6:]).decode()
+            cid, _, secret = raw.partition(":")
+            cid, secret = unquote(cid), unquote(secret)
+            known = self.clients.get(cid)
+            ok = known is not None and known[0] == secret
+            return (cid if ok else None), "client_secret_basic"
+        if "client_assertion" in form:
+            from joserfc import jwt
+
+            cid = form.get("client_id", "")
+            key = self.public_keys.get(cid)
+            try:
+                tok = jwt.decode(form["client_assertion"], key)
+            except Exception:
+                return None, "private_key_jwt"
+            c = tok.claims
+            ok = (
+                form.get("client_assertion_type")
+                == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+                and c.get("iss") == cid
+                and c.get("sub") == cid
+                and c.get("aud") == self.issuer
+                and c.get("exp", 0) > time.time()
+            )
+            return (cid if ok else None), "private_key_jwt"
+        public = form.get("client_id")
+        if "client_secret" in form:
+            known = self.clients.get(public or "")
+            ok = known is not None and known[0] == form["client_secret"]
+            return (public if ok else None), "client_secret_post"
+        if public is not None and (public.startswith("https://") or public in self.clients):
+            return public, "none"
+        return None, "none"
+
+    def _issue(self, client_id: str, scope: str | None, resource: str | None) -> dict[str, Any]:
+        token = f"tok-{next(self._seq)}"
+        refresh = f"ref-{next(self._seq)}" if self.issue_refresh else None
+        self.grants[token] = Grant(
+            client_id, scope, resource, time.time() + self.expires_in, refresh
+        )
+        body: dict[str, Any] = {
+            "access_token": token,
+            "token_type": "Bearer",
+            "expires_in": self.expires_in,
+        }
+        if refresh:
+            body["refresh_token"] = refresh
+        if scope:
+            body["scope"] = scope
+        return body
+
+    async def token(self, request: Request) -> Response:
+        form = dict(parse_qsl((await request.body()).decode()))
+        cid, method = self._client_auth(request, form)
+        entry = {
+            "kind": "token",
+            "form": form,
+            "method": method,
+            "authorization": request.headers.get("authorization"),
+        }
+        self.log.append(entry)
+        if cid is None:
+            return JSONResponse({"error": "invalid_client"}, status_code=401)
+        grant = form.get("grant_type")
+        if grant == "authorization_code":
+            q = self._codes.pop(form.get("code", ""), None)
+            if q is None or q.get("client_id") != cid:
+                return JSONResponse({"error": "invalid_grant"}, status_code=400)
+            digest = hashlib.sha256(form.get("code_verifier", "").encode()).digest()
+            challenge = base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+            if challenge != q.get("code_challenge") or q.get("code_challenge_method") != "S256":
+                return JSONResponse({"error": "invalid_grant", "error_description": "PKCE"}, 400)
+            if form.get("redirect_uri") != q.get("redirect_uri"):
+                return JSONResponse({"error": "invalid_grant"}, status_code=400)
+            if form.get("resource") != q.get("resource"):
+                return JSONResponse({"error": "invalid_target"}, status_code=400)
+            return JSONResponse(self._issue(cid, q.get("scope"), form.get("resource")))
+        if grant == "refresh_token":
+            old = next(
+                (t for t, g in self.grants.items() if g.refresh == form.get("refresh_token")),
+                None,
+            )
+            if old is None:
+                return JSONResponse({"error": "invalid_grant"}, status_code=400)
+            g = self.grants.pop(old)
+            return JSONResponse(self._issue(cid, g.scope, form.get("resource") or g.resource))
+        if grant == "client_credentials":
+            return JSONResponse(self._issue(cid, form.get("scope"), form.get("resource")))
+        return JSONResponse({"error": "unsupported_grant_type"}, status_code=400)
+
+    async def register(self, request: Request) -> Response:
+        body = await request.json()
+        self.log.append({"kind": "register", "body": body})
+        method = self.registered_method or body.get("token_endpoint_auth_method") or "none"
+        cid = f"client-{next(self._seq)}"
+        secret = None if method == "none" else f"secret-{cid}"
+        self.clients[cid] = (secret, method)
+        out = {**body, "client_id": cid, "token_endpoint_auth_method": method}
+        if secret:
+            out["client_secret"] = secret
+        return JSONResponse(out, status_code=201)
+
+    # -- for the resource server ----------------------------------------------------------------
+
+    def verify(self, token: str) -> AccessToken | None:
+        g = self.grants.get(token)
+        if g is None:
+            return None
+        return AccessToken(
+            token=token,
+            client_id=g.client_id,
+            scopes=frozenset((g.scope or "").split()),
+            expires_at=g.expires_at,
+            resource=g.resource,
+            subject="user-1",
+        )
+
+
+def origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"

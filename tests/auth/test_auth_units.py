@@ -1,0 +1,149 @@
+"""Pure pieces of the OAuth machinery: challenge parsing, discovery URLs, resource matching,
+PKCE, client authentication encoding and the token stores."""
+
+from __future__ import annotations
+
+import base64
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from mcpkit.auth import ClientInfo, MemoryTokenStore, OAuthToken, SQLiteTokenStore, TokenStore
+from mcpkit.auth.client import AuthorizationResponse
+from mcpkit.auth.discovery import (
+    as_metadata_urls,
+    canonical_resource,
+    parse_www_authenticate,
+    prm_urls,
+    resource_matches,
+)
+from mcpkit.auth.errors import OAuthError
+from mcpkit.auth.pkce import PKCE, s256
+from mcpkit.auth.registration import apply_client_auth
+
+
+def test_parse_www_authenticate() -> None:
+    [c] = parse_www_authenticate(
+        'Bearer error="invalid_token", error_description="Missing, \\"quoted\\"",'
+        ' scope="a b", resource_metadata="https://x/.well-known/oauth-protected-resource"'
+    )
+    assert c.scheme == "bearer" and c.error == "invalid_token"
+    assert c.params["error_description"] == 'Missing, "quoted"'
+    assert c.scope == "a b" and c.resource_metadata.startswith("https://x/")  # type: ignore[union-attr]
+    many = parse_www_authenticate(['Basic realm="r", Bearer scope=s', "DPoP algs=ES256"])
+    assert [(c.scheme, c.params) for c in many] == [
+        ("basic", {"realm": "r"}),
+        ("bearer", {"scope": "s"}),
+        ("dpop", {"algs": "ES256"}),
+    ]
+    assert [c.scheme for c in parse_www_authenticate("Bearer abc.def==, Basic")] == [
+        "bearer",
+        "basic",
+    ]
+    assert parse_www_authenticate('Bearer scope=""')[0].scope is None
+    assert parse_www_authenticate("") == []
+
+
+def test_discovery_urls() -> None:
+    assert prm_urls("https://h.example/public/mcp") == [
+        "https://h.example/.well-known/oauth-protected-resource/public/mcp",
+        "https://h.example/.well-known/oauth-protected-resource",
+    ]
+    assert prm_urls("https://h.example/") == [
+        "https://h.example/.well-known/oauth-protected-resource"
+    ]
+    assert as_metadata_urls("https://auth.example.com/tenant1") == [
+        "https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
+        "https://auth.example.com/.well-known/openid-configuration/tenant1",
+        "https://auth.example.com/tenant1/.well-known/openid-configuration",
+    ]
+    assert as_metadata_urls("https://auth.example.com") == [
+        "https://auth.example.com/.well-known/oauth-authorization-server",
+        "https://auth.example.com/.well-known/openid-configuration",
+    ]
+    assert canonical_resource("HTTPS://Mcp.Example.com/#frag") == "https://mcp.example.com"
+
+
+@pytest.mark.parametrize(
+    ("resource", "ok"),
+    [
+        ("https://mcp.example.com", True),
+        ("https://mcp.example.com/", True),
+        ("https://MCP.example.com:443/mcp", True),
+        ("https://mcp.example.com/mcp", True),
+        ("https://mcp.example.com/mc", False),
+        ("https://mcp.example.com/other", False),
+        ("http://mcp.example.com/mcp", False),
+        ("https://evil.example.com/mcp", False),
+        ("https://mcp.example.com/mcp#x", False),
+        ("not a url", False),
+    ],
+)
+def test_resource_matches(resource: str, ok: bool) -> None:
+    assert resource_matches(resource, "https://mcp.example.com/mcp") is ok
+
+
+def test_pkce() -> None:
+    # RFC 7636 appendix B
+    assert s256("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk") == (
+        "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+    )
+    a, b = PKCE.generate(), PKCE.generate()
+    assert a.verifier != b.verifier and 43 <= len(a.verifier) <= 128
+    assert a.challenge == s256(a.verifier) and a.method == "S256"
+
+
+def test_authorization_response() -> None:
+    r = AuthorizationResponse.from_redirect(
+        "http://localhost/cb?code=c&state=s&iss=https%3A%2F%2Fa"
+    )
+    assert (r.code, r.state, r.iss) == ("c", "s", "https://a")
+    with pytest.raises(OAuthError, match="no code"):
+        AuthorizationResponse.from_redirect("http://localhost/cb?state=s")
+
+
+def test_client_secret_basic_encoding() -> None:
+    form: dict[str, str] = {}
+    headers: dict[str, str] = {}
+    client = ClientInfo("id:1", "p@ss word")
+    apply_client_auth(form, headers, client, "client_secret_basic", audience="x")
+    raw = base64.b64decode(headers["authorization"].removeprefix("Basic ")).decode()
+    assert raw == "id%3A1:p%40ss%20word" and form == {}
+    with pytest.raises(OAuthError):
+        apply_client_auth({}, {}, ClientInfo("id"), "client_secret_post", audience="x")
+    with pytest.raises(OAuthError):
+        apply_client_auth({}, {}, ClientInfo("id"), "tls_client_auth", audience="x")
+
+
+def test_token_expiry() -> None:
+    assert not OAuthToken("a").expired()
+    assert OAuthToken("a", expires_at=100).expired(now=80)  # within the refresh margin
+    assert not OAuthToken("a", expires_at=1000).expired(now=80)
+    assert OAuthToken("a", scope="x y").scopes == {"x", "y"}
+    assert not ClientInfo("c", client_secret_expires_at=10).usable(now=11)
+    assert ClientInfo("c", client_secret_expires_at=0).usable(now=11)
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+async def test_token_stores(kind: str, tmp_path: Path) -> None:
+    path = tmp_path / "tokens.db"
+    store: TokenStore = MemoryTokenStore() if kind == "memory" else SQLiteTokenStore(path)
+    token = OAuthToken("at", expires_at=5.0, refresh_token="rt", scope="s", issuer="https://as")
+    client = ClientInfo("cid", "secret", "client_secret_post", "https://as", metadata={"a": 1})
+    assert await store.get_token("r") is None and await store.get_client("https://as") is None
+    await store.set_token("r", token)
+    await store.set_client("https://as", client)
+    assert await store.get_token("r") == token
+    assert await store.get_client("https://as") == client
+    if isinstance(store, SQLiteTokenStore):
+        store.close()
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+        store = SQLiteTokenStore(path)  # survives a restart
+        assert await store.get_token("r") == token
+    await store.set_token("r", None)
+    await store.set_client("https://as", None)
+    assert await store.get_token("r") is None and await store.get_client("https://as") is None
+    if isinstance(store, SQLiteTokenStore):
+        store.close()
