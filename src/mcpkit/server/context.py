@@ -121,7 +121,9 @@ class Context:
     @property
     def _route_id(self) -> RequestId | None:
         """The request whose stream carries what this handler sends: its own, or for a task
-        the ``tasks/result`` blocked on it (None: no such stream, the GET stream then)."""
+        the ``tasks/result`` blocked on it (None: none is waiting; the transport then routes
+        it, e.g. Streamable HTTP holds a task's messages for its next ``tasks/result`` stream
+        unless a GET stream is open)."""
         route: RequestId | None = getattr(self._rctx, "related_request_id", self._rctx.request_id)
         return route
 

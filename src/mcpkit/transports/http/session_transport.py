@@ -6,9 +6,20 @@ JSON response) of the POST that carried that request, otherwise on the standalon
 stream. Events are numbered per stream and written to the event store before they are sent,
 so a client can resume a dropped stream with ``Last-Event-ID``.
 
+Messages of a task (``_meta["io.modelcontextprotocol/related-task"]``) that come with no
+request of their own to travel on (a task outlives the POST that created it) go on the open
+``tasks/result`` stream for that task; with none open and no GET stream either, they are held
+for the task and delivered once, on the next ``tasks/result`` stream for it or on the GET
+stream if that opens first (the spec's ``input_required`` flow: the client polls
+``tasks/get``, sees ``input_required`` and calls ``tasks/result`` to receive the task's
+requests). Held messages are dropped when the task is announced terminal. The transport
+reads only the wire: the ``_meta`` key and ``tasks/result``'s ``taskId`` (it knows nothing of
+the tasks machinery above the session).
+
 Memory is bounded everywhere: a connection whose client does not read is dropped once its
-outgoing buffer passes ``max_buffer`` bytes (the client may resume from the store), and
-messages for the standalone stream while no GET is open wait in a short backlog.
+outgoing buffer passes ``max_buffer`` bytes (the client may resume from the store), messages
+for the standalone stream while no GET is open wait in a short backlog, and held task
+messages are capped at ``held_limit`` (oldest dropped first).
 """
 
 from __future__ import annotations
@@ -24,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from mcpkit.errors import ConnectionClosed
-from mcpkit.jsonrpc import RequestId
+from mcpkit.jsonrpc import JSONObject, RequestId
 from mcpkit.transports.base import MessageSink, Transport
 from mcpkit.transports.http import sse
 
@@ -34,6 +45,23 @@ if TYPE_CHECKING:
 __all__ = ["HttpSessionTransport", "SSEConnection"]
 
 logger = logging.getLogger("mcpkit.http")
+
+#: The ``_meta`` key tying a message to a task (spec wire name; see module docstring).
+_RELATED_TASK = "io.modelcontextprotocol/related-task"
+_TERMINAL = frozenset({"completed", "failed", "cancelled"})
+
+
+def _related_task(message: Any) -> str | None:
+    """The ``taskId`` of ``message``'s ``_meta[related-task]``, if any."""
+    params = message.get("params")
+    if type(params) is not dict:
+        return None
+    meta = params.get("_meta")
+    if type(meta) is not dict:
+        return None
+    related = meta.get(_RELATED_TASK)
+    task_id = related.get("taskId") if type(related) is dict else None
+    return task_id if type(task_id) is str else None
 
 
 class SSEConnection:
@@ -110,7 +138,7 @@ class SSEConnection:
 class _Stream:
     """A logical SSE stream: outlives its connections (it can be resumed)."""
 
-    __slots__ = ("conn", "key", "primed", "request_ids", "seq", "standalone")
+    __slots__ = ("conn", "key", "primed", "request_ids", "seq", "standalone", "tasks")
 
     def __init__(self, key: str, standalone: bool = False) -> None:
         self.key = key
@@ -119,6 +147,8 @@ class _Stream:
         self.conn: SSEConnection | None = None
         self.request_ids: set[RequestId] = set()
         self.standalone = standalone
+        #: Tasks whose ``tasks/result`` this stream answers (None: none).
+        self.tasks: list[str] | None = None
 
 
 class HttpSessionTransport(Transport):
@@ -131,6 +161,7 @@ class HttpSessionTransport(Transport):
         event_store: EventStore | None = None,
         max_buffer: int = 4 * 1024 * 1024,
         backlog: int = 256,
+        held_limit: int = 256,
         retry_ms: int | None = None,
         on_close: Any = None,
     ) -> None:
@@ -149,6 +180,13 @@ class HttpSessionTransport(Transport):
         self._standalone = _Stream(self._new_key(), standalone=True)
         self._streams[self._standalone.key] = self._standalone
         self._backlog: deque[bytes] = deque(maxlen=backlog)
+        #: Task messages with no route yet, oldest first: (task id, request id, JSON).
+        self._held: deque[tuple[str, RequestId | None, bytes]] = deque()
+        self._held_limit = held_limit
+        #: Ids of held requests dropped undelivered (their cancellation is not sent either).
+        self._undelivered: dict[RequestId, None] = {}
+        #: The open ``tasks/result`` stream of each task (newest wins).
+        self._task_streams: dict[str, _Stream] = {}
         #: Open connections (a session with any is never idle).
         self.connections = 0
 
@@ -176,7 +214,7 @@ class HttpSessionTransport(Transport):
                         future.set_result(data)
                     return
                 # No stream to carry it on a JSON response: use the standalone stream.
-                self._emit(self._standalone, data)
+                self._unrelated(message, data)
                 return
             stream = self._by_request.get(related_request_id)
             if stream is not None:
@@ -199,7 +237,7 @@ class HttpSessionTransport(Transport):
             # request finished): the spec forbids sending it on the standalone stream.
             logger.debug("Dropping a response with no stream (request %r)", related_request_id)
             return
-        self._emit(self._standalone, data)
+        self._unrelated(message, data)
 
     async def close(self) -> None:
         if self.closed:
@@ -216,6 +254,8 @@ class HttpSessionTransport(Transport):
                 future.cancel()
         self._json.clear()
         self._backlog.clear()
+        self._held.clear()
+        self._task_streams.clear()
         if self.store is not None and self.session_id is not None:
             self.store.delete_session(self.session_id)
         if self._on_close is not None:
@@ -266,6 +306,7 @@ class HttpSessionTransport(Transport):
         self._prime(stream, conn)
         while self._backlog and not conn.aborted:
             conn.push(self._backlog.popleft())
+        self._release_held(None, stream)
 
     def resume(self, last_event_id: str, conn: SSEConnection) -> bool:
         """Replay a stream after ``last_event_id`` on ``conn`` and attach it if still live.
@@ -293,6 +334,7 @@ class HttpSessionTransport(Transport):
         stream.conn = conn
         if stream.standalone:
             self._backlog.clear()  # those were stored and just replayed
+            self._release_held(None, stream)
         return True
 
     def detach(self, conn: SSEConnection) -> None:
@@ -325,6 +367,24 @@ class HttpSessionTransport(Transport):
             stream.request_ids.discard(rid)
             if not stream.request_ids:
                 self._end_stream(stream)
+
+    def bind_task_results(self, msg: Any) -> None:
+        """Called with what a POST carried once its SSE stream is open: a ``tasks/result``
+        request among it makes that stream the route of its task's messages that have no
+        request of their own, starting with those held for the task."""
+        for item in msg if type(msg) is list else (msg,):
+            if type(item) is not dict or item.get("method") != "tasks/result":
+                continue
+            params = item.get("params")
+            task_id = params.get("taskId") if type(params) is dict else None
+            stream = self._by_request.get(item.get("id"))  # type: ignore[arg-type]
+            if type(task_id) is not str or stream is None:
+                continue
+            self._task_streams[task_id] = stream
+            if stream.tasks is None:
+                stream.tasks = []
+            stream.tasks.append(task_id)
+            self._release_held(task_id, stream)
 
     def request_stream_count(self) -> int:
         return len(self._streams) - 1
@@ -369,8 +429,98 @@ class HttpSessionTransport(Transport):
             self._backlog.append(frame)
         # else: the client left this stream; it is in the store if resumption is on.
 
+    def _unrelated(self, message: Any, data: bytes) -> None:
+        """A request or notification with no request stream to travel on."""
+        standalone = self._standalone
+        conn = standalone.conn
+        live = conn is not None and not conn.aborted and not conn.finished
+        quiet = not self._task_streams and not self._held and not self._undelivered
+        if (live and quiet) or type(message) is not dict:
+            self._emit(standalone, data)
+            return
+        if (self._held or self._undelivered) and self._held_message_ended(message):
+            return
+        task_id = _related_task(message)
+        if task_id is not None:
+            stream = self._task_streams.get(task_id)
+            if stream is not None:
+                self._emit(stream, data)
+                return
+            if not live:
+                self._hold(task_id, message.get("id"), data)
+                return
+        self._emit(standalone, data)
+
+    def _hold(self, task_id: str, rid: RequestId | None, data: bytes) -> None:
+        held = self._held
+        if len(held) >= self._held_limit:
+            old_task, old_rid, _ = held.popleft()
+            logger.warning(
+                "Too many undelivered task messages: dropping the oldest (task %s)", old_task
+            )
+            if old_rid is not None:
+                self._forget_request(old_rid)
+        held.append((task_id, rid, data))
+
+    def _forget_request(self, rid: RequestId) -> None:
+        undelivered = self._undelivered
+        undelivered[rid] = None
+        if len(undelivered) > self._held_limit:
+            del undelivered[next(iter(undelivered))]
+
+    def _held_message_ended(self, message: JSONObject) -> bool:
+        """Drop what a message makes moot: a terminal status drops the task's held
+        messages; a cancellation of a held (or dropped) request drops both. True when
+        ``message`` itself is not to be sent."""
+        method = message.get("method")
+        params = message.get("params")
+        if type(params) is not dict:
+            return False
+        if method == "notifications/tasks/status" and params.get("status") in _TERMINAL:
+            task_id = params.get("taskId")
+            if any(t == task_id for t, _, _ in self._held):
+                kept: deque[tuple[str, RequestId | None, bytes]] = deque()
+                for entry in self._held:
+                    if entry[0] != task_id:
+                        kept.append(entry)
+                    elif entry[1] is not None:
+                        self._forget_request(entry[1])
+                self._held = kept
+            return False
+        if method == "notifications/cancelled":
+            rid = params.get("requestId")
+            if type(rid) is not str and type(rid) is not int:
+                return False
+            if rid in self._undelivered:
+                del self._undelivered[rid]
+                return True  # the peer never saw the request
+            for i, entry in enumerate(self._held):
+                if entry[1] == rid:
+                    del self._held[i]
+                    return True
+        return False
+
+    def _release_held(self, task_id: str | None, stream: _Stream) -> None:
+        """Send the held messages of ``task_id`` (None: all) on ``stream``, in order."""
+        if not self._held:
+            return
+        if task_id is None:
+            held, self._held = self._held, deque()
+        else:
+            held = deque()
+            kept: deque[tuple[str, RequestId | None, bytes]] = deque()
+            for entry in self._held:
+                (held if entry[0] == task_id else kept).append(entry)
+            self._held = kept
+        for _, _, data in held:
+            self._emit(stream, data)
+
     def _end_stream(self, stream: _Stream) -> None:
         self._streams.pop(stream.key, None)
+        if stream.tasks is not None:
+            for task_id in stream.tasks:
+                if self._task_streams.get(task_id) is stream:
+                    del self._task_streams[task_id]
         conn, stream.conn = stream.conn, None
         if conn is not None:
             conn.finish()
