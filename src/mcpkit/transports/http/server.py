@@ -602,6 +602,7 @@ class StreamableHTTPApp:
         conn = SSEConnection(self.max_stream_buffer)
         transport.open_request_stream(ids, conn)
         conn.event.clear()  # the priming event alone does not need to leave at once
+        transport.bind_task_results(msg)  # a tasks/result stream carries its task's messages
         sink.receive(msg)
         headers = list(_SSE_HEADERS)
         if sid is not None:
