@@ -174,6 +174,27 @@ def _origin_allowed(origin: str, allowed: frozenset[str] | None) -> bool:
     )
 
 
+_DEFAULT_PORTS: Final = {"http": "80", "https": "443"}
+
+
+def _same_origin(origin: str, host: str | None) -> bool:
+    """Whether ``origin`` (``scheme://host[:port]``) names the server the ``Host`` header
+    names (a missing port is the origin scheme's default; the scheme is not compared with the
+    request's, which a TLS-terminating proxy hides)."""
+    if host is None:
+        return False
+    scheme, sep, rest = origin.strip().lower().partition("://")
+    default = _DEFAULT_PORTS.get(scheme)
+    if not sep or default is None:
+        return False
+    rest = rest.rstrip("/")
+    if not rest or "/" in rest or "@" in rest:
+        return False
+    o_host, o_port = _split_host(rest)
+    h_host, h_port = _split_host(host)
+    return bool(o_host) and o_host == h_host and (o_port or default) == (h_port or default)
+
+
 def _error_body(code: int, message: str, rid: Any = None) -> bytes:
     return orjson.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}})
 
@@ -251,13 +272,28 @@ class StreamableHTTPApp:
     Options: ``stateless`` (no session ids; each POST is served by a fresh session),
     ``json_response`` (answer requests with ``application/json`` instead of an SSE stream),
     ``event_store`` (None: a :class:`MemoryEventStore`; False: no resumability; or any
-    :class:`EventStore` such as :class:`SQLiteEventStore`), ``allowed_hosts``/
-    ``allowed_origins`` and ``dns_rebinding_protection`` (None: on when the server is bound
-    to a loopback address), ``max_body_size`` (bytes), ``session_idle_timeout`` (seconds),
+    :class:`EventStore` such as :class:`SQLiteEventStore`), ``allowed_hosts``,
+    ``allowed_origins`` and ``dns_rebinding_protection`` (see below), ``max_body_size``
+    (bytes), ``session_idle_timeout`` (seconds),
     ``max_sessions``, ``sse_retry_ms`` (the ``retry`` field of priming events),
     ``keepalive_interval`` (seconds between SSE comments on idle streams) and ``legacy_sse``
     (also serve the 2024-11-05 HTTP+SSE endpoints ``/sse`` and ``/messages``), ``auth`` (a
     :class:`mcpkit.auth.ResourceServer`: bearer tokens required, protected resource metadata).
+
+    Origin and Host checks (the spec's security warning; refusals are HTTP 403 with a
+    JSON-RPC error body saying what was refused):
+
+    * ``Origin`` is validated on every request, whatever the bind. A request without one
+      (a non-browser client) passes. One with an ``Origin`` passes when it is the origin the
+      request's ``Host`` names (same host and port; a missing port is the scheme's default),
+      when it is listed in ``allowed_origins`` (``"https://app.example.com"``, any port with
+      ``"http://localhost:*"``, every origin with ``"*"``), or, under DNS-rebinding
+      protection with no ``allowed_origins``, when it is a loopback origin.
+    * DNS-rebinding protection also validates ``Host``: only loopback names, or those in
+      ``allowed_hosts`` (``"mcp.example.com"``, ``"mcp.example.com:8443"``,
+      ``"mcp.example.com:*"``). ``dns_rebinding_protection=None`` (the default) turns it on
+      when the server is bound to a loopback address or ``allowed_hosts`` is given; ``True``
+      or ``False`` force it. ``False`` leaves the Origin check above in place.
 
     Why the default event store is in memory, not SQLite: sessions live in this process, so
     after a restart every session is gone (clients get 404 and start a new one) and no
@@ -307,6 +343,7 @@ class StreamableHTTPApp:
             if allowed_origins is not None
             else None
         )
+        self._any_origin = self.allowed_origins is not None and "*" in self.allowed_origins
         self.dns_rebinding_protection = dns_rebinding_protection
         self.max_body_size = max_body_size
         self.session_idle_timeout = session_idle_timeout
@@ -355,8 +392,9 @@ class StreamableHTTPApp:
         if len(path) > 1:
             path = path.rstrip("/")
         h = _Headers(scope["headers"])
-        if not self._security_ok(scope, h):
-            await _error(send, 403, INVALID_REQUEST, "Forbidden: Host or Origin not allowed")
+        refused = self._refusal(scope, h)
+        if refused is not None:
+            await _error(send, 403, INVALID_REQUEST, refused)
             return
         method: str = scope["method"]
         if path != (self.path or "/"):
@@ -380,10 +418,11 @@ class StreamableHTTPApp:
 
     # -- security ------------------------------------------------------------------------------
 
-    def _security_ok(self, scope: Scope, h: _Headers) -> bool:
+    def _refusal(self, scope: Scope, h: _Headers) -> str | None:
+        """Why the request is refused with 403 (None: it may go on)."""
         enabled = self.dns_rebinding_protection
         if enabled is None:
-            if self.allowed_hosts is not None or self.allowed_origins is not None:
+            if self.allowed_hosts is not None:
                 enabled = True
             else:
                 server = scope.get("server")
@@ -393,15 +432,22 @@ class StreamableHTTPApp:
                     cached = host in _LOOPBACK_NAMES or host.startswith("127.")
                     self._protect_cache[server] = cached
                 enabled = cached
-        if not enabled:
-            return True
-        if h.host is None or not _host_allowed(h.host, self.allowed_hosts):
+        if enabled and (h.host is None or not _host_allowed(h.host, self.allowed_hosts)):
             logger.warning("Rejected a request for Host %r (DNS rebinding protection)", h.host)
-            return False
-        if h.origin is not None and not _origin_allowed(h.origin, self.allowed_origins):
-            logger.warning("Rejected a request from Origin %r", h.origin)
-            return False
-        return True
+            return f"Forbidden: Host {h.host!r} is not allowed (DNS rebinding protection)"
+        origin = h.origin
+        if origin is None or self._any_origin:
+            return None  # not a browser (or every origin allowed)
+        allowed = self.allowed_origins
+        if (allowed is not None or enabled) and _origin_allowed(origin, allowed):
+            return None
+        if _same_origin(origin, h.host):
+            return None
+        logger.warning("Rejected a request from Origin %r (Host %r)", origin, h.host)
+        return (
+            f"Forbidden: Origin {origin!r} is not allowed (neither the origin of Host "
+            f"{h.host!r} nor listed in allowed_origins)"
+        )
 
     # -- POST ----------------------------------------------------------------------------------
 
