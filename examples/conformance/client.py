@@ -170,6 +170,34 @@ async def client_credentials(url: str) -> None:
     await oauth_workload(url, auth)
 
 
+@scenario("auth/wif-jwt-bearer")
+async def workload_identity(url: str) -> None:
+    """The RFC 7523 JWT bearer grant with the workload's JWT from the context."""
+    auth = OAuthClientAuth(
+        url, grant_type="jwt_bearer", client_id=CONTEXT["client_id"], assertion=CONTEXT["valid_jwt"]
+    )
+    await oauth_workload(url, auth)
+
+
+@scenario("auth/enterprise-managed-authorization")
+async def enterprise_managed(url: str) -> None:
+    """SEP-990: exchange the IdP's ID token for an ID-JAG, then the JWT bearer grant."""
+    from mcpkit.auth.enterprise import id_jag_assertion
+
+    auth = OAuthClientAuth(
+        url,
+        grant_type="jwt_bearer",
+        client_id=CONTEXT["client_id"],
+        client_secret=CONTEXT.get("client_secret"),
+        assertion=id_jag_assertion(
+            CONTEXT["idp_token_endpoint"],
+            CONTEXT["idp_id_token"],
+            idp_client_id=CONTEXT["idp_client_id"],
+        ),
+    )
+    await oauth_workload(url, auth)
+
+
 def main() -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr)
     name = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")

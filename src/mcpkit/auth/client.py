@@ -46,6 +46,8 @@ from mcpkit.auth.registration import (
 from mcpkit.auth.tokens import ClientInfo, MemoryTokenStore, OAuthToken, TokenStore
 
 __all__ = [
+    "JWT_BEARER",
+    "AssertionProvider",
     "AuthorizationHandler",
     "AuthorizationResponse",
     "OAuthClientAuth",
@@ -54,7 +56,11 @@ __all__ = [
 
 logger = logging.getLogger("mcpkit.auth")
 
-GrantType = Literal["authorization_code", "client_credentials"]
+GrantType = Literal["authorization_code", "client_credentials", "jwt_bearer"]
+#: RFC 7523 JWT bearer grant.
+JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+#: Supplies the JWT for the ``jwt_bearer`` grant: (AS metadata, resource) -> assertion.
+AssertionProvider = Callable[[AuthorizationServerMetadata, str], Awaitable[str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +139,10 @@ class OAuthClientAuth(httpx.Auth):
     with ``client_metadata``.
 
     ``grant_type="authorization_code"`` (default) needs ``authorization_handler``;
-    ``"client_credentials"`` needs pre-registered credentials. Tokens and registrations live in
+    ``"client_credentials"`` needs pre-registered credentials; ``"jwt_bearer"`` (RFC 7523:
+    workload identity federation, enterprise-managed authorization) needs a pre-registered
+    ``client_id`` and ``assertion`` (the JWT, or an :data:`AssertionProvider` called per
+    token request). Tokens and registrations live in
     ``store`` (in memory by default). ``max_step_up`` bounds re-authorizations for the same
     ``insufficient_scope`` challenge. ``http_client`` is used for the OAuth requests (PRM, AS
     metadata, registration, token endpoint).
@@ -155,6 +164,7 @@ class OAuthClientAuth(httpx.Auth):
         token_endpoint_auth_method: str | None = None,
         private_key: PrivateKey | None = None,
         grant_type: GrantType = "authorization_code",
+        assertion: str | AssertionProvider | None = None,
         store: TokenStore | None = None,
         http_client: httpx.AsyncClient | None = None,
         max_step_up: int = 2,
@@ -162,13 +172,18 @@ class OAuthClientAuth(httpx.Auth):
     ) -> None:
         if grant_type == "authorization_code" and authorization_handler is None:
             raise ValueError("the authorization_code grant needs an authorization_handler")
-        if grant_type == "client_credentials" and client_id is None:
-            raise ValueError("the client_credentials grant needs a pre-registered client_id")
+        if grant_type != "authorization_code" and client_id is None:
+            raise ValueError(f"the {grant_type} grant needs a pre-registered client_id")
+        if grant_type == "jwt_bearer" and assertion is None:
+            raise ValueError("the jwt_bearer grant needs an assertion")
+        self.assertion = assertion
         self.server_url = server_url
         self.authorization_handler = authorization_handler
         self.client_metadata = client_metadata or ClientMetadata()
-        if grant_type == "client_credentials" and client_metadata is None:
-            self.client_metadata.grant_types = ["client_credentials"]
+        if grant_type != "authorization_code" and client_metadata is None:
+            self.client_metadata.grant_types = [
+                JWT_BEARER if grant_type == "jwt_bearer" else grant_type
+            ]
         self.client_metadata_url = client_metadata_url
         self.private_key = private_key
         self.grant_type: GrantType = grant_type
@@ -434,6 +449,14 @@ class OAuthClientAuth(httpx.Auth):
         scope = " ".join(scopes) if scopes else None
         if self.grant_type == "client_credentials":
             form = {"grant_type": "client_credentials", "resource": self.resource}
+            if scope:
+                form["scope"] = scope
+        elif self.grant_type == "jwt_bearer":
+            assertion = self.assertion
+            if not isinstance(assertion, str):
+                assert assertion is not None
+                assertion = await assertion(meta, self.resource)
+            form = {"grant_type": JWT_BEARER, "assertion": assertion, "resource": self.resource}
             if scope:
                 form["scope"] = scope
         else:
