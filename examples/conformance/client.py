@@ -121,6 +121,8 @@ AUTH_CODE_SCENARIOS = [
     "auth/iss-unexpected",
     "auth/iss-normalized",
     "auth/metadata-issuer-mismatch",
+    "auth/dpop",  # DPoP is used when the server challenges with it (RFC 9449)
+    "auth/dpop-nonce",
 ]
 
 

@@ -57,6 +57,9 @@ class MockAS:
     clients: dict[str, tuple[str | None, str]] = field(default_factory=dict)
     public_keys: dict[str, Any] = field(default_factory=dict)  # client_id -> joserfc key
     registered_method: str | None = None  # what DCR answers, None: the requested one
+    dpop: bool = False  # advertise ES256 and bind tokens to a DPoP proof's key
+    dpop_nonce: str | None = None  # demand this nonce in token request proofs
+    dpop_keys: dict[str, str] = field(default_factory=dict)  # token -> jkt
     base: str = ""
     log: list[dict[str, Any]] = field(default_factory=list)
     grants: dict[str, Grant] = field(default_factory=dict)
@@ -110,6 +113,8 @@ class MockAS:
             doc["token_endpoint_auth_methods_supported"] = self.auth_methods
         if self.scopes_supported is not None:
             doc["scopes_supported"] = self.scopes_supported
+        if self.dpop:
+            doc["dpop_signing_alg_values_supported"] = ["ES256"]
         return JSONResponse(doc)
 
     async def authorize(self, request: Request) -> Response:
@@ -196,6 +201,16 @@ class MockAS:
         if cid is None:
             return JSONResponse({"error": "invalid_client"}, status_code=401)
         grant = form.get("grant_type")
+        jkt = None
+        if self.dpop and "dpop" in request.headers:
+            claims, jkt = check_proof(request.headers["dpop"], "POST", self.issuer + "/token")
+            entry["dpop"] = claims
+            if self.dpop_nonce is not None and claims.get("nonce") != self.dpop_nonce:
+                return JSONResponse(
+                    {"error": "use_dpop_nonce"},
+                    status_code=400,
+                    headers={"dpop-nonce": self.dpop_nonce},
+                )
         if grant == "authorization_code":
             q = self._codes.pop(form.get("code", ""), None)
             if q is None or q.get("client_id") != cid:
@@ -208,7 +223,11 @@ class MockAS:
                 return JSONResponse({"error": "invalid_grant"}, status_code=400)
             if form.get("resource") != q.get("resource"):
                 return JSONResponse({"error": "invalid_target"}, status_code=400)
-            return JSONResponse(self._issue(cid, q.get("scope"), form.get("resource")))
+            body = self._issue(cid, q.get("scope"), form.get("resource"))
+            if jkt is not None:
+                body["token_type"] = "DPoP"
+                self.dpop_keys[body["access_token"]] = jkt
+            return JSONResponse(body)
         if grant == "refresh_token":
             old = next(
                 (t for t, g in self.grants.items() if g.refresh == form.get("refresh_token")),
@@ -219,6 +238,10 @@ class MockAS:
             g = self.grants.pop(old)
             return JSONResponse(self._issue(cid, g.scope, form.get("resource") or g.resource))
         if grant == "client_credentials":
+            return JSONResponse(self._issue(cid, form.get("scope"), form.get("resource")))
+        if grant == "urn:ietf:params:oauth:grant-type:jwt-bearer":
+            if not form.get("assertion", "").startswith("jag:"):
+                return JSONResponse({"error": "invalid_grant"}, status_code=400)
             return JSONResponse(self._issue(cid, form.get("scope"), form.get("resource")))
         return JSONResponse({"error": "unsupported_grant_type"}, status_code=400)
 
@@ -248,6 +271,20 @@ class MockAS:
             resource=g.resource,
             subject="user-1",
         )
+
+
+def check_proof(proof: str, method: str, url: str) -> tuple[dict[str, Any], str]:
+    """Verify a DPoP proof (RFC 9449 section 4.3): its claims and its key's thumbprint."""
+    from joserfc import jws, jwt
+    from joserfc.jwk import ECKey
+
+    header = jws.extract_compact(proof.encode()).protected
+    assert header["typ"] == "dpop+jwt" and header["alg"] == "ES256"
+    key = ECKey.import_key(header["jwk"])
+    claims = dict(jwt.decode(proof, key, algorithms=["ES256"]).claims)
+    assert claims["htm"] == method and claims["htu"] == url, claims
+    assert abs(claims["iat"] - time.time()) < 60 and claims["jti"]
+    return claims, key.thumbprint()
 
 
 def origin(url: str) -> str:

@@ -315,11 +315,56 @@ async def test_authorization_server_migration(
         assert all(e["query"]["client_id"] != "client-1" for e in second.events("authorize"))
 
 
+async def test_jwt_bearer_and_id_jag(oauth_env: Make, wire: Callable[..., WireChecker]) -> None:
+    """SEP-990: the IdP exchanges the ID token for an ID-JAG, which the client presents to the
+    authorization server with the JWT bearer grant (client_secret_basic)."""
+    from urllib.parse import parse_qsl
+
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    from mcpkit.auth.enterprise import id_jag_assertion
+    from mcpkit.transports.http import running
+
+    seen: list[dict[str, str]] = []
+
+    async def idp_token(request: Request) -> JSONResponse:
+        form = dict(parse_qsl((await request.body()).decode()))
+        seen.append(form)
+        return JSONResponse({"access_token": "jag:" + form["subject_token"], "token_type": "N_A"})
+
+    mock = MockAS(dcr=False, auth_methods=["client_secret_basic"], clients={"ent": ("pw", "b")})
+    env: Env = await oauth_env(mock)
+    async with running(Starlette(routes=[Route("/token", idp_token, methods=["POST"])])) as idp:
+        auth = OAuthClientAuth(
+            env.url,
+            grant_type="jwt_bearer",
+            client_id="ent",
+            client_secret="pw",
+            assertion=id_jag_assertion(idp + "/token", "id-token-1", idp_client_id="idp-c"),
+        )
+        assert await whoami(env, auth, wire) == "ent"
+    assert seen[0]["audience"] == mock.issuer and seen[0]["resource"] == env.url
+    assert seen[0]["requested_token_type"] == "urn:ietf:params:oauth:token-type:id-jag"
+    [tok] = mock.events("token")
+    assert tok["form"]["assertion"] == "jag:id-token-1" and tok["method"] == "client_secret_basic"
+
+    static = OAuthClientAuth(
+        env.url, grant_type="jwt_bearer", client_id="ent", client_secret="pw", assertion="bad"
+    )
+    with pytest.raises(McpError, match="invalid_grant"):
+        await whoami(env, static, wire)
+
+
 def test_authorization_code_needs_a_handler() -> None:
     with pytest.raises(ValueError):
         OAuthClientAuth("http://localhost/mcp")
     with pytest.raises(ValueError):
         OAuthClientAuth("http://localhost/mcp", grant_type="client_credentials")
+    with pytest.raises(ValueError):
+        OAuthClientAuth("http://localhost/mcp", grant_type="jwt_bearer", client_id="c")
 
 
 async def test_no_client_metadata_redirect_is_web() -> None:

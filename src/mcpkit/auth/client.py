@@ -26,13 +26,14 @@ from mcpkit.auth.discovery import (
     AuthorizationServerMetadata,
     Challenge,
     ProtectedResourceMetadata,
-    bearer_challenge,
     canonical_resource,
     discover_authorization_server,
     discover_protected_resource,
     origin_of,
+    parse_www_authenticate,
     resource_matches,
 )
+from mcpkit.auth.dpop import DPoPKey
 from mcpkit.auth.errors import OAuthError
 from mcpkit.auth.pkce import PKCE, new_state
 from mcpkit.auth.registration import (
@@ -142,7 +143,9 @@ class OAuthClientAuth(httpx.Auth):
     ``"client_credentials"`` needs pre-registered credentials; ``"jwt_bearer"`` (RFC 7523:
     workload identity federation, enterprise-managed authorization) needs a pre-registered
     ``client_id`` and ``assertion`` (the JWT, or an :data:`AssertionProvider` called per
-    token request). Tokens and registrations live in
+    token request). ``dpop`` (RFC 9449 sender-constrained tokens; needs the ``auth`` extra):
+    True always, False never, None (default) when the server challenges with the ``DPoP``
+    scheme and the authorization server advertises ES256. Tokens and registrations live in
     ``store`` (in memory by default). ``max_step_up`` bounds re-authorizations for the same
     ``insufficient_scope`` challenge. ``http_client`` is used for the OAuth requests (PRM, AS
     metadata, registration, token endpoint).
@@ -165,6 +168,7 @@ class OAuthClientAuth(httpx.Auth):
         private_key: PrivateKey | None = None,
         grant_type: GrantType = "authorization_code",
         assertion: str | AssertionProvider | None = None,
+        dpop: bool | None = None,
         store: TokenStore | None = None,
         http_client: httpx.AsyncClient | None = None,
         max_step_up: int = 2,
@@ -177,6 +181,11 @@ class OAuthClientAuth(httpx.Auth):
         if grant_type == "jwt_bearer" and assertion is None:
             raise ValueError("the jwt_bearer grant needs an assertion")
         self.assertion = assertion
+        self.dpop = dpop
+        self._dpop_key: DPoPKey | None = None
+        self._dpop_challenged = False
+        self._as_nonce: str | None = None
+        self._rs_nonce: str | None = None
         self.server_url = server_url
         self.authorization_handler = authorization_handler
         self.client_metadata = client_metadata or ClientMetadata()
@@ -246,17 +255,29 @@ class OAuthClientAuth(httpx.Auth):
         token = await self._usable_token()
         self._attach(request, token)
         response = yield request
-        retried_401 = False
-        for _ in range(self.max_step_up + 2):  # bounded, whatever the server answers
+        retried_401 = retried_nonce = False
+        for _ in range(self.max_step_up + 3):  # bounded, whatever the server answers
+            nonce = response.headers.get("dpop-nonce")
+            if nonce and token is not None and token.token_type == "DPoP":
+                self._rs_nonce = nonce
+                if (
+                    response.status_code == 401
+                    and not retried_nonce
+                    and self._challenge(response).error == "use_dpop_nonce"
+                ):
+                    retried_nonce = True  # RFC 9449 section 9: retry with the server's nonce
+                    self._attach(request, token)
+                    response = yield request
+                    continue
             if response.status_code == 401 and not retried_401:
                 retried_401 = True
-                challenge = bearer_challenge(response) or Challenge("bearer")
+                challenge = self._challenge(response)
                 async with self._lock:
                     if self._token is token or self._token is None:
                         await self._on_unauthorized(challenge, token)
                     token = self._token
             elif response.status_code == 403:
-                challenge = bearer_challenge(response) or Challenge("bearer")
+                challenge = self._challenge(response)
                 if challenge.error != "insufficient_scope" or challenge.scope is None:
                     return
                 async with self._lock:
@@ -268,12 +289,31 @@ class OAuthClientAuth(httpx.Auth):
             self._attach(request, token)
             response = yield request
 
-    @staticmethod
-    def _attach(request: httpx.Request, token: OAuthToken | None) -> None:
-        if token is not None:
-            request.headers["Authorization"] = f"Bearer {token.access_token}"
-        else:
+    def _challenge(self, response: httpx.Response) -> Challenge:
+        """The ``Bearer`` (or ``DPoP``) challenge of a 401/403 answer."""
+        challenges = parse_www_authenticate(response.headers.get_list("www-authenticate"))
+        if any(c.scheme == "dpop" for c in challenges):
+            self._dpop_challenged = True
+        for scheme in ("bearer", "dpop"):
+            for c in challenges:
+                if c.scheme == scheme:
+                    return c
+        return Challenge("bearer")
+
+    def _attach(self, request: httpx.Request, token: OAuthToken | None) -> None:
+        if token is None:
             request.headers.pop("Authorization", None)
+            request.headers.pop("DPoP", None)
+        elif token.token_type == "DPoP" and self._dpop_key is not None:
+            request.headers["Authorization"] = f"DPoP {token.access_token}"
+            request.headers["DPoP"] = self._dpop_key.proof(
+                request.method,
+                str(request.url),
+                access_token=token.access_token,
+                nonce=self._rs_nonce,
+            )
+        else:
+            request.headers["Authorization"] = f"Bearer {token.access_token}"
 
     # -- token lifecycle -----------------------------------------------------------------------
 
@@ -281,7 +321,10 @@ class OAuthClientAuth(httpx.Auth):
         if not self._loaded:
             async with self._lock:
                 if not self._loaded:
-                    self._token = await self.store.get_token(self._key)
+                    stored = await self.store.get_token(self._key)
+                    # a DPoP-bound token is useless without the key it was bound to
+                    if stored is not None and stored.token_type != "DPoP":
+                        self._token = stored
                     self._loaded = True
         token = self._token
         if token is None or not token.expired():
@@ -518,6 +561,19 @@ class OAuthClientAuth(httpx.Auth):
             "resource": self.resource,
         }
 
+    def _dpop_for(self, meta: AuthorizationServerMetadata) -> DPoPKey | None:
+        """The DPoP key to use with ``meta``'s token endpoint (None: plain bearer tokens)."""
+        if self.dpop is False:
+            return None
+        algs = meta.get("dpop_signing_alg_values_supported")
+        if self.dpop is None and not (
+            self._dpop_challenged and isinstance(algs, list) and "ES256" in algs
+        ):
+            return None
+        if self._dpop_key is None:
+            self._dpop_key = DPoPKey()
+        return self._dpop_key
+
     async def _token_request(
         self,
         http: httpx.AsyncClient,
@@ -528,23 +584,40 @@ class OAuthClientAuth(httpx.Auth):
     ) -> OAuthToken:
         endpoint = meta.token_endpoint
         assert endpoint is not None
-        headers = {"accept": "application/json"}
-        apply_client_auth(
-            form,
-            headers,
-            client,
-            self._auth_method(meta, client),
-            audience=meta.issuer,
-            private_key=self.private_key,
-        )
-        try:
-            response = await http.post(endpoint, data=form, headers=headers, follow_redirects=False)
-        except httpx.HTTPError as exc:
-            raise OAuthError(f"Token request to {endpoint} failed: {exc}") from exc
-        try:
-            doc: Any = response.json()
-        except ValueError:
-            doc = None
+        dpop = self._dpop_for(meta)
+        for _attempt in range(2):
+            body = dict(form)
+            headers = {"accept": "application/json"}
+            apply_client_auth(
+                body,
+                headers,
+                client,
+                self._auth_method(meta, client),
+                audience=meta.issuer,
+                private_key=self.private_key,
+            )
+            if dpop is not None:
+                headers["DPoP"] = dpop.proof("POST", endpoint, nonce=self._as_nonce)
+            try:
+                response = await http.post(
+                    endpoint, data=body, headers=headers, follow_redirects=False
+                )
+            except httpx.HTTPError as exc:
+                raise OAuthError(f"Token request to {endpoint} failed: {exc}") from exc
+            try:
+                doc: Any = response.json()
+            except ValueError:
+                doc = None
+            nonce = response.headers.get("dpop-nonce")
+            if dpop is not None and nonce:
+                self._as_nonce = nonce
+                if (
+                    response.status_code == 400
+                    and isinstance(doc, dict)
+                    and doc.get("error") == "use_dpop_nonce"
+                ):
+                    continue  # RFC 9449 section 8: again, with the server's nonce
+            break
         if response.status_code != 200 or not isinstance(doc, dict):
             error = doc.get("error") if isinstance(doc, dict) else None
             detail = doc.get("error_description") if isinstance(doc, dict) else None
@@ -558,13 +631,18 @@ class OAuthClientAuth(httpx.Auth):
         token_type = doc.get("token_type")
         if not isinstance(access, str) or not access:
             raise OAuthError(f"The token response from {endpoint} has no access_token")
-        if not isinstance(token_type, str) or token_type.lower() != "bearer":
+        kind = token_type.lower() if isinstance(token_type, str) else None
+        if kind == "dpop" and dpop is not None:
+            token_type = "DPoP"
+        elif kind == "bearer":
+            token_type = "Bearer"
+        else:
             raise OAuthError(f"Unsupported token type {token_type!r} from {endpoint}")
         refresh = doc.get("refresh_token")
         scope = doc.get("scope")
         return OAuthToken(
             access_token=access,
-            token_type="Bearer",
+            token_type=token_type,
             expires_at=token_lifetime(doc),
             refresh_token=refresh if isinstance(refresh, str) and refresh else None,
             scope=scope if isinstance(scope, str) else requested_scope,
