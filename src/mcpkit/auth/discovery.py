@@ -105,7 +105,7 @@ def bearer_challenge(response: httpx.Response) -> Challenge | None:
 
 def origin_of(url: str | httpx.URL) -> tuple[str, str, int | None]:
     """(scheme, host, port) with the default port filled in, for same-origin checks."""
-    u = httpx.URL(str(url))
+    u = url if isinstance(url, httpx.URL) else httpx.URL(url)
     port = u.port or {"http": 80, "https": 443}.get(u.scheme)
     return (u.scheme.lower(), u.host.lower(), port)
 

@@ -278,7 +278,11 @@ class ResourceServer:
             return
         needed = list(self.required_scopes)
         if self.scopes_for is not None and scope["method"] == "POST":
-            body = await self._read_body(receive)
+            try:
+                body = await self._read_body(receive)
+            except _TooLarge:
+                await _json(send, 413, _rpc_error(-32600, "Request body too large"))
+                return
             if body is None:
                 return
             receive = _replay(body, receive)
@@ -347,7 +351,7 @@ class ResourceServer:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body_size:
-                return b""  # too large: let the transport refuse what we replay
+                raise _TooLarge
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
@@ -384,6 +388,10 @@ class ResourceServer:
             body,
             [(b"content-type", b"application/json"), (b"www-authenticate", challenge.encode())],
         )
+
+
+class _TooLarge(Exception):
+    pass
 
 
 def _rpc_error(code: int, message: str) -> bytes:

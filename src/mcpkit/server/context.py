@@ -22,6 +22,7 @@ from mcpkit.server.roots import list_roots as _list_roots
 from mcpkit.session import RequestContext
 
 if TYPE_CHECKING:
+    from mcpkit.auth.server import AccessToken
     from mcpkit.server.app import AppSession, Server
     from mcpkit.types import CreateMessageResult, ReadResourceResult, Root
 
@@ -79,9 +80,9 @@ class Context:
         return self.server.lifespan_state
 
     @property
-    def auth(self) -> Any:
-        """The validated OAuth access token of this request (a
-        :class:`mcpkit.auth.AccessToken`), None when the server is not protected."""
+    def auth(self) -> AccessToken | None:
+        """The validated OAuth access token of this request (None when the server is not
+        protected by a :class:`mcpkit.auth.ResourceServer`)."""
         from mcpkit.auth.server import get_access_token
 
         return get_access_token()
