@@ -148,6 +148,8 @@ class MockAS:
 
             cid = form.get("client_id", "")
             key = self.public_keys.get(cid)
+            if key is None:
+                return None, "private_key_jwt"
             try:
                 tok = jwt.decode(form["client_assertion"], key)
             except Exception:

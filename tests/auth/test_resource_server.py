@@ -120,6 +120,15 @@ async def test_insufficient_scope(oauth_env: Make) -> None:
         assert r.status_code == 200 and "c1 mcp:basic" in r.text
 
 
+async def test_oversized_body_with_per_request_scopes(oauth_env: Make) -> None:
+    env: Env = await oauth_env(scopes_for=write_needs_scope, max_body_size=1000)
+    grant(env, "t")
+    async with httpx.AsyncClient() as http:
+        big = raw.tool_call(1, "write", text="x" * 2000)
+        r = await http.post(env.url, json=big, headers=bearer("t"))
+        assert r.status_code == 413
+
+
 async def test_session_bound_to_principal(oauth_env: Make) -> None:
     env: Env = await oauth_env()
     grant(env, "alice", client_id="alice")
