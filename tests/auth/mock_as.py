@@ -57,6 +57,7 @@ class MockAS:
     clients: dict[str, tuple[str | None, str]] = field(default_factory=dict)
     public_keys: dict[str, Any] = field(default_factory=dict)  # client_id -> joserfc key
     registered_method: str | None = None  # what DCR answers, None: the requested one
+    token_endpoint: str | None = None  # advertise another token endpoint
     dpop: bool = False  # advertise ES256 and bind tokens to a DPoP proof's key
     dpop_nonce: str | None = None  # demand this nonce in token request proofs
     dpop_keys: dict[str, str] = field(default_factory=dict)  # token -> jkt
@@ -97,7 +98,7 @@ class MockAS:
         doc: dict[str, Any] = {
             "issuer": self.metadata_issuer or self.issuer,
             "authorization_endpoint": self.issuer + "/authorize",
-            "token_endpoint": self.issuer + "/token",
+            "token_endpoint": self.token_endpoint or self.issuer + "/token",
             "response_types_supported": ["code"],
             "grant_types_supported": self.grant_types,
         }

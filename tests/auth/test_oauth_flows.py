@@ -188,6 +188,7 @@ async def test_stored_tokens_are_reused(oauth_env: Make, wire: Callable[..., Wir
         (MockAS(metadata_issuer="https://attacker.example.com"), "refusing"),
         (MockAS(pkce=False), "PKCE"),
         (MockAS(dcr=False), "No client identity"),
+        (MockAS(token_endpoint="http://as.example.com/token"), "not HTTPS"),
     ],
 )
 async def test_refusals(
@@ -369,6 +370,25 @@ def test_authorization_code_needs_a_handler() -> None:
 
 async def test_no_client_metadata_redirect_is_web() -> None:
     meta = ClientMetadata(redirect_uris=["https://app.example.com/cb"])
+    doc = meta.metadata_document("https://app.example.com/client.json")
+    assert doc["client_id"] == "https://app.example.com/client.json"
+    assert doc["redirect_uris"] == ["https://app.example.com/cb"]
+    assert doc["token_endpoint_auth_method"] == "none"
+    with pytest.raises(ValueError):
+        meta.metadata_document("http://app.example.com/client.json")
+    insecure = ClientMetadata(redirect_uris=["http://app.example.com/cb"])
+    with pytest.raises(ValueError, match="HTTPS or loopback"):
+        OAuthClientAuth(
+            "https://x/mcp",
+            authorization_handler=headless_authorization_handler(),
+            client_metadata=insecure,
+        )
+    OAuthClientAuth(
+        "https://x/mcp",
+        authorization_handler=headless_authorization_handler(),
+        client_metadata=insecure,
+        allow_insecure_http=True,
+    )
     assert meta.to_wire("none")["application_type"] == "web"
     assert ClientMetadata().to_wire(None)["application_type"] == "native"
     assert OAuthError("x", error="e").error == "e"

@@ -41,6 +41,7 @@ from mcpkit.auth.registration import (
     PrivateKey,
     apply_client_auth,
     choose_auth_method,
+    is_secure_url,
     register_client,
     token_lifetime,
 )
@@ -148,7 +149,8 @@ class OAuthClientAuth(httpx.Auth):
     scheme and the authorization server advertises ES256. Tokens and registrations live in
     ``store`` (in memory by default). ``max_step_up`` bounds re-authorizations for the same
     ``insufficient_scope`` challenge. ``http_client`` is used for the OAuth requests (PRM, AS
-    metadata, registration, token endpoint).
+    metadata, registration, token endpoint). Authorization server endpoints and redirect URIs
+    must be HTTPS or loopback HTTP unless ``allow_insecure_http``.
     """
 
     requires_request_body = False
@@ -173,6 +175,7 @@ class OAuthClientAuth(httpx.Auth):
         http_client: httpx.AsyncClient | None = None,
         max_step_up: int = 2,
         timeout: float = 30.0,
+        allow_insecure_http: bool = False,
     ) -> None:
         if grant_type == "authorization_code" and authorization_handler is None:
             raise ValueError("the authorization_code grant needs an authorization_handler")
@@ -189,6 +192,10 @@ class OAuthClientAuth(httpx.Auth):
         self.server_url = server_url
         self.authorization_handler = authorization_handler
         self.client_metadata = client_metadata or ClientMetadata()
+        self.allow_insecure_http = allow_insecure_http
+        for uri in self.client_metadata.redirect_uris:
+            if not (is_secure_url(uri) or allow_insecure_http):
+                raise ValueError(f"redirect URIs must be HTTPS or loopback: {uri}")
         if grant_type != "authorization_code" and client_metadata is None:
             self.client_metadata.grant_types = [
                 JWT_BEARER if grant_type == "jwt_bearer" else grant_type
@@ -418,6 +425,11 @@ class OAuthClientAuth(httpx.Auth):
         meta = self._meta
         if meta is None or meta.issuer != issuer:
             meta = await discover_authorization_server(http, issuer)
+            if not self.allow_insecure_http:
+                for name in ("authorization_endpoint", "token_endpoint", "registration_endpoint"):
+                    url = meta.get(name)
+                    if isinstance(url, str) and not is_secure_url(url):
+                        raise OAuthError(f"The authorization server's {name} is not HTTPS: {url}")
         if self._meta is not None and self._meta.issuer != meta.issuer:
             logger.info("Authorization server changed to %s: starting over there", meta.issuer)
             self._client_info = None

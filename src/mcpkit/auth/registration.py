@@ -22,11 +22,18 @@ __all__ = [
     "PrivateKey",
     "apply_client_auth",
     "choose_auth_method",
+    "is_secure_url",
     "register_client",
 ]
 
 #: Methods a client with a secret can use, in order of preference.
 _SECRET_METHODS = ("client_secret_basic", "client_secret_post")
+
+
+def is_secure_url(url: str) -> bool:
+    """HTTPS, or HTTP to a loopback host (what OAuth 2.1 section 1.5 allows)."""
+    scheme = urlsplit(url).scheme.lower()
+    return scheme == "https" or (scheme == "http" and _is_loopback(url))
 
 
 def _is_loopback(url: str) -> bool:
@@ -57,6 +64,14 @@ class ClientMetadata:
     client_uri: str | None = None
     logo_uri: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def metadata_document(self, client_id: str) -> dict[str, Any]:
+        """The client ID metadata document to serve at ``client_id`` (an HTTPS URL with a
+        path): the same fields, with ``client_id`` equal to the document's URL."""
+        parts = urlsplit(client_id)
+        if parts.scheme != "https" or parts.path in ("", "/"):
+            raise ValueError("a client ID metadata document URL is https:// with a path")
+        return {"client_id": client_id, **self.to_wire(self.token_endpoint_auth_method or "none")}
 
     def to_wire(self, auth_method: str | None) -> dict[str, Any]:
         app_type = self.application_type
