@@ -747,12 +747,12 @@ class Server:
             prompt = self.prompts.prompts.get(target)
             if prompt is None:
                 raise McpError(INVALID_PARAMS, f"Unknown prompt: {target}")
-            fallback = _completion.choices_of(prompt.signature.model, argument)
+            fallback = prompt.signature.choices(argument)
         else:
             entry = self.resources.templates.get(target) or self.resources.resources.get(target)
             if entry is None:
                 raise McpError(INVALID_PARAMS, f"Unknown resource template: {target}")
-            fallback = _completion.choices_of(entry.signature.model, argument)
+            fallback = entry.signature.choices(argument)
         completion = await self.completions.complete(
             kind, target, argument, value, arguments, fallback
         )

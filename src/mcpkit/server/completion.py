@@ -15,12 +15,14 @@ import enum
 import inspect
 import typing
 from collections.abc import Callable, Iterable
-from typing import Any, get_args, get_origin
+from typing import TYPE_CHECKING, Any, get_args, get_origin
 
-from pydantic import BaseModel
-
+from mcpkit._models import is_model
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 __all__ = ["MAX_VALUES", "CompletionRegistry", "choices_of", "to_completion"]
 
@@ -50,7 +52,7 @@ def choices_of(model: type[BaseModel] | None, field_alias: str) -> list[str] | N
 
 def to_completion(value: Any) -> JSONObject:
     """The ``completion`` object for a handler's return value (capped at 100 values)."""
-    if isinstance(value, BaseModel):
+    if is_model(value):
         value = value.model_dump(by_alias=True, exclude_none=True)
     if isinstance(value, dict):
         values = [str(v) for v in value.get("values", [])]

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from pydantic import BaseModel
-from pydantic_core import to_jsonable_python
+
+from mcpkit._models import is_model
 
 __all__ = [
     "Audio",
@@ -48,7 +48,7 @@ def annotations_dict(annotations: Any) -> dict[str, Any] | None:
     """Content/resource annotations (audience, priority, lastModified) in wire form."""
     if annotations is None:
         return None
-    if isinstance(annotations, BaseModel):
+    if is_model(annotations):
         dumped: dict[str, Any] = annotations.model_dump(
             by_alias=True, exclude_none=True, mode="json"
         )
@@ -147,6 +147,8 @@ def to_json_text(value: Any) -> str:
 
 
 def _default(value: Any) -> Any:
+    from pydantic_core import to_jsonable_python
+
     return to_jsonable_python(value)
 
 
@@ -158,7 +160,7 @@ def _block(value: Any) -> dict[str, Any] | None:
         return value.to_block()
     if isinstance(value, (bytes, bytearray)):
         return Image(data=bytes(value)).to_block()
-    if isinstance(value, BaseModel):
+    if is_model(value):
         type_ = getattr(value, "type", None)
         if type_ in CONTENT_TYPES:
             dumped: dict[str, Any] = value.model_dump(by_alias=True, exclude_none=True, mode="json")

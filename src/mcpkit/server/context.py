@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from pydantic import BaseModel
-
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import JSONObject, RequestId
 from mcpkit.server import elicitation as _elicitation
@@ -22,13 +20,15 @@ from mcpkit.server.roots import list_roots as _list_roots
 from mcpkit.session import RequestContext
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from mcpkit.auth.server import AccessToken
     from mcpkit.server.app import AppSession, Server
     from mcpkit.types import CreateMessageResult, ReadResourceResult, Root
 
 __all__ = ["Context"]
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound="BaseModel")
 
 
 class Context:

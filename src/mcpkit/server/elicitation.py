@@ -16,8 +16,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ValidationError
-
+from mcpkit._models import is_model_class
 from mcpkit.errors import McpError
 from mcpkit.json_schema import compile_schema
 from mcpkit.jsonrpc import URL_ELICITATION_REQUIRED, JSONObject
@@ -120,7 +119,7 @@ def _property(name: str, prop: Any) -> dict[str, Any]:
 
 def requested_schema(schema: Any) -> dict[str, Any]:
     """The ``requestedSchema`` for a pydantic model class or a restricted JSON Schema dict."""
-    if isinstance(schema, type) and issubclass(schema, BaseModel):
+    if is_model_class(schema):
         raw = schema.model_json_schema()
         raw = _resolve(raw, raw.get("$defs", {}))
     elif isinstance(schema, dict):
@@ -149,7 +148,9 @@ def parse_result(result: Any, schema: Any, requested: dict[str, Any]) -> Elicita
     content = result.get("content") or {}
     if not isinstance(content, dict):
         raise ElicitationError("The client sent elicitation content that is not an object")
-    if isinstance(schema, type) and issubclass(schema, BaseModel):
+    if is_model_class(schema):
+        from pydantic import ValidationError
+
         try:
             data = schema.model_validate(content)
         except ValidationError as exc:

@@ -16,8 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any, Literal
 
-from pydantic import BaseModel
-
+from mcpkit._models import is_model
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
 from mcpkit.server.content import _block
@@ -57,7 +56,7 @@ def to_messages(value: Any) -> list[JSONObject]:
             if not isinstance(content, dict):
                 content = _block(content)
             out.append({**item, "content": content})
-        elif isinstance(item, BaseModel) and hasattr(item, "role") and hasattr(item, "content"):
+        elif is_model(item) and hasattr(item, "role") and hasattr(item, "content"):
             out.append(wire_dict(item, "message"))
         else:
             block = _block(item)
@@ -184,7 +183,7 @@ class PromptRegistry:
             raise
         except Exception as exc:
             raise McpError(INTERNAL_ERROR, f"Error rendering prompt '{name}': {exc}") from exc
-        if isinstance(value, BaseModel) and hasattr(value, "messages"):
+        if is_model(value) and hasattr(value, "messages"):
             return wire_dict(value, "result")
         if isinstance(value, dict) and "messages" in value:
             result = dict(value)

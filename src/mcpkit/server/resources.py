@@ -17,8 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any
 
-from pydantic import BaseModel
-
+from mcpkit._models import is_model
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, JSONObject
 from mcpkit.server.content import annotations_dict, to_json_text
@@ -44,7 +43,7 @@ def to_contents(value: Any, uri: str, mime_type: str | None) -> list[JSONObject]
                 "blob": base64.b64encode(value).decode(),
             }
         ]
-    if isinstance(value, BaseModel) and (
+    if is_model(value) and (
         "text" in type(value).model_fields or "blob" in type(value).model_fields
     ):
         item = wire_dict(value, "contents")
@@ -63,7 +62,7 @@ def to_contents(value: Any, uri: str, mime_type: str | None) -> list[JSONObject]
     if (
         isinstance(value, (list, tuple))
         and value
-        and all(isinstance(v, (dict, BaseModel)) and _is_contents(v) for v in value)
+        and all((isinstance(v, dict) or is_model(v)) and _is_contents(v) for v in value)
     ):
         out: list[JSONObject] = []
         for v in value:
@@ -73,7 +72,7 @@ def to_contents(value: Any, uri: str, mime_type: str | None) -> list[JSONObject]
 
 
 def _is_contents(value: Any) -> bool:
-    if isinstance(value, BaseModel):
+    if is_model(value):
         fields = type(value).model_fields
         return "text" in fields or "blob" in fields
     return "text" in value or "blob" in value

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel
-
+from mcpkit._models import is_model
 from mcpkit.jsonrpc import JSONObject
 from mcpkit.lifecycle import has_capability
 from mcpkit.server.content import _block
@@ -35,7 +34,7 @@ def to_sampling_messages(messages: str | Sequence[Any]) -> list[JSONObject]:
     for m in messages:
         if isinstance(m, str):
             out.append({"role": "user", "content": {"type": "text", "text": m}})
-        elif isinstance(m, BaseModel):
+        elif is_model(m):
             out.append(wire_dict(m, "message"))
         elif isinstance(m, dict) and "role" in m and "content" in m:
             content = m["content"]

@@ -2,8 +2,12 @@
 
 :func:`analyze` looks at a handler's signature once, at registration: which parameter wants
 the :class:`~mcpkit.server.context.Context` (found by type, not name), the JSON Schema of the
-other parameters (through a pydantic model built with ``create_model``), and a fast
-``validate(arguments) -> kwargs`` that runs the compiled pydantic validator. A hand-written
+other parameters, and a fast ``validate(arguments) -> kwargs``. Simple signatures (JSON
+primitives, ``Optional``, string/bool ``Literal``, lists and ``dict[str, ...]`` of those,
+JSON defaults) get their schema and conversion from a small hand-written path that gives
+exactly what pydantic would (tests/test_schema_light.py compares them), so a server with
+only such handlers never imports pydantic; everything else goes through a pydantic model
+built with ``create_model`` and its compiled validator. A hand-written
 JSON Schema may replace the generated one; it is then validated with
 :func:`mcpkit.json_schema.compile_schema` (2020-12 unless ``$schema`` says otherwise).
 """
@@ -12,17 +16,19 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import sys
 import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
 
 import jsonschema_rs
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
-from pydantic.fields import FieldInfo
-from typing_extensions import is_typeddict
 
+from mcpkit._models import is_model_class, to_jsonable
 from mcpkit.json_schema import SchemaValidator, compile_schema
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, TypeAdapter, ValidationError
 
 __all__ = [
     "ArgumentsError",
@@ -105,10 +111,13 @@ class Signature:
     """What registration learned about one handler's parameters."""
 
     __slots__ = (
+        "_choices",
         "_field_to_param",
+        "_light",
         "_pass_as",
         "_raw_validator",
         "_strict_validator",
+        "_validation_error",
         "_validator",
         "context_param",
         "has_var_keyword",
@@ -128,6 +137,18 @@ class Signature:
         self._strict_validator: SchemaValidator | None = None
         self._pass_as: str | None = None
         self._validator: Any = None
+        self._validation_error: type[ValidationError] | None = None
+        # The hand-written path: (param, converter) for the parameters that need converting.
+        self._light: list[tuple[str, Callable[[Any], Any]]] | None = None
+        self._choices: dict[str, list[str]] = {}
+
+    def choices(self, name: str) -> list[str] | None:
+        """The fixed choices (``Literal`` / ``Enum``) of parameter ``name``, if it has them."""
+        if self.model is None:
+            return self._choices.get(name)
+        from mcpkit.server.completion import choices_of
+
+        return choices_of(self.model, name)
 
     def validate(self, arguments: Any) -> dict[str, Any]:
         """Keyword arguments for the function; raise :class:`ArgumentsError`."""
@@ -135,6 +156,17 @@ class Signature:
             arguments = {}
         elif type(arguments) is not dict:
             raise ArgumentsError("Arguments must be an object")
+        light = self._light
+        if light is not None:
+            checker = self._strict_validator
+            assert checker is not None
+            if not checker.is_valid(arguments):
+                raise ArgumentsError(schema_errors_message(checker, arguments))
+            kwargs = dict(arguments)
+            for param, convert in light:
+                if param in kwargs:
+                    kwargs[param] = convert(kwargs[param])
+            return kwargs
         raw = self._raw_validator
         if raw is not None:
             if not raw.is_valid(arguments):
@@ -149,6 +181,8 @@ class Signature:
                 raise ArgumentsError(f"{names}: Unexpected argument (this takes no arguments)")
             return {}
         strict = self._strict_validator
+        validation_error = self._validation_error
+        assert validation_error is not None
         try:
             if strict is not None and not strict.is_valid(arguments):
                 # Pydantic's message is the more precise one when it rejects too (it looks
@@ -156,7 +190,7 @@ class Signature:
                 validator.validate_python(arguments)
                 raise ArgumentsError(schema_errors_message(strict, arguments))
             instance = validator.validate_python(arguments)
-        except ValidationError as exc:
+        except validation_error as exc:
             raise ArgumentsError(validation_message(exc)) from None
         values = instance.__dict__
         kwargs = {param: values[field] for field, param in self._field_to_param}
@@ -166,9 +200,187 @@ class Signature:
 
 
 def _field_name(name: str) -> str:
-    if name.startswith("_") or hasattr(BaseModel, name):
+    if name.startswith("_") or name in _MODEL_ATTRIBUTES or name.startswith("model_"):
         return f"arg_{name.lstrip('_')}_"
     return name
+
+
+#: Non-dunder attributes of ``pydantic.BaseModel`` (a field cannot be called so).
+_MODEL_ATTRIBUTES = frozenset(
+    {
+        "construct",
+        "copy",
+        "dict",
+        "from_orm",
+        "json",
+        "parse_file",
+        "parse_obj",
+        "parse_raw",
+        "schema",
+        "schema_json",
+        "update_forward_refs",
+        "validate",
+    }
+)
+
+
+# -- the hand-written path for simple signatures ---------------------------------------------
+
+
+class _Unsupported(Exception):
+    """The hint (or default) needs pydantic."""
+
+
+def _to_int(value: Any) -> Any:
+    # The schema let it through as an integer: 5.0 -> 5 (pydantic's lax int).
+    return int(value) if type(value) is float else value
+
+
+def _to_float(value: Any) -> Any:
+    return float(value) if type(value) is int else value
+
+
+def _optional(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: None if value is None else convert(value)
+
+
+def _list_of(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: [convert(v) for v in value]
+
+
+def _dict_of(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: {k: convert(v) for k, v in value.items()}
+
+
+_PRIMITIVES: dict[Any, tuple[str, Callable[[Any], Any] | None]] = {
+    str: ("string", None),
+    int: ("integer", _to_int),
+    float: ("number", _to_float),
+    bool: ("boolean", None),
+    type(None): ("null", None),
+    None: ("null", None),
+}
+
+
+def _light_type(tp: Any, lax: bool) -> tuple[dict[str, Any], Callable[[Any], Any] | None]:
+    """(JSON Schema, converter or None for identity) of a simple hint, as pydantic makes it.
+
+    ``lax`` (strings from the wire, converted by pydantic's lax mode): only hints whose
+    lax conversion of a string is the identity (``str``, ``Any``, string literals,
+    ``Optional`` of those); anything else raises :class:`_Unsupported`.
+    """
+    if tp is Any:
+        return {}, None
+    primitive = _PRIMITIVES.get(tp) if isinstance(tp, type) or tp is None else None
+    if primitive is not None:
+        name, convert = primitive
+        if lax and name != "string":
+            raise _Unsupported
+        return {"type": name}, convert
+    origin = get_origin(tp)
+    if origin is Union or origin is types.UnionType:
+        args = get_args(tp)
+        if len(args) != 2 or type(None) not in args:
+            raise _Unsupported
+        # pydantic puts null last whatever the order in the hint.
+        other = args[1] if args[0] is type(None) else args[0]
+        inner, inner_convert = _light_type(other, lax)
+        if not inner or "anyOf" in inner:
+            raise _Unsupported
+        parts = [inner, {"type": "null"}]
+        return {"anyOf": parts}, (None if inner_convert is None else _optional(inner_convert))
+    if origin is Literal:
+        values = get_args(tp)
+        if not values or len(set(values)) != len(values):
+            raise _Unsupported
+        if all(type(v) is str for v in values):
+            kind = "string"
+        elif all(type(v) is bool for v in values) and not lax:
+            kind = "boolean"
+        else:
+            raise _Unsupported
+        if len(values) == 1:
+            return {"const": values[0], "type": kind}, None
+        return {"enum": list(values), "type": kind}, None
+    if lax:
+        raise _Unsupported
+    if tp is list or origin is list:
+        args = get_args(tp)
+        if not args:
+            return {"items": {}, "type": "array"}, None
+        items, convert = _light_type(args[0], lax)
+        return {"items": items, "type": "array"}, (None if convert is None else _list_of(convert))
+    if tp is dict or origin is dict:
+        args = get_args(tp)
+        if not args or (args[0] is str and args[1] is Any):
+            return {"additionalProperties": True, "type": "object"}, None
+        if args[0] is not str:
+            raise _Unsupported
+        values_schema, convert = _light_type(args[1], lax)
+        schema = {"additionalProperties": values_schema, "type": "object"}
+        return schema, (None if convert is None else _dict_of(convert))
+    raise _Unsupported
+
+
+def _is_json(value: Any) -> bool:
+    tp = type(value)
+    if tp is str or tp is int or tp is bool or value is None:
+        return True
+    if tp is float:
+        return value == value and value not in (float("inf"), float("-inf"))
+    if tp is list:
+        return all(_is_json(v) for v in value)
+    if tp is dict:
+        return all(type(k) is str and _is_json(v) for k, v in value.items())
+    return False
+
+
+def _sorted(value: Any, parent_key: str | None = None) -> Any:
+    """Keys sorted as pydantic sorts its JSON Schemas (not under properties/default)."""
+    if isinstance(value, dict):
+        keys = value.keys() if parent_key in ("properties", "default") else sorted(value)
+        return {k: _sorted(value[k], k) for k in keys}
+    if isinstance(value, list):
+        return [_sorted(v, parent_key) for v in value]
+    return value
+
+
+def _light_signature(sig: Signature, fields: dict[str, tuple[Any, Any]], lax: bool) -> bool:
+    """Fill ``sig`` by the hand-written path; False when a parameter needs pydantic."""
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    converters: list[tuple[str, Callable[[Any], Any]]] = []
+    choices: dict[str, list[str]] = {}
+    for name, (hint, default) in fields.items():
+        try:
+            schema, convert = _light_type(hint, lax)
+        except _Unsupported:
+            return False
+        prop = dict(schema)
+        if default is ...:
+            required.append(name)
+        else:
+            if not _is_json(default):
+                return False
+            prop["default"] = default
+        prop["title"] = name.title().replace("_", " ").strip()
+        properties[name] = _sorted(prop)
+        if convert is not None:
+            converters.append((name, convert))
+        literal = hint
+        if get_origin(literal) in (Union, types.UnionType):
+            literal = next(a for a in get_args(literal) if a is not type(None))
+        if get_origin(literal) is Literal:
+            choices[name] = [str(v) for v in get_args(literal)]
+    schema_out: dict[str, Any] = {"additionalProperties": False, "properties": properties}
+    if required:
+        schema_out["required"] = required
+    schema_out["type"] = "object"
+    sig.input_schema = schema_out
+    sig._strict_validator = compile_schema(schema_out)
+    sig._light = converters
+    sig._choices = choices
+    return True
 
 
 def analyze(
@@ -214,6 +426,8 @@ def analyze(
         default = param.default
         fname = _field_name(name)
         if fname != name:
+            from pydantic import Field
+
             hint = typing.Annotated[hint, Field(alias=name)]
         if default is inspect.Parameter.empty:
             fields[fname] = (hint, ...)
@@ -232,6 +446,13 @@ def analyze(
 
     if not fields and not sig.has_var_keyword:
         return sig
+    simple = not sig.has_var_keyword and not strings_only
+    renamed = any(f != p for f, p in sig._field_to_param)
+    if simple and not renamed and _light_signature(sig, fields, not strict):
+        return sig
+    from pydantic import ConfigDict, ValidationError, create_model
+
+    sig._validation_error = ValidationError
     config = ConfigDict(
         extra="allow" if sig.has_var_keyword else "forbid",
         arbitrary_types_allowed=False,
@@ -257,18 +478,50 @@ def analyze(
 class OutputSpec:
     """How a tool's return value becomes ``structuredContent``."""
 
-    __slots__ = ("adapter", "schema", "validator", "wrap")
+    __slots__ = ("convert", "schema", "validator", "wrap")
 
-    def __init__(self, schema: dict[str, Any], adapter: TypeAdapter[Any], wrap: bool) -> None:
+    def __init__(self, schema: dict[str, Any], convert: Callable[[Any], Any], wrap: bool) -> None:
         self.schema = schema
-        self.adapter = adapter
+        self.convert = convert
         self.wrap = wrap
         self.validator = compile_schema(schema)
 
     def structured(self, value: Any) -> Any:
         """The JSON-ready ``structuredContent`` for ``value``."""
-        data = self.adapter.dump_python(value, mode="json", warnings=False)
+        data = self.convert(value)
         return {"result": data} if self.wrap else data
+
+
+def _dumper(adapter: TypeAdapter[Any]) -> Callable[[Any], Any]:
+    dump = adapter.dump_python
+    return lambda value: dump(value, mode="json", warnings=False)
+
+
+def _light_dump(tp: Any) -> Callable[[Any], Any]:
+    """``TypeAdapter(tp).dump_python(value, mode="json", warnings=False)`` for a hint that
+    :func:`_light_type` accepts (pydantic's serializer turns bools into ints for ``int``,
+    ints and bools into floats for ``float``, and passes anything unexpected through)."""
+    if tp is int:
+        return lambda v: int(v) if type(v) is bool else to_jsonable(v)
+    if tp is float:
+        return lambda v: float(v) if type(v) is int or type(v) is bool else to_jsonable(v)
+    origin = get_origin(tp)
+    if origin is Union or origin is types.UnionType:
+        other = next(a for a in get_args(tp) if a is not type(None))
+        inner = _light_dump(other)
+        return lambda v: None if v is None else inner(v)
+    args = get_args(tp)
+    if (tp is list or origin is list) and args:
+        item = _light_dump(args[0])
+        return lambda v: [item(x) for x in v] if type(v) is list else to_jsonable(v)
+    if (tp is dict or origin is dict) and args:
+        value = _light_dump(args[1])
+        return lambda v: (
+            {k: value(x) for k, x in v.items()}
+            if type(v) is dict and all(type(k) is str for k in v)
+            else to_jsonable(v)
+        )
+    return to_jsonable
 
 
 def _is_object_type(tp: Any) -> bool:
@@ -276,9 +529,12 @@ def _is_object_type(tp: Any) -> bool:
     if origin is typing.Annotated:
         return _is_object_type(get_args(tp)[0])
     if isinstance(origin, type):
-        if issubclass(origin, BaseModel) or dataclasses.is_dataclass(origin):
+        if is_model_class(origin) or dataclasses.is_dataclass(origin):
             return True
-        if is_typeddict(origin):
+        typing_extensions = sys.modules.get("typing_extensions")
+        if typing.is_typeddict(origin) or (
+            typing_extensions is not None and typing_extensions.is_typeddict(origin)
+        ):
             return True
         if issubclass(origin, Mapping):
             args = get_args(tp)
@@ -302,8 +558,7 @@ def output_spec(
     if output_schema is not None:
         if output_schema.get("type") != "object":
             raise ValueError('output_schema must be a JSON Schema with "type": "object"')
-        adapter: TypeAdapter[Any] = TypeAdapter(Any)
-        return OutputSpec(dict(output_schema), adapter, wrap=False)
+        return OutputSpec(dict(output_schema), to_jsonable, wrap=False)
     if structured_output is False:
         return None
     empty = return_type is inspect.Parameter.empty or return_type is None
@@ -313,11 +568,20 @@ def output_spec(
         return None
     if structured_output is None and _is_content_like(return_type, content_types):
         return None
-    adapter = TypeAdapter(return_type)
-    schema = adapter.json_schema(mode="serialization")
+    try:
+        light_schema, _ = _light_type(return_type, lax=False)
+    except _Unsupported:
+        from pydantic import TypeAdapter
+
+        adapter: TypeAdapter[Any] = TypeAdapter(return_type)
+        schema = adapter.json_schema(mode="serialization")
+        convert = _dumper(adapter)
+    else:
+        schema = _sorted(light_schema)
+        convert = _light_dump(return_type)
     if _is_object_type(return_type):
         schema.setdefault("type", "object")
-        return OutputSpec(schema, adapter, wrap=False)
+        return OutputSpec(schema, convert, wrap=False)
     defs = schema.pop("$defs", None)
     wrapped: dict[str, Any] = {
         "type": "object",
@@ -326,7 +590,7 @@ def output_spec(
     }
     if defs:
         wrapped["$defs"] = defs
-    return OutputSpec(wrapped, adapter, wrap=True)
+    return OutputSpec(wrapped, convert, wrap=True)
 
 
 def _is_content_like(tp: Any, content_types: tuple[type, ...]) -> bool:
@@ -352,4 +616,5 @@ def _is_content_like(tp: Any, content_types: tuple[type, ...]) -> bool:
 
 def is_field_info(value: Any) -> bool:
     """True for a pydantic ``Field(...)`` default."""
-    return isinstance(value, FieldInfo)
+    fields = sys.modules.get("pydantic.fields")
+    return fields is not None and isinstance(value, fields.FieldInfo)

@@ -18,9 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any, Literal
 
-from pydantic import BaseModel
-from pydantic.alias_generators import to_camel
-
+from mcpkit._models import is_model, to_camel
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 from mcpkit.server.content import content_types, to_content, to_json_text
@@ -45,7 +43,7 @@ def error_result(message: str) -> JSONObject:
 
 def wire_dict(value: Any, what: str) -> dict[str, Any]:
     """A protocol object given as a model or a dict (snake_case keys accepted) in wire form."""
-    if isinstance(value, BaseModel):
+    if is_model(value):
         dumped: dict[str, Any] = value.model_dump(by_alias=True, exclude_none=True, mode="json")
         return dumped
     if isinstance(value, dict):
@@ -103,7 +101,7 @@ class ToolEntry:
     def to_result(self, value: Any) -> JSONObject:
         """The ``CallToolResult`` dict for a return value."""
         pt = self.passthrough_type
-        if pt is None and isinstance(value, BaseModel):
+        if pt is None and is_model(value):
             # Registered before mcpkit.types was imported; a model value means it is now.
             types_module = sys.modules.get("mcpkit.types")
             pt = self.passthrough_type = getattr(types_module, "CallToolResult", None)
