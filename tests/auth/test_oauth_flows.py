@@ -170,6 +170,24 @@ async def test_refresh_when_expired(oauth_env: Make, wire: Callable[..., WireChe
     assert await store.get_token(env.url) is auth.token
 
 
+async def test_expired_stored_token_is_refreshed_after_401(
+    oauth_env: Make, wire: Callable[..., WireChecker]
+) -> None:
+    """A new client loads an expired token from the store (no metadata known yet): the
+    server's 401 leads to discovery and a refresh, not to a new authorization."""
+    env: Env = await oauth_env()
+    store = MemoryTokenStore()
+    await whoami(env, oauth(env, store=store), wire)
+    stored = await store.get_token(env.url)
+    assert stored is not None and stored.refresh_token
+    stored.expires_at = 1.0
+    env.mock.grants[stored.access_token].expires_at = 1.0
+    assert await whoami(env, oauth(env, store=store), wire) == "client-1"
+    grants = [e["form"]["grant_type"] for e in env.mock.events("token")]
+    assert grants == ["authorization_code", "refresh_token"]
+    assert len(env.mock.events("register")) == 1  # the registration came from the store too
+
+
 async def test_stored_tokens_are_reused(oauth_env: Make, wire: Callable[..., WireChecker]) -> None:
     env: Env = await oauth_env()
     store = MemoryTokenStore()

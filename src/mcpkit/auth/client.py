@@ -263,6 +263,7 @@ class OAuthClientAuth(httpx.Auth):
         self._attach(request, token)
         response = yield request
         retried_401 = retried_nonce = False
+        stepped_up: frozenset[str] | None = None
         for _ in range(self.max_step_up + 3):  # bounded, whatever the server answers
             nonce = response.headers.get("dpop-nonce")
             if nonce and token is not None and token.token_type == "DPoP":
@@ -291,7 +292,10 @@ class OAuthClientAuth(httpx.Auth):
                     if self._token is token and not await self._step_up(challenge):
                         return
                     token = self._token
+                stepped_up = frozenset((challenge.scope or "").split())
             else:
+                if stepped_up is not None and response.status_code < 400:
+                    self._step_ups.pop(stepped_up, None)  # it worked: a fresh budget next time
                 return
             self._attach(request, token)
             response = yield request
@@ -340,8 +344,9 @@ class OAuthClientAuth(httpx.Auth):
             if self._token is token and self._meta is not None and token.refresh_token:
                 async with _client(self._http_client, self.timeout) as http:
                     await self._refresh(http, token)
-            current = self._token
-        return current if current is not None and not current.expired() else None
+            # Not refreshable yet (metadata unknown, e.g. loaded from the store): send it
+            # anyway; the server's 401 leads to discovery and a refresh.
+            return self._token
 
     async def _set_token(self, token: OAuthToken | None) -> None:
         self._token = token
@@ -374,7 +379,7 @@ class OAuthClientAuth(httpx.Auth):
             meta = self._meta
             assert meta is not None
             token = self._token
-            if token is not None and (token.issuer != meta.issuer or token is not sent):
+            if token is not None and token.issuer != meta.issuer:
                 await self._set_token(None)  # from another authorization server: never reuse
                 token = None
             if token is not None and token.refresh_token and await self._refresh(http, token):
