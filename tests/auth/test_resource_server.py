@@ -53,7 +53,7 @@ async def test_metadata_and_401(oauth_env: Make) -> None:
         }
         assert r.headers["access-control-allow-origin"] == "*"
         r = await http.get(env.rs_base + "/.well-known/oauth-protected-resource")
-        assert r.status_code == 404  # only the path-based location for a resource with a path
+        assert r.status_code == 401  # only the path-based location; the rest is protected
         r = await http.post(env.url, json=raw.init_message(), headers=raw.headers())
         assert r.status_code == 401
         [challenge] = parse_www_authenticate(r.headers["www-authenticate"])
@@ -67,6 +67,9 @@ async def test_metadata_and_401(oauth_env: Make) -> None:
             )
             assert r.status_code == 401
         r = await http.get(env.rs_base + "/elsewhere")
+        assert r.status_code == 401
+        grant(env, "good", "mcp:basic")
+        r = await http.get(env.rs_base + "/elsewhere", headers=bearer("good"))
         assert r.status_code == 404
 
 

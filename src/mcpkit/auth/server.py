@@ -246,11 +246,9 @@ class ResourceServer:
 
     # -- ASGI -----------------------------------------------------------------------------------
 
-    async def handle(
-        self, scope: Scope, receive: Receive, send: Send, app: ASGIApp, endpoint: str
-    ) -> None:
-        """Serve one HTTP request: the metadata document, or the MCP ``endpoint`` (path)
-        guarded by the token checks, else ``app`` unguarded (its own 404s)."""
+    async def handle(self, scope: Scope, receive: Receive, send: Send, app: ASGIApp) -> None:
+        """Serve one HTTP request: the metadata document, or ``app`` behind the token checks
+        (every other path: the MCP endpoint, legacy SSE endpoints, and unknown paths alike)."""
         path: str = scope["path"]
         root: str = scope.get("root_path", "")
         if root and path.startswith(root):
@@ -259,9 +257,6 @@ class ResourceServer:
             path = path.rstrip("/")
         if path == self.metadata_path:
             await self._serve_metadata(scope, send)
-            return
-        if path != endpoint:
-            await app(scope, receive, send)
             return
         header = sid = None
         for k, v in scope["headers"]:

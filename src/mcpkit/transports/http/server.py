@@ -368,7 +368,7 @@ class StreamableHTTPApp:
         kind = scope["type"]
         if kind == "http":
             if self.auth is not None:
-                await self.auth.handle(scope, receive, send, self._http, self.path)
+                await self.auth.handle(scope, receive, send, self._http)
             else:
                 await self._http(scope, receive, send)
         elif kind == "lifespan":
