@@ -77,10 +77,17 @@ class AppSession(ServerSession):
         #: Resource URIs this client subscribed to.
         self.subscriptions: set[str] = set()
         self._app_tasks: set[asyncio.Task[Any]] = set()
-        #: Identifies this session as the owner of the tasks it creates (see TaskManager).
-        self.task_owner_key = uuid.uuid4().hex
+        self._task_owner_key: str | None = None
         #: The server's handler table this session was last given.
         self.handler_table: dict[str, RequestHandler] | None = None
+
+    @property
+    def task_owner_key(self) -> str:
+        """Identifies this session as the owner of the tasks it creates (see TaskManager)."""
+        key = self._task_owner_key
+        if key is None:
+            key = self._task_owner_key = uuid.uuid4().hex  # made on first use: ~2 µs
+        return key
 
     async def start(self) -> None:
         self.server._install_handlers(self)  # registrations made since session() count too
@@ -480,7 +487,8 @@ class Server:
             prompts
             or bool(self.resources.templates)
             or self.completions.any
-            or not declared.isdisjoint(("resources", "completions")),
+            or "resources" in declared
+            or "completions" in declared,
             self.tools.task_tools > 0,
         )
 
@@ -566,8 +574,7 @@ class Server:
         if session.handler_table is table:
             return
         session.handler_table = table
-        for method, handler in table.items():
-            session.set_request_handler(method, handler)
+        session._handlers.update(table)  # set_request_handler for each, in one step
 
     # -- running --------------------------------------------------------------------------------
 
