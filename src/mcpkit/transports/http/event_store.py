@@ -24,6 +24,9 @@ from collections import OrderedDict, deque
 __all__ = ["EventStore", "MemoryEventStore", "SQLiteEventStore"]
 
 
+_Entry = tuple[str, int, bytes | None] | str
+
+
 class EventStore(ABC):
     """Storage for the SSE events of every stream of every session."""
 
@@ -72,8 +75,10 @@ class MemoryEventStore(EventStore):
         self.max_sessions = max_sessions
         self.max_bytes_per_session = max_bytes_per_session
         self.max_bytes = max_bytes
-        # session -> deque[(stream, seq, data)], least recently written first
-        self._sessions: OrderedDict[str, deque[tuple[str, int, bytes | None]]] = OrderedDict()
+        # session -> its events, oldest first: (stream, seq, data), or for a priming event
+        # just the stream key (saves a tuple on half the events of a POST-heavy session);
+        # sessions least recently written first
+        self._sessions: OrderedDict[str, deque[_Entry]] = OrderedDict()
         self._sizes: dict[str, int] = {}
         #: Bytes of event data held, over all sessions.
         self.size = 0
@@ -91,7 +96,7 @@ class MemoryEventStore(EventStore):
         if data is None:
             if len(events) >= self.max_events_per_session:
                 self._drop_oldest(session_id, events)
-            events.append((stream, seq, None))
+            events.append(stream if seq == 0 else (stream, seq, None))
             return
         # orjson hands out bytes with a 4 KiB allocation behind even a short message:
         # keep a right-sized copy, or every retained event costs 4 KiB.
@@ -100,7 +105,8 @@ class MemoryEventStore(EventStore):
         sizes = self._sizes
         held = sizes[session_id] + size
         if len(events) >= self.max_events_per_session:
-            old = events.popleft()[2]
+            oldest = events.popleft()
+            old = None if isinstance(oldest, str) else oldest[2]
             if old:
                 held -= len(old)
                 self.size -= len(old)
@@ -113,8 +119,9 @@ class MemoryEventStore(EventStore):
         if self.size > self.max_bytes:
             self._shrink(session_id)
 
-    def _drop_oldest(self, session_id: str, events: deque[tuple[str, int, bytes | None]]) -> None:
-        data = events.popleft()[2]
+    def _drop_oldest(self, session_id: str, events: deque[_Entry]) -> None:
+        oldest = events.popleft()
+        data = None if isinstance(oldest, str) else oldest[2]
         if data:
             self._sizes[session_id] -= len(data)
             self.size -= len(data)
@@ -140,7 +147,12 @@ class MemoryEventStore(EventStore):
             return None
         found = False
         out: list[tuple[int, bytes]] = []
-        for s, seq, data in events:
+        for entry in events:
+            if isinstance(entry, str):
+                if entry == stream:
+                    found = True
+                continue
+            s, seq, data = entry
             if s == stream:
                 found = True
                 if seq > after and data is not None:
