@@ -98,6 +98,10 @@ class AppSession(ServerSession):
         self.server.sessions.discard(self)
         for task in list(self._app_tasks):
             task.cancel()
+        # Handlers bound to this session (initialize, roots hooks) make reference cycles;
+        # a closed session serves nothing, so drop them and let refcounting free it at once.
+        self._handlers.clear()
+        self._notification_handlers.clear()
 
     def spawn(self, coro: Awaitable[Any]) -> None:
         """Run ``coro`` in the background, tied to this session."""
