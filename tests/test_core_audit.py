@@ -269,3 +269,21 @@ async def test_outgoing_requests_are_bounded(wire: Any) -> None:
     assert peak == 2  # the caller waits for a free slot instead of queueing without bound
     await client.close()
     await server.close()
+
+
+async def test_log_messages_need_the_logging_capability(wire: Any) -> None:
+    from mcpkit.session import ServerSession
+
+    a, b = MemoryTransport.pair()
+    server = ServerSession(b, server_info={"name": "quiet", "version": "1"}, tracer=wire())
+    await server.start()
+    client = ClientSession(a, tracer=wire())
+    await client.start()
+    await client.initialize(CLIENT_INFO)
+    params = {"level": "info", "data": "hello"}
+    with pytest.raises(McpError) as err:
+        await server.notify("notifications/message", params)
+    assert err.value.code == METHOD_NOT_FOUND and "logging" in err.value.message
+    assert not server._tracer.sent("notifications/message")  # type: ignore[union-attr]
+    await client.close()
+    await server.close()

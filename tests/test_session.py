@@ -235,8 +235,15 @@ async def test_timeout_resets_on_progress_up_to_a_maximum(connect: Any) -> None:
 async def test_caller_cancellation_cancels_the_handler(connect: Any) -> None:
     pair = await connect()
     await pair.client.initialize(CLIENT_INFO)
-    task = asyncio.create_task(call(pair, "sleep", steps=1, delay=5))
-    await asyncio.sleep(0.2)
+    running = asyncio.Event()
+    task = asyncio.create_task(
+        pair.client.request(
+            "tools/call",
+            {"name": "sleep", "arguments": {"steps": 100, "delay": 0.05}},
+            on_progress=lambda p, t, m: running.set(),
+        )
+    )
+    await asyncio.wait_for(running.wait(), 10)  # the handler is running on the other side
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

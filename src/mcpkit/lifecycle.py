@@ -73,6 +73,7 @@ CLIENT_CAPABILITY_FOR: dict[str, tuple[str, ...]] = {
 
 #: Notifications a side sends that need a capability of its own.
 OWN_CAPABILITY_FOR_NOTIFICATION: dict[str, tuple[str, ...]] = {
+    "notifications/message": ("logging",),
     "notifications/tools/list_changed": ("tools", "listChanged"),
     "notifications/prompts/list_changed": ("prompts", "listChanged"),
     "notifications/resources/list_changed": ("resources", "listChanged"),
