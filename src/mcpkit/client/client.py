@@ -86,6 +86,8 @@ __all__ = ["DEFAULT_TIMEOUT", "Client"]
 DEFAULT_TIMEOUT: Final = 60.0
 
 _UNSET: Final[Any] = object()
+# completed URL elicitation ids remembered for a late wait_elicitation_complete
+_COMPLETED_ELICITATIONS_KEPT: Final = 1000
 _LOG_LEVELS: Final = {
     "debug": logging.DEBUG,
     "info": logging.INFO,
@@ -259,6 +261,8 @@ class Client:
         self._resources: list[Resource] | None = None
         self._resource_templates: list[ResourceTemplate] | None = None
         self._url_elicitations: dict[str, asyncio.Future[None]] = {}
+        # ids of known URL elicitations already completed, oldest first (bounded)
+        self._completed_elicitations: dict[str, None] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stack = contextlib.AsyncExitStack()
 
@@ -352,6 +356,7 @@ class Client:
         for fut in self._url_elicitations.values():
             fut.cancel()
         self._url_elicitations.clear()
+        self._completed_elicitations.clear()
         for release in self._task_progress.values():
             release()
         self._task_progress.clear()
@@ -1090,6 +1095,11 @@ class Client:
     # URL elicitation
 
     def _track_elicitation(self, elicitation_id: str) -> asyncio.Future[None]:
+        """Note a URL elicitation the server announced (a new one: not yet completed)."""
+        self._completed_elicitations.pop(elicitation_id, None)
+        return self._elicitation_future(elicitation_id)
+
+    def _elicitation_future(self, elicitation_id: str) -> asyncio.Future[None]:
         fut = self._url_elicitations.get(elicitation_id)
         if fut is None:
             fut = self._url_elicitations[elicitation_id] = (
@@ -1101,8 +1111,13 @@ class Client:
         self, elicitation_id: str, timeout: float | None = None
     ) -> None:
         """Wait for ``notifications/elicitation/complete`` for a URL elicitation this client
-        has seen (from ``elicitation/create`` or a -32042 error); TimeoutError on timeout."""
-        fut = self._track_elicitation(elicitation_id)
+        has seen (from ``elicitation/create`` or a -32042 error); TimeoutError on timeout.
+
+        Returns at once if that notification already arrived before the call (the client
+        remembers the last 1,000 completed ids)."""
+        if elicitation_id in self._completed_elicitations:
+            return
+        fut = self._elicitation_future(elicitation_id)
         await asyncio.wait_for(asyncio.shield(fut), timeout)
 
     def _url_required(self, exc: McpError) -> URLElicitationRequired:
@@ -1168,6 +1183,10 @@ class Client:
             logger.debug("Ignoring completion of unknown elicitation %r", typed.elicitation_id)
             return None
         fut.set_result(None)
+        done = self._completed_elicitations
+        done[typed.elicitation_id] = None
+        if len(done) > _COMPLETED_ELICITATIONS_KEPT:
+            del done[next(iter(done))]
         if self._on_elicitation_complete is not None:
             return call_hook(self._on_elicitation_complete, typed.elicitation_id)
         return None
