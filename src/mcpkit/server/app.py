@@ -621,7 +621,11 @@ class Server:
         json_response: bool = False,
         **options: Any,
     ) -> Any:
-        """The Streamable HTTP ASGI app serving this server (needs the ``http`` extra)."""
+        """The Streamable HTTP ASGI app serving this server (needs the ``http`` extra).
+
+        Mounted inside another ASGI app, give the host its ``lifespan``
+        (``Starlette(..., lifespan=asgi.lifespan)``) so the server's lifespan runs and its
+        sessions end at shutdown."""
         try:
             from mcpkit.transports.http import StreamableHTTPApp
         except ImportError as exc:
@@ -784,7 +788,10 @@ def _tasks_only(handler: RequestHandler) -> RequestHandler:
 
 class _WithLifespan:
     """ASGI wrapper entering the server's lifespan on ``lifespan.startup`` (and leaving it on
-    shutdown) around the Streamable HTTP app; everything else passes straight through."""
+    shutdown) around the Streamable HTTP app; everything else passes straight through.
+
+    Mounted inside another app it gets no lifespan events: pass :meth:`lifespan` to the host
+    (``Starlette(..., lifespan=asgi.lifespan)``, ``FastAPI(lifespan=asgi.lifespan)``)."""
 
     def __init__(self, app: Any, server: Server) -> None:
         self.app = app
@@ -792,6 +799,19 @@ class _WithLifespan:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.app, name)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, host_app: object = None) -> AsyncIterator[None]:
+        """A lifespan for the application this app is mounted in: enters the server's
+        lifespan, and on exit ends every session (then leaves the lifespan).
+
+        ``host_app`` (what Starlette and FastAPI pass) is ignored; to combine with a lifespan
+        of your own, ``async with asgi.lifespan(app):`` inside it."""
+        async with self.server.running():
+            try:
+                yield
+            finally:
+                await self.app.aclose()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope.get("type") != "lifespan":
@@ -805,6 +825,7 @@ class _WithLifespan:
             if kind == "lifespan.startup":
                 await stack.enter_async_context(self.server.running())
             elif kind == "lifespan.shutdown":
+                await self.app.aclose()  # sessions end while the lifespan still runs
                 await stack.aclose()
             return message
 
