@@ -1,4 +1,4 @@
-"""Hot-path properties found while profiling the benchmark (issue 7): things that are cheap
+"""Hot-path properties found while profiling the benchmark: things that are cheap
 by construction and must stay so. No timings: only allocations and imports."""
 
 from __future__ import annotations

@@ -192,7 +192,7 @@ def test_call_bad_arguments_are_one_line_errors(args: list[str], message: str, h
 
 def test_invalid_arguments_are_a_tool_error_in_2025_11_25() -> None:
     # days is limited to 1..7 by the schema: in 2025-11-25 the server answers isError (exit 3);
-    # the protocol error of older revisions (exit 1) is in test_issue8_audit.py
+    # the protocol error of older revisions (exit 1) is in test_arguments_and_hints.py
     done = mcpkit("call", command(EVERYTHING), "forecast", "city=Oslo", "days=99")
     assert done.returncode == 3
     assert "Input should be less than or equal to 7" in done.stdout

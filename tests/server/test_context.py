@@ -1,11 +1,17 @@
-"""Context: sampling, elicitation, roots, lifespan, cancellation; the example over stdio."""
+"""Context: sampling, elicitation, roots, lifespan, request accessors, read_resource,
+cancellation; the example server over stdio."""
 
 from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
+
+from mcpkit import Context, McpError, Server
 from mcpkit.session import ClientSession
 from mcpkit.transports import StdioClientTransport
 from tests.conftest import ROOT, server_env
@@ -100,7 +106,7 @@ async def test_example_over_stdio(wire: Any) -> None:
 
 
 async def test_cancellation_reaches_the_tool(wire: Any) -> None:
-    from mcpkit import Context, Server
+    from mcpkit import Server
 
     srv = Server("cancel")
     started = asyncio.Event()
@@ -121,3 +127,170 @@ async def test_cancellation_reaches_the_tool(wire: Any) -> None:
         await asyncio.wait_for(started.wait(), 5)
         task.cancel()
         await asyncio.wait_for(cancelled.wait(), 5)
+
+
+# -- Context accessors, lifespan, read_resource ------------------------------------------------
+
+
+@asynccontextmanager
+async def lifespan(app: Server) -> AsyncIterator[dict[str, str]]:
+    yield {"db": "connected"}
+
+
+def context_app() -> Server:
+    app = Server("ctx", lifespan=lifespan)
+
+    @app.tool()
+    async def inspect_request(ctx: Context) -> dict[str, Any]:
+        return {
+            "id": ctx.request_id,
+            "meta": ctx.meta,
+            "token": ctx.progress_token,
+            "cancelled": ctx.cancelled,
+            "db": ctx.lifespan["db"],
+            "client": ctx.client_capabilities,
+        }
+
+    @app.tool()
+    async def read_own(uri: str, ctx: Context) -> str:
+        result = await ctx.read_resource(uri)
+        return "|".join(getattr(c, "text", "") or "" for c in result.contents)
+
+    @app.resource("mem://greeting")
+    def greeting(ctx: Context) -> str:
+        return f"hello ({ctx.lifespan['db']})"
+
+    @app.resource("mem://users/{id}")
+    def user_by_id(id: int) -> str:
+        return f"user {id + 1}"
+
+    return app
+
+
+async def test_context_exposes_the_request(wire: Any) -> None:
+    async with connected(context_app(), wire, capabilities={"roots": {}}) as (client, _):
+        r = await client.request(
+            "tools/call",
+            {"name": "inspect_request", "_meta": {"example.com/trace": "t-1"}},
+            on_progress=lambda *a: None,
+            timeout=10,
+        )
+        data = r["structuredContent"]
+        assert data["meta"]["example.com/trace"] == "t-1"
+        assert data["token"] is not None and data["meta"]["progressToken"] == data["token"]
+        assert isinstance(data["id"], int) and data["cancelled"] is False
+        assert data["db"] == "connected" and data["client"] == {"roots": {}}
+
+
+async def test_ctx_read_resource_reads_static_and_templated(wire: Any) -> None:
+    async with connected(context_app(), wire) as (client, _):
+        assert text(await call(client, "read_own", {"uri": "mem://greeting"})) == (
+            "hello (connected)"
+        )
+        assert text(await call(client, "read_own", {"uri": "mem://users/41"})) == "user 42"
+        # The McpError raised inside the tool travels as the JSON-RPC error it is.
+        with pytest.raises(McpError) as err:
+            await call(client, "read_own", {"uri": "mem://nothing"})
+        assert err.value.code == -32002 and err.value.data == {"uri": "mem://nothing"}
+
+
+# -- the example server over stdio: the bullets the other stdio tests do not reach -------------
+
+
+async def _stdio_example(wire: Any, capabilities: dict[str, Any]) -> Any:
+    import sys
+
+    from mcpkit.session import ClientSession
+    from mcpkit.transports import StdioClientTransport
+    from tests.conftest import ROOT, server_env
+    from tests.server.helpers import CLIENT_INFO
+
+    transport = StdioClientTransport(
+        sys.executable,
+        [str(ROOT / "examples" / "server_everything.py")],
+        env=server_env(),
+        cwd=str(ROOT),
+    )
+    client = ClientSession(transport, tracer=wire())
+    await client.start()
+    await client.initialize(CLIENT_INFO, capabilities)
+    return client
+
+
+async def test_example_over_stdio_subscriptions_levels_url_elicitation_roots(wire: Any) -> None:
+    caps = {"elicitation": {"url": {}}, "roots": {"listChanged": True}}
+    client = await _stdio_example(wire, caps)
+    try:
+        updated: list[Any] = []
+        logs: list[Any] = []
+        completed: list[Any] = []
+        arrived = asyncio.Event()
+
+        def note(store: list[Any]) -> Any:
+            def handler(params: Any) -> None:
+                store.append(params)
+                arrived.set()
+
+            return handler
+
+        async def next_of(store: list[Any]) -> Any:
+            while not store:
+                await asyncio.wait_for(arrived.wait(), 10)
+                arrived.clear()
+            return store.pop(0)
+
+        client.set_notification_handler("notifications/resources/updated", note(updated))
+        client.set_notification_handler("notifications/message", note(logs))
+        client.set_notification_handler("notifications/elicitation/complete", note(completed))
+        # Subscriptions: only subscribed URIs are announced.
+        await client.request("resources/subscribe", {"uri": "test://static-text"})
+        await call(client, "touch", {"uri": "test://static-binary"})
+        await call(client, "touch", {"uri": "test://static-text"})
+        assert await next_of(updated) == {"uri": "test://static-text"}
+        await client.request("resources/unsubscribe", {"uri": "test://static-text"})
+        await call(client, "touch", {"uri": "test://static-text"})
+        await client.ping()
+        assert updated == []
+        # Logging level per session.
+        await call(client, "forecast", {"city": "Oslo", "days": 1})
+        assert (await next_of(logs))["data"] == "forecasting Oslo"
+        await client.request("logging/setLevel", {"level": "warning"})
+        await call(client, "forecast", {"city": "Oslo", "days": 1})
+        await client.ping()
+        assert logs == []
+        await client.request("logging/setLevel", {"level": "info"})
+
+        # URL elicitation and its completion notification.
+        async def accept(params: Any, ctx: Any) -> Any:
+            return {"action": "accept"}
+
+        async def roots(params: Any, ctx: Any) -> Any:
+            return {"roots": [{"uri": "file:///a"}, {"uri": "file:///b"}]}
+
+        client.set_request_handler("elicitation/create", accept)
+        assert text(await call(client, "connect")) == "user chose accept"
+        assert await next_of(completed) == {"elicitationId": "connect-1"}
+        # Roots changed: the server's hook asks for them again.
+        client.set_request_handler("roots/list", roots)
+        await client.notify("notifications/roots/list_changed")
+        assert (await next_of(logs))["data"] == "roots changed: 2 root(s)"
+        # Resource links and embedded resources with annotations.
+        content = (await call(client, "files"))["content"]
+        assert [c["type"] for c in content] == ["resource_link", "resource"]
+        assert content[1]["annotations"]["lastModified"] == "2025-05-03T14:30:00Z"
+    finally:
+        await client.close()
+
+
+async def test_example_over_stdio_url_elicitation_required(wire: Any) -> None:
+    client = await _stdio_example(wire, {})
+    try:
+        with pytest.raises(McpError) as err:
+            await call(client, "connect")
+        assert err.value.code == -32042
+        (entry,) = err.value.data["elicitations"]
+        assert entry["mode"] == "url" and entry["url"] == "https://example.com/connect"
+        assert entry["elicitationId"]
+        await client.ping()
+    finally:
+        await client.close()

@@ -1,12 +1,14 @@
-"""Resources, prompts, completion, logging and pagination through a real ClientSession."""
+"""Resources, prompts, completion, logging and pagination through a real ClientSession; list
+changes, initialize metadata, low-level notification handlers, annotations and icons."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import pytest
+from pydantic import Field
 
 from mcpkit import Context, Image, McpError, Server
 from mcpkit.server import URITemplate, user
@@ -290,3 +292,213 @@ def test_uri_template_rfc6570() -> None:
     assert URITemplate("x://{a}/{b}").match("x://1") is None
     with pytest.raises(ValueError):
         URITemplate("x://{unclosed")
+
+
+# -- list changes, initialize metadata, low-level notifications --------------------------------
+
+
+async def test_resources_and_prompts_list_changed(wire: Any) -> None:
+    app = Server("changes")
+
+    @app.resource("mem://a")
+    def a() -> str:
+        return "a"
+
+    @app.prompt()
+    def p() -> str:
+        return "p"
+
+    async with connected(app, wire) as (client, _):
+        caps = client.server_capabilities
+        assert caps["resources"]["listChanged"] is True and caps["prompts"]["listChanged"] is True
+        got: list[str] = []
+        arrived = asyncio.Event()
+
+        def seen(kind: str) -> Any:
+            return lambda params: (got.append(kind), arrived.set())
+
+        client.set_notification_handler("notifications/resources/list_changed", seen("res"))
+        client.set_notification_handler("notifications/prompts/list_changed", seen("prompt"))
+
+        async def expect(kind: str) -> None:
+            await asyncio.wait_for(arrived.wait(), 5)
+            arrived.clear()
+            assert got.pop() == kind
+
+        app.resource("mem://b")(lambda: "b")
+        await expect("res")
+        listed = await client.request("resources/list")
+        assert [r["uri"] for r in listed["resources"]] == ["mem://a", "mem://b"]
+        app.resource("mem://t/{x}")(lambda x: x)
+        await expect("res")
+        templates = await client.request("resources/templates/list")
+        assert [t["uriTemplate"] for t in templates["resourceTemplates"]] == ["mem://t/{x}"]
+        app.remove_resource("mem://b")
+        await expect("res")
+        app.prompt(name="q")(lambda: "q")
+        await expect("prompt")
+        listed = await client.request("prompts/list")
+        assert [p["name"] for p in listed["prompts"]] == ["p", "q"]
+        app.remove_prompt("q")
+        await expect("prompt")
+        assert [p["name"] for p in (await client.request("prompts/list"))["prompts"]] == ["p"]
+
+
+async def test_initialize_carries_the_server_metadata(wire: Any) -> None:
+    app = Server(
+        "meta-server",
+        version="4.5.6",
+        title="Meta Server",
+        instructions="Use the tools wisely.",
+        icons=[
+            {"src": "https://example.com/icon.png", "mime_type": "image/png", "sizes": ["48x48"]}
+        ],
+        website_url="https://example.com",
+    )
+    async with connected(app, wire) as (client, _):
+        init = client.initialize_result
+        assert init["serverInfo"] == {
+            "name": "meta-server",
+            "version": "4.5.6",
+            "title": "Meta Server",
+            "icons": [
+                {"src": "https://example.com/icon.png", "mimeType": "image/png", "sizes": ["48x48"]}
+            ],
+            "websiteUrl": "https://example.com",
+        }
+        assert init["instructions"] == "Use the tools wisely."
+
+
+async def test_low_level_notification_handler(wire: Any) -> None:
+    app = Server("low")
+    got: list[Any] = []
+    done = asyncio.Event()
+
+    @app.notification_handler("notifications/roots/list_changed")
+    async def roots_changed(params: Any) -> None:
+        got.append(params)
+        done.set()
+
+    async with connected(app, wire, capabilities={"roots": {"listChanged": True}}) as (client, _):
+        await client.notify("notifications/roots/list_changed")
+        await asyncio.wait_for(done.wait(), 5)
+        assert got == [None] or got == [{}]
+
+
+# -- prompts, annotations, icons ---------------------------------------------------------------
+
+
+async def test_prompt_argument_titles_and_descriptions(wire: Any) -> None:
+    app = Server("prompt-args")
+
+    @app.prompt(description="Summarize a text.", icons=[{"src": "https://example.com/p.png"}])
+    def summarize(
+        text: Annotated[str, Field(description="The text to summarize")],
+        style: Annotated[str, Field(title="Writing style", description="e.g. terse")] = "terse",
+    ) -> str:
+        return f"{style}: {text}"
+
+    async with connected(app, wire) as (client, _):
+        (prompt,) = (await client.request("prompts/list"))["prompts"]
+        assert prompt["description"] == "Summarize a text."
+        assert prompt["icons"] == [{"src": "https://example.com/p.png"}]
+        assert prompt["arguments"] == [
+            {"name": "text", "description": "The text to summarize", "required": True},
+            {
+                "name": "style",
+                "title": "Writing style",
+                "description": "e.g. terse",
+                "required": False,
+            },
+        ]
+        r = await client.request("prompts/get", {"name": "summarize", "arguments": {"text": "t"}})
+        assert r["description"] == "Summarize a text."
+        assert r["messages"][0]["content"]["text"] == "terse: t"
+
+
+async def test_content_and_resource_annotations_and_icons(wire: Any) -> None:
+    app = Server("annotated")
+    stamp = "2025-05-03T14:30:00Z"
+    png = b"\x89PNG\r\n\x1a\n" + b"\x00" * 8
+
+    @app.tool()
+    def annotated() -> list[Any]:
+        return [
+            {
+                "type": "text",
+                "text": "for the user",
+                "annotations": {"audience": ["user"], "priority": 1, "lastModified": stamp},
+            },
+            Image(data=png, annotations={"audience": ["assistant"], "last_modified": stamp}),
+            {
+                "type": "resource",
+                "resource": {
+                    "uri": "file:///m.rs",
+                    "mimeType": "text/x-rust",
+                    "text": "fn main(){}",
+                },
+                "annotations": {"audience": ["user", "assistant"], "priority": 0.7},
+            },
+            {
+                "type": "resource_link",
+                "uri": "file:///m.rs",
+                "name": "m.rs",
+                "annotations": {"lastModified": stamp},
+            },
+        ]
+
+    @app.resource(
+        "file:///m.rs",
+        mime_type="text/x-rust",
+        icons=[{"src": "https://example.com/rs.png", "sizes": ["16x16"]}],
+        annotations={"audience": ["user"], "priority": 0.2, "last_modified": stamp},
+    )
+    def main_rs() -> str:
+        return "fn main(){}"
+
+    @app.resource("file:///src/{name}", icons=[{"src": "https://example.com/dir.png"}])
+    def source(name: str) -> str:
+        return name
+
+    async with connected(app, wire) as (client, _):
+        content = (await call(client, "annotated"))["content"]
+        assert content[0]["annotations"]["lastModified"] == stamp
+        assert content[1]["annotations"] == {"audience": ["assistant"], "lastModified": stamp}
+        assert content[2]["annotations"]["priority"] == 0.7
+        assert content[3]["annotations"] == {"lastModified": stamp}
+        (resource,) = (await client.request("resources/list"))["resources"]
+        assert resource["icons"] == [{"src": "https://example.com/rs.png", "sizes": ["16x16"]}]
+        assert resource["annotations"] == {
+            "audience": ["user"],
+            "priority": 0.2,
+            "lastModified": stamp,
+        }
+        (template,) = (await client.request("resources/templates/list"))["resourceTemplates"]
+        assert template["icons"] == [{"src": "https://example.com/dir.png"}]
+
+
+# -- logging helpers, cancellation of sync tools -----------------------------------------------
+
+LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
+async def test_every_log_helper_respects_the_level(wire: Any) -> None:
+    app = Server("levels")
+
+    @app.tool()
+    async def shout(ctx: Context) -> str:
+        for level in LEVELS:
+            await getattr(ctx, level)(f"at {level}", logger="lg")
+        return "done"
+
+    async with connected(app, wire) as (client, _):
+        got: list[Any] = []
+        client.set_notification_handler("notifications/message", got.append)
+        await call(client, "shout")
+        assert [m["level"] for m in got] == list(LEVELS)
+        assert got[-1] == {"level": "emergency", "logger": "lg", "data": "at emergency"}
+        for threshold in ("notice", "emergency"):
+            got.clear()
+            await client.request("logging/setLevel", {"level": threshold})
+            await call(client, "shout")
+            assert [m["level"] for m in got] == list(LEVELS[LEVELS.index(threshold) :])

@@ -1,4 +1,5 @@
-"""Tools through a real ClientSession: schemas, validation, results, errors, list changes."""
+"""Tools through a real ClientSession: schemas, validation, results, errors, list changes,
+cancellation of sync tools, name warnings."""
 
 from __future__ import annotations
 
@@ -323,3 +324,37 @@ async def test_progress_and_context_by_type(wire: Any) -> None:
         tools = (await client.request("tools/list", {}))["tools"]
         assert "whatever_name" not in tools[0]["inputSchema"]["properties"]
     assert got == [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3")]
+
+
+async def test_a_sync_tool_sees_its_cancellation(wire: Any) -> None:
+    app = Server("sync-cancel")
+    started = threading.Event()
+    noticed = threading.Event()
+
+    @app.tool()
+    def poll(ctx: Context) -> str:
+        started.set()
+        for _ in range(500):
+            if ctx.cancelled:
+                noticed.set()
+                return "stopped"
+            threading.Event().wait(0.01)
+        return "never cancelled"
+
+    async with connected(app, wire) as (client, _):
+        request = asyncio.ensure_future(call(client, "poll"))
+        await asyncio.get_running_loop().run_in_executor(None, started.wait, 5)
+        request.cancel()  # sends notifications/cancelled
+        assert await asyncio.get_running_loop().run_in_executor(None, noticed.wait, 5)
+        await client.ping()
+
+
+def test_a_tool_name_with_a_trailing_newline_warns() -> None:
+    import warnings
+
+    app = Server("names")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        app.tool(name="ok.name-1_")(lambda: None)
+        app.tool(name="trailing\n")(lambda: None)
+    assert len(caught) == 1 and "'trailing\\n'" in str(caught[0].message)

@@ -1,4 +1,4 @@
-"""Streamable HTTP audit (issue 5): the behaviours the other HTTP tests left unproven.
+"""Streamable HTTP streams, sessions and event stores.
 
 Every server-to-client message a request causes rides that request's POST stream; the
 default event store and turning resumption off; a stream cut with no resumability fails the

@@ -1,4 +1,4 @@
-"""Client behaviours the issue names that had no test of their own: call meta on the wire,
+"""Client calls and handlers: call meta on the wire,
 the typed sampling request (model preferences, includeContext), the ``on_cancelled`` hook
 with the handler really cancelled, and elicitation schemas read by their ``$schema``
 dialect (draft-07 supported, an unknown dialect refused, never skipped)."""

@@ -1,5 +1,6 @@
-"""Protocol-core behaviours found missing or untested by the audit of issue 2 (both transports
-where a peer process is involved)."""
+"""Session lifecycle rules: total timeouts, initialize never cancelled, only ping before
+initialization, capability checks both ways, stdio shutdown and server death, keep-alive pings,
+bounded outgoing requests (both transports where a peer process is involved)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Issue 8 audit: the ``mcpkit`` command as a new user meets it. ``--json '{...}'`` as the
-arguments, KEY=VALUE pairs anywhere among the options, usage errors that name the command's
-help, a hint on every error a user can act on, and ``mcpkit run`` on a terminal saying what it
-does. Driven as real subprocesses (stdio servers, pseudo-terminal)."""
+"""The ``mcpkit`` command as a new user meets it: ``--json '{...}'`` as the arguments,
+KEY=VALUE pairs anywhere among the options, usage errors that name the command's help, a hint
+on every error a user can act on, and ``mcpkit run`` on a terminal saying what it does. Driven
+as real subprocesses (stdio servers, pseudo-terminal)."""
 
 from __future__ import annotations
 
