@@ -5,8 +5,9 @@ Names are imported lazily, so ``import mcpkit`` stays cheap and a stdio server s
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from mcpkit._lazy import load_export
 
 __version__ = "0.1.0"
 
@@ -63,12 +64,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mcpkit' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    return load_export(__name__, name, _EXPORTS, globals())
 
 
 def __dir__() -> list[str]:

@@ -8,8 +8,9 @@ Server side (resource server): :class:`ResourceServer`, :class:`AccessToken`,
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from mcpkit._lazy import load_export
 
 if TYPE_CHECKING:
     from mcpkit.auth.client import (
@@ -67,9 +68,4 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mcpkit.auth' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"mcpkit.auth.{module}"), name)
-    globals()[name] = value
-    return value
+    return load_export(__name__, name, _WHERE, globals(), "mcpkit.auth.")

@@ -10,8 +10,9 @@ Needs the ``http`` extra (httpx, uvicorn, starlette)::
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from mcpkit._lazy import load_export
 
 # ``serve`` is also the name of a submodule: bind the function eagerly (the module is light).
 from mcpkit.transports.http.serve import run, running, serve
@@ -79,12 +80,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mcpkit.transports.http' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"mcpkit.transports.http.{module}"), name)
-    globals()[name] = value
-    return value
+    return load_export(__name__, name, _EXPORTS, globals(), "mcpkit.transports.http.")
 
 
 def __dir__() -> list[str]:
