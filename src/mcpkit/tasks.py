@@ -25,8 +25,6 @@ Requestor side
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import contextlib
 import heapq
 import logging
@@ -39,8 +37,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-import orjson
-
+from mcpkit._cursor import decode_cursor, encode_cursor
 from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject, RequestId
 from mcpkit.session import RequestContext
@@ -121,23 +118,6 @@ def task_params(task: Any) -> JSONObject:
         if isinstance(wire, dict):
             return wire
     raise TypeError(f"task must be True, a ttl (int), a dict or a TaskMetadata, not {task!r}")
-
-
-def _encode_position(pos: int) -> str:
-    return base64.urlsafe_b64encode(orjson.dumps({"o": pos})).decode().rstrip("=")
-
-
-def _decode_position(cursor: Any) -> int:
-    if not isinstance(cursor, str) or not cursor or len(cursor) > 64:
-        raise McpError(INVALID_PARAMS, "Invalid cursor")
-    try:
-        data = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-    except (binascii.Error, ValueError, orjson.JSONDecodeError):
-        raise McpError(INVALID_PARAMS, "Invalid cursor") from None
-    pos = data.get("o") if isinstance(data, dict) else None
-    if type(pos) is not int or pos < 0:
-        raise McpError(INVALID_PARAMS, "Invalid cursor")
-    return pos
 
 
 # -- state ----------------------------------------------------------------------------------------
@@ -673,7 +653,7 @@ class TaskReceiver:
     async def handle_list(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
         """``tasks/list`` (cursor-paginated, only the requestor's tasks)."""
         cursor = params.get("cursor") if type(params) is dict else None
-        after = 0 if cursor is None else _decode_position(cursor)
+        after = 0 if cursor is None else decode_cursor(cursor)
         try:
             page, next_pos = await self.store.list(
                 self.owner_of(rctx.session), after, self.page_size
@@ -682,7 +662,7 @@ class TaskReceiver:
             raise McpError(INVALID_PARAMS, "Invalid cursor") from None
         result: JSONObject = {"tasks": [t.to_wire() for t in page]}
         if next_pos is not None:
-            result["nextCursor"] = _encode_position(next_pos)
+            result["nextCursor"] = encode_cursor(next_pos)
         return result
 
     async def handle_cancel(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:

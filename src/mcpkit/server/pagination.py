@@ -8,13 +8,11 @@ kept, pre-encoded as ``orjson.Fragment``, until the registry changes (:meth:`inv
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import orjson
 
+from mcpkit._cursor import decode_cursor, encode_cursor
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 
@@ -23,25 +21,6 @@ __all__ = ["DEFAULT_PAGE_SIZE", "Paginator", "decode_cursor", "encode_cursor"]
 #: Items per page. Large enough that most servers answer in one page (clients follow every
 #: cursor anyway, and each page is a round trip); ``Server(page_size=...)`` lowers it.
 DEFAULT_PAGE_SIZE = 1000
-
-
-def encode_cursor(offset: int) -> str:
-    """An opaque cursor pointing at ``offset``."""
-    return base64.urlsafe_b64encode(orjson.dumps({"o": offset})).decode().rstrip("=")
-
-
-def decode_cursor(cursor: Any) -> int:
-    """The offset a cursor points at; raise McpError(-32602) for anything we did not issue."""
-    if not isinstance(cursor, str) or not cursor or len(cursor) > 64:
-        raise McpError(INVALID_PARAMS, "Invalid cursor")
-    try:
-        data = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-    except (binascii.Error, ValueError, orjson.JSONDecodeError):
-        raise McpError(INVALID_PARAMS, "Invalid cursor") from None
-    offset = data.get("o") if isinstance(data, dict) else None
-    if type(offset) is not int or offset < 0:
-        raise McpError(INVALID_PARAMS, "Invalid cursor")
-    return offset
 
 
 class Paginator:
