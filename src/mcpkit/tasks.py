@@ -39,8 +39,14 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from mcpkit._cursor import decode_cursor, encode_cursor
 from mcpkit.errors import ConnectionClosed, McpError
-from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject, RequestId
-from mcpkit.session import RequestContext
+from mcpkit.jsonrpc import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    JSONObject,
+    RequestId,
+)
+from mcpkit.session import RequestContext, RequestHandler
 
 if TYPE_CHECKING:
     from mcpkit.session import Session
@@ -59,6 +65,7 @@ __all__ = [
     "can_transition",
     "related_meta",
     "task_params",
+    "tasks_only",
     "tracker_for",
     "wait_for_task",
     "with_related",
@@ -118,6 +125,18 @@ def task_params(task: Any) -> JSONObject:
         if isinstance(wire, dict):
             return wire
     raise TypeError(f"task must be True, a ttl (int), a dict or a TaskMetadata, not {task!r}")
+
+
+def tasks_only(handler: RequestHandler) -> RequestHandler:
+    """``tasks/*`` exist from 2025-11-25 on; older sessions get -32601."""
+
+    async def serve(params: JSONObject | None, rctx: RequestContext) -> Any:
+        version = rctx.session.protocol_version
+        if version is not None and not version.tasks:
+            raise McpError(METHOD_NOT_FOUND, f"Method not found: {rctx.method}")
+        return await handler(params, rctx)
+
+    return serve
 
 
 # -- state ----------------------------------------------------------------------------------------

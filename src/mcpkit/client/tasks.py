@@ -18,10 +18,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from mcpkit.errors import McpError
-from mcpkit.jsonrpc import METHOD_NOT_FOUND, JSONObject
+from mcpkit.jsonrpc import JSONObject
 from mcpkit.session import RequestContext
-from mcpkit.tasks import TaskReceiver, TaskStore
+from mcpkit.tasks import TaskReceiver, TaskStore, tasks_only
 
 __all__ = ["make_receiver", "serve_as_task", "tasks_capability", "tasks_only"]
 
@@ -66,17 +65,5 @@ def serve_as_task(receiver: TaskReceiver, inner: Handler) -> Handler:
             return result
 
         return await receiver.start(ctx, task, run)
-
-    return serve
-
-
-def tasks_only(handler: Handler) -> Handler:
-    """``tasks/*`` exist from 2025-11-25 on; older sessions get -32601."""
-
-    async def serve(params: JSONObject | None, ctx: RequestContext) -> Any:
-        version = ctx.session.protocol_version
-        if version is not None and not version.tasks:
-            raise McpError(METHOD_NOT_FOUND, f"Method not found: {ctx.method}")
-        return await handler(params, ctx)
 
     return serve

@@ -50,6 +50,7 @@ from mcpkit.server.roots import list_roots as _list_roots
 from mcpkit.server.tasks import TaskManager
 from mcpkit.server.tools import TaskSupport, ToolEntry, ToolRegistry, run_tool, wire_dict
 from mcpkit.session import NotificationHandler, RequestContext, RequestHandler, ServerSession
+from mcpkit.tasks import tasks_only
 from mcpkit.transports.base import Transport
 from mcpkit.versions import ProtocolVersion
 
@@ -540,10 +541,10 @@ class Server:
             table["completion/complete"] = self._complete
         if tasks:
             manager = self.task_manager
-            table["tasks/get"] = _tasks_only(manager.handle_get)
-            table["tasks/result"] = _tasks_only(manager.handle_result)
-            table["tasks/list"] = _tasks_only(manager.handle_list)
-            table["tasks/cancel"] = _tasks_only(manager.handle_cancel)
+            table["tasks/get"] = tasks_only(manager.handle_get)
+            table["tasks/result"] = tasks_only(manager.handle_result)
+            table["tasks/list"] = tasks_only(manager.handle_list)
+            table["tasks/cancel"] = tasks_only(manager.handle_cancel)
         table.update(self._raw_handlers)
         self._tables[features] = table
         return table
@@ -772,18 +773,6 @@ class Server:
             kind, target, argument, value, arguments, fallback
         )
         return {"completion": completion}
-
-
-def _tasks_only(handler: RequestHandler) -> RequestHandler:
-    """``tasks/*`` exist from 2025-11-25 on; older sessions get -32601."""
-
-    async def serve(params: JSONObject | None, rctx: RequestContext) -> Any:
-        version = rctx.session.protocol_version
-        if version is not None and not version.tasks:
-            raise McpError(METHOD_NOT_FOUND, f"Method not found: {rctx.method}")
-        return await handler(params, rctx)
-
-    return serve
 
 
 class _WithLifespan:
