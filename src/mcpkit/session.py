@@ -117,9 +117,7 @@ class RequestContext:
             version = self.session.protocol_version
             if version is None or version.audio:  # `message` exists since 2025-03-26
                 params["message"] = message
-        await self.session.notify(
-            "notifications/progress", params, related_request_id=self.request_id
-        )
+        await self.notify("notifications/progress", params)
 
     async def notify(self, method: str, params: JSONObject | None = None) -> None:
         """Send a notification related to this request."""

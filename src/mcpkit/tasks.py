@@ -363,7 +363,8 @@ class MemoryTaskStore(TaskStore):
 
 class TaskRequestContext(RequestContext):
     """The request context a handler sees while it runs as a task: what it sends carries
-    ``_meta[related-task]``; requests to the requestor put the task in ``input_required``."""
+    ``_meta[related-task]`` (progress too, on the original request's token, valid for the
+    task's lifetime); requests to the requestor put the task in ``input_required``."""
 
     __slots__ = ("manager", "task_id")
 
@@ -381,24 +382,6 @@ class TaskRequestContext(RequestContext):
     def related_request_id(self) -> RequestId | None:
         """Where messages for this task travel: the newest blocked ``tasks/result``."""
         return self.manager.result_waiter(self.task_id)
-
-    async def progress(
-        self, progress: float, total: float | None = None, message: str | None = None
-    ) -> None:
-        """Progress on the original request's token (valid for the task's lifetime)."""
-        token = self.progress_token
-        if token is None:
-            return
-        last = self._last_progress
-        if last is not None and progress <= last:
-            raise ValueError(f"progress must increase: {progress} after {last}")
-        self._last_progress = progress
-        params: JSONObject = {"progressToken": token, "progress": progress}
-        if total is not None:
-            params["total"] = total
-        if message is not None:
-            params["message"] = message
-        await self.notify("notifications/progress", params)
 
     async def notify(self, method: str, params: JSONObject | None = None) -> None:
         """Best effort: a task outlives the connection that created it (the requestor polls),
