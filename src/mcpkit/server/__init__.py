@@ -1,7 +1,7 @@
 """The MCP server: :class:`Server` (decorators for tools, resources, prompts, completions),
 :class:`Context` for handlers, and the :class:`Image` / :class:`Audio` content helpers."""
 
-from mcpkit.server.app import AppSession, Server
+from mcpkit.server.app import AppSession, Server, ServerHTTPApp
 from mcpkit.server.content import Audio, Image
 from mcpkit.server.context import Context
 from mcpkit.server.elicitation import ElicitationError, ElicitationResult
@@ -18,6 +18,7 @@ __all__ = [
     "Image",
     "MemoryTaskStore",
     "Server",
+    "ServerHTTPApp",
     "TaskInfo",
     "TaskManager",
     "TaskStore",

@@ -26,7 +26,7 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from concurrent.futures import Executor
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from mcpkit import versions
 from mcpkit.errors import ConnectionClosed, McpError
@@ -54,7 +54,11 @@ from mcpkit.tasks import tasks_only
 from mcpkit.transports.base import Transport
 from mcpkit.versions import ProtocolVersion
 
-__all__ = ["AppSession", "Server"]
+if TYPE_CHECKING:
+    from mcpkit.transports.http.server import Receive, Scope, Send, StreamableHTTPApp
+    from mcpkit.types import Root
+
+__all__ = ["AppSession", "Server", "ServerHTTPApp"]
 
 logger = logging.getLogger("mcpkit.server")
 
@@ -160,7 +164,7 @@ class AppSession(ServerSession):
         """``notifications/elicitation/complete`` for a URL-mode elicitation."""
         await self.notify("notifications/elicitation/complete", {"elicitationId": elicitation_id})
 
-    async def list_roots(self) -> Any:
+    async def list_roots(self) -> list[Root]:
         """The client's roots (``roots/list``)."""
         return await _list_roots(self)
 
@@ -621,7 +625,7 @@ class Server:
         stateless: bool = False,
         json_response: bool = False,
         **options: Any,
-    ) -> Any:
+    ) -> ServerHTTPApp:
         """The Streamable HTTP ASGI app serving this server (needs the ``http`` extra).
 
         Mounted inside another ASGI app, give the host its ``lifespan``
@@ -641,7 +645,7 @@ class Server:
             json_response=json_response,
             **{"auth": self.auth, **options},
         )
-        return _WithLifespan(inner, self)
+        return ServerHTTPApp(inner, self)
 
     # -- helpers for handlers -------------------------------------------------------------------
 
@@ -775,19 +779,24 @@ class Server:
         return {"completion": completion}
 
 
-class _WithLifespan:
-    """ASGI wrapper entering the server's lifespan on ``lifespan.startup`` (and leaving it on
-    shutdown) around the Streamable HTTP app; everything else passes straight through.
+class ServerHTTPApp:
+    """What :meth:`Server.http_app` returns: the :class:`StreamableHTTPApp` serving the server
+    (``app``), wrapped to enter the server's lifespan on ``lifespan.startup`` (and leave it on
+    shutdown); everything else passes straight through, and so do the inner app's attributes.
 
     Mounted inside another app it gets no lifespan events: pass :meth:`lifespan` to the host
     (``Starlette(..., lifespan=asgi.lifespan)``, ``FastAPI(lifespan=asgi.lifespan)``)."""
 
-    def __init__(self, app: Any, server: Server) -> None:
+    def __init__(self, app: StreamableHTTPApp, server: Server) -> None:
         self.app = app
         self.server = server
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.app, name)
+
+    async def aclose(self) -> None:
+        """End every session (what the ASGI lifespan's shutdown does)."""
+        await self.app.aclose()
 
     @contextlib.asynccontextmanager
     async def lifespan(self, host_app: object = None) -> AsyncIterator[None]:
@@ -802,7 +811,7 @@ class _WithLifespan:
             finally:
                 await self.app.aclose()
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("type") != "lifespan":
             await self.app(scope, receive, send)
             return
