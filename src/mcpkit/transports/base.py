@@ -9,12 +9,30 @@ connection ends the transport calls ``session.connection_lost``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
     from mcpkit.jsonrpc import RequestId
 
-__all__ = ["MessageSink", "Transport"]
+__all__ = ["MessageSink", "Transport", "TransportInfo", "TransportKind"]
+
+TransportKind = Literal["stdio", "memory", "http", "legacy-sse", "custom"]
+
+
+@dataclass(frozen=True, slots=True)
+class TransportInfo:
+    """What a session may know about the transport under it, instead of probing attributes.
+
+    ``kind`` names the transport; ``session_id`` is the transport-level session id
+    (Streamable HTTP's ``Mcp-Session-Id``; None on stdio, in memory and stateless HTTP);
+    ``closable_streams`` is true when :meth:`Transport.close_response_stream` can end a
+    request's response stream early for SSE polling.
+    """
+
+    kind: TransportKind = "custom"
+    session_id: str | None = None
+    closable_streams: bool = False
 
 
 class MessageSink(Protocol):
@@ -37,6 +55,8 @@ class Transport:
     """
 
     writing_paused: bool = False
+    #: What this transport is (subclasses set their own; see :class:`TransportInfo`).
+    info: TransportInfo = TransportInfo()
 
     async def start(self, sink: MessageSink) -> None:
         """Begin delivering incoming messages to ``sink``; returns once connected."""
@@ -59,6 +79,12 @@ class Transport:
 
     def resume_reading(self) -> None:
         """Deliver incoming messages again."""
+
+    def close_response_stream(self, request_id: RequestId) -> bool:
+        """End the stream carrying ``request_id``'s response without ending the request
+        (SSE polling: the client reconnects with ``Last-Event-ID``). False when there is
+        nothing this transport can close."""
+        return False
 
     async def close(self) -> None:
         """Close the connection; the sink's ``connection_lost`` is called once."""
