@@ -76,6 +76,7 @@ class RequestContext:
         "request_id",
         "session",
         "task",
+        "task_id",
     )
 
     def __init__(
@@ -95,6 +96,19 @@ class RequestContext:
         self.cancelled = False
         self.task: asyncio.Task[None] | None = None
         self._last_progress: float | None = None
+        #: The task this request runs as (a task-augmented call), else None.
+        self.task_id: str | None = None
+
+    @property
+    def related_request_id(self) -> RequestId | None:
+        """The incoming request whose stream carries what this handler sends: its own id,
+        or for a task the request waiting on it (None: the transport routes it)."""
+        return self.request_id
+
+    @property
+    def related_meta(self) -> JSONObject | None:
+        """``_meta`` added to what this handler sends (a task's related-task key), or None."""
+        return None
 
     async def progress(
         self, progress: float, total: float | None = None, message: str | None = None
@@ -412,6 +426,13 @@ class Session:
 
     # -- dispatch -------------------------------------------------------------------------------
 
+    def build_context(
+        self, request_id: RequestId, method: str, params: JSONObject | None
+    ) -> RequestContext:
+        """The context a handler of an incoming request gets; each role may supply its own
+        (a subclass of :class:`RequestContext`)."""
+        return RequestContext(self, request_id, method, params)
+
     def _on_request(self, msg: JSONObject, batch: _Batch | None) -> None:
         rid: RequestId = msg["id"]
         method: str = msg["method"]
@@ -425,7 +446,7 @@ class Session:
         if error is not None:
             self._reply(error_response(rid, error.code, error.message, error.data), rid, batch)
             return
-        ctx = RequestContext(self, rid, method, msg.get("params"))
+        ctx = self.build_context(rid, method, msg.get("params"))
         self._in_flight[rid] = ctx
         ctx.task = self._loop.create_task(self._serve(handler, ctx, batch))  # type: ignore[arg-type]
         if len(self._in_flight) >= self._max_in_flight and not self._reading_paused:

@@ -366,22 +366,23 @@ class TaskRequestContext(RequestContext):
     ``_meta[related-task]`` (progress too, on the original request's token, valid for the
     task's lifetime); requests to the requestor put the task in ``input_required``."""
 
-    __slots__ = ("manager", "task_id")
+    __slots__ = ("manager", "tid")
 
     def __init__(self, rctx: RequestContext, task_id: str, manager: TaskReceiver) -> None:
         super().__init__(rctx.session, rctx.request_id, rctx.method, rctx.params)
         self.task_id = task_id
+        self.tid = task_id  # the same id, typed as always present
         self.manager = manager
 
     @property
-    def related_meta(self) -> JSONObject:
+    def related_meta(self) -> JSONObject | None:
         """``{"io.modelcontextprotocol/related-task": {"taskId": ...}}``."""
-        return related_meta(self.task_id)
+        return related_meta(self.tid)
 
     @property
     def related_request_id(self) -> RequestId | None:
         """Where messages for this task travel: the newest blocked ``tasks/result``."""
-        return self.manager.result_waiter(self.task_id)
+        return self.manager.result_waiter(self.tid)
 
     async def notify(self, method: str, params: JSONObject | None = None) -> None:
         """Best effort: a task outlives the connection that created it (the requestor polls),
@@ -389,23 +390,23 @@ class TaskRequestContext(RequestContext):
         with contextlib.suppress(ConnectionClosed):
             await self.session.notify(
                 method,
-                with_related(params, self.task_id),
-                related_request_id=self.manager.result_waiter(self.task_id),
+                with_related(params, self.tid),
+                related_request_id=self.manager.result_waiter(self.tid),
             )
 
     async def request(self, method: str, params: JSONObject | None = None, **kwargs: Any) -> Any:
-        kwargs.setdefault("related_request_id", self.manager.result_waiter(self.task_id))
+        kwargs.setdefault("related_request_id", self.manager.result_waiter(self.tid))
         async with self.awaiting_input():
-            return await self.session.request(method, with_related(params, self.task_id), **kwargs)
+            return await self.session.request(method, with_related(params, self.tid), **kwargs)
 
     @contextlib.asynccontextmanager
     async def awaiting_input(self) -> Any:
         """``input_required`` for as long as the block runs (nested uses count)."""
-        await self.manager.input_needed(self.task_id, self.session)
+        await self.manager.input_needed(self.tid, self.session)
         try:
             yield
         finally:
-            await self.manager.input_received(self.task_id, self.session)
+            await self.manager.input_received(self.tid, self.session)
 
 
 class _Execution:
