@@ -1,6 +1,7 @@
 """``mcpkit demo``: the example server over Streamable HTTP, every feature walked through.
 
-The server (``examples/server_everything.py``, or ``--server FILE``) runs in this process
+The server (``examples/server_everything.py``, shipped in the wheel as the module
+``mcpkit.cli.demo_server``; or ``--server FILE``) runs in this process
 under uvicorn on 127.0.0.1 at a free port, with the embedded SQLite event store in a
 temporary folder. A :class:`~mcpkit.Client` connects over real HTTP and exercises tools
 (progress, logging, structured output, images, errors, cancellation), sampling and
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import importlib.util
 import tempfile
 import time
 from pathlib import Path
@@ -25,7 +27,11 @@ from mcpkit.cli.errors import CliError
 from mcpkit.cli.render import Output, compact_schema
 from mcpkit.cli.targets import ServerRef, load_server
 
-__all__ = ["default_server_path", "run_demo"]
+__all__ = ["DEMO_MODULE", "default_server", "run_demo"]
+
+#: The example server as a module of the installed package (the wheel's copy of
+#: ``examples/server_everything.py``).
+DEMO_MODULE = "mcpkit.cli.demo_server"
 
 _WAIT = 5.0  # seconds to wait for a notification before saying it did not come
 
@@ -37,15 +43,19 @@ def _same_json(text: str, value: Any) -> bool:
         return False
 
 
-def default_server_path() -> Path | None:
-    """``examples/server_everything.py`` of the repository this package runs from."""
+def default_server() -> ServerRef | None:
+    """The demo's server: the package module :data:`DEMO_MODULE` of an installed wheel, else
+    ``examples/server_everything.py`` of the checkout this package runs from (an editable
+    install or ``PYTHONPATH=src``); None when neither is there."""
+    if importlib.util.find_spec(DEMO_MODULE) is not None:
+        return ServerRef(None, DEMO_MODULE, "app")
     import mcpkit
 
     here = Path(mcpkit.__file__).resolve()
     for parent in here.parents:
         candidate = parent / "examples" / "server_everything.py"
         if candidate.is_file():
-            return candidate
+            return ServerRef(candidate, None, None)
     return None
 
 
@@ -328,17 +338,18 @@ async def _main(args: argparse.Namespace, output: Output) -> None:
     from mcpkit import Client
     from mcpkit.transports.http import SQLiteEventStore, running
 
-    path = Path(args.server) if args.server else default_server_path()
-    if path is None:
+    ref = ServerRef(Path(args.server), None, None) if args.server else default_server()
+    if ref is None:
         raise CliError(
-            "the demo server (examples/server_everything.py) was not found",
-            "run the demo from a checkout of the mcpkit repository, or pass --server FILE",
+            f"the demo server ({DEMO_MODULE}) is missing from this installation",
+            "reinstall mcpkit from its wheel, or pass --server FILE",
         )
-    app = load_server(ServerRef(path, None, None))
+    app = load_server(ref)
+    name = ref.path.name if ref.path is not None else "server_everything.py"
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="mcpkit-demo-") as tmp:
         workdir = Path(tmp)
-        output.out.print(f"[bold]mcpkit demo[/]: the example server {path.name} and a client")
+        output.out.print(f"[bold]mcpkit demo[/]: the example server {name} and a client")
         store = SQLiteEventStore(str(workdir / "events.sqlite3"))
         demo = _Demo(output, workdir)
         try:
