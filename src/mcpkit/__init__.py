@@ -7,13 +7,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mcpkit._lazy import load_export
+from mcpkit._lazy import export_names, load_export
 
 __version__ = "0.1.0"
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
+    "McpkitError": "mcpkit.errors",
     "McpError": "mcpkit.errors",
+    "RequestRefused": "mcpkit.errors",
+    "HeaderMismatch": "mcpkit.errors",
+    "MissingClientCapability": "mcpkit.errors",
+    "UnsupportedProtocolVersion": "mcpkit.errors",
+    "AuthError": "mcpkit.errors",
     "ConnectionClosed": "mcpkit.errors",
     "ProcessExited": "mcpkit.errors",
     "RequestTimeout": "mcpkit.errors",
@@ -30,37 +36,31 @@ _EXPORTS: dict[str, str] = {
     "Audio": "mcpkit.server",
 }
 
-if TYPE_CHECKING:
-    from mcpkit.client import Client
-    from mcpkit.errors import (
-        ConnectionClosed,
-        McpError,
-        ProcessExited,
-        RequestTimeout,
-        TransportError,
-    )
-    from mcpkit.server import Audio, Context, Image, Server
-    from mcpkit.session import ClientSession, RequestContext, ServerSession, Session
-    from mcpkit.versions import ProtocolVersion
+if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
+    from mcpkit.client import Client as Client
+    from mcpkit.errors import AuthError as AuthError
+    from mcpkit.errors import ConnectionClosed as ConnectionClosed
+    from mcpkit.errors import HeaderMismatch as HeaderMismatch
+    from mcpkit.errors import McpError as McpError
+    from mcpkit.errors import McpkitError as McpkitError
+    from mcpkit.errors import MissingClientCapability as MissingClientCapability
+    from mcpkit.errors import ProcessExited as ProcessExited
+    from mcpkit.errors import RequestRefused as RequestRefused
+    from mcpkit.errors import RequestTimeout as RequestTimeout
+    from mcpkit.errors import TransportError as TransportError
+    from mcpkit.errors import UnsupportedProtocolVersion as UnsupportedProtocolVersion
+    from mcpkit.server import Audio as Audio
+    from mcpkit.server import Context as Context
+    from mcpkit.server import Image as Image
+    from mcpkit.server import Server as Server
+    from mcpkit.session import ClientSession as ClientSession
+    from mcpkit.session import RequestContext as RequestContext
+    from mcpkit.session import ServerSession as ServerSession
+    from mcpkit.session import Session as Session
+    from mcpkit.versions import ProtocolVersion as ProtocolVersion
 
-__all__ = [
-    "Audio",
-    "Client",
-    "ClientSession",
-    "ConnectionClosed",
-    "Context",
-    "Image",
-    "McpError",
-    "ProcessExited",
-    "ProtocolVersion",
-    "RequestContext",
-    "RequestTimeout",
-    "Server",
-    "ServerSession",
-    "Session",
-    "TransportError",
-    "__version__",
-]
+#: Derived from the export table: one list of public names.
+__all__ = export_names(_EXPORTS, "__version__")
 
 
 def __getattr__(name: str) -> Any:

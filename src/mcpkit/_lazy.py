@@ -18,3 +18,9 @@ def load_export(
     value = getattr(importlib.import_module(prefix + module), name)
     namespace[name] = value
     return value
+
+
+def export_names(exports: Mapping[str, str], *eager: str) -> list[str]:
+    """A package's ``__all__``: the names of its lazy export table plus those it binds
+    eagerly, sorted (so the table stays the one list of public names)."""
+    return sorted({*exports, *eager})

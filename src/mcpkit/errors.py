@@ -1,19 +1,62 @@
-"""The exceptions mcpkit raises: one for protocol errors, a few for transport failures."""
+"""The exceptions mcpkit raises, all rooted at :class:`McpkitError`.
+
+The hierarchy (``except`` the node that fits; every leaf is catchable by its parents)::
+
+    McpkitError                      anything mcpkit raises on purpose
+    ├── McpError                     a JSON-RPC error: code, message, data
+    │   │                            (exactly McpError: the peer answered with this error;
+    │   │                            raised by a handler: the error to answer with)
+    │   ├── RequestRefused           refused locally, nothing was sent: the lifecycle or the
+    │   │   │                        peer's capabilities forbid the request (the code is the
+    │   │   │                        one the peer would answer, -32600 or -32601)
+    │   │   ├── client.errors.TaskNotSupported
+    │   │   └── server.errors.ClientCapabilityError
+    │   ├── RequestTimeout           no response in time (also a TimeoutError; -32001)
+    │   ├── HeaderMismatch           -32020: HTTP headers disagree with the body (2026-07-28)
+    │   ├── MissingClientCapability  -32021: the request needs a client capability it lacks;
+    │   │                            ``required`` says which (2026-07-28)
+    │   ├── UnsupportedProtocolVersion
+    │   │                            -32022: ``supported`` lists what the server speaks,
+    │   │                            ``requested`` what was asked (2026-07-28)
+    │   └── client.errors.*          InvalidServerResponse, ToolError, URLElicitationRequired
+    ├── TransportError               the connection to the peer failed
+    │   └── ConnectionClosed         closed while a request waited (or before sending)
+    │       └── ProcessExited        the stdio server process exited: returncode, stderr_tail
+    ├── AuthError                    authorization could not be obtained or was refused
+    │                                (mcpkit.auth's errors derive from it)
+    └── CommandLineError             a failure the command line reports to its user
+
+An error the peer sent is turned into an exception by :meth:`McpError.from_error`, which
+picks the class by code (:data:`ERROR_CLASSES`); codes not in the table give a plain
+:class:`McpError`. mcpkit never raises an ``ExceptionGroup`` to its caller.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 __all__ = [
+    "ERROR_CLASSES",
+    "AuthError",
+    "CommandLineError",
     "ConnectionClosed",
+    "HeaderMismatch",
     "McpError",
+    "McpkitError",
+    "MissingClientCapability",
     "ProcessExited",
+    "RequestRefused",
     "RequestTimeout",
     "TransportError",
+    "UnsupportedProtocolVersion",
 ]
 
 
-class McpError(Exception):
+class McpkitError(Exception):
+    """The root of every exception mcpkit raises on purpose."""
+
+
+class McpError(McpkitError):
     """A JSON-RPC error: raised by handlers to answer with an error, and raised to callers
     when the peer answered with one.
 
@@ -27,24 +70,19 @@ class McpError(Exception):
         self.message = message
         self.data = data
 
-    def to_error(self) -> dict[str, Any]:
-        """The wire form of the ``error`` member."""
-        err: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.data is not None:
-            err["data"] = self.data
-        return err
-
     @classmethod
     def from_error(cls, error: Any) -> McpError:
-        """Build from a received ``error`` member, tolerating malformed ones."""
+        """Build from a received ``error`` member, tolerating malformed ones; a code with a
+        class of its own in :data:`ERROR_CLASSES` gives that class."""
         if isinstance(error, dict):
             code = error.get("code")
             message = error.get("message")
-            return cls(
-                code if isinstance(code, int) and not isinstance(code, bool) else -32603,
-                message if isinstance(message, str) else "Malformed error from peer",
-                error.get("data"),
-            )
+            code = code if isinstance(code, int) and not isinstance(code, bool) else -32603
+            message = message if isinstance(message, str) else "Malformed error from peer"
+            special = ERROR_CLASSES.get(code)
+            if special is not None:
+                return special(message, error.get("data"))
+            return cls(code, message, error.get("data"))
         return cls(-32603, "Malformed error from peer", error)
 
     def __repr__(self) -> str:
@@ -52,6 +90,12 @@ class McpError(Exception):
 
     def __str__(self) -> str:
         return f"{self.message} (code {self.code})"
+
+
+class RequestRefused(McpError):
+    """A request or notification refused before anything was sent: the lifecycle phase or
+    the capabilities the peer declared do not allow it. ``code`` is what the peer would
+    have answered (-32600 before initialization, -32601 for a missing capability)."""
 
 
 class RequestTimeout(McpError, TimeoutError):
@@ -63,7 +107,80 @@ class RequestTimeout(McpError, TimeoutError):
         self.timeout = timeout
 
 
-class TransportError(Exception):
+class _CodedError(McpError):
+    """An MCP error with a fixed code (the code-table classes)."""
+
+    CODE: ClassVar[int]
+    DEFAULT_MESSAGE: ClassVar[str]
+
+    def __init__(self, message: str | None = None, data: Any = None) -> None:
+        super().__init__(self.CODE, message or self.DEFAULT_MESSAGE, data)
+
+
+class HeaderMismatch(_CodedError):
+    """-32020: an HTTP header (``Mcp-Method``, ``Mcp-Name``, ``MCP-Protocol-Version``)
+    disagrees with the JSON-RPC body."""
+
+    CODE = -32020
+    DEFAULT_MESSAGE = "Header mismatch"
+
+
+class MissingClientCapability(_CodedError):
+    """-32021: the request needs a client capability the client did not declare;
+    ``required`` is what the server named (``data["requiredCapabilities"]``), or None."""
+
+    CODE = -32021
+    DEFAULT_MESSAGE = "Missing required client capability"
+
+    @classmethod
+    def build(cls, required: dict[str, Any]) -> MissingClientCapability:
+        """The error a server answers with, naming the client capabilities it needs."""
+        return cls(None, {"requiredCapabilities": required})
+
+    @property
+    def required(self) -> Any:
+        """The capabilities the server says the request needs (as sent), or None."""
+        data = self.data
+        return data.get("requiredCapabilities") if isinstance(data, dict) else None
+
+
+class UnsupportedProtocolVersion(_CodedError):
+    """-32022: the server does not speak the protocol version of the request;
+    ``supported`` lists the versions it does, ``requested`` echoes the one asked for."""
+
+    CODE = -32022
+    DEFAULT_MESSAGE = "Unsupported protocol version"
+
+    @classmethod
+    def build(cls, requested: str | None, supported: list[str]) -> UnsupportedProtocolVersion:
+        """The error a server answers with (its ``data`` as the spec shapes it)."""
+        data: dict[str, Any] = {"supported": list(supported)}
+        if requested is not None:
+            data["requested"] = requested
+        return cls(None, data)
+
+    @property
+    def supported(self) -> list[str]:
+        """The versions the server supports (empty when it did not say)."""
+        data = self.data
+        value = data.get("supported") if isinstance(data, dict) else None
+        return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+    @property
+    def requested(self) -> str | None:
+        """The version the request asked for, as the server echoed it."""
+        data = self.data
+        value = data.get("requested") if isinstance(data, dict) else None
+        return value if isinstance(value, str) else None
+
+
+#: JSON-RPC error code -> the exception class an error with that code from the peer becomes.
+ERROR_CLASSES: dict[int, type[_CodedError]] = {
+    cls.CODE: cls for cls in (HeaderMismatch, MissingClientCapability, UnsupportedProtocolVersion)
+}
+
+
+class TransportError(McpkitError):
     """The connection to the peer failed."""
 
 
@@ -85,3 +202,11 @@ class ProcessExited(ConnectionClosed):
         super().__init__(msg)
         self.returncode = returncode
         self.stderr_tail = stderr_tail
+
+
+class AuthError(McpkitError):
+    """Authorization could not be obtained, or the peer refused the credentials."""
+
+
+class CommandLineError(McpkitError):
+    """A failure the command line reports to its user (one line, perhaps a hint)."""

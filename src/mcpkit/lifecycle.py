@@ -11,7 +11,7 @@ from enum import Enum
 from typing import Any
 
 from mcpkit import versions
-from mcpkit.errors import McpError
+from mcpkit.errors import McpError, RequestRefused
 from mcpkit.jsonrpc import INVALID_REQUEST, METHOD_NOT_FOUND, JSONObject
 from mcpkit.versions import ProtocolVersion
 
@@ -154,7 +154,7 @@ class Lifecycle:
     # -- outgoing -----------------------------------------------------------------------------
 
     def check_outgoing_request(self, method: str) -> None:
-        """Raise :class:`McpError` when ``method`` may not be sent to this peer (now)."""
+        """Raise :class:`RequestRefused` when ``method`` may not be sent to this peer (now)."""
         if method in _ALWAYS:
             return
         if self.phase is Phase.CLOSED:
@@ -163,7 +163,7 @@ class Lifecycle:
             if method == "initialize":
                 return
             if self.phase is Phase.NEW:
-                raise McpError(
+                raise RequestRefused(
                     INVALID_REQUEST,
                     f"Cannot send {method!r} before initialization: only 'ping' may precede "
                     "the server's answer to 'initialize'",
@@ -171,7 +171,7 @@ class Lifecycle:
             table = SERVER_CAPABILITY_FOR
         else:
             if self.phase is Phase.NEW:
-                raise McpError(
+                raise RequestRefused(
                     INVALID_REQUEST,
                     f"Cannot send {method!r} before the client has initialized",
                 )
@@ -183,17 +183,18 @@ class Lifecycle:
             return
         if not has_capability(self.peer_capabilities, path):
             peer = "server" if self.role is Role.CLIENT else "client"
-            raise McpError(
+            raise RequestRefused(
                 METHOD_NOT_FOUND,
                 f"The {peer} did not declare the capability {'.'.join(path)!r} "
                 f"needed for {method!r}",
             )
 
     def check_outgoing_notification(self, method: str) -> None:
-        """Raise :class:`McpError` when this side did not declare what ``method`` announces."""
+        """Raise :class:`RequestRefused` when this side did not declare what ``method``
+        announces."""
         path = OWN_CAPABILITY_FOR_NOTIFICATION.get(method)
         if path is not None and not has_capability(self.capabilities, path):
-            raise McpError(
+            raise RequestRefused(
                 METHOD_NOT_FOUND,
                 f"Cannot send {method!r}: this side did not declare {'.'.join(path)!r}",
             )
