@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mcpkit.errors import McpError
+from mcpkit.errors import McpError, RequestRefused
 from mcpkit.jsonrpc import INTERNAL_ERROR, METHOD_NOT_FOUND
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ class OutputSchemaError(InvalidServerResponse):
         self.tool = tool
 
 
-class TaskNotSupported(McpError):
+class TaskNotSupported(RequestRefused):
     """A task call the peer did not allow, refused before anything is sent: the server did
     not declare the ``tasks`` capability it needs, or the tool's ``execution.taskSupport``
     forbids (or requires) running it as a task. Code -32601, as the server would answer."""

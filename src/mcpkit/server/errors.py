@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from mcpkit.errors import McpError
+from mcpkit.errors import RequestRefused
 from mcpkit.jsonrpc import METHOD_NOT_FOUND
 
 __all__ = ["ClientCapabilityError"]
 
 
-class ClientCapabilityError(McpError):
+class ClientCapabilityError(RequestRefused):
     """The client did not declare the capability a server-to-client request needs.
 
     Inside a tool it becomes a tool error result (``isError: true``) with this message.
