@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from mcpkit.cli.common import make_client, make_output
+from mcpkit.cli.common import connect, make_output
 from mcpkit.cli.errors import EXIT_TOOL_ERROR, EXIT_USAGE, CliError
 from mcpkit.cli.render import compact_schema
 
@@ -171,10 +171,11 @@ def _missing(schema: Any, args: Mapping[str, Any]) -> list[str]:
 async def run_call(args: argparse.Namespace) -> int:
     """Call one tool and print its result; exit 3 when the tool reports an error."""
     output = make_output(args)
-    client = make_client(
-        args, output, on_progress=lambda p, t, m: output.progress(args.tool, p, t, m)
-    )
-    async with client:
+
+    def progress(done: float, total: float | None, message: str | None) -> None:
+        output.progress(args.tool, done, total, message)
+
+    async with connect(args, output, on_progress=progress) as client:
         if not client.supports("tools"):
             raise CliError("this server has no tools", "see what it offers: mcpkit inspect TARGET")
         tools = {t.name: t for t in await client.list_tools()}
@@ -216,7 +217,7 @@ async def run_call(args: argparse.Namespace) -> int:
 async def run_read(args: argparse.Namespace) -> int:
     """Read one resource and print its contents (blobs saved to files)."""
     output = make_output(args)
-    async with make_client(args, output) as client:
+    async with connect(args, output) as client:
         if not client.supports("resources"):
             raise CliError(
                 "this server has no resources", "mcpkit inspect TARGET shows what it has"
@@ -233,7 +234,7 @@ async def run_read(args: argparse.Namespace) -> int:
 async def run_prompt(args: argparse.Namespace) -> int:
     """Get one prompt with its arguments and print its messages."""
     output = make_output(args)
-    async with make_client(args, output) as client:
+    async with connect(args, output) as client:
         if not client.supports("prompts"):
             raise CliError("this server has no prompts", "mcpkit inspect TARGET shows what it has")
         arguments = parse_arguments(args.arguments, args.json_args, None, typed=False)

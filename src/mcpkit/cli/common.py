@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,13 @@ from mcpkit.cli.interactive import TerminalHandlers
 from mcpkit.cli.render import Output
 from mcpkit.cli.targets import resolve_target
 
-__all__ = ["add_connection_options", "make_client", "make_output", "parse_header"]
+__all__ = [
+    "add_connection_options",
+    "connect",
+    "make_client",
+    "make_output",
+    "parse_header",
+]
 
 TARGET_HELP = (
     "the server: a command line ('python server.py', quoted), an http(s):// URL, "
@@ -162,6 +170,24 @@ def make_client(
             f"server stderr: {line}", markup=False, style="dim"
         )
     return Client(target, **kwargs)
+
+
+@contextlib.asynccontextmanager
+async def connect(
+    args: argparse.Namespace,
+    output: Output,
+    *,
+    handlers: TerminalHandlers | None = None,
+    on_progress: Any = None,
+) -> AsyncIterator[Any]:
+    """The connected client of :func:`make_client`. While it is open, ``sys.stdout`` is
+    stderr: a file target's server runs in this process, and its ``print()`` calls (at import
+    or in a tool) must not mix with the results, as the stdio server keeps them off its
+    JSON-RPC stream. ``output`` still prints to the real stdout."""
+    with contextlib.redirect_stdout(sys.stderr):
+        client = make_client(args, output, handlers=handlers, on_progress=on_progress)
+        async with client:
+            yield client
 
 
 def _version() -> str:

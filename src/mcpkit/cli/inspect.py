@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Mapping
 from typing import Any
 
-from mcpkit.cli.common import make_client, make_output
+from mcpkit.cli.common import connect, make_output
 from mcpkit.cli.render import Output, compact_schema
 
 __all__ = ["collect", "run_inspect"]
@@ -169,7 +169,7 @@ def render(info: Mapping[str, Any], output: Output) -> None:
 async def run_inspect(args: argparse.Namespace) -> int:
     """Connect, list everything, print it."""
     output = make_output(args)
-    async with make_client(args, output) as client:
+    async with connect(args, output) as client:
         info = await collect(client)
     if args.json:
         output.json(info)

@@ -118,7 +118,9 @@ class Output:
             kwargs["width"] = 120  # piped or captured: do not squeeze tables into 80 columns
         if color is False:
             kwargs["no_color"] = True
-        self.out: Console = Console(highlight=False, soft_wrap=True, **kwargs)
+        # The real stdout, kept: while an in-memory server runs, sys.stdout is stderr.
+        self.stdout = sys.stdout
+        self.out: Console = Console(file=self.stdout, highlight=False, soft_wrap=True, **kwargs)
         self.err: Console = Console(stderr=True, highlight=False, soft_wrap=True, **kwargs)
         self._save_dir = Path(save_dir) if save_dir else None
         self._save_dir_made = save_dir is not None
@@ -138,8 +140,8 @@ class Output:
 
     def json(self, value: Any) -> None:
         """Print ``value`` as indented JSON on stdout (plain, so it can be piped)."""
-        sys.stdout.write(to_json(value) + "\n")
-        sys.stdout.flush()
+        self.stdout.write(to_json(value) + "\n")
+        self.stdout.flush()
 
     # -- files ----------------------------------------------------------------------------------
 
