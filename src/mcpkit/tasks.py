@@ -452,6 +452,8 @@ class TaskReceiver:
         self.page_size = page_size
         self.max_running_per_owner = max_running_per_owner
         self.owner_of: OwnerFn = owner or self._default_owner
+        #: True when ``owner=`` was given (tasks are not bound to the session by default).
+        self.custom_owner = owner is not None
         self.debug = debug
         self._running: dict[str, _Execution] = {}
 

@@ -9,9 +9,11 @@ async def forecast(city: str, days: int = 3, *, ctx: Context) -> Forecast: ...
 app.run()            # stdio; app.run("http", port=8000) for Streamable HTTP
 ```
 
-A Server is a set of registries (tools, resources, prompts, completions) plus settings.
-:meth:`Server.session` wires a :class:`~mcpkit.session.ServerSession` on any transport with
-all of its handlers; stdio, Streamable HTTP and the in-memory client all go through it.
+A Server is a set of features (tools, resources, prompts, completions, logging), each
+owning its wire handlers, plus settings. :meth:`Server.session` makes an
+:class:`~mcpkit.server.session.AppSession` on any transport and gives it the handler table
+collected from the features; stdio, Streamable HTTP and the in-memory client all go through
+it.
 """
 
 from __future__ import annotations
@@ -22,41 +24,30 @@ import functools
 import inspect
 import logging
 import os
-import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from concurrent.futures import Executor
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from mcpkit import versions
-from mcpkit.errors import ConnectionClosed, McpError
-from mcpkit.jsonrpc import (
-    INVALID_PARAMS,
-    METHOD_NOT_FOUND,
-    RESOURCE_NOT_FOUND,
-    JSONObject,
-    RequestId,
-)
-from mcpkit.lifecycle import Phase
-from mcpkit.server import completion as _completion
-from mcpkit.server.content import downgrade_messages, downgrade_result, needs_downgrade
+from mcpkit.jsonrpc import JSONObject
+from mcpkit.server import logging as log_feature
+from mcpkit.server.completion import CompletionRegistry
 from mcpkit.server.context import Context
-from mcpkit.server.logging import LEVELS, McpLogHandler, current_context, parse_level
-from mcpkit.server.offload import Offloader
+from mcpkit.server.logging import McpLogHandler
+from mcpkit.server.offload import WorkerPool
 from mcpkit.server.pagination import DEFAULT_PAGE_SIZE
 from mcpkit.server.prompts import PromptRegistry
 from mcpkit.server.resources import ResourceRegistry
-from mcpkit.server.roots import list_roots as _list_roots
+from mcpkit.server.session import AppSession, ServerHandler
 from mcpkit.server.tasks import TaskManager
-from mcpkit.server.tools import TaskSupport, ToolEntry, ToolRegistry, run_tool, wire_dict
-from mcpkit.session import NotificationHandler, RequestContext, RequestHandler, ServerSession
+from mcpkit.server.tools import TaskSupport, ToolRegistry, wire_dict
+from mcpkit.session import NotificationHandler
 from mcpkit.tasks import tasks_only
 from mcpkit.transports.base import Transport
 from mcpkit.versions import ProtocolVersion
 
 if TYPE_CHECKING:
     from mcpkit.transports.http.server import Receive, Scope, Send, StreamableHTTPApp
-    from mcpkit.types import Root
 
 __all__ = ["AppSession", "Server", "ServerHTTPApp"]
 
@@ -67,106 +58,6 @@ Feature = Literal["tools", "resources", "prompts", "completions"]
 _FEATURES: frozenset[str] = frozenset(("tools", "resources", "prompts", "completions"))
 Lifespan = Callable[["Server"], AbstractAsyncContextManager[Any]]
 RootsChangedHook = Callable[["AppSession"], Awaitable[None] | None]
-
-
-class AppSession(ServerSession):
-    """A server session belonging to a :class:`Server`: it keeps the client's logging level
-    and resource subscriptions, and takes part in the server's broadcasts."""
-
-    def __init__(self, server: Server, transport: Transport, **kwargs: Any) -> None:
-        super().__init__(transport, **kwargs)
-        self.server = server
-        self.loop = asyncio.get_running_loop()
-        #: Minimum severity of ``notifications/message`` (everything until the client sets one).
-        self.log_level = 0
-        #: Resource URIs this client subscribed to.
-        self.subscriptions: set[str] = set()
-        self._app_tasks: set[asyncio.Task[Any]] = set()
-        self._task_owner_key: str | None = None
-        #: The server's handler table this session was last given.
-        self.handler_table: dict[str, RequestHandler] | None = None
-
-    @property
-    def task_owner_key(self) -> str:
-        """Identifies this session as the owner of the tasks it creates (see TaskManager)."""
-        key = self._task_owner_key
-        if key is None:
-            key = self._task_owner_key = uuid.uuid4().hex  # made on first use: ~2 µs
-        return key
-
-    async def start(self) -> None:
-        self.server._install_handlers(self)  # registrations made since session() count too
-        self.server.sessions.add(self)
-        await super().start()
-
-    def on_closed(self, exc: BaseException | None) -> None:
-        self.server.sessions.discard(self)
-        for task in list(self._app_tasks):
-            task.cancel()
-        # Handlers bound to this session (initialize, roots hooks) make reference cycles;
-        # a closed session serves nothing, so drop them and let refcounting free it at once.
-        self._handlers.clear()
-        self._notification_handlers.clear()
-
-    def spawn(self, coro: Awaitable[Any]) -> None:
-        """Run ``coro`` in the background, tied to this session."""
-        task: asyncio.Task[Any] = self.loop.create_task(coro)  # type: ignore[arg-type]
-        self._app_tasks.add(task)
-        task.add_done_callback(self._app_tasks.discard)
-
-    def call_soon(self, coro_fn: Callable[[], Awaitable[Any]]) -> None:
-        """Spawn ``coro_fn()`` from any thread."""
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is self.loop:
-            self.spawn(coro_fn())
-        else:
-            self.loop.call_soon_threadsafe(lambda: self.spawn(coro_fn()))
-
-    @property
-    def operating(self) -> bool:
-        """True once initialized and still open."""
-        return self.lifecycle.phase is Phase.OPERATING and not self.closed
-
-    async def send_log(
-        self,
-        level: str,
-        data: Any,
-        logger_name: str | None = None,
-        related_request_id: RequestId | None = None,
-        meta: JSONObject | None = None,
-    ) -> None:
-        """``notifications/message`` when ``level`` passes this session's threshold."""
-        if LEVELS[level] < self.log_level or self.closed:
-            return
-        params: JSONObject = {"level": level, "data": data}
-        if logger_name is not None:
-            params["logger"] = logger_name
-        if meta:
-            params["_meta"] = meta
-        with contextlib.suppress(ConnectionClosed):
-            await self.notify(
-                "notifications/message", params, related_request_id=related_request_id
-            )
-
-    async def send_quietly(self, method: str, params: JSONObject | None = None) -> None:
-        """A notification that is dropped when the session cannot carry it."""
-        if not self.operating:
-            return
-        try:
-            await self.notify(method, params)
-        except (ConnectionClosed, McpError) as exc:
-            logger.debug("Not sending %s: %s", method, exc)
-
-    async def complete_elicitation(self, elicitation_id: str) -> None:
-        """``notifications/elicitation/complete`` for a URL-mode elicitation."""
-        await self.notify("notifications/elicitation/complete", {"elicitationId": elicitation_id})
-
-    async def list_roots(self) -> list[Root]:
-        """The client's roots (``roots/list``)."""
-        return await _list_roots(self)
 
 
 class Server:
@@ -213,21 +104,24 @@ class Server:
         self.tools = ToolRegistry(page_size, Context, lambda: self._changed("tools"))
         self.resources = ResourceRegistry(page_size, Context, lambda: self._changed("resources"))
         self.prompts = PromptRegistry(page_size, Context, lambda: self._changed("prompts"))
-        self.completions = _completion.CompletionRegistry()
+        self.completions = CompletionRegistry(self.prompts, self.resources)
         #: Live, started sessions.
         self.sessions: set[AppSession] = set()
         self._lifespan = lifespan
         self._lifespan_state: Any = None
         self._lifespan_depth = 0
         self._lifespan_stack: contextlib.AsyncExitStack | None = None
-        self._raw_handlers: dict[str, RequestHandler] = {}
+        self._raw_handlers: dict[str, ServerHandler] = {}
         self._raw_notifications: dict[str, NotificationHandler] = {}
         self._roots_hooks: list[RootsChangedHook] = []
-        self._executor: Executor | None = None
-        self._max_workers = max_workers or min(32, (os.cpu_count() or 1) + 4)
-        self._tables: dict[tuple[bool, ...], dict[str, RequestHandler]] = {}
+        #: The bounded pool sync tools, prompts, resources and completions run in.
+        self.workers = WorkerPool(
+            max_workers or min(32, (os.cpu_count() or 1) + 4), thread_name_prefix="mcpkit-tool"
+        )
+        self._tables: dict[tuple[bool, ...], dict[str, ServerHandler]] = {}
         self._caps: dict[tuple[str, tuple[bool, ...]], JSONObject] = {}
-        self._bridge = False
+        #: True once :meth:`log_handler` made a logging bridge (records then follow requests).
+        self.log_bridge = False
         declared = frozenset(declare)
         if not declared <= _FEATURES:
             raise ValueError(
@@ -240,7 +134,7 @@ class Server:
         #: A :class:`mcpkit.auth.ResourceServer` protecting :meth:`http_app` with OAuth; tasks
         #: then belong to the authenticated principal (unless the TaskManager has an owner=).
         self.auth = auth
-        if auth is not None and self.task_manager.owner_of is TaskManager._default_owner:
+        if auth is not None and not self.task_manager.custom_owner:
             from mcpkit.auth.server import task_owner
 
             self.task_manager.owner_of = task_owner
@@ -421,7 +315,7 @@ class Server:
 
     def log_handler(self, level: int = logging.NOTSET) -> logging.Handler:
         """A :mod:`logging` handler that forwards records to clients as log notifications."""
-        self._bridge = True
+        self.log_bridge = True
         return McpLogHandler(self, level)
 
     # -- notifications to clients ---------------------------------------------------------------
@@ -429,8 +323,9 @@ class Server:
     def _changed(self, kind: str) -> None:
         self._tables.clear()
         method = f"notifications/{kind}/list_changed"
+        table = self.handler_table()
         for session in list(self.sessions):
-            self._install_handlers(session)
+            session.install(table)
             if session.operating:
                 session.call_soon(lambda s=session: s.send_quietly(method))  # type: ignore[misc]
 
@@ -470,9 +365,7 @@ class Server:
                     await stack_.aclose()
                 self._lifespan_state = None
                 await self.task_manager.shutdown()
-                if self._executor is not None:
-                    self._executor.shutdown(wait=False, cancel_futures=True)
-                    self._executor = None
+                self.workers.shutdown()
 
     @property
     def lifespan_state(self) -> Any:
@@ -522,33 +415,26 @@ class Server:
             self._caps[key] = caps
         return caps
 
-    def _handler_table(self) -> dict[str, RequestHandler]:
+    def handler_table(self) -> Mapping[str, ServerHandler]:
+        """The request handlers of what is registered now, collected from the features (and
+        :meth:`request_handler`'s, which replace them); kept until a registration changes."""
         features = self._features()
         table = self._tables.get(features)
         if table is not None:
             return table
         tools, resources, prompts, completions, tasks = features
-        table = {"logging/setLevel": self._set_level}
+        table = log_feature.handlers()
         if tools:
-            table["tools/list"] = self._list_tools
-            table["tools/call"] = self._call_tool
+            table.update(self.tools.handlers())
         if resources:
-            table["resources/list"] = self._list_resources
-            table["resources/templates/list"] = self._list_templates
-            table["resources/read"] = self._read_resource
-            table["resources/subscribe"] = self._subscribe
-            table["resources/unsubscribe"] = self._unsubscribe
+            table.update(self.resources.handlers())
         if prompts:
-            table["prompts/list"] = self._list_prompts
-            table["prompts/get"] = self._get_prompt
+            table.update(self.prompts.handlers())
         if completions:
-            table["completion/complete"] = self._complete
+            table.update(self.completions.handlers())
         if tasks:
-            manager = self.task_manager
-            table["tasks/get"] = tasks_only(manager.handle_get)
-            table["tasks/result"] = tasks_only(manager.handle_result)
-            table["tasks/list"] = tasks_only(manager.handle_list)
-            table["tasks/cancel"] = tasks_only(manager.handle_cancel)
+            for method, handler in self.task_manager.handlers().items():
+                table[method] = tasks_only(handler)
         table.update(self._raw_handlers)
         self._tables[features] = table
         return table
@@ -568,22 +454,13 @@ class Server:
             instructions=self.instructions,
             **session_kwargs,
         )
-        self._install_handlers(session)
+        session.install(self.handler_table())
         session.set_notification_handler(
             "notifications/roots/list_changed", functools.partial(self._roots_changed, session)
         )
         for method, nhandler in self._raw_notifications.items():
             session.set_notification_handler(method, nhandler)
         return session
-
-    def _install_handlers(self, session: AppSession) -> None:
-        """Give ``session`` the handlers of what is registered now (a feature registered
-        after a session started is served there too)."""
-        table = self._handler_table()
-        if session.handler_table is table:
-            return
-        session.handler_table = table
-        session._handlers.update(table)  # set_request_handler for each, in one step
 
     # -- running --------------------------------------------------------------------------------
 
@@ -647,21 +524,7 @@ class Server:
         )
         return ServerHTTPApp(inner, self)
 
-    # -- helpers for handlers -------------------------------------------------------------------
-
-    def _get_executor(self) -> Executor:
-        executor = self._executor
-        if executor is None:
-            executor = self._executor = Offloader(
-                self._max_workers, thread_name_prefix="mcpkit-tool"
-            )
-        return executor
-
-    def _make_context(self, rctx: RequestContext) -> Context:
-        ctx = Context(self, rctx)
-        if self._bridge:
-            current_context.set(ctx)
-        return ctx
+    # -- notifications from clients -------------------------------------------------------------
 
     def _roots_changed(
         self, session: AppSession, params: JSONObject | None = None
@@ -675,108 +538,6 @@ class Server:
             outcome = hook(session)
             if inspect.isawaitable(outcome):
                 await outcome
-
-    # -- request handlers -----------------------------------------------------------------------
-
-    async def _list_tools(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
-        return self.tools.paginator.page(params)
-
-    async def _call_tool(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
-        entry = self.tools.lookup(params)
-        arguments = params.get("arguments")  # type: ignore[union-attr]
-        if self.tools.task_tools:
-            version = rctx.session.protocol_version
-            if version is not None and version.tasks:
-                task = params.get("task")  # type: ignore[union-attr]
-                if task is not None:
-                    if not entry.accepts_tasks:
-                        raise McpError(
-                            METHOD_NOT_FOUND,
-                            f"Tool '{entry.name}' does not support task-augmented calls "
-                            "(execution.taskSupport is 'forbidden')",
-                        )
-                    return await self.task_manager.start(
-                        rctx, task, functools.partial(self._run_tool, entry, arguments)
-                    )
-                if entry.task_support == "required":
-                    raise McpError(
-                        METHOD_NOT_FOUND,
-                        f"Tool '{entry.name}' must be called as a task "
-                        "(execution.taskSupport is 'required': add 'task' to the params)",
-                    )
-        return await self._run_tool(entry, arguments, rctx)
-
-    async def _run_tool(self, entry: ToolEntry, arguments: Any, rctx: RequestContext) -> JSONObject:
-        if self._bridge and entry.context_param is None:
-            self._make_context(rctx)
-        result = await run_tool(
-            entry, arguments, rctx, self._make_context, self._get_executor, self.debug
-        )
-        version = rctx.session.protocol_version
-        if needs_downgrade(version):
-            result = downgrade_result(result, version)
-        return result
-
-    async def _list_resources(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
-        return self.resources.paginator.page(params)
-
-    async def _list_templates(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
-        return self.resources.template_paginator.page(params)
-
-    async def _read_resource(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
-        uri = params.get("uri") if type(params) is dict else None
-        contents = await self.resources.read(uri, rctx, self._make_context, self._get_executor)
-        return {"contents": contents}
-
-    def _subscription_uri(self, params: JSONObject | None) -> str:
-        uri = params.get("uri") if type(params) is dict else None
-        if not isinstance(uri, str):
-            raise McpError(INVALID_PARAMS, "'uri' must be a string")
-        return uri
-
-    async def _subscribe(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
-        uri = self._subscription_uri(params)
-        if self.resources.find(uri) is None:
-            raise McpError(RESOURCE_NOT_FOUND, f"Resource not found: {uri}", {"uri": uri})
-        rctx.session.subscriptions.add(uri)  # type: ignore[attr-defined]
-        return {}
-
-    async def _unsubscribe(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
-        uri = self._subscription_uri(params)
-        rctx.session.subscriptions.discard(uri)  # type: ignore[attr-defined]
-        return {}
-
-    async def _list_prompts(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
-        return self.prompts.paginator.page(params)
-
-    async def _get_prompt(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
-        result = await self.prompts.get(params, rctx, self._make_context, self._get_executor)
-        version = rctx.session.protocol_version
-        if needs_downgrade(version):
-            result = downgrade_messages(result, version)
-        return result
-
-    async def _set_level(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
-        rctx.session.log_level = parse_level(params)  # type: ignore[attr-defined]
-        return {}
-
-    async def _complete(self, params: JSONObject | None, rctx: RequestContext) -> JSONObject:
-        kind, target, argument, value, arguments = _completion.parse_request(params)
-        fallback: list[str] | None = None
-        if kind == "ref/prompt":
-            prompt = self.prompts.prompts.get(target)
-            if prompt is None:
-                raise McpError(INVALID_PARAMS, f"Unknown prompt: {target}")
-            fallback = prompt.signature.choices(argument)
-        else:
-            entry = self.resources.templates.get(target) or self.resources.resources.get(target)
-            if entry is None:
-                raise McpError(INVALID_PARAMS, f"Unknown resource template: {target}")
-            fallback = entry.signature.choices(argument)
-        completion = await self.completions.complete(
-            kind, target, argument, value, arguments, fallback
-        )
-        return {"completion": completion}
 
 
 class ServerHTTPApp:

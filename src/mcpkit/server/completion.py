@@ -20,9 +20,15 @@ from typing import TYPE_CHECKING, Any, get_args, get_origin
 from mcpkit._models import is_model
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
+from mcpkit.server.invoke import UserFunction
+from mcpkit.server.offload import WorkerPool
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
+
+    from mcpkit.server.prompts import PromptRegistry
+    from mcpkit.server.resources import ResourceRegistry
+    from mcpkit.server.session import ServerHandler, ServerRequestContext
 
 __all__ = ["MAX_VALUES", "CompletionRegistry", "choices_of", "to_completion"]
 
@@ -71,15 +77,23 @@ def to_completion(value: Any) -> JSONObject:
 
 
 class CompletionRegistry:
-    """Completion handlers keyed by reference and argument name."""
+    """Completion handlers keyed by reference and argument name; ``prompts`` and
+    ``resources`` are the registries whose arguments it completes (``completion/complete``
+    needs them: the reference must exist, and ``Literal``/``Enum`` arguments complete
+    without a handler)."""
 
-    def __init__(self) -> None:
-        self.handlers: dict[tuple[str, str, str | None], CompletionHandler] = {}
+    def __init__(
+        self, prompts: PromptRegistry | None = None, resources: ResourceRegistry | None = None
+    ) -> None:
+        #: The registered functions, by (reference type, prompt or template, argument or None).
+        self.functions: dict[tuple[str, str, str | None], UserFunction] = {}
+        self.prompts = prompts
+        self.resources = resources
 
     @property
     def any(self) -> bool:
         """True when some handler is registered."""
-        return bool(self.handlers)
+        return bool(self.functions)
 
     def add(
         self,
@@ -93,9 +107,11 @@ class CompletionRegistry:
         if (prompt is None) == (resource_template is None):
             raise ValueError("completion(): give exactly one of prompt= or resource_template=")
         if prompt is not None:
-            self.handlers[("ref/prompt", prompt, argument)] = fn
-        elif resource_template is not None:
-            self.handlers[("ref/resource", resource_template, argument)] = fn
+            key = ("ref/prompt", prompt, argument)
+        else:
+            assert resource_template is not None
+            key = ("ref/resource", resource_template, argument)
+        self.functions[key] = UserFunction(fn)
 
     async def complete(
         self,
@@ -105,23 +121,59 @@ class CompletionRegistry:
         value: str,
         arguments: dict[str, str],
         fallback: list[str] | None,
+        workers: WorkerPool | None = None,
     ) -> JSONObject:
-        """Run the handler for one completion request."""
-        fn = self.handlers.get((kind, target, argument)) or self.handlers.get((kind, target, None))
+        """Run the handler for one completion request (a sync one in ``workers``, else in a
+        pool of its own started for the call)."""
+        functions = self.functions
+        fn = functions.get((kind, target, argument)) or functions.get((kind, target, None))
         if fn is None:
             if fallback is None:
                 return {"values": [], "total": 0, "hasMore": False}
             return to_completion([c for c in fallback if c.startswith(value)])
-        params = inspect.signature(fn).parameters
+        params = inspect.signature(fn.fn).parameters
         if len(params) >= 3:
-            outcome = fn(argument, value, arguments)
+            args: tuple[Any, ...] = (argument, value, arguments)
         elif len(params) == 2:
-            outcome = fn(value, arguments)
+            args = (value, arguments)
         else:
-            outcome = fn(value)
-        if inspect.isawaitable(outcome):
-            outcome = await outcome
-        return to_completion(outcome)
+            args = (value,)
+        if workers is not None:
+            return to_completion(await fn.call(workers, *args))
+        own = WorkerPool(1, "mcpkit-completion")
+        try:
+            return to_completion(await fn.call(own, *args))
+        finally:
+            own.shutdown()
+
+    def handlers(self) -> dict[str, ServerHandler]:
+        """``completion/complete``, by method."""
+        return {"completion/complete": self.handle_complete}
+
+    async def handle_complete(
+        self, params: JSONObject | None, rctx: ServerRequestContext
+    ) -> JSONObject:
+        """``completion/complete``: -32602 for an unknown prompt or template."""
+        kind, target, argument, value, arguments = parse_request(params)
+        if kind == "ref/prompt":
+            prompt = self.prompts.prompts.get(target) if self.prompts is not None else None
+            if prompt is None:
+                raise McpError(INVALID_PARAMS, f"Unknown prompt: {target}")
+            fallback = prompt.signature.choices(argument)
+        else:
+            resources = self.resources
+            entry = (
+                resources.templates.get(target) or resources.resources.get(target)
+                if resources is not None
+                else None
+            )
+            if entry is None:
+                raise McpError(INVALID_PARAMS, f"Unknown resource template: {target}")
+            fallback = entry.signature.choices(argument)
+        completion = await self.complete(
+            kind, target, argument, value, arguments, fallback, rctx.workers
+        )
+        return {"completion": completion}
 
 
 def parse_request(params: JSONObject | None) -> tuple[str, str, str, str, dict[str, str]]:

@@ -23,6 +23,11 @@ __all__ = [
     "Audio",
     "Image",
     "annotations_dict",
+    "content_block",
+    "content_types",
+    "downgrade_messages",
+    "downgrade_result",
+    "needs_downgrade",
     "to_content",
     "to_json_text",
 ]
@@ -152,7 +157,7 @@ def _default(value: Any) -> Any:
     return to_jsonable_python(value)
 
 
-def _block(value: Any) -> dict[str, Any] | None:
+def content_block(value: Any) -> dict[str, Any] | None:
     """One content block for ``value``, or None when it is not content."""
     if isinstance(value, str):
         return {"type": "text", "text": value}
@@ -175,13 +180,13 @@ def to_content(value: Any) -> list[dict[str, Any]]:
     """Content blocks for a return value (see the module docstring)."""
     if value is None:
         return []
-    block = _block(value)
+    block = content_block(value)
     if block is not None:
         return [block]
     if isinstance(value, (list, tuple)):
         blocks: list[dict[str, Any]] = []
         for item in value:
-            b = _block(item)
+            b = content_block(item)
             if b is None:
                 return [{"type": "text", "text": to_json_text(value)}]
             blocks.append(b)

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from mcpkit.auth.server import AccessToken
-    from mcpkit.server.app import AppSession, Server
+    from mcpkit.server.app import Server
+    from mcpkit.server.session import AppSession, ServerRequestContext
     from mcpkit.types import CreateMessageResult, ReadResourceResult, Root
 
 __all__ = ["Context"]
@@ -34,12 +35,15 @@ M = TypeVar("M", bound="BaseModel")
 class Context:
     """Per-request access to the session and the server (see the module docstring)."""
 
-    __slots__ = ("_rctx", "server", "session")
+    __slots__ = ("_rctx", "_request", "server", "session")
 
-    def __init__(self, server: Server, rctx: RequestContext) -> None:
-        self.server = server
-        self._rctx = rctx
-        self.session: AppSession = rctx.session  # type: ignore[assignment]
+    def __init__(self, request: ServerRequestContext, rctx: RequestContext | None = None) -> None:
+        """``request``: the request being served; ``rctx``: the context to talk back
+        through when it is another one (a task's), else ``request`` itself."""
+        self._request = request
+        self.server: Server = request.server
+        self.session: AppSession = request.session
+        self._rctx: RequestContext = request if rctx is None else rctx
 
     # -- the request ----------------------------------------------------------------------------
 
@@ -66,8 +70,7 @@ class Context:
     @property
     def task_id(self) -> str | None:
         """The task this call runs as (a task-augmented ``tools/call``), else None."""
-        task_id = getattr(self._rctx, "task_id", None)
-        return task_id if isinstance(task_id, str) else None
+        return self._rctx.task_id
 
     @property
     def request_context(self) -> RequestContext:
@@ -116,8 +119,8 @@ class Context:
 
     async def log(self, level: LoggingLevel, data: Any, logger: str | None = None) -> None:
         """Send ``notifications/message`` if ``level`` is at or above the session's level."""
-        meta = getattr(self._rctx, "related_meta", None)  # set while running as a task
-        await self.session.send_log(level, data, logger, self._route_id, meta)
+        rctx = self._rctx  # a task's adds its related-task _meta
+        await self.session.send_log(level, data, logger, rctx.related_request_id, rctx.related_meta)
 
     @property
     def _route_id(self) -> RequestId | None:
@@ -125,8 +128,7 @@ class Context:
         the ``tasks/result`` blocked on it (None: none is waiting; the transport then routes
         it, e.g. Streamable HTTP holds a task's messages for its next ``tasks/result`` stream
         unless a GET stream is open)."""
-        route: RequestId | None = getattr(self._rctx, "related_request_id", self._rctx.request_id)
-        return route
+        return self._rctx.related_request_id
 
     async def debug(self, data: Any, logger: str | None = None) -> None:
         """Log at ``debug``."""
@@ -320,7 +322,9 @@ class Context:
         """
         from mcpkit.server.tasks import request_as_task
 
-        return await request_as_task(self._rctx, method, params, task, timeout=timeout)
+        return await request_as_task(
+            self._rctx, method, params, task, timeout=timeout, spawn=self.session.spawn
+        )
 
     def url_elicitation_required(
         self, message: str, url: str, elicitation_id: str | None = None
@@ -346,7 +350,5 @@ class Context:
         """Read one of this server's own resources."""
         from mcpkit.types import ReadResourceResult
 
-        contents = await self.server.resources.read(
-            uri, self._rctx, self.server._make_context, self.server._get_executor
-        )
+        contents = await self.server.resources.read(uri, self._request, self._rctx)
         return ReadResourceResult.from_wire({"contents": contents})

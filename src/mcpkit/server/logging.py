@@ -20,8 +20,17 @@ from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 if TYPE_CHECKING:
     from mcpkit.server.app import Server
     from mcpkit.server.context import Context
+    from mcpkit.server.session import ServerHandler, ServerRequestContext
 
-__all__ = ["LEVELS", "LoggingLevel", "McpLogHandler", "level_from_python", "parse_level"]
+__all__ = [
+    "LEVELS",
+    "LoggingLevel",
+    "McpLogHandler",
+    "handlers",
+    "level_from_python",
+    "parse_level",
+    "set_level",
+]
 
 LoggingLevel = Literal[
     "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"
@@ -53,6 +62,17 @@ def parse_level(params: JSONObject | None) -> int:
             f"logging/setLevel: 'level' must be one of {', '.join(LEVELS)}",
         )
     return LEVELS[level]
+
+
+async def set_level(params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
+    """``logging/setLevel``: the session's threshold for ``notifications/message``."""
+    rctx.session.log_level = parse_level(params)
+    return {}
+
+
+def handlers() -> dict[str, ServerHandler]:
+    """``logging/setLevel``, by method."""
+    return {"logging/setLevel": set_level}
 
 
 def level_from_python(levelno: int) -> LoggingLevel:

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any, TypeVar
 
-__all__ = ["Offloader", "run_sync"]
+__all__ = ["Offloader", "WorkerPool", "run_sync"]
 
 T = TypeVar("T")
 
@@ -217,3 +217,36 @@ async def run_sync(executor: Executor, fn: Callable[[], T]) -> T:
     if type(executor) is Offloader:
         return await executor.start(call)
     return await asyncio.get_running_loop().run_in_executor(executor, call)
+
+
+class WorkerPool:
+    """The sync-handler pool of one server: an :class:`Offloader` started on first use and
+    dropped by :meth:`shutdown` (the next use starts a fresh one)."""
+
+    __slots__ = ("_executor", "max_workers", "thread_name_prefix")
+
+    def __init__(self, max_workers: int | None = None, thread_name_prefix: str = "") -> None:
+        if max_workers is None:
+            import os
+
+            max_workers = min(32, (os.cpu_count() or 1) + 4)
+        self.max_workers = max_workers
+        self.thread_name_prefix = thread_name_prefix
+        self._executor: Offloader | None = None
+
+    @property
+    def executor(self) -> Offloader:
+        """The pool's executor (started now if it is not running)."""
+        executor = self._executor
+        if executor is None:
+            executor = self._executor = Offloader(
+                self.max_workers, thread_name_prefix=self.thread_name_prefix
+            )
+        return executor
+
+    def shutdown(self) -> None:
+        """Stop the workers without waiting; queued work is cancelled."""
+        executor = self._executor
+        self._executor = None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)

@@ -10,27 +10,27 @@ blocks (images, embedded resources) or a whole ``GetPromptResult``.
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Callable
-from concurrent.futures import Executor
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mcpkit._models import is_model
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
-from mcpkit.server.content import _block
-from mcpkit.server.offload import run_sync
+from mcpkit.server.content import content_block, downgrade_messages, needs_downgrade
+from mcpkit.server.invoke import UserFunction
 from mcpkit.server.pagination import Paginator
 from mcpkit.server.schema import ArgumentsError, Signature, analyze
 from mcpkit.server.tools import wire_dict
-from mcpkit.session import RequestContext
+
+if TYPE_CHECKING:
+    from mcpkit.server.session import ServerHandler, ServerRequestContext
 
 __all__ = ["PromptEntry", "PromptRegistry", "assistant", "to_messages", "user"]
 
 
 def _message(role: Literal["user", "assistant"], content: Any) -> JSONObject:
-    block = _block(content)
+    block = content_block(content)
     if block is None:
         raise TypeError(f"Not a content block: {type(content).__name__}")
     return {"role": role, "content": block}
@@ -54,12 +54,12 @@ def to_messages(value: Any) -> list[JSONObject]:
         if isinstance(item, dict) and "role" in item and "content" in item:
             content = item["content"]
             if not isinstance(content, dict):
-                content = _block(content)
+                content = content_block(content)
             out.append({**item, "content": content})
         elif is_model(item) and hasattr(item, "role") and hasattr(item, "content"):
             out.append(wire_dict(item, "message"))
         else:
-            block = _block(item)
+            block = content_block(item)
             if block is None:
                 raise TypeError(f"A prompt cannot return {type(item).__name__}")
             out.append({"role": "user", "content": block})
@@ -69,7 +69,7 @@ def to_messages(value: Any) -> list[JSONObject]:
 class PromptEntry:
     """One registered prompt."""
 
-    __slots__ = ("definition", "fn", "is_async", "name", "signature")
+    __slots__ = ("definition", "fn", "function", "name", "signature")
 
     def __init__(
         self, fn: Callable[..., Any], name: str, definition: JSONObject, signature: Signature
@@ -78,7 +78,7 @@ class PromptEntry:
         self.name = name
         self.definition = definition
         self.signature = signature
-        self.is_async = inspect.iscoroutinefunction(fn)
+        self.function = UserFunction(fn)
 
 
 class PromptRegistry:
@@ -145,13 +145,25 @@ class PromptRegistry:
         self.paginator.invalidate()
         self._on_change()
 
-    async def get(
-        self,
-        params: JSONObject | None,
-        rctx: RequestContext,
-        make_context: Callable[[RequestContext], Any],
-        executor: Callable[[], Executor],
+    def handlers(self) -> dict[str, ServerHandler]:
+        """``prompts/list`` and ``prompts/get``, by method."""
+        return {"prompts/list": self.list_prompts, "prompts/get": self.get_prompt}
+
+    async def list_prompts(
+        self, params: JSONObject | None, rctx: ServerRequestContext
     ) -> JSONObject:
+        """``prompts/list``: one page of definitions."""
+        return self.paginator.page(params)
+
+    async def get_prompt(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
+        """``prompts/get``, its messages downgraded for the connection's revision."""
+        result = await self.get(params, rctx)
+        version = rctx.session.protocol_version
+        if needs_downgrade(version):
+            result = downgrade_messages(result, version)
+        return result
+
+    async def get(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
         """The ``prompts/get`` result; -32602 for an unknown prompt or bad arguments."""
         if type(params) is not dict:
             raise McpError(INVALID_PARAMS, "prompts/get: params must be an object")
@@ -173,12 +185,9 @@ class PromptRegistry:
                 INVALID_PARAMS, f"Invalid arguments for prompt '{name}': {exc}"
             ) from None
         if entry.signature.context_param is not None:
-            kwargs[entry.signature.context_param] = make_context(rctx)
+            kwargs[entry.signature.context_param] = rctx.context()
         try:
-            if entry.is_async:
-                value = await entry.fn(**kwargs)
-            else:
-                value = await run_sync(executor(), functools.partial(entry.fn, **kwargs))
+            value = await entry.function.call(rctx.workers, **kwargs)
         except McpError:
             raise
         except Exception as exc:

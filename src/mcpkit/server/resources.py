@@ -11,22 +11,23 @@ once-compiled, like tool arguments), and turns the return value into resource co
 from __future__ import annotations
 
 import base64
-import functools
 import inspect
 from collections.abc import Callable
-from concurrent.futures import Executor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcpkit._models import is_model
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, JSONObject
 from mcpkit.server.content import annotations_dict, to_json_text
-from mcpkit.server.offload import run_sync
+from mcpkit.server.invoke import UserFunction
 from mcpkit.server.pagination import Paginator
 from mcpkit.server.schema import ArgumentsError, Signature, analyze
 from mcpkit.server.tools import wire_dict
 from mcpkit.server.uri_template import URITemplate
 from mcpkit.session import RequestContext
+
+if TYPE_CHECKING:
+    from mcpkit.server.session import ServerHandler, ServerRequestContext
 
 __all__ = ["ResourceEntry", "ResourceRegistry", "to_contents"]
 
@@ -81,7 +82,7 @@ def _is_contents(value: Any) -> bool:
 class ResourceEntry:
     """A static resource or a resource template."""
 
-    __slots__ = ("definition", "fn", "is_async", "mime_type", "signature", "template", "uri")
+    __slots__ = ("definition", "fn", "function", "mime_type", "signature", "template", "uri")
 
     def __init__(
         self,
@@ -98,7 +99,7 @@ class ResourceEntry:
         self.signature = signature
         self.mime_type = mime_type
         self.template = template
-        self.is_async = inspect.iscoroutinefunction(fn)
+        self.function = UserFunction(fn)
 
 
 class ResourceRegistry:
@@ -216,13 +217,10 @@ class ResourceRegistry:
         return None
 
     async def read(
-        self,
-        uri: Any,
-        rctx: RequestContext | None,
-        make_context: Callable[[RequestContext], Any],
-        executor: Callable[[], Executor],
+        self, uri: Any, request: ServerRequestContext, rctx: RequestContext | None = None
     ) -> list[JSONObject]:
-        """The contents of ``uri``; McpError -32002 when nothing serves it."""
+        """The contents of ``uri``; McpError -32002 when nothing serves it. ``rctx`` is the
+        context the function talks back through when not ``request`` (a task's)."""
         if not isinstance(uri, str):
             raise McpError(INVALID_PARAMS, "'uri' must be a string")
         found = self.find(uri)
@@ -236,14 +234,65 @@ class ResourceRegistry:
                 RESOURCE_NOT_FOUND, f"Resource not found: {uri} ({exc})", {"uri": uri}
             ) from None
         if entry.signature.context_param is not None:
-            kwargs[entry.signature.context_param] = make_context(rctx) if rctx else None
+            kwargs[entry.signature.context_param] = request.context(rctx)
         try:
-            if entry.is_async:
-                value = await entry.fn(**kwargs)
-            else:
-                value = await run_sync(executor(), functools.partial(entry.fn, **kwargs))
+            value = await entry.function.call(request.workers, **kwargs)
         except McpError:
             raise
         except Exception as exc:
             raise McpError(INTERNAL_ERROR, f"Error reading resource {uri}: {exc}") from exc
         return to_contents(value, uri, entry.mime_type)
+
+    # -- request handlers -----------------------------------------------------------------------
+
+    def handlers(self) -> dict[str, ServerHandler]:
+        """``resources/list``, ``resources/templates/list``, ``resources/read`` and
+        ``resources/subscribe`` / ``resources/unsubscribe``, by method."""
+        return {
+            "resources/list": self.list_resources,
+            "resources/templates/list": self.list_templates,
+            "resources/read": self.read_resource,
+            "resources/subscribe": self.subscribe,
+            "resources/unsubscribe": self.unsubscribe,
+        }
+
+    async def list_resources(
+        self, params: JSONObject | None, rctx: ServerRequestContext
+    ) -> JSONObject:
+        """``resources/list``: one page of static resources."""
+        return self.paginator.page(params)
+
+    async def list_templates(
+        self, params: JSONObject | None, rctx: ServerRequestContext
+    ) -> JSONObject:
+        """``resources/templates/list``: one page of templates."""
+        return self.template_paginator.page(params)
+
+    async def read_resource(
+        self, params: JSONObject | None, rctx: ServerRequestContext
+    ) -> JSONObject:
+        """``resources/read``."""
+        uri = params.get("uri") if type(params) is dict else None
+        return {"contents": await self.read(uri, rctx)}
+
+    async def subscribe(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
+        """``resources/subscribe``: -32002 for a URI nothing serves."""
+        uri = _subscription_uri(params)
+        if self.find(uri) is None:
+            raise McpError(RESOURCE_NOT_FOUND, f"Resource not found: {uri}", {"uri": uri})
+        rctx.session.subscriptions.add(uri)
+        return {}
+
+    async def unsubscribe(
+        self, params: JSONObject | None, rctx: ServerRequestContext
+    ) -> JSONObject:
+        """``resources/unsubscribe``."""
+        rctx.session.subscriptions.discard(_subscription_uri(params))
+        return {}
+
+
+def _subscription_uri(params: JSONObject | None) -> str:
+    uri = params.get("uri") if type(params) is dict else None
+    if not isinstance(uri, str):
+        raise McpError(INVALID_PARAMS, "'uri' must be a string")
+    return uri

@@ -10,7 +10,7 @@ from typing import Any
 from mcpkit._models import is_model
 from mcpkit.jsonrpc import JSONObject
 from mcpkit.lifecycle import has_capability
-from mcpkit.server.content import _block
+from mcpkit.server.content import content_block
 from mcpkit.server.errors import ClientCapabilityError
 from mcpkit.server.tools import wire_dict
 from mcpkit.versions import ProtocolVersion
@@ -39,7 +39,7 @@ def to_sampling_messages(messages: str | Sequence[Any]) -> list[JSONObject]:
         elif isinstance(m, dict) and "role" in m and "content" in m:
             content = m["content"]
             if not isinstance(content, (dict, list)):
-                content = _block(content)
+                content = content_block(content)
             out.append({**m, "content": content})
         else:
             raise TypeError(f"Not a sampling message: {m!r:.80}")

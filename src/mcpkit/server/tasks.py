@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, METHOD_NOT_FOUND, JSONObject
 from mcpkit.lifecycle import has_capability
-from mcpkit.session import RequestContext
+from mcpkit.session import RequestContext, Session
 from mcpkit.tasks import (
     RELATED_TASK,
     TERMINAL,
@@ -128,6 +129,7 @@ async def request_as_task(
     task: Any = True,
     *,
     timeout: float | None = None,
+    spawn: Callable[[Coroutine[Any, Any, None]], None] | None = None,
 ) -> JSONObject:
     """Send ``method`` to the client as a task on behalf of the request ``rctx`` serves,
     wait for the task (polling ``tasks/get`` at the client's ``pollInterval``, woken early by
@@ -136,7 +138,9 @@ async def request_as_task(
 
     ``task``: ``True``, a ttl in milliseconds, a dict or a ``TaskMetadata``. ``timeout``
     (seconds) bounds the whole wait. If the wait is abandoned (cancelled or timed out) the
-    client's task is cancelled too, when the client supports ``tasks/cancel``.
+    client's task is cancelled too, when the client supports ``tasks/cancel``: in the
+    background, through ``spawn`` (e.g. :meth:`AppSession.spawn`; without it there is no
+    cancel).
     """
     session = rctx.session
     check_client_tasks(session, method)
@@ -194,18 +198,18 @@ async def request_as_task(
             raise McpError(INTERNAL_ERROR, f"The client sent an invalid {method!r} result")
         return result
     finally:
-        if not done and task_id is not None and not session.closed:
-            _cancel_quietly(session, task_id)
+        if not done and task_id is not None and not session.closed and spawn is not None:
+            _cancel_quietly(session, task_id, spawn)
 
 
-def _cancel_quietly(session: Any, task_id: str) -> None:
-    if not has_capability(session.client_capabilities, ("tasks", "cancel")):
+def _cancel_quietly(
+    session: Session, task_id: str, spawn: Callable[[Coroutine[Any, Any, None]], None]
+) -> None:
+    if not has_capability(session.lifecycle.peer_capabilities, ("tasks", "cancel")):
         return
 
     async def cancel() -> None:
         with contextlib.suppress(McpError, ConnectionClosed):
             await session.request("tasks/cancel", {"taskId": task_id}, timeout=10)
 
-    spawn = getattr(session, "spawn", None)
-    if spawn is not None:
-        spawn(cancel())
+    spawn(cancel())

@@ -1,9 +1,11 @@
-"""Tools: the registry behind ``@app.tool()`` and the ``tools/list`` / ``tools/call`` handlers.
+"""Tools: the registry behind ``@app.tool()`` and its ``tools/list`` / ``tools/call`` handlers.
 
 Registration does all the expensive work once: the input schema and its compiled validator,
 the output schema, the wire definition. ``tools/call`` is then: look the tool up, validate
 the arguments, call (sync functions in a bounded thread pool), turn the return value into a
-result dict. ``tools/list`` pages are pre-encoded and kept until the registry changes.
+result dict (downgraded for older revisions). A task-augmented call (2025-11-25) goes to the
+server's :class:`~mcpkit.server.tasks.TaskManager`, which runs the same steps in the
+background. ``tools/list`` pages are pre-encoded and kept until the registry changes.
 """
 
 from __future__ import annotations
@@ -15,25 +17,38 @@ import sys
 import traceback
 import warnings
 from collections.abc import Callable
-from concurrent.futures import Executor
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mcpkit._models import is_model, to_camel
 from mcpkit.errors import McpError
-from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
-from mcpkit.server.content import content_types, to_content, to_json_text
+from mcpkit.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
+from mcpkit.server.content import (
+    content_types,
+    downgrade_result,
+    needs_downgrade,
+    to_content,
+    to_json_text,
+)
 from mcpkit.server.errors import ClientCapabilityError
-from mcpkit.server.offload import run_sync
+from mcpkit.server.invoke import UserFunction
 from mcpkit.server.pagination import Paginator
-from mcpkit.server.schema import ArgumentsError, OutputSpec, Signature, analyze, output_spec
-from mcpkit.server.schema import type_hints as _type_hints
+from mcpkit.server.schema import (
+    ArgumentsError,
+    OutputSpec,
+    Signature,
+    analyze,
+    output_spec,
+    type_hints,
+)
 from mcpkit.session import RequestContext
+
+if TYPE_CHECKING:
+    from mcpkit.server.session import ServerHandler, ServerRequestContext
 
 __all__ = ["TOOL_NAME", "TaskSupport", "ToolEntry", "ToolRegistry", "error_result", "wire_dict"]
 
 TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
 TaskSupport = Literal["forbidden", "optional", "required"]
-ContextFactory = Callable[[RequestContext], Any]
 
 
 def error_result(message: str) -> JSONObject:
@@ -51,13 +66,6 @@ def wire_dict(value: Any, what: str) -> dict[str, Any]:
     raise TypeError(f"{what} must be a dict or a protocol model, not {type(value).__name__}")
 
 
-def _is_async(fn: Callable[..., Any]) -> bool:
-    if inspect.iscoroutinefunction(fn):
-        return True
-    call = getattr(fn, "__call__", None)  # noqa: B004
-    return call is not None and inspect.iscoroutinefunction(call)
-
-
 class ToolEntry:
     """One registered tool."""
 
@@ -65,7 +73,7 @@ class ToolEntry:
         "context_param",
         "definition",
         "fn",
-        "is_async",
+        "function",
         "name",
         "output",
         "passthrough_type",
@@ -89,7 +97,7 @@ class ToolEntry:
         self.context_param = signature.context_param
         self.output = output
         self.definition = definition
-        self.is_async = _is_async(fn)
+        self.function = UserFunction(fn)
         self.task_support = task_support
         self.passthrough_type = passthrough_type
 
@@ -186,7 +194,7 @@ class ToolRegistry:
             model_name=f"{tool_name}Arguments",
             strict=True,
         )
-        hints = _type_hints(fn)
+        hints = type_hints(fn)
         return_type = hints.get("return", inspect.Parameter.empty)
         # The protocol models are only needed when the application uses them: a function can
         # only be annotated with (or return) a model once mcpkit.types is imported, so a server
@@ -243,44 +251,84 @@ class ToolRegistry:
             raise McpError(INVALID_PARAMS, f"Unknown tool: {name}")
         return entry
 
+    def handlers(self) -> dict[str, ServerHandler]:
+        """``tools/list`` and ``tools/call``, by method."""
+        return {"tools/list": self.list_tools, "tools/call": self.call_tool}
 
-async def run_tool(
-    entry: ToolEntry,
-    arguments: Any,
-    rctx: RequestContext,
-    make_context: ContextFactory,
-    executor: Callable[[], Executor],
-    debug: bool,
-) -> JSONObject:
-    """Validate, call and convert: the whole of ``tools/call`` for one tool."""
-    try:
-        kwargs = entry.signature.validate(arguments)
-    except ArgumentsError as exc:
-        message = f"Invalid arguments for tool '{entry.name}': {exc}"
-        version = rctx.session.protocol_version
-        if version is None or version.input_errors_as_tool_results:
-            return error_result(message)
-        raise McpError(INVALID_PARAMS, message) from None
-    if entry.context_param is not None:
-        kwargs[entry.context_param] = make_context(rctx)
-    try:
-        if entry.is_async:
-            value = await entry.fn(**kwargs)
+    async def list_tools(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
+        """``tools/list``: one page of definitions."""
+        return self.paginator.page(params)
+
+    async def call_tool(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
+        """``tools/call``: run the tool now, or as a task when the call asks for one."""
+        entry = self.lookup(params)
+        arguments = params.get("arguments")  # type: ignore[union-attr]
+        if self.task_tools:
+            version = rctx.session.protocol_version
+            if version is not None and version.tasks:
+                task = params.get("task")  # type: ignore[union-attr]
+                if task is not None:
+                    if not entry.accepts_tasks:
+                        raise McpError(
+                            METHOD_NOT_FOUND,
+                            f"Tool '{entry.name}' does not support task-augmented calls "
+                            "(execution.taskSupport is 'forbidden')",
+                        )
+                    return await rctx.server.task_manager.start(
+                        rctx, task, functools.partial(self.run, entry, arguments, rctx)
+                    )
+                if entry.task_support == "required":
+                    raise McpError(
+                        METHOD_NOT_FOUND,
+                        f"Tool '{entry.name}' must be called as a task "
+                        "(execution.taskSupport is 'required': add 'task' to the params)",
+                    )
+        return await self.run(entry, arguments, rctx)
+
+    async def run(
+        self,
+        entry: ToolEntry,
+        arguments: Any,
+        request: ServerRequestContext,
+        rctx: RequestContext | None = None,
+    ) -> JSONObject:
+        """Validate, call and convert: the whole of ``tools/call`` for one tool. ``rctx`` is
+        the context the tool talks back through when not ``request`` (a task's)."""
+        talk = request if rctx is None else rctx
+        try:
+            kwargs = entry.signature.validate(arguments)
+        except ArgumentsError as exc:
+            message = f"Invalid arguments for tool '{entry.name}': {exc}"
+            version = talk.session.protocol_version
+            if version is None or version.input_errors_as_tool_results:
+                return error_result(message)
+            raise McpError(INVALID_PARAMS, message) from None
+        if entry.context_param is not None:
+            kwargs[entry.context_param] = request.context(rctx)
         else:
-            value = await run_sync(executor(), functools.partial(entry.fn, **kwargs))
-            if inspect.isawaitable(value):
-                value = await value
-    except ClientCapabilityError as exc:
-        return error_result(f"Error executing tool '{entry.name}': {exc.message}")
-    except McpError:
-        raise
-    except Exception as exc:
-        text = str(exc) or type(exc).__name__
-        message = f"Error executing tool '{entry.name}': {text}"
-        if debug:
-            message += "\n" + traceback.format_exc()
-        return error_result(message)
-    try:
-        return entry.to_result(value)
-    except Exception as exc:
-        return error_result(f"Tool '{entry.name}' returned a value that cannot be sent: {exc}")
+            request.bind_logging(rctx)
+        result = await self._outcome(entry, kwargs, request)
+        version = talk.session.protocol_version
+        if needs_downgrade(version):
+            result = downgrade_result(result, version)
+        return result
+
+    async def _outcome(
+        self, entry: ToolEntry, kwargs: dict[str, Any], request: ServerRequestContext
+    ) -> JSONObject:
+        try:
+            value = await entry.function.call(request.workers, **kwargs)
+        except ClientCapabilityError as exc:
+            return error_result(f"Error executing tool '{entry.name}': {exc.message}")
+        except McpError:
+            raise
+        except Exception as exc:
+            text = str(exc) or type(exc).__name__
+            message = f"Error executing tool '{entry.name}': {text}"
+            if request.server.debug:
+                message += "\n" + traceback.format_exc()
+            return error_result(message)
+        try:
+            return entry.to_result(value)
+        except Exception as exc:
+            return error_result(f"Tool '{entry.name}' returned a value that cannot be sent: {exc}")
