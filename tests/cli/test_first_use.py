@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.cli.conftest import mcpkit
+from tests.cli.conftest import EVERYTHING, mcpkit
 
 PRINTING = Path(__file__).resolve().parent / "printing_server.py"
 
@@ -22,3 +22,24 @@ def test_a_file_targets_prints_go_to_stderr_not_into_the_json() -> None:
     assert [t["name"] for t in json.loads(listed.stdout)["tools"]] == ["shout", "shout_async"]
     text = mcpkit("call", str(PRINTING), "shout", "text=hi")
     assert text.stdout == "HI\n"
+
+
+def test_no_temporary_folders_are_left_behind(tmp_path: Path) -> None:
+    temp = tmp_path / "temp"  # the system temporary folder of these runs
+    temp.mkdir()
+    env = {"TMPDIR": str(temp)}
+    pixel = mcpkit("call", str(EVERYTHING), "pixel", **env)
+    assert pixel.returncode == 0, pixel.stderr
+    assert pixel.stdout.strip() == "[image image/png, 70 bytes] not saved (--save-dir DIR saves it)"
+    blob = mcpkit("read", str(EVERYTHING), "test://static-binary", **env)
+    assert blob.returncode == 0, blob.stderr
+    assert "bytes not saved (--save-dir DIR saves it)" in blob.stdout
+    image = mcpkit("prompt", str(EVERYTHING), "describe_image", **env)
+    assert image.returncode == 0, image.stderr
+    assert "not saved (--save-dir DIR saves it)" in image.stdout
+    demo = mcpkit("demo", cwd=tmp_path, **env)
+    assert demo.returncode == 0, demo.stderr
+    assert "<- image image/png (70 bytes) not saved" in demo.stdout
+    assert "(SQLite event store in " + str(temp) in demo.stdout  # it was used, then removed
+    assert list(temp.iterdir()) == []
+    assert list(tmp_path.iterdir()) == [temp]  # nothing written in the working folder either

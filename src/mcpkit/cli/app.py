@@ -140,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Call one tool and print its result. Arguments are typed from the tool's "
             "inputSchema (integers, numbers, booleans, JSON for arrays and objects). Text "
-            "goes to stdout, images and audio are saved to files, structuredContent is "
+            "goes to stdout, images and audio are saved to --save-dir, structuredContent is "
             "printed as JSON. --json followed by a JSON object gives the arguments; "
             "--json alone prints the whole result as JSON. Exit code: 0 ok, 3 the tool "
             "reported an error (isError), 1 any other failure, 2 bad usage."
@@ -214,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: that file)",
     )
     demo.add_argument(
-        "--save-dir", metavar="DIR", help="where images are saved (default: a temporary folder)"
+        "--save-dir", metavar="DIR", help="save the demo's images here (default: not saved)"
     )
     demo.add_argument("--time-limit", type=float, default=60.0, help=argparse.SUPPRESS)
     return parser

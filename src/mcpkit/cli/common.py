@@ -87,7 +87,7 @@ def add_connection_options(parser: argparse.ArgumentParser, *, answers: bool = T
     group.add_argument(
         "--save-dir",
         metavar="DIR",
-        help="where images, audio and blobs are saved (default: a new temporary folder)",
+        help="save images, audio and blobs in this folder (default: not saved)",
     )
 
 

@@ -138,7 +138,7 @@ class _Demo:
                 path = self.output.save(data, block.get("mimeType"), name)
                 self.line(
                     f"<- {block['type']} {block.get('mimeType')} ({len(data)} bytes) "
-                    f"saved to {path}"
+                    f"{self.output.where(path)}"
                 )
         if structured is not None:
             self.line(f"<- structuredContent: {orjson.dumps(structured).decode()}")

@@ -13,7 +13,6 @@ import mimetypes
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -105,8 +104,9 @@ def compact_schema(schema: Any) -> str:
 class Output:
     """Where the CLI prints: ``out`` (stdout: results) and ``err`` (stderr: everything else).
 
-    Binary content (images, audio, blobs) is written to ``save_dir`` (a fresh temporary
-    folder unless one is given, created on first use) and its path shown.
+    Binary content (images, audio, blobs) is written to ``save_dir`` (created on first use)
+    and its path shown; without a ``save_dir`` nothing is written (no stray temporary
+    folders) and the line says how to save it.
     """
 
     def __init__(self, *, save_dir: str | None = None, color: bool | None = None) -> None:
@@ -123,7 +123,6 @@ class Output:
         self.out: Console = Console(file=self.stdout, highlight=False, soft_wrap=True, **kwargs)
         self.err: Console = Console(stderr=True, highlight=False, soft_wrap=True, **kwargs)
         self._save_dir = Path(save_dir) if save_dir else None
-        self._save_dir_made = save_dir is not None
         self._progress: Progress | None = None
         self._tasks: dict[str, TaskID] = {}
         self._paused = 0
@@ -145,16 +144,18 @@ class Output:
 
     # -- files ----------------------------------------------------------------------------------
 
-    def save(self, data: bytes, mime_type: str | None, stem: str) -> Path:
-        """Write ``data`` to the save folder under a fresh name; return the path."""
+    @property
+    def saving(self) -> bool:
+        """Whether binary content is written to files (only to a folder the user named)."""
+        return self._save_dir is not None
+
+    def save(self, data: bytes, mime_type: str | None, stem: str) -> Path | None:
+        """Write ``data`` to the save folder under a fresh name and return the path; None
+        (nothing written) when no folder was named with ``--save-dir``."""
         folder = self._save_dir
         if folder is None:
-            folder = self._save_dir = Path(tempfile.mkdtemp(prefix="mcpkit-"))
-        elif not self._save_dir_made:
-            folder.mkdir(parents=True, exist_ok=True)
-            self._save_dir_made = True
-        else:
-            folder.mkdir(parents=True, exist_ok=True)
+            return None
+        folder.mkdir(parents=True, exist_ok=True)
         ext = _EXTENSIONS.get((mime_type or "").lower()) or (
             mimetypes.guess_extension(mime_type or "") or ".bin"
         )
@@ -166,6 +167,11 @@ class Output:
             path = folder / f"{base}-{n}{ext}"
         path.write_bytes(data)
         return path
+
+    @staticmethod
+    def where(path: Path | None) -> str:
+        """How a saved (or unsaved) binary is shown after its size."""
+        return f"saved to {path}" if path is not None else "not saved (--save-dir DIR saves it)"
 
     def _decode(self, data: Any) -> bytes | None:
         if not isinstance(data, str):
@@ -197,8 +203,8 @@ class Output:
                 return
             path = self.save(data, mime, stem)
             self.out.print(
-                f"[cyan]\\[{kind} {escape(str(mime))}, {len(data)} bytes][/] saved to "
-                f"{escape(str(path))}"
+                f"[cyan]\\[{kind} {escape(str(mime))}, {len(data)} bytes][/] "
+                f"{escape(self.where(path))}"
             )
         elif kind == "resource_link":
             name = block.get("title") or block.get("name") or ""
@@ -235,8 +241,7 @@ class Output:
                 name = f"{stem}-{i}" if len(contents) > 1 else stem
                 path = self.save(data, mime, name)
                 self.out.print(
-                    f"[cyan]\\[resource][/] {header}, {len(data)} bytes saved to "
-                    f"{escape(str(path))}"
+                    f"[cyan]\\[resource][/] {header}, {len(data)} bytes {escape(self.where(path))}"
                 )
 
     def structured(self, blocks: Sequence[Mapping[str, Any]], structured: Any) -> None:
