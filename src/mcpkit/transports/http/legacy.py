@@ -22,6 +22,8 @@ import httpx
 import orjson
 
 from mcpkit.jsonrpc import INVALID_REQUEST, PARSE_ERROR, RequestId
+from mcpkit.session import ServerSession
+from mcpkit.transports.base import TransportInfo
 from mcpkit.transports.http import sse
 from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
 
@@ -35,6 +37,15 @@ logger = logging.getLogger("mcpkit.http.legacy")
 
 class LegacySessionTransport(HttpSessionTransport):
     """One HTTP+SSE session: every outgoing message goes on its one stream."""
+
+    def __init__(self, session_id: str, **options: Any) -> None:
+        super().__init__(session_id, **options)
+        self.info = TransportInfo("legacy-sse", session_id, False)
+
+    def close_response_stream(self, request_id: RequestId) -> bool:
+        return False  # the one stream is the session
+
+    close_sse_stream = close_response_stream
 
     def write(self, message: Any, related_request_id: RequestId | None = None) -> None:
         self._emit(self._standalone, orjson.dumps(message))
@@ -119,7 +130,7 @@ class LegacySSEServer:
     async def aclose(self) -> None:
         for transport in list(self.sessions.values()):
             sink = transport.sink
-            if sink is not None and hasattr(sink, "close"):
+            if isinstance(sink, ServerSession):
                 await sink.close()
             else:
                 await transport.close()

@@ -566,7 +566,7 @@ class StreamableHTTPApp:
             if transport is None or transport.closed or transport.sink is None:
                 await self._not_found(send, None)
                 return
-            version = getattr(transport.sink, "protocol_version", None)
+            version = transport.protocol_version
         elif version is None:
             version = _DEFAULT_VERSION
         if version is None or not version.batching or not items:
@@ -698,6 +698,7 @@ class StreamableHTTPApp:
         ok = b'"error"' not in data or "error" not in orjson.loads(data)
         headers = list(_JSON_HEADERS)
         if ok and not session.closed:
+            transport.protocol_version = session.protocol_version
             self.sessions[sid] = transport
             transport.touch()
             headers.append((b"mcp-session-id", sid.encode()))
@@ -711,6 +712,7 @@ class StreamableHTTPApp:
         session = self.session_factory(transport)
         await session.start()
         session.assume_initialized(version or _DEFAULT_VERSION)
+        transport.protocol_version = session.protocol_version
         return transport
 
     async def _stateless(
@@ -729,6 +731,7 @@ class StreamableHTTPApp:
         await session.start()
         if msg["method"] != "initialize":
             session.assume_initialized(version or _DEFAULT_VERSION)
+            transport.protocol_version = session.protocol_version
         try:
             await self._serve_requests(transport, msg, [msg["id"]], receive, send)
         finally:

@@ -36,11 +36,12 @@ import orjson
 
 from mcpkit.errors import ConnectionClosed
 from mcpkit.jsonrpc import JSONObject, RequestId
-from mcpkit.transports.base import MessageSink, Transport
+from mcpkit.transports.base import MessageSink, Transport, TransportInfo
 from mcpkit.transports.http import sse
 
 if TYPE_CHECKING:
     from mcpkit.transports.http.event_store import EventStore
+    from mcpkit.versions import ProtocolVersion
 
 __all__ = ["HttpSessionTransport", "SSEConnection"]
 
@@ -167,6 +168,10 @@ class HttpSessionTransport(Transport):
     ) -> None:
         self.session_id = session_id
         self.store = event_store if session_id is not None else None
+        self.info = TransportInfo("http", session_id, self.store is not None)
+        #: The session's negotiated revision, set by the app once known (it decides whether
+        #: streams start with a priming event, and whether batches are accepted).
+        self.protocol_version: ProtocolVersion | None = None
         self.max_buffer = max_buffer
         self.retry_ms = retry_ms
         self.sink: MessageSink | None = None
@@ -349,17 +354,19 @@ class HttpSessionTransport(Transport):
                 stream.conn = None
                 break
 
-    def close_sse_stream(self, request_id: RequestId) -> bool:
+    def close_response_stream(self, request_id: RequestId) -> bool:
         """End the connection carrying request ``request_id``'s stream without ending the
         stream (SSE polling): the client reconnects after ``retry`` ms with Last-Event-ID.
 
         Only meaningful with an event store; returns False when there is nothing to close.
         """
-        stream = self._by_request.get(request_id)
-        return self._close_conn(stream)
+        return self._close_conn(self._by_request.get(request_id))
+
+    #: The former name of :meth:`close_response_stream`.
+    close_sse_stream = close_response_stream
 
     def close_standalone_sse_stream(self) -> bool:
-        """Like :meth:`close_sse_stream`, for the standalone GET stream."""
+        """Like :meth:`close_response_stream`, for the standalone GET stream."""
         return self._close_conn(self._standalone)
 
     def cancel_request(self, rid: RequestId) -> None:
@@ -402,7 +409,7 @@ class HttpSessionTransport(Transport):
             return str(self._counter)
         while True:
             key = secrets.token_hex(6)
-            if key not in getattr(self, "_streams", ()):
+            if key not in self._streams:
                 return key
 
     def _prime(self, stream: _Stream, conn: SSEConnection) -> None:
@@ -412,7 +419,7 @@ class HttpSessionTransport(Transport):
             # Registers the stream with the store, so it can be resumed before any message.
             self.store.store_event(self.session_id, stream.key, 0, None)
             stream.primed = True
-        version = getattr(self.sink, "protocol_version", None)
+        version = self.protocol_version
         if version is not None and version.sse_polling:
             # Older clients may choke on an event with empty data: prime only 2025-11-25+.
             conn.push(sse.encode_event(None, f"{stream.key}-{stream.seq}", retry=self.retry_ms))
