@@ -25,6 +25,7 @@ _EXPORTS: dict[str, str] = {
     "RequestTimeout": "mcpkit.errors",
     "TransportError": "mcpkit.errors",
     "Client": "mcpkit.client",
+    "Timeout": "mcpkit.timeouts",
     "ClientSession": "mcpkit.session",
     "ServerSession": "mcpkit.session",
     "RequestContext": "mcpkit.session",
@@ -57,6 +58,7 @@ if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
     from mcpkit.session import RequestContext as RequestContext
     from mcpkit.session import ServerSession as ServerSession
     from mcpkit.session import Session as Session
+    from mcpkit.timeouts import Timeout as Timeout
     from mcpkit.versions import ProtocolVersion as ProtocolVersion
 
 #: Derived from the export table: one list of public names.

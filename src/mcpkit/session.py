@@ -37,6 +37,7 @@ from mcpkit.jsonrpc import (
     error_response,
 )
 from mcpkit.lifecycle import Lifecycle, Phase, Role
+from mcpkit.timeouts import Timeout
 from mcpkit.transports.base import Transport
 from mcpkit.versions import ProtocolVersion
 
@@ -283,7 +284,7 @@ class Session:
         method: str,
         params: JSONObject | None = None,
         *,
-        timeout: float | None = _DEFAULT,
+        timeout: float | Timeout | None = _DEFAULT,
         on_progress: ProgressCallback | None = None,
         reset_timeout_on_progress: bool = True,
         max_total_timeout: float | None = None,
@@ -292,9 +293,16 @@ class Session:
         """Send a request and return its ``result``; raise :class:`McpError` on an error reply.
 
         ``timeout`` (seconds, default the session's) restarts on every progress notification
-        when ``reset_timeout_on_progress``, but never runs past ``max_total_timeout``. On
-        timeout or when the awaiting task is cancelled, ``notifications/cancelled`` is sent.
+        when ``reset_timeout_on_progress``, but never runs past ``max_total_timeout``; a
+        :class:`~mcpkit.timeouts.Timeout` gives all three at once. On timeout or when the
+        awaiting task is cancelled, ``notifications/cancelled`` is sent.
         """
+        if isinstance(timeout, Timeout):
+            reset_timeout_on_progress = timeout.reset_on_progress
+            max_total_timeout = timeout.max_total
+            timeout = timeout.timeout
+        elif timeout is _DEFAULT:
+            timeout = self.default_timeout
         if self._closed:
             raise self._closed_error()
         self.lifecycle.check_outgoing_request(method)
@@ -314,8 +322,6 @@ class Session:
             pending.progress_token = rid
             pending.reset_on_progress = reset_timeout_on_progress
             self._progress[rid] = pending
-        if timeout is _DEFAULT:
-            timeout = self.default_timeout
         if timeout is not None:
             pending.timeout = timeout
             if max_total_timeout is not None:
