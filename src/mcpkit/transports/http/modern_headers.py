@@ -1,0 +1,196 @@
+"""Streamable HTTP request headers of the stateless (modern) revisions: pure checks.
+
+A modern POST mirrors body fields into headers so intermediaries can route on them:
+``MCP-Protocol-Version`` (= ``_meta`` ``io.modelcontextprotocol/protocolVersion``),
+``Mcp-Method`` (= ``method``) and, for ``tools/call``/``prompts/get`` (``params.name``) and
+``resources/read`` (``params.uri``), ``Mcp-Name``. A missing, malformed or mismatching
+header is ``-32020`` (HeaderMismatch) with HTTP 400. Header names are case-insensitive,
+values case-sensitive; surrounding whitespace of a value is not part of it (RFC 9110
+field values), and an ``Mcp-Name`` of the form ``=?base64?...?=`` is decoded before the
+comparison. ``Mcp-Param-*`` headers (tool parameters marked ``x-mcp-header``) are checked
+elsewhere.
+
+:func:`check_modern_request` runs every check in the order the conformance suite assumes
+and returns the request's :class:`~mcpkit.envelope.Envelope`; :func:`http_status` maps
+the resulting error to its status code.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import dataclasses
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+from mcpkit.envelope import (
+    HEADER_MISMATCH,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    Envelope,
+    check_supported_version,
+    has_request_meta,
+    read_request_envelope,
+)
+from mcpkit.errors import McpError
+from mcpkit.versions import LEGACY_SUPPORTED, MODERN_SUPPORTED, ProtocolVersion
+
+__all__ = [
+    "MCP_METHOD",
+    "MCP_NAME",
+    "MCP_PROTOCOL_VERSION",
+    "MCP_SESSION_ID",
+    "NAMED_METHODS",
+    "check_method_header",
+    "check_modern_request",
+    "check_name_header",
+    "check_protocol_version_header",
+    "header_mismatch",
+    "http_status",
+    "is_modern_request",
+]
+
+MCP_PROTOCOL_VERSION: Final = "mcp-protocol-version"
+MCP_METHOD: Final = "mcp-method"
+MCP_NAME: Final = "mcp-name"
+MCP_SESSION_ID: Final = "mcp-session-id"
+#: Methods whose ``Mcp-Name`` header is required, and the params field it mirrors.
+NAMED_METHODS: Final[Mapping[str, str]] = {
+    "tools/call": "name",
+    "prompts/get": "name",
+    "resources/read": "uri",
+}
+_LEGACY_NAMES = frozenset(v.name for v in LEGACY_SUPPORTED)
+# RFC 9110 field-value characters: visible ASCII, space, horizontal tab.
+_FIELD_VALUE = re.compile(r"[\x20-\x7e\t]*")
+_SENTINEL = re.compile(r"=\?base64\?(?P<b64>.*)\?=")
+
+
+def header_mismatch(message: str) -> McpError:
+    """The -32020 HeaderMismatch error (HTTP 400)."""
+    return McpError(HEADER_MISMATCH, f"Header mismatch: {message}")
+
+
+def _get(headers: Mapping[str, str], name: str) -> str | None:
+    value = headers.get(name)
+    if value is None:
+        for key, v in headers.items():
+            if key.lower() == name:
+                return v
+    return value
+
+
+def _value(headers: Mapping[str, str], name: str, display: str) -> str | None:
+    raw = _get(headers, name)
+    if raw is None:
+        return None
+    if not _FIELD_VALUE.fullmatch(raw):
+        raise header_mismatch(f"{display} header contains invalid characters")
+    return raw.strip(" \t")
+
+
+def _decode(value: str, display: str) -> str:
+    match = _SENTINEL.fullmatch(value)
+    if match is None:
+        return value
+    try:
+        return base64.b64decode(match["b64"], validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        raise header_mismatch(f"{display} header is not valid base64 UTF-8") from None
+
+
+def check_protocol_version_header(header: str | None, meta_version: str) -> None:
+    """``MCP-Protocol-Version`` must be present and equal ``_meta``'s protocolVersion."""
+    if header is None:
+        raise header_mismatch("missing MCP-Protocol-Version header")
+    if header != meta_version:
+        raise header_mismatch(
+            f"MCP-Protocol-Version header value {header!r} does not match body value "
+            f"{meta_version!r}"
+        )
+
+
+def check_method_header(header: str | None, method: str) -> None:
+    """``Mcp-Method`` must be present and equal the body's ``method`` (case-sensitive)."""
+    if header is None:
+        raise header_mismatch("missing Mcp-Method header")
+    if header != method:
+        raise header_mismatch(
+            f"Mcp-Method header value {header!r} does not match body value {method!r}"
+        )
+
+
+def check_name_header(header: str | None, method: str, params: Any) -> None:
+    """For ``tools/call``/``prompts/get``/``resources/read``: ``Mcp-Name`` (decoded when
+    base64-encoded) must be present and equal ``params.name``/``params.uri``. Other methods
+    are not checked. A body without the field is left to the method's own validation."""
+    field = NAMED_METHODS.get(method)
+    if field is None:
+        return
+    body = params.get(field) if isinstance(params, Mapping) else None
+    if header is None:
+        raise header_mismatch(f"missing Mcp-Name header for {method}")
+    if not isinstance(body, str):
+        return
+    decoded = _decode(header, "Mcp-Name")
+    if decoded != body:
+        raise header_mismatch(
+            f"Mcp-Name header value {decoded!r} does not match body value {body!r}"
+        )
+
+
+def check_modern_request(
+    headers: Mapping[str, str],
+    method: str,
+    params: Any,
+    *,
+    supported: Iterable[ProtocolVersion] = MODERN_SUPPORTED,
+) -> Envelope:
+    """Every header and envelope check of a modern POST carrying a request, in order:
+    ``MCP-Protocol-Version`` present (-32020), ``Mcp-Method`` present and equal (-32020),
+    the ``_meta`` envelope well-formed (-32602), the version header equal to ``_meta``'s
+    (-32020), ``Mcp-Name`` (-32020), the version supported (-32022). Returns the envelope,
+    its ``version`` set. ``headers`` may be any mapping; names are matched
+    case-insensitively."""
+    version_header = _value(headers, MCP_PROTOCOL_VERSION, "MCP-Protocol-Version")
+    if version_header is None:
+        raise header_mismatch("missing MCP-Protocol-Version header")
+    check_method_header(_value(headers, MCP_METHOD, "Mcp-Method"), method)
+    env = read_request_envelope(params)
+    check_protocol_version_header(version_header, env.protocol_version)
+    check_name_header(_value(headers, MCP_NAME, "Mcp-Name"), method, params)
+    return dataclasses.replace(
+        env, version=check_supported_version(env.protocol_version, supported)
+    )
+
+
+def is_modern_request(headers: Mapping[str, str], params: Any) -> bool:
+    """Which era a POST belongs to (CONFORMANCE §2.1's routing): legacy when it carries
+    ``Mcp-Session-Id``; modern when ``params._meta`` names a protocol version; otherwise
+    modern when an ``MCP-Protocol-Version`` header names anything but a legacy revision
+    (so a modern request with a broken envelope gets the modern -32602), legacy when the
+    header names a legacy revision or is absent (a bare ``initialize``)."""
+    if _get(headers, MCP_SESSION_ID) is not None:
+        return False
+    if has_request_meta(params):
+        return True
+    header = _get(headers, MCP_PROTOCOL_VERSION)
+    return header is not None and header.strip(" \t") not in _LEGACY_NAMES
+
+
+def http_status(error: McpError) -> int:
+    """The HTTP status of a modern error response: 400 for the envelope, header, version
+    and capability errors (and -32700/-32600/-32602), 404 for -32601, else 200."""
+    if error.code == -32601:
+        return 404
+    if error.code in (
+        HEADER_MISMATCH,
+        MISSING_REQUIRED_CLIENT_CAPABILITY,
+        UNSUPPORTED_PROTOCOL_VERSION,
+        -32700,
+        -32600,
+        -32602,
+    ):
+        return 400
+    return 200
