@@ -43,3 +43,35 @@ def test_no_temporary_folders_are_left_behind(tmp_path: Path) -> None:
     assert "(SQLite event store in " + str(temp) in demo.stdout  # it was used, then removed
     assert list(temp.iterdir()) == []
     assert list(tmp_path.iterdir()) == [temp]  # nothing written in the working folder either
+
+
+def test_log_level_and_quiet_choose_what_the_server_logs_show() -> None:
+    loud = mcpkit("call", str(EVERYTHING), "forecast", "city=Oslo", "days=2")
+    assert loud.returncode == 0, loud.stderr
+    assert "[info] forecasting Oslo" in loud.stderr
+    assert "progress 2/2" in loud.stderr
+    warning = mcpkit("call", str(EVERYTHING), "forecast", "city=Oslo", "--log-level", "warning")
+    assert warning.returncode == 0, warning.stderr
+    assert "forecasting Oslo" not in warning.stderr
+    assert "progress 3/3" in warning.stderr  # progress is not a log message
+    assert json.loads(warning.stdout)["city"] == "Oslo"
+    quiet = mcpkit("call", str(EVERYTHING), "forecast", "city=Oslo", "--quiet")
+    assert quiet.returncode == 0, quiet.stderr
+    assert quiet.stderr == ""
+    assert json.loads(quiet.stdout)["city"] == "Oslo"
+    bad = mcpkit("call", str(EVERYTHING), "forecast", "city=Oslo", "--log-level", "loud")
+    assert bad.returncode == 2
+    assert "invalid choice: 'loud'" in bad.stderr
+
+
+def test_log_level_filters_on_the_client_too() -> None:
+    from types import SimpleNamespace
+
+    from mcpkit.cli.render import Output
+
+    shown: list[str] = []
+    output = Output(log_level="warning")
+    output.err.print = lambda text, **kw: shown.append(str(text))  # type: ignore[method-assign]
+    for level in ("debug", "info", "warning", "error"):
+        output.log(SimpleNamespace(level=level, logger=None, data=f"a {level} line"))
+    assert [line.rsplit(" ", 2)[-2] for line in shown] == ["warning", "error"]

@@ -11,7 +11,7 @@ from typing import Any
 
 from mcpkit.cli.errors import EXIT_USAGE, CliError
 from mcpkit.cli.interactive import TerminalHandlers
-from mcpkit.cli.render import Output
+from mcpkit.cli.render import LOG_LEVELS, Output
 from mcpkit.cli.targets import resolve_target
 
 __all__ = [
@@ -85,6 +85,19 @@ def add_connection_options(parser: argparse.ArgumentParser, *, answers: bool = T
     group = parser.add_argument_group("output")
     group.add_argument("--json", action="store_true", help="print JSON instead of tables/text")
     group.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        metavar="LEVEL",
+        help="show the server's log messages at LEVEL and above (asks the server with "
+        f"logging/setLevel when it offers logging); one of {', '.join(LOG_LEVELS)}",
+    )
+    group.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="show no server log messages and no progress: only the result and errors",
+    )
+    group.add_argument(
         "--save-dir",
         metavar="DIR",
         help="save images, audio and blobs in this folder (default: not saved)",
@@ -116,7 +129,11 @@ def _env(pairs: list[str]) -> dict[str, str] | None:
 
 def make_output(args: argparse.Namespace) -> Output:
     """The Output for a command's options."""
-    return Output(save_dir=getattr(args, "save_dir", None))
+    return Output(
+        save_dir=getattr(args, "save_dir", None),
+        log_level=getattr(args, "log_level", None),
+        quiet=bool(getattr(args, "quiet", False)),
+    )
 
 
 def make_client(
@@ -187,6 +204,9 @@ async def connect(
     with contextlib.redirect_stdout(sys.stderr):
         client = make_client(args, output, handlers=handlers, on_progress=on_progress)
         async with client:
+            level = getattr(args, "log_level", None)
+            if level is not None and client.supports("logging"):
+                await client.set_logging_level(level)
             yield client
 
 

@@ -25,7 +25,10 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress, TaskID
 
-__all__ = ["Output", "compact_schema", "require_rich", "to_json"]
+__all__ = ["LOG_LEVELS", "Output", "compact_schema", "require_rich", "to_json"]
+
+#: The protocol's log levels (RFC 5424), least severe first.
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 _EXTENSIONS = {
@@ -109,7 +112,14 @@ class Output:
     folders) and the line says how to save it.
     """
 
-    def __init__(self, *, save_dir: str | None = None, color: bool | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        save_dir: str | None = None,
+        color: bool | None = None,
+        log_level: str | None = None,
+        quiet: bool = False,
+    ) -> None:
         require_rich()
         from rich.console import Console
 
@@ -123,6 +133,10 @@ class Output:
         self.out: Console = Console(file=self.stdout, highlight=False, soft_wrap=True, **kwargs)
         self.err: Console = Console(stderr=True, highlight=False, soft_wrap=True, **kwargs)
         self._save_dir = Path(save_dir) if save_dir else None
+        #: Server log messages below this level are not shown; ``quiet`` hides all of them
+        #: and progress too.
+        self.log_level = log_level
+        self.quiet = quiet
         self._progress: Progress | None = None
         self._tasks: dict[str, TaskID] = {}
         self._paused = 0
@@ -262,6 +276,8 @@ class Output:
         """Show a progress notification: a bar on a terminal, a line otherwise."""
         from rich.markup import escape
 
+        if self.quiet:
+            return
         if not self.err.is_terminal:
             shown = f"{progress:g}/{total:g}" if total is not None else f"{progress:g}"
             self.note(f"progress {shown}" + (f": {escape(message)}" if message else ""))
@@ -313,6 +329,12 @@ class Output:
         from rich.markup import escape
 
         level = str(getattr(params, "level", "info"))
+        if self.quiet or (
+            self.log_level is not None
+            and level in LOG_LEVELS
+            and LOG_LEVELS.index(level) < LOG_LEVELS.index(self.log_level)
+        ):
+            return
         logger = getattr(params, "logger", None)
         data = getattr(params, "data", None)
         text = data if isinstance(data, str) else orjson.dumps(data, default=str).decode()
