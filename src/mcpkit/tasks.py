@@ -82,7 +82,7 @@ _NEXT: dict[str, frozenset[str]] = {
     "working": frozenset({"input_required", "completed", "failed", "cancelled"}),
     "input_required": frozenset({"working", "completed", "failed", "cancelled"}),
 }
-OwnerFn = Callable[[Any], str | None]
+OwnerFn = Callable[["Session"], str | None]
 Runner = Callable[[RequestContext], Awaitable[JSONObject]]
 
 
@@ -458,7 +458,7 @@ class TaskReceiver:
         self._running: dict[str, _Execution] = {}
 
     @staticmethod
-    def _default_owner(session: Any) -> str | None:
+    def _default_owner(session: Session) -> str | None:
         return None
 
     def failure_message(self, result: JSONObject) -> str | None:
@@ -550,13 +550,9 @@ class TaskReceiver:
         if execution is None:
             return
         session = execution.session
-        send = getattr(session, "send_quietly", None)
-        if send is not None:
-            await send("notifications/tasks/status", info.to_wire())
-            return
         if session.closed:
             return
-        try:
+        try:  # a session not (or no longer) operating refuses it with McpError
             await session.notify("notifications/tasks/status", info.to_wire())
         except (ConnectionClosed, McpError) as exc:
             logger.debug("Not sending a task status: %s", exc)

@@ -104,10 +104,10 @@ class Context:
         when there is nothing to close (not Streamable HTTP, no event store, or a JSON
         response).
         """
-        close = getattr(self.session.transport, "close_sse_stream", None)
-        if close is None:
+        route = self._route_id
+        if route is None:
             return False
-        return bool(close(self._route_id))
+        return self.session.transport.close_response_stream(route)
 
     # -- progress and logging -------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from typing import Any
 from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, METHOD_NOT_FOUND, JSONObject
 from mcpkit.lifecycle import has_capability
+from mcpkit.server.session import AppSession
 from mcpkit.session import RequestContext, Session
 from mcpkit.tasks import (
     RELATED_TASK,
@@ -69,13 +70,13 @@ class TaskManager(TaskReceiver):
     """
 
     @staticmethod
-    def _default_owner(session: Any) -> str | None:
-        transport = getattr(session, "transport", None)
-        if transport is not None and hasattr(transport, "session_id"):
-            sid = transport.session_id  # Streamable HTTP: the Mcp-Session-Id (None: stateless)
-            return None if sid is None else str(sid)
-        key = getattr(session, "task_owner_key", None)
-        return None if key is None else str(key)
+    def _default_owner(session: Session) -> str | None:
+        info = session.transport.info
+        if info.kind == "http" or info.kind == "legacy-sse":
+            return info.session_id  # the HTTP session's id (None: stateless, no owner)
+        if isinstance(session, AppSession):
+            return session.task_owner_key
+        return None
 
     def failure_message(self, result: JSONObject) -> str | None:
         """A tool result with ``isError`` fails the task (its first text is the message)."""
