@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from tests.cli.conftest import EVERYTHING, mcpkit
 
@@ -75,3 +76,58 @@ def test_log_level_filters_on_the_client_too() -> None:
     for level in ("debug", "info", "warning", "error"):
         output.log(SimpleNamespace(level=level, logger=None, data=f"a {level} line"))
     assert [line.rsplit(" ", 2)[-2] for line in shown] == ["warning", "error"]
+
+
+def _initialize_status(url: str, **headers: str) -> int:
+    import httpx
+
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
+    accept = {"Accept": "application/json, text/event-stream"}
+    response = httpx.post(url, json=body, headers={**accept, **headers}, timeout=10)
+    return response.status_code
+
+
+def test_run_allowed_host_and_origin_options(served: Any) -> None:
+    plain = served(str(EVERYTHING), "--port", "0")
+    assert _initialize_status(plain.url) == 200
+    assert _initialize_status(plain.url, Host="mcp.example.com") == 403  # loopback bind
+    assert _initialize_status(plain.url, Origin="https://app.example.com") == 403
+
+    named = served(
+        str(EVERYTHING),
+        "--port",
+        "0",
+        "--allowed-host",
+        "mcp.example.com",
+        "--allowed-host",
+        "other.example.com:*",
+        "--allowed-origin",
+        "https://app.example.com",
+    )
+    assert _initialize_status(named.url) == 200  # loopback names stay allowed
+    assert _initialize_status(named.url, Host="mcp.example.com") == 200
+    assert _initialize_status(named.url, Host="other.example.com:8443") == 200
+    assert _initialize_status(named.url, Host="evil.example.com") == 403
+    assert _initialize_status(named.url, Origin="https://app.example.com") == 200
+    assert _initialize_status(named.url, Origin="https://evil.example.com") == 403
+
+
+def test_reload_passes_the_allowed_hosts_and_origins_on() -> None:
+    from mcpkit.cli.app import build_parser
+    from mcpkit.cli.run import _child_argv
+
+    args = build_parser().parse_args(
+        ["run", "s.py", "-t", "http", "--allowed-host", "a.example", "--allowed-origin", "*"]
+    )
+    argv = _child_argv(args)
+    assert argv[argv.index("--allowed-host") + 1] == "a.example"
+    assert argv[argv.index("--allowed-origin") + 1] == "*"

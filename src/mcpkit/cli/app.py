@@ -85,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
         mcpkit run my_package.server:app  # from an importable module
         mcpkit run server.py --transport http --port 8000        # http://127.0.0.1:8000/mcp
         mcpkit run server.py --transport http --reload           # restart on .py changes
+        mcpkit run server.py -t http --host 0.0.0.0 --allowed-host mcp.example.com
         """,
     )
     run.add_argument("server", metavar="SERVER", help="path/to/file.py[:object] or module:object")
@@ -98,6 +99,23 @@ def build_parser() -> argparse.ArgumentParser:
         "--event-store",
         metavar="FILE",
         help="HTTP: keep stream events in this SQLite file for resumption (default: in memory)",
+    )
+    run.add_argument(
+        "--allowed-host",
+        action="append",
+        dest="allowed_hosts",
+        metavar="HOST",
+        help="HTTP: accept requests whose Host is HOST (mcp.example.com, mcp.example.com:8443, "
+        "mcp.example.com:*) besides the loopback names, e.g. when serving on 0.0.0.0 behind "
+        "that name (repeatable; with none, a loopback bind accepts only loopback names)",
+    )
+    run.add_argument(
+        "--allowed-origin",
+        action="append",
+        dest="allowed_origins",
+        metavar="ORIGIN",
+        help="HTTP: accept browser requests from ORIGIN (https://app.example.com, "
+        "http://localhost:*, or *) besides the server's own origin (repeatable)",
     )
     run.add_argument("--stateless", action="store_true", help="HTTP: no sessions")
     run.add_argument(

@@ -28,6 +28,8 @@ __all__ = ["Watcher", "run_server"]
 
 _SKIP_DIRS = frozenset({"__pycache__", "node_modules", "venv", "site-packages", "build", "dist"})
 _MAX_FILES = 10_000
+#: Host names accepted besides those given with --allowed-host (any port).
+_LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 
 
 def _note(message: str) -> None:
@@ -73,6 +75,10 @@ def _child_argv(args: argparse.Namespace) -> list[str]:
         argv += ["--host", args.host, "--port", str(args.port), "--path", args.path]
         if args.event_store:
             argv += ["--event-store", args.event_store]
+        for host in args.allowed_hosts or ():
+            argv += ["--allowed-host", host]
+        for origin in args.allowed_origins or ():
+            argv += ["--allowed-origin", origin]
         if args.stateless:
             argv.append("--stateless")
         if args.json_response:
@@ -161,6 +167,10 @@ async def _serve_http(app: Any, args: argparse.Namespace) -> None:
         "stateless": args.stateless,
         "json_response": args.json_response,
     }
+    if args.allowed_hosts:  # the names added to the loopback ones, which stay allowed
+        options["allowed_hosts"] = [*_LOOPBACK_HOSTS, *args.allowed_hosts]
+    if args.allowed_origins:
+        options["allowed_origins"] = args.allowed_origins
     if args.event_store:
         from mcpkit.transports.http import SQLiteEventStore
 
