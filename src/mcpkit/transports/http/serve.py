@@ -7,6 +7,8 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
+from mcpkit.transports.http.shutdown import StreamCloser
+
 __all__ = ["run", "running", "serve"]
 
 
@@ -15,10 +17,20 @@ def _server(app: Any, host: str, port: int, **kwargs: Any) -> Any:
 
     kwargs.setdefault("log_level", "warning")
     kwargs.setdefault("lifespan", "on")
-    # Open SSE streams would otherwise hold a shutdown forever.
+    # A backstop only: the app's streams end as soon as shutdown starts (below).
     kwargs.setdefault("timeout_graceful_shutdown", 5)
     config = uvicorn.Config(app, host=host, port=port, **kwargs)
-    return uvicorn.Server(config)
+    closer = app.close_streams if isinstance(app, StreamCloser) else None
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            # uvicorn waits for open responses before the lifespan shutdown: end the SSE
+            # streams first, or each held stream stalls the exit.
+            if closer is not None:
+                closer()
+            await super().shutdown(sockets)
+
+    return Server(config)
 
 
 async def serve(
@@ -36,9 +48,12 @@ def run(app: Any, host: str = "127.0.0.1", port: int = 8000, **uvicorn_options: 
     try:
         import uvloop
     except ImportError:
-        asyncio.run(coro)
-        return
-    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        factory = None
+    else:
+        factory = uvloop.new_event_loop
+    # uvicorn re-raises the Ctrl-C it handled once it has shut down: that is the expected
+    # end of the program, not an error to print a traceback for.
+    with contextlib.suppress(KeyboardInterrupt), asyncio.Runner(loop_factory=factory) as runner:
         runner.run(coro)
 
 

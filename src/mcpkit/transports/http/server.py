@@ -34,6 +34,7 @@ from mcpkit.session import ServerSession
 from mcpkit.transports.http import sse
 from mcpkit.transports.http.event_store import EventStore, MemoryEventStore
 from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
+from mcpkit.transports.http.shutdown import watch_signals
 from mcpkit.versions import ProtocolVersion
 
 __all__ = ["SESSION_NOT_FOUND", "SessionFactory", "StreamableHTTPApp"]
@@ -356,6 +357,10 @@ class StreamableHTTPApp:
         self.sessions: dict[str, HttpSessionTransport] = {}
         self._reaper: asyncio.Task[None] | None = None
         self._protect_cache: dict[Any, bool] = {}
+        #: Every open SSE response (ended at once by :meth:`close_streams`).
+        self._live: set[SSEConnection] = set()
+        #: True once shutdown began: open streams were ended and new ones end at once.
+        self.shutting_down = False
         self.legacy: Any = None
         if legacy_sse:
             from mcpkit.transports.http.legacy import LegacySSEServer
@@ -380,6 +385,7 @@ class StreamableHTTPApp:
             if message["type"] == "lifespan.startup":
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
+                self.close_streams()
                 await self.aclose()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
@@ -760,6 +766,14 @@ class StreamableHTTPApp:
         await self._end_session(transport)
         return True
 
+    def close_streams(self) -> None:
+        """Shutdown began: end every open SSE response (after what it has buffered) and every
+        one opened from now on, so the ASGI server is not left waiting for them. Sessions
+        live on until :meth:`aclose` (their clients may resume with ``Last-Event-ID``)."""
+        self.shutting_down = True
+        for conn in list(self._live):
+            conn.finish()
+
     async def aclose(self) -> None:
         """End every session (call it on shutdown when mounted inside another app)."""
         if self._reaper is not None:
@@ -861,6 +875,10 @@ class StreamableHTTPApp:
         response, in one chunk) instead of headers, frames and end apart.
         """
         transport.connections += 1
+        self._live.add(conn)
+        watch_signals(self)
+        if self.shutting_down:
+            conn.finish()
         loop = asyncio.get_running_loop()
         # Short POST streams end before a disconnect matters; long ones (and GET streams)
         # watch for it so a vanished client is detached and its coroutine ends.
@@ -910,14 +928,16 @@ class StreamableHTTPApp:
                     conn.sending = False
         except asyncio.CancelledError:
             task = asyncio.current_task()
-            if not conn.aborted or task is None:
+            if task is None or not (conn.aborted or self.shutting_down):
                 raise
-            task.uncancel()  # we aborted a write to a client that stopped reading
+            task.uncancel()  # we aborted a write to a client that stopped reading, or the
+            # server gave up waiting for this response at shutdown: end it quietly
         except OSError:
             conn.abort()
         finally:
             if watcher is not None:
                 watcher.cancel()
+            self._live.discard(conn)
             transport.connections -= 1
             transport.detach(conn)
             transport.touch()
