@@ -2,10 +2,18 @@
 
 A :class:`WireChecker` is a session tracer: give one to every session a test makes
 (``Session(..., tracer=checker)``). It learns the negotiated version from the ``initialize``
-exchange, remembers which method each request id belongs to, and validates every message
-sent and received: requests and notifications by their method's definition, results by the
-result definition of the request they answer, errors by the error definition. Problems are
-collected in ``checker.errors``; the ``wire`` fixture fails the test if any remain.
+exchange (handshake era) or from each request's ``_meta``
+(``io.modelcontextprotocol/protocolVersion``, the 2026-07-28 era), remembers which method and
+version each request id belongs to, and validates every message sent and received: requests
+and notifications by their method's definition, results by the result definition of the
+request they answer (an ``InputRequiredResult`` by its own), errors by the error definition
+of their code where the schema has one. Problems are collected in ``checker.errors``; the
+``wire`` fixture fails the test if any remain.
+
+On the 2026-07-28 wire it also reports what the schema alone cannot: a JSON-RPC request
+from server to client (``sampling/createMessage``, ``elicitation/create``, ``roots/list``
+travel inside an ``InputRequiredResult`` instead) and an ``InputRequiredResult`` answering a
+method that may not ask for input.
 """
 
 from __future__ import annotations
@@ -20,6 +28,11 @@ import orjson
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
 VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+#: The stateless revisions: the version travels in every request's ``_meta``.
+MODERN_VERSIONS = ("2026-07-28",)
+PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion"
+#: The only requests an ``InputRequiredResult`` may answer (basic/patterns/mrtr).
+INPUT_REQUIRED_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
 
 # Result definitions whose name is not simply "<Request name minus Request>Result".
 _RESULT_EXCEPTIONS = {
@@ -84,6 +97,33 @@ def method_defs(version: str) -> tuple[dict[str, str], dict[str, str]]:
     return requests, notifications
 
 
+@functools.cache
+def error_defs(version: str) -> dict[int, str]:
+    """error code -> the definition of a whole error response with that code (2026-07-28:
+    -32020 ``HeaderMismatchError``, -32021, -32022; 2025-11-25: -32042)."""
+    out: dict[int, str] = {}
+    for name, d in defs(version).items():
+        error = d.get("properties", {}).get("error", {})
+        for part in error.get("allOf", []):
+            code = part.get("properties", {}).get("code", {}).get("const")
+            if isinstance(code, int):
+                out.setdefault(code, name)
+    return out
+
+
+def is_modern(version: str) -> bool:
+    """Whether ``version`` is a stateless revision (its requests carry the ``_meta`` envelope)."""
+    return version in MODERN_VERSIONS
+
+
+def request_version(msg: Any) -> str | None:
+    """The known modern version a request declares in its ``_meta``, else None."""
+    params = msg.get("params") if isinstance(msg, dict) else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    pv = meta.get(PROTOCOL_VERSION_META) if isinstance(meta, dict) else None
+    return pv if isinstance(pv, str) and is_modern(pv) else None
+
+
 def result_def(version: str, request_def: str) -> str:
     if request_def in _RESULT_EXCEPTIONS:
         name = _RESULT_EXCEPTIONS[request_def]
@@ -110,9 +150,9 @@ class WireChecker:
         self.check_received = check_received
         self.errors: list[str] = []
         self.messages: list[tuple[str, Any]] = []
-        # id -> (method, params) for requests we sent / received
-        self._sent: dict[Any, tuple[str, Any]] = {}
-        self._received: dict[Any, tuple[str, Any]] = {}
+        # id -> (method, params, version) for requests we sent / received
+        self._sent: dict[Any, tuple[str, Any, str]] = {}
+        self._received: dict[Any, tuple[str, Any, str]] = {}
 
     def __call__(self, direction: str, message: Any) -> None:
         if direction == "recv-invalid":
@@ -143,6 +183,7 @@ class WireChecker:
                 (self._received if direction == "recv" else self._sent)[item["id"]] = (
                     item["method"],
                     item.get("params"),
+                    request_version(item) or self.version,
                 )
 
     def _check(self, direction: str, msg: Any) -> None:
@@ -150,71 +191,100 @@ class WireChecker:
         if not isinstance(msg, dict):
             self.errors.append(f"{where}: not an object")
             return
-        requests, notifications = method_defs(self.version)
         if "method" in msg:
-            method = msg["method"]
-            if method == "initialize":
-                pv = (msg.get("params") or {}).get("protocolVersion")
-                if pv in VERSIONS:
-                    self.version = pv
-                    requests, notifications = method_defs(self.version)
-            if "id" in msg:
-                (self._sent if direction == "send" else self._received)[msg["id"]] = (
-                    method,
-                    msg.get("params"),
-                )
-                name = requests.get(method)
-            else:
-                name = notifications.get(method)
-            if name is None:
-                self.errors.append(
-                    f"{where}: method {method!r} is not in the {self.version} schema"
-                )
-                return
-            self.errors.extend(f"{where}: {e}" for e in validate(self.version, name, msg))
+            self._check_request(direction, msg, where)
             return
         rid = msg.get("id")
         origin = (self._received if direction == "send" else self._sent).get(rid)
+        version = origin[2] if origin is not None else self.version
         if "error" in msg:
-            env = (
-                "JSONRPCErrorResponse"
-                if "JSONRPCErrorResponse" in defs(self.version)
-                else "JSONRPCError"
-            )
-            if rid is None:
-                # JSON-RPC 2.0 answers unparseable input with id null; the MCP schema only
-                # types request ids, so check the rest of the envelope.
-                self.errors.extend(
-                    f"{where}: {e}" for e in validate(self.version, env, {**msg, "id": 0})
-                )
-                return
-            self.errors.extend(f"{where}: {e}" for e in validate(self.version, env, msg))
+            self._check_error(msg, version, rid, where)
             return
         if origin is None:
             self.errors.append(f"{where}: response to an id that was never requested")
             return
-        method, params = origin
+        method, params, version = origin
         if method == "initialize":
             pv = (msg.get("result") or {}).get("protocolVersion")
             if pv in VERSIONS:
-                self.version = pv
-                requests, notifications = method_defs(self.version)
+                self.version = version = pv
         env = (
             "JSONRPCResultResponse"
-            if "JSONRPCResultResponse" in defs(self.version)
+            if "JSONRPCResultResponse" in defs(version)
             else "JSONRPCResponse"
         )
-        self.errors.extend(f"{where}: {e}" for e in validate(self.version, env, msg))
-        req_def = requests.get(method)
+        self.errors.extend(f"{where}: {e}" for e in validate(version, env, msg))
+        req_def = method_defs(version)[0].get(method)
         if req_def is None:
-            self.errors.append(f"{where}: answered method {method!r} unknown to {self.version}")
+            self.errors.append(f"{where}: answered method {method!r} unknown to {version}")
             return
-        rdef = result_def(self.version, req_def)
         result = msg.get("result")
-        errs = validate(self.version, rdef, result)
+        result_type = result.get("resultType") if isinstance(result, dict) else None
+        if is_modern(version) and result_type == "input_required":
+            if method not in INPUT_REQUIRED_METHODS:
+                self.errors.append(
+                    f"{where}: InputRequiredResult answers {method!r}; only "
+                    f"{', '.join(sorted(INPUT_REQUIRED_METHODS))} may ask for input"
+                )
+            self.errors.extend(
+                f"{where}: {e}" for e in validate(version, "InputRequiredResult", result)
+            )
+            return
+        if is_modern(version) and result_type == "task":
+            return  # the tasks extension's CreateTaskResult: not in the core schema
+        errs = validate(version, result_def(version, req_def), result)
         if errs and isinstance(params, dict) and "task" in params:
-            errs = validate(self.version, "CreateTaskResult", result)
+            errs = validate(version, "CreateTaskResult", result)
         self.errors.extend(f"{where}: {e}" for e in errs)
+
+    def _check_request(self, direction: str, msg: dict[str, Any], where: str) -> None:
+        method = msg["method"]
+        if method == "initialize":
+            pv = (msg.get("params") or {}).get("protocolVersion")
+            if pv in VERSIONS:
+                self.version = pv
+        elif "id" in msg:
+            declared = request_version(msg)
+            if declared is not None:
+                self.version = declared
+        version = self.version
+        requests, notifications = method_defs(version)
+        if "id" in msg:
+            (self._sent if direction == "send" else self._received)[msg["id"]] = (
+                method,
+                msg.get("params"),
+                version,
+            )
+            name = requests.get(method)
+            if (
+                name is not None
+                and is_modern(version)
+                and "id" not in defs(version)[name].get("properties", {})
+            ):
+                self.errors.append(
+                    f"{where}: {method!r} sent as a JSON-RPC request on the {version} wire; "
+                    "it only travels inside an InputRequiredResult (MRTR)"
+                )
+                return
+        else:
+            name = notifications.get(method)
+        if name is None:
+            self.errors.append(f"{where}: method {method!r} is not in the {version} schema")
+            return
+        self.errors.extend(f"{where}: {e}" for e in validate(version, name, msg))
+
+    def _check_error(self, msg: dict[str, Any], version: str, rid: Any, where: str) -> None:
+        env = "JSONRPCErrorResponse" if "JSONRPCErrorResponse" in defs(version) else "JSONRPCError"
+        if rid is None:
+            # JSON-RPC 2.0 answers unparseable input with id null; the MCP schema only
+            # types request ids, so check the rest of the envelope.
+            msg = {**msg, "id": 0}
+        self.errors.extend(f"{where}: {e}" for e in validate(version, env, msg))
+        error = msg.get("error")
+        code = error.get("code") if isinstance(error, dict) else None
+        specific = error_defs(version).get(code) if isinstance(code, int) else None
+        if specific is not None:
+            self.errors.extend(f"{where}: {e}" for e in validate(version, specific, msg))
 
     def sent(self, method: str | None = None) -> list[Any]:
         """Messages this side sent (optionally only those with ``method``)."""
