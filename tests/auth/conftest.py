@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 import pytest
 
 from mcpkit import Context, Server
@@ -70,6 +71,14 @@ class Env:
     def url(self) -> str:
         return self.rs_base + "/mcp"
 
+    def move_to(self, mock: MockAS) -> None:
+        """The protected resource moves to the authorization server ``mock``: its metadata
+        names only that one, and only that one's tokens are accepted from now on."""
+        self.rs.authorization_servers[:] = [mock.issuer]
+        self.rs.metadata["authorization_servers"] = [mock.issuer]
+        self.rs._metadata_body = orjson.dumps(self.rs.metadata)
+        self.rs._verify = self.rs._adapt(mock.verify)
+
 
 @pytest.fixture
 async def oauth_env(wire: Callable[..., WireChecker]) -> AsyncIterator[Any]:
@@ -96,5 +105,20 @@ async def oauth_env(wire: Callable[..., WireChecker]) -> AsyncIterator[Any]:
             )
             stack.push_async_callback(late.app.aclose)
             return Env(mock, rs, server, rs_base)
+
+        yield make
+
+
+@pytest.fixture
+async def other_as() -> AsyncIterator[Any]:
+    """``await other_as(MockAS(...))`` serves another authorization server (its client ids
+    and tokens are numbered from 100, so they never collide with the first one's)."""
+    async with contextlib.AsyncExitStack() as stack:
+
+        async def make(mock: MockAS | None = None) -> MockAS:
+            mock = mock or MockAS()
+            mock._seq = iter(range(100, 10_000))
+            mock.base = await stack.enter_async_context(running(mock.app()))
+            return mock
 
         yield make

@@ -49,8 +49,11 @@ class MockAS:
     scopes_supported: list[str] | None = None
     pkce: bool = True
     iss_supported: bool = True
-    iss_mode: Literal["correct", "omit", "wrong", "slash"] = "correct"
+    iss_mode: Literal["correct", "omit", "wrong", "slash", "value"] = "correct"
+    iss_value: str = ""  # the iss sent with iss_mode="value"
+    authorize_error: str | None = None  # answer /authorize with this error (and the iss)
     metadata_issuer: str | None = None  # override (issuer mismatch)
+    extra_scopes: list[str] = field(default_factory=list)  # granted beyond the request
     expires_in: int = 3600
     issue_refresh: bool = True
     # client_id -> (secret, method)
@@ -121,9 +124,12 @@ class MockAS:
     async def authorize(self, request: Request) -> Response:
         q = dict(request.query_params)
         self.log.append({"kind": "authorize", "query": q})
-        code = f"code-{next(self._seq)}"
-        self._codes[code] = q
-        params = {"code": code}
+        if self.authorize_error is not None:
+            params = {"error": self.authorize_error, "error_description": "said no"}
+        else:
+            code = f"code-{next(self._seq)}"
+            self._codes[code] = q
+            params = {"code": code}
         if "state" in q:
             params["state"] = q["state"]
         if self.iss_mode == "correct":
@@ -132,6 +138,8 @@ class MockAS:
             params["iss"] = "https://evil.example.com"
         elif self.iss_mode == "slash":
             params["iss"] = self.issuer + "/"
+        elif self.iss_mode == "value":
+            params["iss"] = self.iss_value
         return RedirectResponse(q["redirect_uri"] + "?" + urlencode(params), status_code=302)
 
     def _client_auth(self, request: Request, form: dict[str, str]) -> tuple[str | None, str]:
@@ -226,7 +234,8 @@ class MockAS:
                 return JSONResponse({"error": "invalid_grant"}, status_code=400)
             if form.get("resource") != q.get("resource"):
                 return JSONResponse({"error": "invalid_target"}, status_code=400)
-            body = self._issue(cid, q.get("scope"), form.get("resource"))
+            scope = " ".join([*(q.get("scope") or "").split(), *self.extra_scopes]).strip()
+            body = self._issue(cid, scope or None, form.get("resource"))
             if jkt is not None:
                 body["token_type"] = "DPoP"
                 self.dpop_keys[body["access_token"]] = jkt

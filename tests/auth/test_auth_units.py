@@ -79,6 +79,8 @@ def test_discovery_urls() -> None:
         ("https://evil.example.com/mcp", False),
         ("https://mcp.example.com/mcp#x", False),
         ("not a url", False),
+        ("https://mcp.example.com/mcp/extra", False),
+        ("https://mcp.example.com:8443/mcp", False),
     ],
 )
 def test_resource_matches(resource: str, ok: bool) -> None:
@@ -100,8 +102,18 @@ def test_authorization_response() -> None:
         "http://localhost/cb?code=c&state=s&iss=https%3A%2F%2Fa"
     )
     assert (r.code, r.state, r.iss) == ("c", "s", "https://a")
-    with pytest.raises(OAuthError, match="no code"):
+    with pytest.raises(OAuthError, match="neither a code nor an error"):
         AuthorizationResponse.from_redirect("http://localhost/cb?state=s")
+    # an error response is parsed, not raised: the client checks its iss and state first
+    e = AuthorizationResponse.from_redirect(
+        "http://localhost/cb?error=access_denied&error_description=no&state=s&iss=https%3A%2F%2Fa"
+    )
+    assert (e.code, e.error, e.error_description, e.iss) == ("", "access_denied", "no", "https://a")
+    # the iss value is form-decoded and nothing more: no normalisation of any kind
+    raw = AuthorizationResponse.from_redirect(
+        "http://localhost/cb?code=c&iss=HTTPS%3A%2F%2FA%3A443%2F%7Ex%2F"
+    )
+    assert raw.iss == "HTTPS://A:443/~x/"
 
 
 def test_client_secret_basic_encoding() -> None:

@@ -201,7 +201,7 @@ async def test_stored_tokens_are_reused(oauth_env: Make, wire: Callable[..., Wir
     [
         (MockAS(iss_mode="wrong"), "not"),
         (MockAS(iss_mode="slash"), "not"),
-        (MockAS(iss_mode="omit"), "lacks the advertised iss"),
+        (MockAS(iss_mode="omit"), "lacks the iss parameter"),
         (MockAS(iss_supported=False, iss_mode="wrong"), "not"),
         (MockAS(metadata_issuer="https://attacker.example.com"), "refusing"),
         (MockAS(pkce=False), "PKCE"),
@@ -251,11 +251,14 @@ async def test_authorization_error_redirect(
 ) -> None:
     env: Env = await oauth_env()
 
-    async def deny(url: str) -> str:
-        return "http://localhost:3000/callback?error=access_denied&error_description=no"
-
+    env.mock.authorize_error = "access_denied"
     with pytest.raises(McpError, match="access_denied"):
-        await whoami(env, oauth(env, authorization_handler=deny), wire)
+        await whoami(env, oauth(env), wire)
+    # an error response without the advertised iss is discarded unread (RFC 9207)
+    env.mock.iss_mode = "omit"
+    with pytest.raises(McpError, match="lacks the iss") as caught:
+        await whoami(env, oauth(env), wire)
+    assert "access_denied" not in str(caught.value) and "said no" not in str(caught.value)
 
 
 async def test_client_credentials_basic(oauth_env: Make, wire: Callable[..., WireChecker]) -> None:

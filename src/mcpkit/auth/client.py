@@ -27,14 +27,15 @@ from mcpkit.auth.discovery import (
     Challenge,
     ProtectedResourceMetadata,
     canonical_resource,
+    check_resource,
     discover_authorization_server,
     discover_protected_resource,
     origin_of,
     parse_www_authenticate,
-    resource_matches,
 )
 from mcpkit.auth.dpop import DPoPKey
-from mcpkit.auth.errors import OAuthError
+from mcpkit.auth.errors import AuthorizationServerMismatchError, OAuthError
+from mcpkit.auth.issuer import check_authorization_response_issuer
 from mcpkit.auth.pkce import PKCE, new_state
 from mcpkit.auth.registration import (
     ClientMetadata,
@@ -67,15 +68,23 @@ AssertionProvider = Callable[[AuthorizationServerMetadata, str], Awaitable[str]]
 
 @dataclass(frozen=True, slots=True)
 class AuthorizationResponse:
-    """What came back to the redirect URI: ``code``, ``state`` and (RFC 9207) ``iss``."""
+    """What came back to the redirect URI: ``code``, ``state`` and (RFC 9207) ``iss``, or for
+    an error response ``error`` (``code`` is then empty) with its description and URI.
+
+    The client checks ``iss`` and ``state`` before it acts on either a code or an error.
+    """
 
     code: str
     state: str | None = None
     iss: str | None = None
+    error: str | None = None
+    error_description: str | None = None
+    error_uri: str | None = None
 
     @classmethod
     def from_redirect(cls, url: str) -> AuthorizationResponse:
-        """Parse the redirect URL the authorization server sent the user agent to."""
+        """Parse the redirect URL the authorization server sent the user agent to (its query
+        is form-decoded, nothing else is normalised)."""
         query = parse_qs(urlsplit(url).query, keep_blank_values=True)
 
         def one(name: str) -> str | None:
@@ -83,16 +92,17 @@ class AuthorizationResponse:
             return values[0] if values else None
 
         error = one("error")
-        if error is not None:
-            detail = one("error_description")
-            raise OAuthError(
-                f"Authorization refused: {error}" + (f" ({detail})" if detail else ""),
-                error=error,
-            )
         code = one("code")
-        if not code:
-            raise OAuthError("The authorization response carries no code")
-        return cls(code, one("state"), one("iss"))
+        if error is None and not code:
+            raise OAuthError("The authorization response carries neither a code nor an error")
+        return cls(
+            code or "",
+            one("state"),
+            one("iss"),
+            error,
+            one("error_description"),
+            one("error_uri"),
+        )
 
 
 #: Receives the authorization URL (open it in a browser, or fetch it headlessly) and returns
@@ -348,9 +358,15 @@ class OAuthClientAuth(httpx.Auth):
             # anyway; the server's 401 leads to discovery and a refresh.
             return self._token
 
-    async def _set_token(self, token: OAuthToken | None) -> None:
+    async def _set_token(self, token: OAuthToken) -> None:
         self._token = token
         await self.store.set_token(self._key, token)
+
+    async def _forget_token(self, token: OAuthToken) -> None:
+        """Forget ``token`` (the stored one of its issuer too)."""
+        if self._token is token:
+            self._token = None
+        await self.store.set_token(self._key, None, issuer=token.issuer or "")
 
     async def _refresh(self, http: httpx.AsyncClient, token: OAuthToken) -> bool:
         meta = self._meta
@@ -366,7 +382,7 @@ class OAuthClientAuth(httpx.Auth):
             new = await self._token_request(http, meta, client, form, token.scope)
         except OAuthError as exc:
             logger.info("Token refresh failed (%s): authorizing again", exc)
-            await self._set_token(None)
+            await self._forget_token(token)
             return False
         if new.refresh_token is None:
             new.refresh_token = token.refresh_token
@@ -379,9 +395,13 @@ class OAuthClientAuth(httpx.Auth):
             meta = self._meta
             assert meta is not None
             token = self._token
-            if token is not None and token.issuer != meta.issuer:
-                await self._set_token(None)  # from another authorization server: never reuse
-                token = None
+            if token is None or token.issuer != meta.issuer:
+                # Credentials are per authorization server: never offer another one's token
+                # or refresh token here; use what this one issued before, if anything.
+                self._token = None
+                token = await self.store.get_token(self._key, meta.issuer)
+                if token is not None and token.issuer != meta.issuer:
+                    token = None
             if token is not None and token.refresh_token and await self._refresh(http, token):
                 return
             await self._authorize(http, self._select_scopes(challenge))
@@ -396,8 +416,10 @@ class OAuthClientAuth(httpx.Auth):
             )
             return False
         self._step_ups[key] = self._step_ups.get(key, 0) + 1
-        scopes = list(self._scopes or [])
-        scopes += [s for s in required if s not in scopes]
+        # The union of what was asked for before, what was granted, and what is required now,
+        # so the new token keeps the permissions other operations need.
+        granted = (self._token.scope or "").split() if self._token is not None else []
+        scopes = _union(self._scopes or [], granted, required)
         async with _client(self._http_client, self.timeout) as http:
             if self._meta is None:
                 await self._discover(http, challenge)
@@ -414,18 +436,14 @@ class OAuthClientAuth(httpx.Auth):
         else:
             chosen = None
         if self._scopes and chosen is not None:
-            chosen = self._scopes + [s for s in chosen if s not in self._scopes]
+            chosen = _union(self._scopes, chosen)
         return chosen
 
     # -- discovery and registration ------------------------------------------------------------
 
     async def _discover(self, http: httpx.AsyncClient, challenge: Challenge) -> None:
         prm = await discover_protected_resource(http, self.server_url, challenge.resource_metadata)
-        if not resource_matches(prm.resource, self.server_url):
-            raise OAuthError(
-                f"The protected resource metadata is for {prm.resource!r}, not {self.server_url}",
-                error="resource_mismatch",
-            )
+        check_resource(prm.resource, self.server_url)
         issuer = prm.authorization_servers[0]
         meta = self._meta
         if meta is None or meta.issuer != issuer:
@@ -481,7 +499,15 @@ class OAuthClientAuth(httpx.Auth):
             return None
         if pre.issuer is None:
             pre.issuer = issuer  # bound to the first authorization server it meets
-        return pre if pre.issuer == issuer else None
+        if pre.issuer != issuer:
+            raise AuthorizationServerMismatchError(
+                f"The pre-registered client {pre.client_id!r} belongs to {pre.issuer!r}, but "
+                f"the protected resource now names the authorization server {issuer!r}: "
+                "refusing to use its credentials there (register the client with it)",
+                bound_to=pre.issuer,
+                issuer=issuer,
+            )
+        return pre
 
     def _auth_method(self, meta: AuthorizationServerMetadata, client: ClientInfo) -> str:
         if client.token_endpoint_auth_method:
@@ -497,14 +523,7 @@ class OAuthClientAuth(httpx.Auth):
         assert meta is not None
         if meta.token_endpoint is None:
             raise OAuthError(f"The authorization server {meta.issuer} has no token endpoint")
-        if (
-            scopes is not None
-            and self.grant_type == "authorization_code"
-            and "offline_access" in (meta.scopes_supported or [])
-            and "offline_access" not in scopes
-            and "refresh_token" in (meta.grant_types_supported or ["refresh_token"])
-        ):
-            scopes = [*scopes, "offline_access"]
+        scopes = self._offline_access(meta, scopes)
         client = await self._ensure_client(http, meta)
         scope = " ".join(scopes) if scopes else None
         if self.grant_type == "client_credentials":
@@ -524,6 +543,27 @@ class OAuthClientAuth(httpx.Auth):
         token = await self._token_request(http, meta, client, form, scope)
         self._scopes = scopes
         await self._set_token(token)
+
+    def _offline_access(
+        self, meta: AuthorizationServerMetadata, scopes: list[str] | None
+    ) -> list[str] | None:
+        """``offline_access`` (a refresh token) is asked for only where the authorization
+        server lists it in its ``scopes_supported``: then it is added to a non-empty scope
+        request of the authorization code grant by a client that registers the
+        ``refresh_token`` grant; elsewhere it is removed (it is no resource requirement)."""
+        if scopes is None:
+            return None
+        advertised = "offline_access" in (meta.scopes_supported or [])
+        if not advertised:
+            return [s for s in scopes if s != "offline_access"] or None
+        if (
+            self.grant_type == "authorization_code"
+            and "offline_access" not in scopes
+            and "refresh_token" in self.client_metadata.grant_types
+            and "refresh_token" in (meta.grant_types_supported or ["refresh_token"])
+        ):
+            return [*scopes, "offline_access"]
+        return scopes
 
     async def _authorization_code(
         self, meta: AuthorizationServerMetadata, client: ClientInfo, scope: str | None
@@ -559,17 +599,24 @@ class OAuthClientAuth(httpx.Auth):
             if isinstance(result, AuthorizationResponse)
             else AuthorizationResponse.from_redirect(result)
         )
+        # RFC 9207 first: a response (error responses too) from another issuer is not acted
+        # on, nor is its error shown. meta.issuer is the recorded issuer, from the validated
+        # metadata of the authorization server this request went to.
+        check_authorization_response_issuer(
+            response.iss,
+            recorded_issuer=meta.issuer,
+            iss_parameter_supported=meta.iss_parameter_supported,
+        )
         if response.state is None or not hmac.compare_digest(response.state, state):
             raise OAuthError("The authorization response's state does not match: discarded")
-        if response.iss is not None:
-            if response.iss != meta.issuer:  # RFC 9207: simple string comparison
-                raise OAuthError(
-                    f"The authorization response comes from {response.iss!r}, "
-                    f"not {meta.issuer!r}: discarded",
-                    error="issuer_mismatch",
-                )
-        elif meta.iss_parameter_supported:
-            raise OAuthError("The authorization response lacks the advertised iss: discarded")
+        if response.error is not None:
+            detail = response.error_description
+            raise OAuthError(
+                f"Authorization refused: {response.error}" + (f" ({detail})" if detail else ""),
+                error=response.error,
+            )
+        if not response.code:
+            raise OAuthError("The authorization response carries no code")
         return {
             "grant_type": "authorization_code",
             "code": response.code,
@@ -666,3 +713,11 @@ class OAuthClientAuth(httpx.Auth):
             issuer=meta.issuer,
             resource=self.resource,
         )
+
+
+def _union(*scope_lists: list[str]) -> list[str]:
+    """The scopes of all lists, each once, in first-seen order."""
+    out: list[str] = []
+    for scopes in scope_lists:
+        out += [s for s in scopes if s not in out]
+    return out

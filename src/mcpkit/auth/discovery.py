@@ -13,7 +13,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from mcpkit.auth.errors import OAuthError
+from mcpkit.auth.errors import OAuthError, ResourceMismatchError
+from mcpkit.auth.issuer import check_metadata_issuer
 
 __all__ = [
     "AuthorizationServerMetadata",
@@ -22,6 +23,7 @@ __all__ = [
     "as_metadata_urls",
     "bearer_challenge",
     "canonical_resource",
+    "check_resource",
     "discover_authorization_server",
     "discover_protected_resource",
     "origin_of",
@@ -131,6 +133,18 @@ def resource_matches(resource: str, server_url: str) -> bool:
     rpath = urlsplit(resource).path.rstrip("/")
     spath = urlsplit(server_url).path
     return rpath == "" or spath.rstrip("/") == rpath or spath.startswith(rpath + "/")
+
+
+def check_resource(resource: str, server_url: str) -> None:
+    """Refuse protected resource metadata whose ``resource`` does not identify ``server_url``
+    (see :func:`resource_matches`) with :class:`ResourceMismatchError`."""
+    if not resource_matches(resource, server_url):
+        raise ResourceMismatchError(
+            f"The protected resource metadata is for {resource!r}, not {server_url}: "
+            "refusing to use it",
+            resource=resource,
+            server_url=server_url,
+        )
 
 
 def prm_urls(server_url: str) -> list[str]:
@@ -296,11 +310,6 @@ async def discover_authorization_server(
         if not isinstance(doc, dict):
             problems.append(f"{url}: HTTP {status}" if status else f"{url}: unreachable")
             continue
-        if doc.get("issuer") != issuer:
-            raise OAuthError(
-                f"Authorization server metadata at {url} names issuer {doc.get('issuer')!r}, "
-                f"not {issuer!r}: refusing to use it",
-                error="issuer_mismatch",
-            )
+        check_metadata_issuer(doc.get("issuer"), issuer=issuer, url=url)
         return AuthorizationServerMetadata(url, issuer, doc)
     raise OAuthError(f"No authorization server metadata for {issuer} (" + "; ".join(problems) + ")")

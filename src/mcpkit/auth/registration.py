@@ -50,8 +50,10 @@ def _is_loopback(url: str) -> bool:
 class ClientMetadata:
     """What the client says about itself when it registers (RFC 7591 section 2).
 
-    ``application_type`` defaults to ``"native"`` for loopback or custom-scheme redirect URIs
-    and ``"web"`` otherwise. ``extra`` holds further registration fields verbatim.
+    ``application_type`` (OpenID Connect Dynamic Client Registration; sent in every
+    registration, as MCP requires) defaults to ``"native"`` when every redirect URI is loopback
+    (``localhost``, ``127.0.0.1``, ``[::1]``) or a custom scheme, and ``"web"`` otherwise.
+    ``extra`` holds further registration fields verbatim.
     """
 
     client_name: str = "mcpkit"
@@ -64,6 +66,12 @@ class ClientMetadata:
     client_uri: str | None = None
     logo_uri: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.application_type not in (None, "native", "web"):
+            raise ValueError(
+                f"application_type is 'native' or 'web', not {self.application_type!r}"
+            )
 
     def metadata_document(self, client_id: str) -> dict[str, Any]:
         """The client ID metadata document to serve at ``client_id`` (an HTTPS URL with a
@@ -148,10 +156,18 @@ async def register_client(
     except httpx.HTTPError as exc:
         raise OAuthError(f"Client registration at {endpoint} failed: {exc}") from exc
     if response.status_code not in (200, 201):
+        error = _error_code(response)
+        hint = ""
+        if error in ("invalid_redirect_uri", "invalid_client_metadata"):
+            hint = (
+                f" (registered as application_type {body['application_type']!r} with "
+                f"redirect URIs {body['redirect_uris']}: the authorization server may require "
+                "other redirect URIs for that application type)"
+            )
         raise OAuthError(
             f"Client registration at {endpoint} failed: HTTP {response.status_code} "
-            f"{response.text[:200]}",
-            error=_error_code(response),
+            f"{response.text[:200]}{hint}",
+            error=error,
         )
     try:
         doc = response.json()

@@ -103,6 +103,10 @@ def task_owner(session: Any) -> str | None:
     return TaskManager._default_owner(session)
 
 
+#: The scope that asks the authorization server for a refresh token.
+OFFLINE = "offline_access"
+
+
 def _canonical(uri: str) -> str:
     parts = urlsplit(uri)
     path = parts.path.rstrip("/")
@@ -153,6 +157,12 @@ class ResourceServer:
         self.authorization_servers = list(authorization_servers)
         self.scopes_supported = list(scopes_supported) if scopes_supported is not None else None
         self.required_scopes = tuple(required_scopes)
+        if OFFLINE in self.required_scopes or OFFLINE in (self.scopes_supported or []):
+            logger.warning(
+                "offline_access is a client's request for a refresh token, not a resource "
+                "requirement: a protected resource should not list it in scopes_supported or "
+                "challenge for it"
+            )
         self.scopes_for = scopes_for
         self.validate_audience = validate_audience
         self.max_body_size = max_body_size
@@ -284,7 +294,8 @@ class ResourceServer:
             needed += [s for s in self._scopes_for_body(body) if s not in needed]
         missing = [s for s in needed if s not in token.scopes]
         if missing:
-            granted = [s for s in sorted(token.scopes) if s not in needed]
+            # offline_access is no resource requirement: never in a challenge
+            granted = [s for s in sorted(token.scopes) if s not in needed and s != OFFLINE]
             if self.scopes_supported is not None:
                 granted = [s for s in granted if s in self.scopes_supported]
             await self._deny(
