@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from mcpkit.errors import McpError
+from mcpkit.errors import McpError, MissingClientCapability, UnsupportedProtocolVersion
 from mcpkit.versions import MODERN_SUPPORTED, ProtocolVersion, get
 
 __all__ = [
@@ -177,11 +177,7 @@ def check_supported_version(
     for v in listed:
         if v.name == requested:
             return v
-    raise McpError(
-        UNSUPPORTED_PROTOCOL_VERSION,
-        "Unsupported protocol version",
-        {"supported": [v.name for v in listed], "requested": requested},
-    )
+    raise UnsupportedProtocolVersion.build(requested, [v.name for v in listed])
 
 
 def parse_request_envelope(
@@ -260,13 +256,9 @@ def missing_client_capabilities(
     return missing
 
 
-def missing_capability_error(required: Mapping[str, Any]) -> McpError:
+def missing_capability_error(required: Mapping[str, Any]) -> MissingClientCapability:
     """-32021 with ``data.requiredCapabilities`` (a ClientCapabilities object)."""
-    return McpError(
-        MISSING_REQUIRED_CLIENT_CAPABILITY,
-        "Missing required client capability: " + ", ".join(sorted(required)),
-        {"requiredCapabilities": dict(required)},
-    )
+    return MissingClientCapability.build(dict(required))
 
 
 def require_client_capabilities(

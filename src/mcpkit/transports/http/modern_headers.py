@@ -33,7 +33,7 @@ from mcpkit.envelope import (
     has_request_meta,
     read_request_envelope,
 )
-from mcpkit.errors import McpError
+from mcpkit.errors import HeaderMismatch, McpError
 from mcpkit.versions import LEGACY_SUPPORTED, MODERN_SUPPORTED, ProtocolVersion
 
 __all__ = [
@@ -67,9 +67,9 @@ _FIELD_VALUE = re.compile(r"[\x20-\x7e\t]*")
 _SENTINEL = re.compile(r"=\?base64\?(?P<b64>.*)\?=")
 
 
-def header_mismatch(message: str) -> McpError:
+def header_mismatch(message: str) -> HeaderMismatch:
     """The -32020 HeaderMismatch error (HTTP 400)."""
-    return McpError(HEADER_MISMATCH, f"Header mismatch: {message}")
+    return HeaderMismatch(f"Header mismatch: {message}")
 
 
 def _get(headers: Mapping[str, str], name: str) -> str | None:
