@@ -26,7 +26,7 @@ import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from mcpkit import versions
 from mcpkit.jsonrpc import JSONObject
@@ -141,6 +141,10 @@ class Server:
 
     # -- registration ---------------------------------------------------------------------------
 
+    @overload
+    def tool(self, name: F, /) -> F: ...
+
+    @overload
     def tool(
         self,
         name: str | None = None,
@@ -154,8 +158,24 @@ class Server:
         input_schema: dict[str, Any] | None = None,
         output_schema: dict[str, Any] | None = None,
         structured_output: bool | None = None,
-    ) -> Callable[[F], F]:
-        """Register a function (sync or async) as a tool.
+    ) -> Callable[[F], F]: ...
+
+    def tool(
+        self,
+        name: str | F | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: Any = None,
+        icons: list[Any] | None = None,
+        meta: dict[str, Any] | None = None,
+        task_support: TaskSupport | None = None,
+        input_schema: dict[str, Any] | None = None,
+        output_schema: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+    ) -> Callable[[F], F] | F:
+        """Register a function (sync or async) as a tool: ``@app.tool`` or
+        ``@app.tool(...)`` with options.
 
         The name defaults to the function's name and the description to its docstring. The
         input schema comes from the type hints (or ``input_schema``, a hand-written JSON
@@ -168,12 +188,14 @@ class Server:
         see :class:`~mcpkit.server.tasks.TaskManager`, passed as ``Server(tasks=...)``).
         """
         if callable(name):
-            raise TypeError("Use @app.tool() with parentheses")
+            self.tools.add(name)
+            return name
+        tool_name = name
 
         def decorator(fn: F) -> F:
             self.tools.add(
                 fn,
-                name=name,
+                name=tool_name,
                 title=title,
                 description=description,
                 annotations=annotations,
@@ -191,6 +213,15 @@ class Server:
     def add_tool(self, fn: Callable[..., Any], **options: Any) -> None:
         """Register ``fn`` as a tool (same options as :meth:`tool`)."""
         self.tools.add(fn, **options)
+
+    def add_resource(self, fn: Callable[..., Any], uri: str, **options: Any) -> None:
+        """Register ``fn`` for the resource or template ``uri`` (same options as
+        :meth:`resource`)."""
+        self.resources.add(fn, uri, **options)
+
+    def add_prompt(self, fn: Callable[..., Any], **options: Any) -> None:
+        """Register ``fn`` as a prompt (same options as :meth:`prompt`)."""
+        self.prompts.add(fn, **options)
 
     def remove_tool(self, name: str) -> None:
         """Unregister a tool; connected clients get ``notifications/tools/list_changed``."""
@@ -236,6 +267,10 @@ class Server:
         """Unregister a resource or template; clients get ``resources/list_changed``."""
         self.resources.remove(uri)
 
+    @overload
+    def prompt(self, name: F, /) -> F: ...
+
+    @overload
     def prompt(
         self,
         name: str | None = None,
@@ -244,14 +279,27 @@ class Server:
         description: str | None = None,
         icons: list[Any] | None = None,
         meta: dict[str, Any] | None = None,
-    ) -> Callable[[F], F]:
-        """Register a prompt; its arguments come from the function's parameters."""
+    ) -> Callable[[F], F]: ...
+
+    def prompt(
+        self,
+        name: str | F | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        icons: list[Any] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> Callable[[F], F] | F:
+        """Register a prompt (``@app.prompt`` or ``@app.prompt(...)`` with options); its
+        arguments come from the function's parameters."""
         if callable(name):
-            raise TypeError("Use @app.prompt() with parentheses")
+            self.prompts.add(name)
+            return name
+        prompt_name = name
 
         def decorator(fn: F) -> F:
             self.prompts.add(
-                fn, name=name, title=title, description=description, icons=icons, meta=meta
+                fn, name=prompt_name, title=title, description=description, icons=icons, meta=meta
             )
             return fn
 

@@ -36,6 +36,8 @@ __all__ = [
     "Signature",
     "analyze",
     "output_spec",
+    "pydantic_compatible",
+    "type_hints",
     "validation_message",
 ]
 
@@ -102,9 +104,82 @@ def type_hints(fn: Callable[..., Any], localns: dict[str, Any] | None = None) ->
     if not (inspect.isfunction(target) or inspect.ismethod(target)) and callable(fn):
         target = fn.__call__  # type: ignore[operator]
     try:
-        return typing.get_type_hints(target, localns=localns, include_extras=True)
+        hints = typing.get_type_hints(target, localns=localns, include_extras=True)
     except Exception:
         return dict(getattr(target, "__annotations__", {}))
+    if sys.version_info < (3, 12):
+        hints = {name: pydantic_compatible(hint) for name, hint in hints.items()}
+    return hints
+
+
+_compatible_typeddicts: dict[type, type] = {}
+
+
+def pydantic_compatible(hint: Any) -> Any:
+    """``hint`` with every ``typing.TypedDict`` in it (nested in generics, unions,
+    ``Annotated`` and other TypedDicts' fields) replaced by the same
+    ``typing_extensions.TypedDict``: before Python 3.12 pydantic accepts only the latter.
+    Anything else is returned as it is."""
+    if isinstance(hint, type):
+        if _is_typing_typeddict(hint):
+            return _typeddict_copy(hint)
+        return hint
+    origin = get_origin(hint)
+    args = get_args(hint)
+    if origin is None or not args or origin is Literal:
+        return hint
+    if origin is typing.Annotated:
+        inner = pydantic_compatible(args[0])
+        return hint if inner is args[0] else typing.Annotated[inner, *hint.__metadata__]
+    converted = tuple(pydantic_compatible(a) for a in args)
+    if all(c is a for c, a in zip(converted, args, strict=True)):
+        return hint
+    if origin is Union or origin is types.UnionType:
+        return Union[converted]  # noqa: UP007
+    try:
+        return origin[converted if len(converted) > 1 else converted[0]]
+    except TypeError:
+        return hint
+
+
+def _is_typing_typeddict(tp: type) -> bool:
+    if not typing.is_typeddict(tp):
+        return False
+    import typing_extensions
+
+    return not isinstance(tp, type(typing_extensions.TypedDict("Shape", {})))  # type: ignore[operator]
+
+
+def _typeddict_copy(tp: type) -> type:
+    done = _compatible_typeddicts.get(tp)
+    if done is not None:
+        return done
+    if getattr(tp, "__parameters__", ()):
+        return tp  # a generic TypedDict: left to pydantic as it is
+    import typing_extensions
+
+    try:
+        fields = typing.get_type_hints(tp, include_extras=True)
+    except Exception:
+        return tp
+    required: frozenset[str] = tp.__required_keys__  # type: ignore[attr-defined]
+    spec: dict[str, Any] = {}
+    for key, field in fields.items():
+        while get_origin(field) in (typing.Required, typing.NotRequired):
+            field = get_args(field)[0]
+        field = pydantic_compatible(field)
+        spec[key] = (
+            typing_extensions.Required[field]
+            if key in required
+            else typing_extensions.NotRequired[field]
+        )
+    make: Any = typing_extensions.TypedDict
+    copy: type = make(tp.__name__, spec)
+    copy.__doc__ = tp.__doc__
+    copy.__module__ = tp.__module__
+    copy.__qualname__ = tp.__qualname__
+    _compatible_typeddicts[tp] = copy
+    return copy
 
 
 class Signature:
