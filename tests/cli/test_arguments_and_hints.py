@@ -60,7 +60,7 @@ def test_bad_json_arguments_name_the_option_and_hint_quoting() -> None:
     assert done.returncode == 2
     lines = error_lines(done.stderr)
     assert lines[0].startswith("error: the JSON arguments are not valid JSON: ")
-    assert lines[1] == "hint: quote them for the shell: --args '{\"a\": 1}'"
+    assert lines[1] == "hint: quote them for the shell: --args-json '{\"a\": 1}'"
 
 
 def test_prompt_json_arguments_are_sent_as_strings(tmp_path: Path) -> None:

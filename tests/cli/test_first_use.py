@@ -131,3 +131,22 @@ def test_reload_passes_the_allowed_hosts_and_origins_on() -> None:
     argv = _child_argv(args)
     assert argv[argv.index("--allowed-host") + 1] == "a.example"
     assert argv[argv.index("--allowed-origin") + 1] == "*"
+
+
+def test_json_output_and_json_arguments_are_two_options() -> None:
+    both = mcpkit("call", str(EVERYTHING), "add", "--args-json", '{"a": 1, "b": 2}', "--json")
+    assert both.returncode == 0, both.stderr
+    assert json.loads(both.stdout)["structuredContent"] == {"result": 3}
+    assert both.stderr == ""
+    short = mcpkit("call", str(EVERYTHING), "add", "-a", '{"a": 1, "b": 2}')
+    assert json.loads(short.stdout) == {"result": 3}
+    old = mcpkit("call", str(EVERYTHING), "add", "--json", '{"a": 1, "b": 2}')
+    assert old.returncode == 0, old.stderr
+    assert json.loads(old.stdout) == {"result": 3}  # text output: the object was the arguments
+    assert old.stderr.splitlines() == [
+        "mcpkit: --json '{...}' for the arguments is deprecated: write --args-json '{...}' "
+        "(--json alone asks for JSON output)"
+    ]
+    prompt = mcpkit("prompt", str(EVERYTHING), "review", "--args-json", '{"code": "x"}', "--json")
+    assert prompt.returncode == 0, prompt.stderr
+    assert "x" in json.loads(prompt.stdout)["messages"][0]["content"]["text"]

@@ -49,6 +49,17 @@ def _command(
     return parser
 
 
+def _add_args_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--args-json",
+        "--args",
+        "-a",
+        dest="json_args",
+        metavar="JSON",
+        help="the arguments as one JSON object (KEY=VALUE pairs given too win over it)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``mcpkit`` and its commands."""
     from mcpkit import __version__
@@ -150,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
         mcpkit call server.py add a=2 b=3                # typed from the inputSchema: 5
         mcpkit call server.py forecast city=Oslo days=3  # progress and logs on stderr
         mcpkit call server.py search tags:='["a","b"]'   # key:=JSON for any JSON value
-        mcpkit call server.py create --json '{"name": "x", "size": 2}'  # or --args '{...}'
+        mcpkit call server.py create --args-json '{"name": "x", "size": 2}'
         mcpkit call server.py add a=2 b=3 --json         # the whole result as JSON
         mcpkit call server.py pixel --save-dir out/      # images saved, path printed
         mcpkit call server.py ask_user --no-input        # elicitation declined
@@ -159,8 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
             "Call one tool and print its result. Arguments are typed from the tool's "
             "inputSchema (integers, numbers, booleans, JSON for arrays and objects). Text "
             "goes to stdout, images and audio are saved to --save-dir, structuredContent is "
-            "printed as JSON. --json followed by a JSON object gives the arguments; "
-            "--json alone prints the whole result as JSON. Exit code: 0 ok, 3 the tool "
+            "printed as JSON. --args-json '{...}' gives the arguments as one JSON object; "
+            "--json prints the whole result as JSON. Exit code: 0 ok, 3 the tool "
             "reported an error (isError), 1 any other failure, 2 bad usage."
         ),
     )
@@ -173,13 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="arguments (KEY:=JSON for raw JSON)",
     )
-    call.add_argument(
-        "--args",
-        "-a",
-        dest="json_args",
-        metavar="JSON",
-        help="arguments as a JSON object (--json '{...}' works too)",
-    )
+    _add_args_json(call)
 
     read = _command(
         sub,
@@ -208,13 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     prompt.add_argument(
         "arguments", nargs="*", default=[], metavar="KEY=VALUE", help="prompt arguments"
     )
-    prompt.add_argument(
-        "--args",
-        "-a",
-        dest="json_args",
-        metavar="JSON",
-        help="arguments as a JSON object (--json '{...}' works too)",
-    )
+    _add_args_json(prompt)
 
     demo = _command(
         sub,
@@ -242,13 +241,22 @@ def build_parser() -> argparse.ArgumentParser:
 _WITH_ARGUMENTS = ("call", "prompt")
 
 
-def _json_arguments(argv: list[str]) -> list[str]:
-    """``call``/``prompt``: ``--json '{...}'`` (a JSON object right after ``--json``) means
-    ``--args '{...}'``; a ``--json`` not followed by an object stays the JSON-output switch."""
+#: Said once on stderr when ``--json '{...}'`` gives the arguments (the old spelling).
+_JSON_ARGS_DEPRECATED = (
+    "mcpkit: --json '{...}' for the arguments is deprecated: write --args-json '{...}' "
+    "(--json alone asks for JSON output)\n"
+)
+
+
+def _json_arguments(argv: list[str]) -> tuple[list[str], bool]:
+    """``call``/``prompt``: the old spelling ``--json '{...}'`` (a JSON object right after
+    ``--json``) still means ``--args-json '{...}'``; a ``--json`` not followed by an object
+    stays the JSON-output switch. Returns the argv and whether the old spelling was used."""
     command = next((a for a in argv if not a.startswith("-")), None)
     if command not in _WITH_ARGUMENTS:
-        return argv
+        return argv, False
     out: list[str] = []
+    old = False
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -256,20 +264,24 @@ def _json_arguments(argv: list[str]) -> list[str]:
             out.extend(argv[i:])
             break
         if arg == "--json" and i + 1 < len(argv) and argv[i + 1].lstrip().startswith("{"):
-            out.append("--args")
+            out.append("--args-json")
+            old = True
         elif arg.startswith("--json=") and arg[7:].lstrip().startswith("{"):
-            arg = "--args=" + arg[7:]
-            out.append(arg)
+            out.append("--args-json=" + arg[7:])
+            old = True
         else:
             out.append(arg)
         i += 1
-    return out
+    return out, old
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
     """Parse ``argv``; KEY=VALUE pairs after an option still count (argparse leaves them over),
     anything else left over is a usage error that names the command's help."""
-    args, extras = parser.parse_known_args(_json_arguments(argv))
+    argv, old_spelling = _json_arguments(argv)
+    if old_spelling:
+        sys.stderr.write(_JSON_ARGS_DEPRECATED)
+    args, extras = parser.parse_known_args(argv)
     command = getattr(args, "command", None)
     if extras and command in _WITH_ARGUMENTS:
         pairs = [e for e in extras if not e.startswith("-") and "=" in e]

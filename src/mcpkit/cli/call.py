@@ -112,7 +112,7 @@ def convert_value(name: str, text: str, schema: Any) -> Any:
 def parse_arguments(
     pairs: list[str], json_text: str | None, schema: Any, *, typed: bool = True
 ) -> dict[str, Any]:
-    """Tool (or prompt) arguments from ``--args``/``--json '{...}'`` and ``key=value`` /
+    """Tool (or prompt) arguments from ``--args-json '{...}'`` and ``key=value`` /
     ``key:=JSON`` pairs (pairs win over the JSON object)."""
     args: dict[str, Any] = {}
     if json_text is not None:
@@ -121,12 +121,14 @@ def parse_arguments(
         except orjson.JSONDecodeError as exc:
             raise CliError(
                 f"the JSON arguments are not valid JSON: {exc}",
-                "quote them for the shell: --args '{\"a\": 1}'",
+                "quote them for the shell: --args-json '{\"a\": 1}'",
                 EXIT_USAGE,
             ) from None
         if not isinstance(loaded, dict):
             raise CliError(
-                "the JSON arguments must be a JSON object", "e.g. --args '{\"a\": 1}'", EXIT_USAGE
+                "the JSON arguments must be a JSON object",
+                "e.g. --args-json '{\"a\": 1}'",
+                EXIT_USAGE,
             )
         args.update(loaded)
     props = schema.get("properties") if isinstance(schema, Mapping) else None
@@ -136,7 +138,7 @@ def parse_arguments(
         if not sep or not key:
             raise CliError(
                 f"bad argument {pair!r}",
-                "write arguments as key=value (or key:=JSON, or --json '{...}')",
+                "write arguments as key=value (or key:=JSON, or --args-json '{...}')",
                 code=EXIT_USAGE,
             )
         if key.endswith(":"):
