@@ -1,27 +1,55 @@
 """The MCP lifecycle as a sans-I/O state machine: phases, version negotiation, capabilities.
 
-Nothing here does I/O. The session engine asks a :class:`Lifecycle` whether an incoming
-request may be served now, whether an outgoing request may be sent to this peer, and feeds
-it the ``initialize`` exchange.
+Nothing here does I/O. What may be exchanged when is plain data: :data:`RULES` maps
+(direction, role, phase, message kind) to, per method, ``None`` (allowed) or the
+:class:`Refusal` to answer with (for a notification or a response: the reason it is
+dropped); :data:`TRANSITIONS` maps (role, phase, event) to the next phase. The pure
+functions :func:`verdict` and :func:`next_phase` read them, and :class:`Lifecycle` (one per
+connection) applies them, plus the capability tables, for the session engine.
+
+The ``initialize`` request moves a server from NEW to INITIALIZING the moment it is
+accepted, before anything after it on the wire is looked at: a client that pipelines
+``initialize``, ``notifications/initialized`` and a request without waiting is served as if
+it had waited.
+
+This covers the legacy (handshake) era; a modern (2026-07-28) request carries its version
+and capabilities itself and is served outside this state machine.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Final
 
 from mcpkit import versions
-from mcpkit.errors import McpError, RequestRefused
-from mcpkit.jsonrpc import INVALID_REQUEST, METHOD_NOT_FOUND, JSONObject
+from mcpkit.errors import McpError, RequestRefused, UnsupportedProtocolVersion
+from mcpkit.jsonrpc import (
+    CONNECTION_CLOSED,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    JSONObject,
+)
 from mcpkit.versions import ProtocolVersion
 
 __all__ = [
+    "ANY",
     "CLIENT_CAPABILITY_FOR",
+    "OWN_CAPABILITY_FOR_NOTIFICATION",
+    "RULES",
     "SERVER_CAPABILITY_FOR",
+    "TRANSITIONS",
+    "Direction",
+    "Event",
+    "Kind",
     "Lifecycle",
     "Phase",
+    "Refusal",
     "Role",
     "has_capability",
+    "next_phase",
+    "verdict",
 ]
 
 
@@ -36,9 +64,145 @@ class Phase(Enum):
     """Where a connection is in its life."""
 
     NEW = "new"  # nothing exchanged yet
-    INITIALIZING = "initializing"  # initialize answered, `initialized` not yet seen/sent
+    INITIALIZING = "initializing"  # initialize accepted, `initialized` not yet seen/sent
     OPERATING = "operating"
     CLOSED = "closed"
+
+
+class Direction(Enum):
+    """Whether a message arrives from the peer or is about to be sent to it."""
+
+    INCOMING = "incoming"
+    OUTGOING = "outgoing"
+
+
+class Kind(Enum):
+    """The kind of JSON-RPC message a rule is about."""
+
+    REQUEST = "request"
+    NOTIFICATION = "notification"
+    RESPONSE = "response"
+
+
+class Event(Enum):
+    """What moves a connection from one phase to the next."""
+
+    #: Server: a well-formed ``initialize`` arrived (its answer is on its way).
+    INITIALIZE_ACCEPTED = "initialize accepted"
+    #: Server: ``notifications/initialized`` arrived.
+    INITIALIZED_RECEIVED = "initialized received"
+    #: Client: the server answered ``initialize`` with a version the client speaks.
+    INITIALIZE_ANSWERED = "initialize answered"
+    #: Either side: the handshake is skipped (stateless HTTP: every request stands alone).
+    ASSUMED = "assumed"
+    #: Either side: the connection ended.
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a message is not allowed now: the JSON-RPC error answered to a request (or the
+    reason a notification or response is dropped). ``{method}`` in ``message`` is filled in."""
+
+    code: int
+    message: str
+
+    def error(self, method: str, cls: type[McpError] = McpError) -> McpError:
+        """The error for ``method`` (``cls`` :class:`RequestRefused` for an outgoing one)."""
+        return cls(self.code, self.message.format(method=repr(method)))
+
+
+#: The key of a rule that applies to every method not named in its cell.
+ANY: Final = "*"
+
+_ALREADY = Refusal(INVALID_REQUEST, "Session is already initialized")
+_CLOSED = Refusal(CONNECTION_CLOSED, "Connection closed")
+_SERVER_NOT_READY = Refusal(
+    INVALID_REQUEST, "Session not initialized: send 'initialize' before {method}"
+)
+_CLIENT_NOT_READY = Refusal(
+    INVALID_REQUEST, "Request {method} received before initialization finished"
+)
+_SEND_BEFORE_INIT = Refusal(
+    INVALID_REQUEST,
+    "Cannot send {method} before initialization: only 'ping' may precede the server's "
+    "answer to 'initialize'",
+)
+_SEND_BEFORE_CLIENT_INIT = Refusal(
+    INVALID_REQUEST, "Cannot send {method} before the client has initialized"
+)
+_EARLY_INITIALIZED = Refusal(INVALID_REQUEST, "'initialized' before 'initialize'")
+_ALLOW_ALL: dict[str, Refusal | None] = {ANY: None}
+
+_IN, _OUT = Direction.INCOMING, Direction.OUTGOING
+_C, _S = Role.CLIENT, Role.SERVER
+_NEW, _INIT, _OP, _END = Phase.NEW, Phase.INITIALIZING, Phase.OPERATING, Phase.CLOSED
+_REQ, _NOTE, _RESP = Kind.REQUEST, Kind.NOTIFICATION, Kind.RESPONSE
+
+#: (direction, role, phase, kind) -> {method or ANY: None (allowed) or the refusal}.
+#: Capabilities are checked after these rules, in the INITIALIZING and OPERATING phases.
+RULES: dict[tuple[Direction, Role, Phase, Kind], dict[str, Refusal | None]] = {
+    # -- a server receiving --
+    (_IN, _S, _NEW, _REQ): {"initialize": None, "ping": None, ANY: _SERVER_NOT_READY},
+    (_IN, _S, _INIT, _REQ): {"initialize": _ALREADY, ANY: None},
+    (_IN, _S, _OP, _REQ): {"initialize": _ALREADY, ANY: None},
+    (_IN, _S, _END, _REQ): {ANY: _CLOSED},
+    (_IN, _S, _NEW, _NOTE): {"notifications/initialized": _EARLY_INITIALIZED, ANY: None},
+    (_IN, _S, _INIT, _NOTE): _ALLOW_ALL,
+    (_IN, _S, _OP, _NOTE): {"notifications/initialized": _ALREADY, ANY: None},
+    (_IN, _S, _END, _NOTE): {ANY: _CLOSED},
+    (_IN, _S, _NEW, _RESP): _ALLOW_ALL,
+    (_IN, _S, _INIT, _RESP): _ALLOW_ALL,
+    (_IN, _S, _OP, _RESP): _ALLOW_ALL,
+    (_IN, _S, _END, _RESP): {ANY: _CLOSED},
+    # -- a client receiving --
+    (_IN, _C, _NEW, _REQ): {"ping": None, ANY: _CLIENT_NOT_READY},
+    (_IN, _C, _INIT, _REQ): _ALLOW_ALL,
+    (_IN, _C, _OP, _REQ): _ALLOW_ALL,
+    (_IN, _C, _END, _REQ): {ANY: _CLOSED},
+    (_IN, _C, _NEW, _NOTE): _ALLOW_ALL,
+    (_IN, _C, _INIT, _NOTE): _ALLOW_ALL,
+    (_IN, _C, _OP, _NOTE): _ALLOW_ALL,
+    (_IN, _C, _END, _NOTE): {ANY: _CLOSED},
+    (_IN, _C, _NEW, _RESP): _ALLOW_ALL,
+    (_IN, _C, _INIT, _RESP): _ALLOW_ALL,
+    (_IN, _C, _OP, _RESP): _ALLOW_ALL,
+    (_IN, _C, _END, _RESP): {ANY: _CLOSED},
+    # -- a client sending (CLOSED: allowed here, the session reports the closed connection) --
+    (_OUT, _C, _NEW, _REQ): {"initialize": None, "ping": None, ANY: _SEND_BEFORE_INIT},
+    (_OUT, _C, _INIT, _REQ): _ALLOW_ALL,
+    (_OUT, _C, _OP, _REQ): _ALLOW_ALL,
+    (_OUT, _C, _END, _REQ): _ALLOW_ALL,
+    # -- a server sending --
+    (_OUT, _S, _NEW, _REQ): {"ping": None, ANY: _SEND_BEFORE_CLIENT_INIT},
+    (_OUT, _S, _INIT, _REQ): _ALLOW_ALL,
+    (_OUT, _S, _OP, _REQ): _ALLOW_ALL,
+    (_OUT, _S, _END, _REQ): _ALLOW_ALL,
+    # Notifications and responses may leave in any phase (capabilities still apply).
+    **{(_OUT, r, p, k): _ALLOW_ALL for r in Role for p in Phase for k in (_NOTE, _RESP)},
+}
+
+#: (role, phase, event) -> the next phase; an event missing here leaves the phase as it is.
+TRANSITIONS: dict[tuple[Role, Phase, Event], Phase] = {
+    (_S, _NEW, Event.INITIALIZE_ACCEPTED): _INIT,
+    (_S, _INIT, Event.INITIALIZED_RECEIVED): _OP,
+    (_C, _NEW, Event.INITIALIZE_ANSWERED): _OP,
+    **{(r, p, Event.ASSUMED): _OP for r in Role for p in (_NEW, _INIT, _OP)},
+    **{(r, p, Event.CLOSED): _END for r in Role for p in Phase},
+}
+
+
+def verdict(
+    direction: Direction, role: Role, phase: Phase, kind: Kind, method: str
+) -> Refusal | None:
+    """None when ``method`` may be exchanged now, else why not (pure: reads :data:`RULES`)."""
+    cell = RULES[(direction, role, phase, kind)]
+    return cell.get(method, cell[ANY])
+
+
+def next_phase(role: Role, phase: Phase, event: Event) -> Phase:
+    """The phase after ``event`` (pure: reads :data:`TRANSITIONS`)."""
+    return TRANSITIONS.get((role, phase, event), phase)
 
 
 #: Requests a client sends, and the server capability each needs (a path into the dict).
@@ -81,8 +245,6 @@ OWN_CAPABILITY_FOR_NOTIFICATION: dict[str, tuple[str, ...]] = {
     "notifications/roots/list_changed": ("roots", "listChanged"),
 }
 
-_ALWAYS = frozenset({"ping"})
-
 
 def has_capability(capabilities: JSONObject | None, path: tuple[str, ...]) -> bool:
     """True when ``capabilities`` declares ``path`` (present; a flag must be true)."""
@@ -97,15 +259,44 @@ def has_capability(capabilities: JSONObject | None, path: tuple[str, ...]) -> bo
 class Lifecycle:
     """Phase, negotiated version and both sides' capabilities of one connection."""
 
-    __slots__ = ("capabilities", "peer_capabilities", "peer_info", "phase", "role", "version")
+    __slots__ = (
+        "_in_notification",
+        "_in_request",
+        "_out_request",
+        "_phase",
+        "capabilities",
+        "peer_capabilities",
+        "peer_info",
+        "role",
+        "version",
+    )
 
     def __init__(self, role: Role, capabilities: JSONObject | None = None) -> None:
         self.role = role
-        self.phase = Phase.NEW
         self.version: ProtocolVersion | None = None
         self.capabilities: JSONObject = capabilities or {}
         self.peer_capabilities: JSONObject = {}
         self.peer_info: JSONObject = {}
+        self.phase = Phase.NEW
+
+    @property
+    def phase(self) -> Phase:
+        """Where the connection is; setting it selects the rules in force."""
+        return self._phase
+
+    @phase.setter
+    def phase(self, phase: Phase) -> None:
+        self._phase = phase
+        role = self.role
+        # The cells in force, looked up once per phase change rather than per message.
+        self._in_request = RULES[(_IN, role, phase, _REQ)]
+        self._in_notification = RULES[(_IN, role, phase, _NOTE)]
+        self._out_request = RULES[(_OUT, role, phase, _REQ)]
+
+    def apply(self, event: Event) -> Phase:
+        """Move to the phase ``event`` leads to (see :data:`TRANSITIONS`)."""
+        self.phase = next_phase(self.role, self._phase, event)
+        return self._phase
 
     # -- incoming -----------------------------------------------------------------------------
 
@@ -115,28 +306,18 @@ class Lifecycle:
         A request for a capability this side did not declare gets -32601, whatever handlers
         are registered.
         """
-        phase = self.phase
-        if phase is Phase.OPERATING:
-            return self._own_capability_error(method)
-        if method in _ALWAYS:
+        cell = self._in_request
+        refusal = cell.get(method, cell[ANY])
+        if refusal is not None:
+            return refusal.error(method)
+        if self._phase is _NEW:
             return None
-        if self.role is Role.SERVER:
-            if method == "initialize":
-                if phase is Phase.NEW:
-                    return None
-                return McpError(INVALID_REQUEST, "Session is already initialized")
-            if phase is Phase.NEW:
-                return McpError(
-                    INVALID_REQUEST,
-                    f"Session not initialized: send 'initialize' before {method!r}",
-                )
-            # INITIALIZING: the client had its answer; be lenient, but capabilities hold.
-            return self._own_capability_error(method)
-        if phase is Phase.NEW:
-            return McpError(
-                INVALID_REQUEST, f"Request {method!r} received before initialization finished"
-            )
-        return None
+        return self._own_capability_error(method)
+
+    def check_incoming_notification(self, method: str) -> Refusal | None:
+        """None to handle the notification ``method`` now, else why it is dropped."""
+        cell = self._in_notification
+        return cell.get(method, cell[ANY])
 
     def _own_capability_error(self, method: str) -> McpError | None:
         table = SERVER_CAPABILITY_FOR if self.role is Role.SERVER else CLIENT_CAPABILITY_FOR
@@ -155,27 +336,13 @@ class Lifecycle:
 
     def check_outgoing_request(self, method: str) -> None:
         """Raise :class:`RequestRefused` when ``method`` may not be sent to this peer (now)."""
-        if method in _ALWAYS:
-            return
-        if self.phase is Phase.CLOSED:
-            return  # the session reports the closed connection itself
-        if self.role is Role.CLIENT:
-            if method == "initialize":
-                return
-            if self.phase is Phase.NEW:
-                raise RequestRefused(
-                    INVALID_REQUEST,
-                    f"Cannot send {method!r} before initialization: only 'ping' may precede "
-                    "the server's answer to 'initialize'",
-                )
-            table = SERVER_CAPABILITY_FOR
-        else:
-            if self.phase is Phase.NEW:
-                raise RequestRefused(
-                    INVALID_REQUEST,
-                    f"Cannot send {method!r} before the client has initialized",
-                )
-            table = CLIENT_CAPABILITY_FOR
+        cell = self._out_request
+        refusal = cell.get(method, cell[ANY])
+        if refusal is not None:
+            raise refusal.error(method, RequestRefused)
+        if method == "ping" or self._phase is _END or self._phase is _NEW:
+            return  # CLOSED: the session reports the closed connection itself
+        table = SERVER_CAPABILITY_FOR if self.role is Role.CLIENT else CLIENT_CAPABILITY_FOR
         path = table.get(method)
         if path is None:
             return
@@ -202,7 +369,7 @@ class Lifecycle:
     def _completions_declared_by_version(self) -> bool:
         # The `completions` capability exists since 2025-03-26; older servers answer anyway.
         v = self.version
-        return v is None or v.audio
+        return v is None or v.completions_capability
 
     # -- the initialize exchange ----------------------------------------------------------------
 
@@ -211,33 +378,38 @@ class Lifecycle:
         params: JSONObject | None,
         supported: tuple[ProtocolVersion, ...] = versions.SUPPORTED,
     ) -> ProtocolVersion:
-        """Server: take the client's ``initialize`` params; return the version to answer with."""
-        if self.phase is not Phase.NEW:
+        """Server: take the client's ``initialize`` params; return the version to answer with.
+
+        Moves to INITIALIZING at once, so what the client sent after ``initialize`` (its
+        ``initialized``, its first requests) is judged with the handshake done."""
+        if self._phase is not _NEW:
             raise McpError(INVALID_REQUEST, "Session is already initialized")
         if not isinstance(params, dict):
-            raise McpError(-32602, "initialize: params must be an object")
+            raise McpError(INVALID_PARAMS, "initialize: params must be an object")
         requested = params.get("protocolVersion")
         if not isinstance(requested, str):
-            raise McpError(-32602, "initialize: 'protocolVersion' must be a string")
+            raise McpError(INVALID_PARAMS, "initialize: 'protocolVersion' must be a string")
         caps = params.get("capabilities")
         if caps is None:
             caps = {}
         if not isinstance(caps, dict):
-            raise McpError(-32602, "initialize: 'capabilities' must be an object")
+            raise McpError(INVALID_PARAMS, "initialize: 'capabilities' must be an object")
         info = params.get("clientInfo")
         if info is not None and not isinstance(info, dict):
-            raise McpError(-32602, "initialize: 'clientInfo' must be an object")
+            raise McpError(INVALID_PARAMS, "initialize: 'clientInfo' must be an object")
+        if not any(v.era == "legacy" for v in supported):
+            # A modern-only server names what it speaks: the client has no other diagnostic.
+            raise UnsupportedProtocolVersion.build(requested, [v.name for v in supported])
         version = versions.negotiate(requested, supported)
         self.version = version
         self.peer_capabilities = caps
         self.peer_info = info or {}
-        self.phase = Phase.INITIALIZING
+        self.apply(Event.INITIALIZE_ACCEPTED)
         return version
 
     def server_initialized(self) -> None:
         """Server: the client's ``notifications/initialized`` arrived."""
-        if self.phase is not Phase.CLOSED:
-            self.phase = Phase.OPERATING
+        self.apply(Event.INITIALIZED_RECEIVED)
 
     def client_initialize_result(
         self,
@@ -249,7 +421,7 @@ class Lifecycle:
         version = None
         if isinstance(answered, str):
             for v in supported:
-                if v.name == answered:
+                if v.name == answered and v.era == "legacy":
                     version = v
                     break
         if version is None:
@@ -263,11 +435,15 @@ class Lifecycle:
         info = result.get("serverInfo")
         self.peer_info = info if isinstance(info, dict) else {}
         self.version = version
-        self.phase = Phase.OPERATING
+        self.apply(Event.INITIALIZE_ANSWERED)
         return version
 
     def assume(self, version: ProtocolVersion, peer_capabilities: JSONObject | None = None) -> None:
         """Skip the handshake (stateless HTTP: every request stands alone)."""
         self.version = version
         self.peer_capabilities = peer_capabilities or {}
-        self.phase = Phase.OPERATING
+        self.apply(Event.ASSUMED)
+
+    def close(self) -> None:
+        """The connection ended."""
+        self.apply(Event.CLOSED)

@@ -26,7 +26,6 @@ from mcpkit import versions
 from mcpkit.errors import ConnectionClosed, McpError, RequestTimeout
 from mcpkit.jsonrpc import (
     INTERNAL_ERROR,
-    INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
@@ -36,7 +35,7 @@ from mcpkit.jsonrpc import (
     classify,
     error_response,
 )
-from mcpkit.lifecycle import Lifecycle, Phase, Role
+from mcpkit.lifecycle import Lifecycle, Role
 from mcpkit.timeouts import Timeout
 from mcpkit.transports.base import Transport
 from mcpkit.versions import ProtocolVersion
@@ -415,7 +414,7 @@ class Session:
             return
         self._closed = True
         self._close_reason = exc
-        self.lifecycle.phase = Phase.CLOSED
+        self.lifecycle.close()
         error = self._closed_error()
         for pending in list(self._pending.values()):
             if not pending.future.done():
@@ -431,6 +430,10 @@ class Session:
         """Hook for subclasses: the connection ended."""
 
     # -- dispatch -------------------------------------------------------------------------------
+
+    def accept_initialize(self, params: JSONObject | None) -> None:
+        """Hook for roles: take an incoming ``initialize`` as it is dispatched, before the
+        next message is read (raise :class:`McpError` to answer with that error)."""
 
     def build_context(
         self, request_id: RequestId, method: str, params: JSONObject | None
@@ -449,6 +452,13 @@ class Session:
                 error = McpError(METHOD_NOT_FOUND, f"Method not found: {method}")
             elif rid in self._in_flight:
                 error = McpError(INVALID_REQUEST, f"Request id {rid!r} is already in use")
+            elif method == "initialize":
+                # Taken now, not in the handler's task: what follows on the wire (a pipelined
+                # `initialized`, the first requests) must see the handshake done.
+                try:
+                    self.accept_initialize(msg.get("params"))
+                except McpError as exc:
+                    error = exc
         if error is not None:
             self._reply(error_response(rid, error.code, error.message, error.data), rid, batch)
             return
@@ -505,6 +515,10 @@ class Session:
             self.transport.resume_reading()
 
     def _on_notification(self, msg: JSONObject) -> None:
+        refusal = self.lifecycle.check_incoming_notification(msg["method"])
+        if refusal is not None:
+            logger.debug("Notification %r dropped: %s", msg["method"], refusal.message)
+            return
         self._dispatch_notification(msg["method"], msg.get("params"))
         observer = self._notification_observer
         if observer is not None:
@@ -791,15 +805,18 @@ class ServerSession(Session):
         """The capabilities the client declared."""
         return self.lifecycle.peer_capabilities
 
-    async def _initialize(self, params: JSONObject | None, ctx: RequestContext) -> JSONObject:
-        try:
-            version = self.lifecycle.server_initialize(params, self.supported_versions)
-        except McpError as exc:
-            if exc.code == -32602:
-                raise McpError(INVALID_PARAMS, exc.message) from None
-            raise
+    def accept_initialize(self, params: JSONObject | None) -> None:
+        """Negotiate the version and settle the capabilities as ``initialize`` arrives."""
+        version = self.lifecycle.server_initialize(params, self.supported_versions)
         if self._capabilities_for is not None:
             self.lifecycle.capabilities = self._capabilities_for(version)
+
+    async def _initialize(self, params: JSONObject | None, ctx: RequestContext) -> JSONObject:
+        version = self.lifecycle.version
+        if version is None:  # dispatched without the engine's accept step
+            self.accept_initialize(params)
+            version = self.lifecycle.version
+            assert version is not None
         result: JSONObject = {
             "protocolVersion": version.name,
             "capabilities": self.lifecycle.capabilities,
