@@ -24,7 +24,7 @@ import functools
 import inspect
 import logging
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
@@ -47,6 +47,7 @@ from mcpkit.transports.base import Transport
 from mcpkit.versions import ProtocolVersion
 
 if TYPE_CHECKING:
+    from mcpkit.transports.http.event_store import EventStore
     from mcpkit.transports.http.server import Receive, Scope, Send, StreamableHTTPApp
 
 __all__ = ["AppSession", "Server", "ServerHTTPApp"]
@@ -512,27 +513,78 @@ class Server:
 
     # -- running --------------------------------------------------------------------------------
 
+    @overload
+    def run(self, transport: Literal["stdio"] = "stdio", **session_kwargs: Any) -> None: ...
+
+    @overload
     def run(
         self,
-        transport: Literal["stdio", "http", "streamable-http"] = "stdio",
-        **options: Any,
-    ) -> None:
-        """Serve until the client goes away (stdio) or the process is stopped (HTTP).
+        transport: Literal["http", "streamable-http", "sse"],
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        path: str = "/mcp",
+        stateless: bool = False,
+        json_response: bool = False,
+        event_store: EventStore | bool | None = None,
+        allowed_hosts: Iterable[str] | None = None,
+        allowed_origins: Iterable[str] | None = None,
+        session_idle_timeout: float | None = 1800.0,
+        max_sessions: int = 10_000,
+        sse_retry_ms: int | None = None,
+        legacy_sse: bool = False,
+    ) -> None: ...
+
+    def run(self, transport: str = "stdio", **options: Any) -> None:
+        """Serve until the client goes away (stdio) or the process is stopped (HTTP); Ctrl-C
+        ends it quietly.
 
         ``app.run("http", host="127.0.0.1", port=8000, path="/mcp", stateless=False,
-        json_response=False)`` serves Streamable HTTP (needs the ``http`` extra).
+        json_response=False)`` serves Streamable HTTP (needs the ``http`` extra) and prints its
+        URL to stderr; ``"sse"`` serves it with the 2024-11-05 HTTP+SSE endpoints (``/sse``,
+        ``/messages``) beside it. For stdio, ``options`` go to :meth:`session`.
         """
         if transport == "stdio":
-            asyncio.run(self.run_stdio(**options))
-            return
-        if transport in ("http", "streamable-http"):
-            from mcpkit.transports.http import run
+            coro: Coroutine[Any, Any, None] = self.run_stdio(**options)
+            factory = None
+        elif transport in ("http", "streamable-http", "sse"):
+            if transport == "sse":
+                options.setdefault("legacy_sse", True)
+            coro = self._serve_http(**options)
+            try:
+                import uvloop
+            except ImportError:
+                factory = None
+            else:
+                factory = uvloop.new_event_loop
+        else:
+            raise ValueError(
+                f"Unknown transport {transport!r}: use 'stdio', 'http' (or 'streamable-http') "
+                "or 'sse'"
+            )
+        # Ctrl-C is how a served process is meant to end: no traceback for it.
+        with contextlib.suppress(KeyboardInterrupt), asyncio.Runner(loop_factory=factory) as r:
+            r.run(coro)
 
-            host = options.pop("host", "127.0.0.1")
-            port = options.pop("port", 8000)
-            run(self.http_app(**options), host=host, port=port)
-            return
-        raise ValueError(f"Unknown transport {transport!r}: use 'stdio' or 'http'")
+    async def _serve_http(
+        self, host: str = "127.0.0.1", port: int = 8000, path: str = "/mcp", **options: Any
+    ) -> None:
+        import signal
+        import sys
+
+        from mcpkit.transports.http import running
+
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(signal.SIGTERM, stop.set)
+        async with running(self.http_app(path, **options), host=host, port=port) as base:
+            sys.stderr.write(
+                f"mcpkit: serving {self.name} {self.version} on {base}{path} "
+                "(Streamable HTTP; Ctrl-C stops)\n"
+            )
+            sys.stderr.flush()
+            await stop.wait()
 
     async def run_stdio(self, **session_kwargs: Any) -> None:
         """Serve one client over this process's stdin/stdout."""
