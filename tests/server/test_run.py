@@ -115,12 +115,12 @@ def test_http_prints_its_url_and_ctrl_c_exits_quietly(tmp_path: Path, transport:
 
 
 def test_unknown_transport_names_the_choices() -> None:
-    with pytest.raises(ValueError, match="'stdio', 'http'.*'sse'"):
+    with pytest.raises(ValueError, match=r"'stdio', 'http'.*'sse'"):
         Server("x").run("websocket")  # type: ignore[call-overload]
 
 
 def test_http_options_are_typed_keywords() -> None:
-    stdio, http = typing.get_overloads(Server.run)
+    _stdio, http = typing.get_overloads(Server.run)
     params = inspect.signature(http).parameters
     assert all(p.kind is not inspect.Parameter.VAR_KEYWORD for p in params.values())
     for name in ("host", "port", "path", "stateless", "json_response", "event_store"):
