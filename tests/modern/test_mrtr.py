@@ -391,3 +391,17 @@ def test_input_required_result_shapes() -> None:
     with pytest.raises(ValueError):
         input_required_result()
     assert InputRequired(request_state="s").input_requests == {}
+
+
+async def test_a_branch_asking_a_little_later_joins_the_round(sealer: RequestStateSealer) -> None:
+    async def later(rnd: Round) -> dict[str, Any]:
+        for _ in range(4):
+            await asyncio.sleep(0)
+        return await rnd.ask("roots", key="client_roots")
+
+    async def handler(rnd: Round) -> dict[str, Any]:
+        await asyncio.gather(rnd.ask("elicitation", NAME_Q, key="user_name"), later(rnd))
+        return text("done")
+
+    r = await attempt(handler, sealer)
+    assert set(r["inputRequests"]) == {"user_name", "client_roots"}
