@@ -301,9 +301,14 @@ def test_no_input_refuses_sampling(tmp_path: Path) -> None:
         "--no-input",
         WIRE_ERRORS=str(errors),
     )
-    assert done.returncode != 0
+    assert done.returncode == 0, done.stderr  # the user's answer, as a declined elicitation
+    assert done.stdout == ""
     assert "sampling request refused (--no-input)" in done.stderr
-    assert "The user declined the sampling request" in done.stderr + done.stdout
+    assert (
+        "the server gave up after the sampling request was declined: "
+        "The user declined the sampling request (--no-input)"
+    ) in done.stderr
+    assert "error:" not in done.stderr
     assert errors.read_text() == ""
 
 

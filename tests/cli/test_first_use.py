@@ -150,3 +150,24 @@ def test_json_output_and_json_arguments_are_two_options() -> None:
     prompt = mcpkit("prompt", str(EVERYTHING), "review", "--args-json", '{"code": "x"}', "--json")
     assert prompt.returncode == 0, prompt.stderr
     assert "x" in json.loads(prompt.stdout)["messages"][0]["content"]["text"]
+
+
+DECLINE = Path(__file__).resolve().parent / "decline_server.py"
+
+
+def test_a_declined_request_exits_0_unless_the_result_is_an_error() -> None:
+    elicitation = mcpkit("call", str(EVERYTHING), "ask_user", "--no-input")
+    assert (elicitation.returncode, elicitation.stdout) == (0, "user chose decline\n")
+    sampling = mcpkit("call", str(EVERYTHING), "ask_llm", "question=hi", "--no-input")
+    assert (sampling.returncode, sampling.stdout) == (0, "")
+    assert sampling.stderr.splitlines() == [
+        "sampling request refused (--no-input)",
+        "the server gave up after the sampling request was declined: "
+        "The user declined the sampling request (--no-input)",
+    ]
+    tool_error = mcpkit("call", str(DECLINE), "ask_or_fail", "--no-input")
+    assert tool_error.returncode == 3, tool_error.stderr
+    assert "cannot go on without an answer" in tool_error.stdout
+    not_declined = mcpkit("call", str(DECLINE), "minus_one", "--no-input")
+    assert not_declined.returncode == 1
+    assert not_declined.stderr.startswith("error: server error -1: not a decline")

@@ -2,7 +2,8 @@
 
 Every failure is one ``error:`` line plus a ``hint:`` line on stderr and a non-zero exit code
 (1 failure, 2 bad usage, 3 the tool reported an error, 130 interrupted); ``--debug`` shows
-the traceback instead.
+the traceback instead. A declined sampling request or elicitation is the user's answer, not a
+failure: exit 0 unless the tool's result says ``isError``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mcpkit.cli.errors import EXIT_ERROR, EXIT_USAGE, CliError
+from mcpkit.cli.errors import EXIT_ERROR, EXIT_USAGE, CliError, Declined
 
 __all__ = ["build_parser", "main"]
 
@@ -418,6 +419,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             traceback.print_exc()
         error = _explain(exc)
+        if isinstance(error, Declined):
+            sys.stderr.write(f"{error.message}\n")
+            return 0
         sys.stderr.write(f"error: {error.message}\n")
         if error.hint:
             sys.stderr.write(f"hint: {error.hint}\n")

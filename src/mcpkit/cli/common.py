@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from mcpkit.cli.errors import EXIT_USAGE, CliError
+from mcpkit.cli.errors import EXIT_USAGE, CliError, Declined
 from mcpkit.cli.interactive import TerminalHandlers
 from mcpkit.cli.render import LOG_LEVELS, Output
 from mcpkit.cli.targets import resolve_target
@@ -18,6 +18,7 @@ __all__ = [
     "add_connection_options",
     "connect",
     "make_client",
+    "make_handlers",
     "make_output",
     "parse_header",
 ]
@@ -136,6 +137,14 @@ def make_output(args: argparse.Namespace) -> Output:
     )
 
 
+def make_handlers(args: argparse.Namespace, output: Output) -> TerminalHandlers:
+    """The terminal's answers to sampling and elicitation (refusals with ``--no-input`` or
+    without a terminal on stdin)."""
+    interactive = not getattr(args, "no_input", True) and sys.stdin.isatty()
+    reason = "--no-input" if getattr(args, "no_input", False) else "stdin is not a terminal"
+    return TerminalHandlers(output, interactive=interactive, reason=reason)
+
+
 def make_client(
     args: argparse.Namespace,
     output: Output,
@@ -157,9 +166,7 @@ def make_client(
             )
     target = resolve_target(args.target, args.config)
     if handlers is None:
-        interactive = not getattr(args, "no_input", True) and sys.stdin.isatty()
-        reason = "--no-input" if getattr(args, "no_input", False) else "stdin is not a terminal"
-        handlers = TerminalHandlers(output, interactive=interactive, reason=reason)
+        handlers = make_handlers(args, output)
     roots = None
     if getattr(args, "root", None):
         roots = []
@@ -200,14 +207,30 @@ async def connect(
     """The connected client of :func:`make_client`. While it is open, ``sys.stdout`` is
     stderr: a file target's server runs in this process, and its ``print()`` calls (at import
     or in a tool) must not mix with the results, as the stdio server keeps them off its
-    JSON-RPC stream. ``output`` still prints to the real stdout."""
+    JSON-RPC stream. ``output`` still prints to the real stdout.
+
+    A request the server fails with the spec's "user rejected" code (-1) after the user
+    declined its sampling request raises :class:`~mcpkit.cli.errors.Declined` (exit 0): a
+    decline is the user's answer, as with elicitation, not a failure of the command."""
+    from mcpkit.client.sampling import USER_REJECTED
+    from mcpkit.errors import McpError
+
+    handlers = handlers if handlers is not None else make_handlers(args, output)
     with contextlib.redirect_stdout(sys.stderr):
         client = make_client(args, output, handlers=handlers, on_progress=on_progress)
         async with client:
             level = getattr(args, "log_level", None)
             if level is not None and client.supports("logging"):
                 await client.set_logging_level(level)
-            yield client
+            try:
+                yield client
+            except McpError as exc:
+                if exc.code != USER_REJECTED or not handlers.sampling_declined:
+                    raise
+                output.end_progress()
+                raise Declined(
+                    f"the server gave up after the sampling request was declined: {exc.message}"
+                ) from exc
 
 
 def _version() -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["EXIT_ERROR", "EXIT_TOOL_ERROR", "EXIT_USAGE", "CliError"]
+__all__ = ["EXIT_ERROR", "EXIT_TOOL_ERROR", "EXIT_USAGE", "CliError", "Declined"]
 
 #: Exit codes: 1 for a failure (connection, protocol error, bad input), 2 for bad usage,
 #: 3 when the call worked but the tool reported an error (``isError``).
@@ -19,3 +19,11 @@ class CliError(Exception):
         self.message = message
         self.hint = hint
         self.code = code
+
+
+class Declined(CliError):
+    """The server gave up on the request because the user declined what it asked (a
+    sampling request): the user's answer, not a failure, so the exit code is 0."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, None, 0)

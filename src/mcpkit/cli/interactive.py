@@ -148,6 +148,8 @@ class TerminalHandlers:
         self.output = output
         self.interactive = interactive
         self.reason = reason
+        #: How many sampling requests the user declined (or --no-input refused).
+        self.sampling_declined = 0
         self._lock = asyncio.Lock()
 
     # -- sampling -------------------------------------------------------------------------------
@@ -160,6 +162,7 @@ class TerminalHandlers:
         wire = params.to_wire() if hasattr(params, "to_wire") else dict(params)
         if not self.interactive:
             out.note(f"[yellow]sampling request refused ({escape(self.reason)})[/]")
+            self.sampling_declined += 1
             raise McpError(USER_REJECTED, f"The user declined the sampling request ({self.reason})")
         async with self._lock:
             with out.paused():
@@ -182,6 +185,7 @@ class TerminalHandlers:
                     reply = ""
         if not reply.strip():
             out.note("[yellow]sampling declined[/]")
+            self.sampling_declined += 1
             raise McpError(USER_REJECTED, "The user declined the sampling request")
         return {
             "role": "assistant",

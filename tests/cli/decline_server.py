@@ -1,0 +1,25 @@
+"""A server for the CLI tests: what a tool does with a declined sampling request decides the
+exit code (a result with isError is a tool error; error -1 is the user's answer only when a
+request was in fact declined)."""
+
+from __future__ import annotations
+
+from mcpkit import Context, McpError, Server
+
+app = Server("decline", version="0.1")
+
+
+@app.tool()
+async def ask_or_fail(ctx: Context) -> str:
+    """Ask the client's LLM; a declined request becomes a tool error (isError)."""
+    try:
+        await ctx.sample("hi", max_tokens=10)
+    except McpError as exc:
+        raise RuntimeError(f"cannot go on without an answer ({exc.message})") from exc
+    return "answered"
+
+
+@app.tool()
+def minus_one() -> str:
+    """Fail with error -1 without asking anything."""
+    raise McpError(-1, "not a decline")
