@@ -110,7 +110,10 @@ async def test_status_notification_ends_progress(wire: Callable[..., WireChecker
 async def test_refused_task_call_leaves_no_listener(wire: Callable[..., WireChecker]) -> None:
     async with open_client("memory", wire) as c:
         await c.list_tools()
-        c._task_support["release"] = "optional"  # pretend, so the server is asked
+        # pretend, so the server is asked
+        c.tool_catalogue.remember(
+            [{"name": "release", "execution": {"taskSupport": "optional"}}], replace=False
+        )
         with pytest.raises(McpError) as err:
             await c.call_tool_as_task("release", on_progress=lambda *p: None)
         assert err.value.code == -32601

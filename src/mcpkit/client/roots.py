@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 from urllib.parse import unquote, urlsplit
 
 from mcpkit.client._util import maybe_await
@@ -20,6 +20,7 @@ from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject
 
 if TYPE_CHECKING:
     from mcpkit.session import RequestContext
+    from mcpkit.types import Root
 
 __all__ = [
     "RootLike",
@@ -30,8 +31,14 @@ __all__ = [
     "serve_roots",
 ]
 
-RootLike = "Root | dict[str, Any] | str | os.PathLike[str]"
-RootsSource = Any  # Iterable[RootLike] | Callable[[], Iterable[RootLike] | Awaitable[...]]
+RootLike: TypeAlias = "Root | dict[str, Any] | str | os.PathLike[str]"
+"""One root: a :class:`~mcpkit.types.Root`, its wire dict, a ``file://`` URI or a path."""
+
+RootsSource: TypeAlias = (
+    "Iterable[RootLike] | Callable[[], Iterable[RootLike] | Awaitable[Iterable[RootLike]]]"
+)
+"""The client's roots: a list, or a callable (sync or async) returning one on each
+``roots/list``."""
 
 
 def _checked(wire: JSONObject) -> JSONObject:
@@ -68,7 +75,7 @@ def roots_to_wire(roots: Iterable[Any]) -> list[JSONObject]:
     return [root_to_wire(r) for r in roots]
 
 
-def check_roots(source: Any) -> None:
+def check_roots(source: RootsSource | None) -> None:
     """Fail early (ValueError/TypeError) on a static roots list with an invalid root; a
     callable is checked each time it is called."""
     if source is not None and not callable(source):
@@ -76,16 +83,15 @@ def check_roots(source: Any) -> None:
 
 
 def serve_roots(
-    get: Callable[[], Any],
+    get: Callable[[], RootsSource | None],
 ) -> Callable[[JSONObject | None, RequestContext], Awaitable[JSONObject]]:
     """A session request handler for ``roots/list``; ``get()`` returns the current source."""
 
     async def serve(params: JSONObject | None, ctx: RequestContext) -> JSONObject:
         source = get()
-        if callable(source):
-            source = await maybe_await(source())
+        roots = await maybe_await(source()) if callable(source) else source
         try:
-            return {"roots": roots_to_wire(source or [])}
+            return {"roots": roots_to_wire(roots or [])}
         except (TypeError, ValueError) as exc:
             raise McpError(INTERNAL_ERROR, f"The client's roots are invalid: {exc}") from None
 

@@ -22,11 +22,25 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from mcpkit.transports.base import Transport
 
-__all__ = ["Connection", "config_entry", "is_url", "open_target"]
+if TYPE_CHECKING:
+    import httpx
+
+    from mcpkit.server import Server
+    from mcpkit.server.session import AppSession
+
+__all__ = ["Connection", "Target", "config_entry", "is_url", "open_target"]
+
+Target: TypeAlias = (
+    "str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | Server | Transport"
+    " | Mapping[str, Any]"
+)
+"""What ``Client(target)`` connects to: a Python file, ``file.py:app`` / ``module:app``, a
+command line, an argv list, an http(s) URL, a ``Server``, a ``Transport`` or an
+``mcpServers`` config entry (see the module docstring)."""
 
 
 @dataclass
@@ -35,10 +49,14 @@ class Connection:
     start and close with it (in-memory targets), and the server URL when it is remote."""
 
     transport: Transport
-    server_session: Any = None
+    server_session: AppSession | None = None
     server_url: str | None = None
     #: The in-process server object (its lifespan, ``running()``, is entered while connected).
-    server: Any = None
+    server: Server | None = None
+
+    def explain_failure(self, exc: BaseException) -> BaseException | None:
+        """A clearer error for a connection that failed with ``exc``, or None."""
+        return None
 
 
 def is_url(value: str) -> bool:
@@ -74,12 +92,12 @@ def _argv_for(command: str) -> list[str]:
 
 
 def open_target(
-    target: Any,
+    target: Target | object,
     *,
     env: Mapping[str, str] | None = None,
     cwd: str | os.PathLike[str] | None = None,
     headers: Mapping[str, str] | None = None,
-    auth: Any = None,
+    auth: httpx.Auth | None = None,
     stderr: str = "capture",
     on_stderr: Callable[[str], None] | None = None,
     http_options: Mapping[str, Any] | None = None,
@@ -108,12 +126,13 @@ def open_target(
             http_options=http_options,
             **{k: v for k, v in stdio_opts.items() if k not in ("env", "cwd")},
         )
-    session_factory = getattr(target, "session", None)
-    if callable(session_factory):
+    from mcpkit.server import Server
+
+    if isinstance(target, Server):
         from mcpkit.transports.memory import MemoryTransport
 
         client_end, server_end = MemoryTransport.pair()
-        return Connection(client_end, server_session=session_factory(server_end), server=target)
+        return Connection(client_end, server_session=target.session(server_end), server=target)
     raise TypeError(
         f"Client target must be a command line, an argv list, an http(s) URL, a Server, "
         f"a Transport or a config entry, not {type(target).__name__}"
