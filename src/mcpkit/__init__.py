@@ -35,6 +35,7 @@ _EXPORTS: dict[str, str] = {
     "Context": "mcpkit.server",
     "Image": "mcpkit.server",
     "Audio": "mcpkit.server",
+    "ResourceNotFound": "mcpkit.server.resources",
 }
 
 if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
@@ -54,6 +55,7 @@ if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
     from mcpkit.server import Context as Context
     from mcpkit.server import Image as Image
     from mcpkit.server import Server as Server
+    from mcpkit.server.resources import ResourceNotFound as ResourceNotFound
     from mcpkit.session import ClientSession as ClientSession
     from mcpkit.session import RequestContext as RequestContext
     from mcpkit.session import ServerSession as ServerSession

@@ -6,6 +6,7 @@ from mcpkit.server.content import Audio, Image
 from mcpkit.server.context import Context
 from mcpkit.server.elicitation import ElicitationError, ElicitationResult
 from mcpkit.server.prompts import assistant, user
+from mcpkit.server.resources import ResourceNotFound
 from mcpkit.server.tasks import MemoryTaskStore, TaskInfo, TaskManager, TaskStore
 from mcpkit.server.uri_template import URITemplate
 
@@ -17,6 +18,7 @@ __all__ = [
     "ElicitationResult",
     "Image",
     "MemoryTaskStore",
+    "ResourceNotFound",
     "Server",
     "ServerHTTPApp",
     "TaskInfo",

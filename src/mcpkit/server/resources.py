@@ -5,7 +5,8 @@
 matches it, passes the template variables to the function as typed arguments (validated
 once-compiled, like tool arguments), and turns the return value into resource contents
 (``str`` -> text, ``bytes`` -> base64 ``blob``, other values -> JSON). An unknown URI is
--32002 with ``data.uri``.
+-32002 with ``data.uri``; so is a :class:`ResourceNotFound` raised by the function (or a
+template function's :class:`FileNotFoundError`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,21 @@ from mcpkit.session import RequestContext
 if TYPE_CHECKING:
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 
-__all__ = ["ResourceEntry", "ResourceRegistry", "to_contents"]
+__all__ = ["ResourceEntry", "ResourceNotFound", "ResourceRegistry", "to_contents"]
+
+
+class ResourceNotFound(Exception):
+    """Raise it from a resource or template function when there is nothing at the URI: the
+    client gets the spec's resource-not-found error (-32002, ``data.uri``) instead of an
+    internal error. A template function's :class:`FileNotFoundError` counts as one too.
+
+    ``uri`` defaults to the URI being read; ``message`` to ``"Resource not found: <uri>"``.
+    """
+
+    def __init__(self, uri: str | None = None, message: str | None = None) -> None:
+        super().__init__(message or (f"Resource not found: {uri}" if uri else "Resource not found"))
+        self.uri = uri
+        self.message = message
 
 
 def to_contents(value: Any, uri: str, mime_type: str | None) -> list[JSONObject]:
@@ -239,6 +254,17 @@ class ResourceRegistry:
             value = await entry.function.call(request.workers, **kwargs)
         except McpError:
             raise
+        except ResourceNotFound as exc:
+            missing = exc.uri or uri
+            raise McpError(
+                RESOURCE_NOT_FOUND,
+                exc.message or f"Resource not found: {missing}",
+                {"uri": missing},
+            ) from None
+        except FileNotFoundError as exc:
+            if entry.template is None:
+                raise McpError(INTERNAL_ERROR, f"Error reading resource {uri}: {exc}") from exc
+            raise McpError(RESOURCE_NOT_FOUND, f"Resource not found: {uri}", {"uri": uri}) from None
         except Exception as exc:
             raise McpError(INTERNAL_ERROR, f"Error reading resource {uri}: {exc}") from exc
         return to_contents(value, uri, entry.mime_type)
