@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import orjson
 import pytest
 
 from mcpkit.auth import (
@@ -17,6 +18,7 @@ from mcpkit.auth import (
     PrivateKey,
     headless_authorization_handler,
 )
+from mcpkit.auth.errors import ResourceMismatchError
 from mcpkit.client import Client
 from mcpkit.errors import McpError
 from tests.auth.conftest import Env, write_needs_scope
@@ -232,6 +234,26 @@ async def test_resource_mismatch_stops_before_authorize(
     with pytest.raises(McpError, match=r"evil\.example\.com"):
         await whoami(env, oauth(env), wire)
     assert env.mock.events("authorize") == [] and env.mock.events("register") == []
+
+
+@pytest.mark.parametrize(
+    "resource",
+    ["https://evil.example.com/mcp", "{base}/other", "{base}/mcp/deeper", "{base}/mcp#f"],
+)
+async def test_resource_mismatch_error(oauth_env: Make, resource: str) -> None:
+    """auth/resource-mismatch: a PRM ``resource`` that does not identify the server URL (by
+    origin and path prefix) is refused with ResourceMismatchError, before any request to the
+    authorization server."""
+    env: Env = await oauth_env()
+    env.rs.metadata["resource"] = resource.format(base=env.rs_base)
+    env.rs._metadata_body = orjson.dumps(env.rs.metadata)
+    auth = oauth(env)
+    async with httpx.AsyncClient(auth=auth, timeout=10) as http:
+        with pytest.raises(ResourceMismatchError) as caught:
+            await http.post(env.url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    assert caught.value.resource == env.rs.metadata["resource"]
+    assert caught.value.server_url == env.url and caught.value.error == "resource_mismatch"
+    assert env.mock.log == []
 
 
 async def test_state_mismatch_is_refused(oauth_env: Make, wire: Callable[..., WireChecker]) -> None:
