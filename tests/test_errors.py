@@ -129,3 +129,13 @@ def test_role_refusals_are_local_refusals() -> None:
 
     assert issubclass(TaskNotSupported, RequestRefused)
     assert issubclass(ClientCapabilityError, RequestRefused)
+
+
+def test_transports_say_what_they_are() -> None:
+    from mcpkit.transports import StdioClientTransport, StdioServerTransport
+    from mcpkit.transports.memory import MemoryTransport
+
+    assert StdioServerTransport().info.kind == "stdio"
+    assert StdioClientTransport("true").info.kind == "stdio"
+    a, _ = MemoryTransport.pair()
+    assert a.info.kind == "memory" and a.info.session_id is None

@@ -1,15 +1,14 @@
-"""JSON-RPC 2.0 as MCP uses it: error codes, the one protocol exception, message classification.
+"""JSON-RPC 2.0 as MCP uses it: error codes, message classification, the id rule.
 
 Everything here is pure: no I/O, no event loop. Messages are plain ``dict`` objects decoded by
-orjson; the session engine works on them directly (no model round trip on the envelope).
+orjson; the session engine builds and reads them directly (no model round trip on the
+envelope). :class:`~mcpkit.errors.McpError` is importable from here too.
 """
 
 from __future__ import annotations
 
 from enum import Enum
 from typing import Any, Final
-
-import orjson
 
 from mcpkit.errors import McpError
 
@@ -28,13 +27,9 @@ __all__ = [
     "MessageKind",
     "RequestId",
     "classify",
-    "dumps",
     "error_response",
     "is_valid_id",
-    "loads",
-    "notification",
-    "request",
-    "result_response",
+    "readable_id",
 ]
 
 JSONObject = dict[str, Any]
@@ -53,13 +48,6 @@ URL_ELICITATION_REQUIRED: Final = -32042
 CONNECTION_CLOSED: Final = -32000
 REQUEST_TIMEOUT: Final = -32001
 
-loads = orjson.loads
-
-
-def dumps(obj: Any) -> bytes:
-    """Encode one message (or batch) to compact JSON bytes."""
-    return orjson.dumps(obj)
-
 
 class MessageKind(Enum):
     """What a decoded JSON value is, as a JSON-RPC message."""
@@ -75,6 +63,14 @@ def is_valid_id(value: Any) -> bool:
     """Request ids are strings or integers; never null, never booleans or floats."""
     t = type(value)
     return t is str or t is int
+
+
+def readable_id(msg: Any) -> RequestId | None:
+    """The ``id`` of a decoded message when it is a valid one, else None (for an error
+    answer to a message that cannot be served)."""
+    rid = msg.get("id") if type(msg) is dict else None
+    t = type(rid)
+    return rid if t is str or t is int else None
 
 
 def classify(msg: Any) -> tuple[MessageKind, str | None]:
@@ -106,27 +102,6 @@ def classify(msg: Any) -> tuple[MessageKind, str | None]:
     return MessageKind.INVALID, 'a response needs "result" or "error"'
 
 
-def request(request_id: RequestId, method: str, params: JSONObject | None = None) -> JSONObject:
-    """Build a request message."""
-    msg: JSONObject = {"jsonrpc": "2.0", "id": request_id, "method": method}
-    if params is not None:
-        msg["params"] = params
-    return msg
-
-
-def notification(method: str, params: JSONObject | None = None) -> JSONObject:
-    """Build a notification message."""
-    msg: JSONObject = {"jsonrpc": "2.0", "method": method}
-    if params is not None:
-        msg["params"] = params
-    return msg
-
-
-def result_response(request_id: RequestId, result: JSONObject) -> JSONObject:
-    """Build a successful response."""
-    return {"jsonrpc": "2.0", "id": request_id, "result": result}
-
-
 def error_response(
     request_id: RequestId | None, code: int, message: str, data: Any = None
 ) -> JSONObject:
@@ -134,9 +109,4 @@ def error_response(
     err: JSONObject = {"code": code, "message": message}
     if data is not None:
         err["data"] = data
-    msg: JSONObject = {"jsonrpc": "2.0", "error": err}
-    if request_id is not None:
-        msg["id"] = request_id
-    else:
-        msg["id"] = None
-    return msg
+    return {"jsonrpc": "2.0", "error": err, "id": request_id}

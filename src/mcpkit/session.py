@@ -23,6 +23,7 @@ from typing import Any, Final
 import orjson
 
 from mcpkit import versions
+from mcpkit._defaults import DEFAULT
 from mcpkit.errors import ConnectionClosed, McpError, RequestTimeout
 from mcpkit.jsonrpc import (
     INTERNAL_ERROR,
@@ -34,6 +35,8 @@ from mcpkit.jsonrpc import (
     RequestId,
     classify,
     error_response,
+    is_valid_id,
+    readable_id,
 )
 from mcpkit.lifecycle import Lifecycle, Role
 from mcpkit.timeouts import Timeout
@@ -59,7 +62,6 @@ NotificationHandler = Callable[[JSONObject | None], Awaitable[None] | None]
 ProgressCallback = Callable[[float, float | None, str | None], Awaitable[None] | None]
 Tracer = Callable[[str, Any], None]
 
-_DEFAULT: Final[Any] = object()
 _NO_CANCEL: Final = frozenset({"initialize"})
 
 
@@ -89,9 +91,7 @@ class RequestContext:
         meta = params.get("_meta") if params is not None else None
         self.meta: JSONObject | None = meta if type(meta) is dict else None
         token = self.meta.get("progressToken") if self.meta is not None else None
-        self.progress_token: str | int | None = (
-            token if type(token) is str or type(token) is int else None
-        )
+        self.progress_token: str | int | None = token if is_valid_id(token) else None
         #: Set when the peer cancelled this request; sync code can poll it.
         self.cancelled = False
         self.task: asyncio.Task[None] | None = None
@@ -129,7 +129,7 @@ class RequestContext:
             params["total"] = total
         if message is not None:
             version = self.session.protocol_version
-            if version is None or version.audio:  # `message` exists since 2025-03-26
+            if version is None or version.progress_message:
                 params["message"] = message
         await self.notify("notifications/progress", params)
 
@@ -283,7 +283,7 @@ class Session:
         method: str,
         params: JSONObject | None = None,
         *,
-        timeout: float | Timeout | None = _DEFAULT,
+        timeout: float | Timeout | None = DEFAULT,
         on_progress: ProgressCallback | None = None,
         reset_timeout_on_progress: bool = True,
         max_total_timeout: float | None = None,
@@ -300,7 +300,7 @@ class Session:
             reset_timeout_on_progress = timeout.reset_on_progress
             max_total_timeout = timeout.max_total
             timeout = timeout.timeout
-        elif timeout is _DEFAULT:
+        elif timeout is DEFAULT:
             timeout = self.default_timeout
         if self._closed:
             raise self._closed_error()
@@ -365,7 +365,7 @@ class Session:
             msg["params"] = params
         await self._send(msg, related_request_id)
 
-    async def ping(self, timeout: float | None = _DEFAULT) -> None:
+    async def ping(self, timeout: float | None = DEFAULT) -> None:
         """Send ``ping`` and wait for the (empty) answer."""
         await self.request("ping", timeout=timeout)
 
@@ -553,7 +553,7 @@ class Session:
         if not isinstance(params, dict):
             return
         rid = params.get("requestId")
-        if type(rid) is not str and type(rid) is not int:
+        if not is_valid_id(rid):
             return
         ctx = self._in_flight.get(rid)
         if ctx is None or ctx.method in _NO_CANCEL:
@@ -567,7 +567,7 @@ class Session:
         if not isinstance(params, dict):
             return
         token = params.get("progressToken")
-        if type(token) is not str and type(token) is not int:
+        if not is_valid_id(token):
             return
         pending = self._progress.get(token)
         if pending is None:
@@ -610,7 +610,7 @@ class Session:
 
     def _on_response(self, msg: JSONObject, kind: MessageKind) -> None:
         rid = msg["id"]
-        pending = self._pending.pop(rid, None) if is_hashable_id(rid) else None
+        pending = self._pending.pop(rid, None) if is_valid_id(rid) else None
         if pending is None:
             if kind is MessageKind.ERROR:
                 logger.warning("Error from peer for unknown request %r: %s", rid, msg.get("error"))
@@ -629,9 +629,7 @@ class Session:
             future.set_exception(McpError.from_error(msg["error"]))
 
     def _on_invalid(self, msg: Any, why: str | None) -> None:
-        rid = msg.get("id") if type(msg) is dict else None
-        if rid is not None and not (type(rid) is str or type(rid) is int):
-            rid = None
+        rid = readable_id(msg)
         if type(msg) is dict and "method" not in msg and ("result" in msg or "error" in msg):
             logger.warning("Malformed response from peer dropped: %s", why)
             return
@@ -674,11 +672,8 @@ class Session:
             elif kind is MessageKind.RESULT or kind is MessageKind.ERROR:
                 self._on_response(item, kind)
             else:
-                rid = item.get("id") if type(item) is dict else None
-                if not (type(rid) is str or type(rid) is int):
-                    rid = None
                 batch.responses.append(
-                    error_response(rid, INVALID_REQUEST, f"Invalid request: {why}")
+                    error_response(readable_id(item), INVALID_REQUEST, f"Invalid request: {why}")
                 )
         self._batch_done(batch)
 
@@ -753,11 +748,6 @@ class Session:
         if reason is not None:
             return ConnectionClosed(f"Connection closed: {reason}")
         return ConnectionClosed()
-
-
-def is_hashable_id(value: Any) -> bool:
-    t = type(value)
-    return t is str or t is int
 
 
 async def _ping(params: JSONObject | None, ctx: RequestContext) -> JSONObject:
@@ -869,7 +859,7 @@ class ClientSession(Session):
         capabilities: JSONObject | None = None,
         *,
         protocol_version: str | None = None,
-        timeout: float | None = _DEFAULT,
+        timeout: float | None = DEFAULT,
     ) -> JSONObject:
         """Run the handshake; raise :class:`McpError` (and close) on an unsupported version."""
         if capabilities is not None:

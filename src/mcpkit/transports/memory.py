@@ -14,13 +14,15 @@ import orjson
 
 from mcpkit.errors import ConnectionClosed
 from mcpkit.jsonrpc import RequestId
-from mcpkit.transports.base import MessageSink, Transport
+from mcpkit.transports.base import MessageSink, Transport, TransportInfo
 
 __all__ = ["MemoryTransport"]
 
 
 class MemoryTransport(Transport):
     """One end of an in-memory connection; make both ends with :meth:`pair`."""
+
+    info = TransportInfo(kind="memory")
 
     def __init__(self) -> None:
         self._peer: MemoryTransport | None = None

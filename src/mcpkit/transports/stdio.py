@@ -23,7 +23,7 @@ import orjson
 
 from mcpkit.errors import ConnectionClosed, ProcessExited
 from mcpkit.jsonrpc import INVALID_REQUEST, RequestId, error_response
-from mcpkit.transports.base import MessageSink, Transport
+from mcpkit.transports.base import MessageSink, Transport, TransportInfo
 
 __all__ = [
     "DEFAULT_MAX_MESSAGE_SIZE",
@@ -170,6 +170,8 @@ class _WriteProto(asyncio.BaseProtocol):
 
 class StdioServerTransport(Transport):
     """Serve on this process's stdin/stdout (or the binary streams given)."""
+
+    info = TransportInfo(kind="stdio")
 
     def __init__(
         self,
@@ -344,6 +346,8 @@ class StdioClientTransport(Transport):
     ``stderr``: ``"capture"`` (default) keeps the tail for error reports and passes lines to
     ``on_stderr`` if given; ``"inherit"`` lets the child write to our stderr directly.
     """
+
+    info = TransportInfo(kind="stdio")
 
     def __init__(
         self,
