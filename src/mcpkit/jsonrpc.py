@@ -8,7 +8,7 @@ envelope). :class:`~mcpkit.errors.McpError` is importable from here too.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 from mcpkit.errors import McpError
 
@@ -59,7 +59,7 @@ class MessageKind(Enum):
     INVALID = "invalid"
 
 
-def is_valid_id(value: Any) -> bool:
+def is_valid_id(value: object) -> TypeGuard[RequestId]:
     """Request ids are strings or integers; never null, never booleans or floats."""
     t = type(value)
     return t is str or t is int
