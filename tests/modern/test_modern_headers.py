@@ -157,3 +157,14 @@ def test_http_status_mapping() -> None:
 )
 def test_era_routing(hdrs: dict[str, str], params: Any, modern: bool) -> None:
     assert is_modern_request(hdrs, params) is modern
+
+
+def test_tasks_methods_name_their_task() -> None:
+    params = {"taskId": "task-1", "_meta": META}
+    h = headers(Mcp_Method="tasks/get", Mcp_Name="task-1")
+    check_modern_request(h, "tasks/get", params)
+    with pytest.raises(McpError) as info:
+        check_modern_request(
+            headers(Mcp_Method="tasks/get", Mcp_Name="task-2"), "tasks/get", params
+        )
+    rejected(info, "'task-2'")

@@ -7,8 +7,9 @@ A modern POST mirrors body fields into headers so intermediaries can route on th
 header is ``-32020`` (HeaderMismatch) with HTTP 400. Header names are case-insensitive,
 values case-sensitive; surrounding whitespace of a value is not part of it (RFC 9110
 field values), and an ``Mcp-Name`` of the form ``=?base64?...?=`` is decoded before the
-comparison. ``Mcp-Param-*`` headers (tool parameters marked ``x-mcp-header``) are checked
-elsewhere.
+comparison (:func:`mcpkit.http_headers.decode_value`). ``Mcp-Param-*`` headers (tool
+parameters marked ``x-mcp-header``) are checked by
+:func:`mcpkit.http_headers.validate_param_headers`.
 
 :func:`check_modern_request` runs every check in the order the conformance suite assumes
 and returns the request's :class:`~mcpkit.envelope.Envelope`; :func:`http_status` maps
@@ -17,8 +18,6 @@ the resulting error to its status code.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import dataclasses
 import re
 from collections.abc import Iterable, Mapping
@@ -34,6 +33,13 @@ from mcpkit.envelope import (
     read_request_envelope,
 )
 from mcpkit.errors import HeaderMismatch, McpError
+from mcpkit.http_headers import (
+    MCP_METHOD,
+    MCP_NAME,
+    MCP_PROTOCOL_VERSION,
+    NAME_SOURCES,
+    decode_value,
+)
 from mcpkit.versions import LEGACY_SUPPORTED, MODERN_SUPPORTED, ProtocolVersion
 
 __all__ = [
@@ -51,20 +57,12 @@ __all__ = [
     "is_modern_request",
 ]
 
-MCP_PROTOCOL_VERSION: Final = "mcp-protocol-version"
-MCP_METHOD: Final = "mcp-method"
-MCP_NAME: Final = "mcp-name"
-MCP_SESSION_ID: Final = "mcp-session-id"
+MCP_SESSION_ID: Final = "Mcp-Session-Id"
 #: Methods whose ``Mcp-Name`` header is required, and the params field it mirrors.
-NAMED_METHODS: Final[Mapping[str, str]] = {
-    "tools/call": "name",
-    "prompts/get": "name",
-    "resources/read": "uri",
-}
+NAMED_METHODS: Final = NAME_SOURCES
 _LEGACY_NAMES = frozenset(v.name for v in LEGACY_SUPPORTED)
 # RFC 9110 field-value characters: visible ASCII, space, horizontal tab.
 _FIELD_VALUE = re.compile(r"[\x20-\x7e\t]*")
-_SENTINEL = re.compile(r"=\?base64\?(?P<b64>.*)\?=")
 
 
 def header_mismatch(message: str) -> HeaderMismatch:
@@ -75,8 +73,9 @@ def header_mismatch(message: str) -> HeaderMismatch:
 def _get(headers: Mapping[str, str], name: str) -> str | None:
     value = headers.get(name)
     if value is None:
+        lowered = name.lower()
         for key, v in headers.items():
-            if key.lower() == name:
+            if key.lower() == lowered:
                 return v
     return value
 
@@ -88,16 +87,6 @@ def _value(headers: Mapping[str, str], name: str, display: str) -> str | None:
     if not _FIELD_VALUE.fullmatch(raw):
         raise header_mismatch(f"{display} header contains invalid characters")
     return raw.strip(" \t")
-
-
-def _decode(value: str, display: str) -> str:
-    match = _SENTINEL.fullmatch(value)
-    if match is None:
-        return value
-    try:
-        return base64.b64decode(match["b64"], validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError):
-        raise header_mismatch(f"{display} header is not valid base64 UTF-8") from None
 
 
 def check_protocol_version_header(header: str | None, meta_version: str) -> None:
@@ -122,10 +111,12 @@ def check_method_header(header: str | None, method: str) -> None:
 
 
 def check_name_header(header: str | None, method: str, params: Any) -> None:
-    """For ``tools/call``/``prompts/get``/``resources/read``: ``Mcp-Name`` (decoded when
-    base64-encoded) must be present and equal ``params.name``/``params.uri``. Other methods
-    are not checked. A body without the field is left to the method's own validation."""
-    field = NAMED_METHODS.get(method)
+    """For the methods of :data:`~mcpkit.http_headers.NAME_SOURCES` (``tools/call``,
+    ``prompts/get``: ``params.name``; ``resources/read``: ``params.uri``; the tasks
+    extension's ``tasks/*``: ``params.taskId``): ``Mcp-Name`` (decoded when base64-encoded)
+    must be present and equal the body field. Other methods are not checked. A body
+    without the field is left to the method's own validation."""
+    field = NAME_SOURCES.get(method)
     if field is None:
         return
     body = params.get(field) if isinstance(params, Mapping) else None
@@ -133,7 +124,7 @@ def check_name_header(header: str | None, method: str, params: Any) -> None:
         raise header_mismatch(f"missing Mcp-Name header for {method}")
     if not isinstance(body, str):
         return
-    decoded = _decode(header, "Mcp-Name")
+    decoded = decode_value(header)
     if decoded != body:
         raise header_mismatch(
             f"Mcp-Name header value {decoded!r} does not match body value {body!r}"
@@ -159,7 +150,7 @@ def check_modern_request(
     check_method_header(_value(headers, MCP_METHOD, "Mcp-Method"), method)
     env = read_request_envelope(params)
     check_protocol_version_header(version_header, env.protocol_version)
-    check_name_header(_value(headers, MCP_NAME, "Mcp-Name"), method, params)
+    check_name_header(_get(headers, MCP_NAME), method, params)
     return dataclasses.replace(
         env, version=check_supported_version(env.protocol_version, supported)
     )
