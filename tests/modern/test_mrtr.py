@@ -405,3 +405,17 @@ async def test_a_branch_asking_a_little_later_joins_the_round(sealer: RequestSta
 
     r = await attempt(handler, sealer)
     assert set(r["inputRequests"]) == {"user_name", "client_roots"}
+
+
+async def test_no_waiting_ask_outlives_its_round(sealer: RequestStateSealer) -> None:
+    async def mixed(rnd: Round) -> dict[str, Any]:
+        await asyncio.gather(rnd.ask("sampling", SAMPLE_Q), rnd.ask("elicitation", NAME_Q))
+        return text("never")
+
+    before = asyncio.all_tasks()
+    with pytest.raises(McpError) as info:
+        await attempt(mixed, sealer, caps={"sampling": {}})
+    assert info.value.code == -32021
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert asyncio.all_tasks() == before

@@ -378,3 +378,7 @@ class Round:
         finally:
             if not task.done():
                 task.cancel()
+            if self._never is not None:
+                # Ends asks left waiting in branches the handler abandoned (e.g. gather
+                # siblings of an ask that raised).
+                self._never.cancel()
