@@ -37,6 +37,7 @@ __all__ = [
     "BusEvent",
     "EventKind",
     "ListenFilter",
+    "ListenStream",
     "MemoryBus",
     "NotificationBus",
     "Subscription",
@@ -44,6 +45,7 @@ __all__ = [
     "event_notification",
     "honoured_filter",
     "listen_closed_result",
+    "open_listen",
     "parse_listen_params",
 ]
 
@@ -329,3 +331,55 @@ class MemoryBus:
         self._closed = True
         for sub in list(self._subs):
             sub.close()
+
+
+class ListenStream:
+    """One ``subscriptions/listen`` stream: iterate for its frames, acknowledgment first,
+    then one notification per event; the iteration ends when the stream is closed (by
+    :meth:`close`, the bus, or an overflow: then :attr:`overflowed` is True)."""
+
+    def __init__(
+        self, subscription_id: str | int, honoured: ListenFilter, subscription: Subscription
+    ) -> None:
+        self.subscription_id = subscription_id
+        self.honoured = honoured
+        self.subscription = subscription
+        self._acknowledged = False
+
+    @property
+    def overflowed(self) -> bool:
+        """True when the stream ended because its listener fell too far behind."""
+        return self.subscription.overflowed
+
+    def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
+        return self
+
+    async def __anext__(self) -> dict[str, Any]:
+        if not self._acknowledged:
+            self._acknowledged = True
+            return acknowledgment(self.subscription_id, self.honoured)
+        event = await self.subscription.__anext__()
+        return event_notification(self.subscription_id, event)
+
+    def close(self) -> None:
+        """End the stream (the client went away, or the server shuts down)."""
+        self.subscription.close()
+
+    def closed_result(self, server_info: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The result that ends the stream gracefully (see :func:`listen_closed_result`)."""
+        return listen_closed_result(self.subscription_id, server_info)
+
+
+def open_listen(
+    bus: NotificationBus,
+    subscription_id: str | int,
+    params: Any,
+    capabilities: Mapping[str, Any],
+    *,
+    max_pending: int = DEFAULT_MAX_PENDING,
+) -> ListenStream:
+    """Serve a ``subscriptions/listen`` request with id ``subscription_id``: parse its
+    filter (-32602), narrow it to what ``capabilities`` can send, and subscribe at once,
+    so no event published after this call is missed."""
+    honoured = honoured_filter(parse_listen_params(params), capabilities)
+    return ListenStream(subscription_id, honoured, bus.subscribe(honoured, max_pending=max_pending))

@@ -16,6 +16,7 @@ from mcpkit.bus import (
     event_notification,
     honoured_filter,
     listen_closed_result,
+    open_listen,
     parse_listen_params,
 )
 from mcpkit.envelope import SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY
@@ -186,3 +187,25 @@ def test_listen_frames_are_valid_and_tagged() -> None:
     assert closed["_meta"][SERVER_INFO_KEY] == {"name": "s", "version": "1"}
     check("SubscriptionsListenResult", listen_closed_result("x"))
     check("SubscriptionsAcknowledgedNotification", acknowledgment("x", ListenFilter()))
+
+
+async def test_listen_stream_acknowledges_first_and_tags_every_frame() -> None:
+    bus = MemoryBus()
+    params = {"_meta": {}, "notifications": {"toolsListChanged": True, "promptsListChanged": True}}
+    stream = open_listen(bus, 1, params, {"tools": {"listChanged": True}})
+    assert stream.honoured == ListenFilter(tools=True)
+    await bus.publish(TOOLS)  # published before the first frame is read: not lost
+    await bus.publish(PROMPTS)  # not honoured: never sent
+    frames = [await anext(stream), await anext(stream)]
+    assert frames[0]["method"] == "notifications/subscriptions/acknowledged"
+    assert frames[0]["params"]["notifications"] == {"toolsListChanged": True}
+    assert frames[1]["method"] == "notifications/tools/list_changed"
+    for frame in frames:
+        assert frame["params"]["_meta"][SUBSCRIPTION_ID_KEY] == 1
+        check("ServerNotification", frame)
+    stream.close()
+    assert [f async for f in stream] == []
+    assert not stream.overflowed
+    check("SubscriptionsListenResult", stream.closed_result({"name": "s", "version": "1"}))
+    with pytest.raises(McpError):
+        open_listen(bus, 2, {}, {})

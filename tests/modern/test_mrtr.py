@@ -16,6 +16,7 @@ from mcpkit.server.mrtr import (
     current_round,
     input_required_result,
     required_capability,
+    run_with_rounds,
     validate_answer,
 )
 from mcpkit.server.request_state import KeyRing, RequestStateSealer, generate_key
@@ -419,3 +420,48 @@ async def test_no_waiting_ask_outlives_its_round(sealer: RequestStateSealer) -> 
     for _ in range(3):
         await asyncio.sleep(0)
     assert asyncio.all_tasks() == before
+
+
+async def context_elicit(message: str) -> dict[str, Any]:
+    """What Context.elicit does on the modern wire: ask the current round."""
+    rnd = current_round()
+    assert rnd is not None
+    return await rnd.ask("elicitation", {**NAME_Q, "message": message})
+
+
+async def test_run_with_rounds_serves_a_handler_unaware_of_rounds(
+    sealer: RequestStateSealer,
+) -> None:
+    async def tool() -> dict[str, Any]:
+        answer = await context_elicit("Who?")
+        return text(answer["content"]["name"])
+
+    params: dict[str, Any] = {"name": "who", "arguments": {}}
+    r1 = await run_with_rounds(
+        "tools/call", params, tool, client_capabilities=ALL_CAPS, sealer=sealer
+    )
+    assert isinstance(r1, dict) and r1["resultType"] == "input_required"
+    check("InputRequiredResult", r1)
+    (key,) = r1["inputRequests"]
+    retry = {**params, "inputResponses": {key: ELICIT_A}, "requestState": r1["requestState"]}
+    r2 = await run_with_rounds(
+        "tools/call", retry, tool, client_capabilities=ALL_CAPS, sealer=sealer
+    )
+    assert r2 == text("Alice")
+
+    async def listing() -> dict[str, Any]:
+        assert current_round() is None
+        return {"resultType": "complete", "tools": []}
+
+    r = await run_with_rounds("tools/list", {}, listing, client_capabilities={}, sealer=sealer)
+    assert r == {"resultType": "complete", "tools": []}
+
+
+async def test_state_only_input_required(sealer: RequestStateSealer) -> None:
+    async def later() -> dict[str, Any]:
+        raise InputRequired(request_state="come back later")
+
+    r = await run_with_rounds(
+        "resources/read", {"uri": "file:///a"}, later, client_capabilities={}, sealer=sealer
+    )
+    assert r == {"resultType": "input_required", "requestState": "come back later"}

@@ -56,6 +56,7 @@ __all__ = [
     "current_round",
     "input_required_result",
     "required_capability",
+    "run_with_rounds",
     "validate_answer",
 ]
 
@@ -382,3 +383,33 @@ class Round:
                 # Ends asks left waiting in branches the handler abandoned (e.g. gather
                 # siblings of an ask that raised).
                 self._never.cancel()
+
+
+async def run_with_rounds(
+    method: str,
+    params: Mapping[str, Any],
+    handler: Callable[[], Awaitable[T]],
+    *,
+    client_capabilities: Mapping[str, Any],
+    sealer: RequestStateSealer,
+    principal: str | None = None,
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
+) -> T | dict[str, Any]:
+    """Serve one attempt of ``method``: the handler's result, or the
+    ``InputRequiredResult`` dict when it waits on questions. For a method that cannot
+    answer ``input_required`` the handler just runs (no round: :func:`current_round` is
+    None). McpErrors (-32602 bad state or answers, -32021) propagate."""
+    if method not in MRTR_METHODS:
+        return await handler()
+    rnd = Round.from_request(
+        method,
+        params,
+        client_capabilities=client_capabilities,
+        sealer=sealer,
+        principal=principal,
+        max_rounds=max_rounds,
+    )
+    try:
+        return await rnd.run(handler)
+    except InputRequired as needed:
+        return needed.result
