@@ -341,6 +341,8 @@ async def test_misused_keys_and_params(sealer: RequestStateSealer) -> None:
     rnd = Round.from_request(
         "tools/call", {"name": "t"}, client_capabilities=ALL_CAPS, sealer=sealer
     )
+    with pytest.raises(RuntimeError):
+        await rnd.ask("roots")
     with pytest.raises(ValueError):
         await rnd.ask("elicitation", {"message": "no schema"})
     with pytest.raises(ValueError):
@@ -465,3 +467,16 @@ async def test_state_only_input_required(sealer: RequestStateSealer) -> None:
         "resources/read", {"uri": "file:///a"}, later, client_capabilities={}, sealer=sealer
     )
     assert r == {"resultType": "input_required", "requestState": "come back later"}
+
+
+async def test_a_round_runs_one_handler(sealer: RequestStateSealer) -> None:
+    rnd = Round.from_request(
+        "tools/call", {"name": "t"}, client_capabilities=ALL_CAPS, sealer=sealer
+    )
+
+    async def plain() -> dict[str, Any]:
+        return text("x")
+
+    await rnd.run(plain)
+    with pytest.raises(RuntimeError):
+        await rnd.run(plain)

@@ -246,6 +246,7 @@ class Round:
         self._asks = 0
         self._asked = asyncio.Event()
         self._never: asyncio.Future[None] | None = None
+        self._running = False
 
     @classmethod
     def from_request(
@@ -317,6 +318,8 @@ class Round:
         known = self._questions.get(key)
         if known is not None and known != request:
             raise ValueError(f"input request key {key!r} used for two different requests")
+        if not self._running:
+            raise RuntimeError("a question without an answer can only wait inside Round.run")
         self._questions[key] = request
         self._asked.set()
         if self._never is None:
@@ -351,6 +354,9 @@ class Round:
         async def call() -> T:
             return await fn()
 
+        if self._running:
+            raise RuntimeError("a round runs one handler")
+        self._running = True
         reset = _CURRENT.set(self)
         try:
             task = asyncio.ensure_future(call())
