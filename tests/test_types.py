@@ -1530,3 +1530,55 @@ def test_legacy_names_are_aliases() -> None:
         old = set(definitions(version))
         exported = set(t.__all__) | {"Annotated"}  # 2024-11-05's mixin base is folded in
         assert not old - exported, (version, sorted(old - exported))
+
+
+# ---------------------------------------------------------- result helpers
+
+
+def test_is_error_is_false_when_omitted_and_stays_omitted() -> None:
+    omitted = t.CallToolResult.from_wire({"content": []})
+    assert omitted.is_error is False
+    assert omitted.to_wire() == {"content": []}  # not added to the wire form
+    assert t.CallToolResult.from_wire({"content": [], "isError": None}).is_error is False
+    explicit = t.CallToolResult(content=[], is_error=False)
+    assert explicit.to_wire() == {"content": [], "isError": False}
+    assert t.CallToolResult.from_wire({"content": [], "isError": True}).to_wire()["isError"]
+    assert "is_error" not in t.CallToolResult(content=[]).model_dump()  # by name too
+    with pytest.raises(ValidationError):
+        t.CallToolResult.from_wire({"content": [], "isError": [1]})
+
+
+def test_text_helpers_join_the_text_blocks() -> None:
+    result = t.CallToolResult.from_wire(
+        {
+            "content": [
+                {"type": "text", "text": "one"},
+                {"type": "image", "data": "AA==", "mimeType": "image/png"},
+                {"type": "text", "text": "two"},
+            ]
+        }
+    )
+    assert result.text == "one\ntwo"
+    assert t.CallToolResult(content=[]).text == ""
+    prompt = t.GetPromptResult.from_wire(
+        {
+            "messages": [
+                {"role": "user", "content": {"type": "text", "text": "Hi"}},
+                {"role": "user", "content": {"type": "audio", "data": "AA==", "mimeType": "a/b"}},
+                {"role": "assistant", "content": {"type": "text", "text": "Hello"}},
+            ]
+        }
+    )
+    assert [m.text for m in prompt.messages] == ["Hi", "", "Hello"]
+    assert prompt.text == "Hi\nHello"
+    read = t.ReadResourceResult.from_wire(
+        {
+            "contents": [
+                {"uri": "a://1", "text": "first"},
+                {"uri": "a://2", "blob": "AA=="},
+                {"uri": "a://3", "text": "second"},
+            ]
+        }
+    )
+    assert read.text == "first\nsecond"
+    assert "text" not in read.to_wire()  # a property, not a field

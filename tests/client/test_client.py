@@ -73,9 +73,10 @@ async def test_call_tool_typed(feature: Any) -> None:
     assert isinstance(result, CallToolResult)
     assert isinstance(result.content[0], TextContent)
     assert result.content[0].text == "hello"
-    assert result.is_error in (None, False)
+    assert result.text == "hello"
     raw = await c.request("tools/call", {"name": "echo", "arguments": {"text": "raw"}})
     assert raw == {"content": [{"type": "text", "text": "raw"}]}
+    assert result.is_error is False  # the server left isError out
 
 
 async def test_tool_error_result_and_raise(feature: Any) -> None:

@@ -56,6 +56,7 @@ CONFIG = {
         "local": {"command": "python", "args": ["-m", "x"], "env": {"K": "v"}, "cwd": "/srv"},
         "remote": {"url": "https://h.example/mcp", "headers": {"Authorization": "Bearer t"}},
         "typed": {"type": "http", "url": "http://127.0.0.1:9/mcp"},
+        "windsurf": {"serverUrl": "https://w.example/mcp", "headers": {"X-Key": "k"}},
         "broken": {"args": []},
         "badurl": {"type": "sse", "url": "ftp://x"},
     }
@@ -71,7 +72,7 @@ def test_config_entries(tmp_path: Path) -> None:
     path.write_text(json.dumps(CONFIG))
     assert config_entry(path, "remote")["headers"] == {"Authorization": "Bearer t"}
     assert config_entry(str(path), "local")["cwd"] == "/srv"
-    with pytest.raises(KeyError, match="known: badurl, broken, local, remote, typed"):
+    with pytest.raises(KeyError, match="known: badurl, broken, local, remote, typed, windsurf"):
         config_entry(CONFIG, "nope")
 
     t = open_target(config_entry(CONFIG, "local"), env={"EXTRA": "1"}).transport
@@ -80,6 +81,11 @@ def test_config_entries(tmp_path: Path) -> None:
     assert t.env == {"K": "v", "EXTRA": "1"}
     conn = open_target(config_entry(CONFIG, "remote"))
     assert conn.server_url == "https://h.example/mcp"
+    conn = open_target(config_entry(CONFIG, "windsurf"))  # serverUrl works as url does
+    assert conn.server_url == "https://w.example/mcp"
+    assert type(conn.transport).__name__ == "StreamableHTTPClientTransport"
+    with pytest.raises(ValueError, match="serverUrl"):
+        open_target({"serverUrl": "ftp://x"})
     with pytest.raises(ValueError, match="command"):
         open_target(config_entry(CONFIG, "broken"))
     with pytest.raises(ValueError, match="url"):

@@ -141,10 +141,12 @@ def open_target(
 
 def _from_entry(entry: Mapping[str, Any], **opts: Any) -> Connection:
     kind = str(entry.get("type") or entry.get("transport") or "").lower()
-    url = entry.get("url")
+    url = entry.get("url", entry.get("serverUrl"))  # serverUrl: Windsurf's name for it
     if url is not None or kind in ("http", "streamable-http", "streamable_http", "sse"):
         if not isinstance(url, str) or not is_url(url):
-            raise ValueError(f"Server config entry: 'url' must be an http(s) URL, got {url!r}")
+            raise ValueError(
+                f"Server config entry: 'url' (or 'serverUrl') must be an http(s) URL, got {url!r}"
+            )
         headers = {**(entry.get("headers") or {}), **(opts.get("headers") or {})}
         return _http(url, headers, opts.get("auth"), **(opts.get("http_options") or {}))
     command = entry.get("command")

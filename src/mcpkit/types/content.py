@@ -1,5 +1,6 @@
 """Content blocks exchanged with LLMs: text, media, resources, tool use and tool results."""
 
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import Discriminator, Field, Tag
@@ -131,6 +132,12 @@ class ToolResultContent(McpModel):
     structured_content: dict[str, Any] | None = None
     is_error: bool | None = None
     meta: Meta | None = Field(default=None, alias="_meta")
+
+
+def joined_text(blocks: Iterable[object]) -> str:
+    """The ``text`` of every :class:`TextContent` (or :class:`TextResourceContents`) among
+    ``blocks``, joined by newlines; other blocks are skipped."""
+    return "\n".join(b.text for b in blocks if isinstance(b, (TextContent, TextResourceContents)))
 
 
 SamplingMessageContentBlock: TypeAlias = Annotated[

@@ -17,7 +17,7 @@ from .base import (
     Result,
     Role,
 )
-from .content import ContentBlock
+from .content import ContentBlock, TextContent, joined_text
 from .lifecycle import Icons
 
 
@@ -41,6 +41,11 @@ class PromptMessage(McpModel):
 
     role: Role
     content: ContentBlock
+
+    @property
+    def text(self) -> str:
+        """The message's text ("" when its content is not a text block)."""
+        return self.content.text if isinstance(self.content, TextContent) else ""
 
 
 class ListPromptsRequest(PaginatedRequest):
@@ -74,6 +79,11 @@ class GetPromptResult(Result):
 
     description: str | None = None
     messages: list[PromptMessage]
+
+    @property
+    def text(self) -> str:
+        """The text of every text message, joined by newlines ("" when there is none)."""
+        return joined_text(m.content for m in self.messages)
 
 
 class PromptListChangedNotification(NotificationBase):

@@ -15,7 +15,7 @@ from .base import (
     RequestParams,
     Result,
 )
-from .content import Annotations, TextOrBlobResourceContents
+from .content import Annotations, TextOrBlobResourceContents, joined_text
 from .lifecycle import Icons
 
 
@@ -85,6 +85,11 @@ class ReadResourceResult(Result):
     """Answer to resources/read: the contents (text or blob) of the resource."""
 
     contents: list[TextOrBlobResourceContents]
+
+    @property
+    def text(self) -> str:
+        """The text of every text contents, joined by newlines ("" when there is none)."""
+        return joined_text(self.contents)
 
 
 class SubscribeRequestParams(ResourceRequestParams):

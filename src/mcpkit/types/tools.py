@@ -2,7 +2,13 @@
 
 from typing import Any, Literal, TypeAlias
 
-from pydantic import Field
+from pydantic import (
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
 
 from .base import (
     BaseMetadata,
@@ -15,7 +21,7 @@ from .base import (
     RequestBase,
     Result,
 )
-from .content import ContentBlock
+from .content import ContentBlock, joined_text
 from .lifecycle import Icons
 from .tasks import TaskAugmentedRequestParams
 
@@ -90,11 +96,34 @@ class CallToolRequest(RequestBase):
 
 
 class CallToolResult(Result):
-    """Answer to tools/call: content blocks, optional structured result, error flag."""
+    """Answer to tools/call: content blocks, optional structured result, error flag.
+
+    ``is_error`` is False when the server left ``isError`` out (and it is left out of the
+    wire form again unless it was set); ``text`` joins the text blocks.
+    """
 
     content: list[ContentBlock]
     structured_content: dict[str, Any] | None = None
-    is_error: bool | None = None
+    is_error: bool = False
+
+    @field_validator("is_error", mode="before")
+    @classmethod
+    def _null_is_not_an_error(cls, value: Any) -> Any:
+        return False if value is None else value
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_is_error(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if not self.is_error and "is_error" not in self.model_fields_set:
+            data.pop("isError" if info.by_alias else "is_error", None)
+        return data
+
+    @property
+    def text(self) -> str:
+        """The text of every text block, joined by newlines ("" when there is none)."""
+        return joined_text(self.content)
 
 
 class ToolListChangedNotification(NotificationBase):
