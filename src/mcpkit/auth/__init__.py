@@ -19,7 +19,12 @@ if TYPE_CHECKING:
         OAuthClientAuth,
         headless_authorization_handler,
     )
-    from mcpkit.auth.errors import OAuthError
+    from mcpkit.auth.errors import (
+        AuthorizationServerMismatchError,
+        IssuerMismatchError,
+        OAuthError,
+        ResourceMismatchError,
+    )
     from mcpkit.auth.registration import ClientMetadata, PrivateKey
     from mcpkit.auth.server import AccessToken, ResourceServer, TokenVerifier
     from mcpkit.auth.tokens import (
@@ -35,7 +40,10 @@ _WHERE = {
     "AuthorizationResponse": "client",
     "OAuthClientAuth": "client",
     "headless_authorization_handler": "client",
+    "AuthorizationServerMismatchError": "errors",
+    "IssuerMismatchError": "errors",
     "OAuthError": "errors",
+    "ResourceMismatchError": "errors",
     "ClientMetadata": "registration",
     "PrivateKey": "registration",
     "AccessToken": "server",
@@ -52,13 +60,16 @@ __all__ = [
     "AccessToken",
     "AuthorizationHandler",
     "AuthorizationResponse",
+    "AuthorizationServerMismatchError",
     "ClientInfo",
     "ClientMetadata",
+    "IssuerMismatchError",
     "MemoryTokenStore",
     "OAuthClientAuth",
     "OAuthError",
     "OAuthToken",
     "PrivateKey",
+    "ResourceMismatchError",
     "ResourceServer",
     "SQLiteTokenStore",
     "TokenStore",

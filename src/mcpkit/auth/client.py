@@ -7,6 +7,15 @@ gets a client identity (pre-registered, client ID metadata document, or dynamic 
 runs the authorization code grant with PKCE S256 (or the client credentials grant), and retries
 the request with the token. It refreshes tokens, steps up on 403 ``insufficient_scope`` (with a
 retry budget), and only ever attaches a token to requests for the MCP server's own origin.
+
+The security checks refuse with an :class:`~mcpkit.auth.errors.OAuthError` subclass: protected
+resource metadata for another resource (:class:`~mcpkit.auth.errors.ResourceMismatchError`),
+authorization server metadata naming another issuer and an authorization response whose RFC 9207
+``iss`` is wrong or missing where advertised (:class:`~mcpkit.auth.errors.IssuerMismatchError`),
+pre-registered credentials at another authorization server
+(:class:`~mcpkit.auth.errors.AuthorizationServerMismatchError`). Registrations and tokens are
+kept per authorization server (issuer): when the resource moves to another one the client
+registers there afresh and never shows it the first one's credentials.
 """
 
 from __future__ import annotations
@@ -148,7 +157,7 @@ class OAuthClientAuth(httpx.Auth):
     ``private_key``) when pre-registered (bound to ``client_issuer`` if given, else to the first
     authorization server it is used with); ``client_metadata_url`` (a client ID metadata
     document) when the authorization server advertises support; else dynamic registration
-    with ``client_metadata``.
+    with ``client_metadata`` (its ``application_type`` is always sent).
 
     ``grant_type="authorization_code"`` (default) needs ``authorization_handler``;
     ``"client_credentials"`` needs pre-registered credentials; ``"jwt_bearer"`` (RFC 7523:
@@ -157,7 +166,10 @@ class OAuthClientAuth(httpx.Auth):
     token request). ``dpop`` (RFC 9449 sender-constrained tokens; needs the ``auth`` extra):
     True always, False never, None (default) when the server challenges with the ``DPoP``
     scheme and the authorization server advertises ES256. Tokens and registrations live in
-    ``store`` (in memory by default). ``max_step_up`` bounds re-authorizations for the same
+    ``store`` (in memory by default), keyed by the issuer. ``offline_access`` is added to the
+    requested scopes only when the authorization server lists it in ``scopes_supported``.
+    A step-up asks for the union of the scopes requested and granted before and those the
+    challenge names; ``max_step_up`` bounds re-authorizations for the same
     ``insufficient_scope`` challenge. ``http_client`` is used for the OAuth requests (PRM, AS
     metadata, registration, token endpoint). Authorization server endpoints and redirect URIs
     must be HTTPS or loopback HTTP unless ``allow_insecure_http``.
