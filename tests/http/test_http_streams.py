@@ -191,13 +191,21 @@ async def test_delete_mid_request_frees_every_session(serve_app: Any) -> None:
     assert not transports and not sessions
 
 
-async def test_default_bind_is_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_run_binds_to_loopback_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     import mcpkit.transports.http as http_pkg
 
     seen: dict[str, Any] = {}
-    monkeypatch.setattr(http_pkg, "run", lambda app, host, port: seen.update(host=host, port=port))
+
+    def fake_running(app: Any, host: str, port: int) -> Any:
+        seen.update(host=host, port=port)
+        raise KeyboardInterrupt  # as if stopped at once (run ends quietly)
+
+    monkeypatch.setattr(http_pkg, "running", fake_running)
     Server("bind").run("http")
     assert seen == {"host": "127.0.0.1", "port": 8000}
+
+
+async def test_running_binds_to_loopback_by_default() -> None:
     async with running(lambda scope, receive, send: None, lifespan="off") as base:
         assert base.startswith("http://127.0.0.1:")
 

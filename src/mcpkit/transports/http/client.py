@@ -68,7 +68,8 @@ class StreamableHTTPClientTransport(Transport):
 
     ``headers`` are sent with every request; ``auth`` is an ``httpx.Auth`` (the OAuth flow
     plugs in there); ``timeout`` bounds connecting and sending, ``sse_read_timeout`` the wait
-    between two chunks of a response. Pass ``httpx_client`` to reuse a configured client (it is
+    between two chunks of a response; ``max_message_size`` bounds one SSE event (bytes). Pass
+    ``httpx_client`` to reuse a configured client (it is
     then not closed here).
     """
 
@@ -87,6 +88,7 @@ class StreamableHTTPClientTransport(Transport):
         terminate_on_close: bool = True,
         max_reconnects: int = 5,
         default_retry_ms: int = 1000,
+        max_message_size: int = 64 * 1024 * 1024,
     ) -> None:
         self.url = url
         self.headers = dict(headers or {})
@@ -99,6 +101,7 @@ class StreamableHTTPClientTransport(Transport):
         self.terminate_on_close = terminate_on_close
         self.max_reconnects = max_reconnects
         self.default_retry_ms = default_retry_ms
+        self.max_message_size = max_message_size
         self._client = httpx_client
         self._owns_client = httpx_client is None
         self._sink: MessageSink | None = None
@@ -309,7 +312,7 @@ class StreamableHTTPClientTransport(Transport):
 
     async def _read_stream(self, response: httpx.Response, pending: set[RequestId]) -> None:
         """Read a POST's SSE stream until the response(s) came, resuming it as needed."""
-        decoder = SSEDecoder()
+        decoder = SSEDecoder(self.max_message_size)
         await self._consume(response, decoder, pending)
         failures = 0
         while pending and not self._closed:
@@ -355,7 +358,7 @@ class StreamableHTTPClientTransport(Transport):
         waiter.cancel()
 
     async def _standalone(self, established: asyncio.Event) -> None:
-        decoder = SSEDecoder()
+        decoder = SSEDecoder(self.max_message_size)
         failures = 0
         client = self._client
         assert client is not None
@@ -368,7 +371,9 @@ class StreamableHTTPClientTransport(Transport):
                     ctype = r.headers.get("content-type", "").split(";", 1)[0].strip().lower()
                     if r.status_code >= 400 or ctype != "text/event-stream":
                         if r.status_code == 400 and decoder.last_event_id is not None:
-                            decoder = SSEDecoder()  # could not resume: open a fresh stream
+                            decoder = SSEDecoder(
+                                self.max_message_size
+                            )  # could not resume: open a fresh stream
                             continue
                         logger.debug("No standalone SSE stream (HTTP %d)", r.status_code)
                         return
@@ -423,7 +428,7 @@ class StreamableHTTPClientTransport(Transport):
                 sid = response.headers.get("mcp-session-id")
                 ctype = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
                 if ctype == "text/event-stream":
-                    decoder = SSEDecoder()
+                    decoder = SSEDecoder(self.max_message_size)
                     async for chunk in response.aiter_bytes():
                         for event in decoder.feed(chunk):
                             if event.data:

@@ -58,6 +58,8 @@ class MemoryEventStore(EventStore):
     """Events in process memory, bounded per session (events and bytes), in the number of
     sessions and in total bytes.
 
+    The default of 4,096 events covers what a reader dropped for being slow can still have
+    missed (an SSE connection's buffer, what the sockets hold) for messages of 1 KB.
     Past a bound the oldest events go first; past ``max_bytes`` they go from the session
     written to least recently (a busy session never starves a quiet one of its last events
     for long, and a flood from one session cannot grow memory without bound).
@@ -65,7 +67,7 @@ class MemoryEventStore(EventStore):
 
     def __init__(
         self,
-        max_events_per_session: int = 1024,
+        max_events_per_session: int = 4096,
         max_sessions: int = 10_000,
         *,
         max_bytes_per_session: int = 16 * 1024 * 1024,

@@ -79,7 +79,10 @@ class LegacySSEServer:
     async def _open(self, scope: Scope, receive: Receive, send: Send) -> None:
         sid = secrets.token_hex(16)
         transport = LegacySessionTransport(
-            sid, max_buffer=self.app.max_stream_buffer, on_close=self._forget
+            sid,
+            max_buffer=self.app.max_stream_buffer,
+            on_close=self._forget,
+            slow_reader_timeout=self.app.slow_reader_timeout,
         )
         session = self.app.session_factory(transport)
         await session.start()

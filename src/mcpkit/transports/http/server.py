@@ -276,7 +276,10 @@ class StreamableHTTPApp:
     :class:`EventStore` such as :class:`SQLiteEventStore`), ``allowed_hosts``,
     ``allowed_origins`` and ``dns_rebinding_protection`` (see below), ``max_body_size``
     (bytes), ``session_idle_timeout`` (seconds),
-    ``max_sessions``, ``sse_retry_ms`` (the ``retry`` field of priming events),
+    ``max_sessions``, ``max_stream_buffer`` (bytes waiting for one SSE reader before its
+    producers wait for it) and ``slow_reader_timeout`` (seconds a reader may take nothing
+    while producers wait before it is dropped; it may resume), ``sse_retry_ms`` (the
+    ``retry`` field of priming events),
     ``keepalive_interval`` (seconds between SSE comments on idle streams) and ``legacy_sse``
     (also serve the 2024-11-05 HTTP+SSE endpoints ``/sse`` and ``/messages``), ``auth`` (a
     :class:`mcpkit.auth.ResourceServer`: bearer tokens required, protected resource metadata).
@@ -321,6 +324,7 @@ class StreamableHTTPApp:
         sse_retry_ms: int | None = None,
         keepalive_interval: float = 15.0,
         max_stream_buffer: int = 4 * 1024 * 1024,
+        slow_reader_timeout: float = 30.0,
         supported_versions: tuple[ProtocolVersion, ...] = versions.SUPPORTED,
         legacy_sse: bool = False,
         legacy_sse_path: str = "/sse",
@@ -352,6 +356,7 @@ class StreamableHTTPApp:
         self.sse_retry_ms = sse_retry_ms
         self.keepalive_interval = keepalive_interval
         self.max_stream_buffer = max_stream_buffer
+        self.slow_reader_timeout = slow_reader_timeout
         self.supported_versions = supported_versions
         self._supported_names = {v.name: v for v in supported_versions}
         self.sessions: dict[str, HttpSessionTransport] = {}
@@ -687,6 +692,7 @@ class StreamableHTTPApp:
             max_buffer=self.max_stream_buffer,
             retry_ms=self.sse_retry_ms,
             on_close=self._forget,
+            slow_reader_timeout=self.slow_reader_timeout,
         )
         session = self.session_factory(transport)
         await session.start()
@@ -714,7 +720,11 @@ class StreamableHTTPApp:
         await _respond(send, 200, data, headers)
 
     async def _fresh_session(self, version: ProtocolVersion | None) -> HttpSessionTransport:
-        transport = HttpSessionTransport(None, max_buffer=self.max_stream_buffer)
+        transport = HttpSessionTransport(
+            None,
+            max_buffer=self.max_stream_buffer,
+            slow_reader_timeout=self.slow_reader_timeout,
+        )
         session = self.session_factory(transport)
         await session.start()
         session.assume_initialized(version or _DEFAULT_VERSION)
@@ -732,7 +742,11 @@ class StreamableHTTPApp:
         if not is_request:
             await _respond(send, 202)  # no session to deliver it to
             return
-        transport = HttpSessionTransport(None, max_buffer=self.max_stream_buffer)
+        transport = HttpSessionTransport(
+            None,
+            max_buffer=self.max_stream_buffer,
+            slow_reader_timeout=self.slow_reader_timeout,
+        )
         session = self.session_factory(transport)
         await session.start()
         if msg["method"] != "initialize":

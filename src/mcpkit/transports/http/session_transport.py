@@ -30,6 +30,7 @@ import logging
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -66,24 +67,37 @@ def _related_task(message: Any) -> str | None:
 
 
 class SSEConnection:
-    """One HTTP response streaming SSE frames; the ASGI handler drains :attr:`frames`."""
+    """One HTTP response streaming SSE frames; the ASGI handler drains :attr:`frames`.
+
+    Backpressure, not loss: once half of ``max_buffer`` (or ``max_frames`` frames) waits to
+    be sent, the connection is *full* and its transport's ``writing_paused`` turns true, so a
+    producer that awaits ``drain`` waits for the reader instead of growing the buffer. One
+    message is never refused for its size. A producer that keeps writing to a full connection
+    past ``max_buffer`` bytes has its reader dropped (the client may resume from the event
+    store), and so does a reader that takes nothing for ``slow_reader_timeout`` seconds
+    while a producer waits (see :meth:`HttpSessionTransport.drain`).
+    """
 
     __slots__ = (
         "aborted",
+        "drained",
         "event",
         "finished",
         "frames",
         "keepalive_due",
         "max_buffer",
+        "max_frames",
+        "on_pressure",
         "sending",
         "size",
         "task",
     )
 
-    def __init__(self, max_buffer: int) -> None:
+    def __init__(self, max_buffer: int, max_frames: int = 256) -> None:
         self.frames: deque[bytes] = deque()
         self.size = 0
         self.max_buffer = max_buffer
+        self.max_frames = max_frames
         self.event = asyncio.Event()
         #: End the response once the buffered frames are sent.
         self.finished = False
@@ -93,18 +107,36 @@ class SSEConnection:
         #: The keep-alive timer fired: the handler sends a comment if nothing else is due.
         self.keepalive_due = False
         self.task: asyncio.Task[Any] | None = asyncio.current_task()
+        #: Set while the connection is full (None: it is not); set again once it drained.
+        self.drained: asyncio.Event | None = None
+        #: Told ``(conn, full)`` when the connection fills up and when it drains.
+        self.on_pressure: Callable[[SSEConnection, bool], None] | None = None
 
-    def push(self, frame: bytes) -> bool:
-        """Queue a frame; False (and the connection aborted) when the buffer overflowed."""
+    @property
+    def full(self) -> bool:
+        """Whether producers should wait for the reader before writing more here."""
+        return self.drained is not None
+
+    def push(self, frame: bytes, *, replay: bool = False) -> bool:
+        """Queue a frame; False (and the connection aborted) when the producer went on
+        writing past ``max_buffer`` after the connection filled up. A ``replay`` (bounded by
+        the event store) is always queued."""
         if self.aborted or self.finished:
             return False
-        self.size += len(frame)
-        if self.size > self.max_buffer:
+        size = self.size + len(frame)
+        if self.drained is not None and size > self.max_buffer and not replay:
             logger.warning("SSE client too slow: dropping its connection (it may resume)")
             self.abort()
             return False
+        self.size = size
         self.frames.append(frame)
         self.event.set()
+        if self.drained is None and (
+            size > self.max_buffer // 2 or len(self.frames) > self.max_frames
+        ):
+            self.drained = asyncio.Event()
+            if self.on_pressure is not None:
+                self.on_pressure(self, True)
         return True
 
     def take(self) -> bytes:
@@ -113,7 +145,15 @@ class SSEConnection:
         frames.clear()
         self.size = 0
         self.event.clear()
+        self._release()
         return data
+
+    def _release(self) -> None:
+        drained, self.drained = self.drained, None
+        if drained is not None:
+            drained.set()
+            if self.on_pressure is not None:
+                self.on_pressure(self, False)
 
     def ping(self) -> None:
         """Wake the handler to send a keep-alive comment."""
@@ -123,6 +163,7 @@ class SSEConnection:
     def finish(self) -> None:
         self.finished = True
         self.event.set()
+        self._release()  # nothing more is accepted: nobody should wait for it
 
     def abort(self) -> None:
         if self.aborted:
@@ -131,6 +172,7 @@ class SSEConnection:
         self.frames.clear()
         self.size = 0
         self.event.set()
+        self._release()
         task = self.task
         if self.sending and task is not None and task is not asyncio.current_task():
             task.cancel()  # stuck writing to a client that does not read
@@ -139,7 +181,7 @@ class SSEConnection:
 class _Stream:
     """A logical SSE stream: outlives its connections (it can be resumed)."""
 
-    __slots__ = ("conn", "key", "primed", "request_ids", "seq", "standalone", "tasks")
+    __slots__ = ("conn", "key", "primed", "request_ids", "seq", "standalone", "tasks", "waited")
 
     def __init__(self, key: str, standalone: bool = False) -> None:
         self.key = key
@@ -150,6 +192,8 @@ class _Stream:
         self.standalone = standalone
         #: Tasks whose ``tasks/result`` this stream answers (None: none).
         self.tasks: list[str] | None = None
+        #: Producers already waited once for this stream's reader to come back.
+        self.waited = False
 
 
 class HttpSessionTransport(Transport):
@@ -165,8 +209,17 @@ class HttpSessionTransport(Transport):
         held_limit: int = 256,
         retry_ms: int | None = None,
         on_close: Any = None,
+        slow_reader_timeout: float = 30.0,
+        resume_grace: float = 30.0,
     ) -> None:
         self.session_id = session_id
+        self.slow_reader_timeout = slow_reader_timeout
+        #: Connections whose reader is behind (writes wait in :meth:`drain` while any is).
+        self._full: set[SSEConnection] = set()
+        #: Streams whose reader was dropped for being slow, until it resumes (writes wait for
+        #: it once, up to ``resume_grace`` seconds, so the store keeps what it missed).
+        self._awaiting: dict[_Stream, asyncio.Event] = {}
+        self.resume_grace = resume_grace
         self.store = event_store if session_id is not None else None
         self.info = TransportInfo("http", session_id, self.store is not None)
         #: The session's negotiated revision, set by the app once known (it decides whether
@@ -244,6 +297,66 @@ class HttpSessionTransport(Transport):
             return
         self._unrelated(message, data)
 
+    async def drain(self) -> None:
+        """Wait until every full connection's reader took what waits for it; a reader that
+        takes nothing for ``slow_reader_timeout`` seconds is dropped (it may resume), and
+        then its stream is waited for once, up to ``resume_grace`` seconds, so that what it
+        missed is still in the event store when it comes back."""
+        while self._full or self._awaiting:
+            if self._full:
+                conn = next(iter(self._full))
+                drained = conn.drained
+                if drained is None:  # released without telling us
+                    self._pressure(conn, False)
+                    continue
+                try:
+                    async with asyncio.timeout(self.slow_reader_timeout):
+                        await drained.wait()
+                except TimeoutError:
+                    logger.warning(
+                        "SSE client read nothing for %gs: dropping its connection (it may resume)",
+                        self.slow_reader_timeout,
+                    )
+                    self._dropped(conn)
+                continue
+            stream, resumed = next(iter(self._awaiting.items()))
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.resume_grace):
+                    await resumed.wait()
+            self._resumed(stream)
+
+    def _pressure(self, conn: SSEConnection, full: bool) -> None:
+        if full:
+            self._full.add(conn)
+        else:
+            self._full.discard(conn)
+        self.writing_paused = bool(self._full or self._awaiting)
+
+    def _dropped(self, conn: SSEConnection) -> None:
+        """``conn``'s reader was too slow: abort it, and have producers wait for the stream
+        to be resumed (once) when it can be."""
+        conn.abort()
+        for stream in self._streams.values():
+            if stream.conn is conn:
+                stream.conn = None
+                if self.store is not None and not stream.waited and not self.closed:
+                    stream.waited = True
+                    self._awaiting[stream] = asyncio.Event()
+                    self.writing_paused = True
+                break
+
+    def _resumed(self, stream: _Stream) -> None:
+        resumed = self._awaiting.pop(stream, None)
+        if resumed is not None:
+            resumed.set()
+            self.writing_paused = bool(self._full or self._awaiting)
+
+    def _attach(self, stream: _Stream, conn: SSEConnection) -> None:
+        stream.conn = conn
+        conn.on_pressure = self._pressure
+        if conn.full:
+            self._pressure(conn, True)
+
     async def close(self) -> None:
         if self.closed:
             return
@@ -253,6 +366,11 @@ class HttpSessionTransport(Transport):
                 stream.conn.finish()
                 stream.conn = None
         self._streams.clear()
+        for resumed in self._awaiting.values():
+            resumed.set()
+        self._awaiting.clear()
+        self._full.clear()
+        self.writing_paused = False
         self._by_request.clear()
         for future in self._json.values():
             if not future.done():
@@ -299,7 +417,7 @@ class HttpSessionTransport(Transport):
         """A new SSE stream for the request(s) of one POST, attached to ``conn``."""
         stream = _Stream(self._new_key())
         stream.request_ids.update(ids)
-        stream.conn = conn
+        self._attach(stream, conn)
         self._streams[stream.key] = stream
         for rid in ids:
             self._by_request[rid] = stream
@@ -312,7 +430,7 @@ class HttpSessionTransport(Transport):
         old = stream.conn
         if old is not None:
             old.finish()
-        stream.conn = conn
+        self._attach(stream, conn)
         self._prime(stream, conn)
         while self._backlog and not conn.aborted:
             conn.push(self._backlog.popleft())
@@ -334,14 +452,15 @@ class HttpSessionTransport(Transport):
         if stream is not None and stream.seq < after:
             return False
         for seq, data in events:
-            conn.push(sse.encode_event(data, f"{key}-{seq}"))
+            conn.push(sse.encode_event(data, f"{key}-{seq}"), replay=True)
         if stream is None:
             conn.finish()  # that stream ended: its events are all replayed
             return True
         old = stream.conn
         if old is not None and old is not conn:
             old.finish()
-        stream.conn = conn
+        self._attach(stream, conn)
+        self._resumed(stream)
         if stream.standalone:
             self._backlog.clear()  # those were stored and just replayed
             self._release_held(None, stream)
@@ -349,6 +468,9 @@ class HttpSessionTransport(Transport):
 
     def detach(self, conn: SSEConnection) -> None:
         """A connection ended (client gone or response complete)."""
+        conn.on_pressure = None
+        if conn in self._full:
+            self._pressure(conn, False)
         for stream in self._streams.values():
             if stream.conn is conn:
                 stream.conn = None
@@ -436,7 +558,7 @@ class HttpSessionTransport(Transport):
         conn = stream.conn
         if conn is not None and not conn.aborted and not conn.finished:
             if not conn.push(frame):
-                stream.conn = None
+                self._dropped(conn)  # push aborted it: producers wait for the resumption
         elif stream.standalone:
             self._backlog.append(frame)
         # else: the client left this stream; it is in the store if resumption is on.
@@ -529,6 +651,7 @@ class HttpSessionTransport(Transport):
 
     def _end_stream(self, stream: _Stream) -> None:
         self._streams.pop(stream.key, None)
+        self._resumed(stream)
         if stream.tasks is not None:
             for task_id in stream.tasks:
                 if self._task_streams.get(task_id) is stream:

@@ -70,6 +70,9 @@ class SSEDecoder:
         self.last_event_id: str | None = None
         self.retry: int | None = None
         self._buf = b""
+        #: Chunks of a long line after ``_buf``, joined once its end arrives.
+        self._parts: list[bytes] = []
+        self._parts_size = 0
         self._event = ""
         self._data: list[str] = []
         self._id_seen = False
@@ -78,6 +81,23 @@ class SSEDecoder:
 
     def feed(self, chunk: bytes) -> list[ServerSentEvent]:
         """Parse ``chunk``; return the events it completed (in order)."""
+        if (
+            self._buf
+            and not self._first
+            and b"\n" not in chunk
+            and b"\r" not in chunk
+            and not self._buf.endswith(b"\r")
+        ):
+            # The middle of a long line (a large message): collect it without rescanning.
+            self._parts.append(chunk)
+            self._parts_size += len(chunk)
+            if len(self._buf) + self._parts_size > self.max_line:
+                raise ValueError(f"SSE line longer than {self.max_line} bytes")
+            return []
+        if self._parts:
+            self._buf = b"".join([self._buf, *self._parts])
+            self._parts.clear()
+            self._parts_size = 0
         buf = self._buf + chunk if self._buf else chunk
         if self._first and buf:
             if buf.startswith(b"\xef\xbb\xbf"):
