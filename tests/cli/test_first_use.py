@@ -4,10 +4,13 @@ left behind, quiet logs on request, JSON output kept apart from JSON arguments."
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
-from tests.cli.conftest import EVERYTHING, mcpkit
+from tests.cli.conftest import EVERYTHING, cli_env, mcpkit
 
 PRINTING = Path(__file__).resolve().parent / "printing_server.py"
 
@@ -171,3 +174,42 @@ def test_a_declined_request_exits_0_unless_the_result_is_an_error() -> None:
     not_declined = mcpkit("call", str(DECLINE), "minus_one", "--no-input")
     assert not_declined.returncode == 1
     assert not_declined.stderr.startswith("error: server error -1: not a decline")
+
+
+def test_piped_inspect_has_no_padding_and_the_terminals_width() -> None:
+    piped = mcpkit("inspect", str(EVERYTHING))  # stdout, stderr and stdin all pipes
+    assert piped.returncode == 0, piped.stderr
+    lines = piped.stdout.splitlines()
+    assert "tools (13)" in lines
+    assert [line for line in lines if line != line.rstrip()] == []
+    assert max(len(line) for line in lines) > 100  # no terminal: 120 columns, not 80
+
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = os.openpty()  # stdout piped, stderr on a 90-column terminal
+    try:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 90, 0, 0))
+        proc = subprocess.run(
+            [sys.executable, "-m", "mcpkit", "inspect", str(EVERYTHING)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=slave,
+            env=cli_env(),
+            timeout=60,
+            text=True,
+        )
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert proc.returncode == 0
+    lines = proc.stdout.splitlines()
+    assert "tools (13)" in lines
+    assert max(len(line) for line in lines) <= 90
+    assert [line for line in lines if line != line.rstrip()] == []
+
+
+def test_server_text_keeps_its_trailing_spaces_when_piped() -> None:
+    done = mcpkit("call", str(EVERYTHING), "echo", "text=hi  ")
+    assert done.stdout == "hi  \n"

@@ -84,7 +84,7 @@ def render(info: Mapping[str, Any], output: Output) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    out = output.out
+    out = output.tables
     server = info["serverInfo"]
     title = f" — {server['title']}" if server.get("title") else ""
     out.print(

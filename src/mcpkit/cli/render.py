@@ -104,6 +104,51 @@ def compact_schema(schema: Any) -> str:
     return ", ".join(parts)
 
 
+def _terminal_width() -> int:
+    """Stdout is piped: the width of the terminal stderr or stdin is on (``mcpkit inspect X |
+    less``), else 120 (captured: tables are not squeezed into 80 columns)."""
+    for fd in (2, 0):
+        try:
+            columns = os.get_terminal_size(fd).columns
+        except OSError:
+            continue
+        if columns > 0:  # a terminal that never set its size says 0
+            return columns
+    return 120
+
+
+class _TrimmedLines:
+    """A text stream that drops the trailing spaces of every line (rich pads table cells to
+    the console width; piped output should not carry that padding)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self._partial = ""
+
+    def write(self, text: str) -> int:
+        lines = (self._partial + text).split("\n")
+        self._partial = lines.pop()
+        if lines:
+            self._stream.write("".join(line.rstrip(" ") + "\n" for line in lines))
+        return len(text)
+
+    def flush(self) -> None:
+        if self._partial:
+            self._stream.write(self._partial)
+            self._partial = ""
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        return int(self._stream.fileno())
+
+    @property
+    def encoding(self) -> str:
+        return str(getattr(self._stream, "encoding", "utf-8") or "utf-8")
+
+
 class Output:
     """Where the CLI prints: ``out`` (stdout: results) and ``err`` (stderr: everything else).
 
@@ -124,13 +169,18 @@ class Output:
         from rich.console import Console
 
         kwargs: dict[str, Any] = {}
-        if "COLUMNS" not in os.environ and not sys.stdout.isatty():
-            kwargs["width"] = 120  # piped or captured: do not squeeze tables into 80 columns
+        piped = not sys.stdout.isatty()
+        if "COLUMNS" not in os.environ and piped:
+            kwargs["width"] = _terminal_width()
         if color is False:
             kwargs["no_color"] = True
         # The real stdout, kept: while an in-memory server runs, sys.stdout is stderr.
         self.stdout = sys.stdout
         self.out: Console = Console(file=self.stdout, highlight=False, soft_wrap=True, **kwargs)
+        #: Tables and grids on stdout (``inspect``): piped, without rich's trailing padding
+        #: (``out`` keeps server text exactly as it is).
+        tables_file: Any = _TrimmedLines(self.stdout) if piped else self.stdout
+        self.tables: Console = Console(file=tables_file, highlight=False, soft_wrap=True, **kwargs)
         self.err: Console = Console(stderr=True, highlight=False, soft_wrap=True, **kwargs)
         self._save_dir = Path(save_dir) if save_dir else None
         #: Server log messages below this level are not shown; ``quiet`` hides all of them
