@@ -26,3 +26,28 @@ def test_weather_quickstart_runs() -> None:
         "Oslo: 21°C, clear",
         "Plan a three-day trip to Oslo; check the forecast first.",
     ]
+
+
+def test_the_benchmark_smoke_run_says_it_checked_answers_only() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "run.py"),
+            "--smoke",
+            "--only",
+            "mcpkit",
+            "--workloads",
+            "stdio-seq,http-json-32",
+            "--no-setup",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert "smoke run: checked the answers only (2 implementation x workload runs, " in "\n".join(
+        lines
+    )
+    assert not any(line.startswith("|") for line in lines)  # no table of meaningless timings
+    assert "calls/s" not in done.stdout
