@@ -147,11 +147,11 @@ async def test_an_all_async_server_starts_no_worker_thread() -> None:
         return x + 1
 
     assert await UserFunction(fn).call(pool, x=1) == 2
-    assert pool._executor is None
+    assert not pool.started
     assert await UserFunction(lambda x: x * 2).call(pool, x=4) == 8
-    assert pool._executor is not None
+    assert pool.started
     pool.shutdown()
-    assert pool._executor is None
+    assert not pool.started
 
 
 def test_is_async_callable() -> None:

@@ -244,6 +244,12 @@ class WorkerPool:
             )
         return executor
 
+    @property
+    def started(self) -> bool:
+        """True while an executor is running (something sync was called since the start
+        or the last :meth:`shutdown`)."""
+        return self._executor is not None
+
     def shutdown(self) -> None:
         """Stop the workers without waiting; queued work is cancelled."""
         executor = self._executor

@@ -294,12 +294,11 @@ class ToolRegistry:
     ) -> JSONObject:
         """Validate, call and convert: the whole of ``tools/call`` for one tool. ``rctx`` is
         the context the tool talks back through when not ``request`` (a task's)."""
-        talk = request if rctx is None else rctx
         try:
             kwargs = entry.signature.validate(arguments)
         except ArgumentsError as exc:
             message = f"Invalid arguments for tool '{entry.name}': {exc}"
-            version = talk.session.protocol_version
+            version = request.session.protocol_version
             if version is None or version.input_errors_as_tool_results:
                 return error_result(message)
             raise McpError(INVALID_PARAMS, message) from None
@@ -307,15 +306,6 @@ class ToolRegistry:
             kwargs[entry.context_param] = request.context(rctx)
         else:
             request.bind_logging(rctx)
-        result = await self._outcome(entry, kwargs, request)
-        version = talk.session.protocol_version
-        if needs_downgrade(version):
-            result = downgrade_result(result, version)
-        return result
-
-    async def _outcome(
-        self, entry: ToolEntry, kwargs: dict[str, Any], request: ServerRequestContext
-    ) -> JSONObject:
         try:
             value = await entry.function.call(request.workers, **kwargs)
         except ClientCapabilityError as exc:
@@ -329,6 +319,10 @@ class ToolRegistry:
                 message += "\n" + traceback.format_exc()
             return error_result(message)
         try:
-            return entry.to_result(value)
+            result = entry.to_result(value)
         except Exception as exc:
             return error_result(f"Tool '{entry.name}' returned a value that cannot be sent: {exc}")
+        version = request.session.protocol_version
+        if needs_downgrade(version):
+            result = downgrade_result(result, version)
+        return result
