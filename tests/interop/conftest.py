@@ -7,6 +7,8 @@ Peers live in ``.cache/peers`` (see scripts/peers.sh):
   report) with ``py_peer.run(...)`` / ``py_peer.python``.
 - :func:`ts_peer` — the official TypeScript SDK v2 (``@modelcontextprotocol/client`` and
   ``@modelcontextprotocol/server``, the 2026-07-28 era) and the Inspector, with Node 22.
+  ``ts_peer.run(PEER_SCRIPTS / "ts_client.mjs", ...)`` drives a server with the TypeScript
+  client and prints the same JSON report as ``py_client.py``.
 
 A missing peer fails the test with the command that installs it; it is never skipped.
 ``peers/tee.py`` records a stdio conversation, ready for :class:`tests.wire.WireChecker`
@@ -81,6 +83,20 @@ class NodePeer:
         env["PATH"] = f"{self.node.parent}{os.pathsep}{env.get('PATH', '')}"
         env["NODE_PATH"] = str(self.node_modules)
         return env
+
+    def run(
+        self, *args: str | Path, timeout: float = 60, **kwargs: Any
+    ) -> subprocess.CompletedProcess[str]:
+        """Run Node 22 with ``args`` in :meth:`env`; the output is text, captured."""
+        return subprocess.run(
+            [str(self.node), *map(str, args)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+            env=kwargs.pop("env", self.env()),
+            **kwargs,
+        )
 
 
 def locate_python_peer(peers_dir: Path = PEERS_DIR) -> PythonPeer:

@@ -60,6 +60,34 @@ def test_official_client_2026_talks_to_official_server_over_stdio(
     assert not checker.errors, checker.errors
 
 
+def test_typescript_client_2026_talks_to_the_python_server(
+    ts_peer: NodePeer, py_peer: PythonPeer, tmp_path: Path
+) -> None:
+    log = tmp_path / "wire.jsonl"
+    run = ts_peer.run(
+        PEER_SCRIPTS / "ts_client.mjs",
+        "--mode",
+        "2026-07-28",
+        "--call",
+        "echo",
+        json.dumps({"text": "héllo"}),
+        "--",
+        sys.executable,
+        PEER_SCRIPTS / "tee.py",
+        log,
+        "--",
+        py_peer.python,
+        PEER_SCRIPTS / "py_server.py",
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["protocolVersion"] == "2026-07-28"
+    assert report["calls"][0]["result"]["content"] == [{"type": "text", "text": "héllo"}]
+    checker = check_recorded(log)
+    assert not checker.received("initialize") and checker.version == "2026-07-28"
+    assert not checker.errors, checker.errors
+
+
 def test_node_peer_is_installed(ts_peer: NodePeer) -> None:
     assert ts_peer.versions["@modelcontextprotocol/client"].startswith("2.")
     assert ts_peer.versions["@modelcontextprotocol/server"].startswith("2.")
