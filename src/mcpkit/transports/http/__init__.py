@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mcpkit._lazy import load_export
+from mcpkit.transports.http.extra import missing_extra
 
 # ``serve`` is also the name of a submodule: bind the function eagerly (the module is light).
 from mcpkit.transports.http.serve import run, running, serve
@@ -80,7 +81,13 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    return load_export(__name__, name, _EXPORTS, globals(), "mcpkit.transports.http.")
+    try:
+        return load_export(__name__, name, _EXPORTS, globals(), "mcpkit.transports.http.")
+    except ModuleNotFoundError as exc:
+        error = missing_extra(exc, f"mcpkit.transports.http.{name}")
+        if error is None:
+            raise
+        raise error from None
 
 
 def __dir__() -> list[str]:

@@ -7,13 +7,20 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
+from mcpkit.transports.http.extra import missing_extra
 from mcpkit.transports.http.shutdown import StreamCloser
 
 __all__ = ["run", "running", "serve"]
 
 
 def _server(app: Any, host: str, port: int, **kwargs: Any) -> Any:
-    import uvicorn
+    try:
+        import uvicorn
+    except ModuleNotFoundError as exc:
+        error = missing_extra(exc, "Serving Streamable HTTP")
+        if error is None:
+            raise
+        raise error from None
 
     kwargs.setdefault("log_level", "warning")
     kwargs.setdefault("lifespan", "on")

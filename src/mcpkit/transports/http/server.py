@@ -413,7 +413,7 @@ class StreamableHTTPApp:
                 path, method, scope, h, receive, send
             ):
                 return
-            await _respond(send, 404, b"Not Found", [(b"content-type", b"text/plain")])
+            await self._elsewhere(path, method, root, send)
             return
         if method == "POST":
             await self._post(scope, h, receive, send)
@@ -426,6 +426,18 @@ class StreamableHTTPApp:
             await _error(
                 send, 405, INVALID_REQUEST, "Method not allowed", extra=[(b"allow", allow)]
             )
+
+    async def _elsewhere(self, path: str, method: str, root: str, send: Send) -> None:
+        """Any path but the endpoint: say where the endpoint is (200 for ``GET /``, a person
+        or a health check looking; 404 elsewhere)."""
+        hint = f"MCP server: POST JSON-RPC to {root}{self.path} (Streamable HTTP)\n".encode()
+        status = 200 if path == "/" and method in ("GET", "HEAD") else 404
+        await _respond(
+            send,
+            status,
+            b"" if method == "HEAD" else hint,
+            [(b"content-type", b"text/plain; charset=utf-8")],
+        )
 
     # -- security ------------------------------------------------------------------------------
 
