@@ -178,7 +178,7 @@ def test_line_framer_discards_oversized_lines_as_they_arrive() -> None:
         def connection_lost(self, exc: BaseException | None) -> None:  # pragma: no cover
             raise AssertionError
 
-    framer = LineFramer(Sink(), 100, lambda: oversize.append(1))
+    framer = LineFramer(Sink(), 100, lambda head: oversize.append(1))
     framer.feed(b'{"a":1}\n{"b"')
     framer.feed(b":2}\n\n  \n")
     assert got == [b'{"a":1}', b'{"b":2}']

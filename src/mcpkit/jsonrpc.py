@@ -7,8 +7,11 @@ envelope). :class:`~mcpkit.errors.McpError` is importable from here too.
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 from typing import Any, Final, TypeGuard
+
+import orjson
 
 from mcpkit.errors import McpError
 
@@ -29,6 +32,7 @@ __all__ = [
     "classify",
     "error_response",
     "is_valid_id",
+    "peek",
     "readable_id",
 ]
 
@@ -110,3 +114,52 @@ def error_response(
     if data is not None:
         err["data"] = data
     return {"jsonrpc": "2.0", "error": err, "id": request_id}
+
+
+_MEMBER = re.compile(
+    rb'\s*"((?:[^"\\]|\\.)*)"\s*:\s*'
+    rb'(?:("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)|([\[{]))\s*(,?)'
+)
+
+
+def peek(head: bytes) -> tuple[MessageKind, RequestId | None]:
+    """What the start of a message that cannot be decoded whole (too big, cut off) says it
+    is: its kind (INVALID when the start does not tell) and its id, when the id comes among
+    the top-level members before the first object or array value (where JSON-RPC libraries
+    write it: ``{"jsonrpc": "2.0", "id": 1, "method": ..., "params": {...}}``)."""
+    start = head.find(b"{")
+    if start < 0 or head[:start].strip():
+        return MessageKind.INVALID, None
+    pos = start + 1
+    keys: set[bytes] = set()
+    rid: RequestId | None = None
+    nested: bytes | None = None
+    while True:
+        m = _MEMBER.match(head, pos)
+        if m is None:
+            break
+        key = m.group(1)
+        keys.add(key)
+        if m.group(3) is not None:
+            nested = key
+            break
+        if key == b"id":
+            try:
+                value = orjson.loads(m.group(2))
+            except orjson.JSONDecodeError:
+                value = None
+            rid = value if is_valid_id(value) else None
+        pos = m.end()
+        if not m.group(4):
+            break
+    if b"method" in keys or nested == b"params":
+        kind = MessageKind.REQUEST if b"id" in keys else MessageKind.NOTIFICATION
+        if nested == b"params" and b"method" not in keys and b"id" not in keys:
+            kind = MessageKind.INVALID  # the id (or its absence) is further on
+    elif b"result" in keys:
+        kind = MessageKind.RESULT
+    elif b"error" in keys:
+        kind = MessageKind.ERROR
+    else:
+        kind = MessageKind.INVALID
+    return kind, rid

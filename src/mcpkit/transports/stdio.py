@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import selectors
 import subprocess
 import sys
 import threading
@@ -22,7 +23,7 @@ from typing import IO, Any
 import orjson
 
 from mcpkit.errors import ConnectionClosed, ProcessExited
-from mcpkit.jsonrpc import INVALID_REQUEST, RequestId, error_response
+from mcpkit.jsonrpc import INVALID_REQUEST, MessageKind, RequestId, error_response, peek
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
 
 __all__ = [
@@ -39,6 +40,11 @@ _OPT = orjson.OPT_APPEND_NEWLINE
 #: Seconds after the server process exited to read what is left on a stdout that another
 #: process keeps open, before pending requests fail.
 _EXIT_GRACE = 0.5
+#: Seconds after the server closed its stdout for its exit to be seen, before pending
+#: requests fail with ConnectionClosed (rather than ProcessExited with the exit code).
+_EOF_GRACE = 0.2
+#: Bytes of an oversize message kept to read its id.
+_HEAD = 4096
 
 
 class LineFramer:
@@ -46,12 +52,14 @@ class LineFramer:
 
     A line longer than ``max_size`` is never buffered whole: once the buffer passes the limit
     without a newline, the rest of that line is discarded as it arrives and ``on_oversize`` is
-    called once.
+    called once, with the line's first bytes (enough to read its id).
     """
 
     __slots__ = ("_buf", "_discarding", "max_size", "on_oversize", "sink")
 
-    def __init__(self, sink: MessageSink, max_size: int, on_oversize: Callable[[], None]) -> None:
+    def __init__(
+        self, sink: MessageSink, max_size: int, on_oversize: Callable[[bytes], None]
+    ) -> None:
         self.sink = sink
         self.max_size = max_size
         self.on_oversize = on_oversize
@@ -69,7 +77,7 @@ class LineFramer:
         if not buf and data.endswith(b"\n") and data.count(b"\n") == 1:
             # Fast path: exactly one whole message in this chunk.
             if len(data) - 1 > self.max_size:
-                self.on_oversize()
+                self.on_oversize(data[:_HEAD])
             elif len(data) > 1:
                 self.sink.receive_bytes(data)
             return
@@ -81,25 +89,48 @@ class LineFramer:
             if i < 0:
                 break
             if i - start > self.max_size:
-                self.on_oversize()
+                self.on_oversize(bytes(buf[start : start + _HEAD]))
             elif i > start and not buf[start:i].isspace():
                 receive(bytes(buf[start:i]))
             start = i + 1
         if start:
             del buf[:start]
         if len(buf) > self.max_size:
+            head = bytes(buf[:_HEAD])
             buf.clear()
             self._discarding = True
-            self.on_oversize()
+            self.on_oversize(head)
 
 
-def _oversize_reply(transport: Transport, max_size: int) -> Callable[[], None]:
-    def reply() -> None:
-        logger.warning("Dropped an incoming message over the %d-byte limit", max_size)
+def _oversize_reply(
+    transport: Transport, sink: MessageSink, max_size: int
+) -> Callable[[bytes], None]:
+    """What to do with a message over the size limit: a request is answered -32600 with its
+    id (when the id can be read), a response to one of ours fails that request at once."""
+
+    def reply(head: bytes) -> None:
+        kind, rid = peek(head)
+        logger.warning(
+            "Dropped an incoming %s over the %d-byte limit (id %r)", kind.value, max_size, rid
+        )
+        data = {"maxMessageSize": max_size}
+        if rid is not None and (kind is MessageKind.RESULT or kind is MessageKind.ERROR):
+            sink.receive(
+                error_response(
+                    rid,
+                    INVALID_REQUEST,
+                    f"The response exceeds the message size limit of {max_size} bytes "
+                    "(max_message_size)",
+                    data,
+                )
+            )
+            return
+        if kind is not MessageKind.REQUEST:
+            rid = None
         with contextlib.suppress(Exception):
             transport.write(
                 error_response(
-                    None, INVALID_REQUEST, f"Message exceeds the size limit of {max_size} bytes"
+                    rid, INVALID_REQUEST, f"Message exceeds the size limit of {max_size} bytes"
                 )
             )
 
@@ -138,6 +169,21 @@ class _FlowControl:
 # -- server end -------------------------------------------------------------------------------
 
 
+def _pollable(stream: IO[bytes]) -> bool:
+    """True when the event loop can wait on ``stream`` (epoll refuses regular files and some
+    character devices such as /dev/null, and asyncio only finds out in a callback)."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    try:
+        with selectors.DefaultSelector() as probe:
+            probe.register(fd, selectors.EVENT_READ)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 class _ReadProto(asyncio.Protocol):
     def __init__(self, owner: StdioServerTransport) -> None:
         self.owner = owner
@@ -155,14 +201,17 @@ class _ReadProto(asyncio.Protocol):
 
 
 class _WriteProto(asyncio.BaseProtocol):
-    def __init__(self, flow: _FlowControl) -> None:
+    def __init__(self, flow: _FlowControl, owner: StdioServerTransport) -> None:
         self.flow = flow
+        self.owner = owner
 
     def pause_writing(self) -> None:
         self.flow.pause()
+        self.owner._set_paused(output=True)
 
     def resume_writing(self) -> None:
         self.flow.resume()
+        self.owner._set_paused(output=False)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.flow.lost(exc)
@@ -195,6 +244,13 @@ class StdioServerTransport(Transport):
         self._thread_reader: threading.Thread | None = None
         self._pending: list[bytes] = []
         self._loop: asyncio.AbstractEventLoop = None  # type: ignore[assignment]  # set by start
+        # Input is read only while the session wants more and the output buffer has room:
+        # a peer that does not read our stdout stops being read (every reply, to garbage
+        # too, would otherwise pile up in memory).
+        self._paused_by_session = False
+        self._paused_by_output = False
+        self._thread_gate = threading.Event()
+        self._thread_gate.set()
 
     @property
     def writing_paused(self) -> bool:  # type: ignore[override]
@@ -204,7 +260,7 @@ class StdioServerTransport(Transport):
         loop = self._loop = asyncio.get_running_loop()
         self._sink = sink
         self._framer = LineFramer(
-            sink, self.max_message_size, _oversize_reply(self, self.max_message_size)
+            sink, self.max_message_size, _oversize_reply(self, sink, self.max_message_size)
         )
         out = self._stdout
         if out is None:
@@ -216,19 +272,28 @@ class StdioServerTransport(Transport):
             out = os.fdopen(fd, "wb", buffering=0)
         self._out_file = out
         try:
-            self._writer, _ = await loop.connect_write_pipe(lambda: _WriteProto(self._flow), out)
+            self._writer, _ = await loop.connect_write_pipe(
+                lambda: _WriteProto(self._flow, self), out
+            )
         except (ValueError, OSError):
             self._writer = None  # a regular file: plain blocking writes
         inp = self._stdin if self._stdin is not None else sys.stdin.buffer
+        if not _pollable(inp):
+            # A regular file or a device epoll refuses (/dev/null): read it in a thread.
+            self._start_thread_reader(loop, inp)
+            return
         try:
             self._reader, _ = await loop.connect_read_pipe(lambda: _ReadProto(self), inp)
         except (ValueError, OSError):
             self._start_thread_reader(loop, inp)
 
     def _start_thread_reader(self, loop: asyncio.AbstractEventLoop, inp: IO[bytes]) -> None:
+        gate = self._thread_gate
+
         def run() -> None:
             try:
                 while True:
+                    gate.wait()
                     chunk = inp.read1(65536) if hasattr(inp, "read1") else inp.read(65536)
                     if not chunk:
                         break
@@ -283,14 +348,32 @@ class StdioServerTransport(Transport):
         await self._flow.wait()
 
     def pause_reading(self) -> None:
-        if self._reader is not None:
-            self._reader.pause_reading()
+        self._set_paused(session=True)
 
     def resume_reading(self) -> None:
-        if self._reader is not None:
-            self._reader.resume_reading()
+        self._set_paused(session=False)
+
+    def _set_paused(self, *, session: bool | None = None, output: bool | None = None) -> None:
+        was = self._paused_by_session or self._paused_by_output
+        if session is not None:
+            self._paused_by_session = session
+        if output is not None:
+            self._paused_by_output = output
+        now = self._paused_by_session or self._paused_by_output
+        if now is was:
+            return
+        reader = self._reader
+        if now:
+            self._thread_gate.clear()
+            if reader is not None and not reader.is_closing():
+                reader.pause_reading()
+        else:
+            self._thread_gate.set()
+            if reader is not None and not reader.is_closing():
+                reader.resume_reading()
 
     async def close(self) -> None:
+        self._thread_gate.set()
         if self._reader is not None:
             self._reader.close()
         if self._writer is not None:
@@ -322,9 +405,14 @@ class _ProcessProto(asyncio.SubprocessProtocol):
 
     def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
         if fd == 1:
-            self.owner._stdout_closed = True
-            if self.owner._exited.is_set():
-                self.owner._process_gone()
+            owner = self.owner
+            owner._stdout_closed = True
+            if owner._exited.is_set():
+                owner._process_gone()
+            else:
+                # Nothing more can arrive: pending requests fail now (as ProcessExited when
+                # the process is exiting anyway, which it usually is).
+                asyncio.get_running_loop().call_later(_EOF_GRACE, owner._stdout_gone)
 
     def process_exited(self) -> None:
         owner = self.owner
@@ -384,6 +472,7 @@ class StdioClientTransport(Transport):
         self._exited = asyncio.Event()
         self._stdout_closed = False
         self._gone = False
+        self._shutdown: asyncio.Task[None] | None = None
 
     @property
     def writing_paused(self) -> bool:  # type: ignore[override]
@@ -408,7 +497,7 @@ class StdioClientTransport(Transport):
         loop = asyncio.get_running_loop()
         self._sink = sink
         self._framer = LineFramer(
-            sink, self.max_message_size, _oversize_reply(self, self.max_message_size)
+            sink, self.max_message_size, _oversize_reply(self, sink, self.max_message_size)
         )
         env: dict[str, str] | None = None
         if self.env is not None:
@@ -457,6 +546,21 @@ class StdioClientTransport(Transport):
         if self._proc is not None and self._exited.is_set():
             self._proc.close()  # release the pipes even if another process holds them open
 
+    def _stdout_gone(self) -> None:
+        if self._gone:
+            return
+        self._gone = True
+        self._flow.lost(None)
+        if self._sink is not None:
+            self._sink.connection_lost(
+                ConnectionClosed(
+                    f"The server closed its stdout but is still running (pid {self.pid})"
+                )
+            )
+        # A server that can no longer answer is shut down as the spec says (the session,
+        # closed already, will not ask for it).
+        self._shutdown = asyncio.get_running_loop().create_task(self.close())
+
     def write(self, message: Any, related_request_id: RequestId | None = None) -> None:
         stdin = self._stdin
         if stdin is None or stdin.is_closing() or self._gone:
@@ -488,6 +592,10 @@ class StdioClientTransport(Transport):
         """Close stdin, wait for exit, then SIGTERM, then SIGKILL."""
         proc = self._proc
         if proc is None:
+            return
+        shutdown = self._shutdown
+        if shutdown is not None and shutdown is not asyncio.current_task():
+            await shutdown
             return
         if self._stdin is not None and not self._stdin.is_closing():
             self._stdin.close()
