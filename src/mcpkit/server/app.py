@@ -587,11 +587,13 @@ class Server:
             await stop.wait()
 
     async def run_stdio(self, **session_kwargs: Any) -> None:
-        """Serve one client over this process's stdin/stdout."""
-        from mcpkit.transports.stdio import StdioServerTransport
+        """Serve one client over this process's stdin/stdout (``max_message_size``, bytes,
+        goes to the transport; the rest to the session)."""
+        from mcpkit.transports.stdio import DEFAULT_MAX_MESSAGE_SIZE, StdioServerTransport
 
+        limit = session_kwargs.pop("max_message_size", DEFAULT_MAX_MESSAGE_SIZE)
         async with self.running():
-            session = self.session(StdioServerTransport(), **session_kwargs)
+            session = self.session(StdioServerTransport(max_message_size=limit), **session_kwargs)
             await session.start()
             await session.wait_closed()
 
