@@ -198,3 +198,26 @@ async def test_a_server_that_closes_stdout_fails_pending_calls_at_once(tmp_path:
         await asyncio.sleep(0.05)
     assert transport.returncode == -15  # it ignores stdin closing, SIGTERM ends it
     await client.close()
+
+
+APP = r"""
+import asyncio
+from mcpkit import Server
+
+app = Server("limited")
+asyncio.run(app.run_stdio(max_message_size=1000))
+"""
+
+
+async def test_server_run_stdio_takes_the_size_limit(tmp_path: Path) -> None:
+    script = tmp_path / "app.py"
+    script.write_text(APP)
+    proc = await spawn(script)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        big = {"jsonrpc": "2.0", "id": 9, "method": "ping", "params": {"pad": "y" * 2000}}
+        proc.stdin.write(line(big))
+        reply = orjson.loads(await asyncio.wait_for(proc.stdout.readline(), 10))
+        assert reply["id"] == 9 and "size limit of 1000 bytes" in reply["error"]["message"]
+    finally:
+        await stop(proc)
