@@ -222,6 +222,26 @@ def test_each_response_is_checked_against_its_request_version() -> None:
     assert checker.errors == []
 
 
+def test_dual_era_server_sees_a_legacy_session_and_modern_requests() -> None:
+    init = {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "c", "version": "1"},
+    }
+    checker = server_side(
+        ("recv", {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}),
+        (
+            "send",
+            res(0, protocolVersion="2025-11-25", capabilities={}, serverInfo=init["clientInfo"]),
+        ),
+        ("recv", req(1, "tools/list")),
+        ("send", res(1, resultType="complete", tools=[], ttlMs=0, cacheScope="public")),
+        ("recv", {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),  # the legacy session
+        ("send", res(2, tools=[])),
+    )
+    assert checker.errors == []
+
+
 def test_client_side_sees_the_same_rules() -> None:
     # The checker as a client's tracer: it sends the requests and receives the results.
     checker = WireChecker()

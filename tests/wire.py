@@ -150,6 +150,9 @@ class WireChecker:
         self.check_received = check_received
         self.errors: list[str] = []
         self.messages: list[tuple[str, Any]] = []
+        # The version an initialize handshake fixed, if any: requests without the modern
+        # _meta envelope belong to that session (a dual-era peer may see both eras).
+        self._legacy: str | None = None
         # id -> (method, params, version) for requests we sent / received
         self._sent: dict[Any, tuple[str, Any, str]] = {}
         self._received: dict[Any, tuple[str, Any, str]] = {}
@@ -207,7 +210,7 @@ class WireChecker:
         if method == "initialize":
             pv = (msg.get("result") or {}).get("protocolVersion")
             if pv in VERSIONS:
-                self.version = version = pv
+                self.version = self._legacy = version = pv
         env = (
             "JSONRPCResultResponse"
             if "JSONRPCResultResponse" in defs(version)
@@ -242,9 +245,9 @@ class WireChecker:
         if method == "initialize":
             pv = (msg.get("params") or {}).get("protocolVersion")
             if pv in VERSIONS:
-                self.version = pv
+                self.version = self._legacy = pv
         elif "id" in msg:
-            declared = request_version(msg)
+            declared = request_version(msg) or self._legacy
             if declared is not None:
                 self.version = declared
         version = self.version
