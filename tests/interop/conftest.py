@@ -59,6 +59,11 @@ class PythonPeer:
             **kwargs,
         )
 
+    def server_command(self) -> list[str]:
+        """The stdio command of the official SDK's server (``peers/py_server.py``), e.g. for
+        an mcpkit ``Client`` to talk to."""
+        return [str(self.python), str(PEER_SCRIPTS / "py_server.py")]
+
 
 @dataclass(frozen=True)
 class NodePeer:
