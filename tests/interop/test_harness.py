@@ -100,3 +100,13 @@ def test_a_missing_peer_says_how_to_install_it(tmp_path: Path) -> None:
         locate_python_peer(tmp_path)
     with pytest.raises(PeerMissing, match=r"scripts/peers\.sh"):
         locate_node_peer(tmp_path, tmp_path / "node")
+
+
+async def test_mcpkit_client_talks_to_the_official_server(py_peer: PythonPeer) -> None:
+    # The other direction of the harness: an mcpkit Client against the official server.
+    from mcpkit import Client
+
+    async with Client(py_peer.server_command()) as client:
+        assert sorted(tool.name for tool in await client.list_tools()) == ["add", "echo"]
+        result = await client.call_tool("add", {"a": 20, "b": 22})
+    assert [block.text for block in result.content] == ["42"]  # type: ignore[union-attr]
