@@ -1,4 +1,5 @@
-"""Every runnable code example of the user guide (``docs/*.md``) runs, and says what it shows.
+"""Every runnable code example of the user guide (``docs/*.md``) and of the README runs, and
+says what it shows; every shell command they print is valid shell.
 
 Fenced blocks are picked by their info string:
 
@@ -29,6 +30,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
+#: The pages whose examples run: the user guide and the README.
+PAGES = [*sorted(DOCS.glob("*.md")), ROOT / "README.md"]
 TIMEOUT = 60.0
 
 _FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.M | re.S)
@@ -45,7 +48,7 @@ class Block:
 def _blocks() -> tuple[list[Block], dict[str, dict[str, str]]]:
     tests: list[Block] = []
     files: dict[str, dict[str, str]] = {}
-    for path in sorted(DOCS.glob("*.md")):
+    for path in PAGES:
         text = path.read_text(encoding="utf-8")
         fences = list(_FENCE.finditer(text))
         page_files = files.setdefault(path.name, {})
@@ -112,8 +115,8 @@ if errors:
 
 def test_the_guide_has_examples() -> None:
     pages = {b.page for b in BLOCKS}
-    for page in ("index.md", "server.md", "client.md", "transports.md", "tasks.md"):
-        assert page in pages, f"docs/{page} has no runnable example"
+    for page in ("index.md", "server.md", "client.md", "transports.md", "tasks.md", "README.md"):
+        assert page in pages, f"{page} has no runnable example"
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[f"{b.page}:{b.line}" for b in BLOCKS])
@@ -133,9 +136,52 @@ def test_example(block: Block, tmp_path: Path) -> None:
         text=True,
         timeout=TIMEOUT,
     )
-    where = f"docs/{block.page} line {block.line}"
+    where = f"{_path(block.page)} line {block.line}"
     assert proc.returncode == 0, f"{where} failed:\n{proc.stdout}\n{proc.stderr}"
     if block.output is not None:
         assert proc.stdout.rstrip() == block.output.rstrip(), (
             f"{where}: output differs\n--- expected\n{block.output}\n--- got\n{proc.stdout}"
         )
+
+
+def _path(page: str) -> str:
+    return page if page == "README.md" else f"docs/{page}"
+
+
+def _shell_commands(path: Path) -> list[tuple[int, str]]:
+    """(line, command) of every ``sh`` block line and every ``$ `` line of a plain block."""
+    text = path.read_text(encoding="utf-8")
+    found = []
+    for m in _FENCE.finditer(text):
+        info = m.group(1).strip()
+        if info not in ("", "sh", "bash", "console"):
+            continue
+        first = text.count("\n", 0, m.start()) + 2
+        for offset, line in enumerate(m.group(2).splitlines()):
+            if info in ("sh", "bash"):
+                command = line
+            elif line.startswith("$ "):
+                command = line[2:]
+            else:
+                continue
+            if command.strip():
+                found.append((first + offset, command))
+    return found
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/cli.md"])
+def test_every_shell_command_shown_is_valid_shell(page: str) -> None:
+    commands = _shell_commands(ROOT / page)
+    assert commands, f"{page} shows no shell command"
+    bad = []
+    for line, command in commands:
+        check = subprocess.run(["bash", "-n", "-c", command], capture_output=True, text=True)
+        if check.returncode != 0:
+            bad.append(f"{page} line {line}: {command}\n  {check.stderr.strip()}")
+    assert bad == [], "\n".join(bad)
+
+
+def test_the_readme_server_is_examples_weather_py() -> None:
+    shown = FILES["README.md"]["weather.py"]
+    source = (ROOT / "examples" / "weather.py").read_text(encoding="utf-8")
+    assert source.endswith(shown)  # the file adds only its docstring

@@ -15,17 +15,21 @@ from tests.cli.conftest import EVERYTHING, cli_env, mcpkit
 PRINTING = Path(__file__).resolve().parent / "printing_server.py"
 
 
-def test_a_file_targets_prints_go_to_stderr_not_into_the_json() -> None:
+def test_an_in_memory_servers_prints_go_to_stderr_not_into_the_json() -> None:
+    in_memory = f"{PRINTING}:app"  # file.py:object: loaded into the mcpkit process
     for tool in ("shout", "shout_async"):
-        done = mcpkit("call", str(PRINTING), tool, "text=hi", "--json")
+        done = mcpkit("call", in_memory, tool, "text=hi", "--json")
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout)["content"] == [{"type": "text", "text": "HI"}]
         assert "printed while importing" in done.stderr
         assert "printed by the" in done.stderr and ": hi" in done.stderr
-    listed = mcpkit("inspect", str(PRINTING), "--json")
+    listed = mcpkit("inspect", in_memory, "--json")
     assert [t["name"] for t in json.loads(listed.stdout)["tools"]] == ["shout", "shout_async"]
-    text = mcpkit("call", str(PRINTING), "shout", "text=hi")
+    text = mcpkit("call", in_memory, "shout", "text=hi")
     assert text.stdout == "HI\n"
+    plain_file = mcpkit("call", str(PRINTING), "shout", "text=hi", "--json")
+    assert plain_file.returncode == 0, plain_file.stderr
+    assert json.loads(plain_file.stdout)["content"] == [{"type": "text", "text": "HI"}]
 
 
 def test_no_temporary_folders_are_left_behind(tmp_path: Path) -> None:
