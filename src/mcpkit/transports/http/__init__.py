@@ -26,9 +26,9 @@ _EXPORTS = {
     "EventStore": "event_store",
     "MemoryEventStore": "event_store",
     "SQLiteEventStore": "event_store",
-    "LegacySessionTransport": "legacy",
-    "LegacySSEClient": "legacy",
-    "LegacySSEServer": "legacy",
+    "LegacySessionTransport": "legacy_server",
+    "LegacySSEClient": "legacy_client",
+    "LegacySSEServer": "legacy_server",
     "SESSION_NOT_FOUND": "server",
     "SessionFactory": "server",
     "StreamableHTTPApp": "server",
@@ -47,11 +47,8 @@ if TYPE_CHECKING:
         MemoryEventStore,
         SQLiteEventStore,
     )
-    from mcpkit.transports.http.legacy import (
-        LegacySessionTransport,
-        LegacySSEClient,
-        LegacySSEServer,
-    )
+    from mcpkit.transports.http.legacy_client import LegacySSEClient
+    from mcpkit.transports.http.legacy_server import LegacySessionTransport, LegacySSEServer
     from mcpkit.transports.http.server import (
         SESSION_NOT_FOUND,
         SessionFactory,

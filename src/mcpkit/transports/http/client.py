@@ -460,7 +460,7 @@ class StreamableHTTPClientTransport(Transport):
             self._sink.connection_lost(ConnectionClosed("The HTTP+SSE stream closed"))
 
     async def _try_legacy(self) -> bool:
-        from mcpkit.transports.http.legacy import LegacySSEClient
+        from mcpkit.transports.http.legacy_client import LegacySSEClient
 
         assert self._client is not None and self._sink is not None
         legacy = LegacySSEClient(

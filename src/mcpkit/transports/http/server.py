@@ -17,7 +17,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 import orjson
@@ -32,228 +32,47 @@ from mcpkit.jsonrpc import (
 )
 from mcpkit.session import ServerSession
 from mcpkit.transports.http import sse
+from mcpkit.transports.http.asgi import (
+    JSON_HEADERS,
+    SSE_HEADERS,
+    BodyTooLarge,
+    Message,
+    Receive,
+    RequestHeaders,
+    Scope,
+    Send,
+    accepts,
+    read_body,
+    respond,
+    respond_error,
+)
 from mcpkit.transports.http.event_store import EventStore, MemoryEventStore
+from mcpkit.transports.http.host_origin import HostOriginMiddleware
 from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
 from mcpkit.transports.http.shutdown import watch_signals
 from mcpkit.versions import ProtocolVersion
 
-__all__ = ["SESSION_NOT_FOUND", "SessionFactory", "StreamableHTTPApp"]
+__all__ = [
+    "SESSION_NOT_FOUND",
+    "Message",
+    "Receive",
+    "Scope",
+    "Send",
+    "SessionFactory",
+    "StreamableHTTPApp",
+]
 
 logger = logging.getLogger("mcpkit.http")
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
 SessionFactory = Callable[[HttpSessionTransport], ServerSession]
 
 #: JSON-RPC error code in the body of 404 answers for unknown or ended sessions.
 SESSION_NOT_FOUND: Final = -32001
 _DEFAULT_VERSION = versions.V2025_03_26
-_LOOPBACK_NAMES: Final = frozenset({"localhost", "127.0.0.1", "[::1]", "::1"})
-_JSON_HEADERS: Final = [(b"content-type", b"application/json")]
-_SSE_HEADERS: Final = [
-    (b"content-type", b"text/event-stream"),
-    (b"cache-control", b"no-cache, no-transform"),
-    (b"x-accel-buffering", b"no"),
-]
 
 
 #: How long a POST's SSE response waits for the first message before sending its headers.
 _FIRST_MESSAGE_HOLD = 0.05
-
-
-class _Headers:
-    """The request headers the transport looks at, read in one pass."""
-
-    __slots__ = (
-        "accept",
-        "content_length",
-        "content_type",
-        "host",
-        "last_event_id",
-        "origin",
-        "protocol_version",
-        "session_id",
-    )
-
-    def __init__(self, raw: Iterable[tuple[bytes, bytes]]) -> None:
-        self.accept: str | None = None
-        self.content_type: str | None = None
-        self.host: str | None = None
-        self.origin: str | None = None
-        self.session_id: str | None = None
-        self.protocol_version: str | None = None
-        self.last_event_id: str | None = None
-        self.content_length: str | None = None
-        for k, v in raw:
-            if k == b"accept":
-                value = v.decode("latin-1")
-                self.accept = value if self.accept is None else self.accept + "," + value
-            elif k == b"content-type":
-                self.content_type = v.decode("latin-1")
-            elif k == b"host":
-                self.host = v.decode("latin-1")
-            elif k == b"origin":
-                self.origin = v.decode("latin-1")
-            elif k == b"mcp-session-id":
-                self.session_id = v.decode("latin-1")
-            elif k == b"mcp-protocol-version":
-                self.protocol_version = v.decode("latin-1").strip()
-            elif k == b"last-event-id":
-                self.last_event_id = v.decode("latin-1").strip()
-            elif k == b"content-length":
-                self.content_length = v.decode("latin-1")
-
-
-_ACCEPT_CACHE: dict[tuple[str, str], bool] = {}
-
-
-def _accepts(accept: str | None, kind: str) -> bool:
-    """Whether an Accept header admits ``kind`` (``type/subtype``), wildcards included."""
-    if accept is None:
-        return False
-    key = (accept, kind)
-    cached = _ACCEPT_CACHE.get(key)
-    if cached is None:
-        cached = _parse_accepts(accept, kind)
-        if len(_ACCEPT_CACHE) < 512:
-            _ACCEPT_CACHE[key] = cached
-    return cached
-
-
-def _parse_accepts(accept: str, kind: str) -> bool:
-    major = kind.split("/", 1)[0]
-    for part in accept.split(","):
-        media, _, params = part.strip().partition(";")
-        media = media.strip().lower()
-        if media in (kind, "*/*", major + "/*"):
-            if "q=0" in params.replace(" ", "") and "q=0." not in params.replace(" ", ""):
-                continue  # explicitly refused
-            return True
-    return False
-
-
-def _split_host(value: str) -> tuple[str, str | None]:
-    """``host[:port]`` (IPv6 in brackets) -> (lower-case host, port or None)."""
-    value = value.strip().lower()
-    if value.startswith("["):
-        end = value.find("]")
-        if end < 0:
-            return value, None
-        host, rest = value[: end + 1], value[end + 1 :]
-        return host, rest[1:] if rest.startswith(":") else None
-    host, sep, port = value.rpartition(":")
-    if not sep:
-        return value, None
-    return host, port
-
-
-def _host_allowed(value: str, allowed: frozenset[str] | None) -> bool:
-    host, port = _split_host(value)
-    if allowed is None:
-        return host in _LOOPBACK_NAMES
-    return (
-        host in allowed
-        or f"{host}:*" in allowed
-        or (port is not None and f"{host}:{port}" in allowed)
-    )
-
-
-def _origin_allowed(origin: str, allowed: frozenset[str] | None) -> bool:
-    scheme, sep, rest = origin.strip().lower().partition("://")
-    if not sep or scheme not in ("http", "https"):
-        return False
-    rest = rest.rstrip("/")
-    if allowed is None:
-        return _split_host(rest)[0] in _LOOPBACK_NAMES
-    host, port = _split_host(rest)
-    return (
-        f"{scheme}://{rest}" in allowed
-        or f"{scheme}://{host}:*" in allowed
-        or (port is None and f"{scheme}://{host}" in allowed)
-    )
-
-
-_DEFAULT_PORTS: Final = {"http": "80", "https": "443"}
-
-
-def _same_origin(origin: str, host: str | None) -> bool:
-    """Whether ``origin`` (``scheme://host[:port]``) names the server the ``Host`` header
-    names (a missing port is the origin scheme's default; the scheme is not compared with the
-    request's, which a TLS-terminating proxy hides)."""
-    if host is None:
-        return False
-    scheme, sep, rest = origin.strip().lower().partition("://")
-    default = _DEFAULT_PORTS.get(scheme)
-    if not sep or default is None:
-        return False
-    rest = rest.rstrip("/")
-    if not rest or "/" in rest or "@" in rest:
-        return False
-    o_host, o_port = _split_host(rest)
-    h_host, h_port = _split_host(host)
-    return bool(o_host) and o_host == h_host and (o_port or default) == (h_port or default)
-
-
-def _error_body(code: int, message: str, rid: Any = None) -> bytes:
-    return orjson.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}})
-
-
-async def _respond(
-    send: Send,
-    status: int,
-    body: bytes = b"",
-    headers: list[tuple[bytes, bytes]] | None = None,
-) -> None:
-    await send({"type": "http.response.start", "status": status, "headers": headers or []})
-    await send({"type": "http.response.body", "body": body})
-
-
-async def _error(
-    send: Send,
-    status: int,
-    code: int,
-    message: str,
-    rid: Any = None,
-    extra: list[tuple[bytes, bytes]] | None = None,
-) -> None:
-    headers = list(_JSON_HEADERS)
-    if extra:
-        headers += extra
-    await _respond(send, status, _error_body(code, message, rid), headers)
-
-
-class _BodyTooLarge(Exception):
-    pass
-
-
-async def _read_body(receive: Receive, limit: int) -> bytes | None:
-    """The request body, or None if the client went away first; over ``limit`` raises."""
-    message = await receive()
-    if message["type"] != "http.request":
-        return None
-    body: bytes = message.get("body", b"")
-    if not message.get("more_body", False):
-        if len(body) > limit:
-            raise _BodyTooLarge
-        return body
-    chunks = [body]
-    size = len(body)
-    while True:
-        if size > limit:
-            raise _BodyTooLarge
-        message = await receive()
-        if message["type"] != "http.request":
-            return None
-        chunk = message.get("body", b"")
-        chunks.append(chunk)
-        size += len(chunk)
-        if not message.get("more_body", False):
-            break
-    if size > limit:
-        raise _BodyTooLarge
-    return b"".join(chunks)
 
 
 async def _watch_disconnect(receive: Receive, conn: SSEConnection) -> None:
@@ -340,15 +159,15 @@ class StreamableHTTPApp:
         if event_store is None or event_store is True:
             event_store = MemoryEventStore(max_sessions=max_sessions)
         self.event_store: EventStore | None = event_store or None
-        self.allowed_hosts = (
-            frozenset(h.lower() for h in allowed_hosts) if allowed_hosts is not None else None
+        #: The Host/Origin policy every HTTP request passes first (see above).
+        self.host_origin = HostOriginMiddleware(
+            self._http,
+            allowed_hosts=allowed_hosts,
+            allowed_origins=allowed_origins,
+            dns_rebinding_protection=dns_rebinding_protection,
         )
-        self.allowed_origins = (
-            frozenset(o.lower().rstrip("/") for o in allowed_origins)
-            if allowed_origins is not None
-            else None
-        )
-        self._any_origin = self.allowed_origins is not None and "*" in self.allowed_origins
+        self.allowed_hosts = self.host_origin.allowed_hosts
+        self.allowed_origins = self.host_origin.allowed_origins
         self.dns_rebinding_protection = dns_rebinding_protection
         self.max_body_size = max_body_size
         self.session_idle_timeout = session_idle_timeout
@@ -361,14 +180,13 @@ class StreamableHTTPApp:
         self._supported_names = {v.name: v for v in supported_versions}
         self.sessions: dict[str, HttpSessionTransport] = {}
         self._reaper: asyncio.Task[None] | None = None
-        self._protect_cache: dict[Any, bool] = {}
         #: Every open SSE response (ended at once by :meth:`close_streams`).
         self._live: set[SSEConnection] = set()
         #: True once shutdown began: open streams were ended and new ones end at once.
         self.shutting_down = False
         self.legacy: Any = None
         if legacy_sse:
-            from mcpkit.transports.http.legacy import LegacySSEServer
+            from mcpkit.transports.http.legacy_server import LegacySSEServer
 
             self.legacy = LegacySSEServer(self, legacy_sse_path, legacy_messages_path)
 
@@ -378,9 +196,9 @@ class StreamableHTTPApp:
         kind = scope["type"]
         if kind == "http":
             if self.auth is not None:
-                await self.auth.handle(scope, receive, send, self._http)
+                await self.auth.handle(scope, receive, send, self.host_origin)
             else:
-                await self._http(scope, receive, send)
+                await self.host_origin(scope, receive, send)
         elif kind == "lifespan":
             await self._lifespan(receive, send)
 
@@ -402,11 +220,7 @@ class StreamableHTTPApp:
             path = path[len(root) :]
         if len(path) > 1:
             path = path.rstrip("/")
-        h = _Headers(scope["headers"])
-        refused = self._refusal(scope, h)
-        if refused is not None:
-            await _error(send, 403, INVALID_REQUEST, refused)
-            return
+        h = RequestHeaders(scope["headers"])
         method: str = scope["method"]
         if path != (self.path or "/"):
             if self.legacy is not None and await self.legacy.handle(
@@ -423,7 +237,7 @@ class StreamableHTTPApp:
             await self._delete(h, send)
         else:
             allow = b"POST" if self.stateless else b"GET, POST, DELETE"
-            await _error(
+            await respond_error(
                 send, 405, INVALID_REQUEST, "Method not allowed", extra=[(b"allow", allow)]
             )
 
@@ -432,54 +246,21 @@ class StreamableHTTPApp:
         or a health check looking; 404 elsewhere)."""
         hint = f"MCP server: POST JSON-RPC to {root}{self.path} (Streamable HTTP)\n".encode()
         status = 200 if path == "/" and method in ("GET", "HEAD") else 404
-        await _respond(
+        await respond(
             send,
             status,
             b"" if method == "HEAD" else hint,
             [(b"content-type", b"text/plain; charset=utf-8")],
         )
 
-    # -- security ------------------------------------------------------------------------------
-
-    def _refusal(self, scope: Scope, h: _Headers) -> str | None:
-        """Why the request is refused with 403 (None: it may go on)."""
-        enabled = self.dns_rebinding_protection
-        if enabled is None:
-            if self.allowed_hosts is not None:
-                enabled = True
-            else:
-                server = scope.get("server")
-                cached = self._protect_cache.get(server)
-                if cached is None:
-                    host = str(server[0]) if server else ""
-                    cached = host in _LOOPBACK_NAMES or host.startswith("127.")
-                    self._protect_cache[server] = cached
-                enabled = cached
-        if enabled and (h.host is None or not _host_allowed(h.host, self.allowed_hosts)):
-            logger.warning("Rejected a request for Host %r (DNS rebinding protection)", h.host)
-            return f"Forbidden: Host {h.host!r} is not allowed (DNS rebinding protection)"
-        origin = h.origin
-        if origin is None or self._any_origin:
-            return None  # not a browser (or every origin allowed)
-        allowed = self.allowed_origins
-        if (allowed is not None or enabled) and _origin_allowed(origin, allowed):
-            return None
-        if _same_origin(origin, h.host):
-            return None
-        logger.warning("Rejected a request from Origin %r (Host %r)", origin, h.host)
-        return (
-            f"Forbidden: Origin {origin!r} is not allowed (neither the origin of Host "
-            f"{h.host!r} nor listed in allowed_origins)"
-        )
-
     # -- POST ----------------------------------------------------------------------------------
 
-    async def _post(self, scope: Scope, h: _Headers, receive: Receive, send: Send) -> None:
+    async def _post(self, scope: Scope, h: RequestHeaders, receive: Receive, send: Send) -> None:
         accept = h.accept
-        if not _accepts(accept, "application/json") or (
-            not self.json_response and not _accepts(accept, "text/event-stream")
+        if not accepts(accept, "application/json") or (
+            not self.json_response and not accepts(accept, "text/event-stream")
         ):
-            await _error(
+            await respond_error(
                 send,
                 406,
                 INVALID_REQUEST,
@@ -489,7 +270,9 @@ class StreamableHTTPApp:
             return
         ctype = h.content_type
         if ctype is None or ctype.split(";", 1)[0].strip().lower() != "application/json":
-            await _error(send, 415, INVALID_REQUEST, "Unsupported Media Type: use application/json")
+            await respond_error(
+                send, 415, INVALID_REQUEST, "Unsupported Media Type: use application/json"
+            )
             return
         if h.content_length is not None:
             try:
@@ -497,26 +280,26 @@ class StreamableHTTPApp:
             except ValueError:
                 declared = -1
             if declared > self.max_body_size:
-                await _error(send, 413, INVALID_REQUEST, "Request body too large")
+                await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
                 return
         try:
-            body = await _read_body(receive, self.max_body_size)
-        except _BodyTooLarge:
-            await _error(send, 413, INVALID_REQUEST, "Request body too large")
+            body = await read_body(receive, self.max_body_size)
+        except BodyTooLarge:
+            await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
             return
         if body is None:
             return  # the client went away before sending the whole body
         try:
             msg = orjson.loads(body)
         except orjson.JSONDecodeError as exc:
-            await _error(send, 400, PARSE_ERROR, f"Parse error: {exc}")
+            await respond_error(send, 400, PARSE_ERROR, f"Parse error: {exc}")
             return
         pv_name = h.protocol_version
         version: ProtocolVersion | None = None
         if pv_name is not None:
             version = self._supported_names.get(pv_name)
             if version is None:
-                await _error(
+                await respond_error(
                     send,
                     400,
                     INVALID_REQUEST,
@@ -532,7 +315,7 @@ class StreamableHTTPApp:
             rid = msg.get("id") if type(msg) is dict else None
             if type(rid) is not str and type(rid) is not int:
                 rid = None
-            await _error(send, 400, INVALID_REQUEST, f"Invalid request: {why}", rid)
+            await respond_error(send, 400, INVALID_REQUEST, f"Invalid request: {why}", rid)
             return
         is_request = kind is MessageKind.REQUEST
         if self.stateless:
@@ -543,7 +326,7 @@ class StreamableHTTPApp:
             if is_request and msg["method"] == "initialize":
                 await self._initialize(msg, send)
                 return
-            await _error(
+            await respond_error(
                 send,
                 400,
                 INVALID_REQUEST,
@@ -563,18 +346,20 @@ class StreamableHTTPApp:
                 rid = params.get("requestId") if type(params) is dict else None
                 if type(rid) is str or type(rid) is int:
                     transport.cancel_request(rid)
-            await _respond(send, 202)
+            await respond(send, 202)
             return
         rid = msg["id"]
         if transport.has_request(rid):
-            await _error(send, 400, INVALID_REQUEST, f"Request id {rid!r} is already in use", rid)
+            await respond_error(
+                send, 400, INVALID_REQUEST, f"Request id {rid!r} is already in use", rid
+            )
             return
         await self._serve_requests(transport, msg, [rid], receive, send)
 
     async def _post_batch(
         self,
         items: list[Any],
-        h: _Headers,
+        h: RequestHeaders,
         version: ProtocolVersion | None,
         receive: Receive,
         send: Send,
@@ -583,7 +368,9 @@ class StreamableHTTPApp:
         if not self.stateless:
             sid = h.session_id
             if sid is None:
-                await _error(send, 400, INVALID_REQUEST, "Bad Request: missing Mcp-Session-Id")
+                await respond_error(
+                    send, 400, INVALID_REQUEST, "Bad Request: missing Mcp-Session-Id"
+                )
                 return
             transport = self.sessions.get(sid)
             if transport is None or transport.closed or transport.sink is None:
@@ -594,7 +381,7 @@ class StreamableHTTPApp:
             version = _DEFAULT_VERSION
         if version is None or not version.batching or not items:
             name = version.name if version is not None else "(not negotiated)"
-            await _error(
+            await respond_error(
                 send,
                 400,
                 INVALID_REQUEST,
@@ -608,19 +395,21 @@ class StreamableHTTPApp:
             kind, _ = classify(item)
             if kind is MessageKind.REQUEST:
                 if item["method"] == "initialize":
-                    await _error(send, 400, INVALID_REQUEST, "initialize cannot be part of a batch")
+                    await respond_error(
+                        send, 400, INVALID_REQUEST, "initialize cannot be part of a batch"
+                    )
                     return
                 ids.append(item["id"])
         if len(set(ids)) != len(ids) or (
             transport is not None and any(transport.has_request(i) for i in ids)
         ):
-            await _error(send, 400, INVALID_REQUEST, "Duplicate request id in batch")
+            await respond_error(send, 400, INVALID_REQUEST, "Duplicate request id in batch")
             return
         if transport is None:
             transport = await self._fresh_session(version)
             if not ids:
                 await transport.close()
-                await _respond(send, 202)
+                await respond(send, 202)
                 return
             try:
                 await self._serve_requests(transport, items, ids, receive, send)
@@ -630,7 +419,7 @@ class StreamableHTTPApp:
         transport.touch()
         if not ids:
             transport.sink.receive(items)  # type: ignore[union-attr]
-            await _respond(send, 202)
+            await respond(send, 202)
             return
         await self._serve_requests(transport, items, ids, receive, send)
 
@@ -659,26 +448,26 @@ class StreamableHTTPApp:
                 if transport.closed and sid is not None:
                     await self._not_found(send, ids[0])
                 else:
-                    await _respond(send, 202)  # cancelled by the client: no response
+                    await respond(send, 202)  # cancelled by the client: no response
                 return
-            headers = list(_JSON_HEADERS)
+            headers = list(JSON_HEADERS)
             if sid is not None:
                 headers.append((b"mcp-session-id", sid.encode()))
             if extra_headers:
                 headers += extra_headers
-            await _respond(send, 200, data, headers)
+            await respond(send, 200, data, headers)
             return
         conn = SSEConnection(self.max_stream_buffer)
         transport.open_request_stream(ids, conn)
         conn.event.clear()  # the priming event alone does not need to leave at once
         transport.bind_task_results(msg)  # a tasks/result stream carries its task's messages
         sink.receive(msg)
-        headers = list(_SSE_HEADERS)
+        headers = list(SSE_HEADERS)
         if sid is not None:
             headers.append((b"mcp-session-id", sid.encode()))
         if extra_headers:
             headers += extra_headers
-        await self._pump(transport, conn, headers, receive, send, hold=_FIRST_MESSAGE_HOLD)
+        await self.stream_sse(transport, conn, headers, receive, send, hold=_FIRST_MESSAGE_HOLD)
 
     # -- sessions ------------------------------------------------------------------------------
 
@@ -686,7 +475,7 @@ class StreamableHTTPApp:
         if len(self.sessions) >= self.max_sessions:
             await self._expire_idle()
             if len(self.sessions) >= self.max_sessions:
-                await _error(
+                await respond_error(
                     send,
                     503,
                     INVALID_REQUEST,
@@ -717,10 +506,10 @@ class StreamableHTTPApp:
                 await session.close()
                 raise
             await session.close()
-            await _error(send, 500, INVALID_REQUEST, "Session closed during initialize")
+            await respond_error(send, 500, INVALID_REQUEST, "Session closed during initialize")
             return
         ok = b'"error"' not in data or "error" not in orjson.loads(data)
-        headers = list(_JSON_HEADERS)
+        headers = list(JSON_HEADERS)
         if ok and not session.closed:
             transport.protocol_version = session.protocol_version
             self.sessions[sid] = transport
@@ -729,7 +518,7 @@ class StreamableHTTPApp:
             self._ensure_reaper()
         else:
             await session.close()
-        await _respond(send, 200, data, headers)
+        await respond(send, 200, data, headers)
 
     async def _fresh_session(self, version: ProtocolVersion | None) -> HttpSessionTransport:
         transport = HttpSessionTransport(
@@ -752,7 +541,7 @@ class StreamableHTTPApp:
         send: Send,
     ) -> None:
         if not is_request:
-            await _respond(send, 202)  # no session to deliver it to
+            await respond(send, 202)  # no session to deliver it to
             return
         transport = HttpSessionTransport(
             None,
@@ -770,7 +559,9 @@ class StreamableHTTPApp:
             await session.close()
 
     async def _not_found(self, send: Send, rid: Any) -> None:
-        await _error(send, 404, SESSION_NOT_FOUND, "Session not found (ended or expired)", rid)
+        await respond_error(
+            send, 404, SESSION_NOT_FOUND, "Session not found (ended or expired)", rid
+        )
 
     def _forget(self, transport: HttpSessionTransport) -> None:
         sid = transport.session_id
@@ -837,14 +628,18 @@ class StreamableHTTPApp:
 
     # -- GET and DELETE ------------------------------------------------------------------------
 
-    async def _session_for(self, h: _Headers, send: Send) -> HttpSessionTransport | None:
+    async def _session_for(self, h: RequestHeaders, send: Send) -> HttpSessionTransport | None:
         pv = h.protocol_version
         if pv is not None and pv not in self._supported_names:
-            await _error(send, 400, INVALID_REQUEST, f"Unsupported MCP-Protocol-Version: {pv!r}")
+            await respond_error(
+                send, 400, INVALID_REQUEST, f"Unsupported MCP-Protocol-Version: {pv!r}"
+            )
             return None
         sid = h.session_id
         if sid is None:
-            await _error(send, 400, INVALID_REQUEST, "Bad Request: missing Mcp-Session-Id header")
+            await respond_error(
+                send, 400, INVALID_REQUEST, "Bad Request: missing Mcp-Session-Id header"
+            )
             return None
         transport = self.sessions.get(sid)
         if transport is None or transport.closed:
@@ -852,9 +647,11 @@ class StreamableHTTPApp:
             return None
         return transport
 
-    async def _get(self, h: _Headers, receive: Receive, send: Send) -> None:
-        if not _accepts(h.accept, "text/event-stream"):
-            await _error(send, 406, INVALID_REQUEST, "Not Acceptable: accept text/event-stream")
+    async def _get(self, h: RequestHeaders, receive: Receive, send: Send) -> None:
+        if not accepts(h.accept, "text/event-stream"):
+            await respond_error(
+                send, 406, INVALID_REQUEST, "Not Acceptable: accept text/event-stream"
+            )
             return
         transport = await self._session_for(h, send)
         if transport is None:
@@ -863,7 +660,7 @@ class StreamableHTTPApp:
         conn = SSEConnection(self.max_stream_buffer)
         if h.last_event_id:
             if not transport.resume(h.last_event_id, conn):
-                await _error(
+                await respond_error(
                     send,
                     400,
                     INVALID_REQUEST,
@@ -872,19 +669,19 @@ class StreamableHTTPApp:
                 return
         else:
             transport.open_standalone(conn)
-        headers = [*_SSE_HEADERS, (b"mcp-session-id", transport.session_id.encode())]  # type: ignore[union-attr]
-        await self._pump(transport, conn, headers, receive, send, watch=True)
+        headers = [*SSE_HEADERS, (b"mcp-session-id", transport.session_id.encode())]  # type: ignore[union-attr]
+        await self.stream_sse(transport, conn, headers, receive, send, watch=True)
 
-    async def _delete(self, h: _Headers, send: Send) -> None:
+    async def _delete(self, h: RequestHeaders, send: Send) -> None:
         transport = await self._session_for(h, send)
         if transport is None:
             return
         await self._end_session(transport)
-        await _respond(send, 200)
+        await respond(send, 200)
 
     # -- streaming -----------------------------------------------------------------------------
 
-    async def _pump(
+    async def stream_sse(
         self,
         transport: HttpSessionTransport,
         conn: SSEConnection,
@@ -894,7 +691,8 @@ class StreamableHTTPApp:
         watch: bool = False,
         hold: float = 0.0,
     ) -> None:
-        """Send ``conn``'s frames as they come, with keep-alive comments, until it ends.
+        """Answer with ``conn``'s SSE frames as they come, with keep-alive comments, until it
+        ends (the response of a POST, a GET stream, or a legacy HTTP+SSE stream).
 
         ``hold``: wait up to that long for the first message before sending the headers, so
         a quick answer leaves as headers + one body write (frames, then the end of the

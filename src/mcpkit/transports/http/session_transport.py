@@ -520,6 +520,11 @@ class HttpSessionTransport(Transport):
             stream.tasks.append(task_id)
             self._release_held(task_id, stream)
 
+    def emit_standalone(self, data: bytes) -> None:
+        """Send one encoded message on the standalone stream (or its backlog), bypassing the
+        routing by request: what a single-stream transport (legacy HTTP+SSE) does."""
+        self._emit(self._standalone, data)
+
     def request_stream_count(self) -> int:
         return len(self._streams) - 1
 

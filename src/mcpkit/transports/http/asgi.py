@@ -1,0 +1,172 @@
+"""ASGI plumbing shared by the HTTP apps: the ASGI types, the request headers MCP looks
+at (read in one pass), content negotiation, and the respond / read-body helpers.
+
+Plain ASGI with no per-message framework objects: the hot path reads ``scope["headers"]``
+once and writes whole bodies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any, Final
+
+import orjson
+
+__all__ = [
+    "JSON_HEADERS",
+    "SSE_HEADERS",
+    "BodyTooLarge",
+    "Message",
+    "Receive",
+    "RequestHeaders",
+    "Scope",
+    "Send",
+    "accepts",
+    "error_body",
+    "read_body",
+    "respond",
+    "respond_error",
+]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+JSON_HEADERS: Final = [(b"content-type", b"application/json")]
+SSE_HEADERS: Final = [
+    (b"content-type", b"text/event-stream"),
+    (b"cache-control", b"no-cache, no-transform"),
+    (b"x-accel-buffering", b"no"),
+]
+
+
+class RequestHeaders:
+    """The request headers the transports look at, read in one pass."""
+
+    __slots__ = (
+        "accept",
+        "content_length",
+        "content_type",
+        "host",
+        "last_event_id",
+        "origin",
+        "protocol_version",
+        "session_id",
+    )
+
+    def __init__(self, raw: Iterable[tuple[bytes, bytes]]) -> None:
+        self.accept: str | None = None
+        self.content_type: str | None = None
+        self.host: str | None = None
+        self.origin: str | None = None
+        self.session_id: str | None = None
+        self.protocol_version: str | None = None
+        self.last_event_id: str | None = None
+        self.content_length: str | None = None
+        for k, v in raw:
+            if k == b"accept":
+                value = v.decode("latin-1")
+                self.accept = value if self.accept is None else self.accept + "," + value
+            elif k == b"content-type":
+                self.content_type = v.decode("latin-1")
+            elif k == b"host":
+                self.host = v.decode("latin-1")
+            elif k == b"origin":
+                self.origin = v.decode("latin-1")
+            elif k == b"mcp-session-id":
+                self.session_id = v.decode("latin-1")
+            elif k == b"mcp-protocol-version":
+                self.protocol_version = v.decode("latin-1").strip()
+            elif k == b"last-event-id":
+                self.last_event_id = v.decode("latin-1").strip()
+            elif k == b"content-length":
+                self.content_length = v.decode("latin-1")
+
+
+_ACCEPT_CACHE: dict[tuple[str, str], bool] = {}
+
+
+def accepts(accept: str | None, kind: str) -> bool:
+    """Whether an Accept header admits ``kind`` (``type/subtype``), wildcards included."""
+    if accept is None:
+        return False
+    key = (accept, kind)
+    cached = _ACCEPT_CACHE.get(key)
+    if cached is None:
+        cached = _parse_accepts(accept, kind)
+        if len(_ACCEPT_CACHE) < 512:
+            _ACCEPT_CACHE[key] = cached
+    return cached
+
+
+def _parse_accepts(accept: str, kind: str) -> bool:
+    major = kind.split("/", 1)[0]
+    for part in accept.split(","):
+        media, _, params = part.strip().partition(";")
+        media = media.strip().lower()
+        if media in (kind, "*/*", major + "/*"):
+            if "q=0" in params.replace(" ", "") and "q=0." not in params.replace(" ", ""):
+                continue  # explicitly refused
+            return True
+    return False
+
+
+def error_body(code: int, message: str, rid: Any = None) -> bytes:
+    return orjson.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}})
+
+
+async def respond(
+    send: Send,
+    status: int,
+    body: bytes = b"",
+    headers: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": headers or []})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def respond_error(
+    send: Send,
+    status: int,
+    code: int,
+    message: str,
+    rid: Any = None,
+    extra: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    headers = list(JSON_HEADERS)
+    if extra:
+        headers += extra
+    await respond(send, status, error_body(code, message, rid), headers)
+
+
+class BodyTooLarge(Exception):
+    """The request body passed its limit (answer 413)."""
+
+
+async def read_body(receive: Receive, limit: int) -> bytes | None:
+    """The request body, or None if the client went away first; over ``limit`` raises."""
+    message = await receive()
+    if message["type"] != "http.request":
+        return None
+    body: bytes = message.get("body", b"")
+    if not message.get("more_body", False):
+        if len(body) > limit:
+            raise BodyTooLarge
+        return body
+    chunks = [body]
+    size = len(body)
+    while True:
+        if size > limit:
+            raise BodyTooLarge
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
+        if not message.get("more_body", False):
+            break
+    if size > limit:
+        raise BodyTooLarge
+    return b"".join(chunks)
