@@ -185,3 +185,14 @@ def test_the_readme_server_is_examples_weather_py() -> None:
     shown = FILES["README.md"]["weather.py"]
     source = (ROOT / "examples" / "weather.py").read_text(encoding="utf-8")
     assert source.endswith(shown)  # the file adds only its docstring
+
+
+def test_no_page_tells_to_install_from_pypi_alone() -> None:
+    """mcpkit is not published yet: every ``pip install`` shown installs from the checkout
+    (``.`` / ``-e .``), or names the PyPI spelling only next to it ("once published")."""
+    bad = []
+    for path in [*PAGES, *sorted((ROOT / "src" / "mcpkit" / "cli").glob("*.py"))]:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(r"pip install '?mcpkit", line) and "published" not in line:
+                bad.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert bad == []

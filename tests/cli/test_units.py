@@ -108,5 +108,5 @@ def test_missing_rich_gives_an_install_hint(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
         "error: the mcpkit command needs the 'rich' package",
-        "hint: pip install 'mcpkit[cli]'",
+        "hint: in the mcpkit checkout: pip install '.[cli]'",
     ]

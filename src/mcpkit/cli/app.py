@@ -15,7 +15,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mcpkit.cli.errors import EXIT_ERROR, EXIT_USAGE, CliError, Declined
+from mcpkit.cli.errors import EXIT_ERROR, EXIT_USAGE, INSTALL_HINT, CliError, Declined
 
 __all__ = ["build_parser", "main"]
 
@@ -382,7 +382,7 @@ def _explain(exc: BaseException) -> CliError:
             "check the command line (quote it as one argument)",
         )
     if isinstance(exc, ImportError):
-        return CliError(f"missing dependency: {exc}", "pip install 'mcpkit[http,cli]'")
+        return CliError(f"missing dependency: {exc}", INSTALL_HINT.format(extras="http,cli"))
     if isinstance(exc, (TimeoutError, asyncio.TimeoutError)):
         return CliError("timed out", "allow more time with --timeout SECONDS")
     return CliError(

@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 
-from mcpkit.cli.errors import CliError
+from mcpkit.cli.errors import INSTALL_HINT, CliError
 from mcpkit.cli.render import Output, compact_schema
 from mcpkit.cli.targets import ServerRef, load_server
 
@@ -388,7 +388,7 @@ def run_demo(args: argparse.Namespace) -> int:
         import mcpkit.transports.http  # noqa: F401
     except ImportError as exc:
         raise CliError(
-            f"the demo needs Streamable HTTP: {exc}", "pip install 'mcpkit[http]'"
+            f"the demo needs Streamable HTTP: {exc}", INSTALL_HINT.format(extras="http")
         ) from None
     output = Output(save_dir=args.save_dir)
     asyncio.run(asyncio.wait_for(_main(args, output), args.time_limit))

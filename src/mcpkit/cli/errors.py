@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-__all__ = ["EXIT_ERROR", "EXIT_TOOL_ERROR", "EXIT_USAGE", "CliError", "Declined"]
+__all__ = ["EXIT_ERROR", "EXIT_TOOL_ERROR", "EXIT_USAGE", "INSTALL_HINT", "CliError", "Declined"]
+
+#: How to add a missing extra (``.format(extras="http,cli")``): mcpkit is installed from a
+#: checkout until it is published.
+INSTALL_HINT = "in the mcpkit checkout: pip install '.[{extras}]'"
 
 #: Exit codes: 1 for a failure (connection, protocol error, bad input), 2 for bad usage,
 #: 3 when the call worked but the tool reported an error (``isError``).

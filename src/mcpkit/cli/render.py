@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from mcpkit.cli.errors import CliError
+from mcpkit.cli.errors import INSTALL_HINT, CliError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -53,7 +53,7 @@ def require_rich() -> None:
     except ImportError:
         raise CliError(
             "the mcpkit command needs the 'rich' package",
-            "pip install 'mcpkit[cli]'",
+            INSTALL_HINT.format(extras="cli"),
         ) from None
 
 

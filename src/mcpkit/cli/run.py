@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mcpkit.cli.errors import EXIT_USAGE, CliError
+from mcpkit.cli.errors import EXIT_USAGE, INSTALL_HINT, CliError
 from mcpkit.cli.targets import load_server, parse_server_ref
 
 __all__ = ["Watcher", "run_server"]
@@ -217,7 +217,7 @@ def run_server(args: argparse.Namespace) -> int:
         import mcpkit.transports.http  # noqa: F401
     except ImportError as exc:
         raise CliError(
-            f"Streamable HTTP is not available: {exc}", "pip install 'mcpkit[http]'"
+            f"Streamable HTTP is not available: {exc}", INSTALL_HINT.format(extras="http")
         ) from None
     _check_address(args.host, args.port)
     try:
