@@ -119,6 +119,33 @@ def error_response(
     return {"jsonrpc": "2.0", "error": err, "id": request_id}
 
 
+def batch_refusal(items: list[Any], batching: bool, version_name: str | None) -> str | None:
+    """Why a batch is refused as a whole (None: its items may be dispatched): batches exist
+    only where the revision allows them (``batching``; 2025-03-26), and never empty."""
+    if not batching:
+        name = version_name if version_name is not None else "(not negotiated yet)"
+        return (
+            f"JSON-RPC batches are not supported in protocol version {name}; "
+            "only 2025-03-26 allows them"
+        )
+    if not items:
+        return "Invalid request: empty batch"
+    return None
+
+
+def initialize_in_batch(item: Any) -> bool:
+    """Whether a batch item is an ``initialize`` request (refused: it cannot be batched)."""
+    return type(item) is dict and item.get("method") == "initialize" and "id" in item
+
+
+def cancelled_request_id(params: Any) -> RequestId | None:
+    """The request a ``notifications/cancelled`` names (None when its params name none)."""
+    if type(params) is not dict:
+        return None
+    rid = params.get("requestId")
+    return rid if is_valid_id(rid) else None
+
+
 _MEMBER = re.compile(
     rb'\s*"((?:[^"\\]|\\.)*)"\s*:\s*'
     rb'(?:("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)|([\[{]))\s*(,?)'

@@ -133,3 +133,19 @@ async def test_messages_follow_their_request() -> None:
     assert b"progress" in post_data and b'"id":1' in post_data and post.finished
     assert b"notifications/message" in get_data and b"progress" not in get_data
     assert transport.idle() is True
+
+
+def test_jsonrpc_batch_and_cancellation_rules() -> None:
+    from mcpkit.jsonrpc import batch_refusal, cancelled_request_id, initialize_in_batch
+
+    assert batch_refusal([{}], True, "2025-03-26") is None
+    assert batch_refusal([], True, "2025-03-26") == "Invalid request: empty batch"
+    refused = batch_refusal([{}], False, "2025-06-18")
+    assert refused is not None and "protocol version 2025-06-18" in refused
+    assert "(not negotiated yet)" in (batch_refusal([{}], False, None) or "")
+    assert initialize_in_batch({"jsonrpc": "2.0", "id": 1, "method": "initialize"})
+    assert not initialize_in_batch({"jsonrpc": "2.0", "method": "initialize"})
+    assert cancelled_request_id({"requestId": 3}) == 3
+    assert cancelled_request_id({"requestId": "a"}) == "a"
+    assert cancelled_request_id({"requestId": True}) is None
+    assert cancelled_request_id(None) is None
