@@ -23,3 +23,7 @@ async def ask_or_fail(ctx: Context) -> str:
 def minus_one() -> str:
     """Fail with error -1 without asking anything."""
     raise McpError(-1, "not a decline")
+
+
+if __name__ == "__main__":
+    app.run()

@@ -1,5 +1,6 @@
 """A server for the CLI tests that prints to stdout at import and in its tools, as user code
-does: run in memory (a file target), those prints must not reach the command's stdout."""
+does: run in memory (``file.py:app``) or over stdio (a file target), those prints must not
+reach the command's stdout."""
 
 from __future__ import annotations
 
@@ -22,3 +23,7 @@ async def shout_async(text: str) -> str:
     """The same from an async tool."""
     print(f"printed by the async tool: {text}")
     return text.upper()
+
+
+if __name__ == "__main__":
+    app.run()

@@ -333,10 +333,13 @@ _SERVER_HINTS = {
 
 def _explain(exc: BaseException) -> CliError:
     """Turn an exception into the one line (and hint) the user sees."""
+    from mcpkit.client.targets import TargetError
     from mcpkit.errors import ConnectionClosed, McpError, ProcessExited, RequestTimeout
 
     if isinstance(exc, CliError):
         return exc
+    if isinstance(exc, TargetError):  # the target's own explanation, e.g. a file not served
+        return CliError(exc.message, exc.hint)
     if isinstance(exc, ProcessExited):
         tail = [line for line in exc.stderr_tail.strip().splitlines() if line.strip()]
         hint = (

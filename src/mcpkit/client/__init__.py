@@ -11,6 +11,7 @@ from mcpkit.client.errors import (
     URLElicitationRequired,
 )
 from mcpkit.client.sampling import USER_REJECTED, SamplingHandler
+from mcpkit.client.targets import Target, TargetError
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -21,6 +22,8 @@ __all__ = [
     "InvalidServerResponse",
     "OutputSchemaError",
     "SamplingHandler",
+    "Target",
+    "TargetError",
     "TaskNotSupported",
     "ToolError",
     "URLElicitationRequired",

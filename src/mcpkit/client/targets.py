@@ -1,22 +1,33 @@
-"""Turning a ``Client`` target into a transport.
+"""Turning a ``Client`` target into a connection: the one target rule, shared with the CLI.
 
-A target is one of:
+A target is, in this order:
 
-- a command line (``"python server.py --flag"``, split like a shell would) or an argv list
-  -> the server runs as a subprocess over stdio;
-- a single ``*.py`` path -> run with the current Python interpreter;
-- an ``http://`` / ``https://`` URL -> Streamable HTTP;
-- an mcpkit ``Server`` (anything with a ``session(transport)`` method) -> in memory;
-- an already built :class:`~mcpkit.transports.base.Transport` -> used as it is;
+- a :class:`~mcpkit.transports.base.Transport` -> used as it is;
+- an mcpkit ``Server`` -> connected in memory (its lifespan runs while connected);
 - a config entry of the common ``mcpServers`` JSON (``{"command", "args", "env", "cwd"}``
-  or ``{"url", "headers"}``).
+  or ``{"url"`` (or ``"serverUrl"``), ``"headers"}``);
+- an argv list -> the server runs as a subprocess over stdio;
+- a string (or path):
+
+  - an ``http://`` / ``https://`` URL -> Streamable HTTP;
+  - ``file.py:app`` or ``package.module:app`` -> that ``Server`` object, loaded into this
+    process and connected in memory (``app`` may also be a function returning one);
+  - ``file.py`` -> the file runs with this interpreter (``sys.executable``) over stdio;
+    when it ends without serving, the error says what to write instead (a file that
+    defines a Server it does not run gets the ``file.py:app`` form as a hint);
+  - otherwise a command line, split like a shell would (``"npx -y @scope/server"``); a
+    leading bare ``python`` or ``python3`` is this interpreter too, not whichever one
+    ``PATH`` finds first.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
 import json
 import os
+import re
 import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -24,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from mcpkit.errors import ConnectionClosed, ProcessExited
 from mcpkit.transports.base import Transport
 
 if TYPE_CHECKING:
@@ -32,7 +44,17 @@ if TYPE_CHECKING:
     from mcpkit.server import Server
     from mcpkit.server.session import AppSession
 
-__all__ = ["Connection", "Target", "config_entry", "is_url", "open_target"]
+__all__ = [
+    "Connection",
+    "ServerRef",
+    "Target",
+    "TargetError",
+    "config_entry",
+    "is_url",
+    "load_server",
+    "open_target",
+    "parse_server_ref",
+]
 
 Target: TypeAlias = (
     "str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | Server | Transport"
@@ -41,6 +63,50 @@ Target: TypeAlias = (
 """What ``Client(target)`` connects to: a Python file, ``file.py:app`` / ``module:app``, a
 command line, an argv list, an http(s) URL, a ``Server``, a ``Transport`` or an
 ``mcpServers`` config entry (see the module docstring)."""
+
+_FILE_REF = re.compile(r"^(?P<path>.+\.py)(?::(?P<obj>[A-Za-z_][\w.]*))?$")
+_MODULE_REF = re.compile(r"^(?P<module>[A-Za-z_][\w.]*):(?P<obj>[A-Za-z_][\w.]*)$")
+#: Names tried, in order, when a file names no object.
+_DEFAULT_NAMES = ("app", "server", "mcp")
+#: Command names taken to mean this interpreter.
+_PYTHON_NAMES = frozenset({"python", "python3"})
+
+
+class TargetError(ConnectionClosed):
+    """The target cannot be connected to as given: no such file, no Server under that
+    name, a Python file that ended without serving. ``hint`` says what to do instead."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.hint})" if self.hint else self.message
+
+
+@dataclass(frozen=True)
+class ServerRef:
+    """Where an in-process server lives: a file path or a module name, plus an attribute."""
+
+    path: Path | None
+    module: str | None
+    obj: str | None
+
+    def __str__(self) -> str:
+        where = str(self.path) if self.path is not None else str(self.module)
+        return f"{where}:{self.obj}" if self.obj else where
+
+
+def parse_server_ref(text: str) -> ServerRef | None:
+    """``file.py[:object]`` or ``module:object`` as a :class:`ServerRef`; None otherwise."""
+    if " " not in text:
+        m = _FILE_REF.match(text)
+        if m:
+            return ServerRef(Path(m["path"]), None, m["obj"])
+        m = _MODULE_REF.match(text)
+        if m and "/" not in text:
+            return ServerRef(None, m["module"], m["obj"])
+    return None
 
 
 @dataclass
@@ -53,9 +119,15 @@ class Connection:
     server_url: str | None = None
     #: The in-process server object (its lifespan, ``running()``, is entered while connected).
     server: Server | None = None
+    #: The Python file run over stdio (a ``file.py`` target, as given), for a clearer error.
+    script: Path | None = None
+    #: The folder the server process runs in (None: this process's).
+    cwd: Path | None = None
 
     def explain_failure(self, exc: BaseException) -> BaseException | None:
         """A clearer error for a connection that failed with ``exc``, or None."""
+        if self.script is not None and isinstance(exc, ProcessExited) and exc.returncode == 0:
+            return explain_exit(self.script, cwd=self.cwd)
         return None
 
 
@@ -65,7 +137,171 @@ def is_url(value: str) -> bool:
     return lowered.startswith(("http://", "https://"))
 
 
-def _http(url: str, headers: Mapping[str, str] | None, auth: Any, **options: Any) -> Connection:
+# -- loading a Server into this process ------------------------------------------------------
+
+
+def _is_server(value: object) -> bool:
+    from mcpkit.server import Server
+
+    return isinstance(value, Server)
+
+
+def _import_file(path: Path) -> Any:
+    if not path.is_file():
+        raise TargetError(
+            f"no such file: {path}", "give the path of a Python file that defines a Server"
+        )
+    resolved = path.resolve()
+    name = f"_mcpkit_target_{abs(hash(str(resolved)))}"
+    loaded = sys.modules.get(name)
+    if loaded is not None:  # the same file again (a reconnect): the same Server
+        return loaded
+    # The file's own folder first, as `python file.py` would do, so its sibling imports work.
+    folder = str(resolved.parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    spec = importlib.util.spec_from_file_location(name, resolved)
+    if spec is None or spec.loader is None:
+        raise TargetError(f"cannot load {path} as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except SystemExit as exc:
+        del sys.modules[name]
+        raise TargetError(
+            f"{path} exited while being imported (code {exc.code})",
+            "keep the serving code under `if __name__ == '__main__':`",
+        ) from exc
+    except Exception as exc:
+        del sys.modules[name]
+        raise TargetError(
+            f"importing {path} failed: {type(exc).__name__}: {exc}",
+            f"run `python {path}` to see the full traceback",
+        ) from exc
+    return module
+
+
+def _servers_in(module: Any) -> list[str]:
+    return [name for name, value in vars(module).items() if _is_server(value)]
+
+
+def load_server(ref: ServerRef) -> Server:
+    """Import the file or module of ``ref`` and return its mcpkit ``Server`` (the object
+    named, a function named that returns one, or the file's only / ``app`` Server).
+
+    Raises :class:`TargetError` with a hint when there is none."""
+    if ref.path is not None:
+        module = _import_file(ref.path)
+    else:
+        assert ref.module is not None
+        try:
+            module = importlib.import_module(ref.module)
+        except ImportError as exc:
+            raise TargetError(
+                f"cannot import module {ref.module!r}: {exc}",
+                "use path/to/file.py:object for a file, or check the module is installed",
+            ) from exc
+    if ref.obj:
+        value: Any = module
+        for part in ref.obj.split("."):
+            if not hasattr(value, part):
+                raise TargetError(
+                    f"{ref}: no attribute {part!r}",
+                    f"the servers defined there: {', '.join(_servers_in(module)) or 'none'}",
+                )
+            value = getattr(value, part)
+        if callable(value) and not _is_server(value):
+            value = value()  # a factory function
+        if not _is_server(value):
+            raise TargetError(
+                f"{ref} is a {type(value).__name__}, not an mcpkit Server",
+                "point at the object created with Server(...)",
+            )
+        server: Server = value
+        return server
+    for name in _DEFAULT_NAMES:
+        value = getattr(module, name, None)
+        if _is_server(value):
+            return value  # type: ignore[no-any-return]
+    found = _servers_in(module)
+    if len(found) == 1:
+        return getattr(module, found[0])  # type: ignore[no-any-return]
+    if not found:
+        raise TargetError(
+            f"no mcpkit Server found in {ref}",
+            f"name it with {ref}:OBJECT, or run another kind of server as a command line: "
+            f"'python {ref}'",
+        )
+    raise TargetError(
+        f"{ref} defines several servers ({', '.join(found)})",
+        f"choose one: {ref}:{found[0]}",
+    )
+
+
+# -- a Python file that ended without serving ------------------------------------------------
+
+
+def _defined_servers(tree: ast.AST) -> tuple[list[str], set[str]]:
+    """Names assigned ``Server(...)`` in ``tree``, and names something calls ``.run*()`` on."""
+    servers: list[str] = []
+    run: set[str] = set()
+    for node in ast.walk(tree):
+        value: ast.expr | None = None
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            value, targets = node.value, node.targets
+        elif isinstance(node, ast.AnnAssign):
+            value, targets = node.value, [node.target]
+        if isinstance(value, ast.Call):
+            func = value.func
+            called = func.id if isinstance(func, ast.Name) else None
+            if isinstance(func, ast.Attribute):
+                called = func.attr
+            if called == "Server":
+                servers += [t.id for t in targets if isinstance(t, ast.Name)]
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr.startswith("run")
+            and isinstance(node.func.value, ast.Name)
+        ):
+            run.add(node.func.value.id)
+    return servers, run
+
+
+def explain_exit(script: Path, *, cwd: Path | None = None) -> TargetError | None:
+    """Why ``script`` (relative to ``cwd``), run as a server, exited with code 0 before
+    answering: it defines a Server it does not run, or no Server at all. None when neither
+    is clear. The file is parsed, never run again."""
+    try:
+        path = cwd / script if cwd is not None else script
+        tree = ast.parse(path.read_bytes(), filename=str(script))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    servers, run = _defined_servers(tree)
+    if not servers:
+        return TargetError(
+            f"no mcpkit Server found in {script}: it exited with code 0 without serving",
+            "a server file creates app = Server(...) and ends with app.run()",
+        )
+    idle = [name for name in servers if name not in run]
+    if len(idle) < len(servers):
+        return None
+    name = idle[0]
+    return TargetError(
+        f"{script} defines the Server {name!r} but does not run it",
+        f"connect to it in memory with the target '{script}:{name}', or end the file with "
+        f"`if __name__ == '__main__': {name}.run()`",
+    )
+
+
+# -- transports ------------------------------------------------------------------------------
+
+
+def _http(
+    url: str, headers: Mapping[str, str] | None, auth: httpx.Auth | None, **options: Any
+) -> Connection:
     # Streamable HTTP lives in an optional extra (httpx); import it only when asked for.
     transport_cls = importlib.import_module("mcpkit.transports.http").StreamableHTTPClientTransport
     kwargs: dict[str, Any] = dict(options)
@@ -76,18 +312,30 @@ def _http(url: str, headers: Mapping[str, str] | None, auth: Any, **options: Any
     return Connection(transport_cls(url, **kwargs), server_url=url)
 
 
-def _stdio(argv: Sequence[str], **options: Any) -> Connection:
+def _stdio(argv: Sequence[str], script: Path | None = None, **options: Any) -> Connection:
     from mcpkit.transports.stdio import StdioClientTransport
 
     if not argv:
         raise ValueError("Client target: empty command line")
-    return Connection(StdioClientTransport(argv[0], list(argv[1:]), **options))
+    cwd = options.get("cwd")
+    return Connection(
+        StdioClientTransport(argv[0], list(argv[1:]), **options),
+        script=script,
+        cwd=Path(cwd) if cwd is not None else None,
+    )
 
 
-def _argv_for(command: str) -> list[str]:
+def _memory(server: Server) -> Connection:
+    from mcpkit.transports.memory import MemoryTransport
+
+    client_end, server_end = MemoryTransport.pair()
+    return Connection(client_end, server_session=server.session(server_end), server=server)
+
+
+def _command(command: str) -> list[str]:
     argv = shlex.split(command, posix=os.name != "nt")
-    if len(argv) == 1 and argv[0].endswith(".py") and Path(argv[0]).is_file():
-        return [sys.executable, argv[0]]
+    if argv and argv[0] in _PYTHON_NAMES:
+        argv[0] = sys.executable
     return argv
 
 
@@ -102,16 +350,33 @@ def open_target(
     on_stderr: Callable[[str], None] | None = None,
     http_options: Mapping[str, Any] | None = None,
 ) -> Connection:
-    """Build (but do not start) the transport for ``target``; see the module docstring."""
+    """Build (but do not start) the connection for ``target``; see the module docstring.
+
+    A ``file.py:app`` / ``module:app`` target is imported here; a missing file or object
+    raises :class:`TargetError`."""
+    from mcpkit.server import Server
+
     stdio_opts: dict[str, Any] = {"env": env, "cwd": cwd, "stderr": stderr, "on_stderr": on_stderr}
     if isinstance(target, Transport):
         return Connection(target)
+    if isinstance(target, Server):
+        return _memory(target)
     if isinstance(target, os.PathLike):
         target = os.fspath(target)
     if isinstance(target, str):
         if is_url(target):
             return _http(target, headers, auth, **(http_options or {}))
-        return _stdio(_argv_for(target), **stdio_opts)
+        ref = parse_server_ref(target.strip())
+        if ref is not None and ref.obj is not None:
+            return _memory(load_server(ref))
+        if ref is not None and ref.path is not None:
+            if not (Path(cwd) / ref.path if cwd is not None else ref.path).is_file():
+                raise TargetError(
+                    f"no such file: {ref.path}",
+                    "give the path of a Python file that runs a Server",
+                )
+            return _stdio([sys.executable, str(ref.path)], script=ref.path, **stdio_opts)
+        return _stdio(_command(target), **stdio_opts)
     if isinstance(target, (list, tuple)):
         if not all(isinstance(a, (str, os.PathLike)) for a in target):
             raise TypeError("Client target: an argv list must hold only strings")
@@ -126,13 +391,6 @@ def open_target(
             http_options=http_options,
             **{k: v for k, v in stdio_opts.items() if k not in ("env", "cwd")},
         )
-    from mcpkit.server import Server
-
-    if isinstance(target, Server):
-        from mcpkit.transports.memory import MemoryTransport
-
-        client_end, server_end = MemoryTransport.pair()
-        return Connection(client_end, server_session=target.session(server_end), server=target)
     raise TypeError(
         f"Client target must be a command line, an argv list, an http(s) URL, a Server, "
         f"a Transport or a config entry, not {type(target).__name__}"
@@ -168,7 +426,7 @@ def _from_entry(entry: Mapping[str, Any], **opts: Any) -> Connection:
     )
 
 
-def config_entry(config: Any, name: str) -> dict[str, Any]:
+def config_entry(config: Mapping[str, Any] | str | os.PathLike[str], name: str) -> dict[str, Any]:
     """The entry ``name`` of an ``mcpServers`` config (a dict, JSON text or a file path).
 
     Both the whole file (``{"mcpServers": {...}}``, or VS Code's ``{"servers": {...}}``) and
