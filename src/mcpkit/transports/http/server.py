@@ -28,7 +28,10 @@ from mcpkit.jsonrpc import (
     PARSE_ERROR,
     MessageKind,
     RequestId,
+    batch_refusal,
+    cancelled_request_id,
     classify,
+    initialize_in_batch,
 )
 from mcpkit.session import ServerSession
 from mcpkit.transports.http import sse
@@ -342,10 +345,9 @@ class StreamableHTTPApp:
         if not is_request:
             transport.sink.receive(msg)
             if kind is MessageKind.NOTIFICATION and msg["method"] == "notifications/cancelled":
-                params = msg.get("params")
-                rid = params.get("requestId") if type(params) is dict else None
-                if type(rid) is str or type(rid) is int:
-                    transport.cancel_request(rid)
+                cancelled = cancelled_request_id(msg.get("params"))
+                if cancelled is not None:
+                    transport.cancel_request(cancelled)
             await respond(send, 202)
             return
         rid = msg["id"]
@@ -379,22 +381,19 @@ class StreamableHTTPApp:
             version = transport.protocol_version
         elif version is None:
             version = _DEFAULT_VERSION
-        if version is None or not version.batching or not items:
-            name = version.name if version is not None else "(not negotiated)"
-            await respond_error(
-                send,
-                400,
-                INVALID_REQUEST,
-                "Invalid request: empty batch"
-                if not items
-                else f"JSON-RPC batches are not supported in protocol version {name}",
-            )
+        refusal = batch_refusal(
+            items,
+            version is not None and version.batching,
+            version.name if version is not None else None,
+        )
+        if refusal is not None:
+            await respond_error(send, 400, INVALID_REQUEST, refusal)
             return
         ids: list[RequestId] = []
         for item in items:
             kind, _ = classify(item)
             if kind is MessageKind.REQUEST:
-                if item["method"] == "initialize":
+                if initialize_in_batch(item):
                     await respond_error(
                         send, 400, INVALID_REQUEST, "initialize cannot be part of a batch"
                     )
