@@ -23,6 +23,7 @@ __all__ = [
     "Send",
     "accepts",
     "error_body",
+    "oversized_headers",
     "read_body",
     "respond",
     "respond_error",
@@ -170,3 +171,16 @@ async def read_body(receive: Receive, limit: int) -> bytes | None:
     if size > limit:
         raise BodyTooLarge
     return b"".join(chunks)
+
+
+def oversized_headers(
+    headers: Iterable[tuple[bytes, bytes]], max_bytes: int, max_count: int
+) -> bool:
+    """Whether a request's headers pass ``max_bytes`` in all or ``max_count`` in number
+    (answer 431, whatever the ASGI server underneath let through)."""
+    total = 0
+    count = 0
+    for name, value in headers:
+        total += len(name) + len(value)
+        count += 1
+    return total > max_bytes or count > max_count

@@ -26,6 +26,10 @@ def _server(app: Any, host: str, port: int, **kwargs: Any) -> Any:
     kwargs.setdefault("lifespan", "on")
     # A backstop only: the app's streams end as soon as shutdown starts (below).
     kwargs.setdefault("timeout_graceful_shutdown", 5)
+    # Idle keep-alive connections close after 5 s; with the h11 parser, request heads over
+    # 64 KiB are refused (httptools has no such limit: the app answers 431 itself).
+    kwargs.setdefault("timeout_keep_alive", 5)
+    kwargs.setdefault("h11_max_incomplete_event_size", 64 * 1024)
     config = uvicorn.Config(app, host=host, port=port, **kwargs)
     closer = app.close_streams if isinstance(app, StreamCloser) else None
 

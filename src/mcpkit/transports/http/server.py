@@ -45,6 +45,7 @@ from mcpkit.transports.http.asgi import (
     Scope,
     Send,
     accepts,
+    oversized_headers,
     read_body,
     respond,
     respond_error,
@@ -97,11 +98,12 @@ class StreamableHTTPApp:
     ``event_store`` (None: a :class:`MemoryEventStore`; False: no resumability; or any
     :class:`EventStore` such as :class:`SQLiteEventStore`), ``allowed_hosts``,
     ``allowed_origins`` and ``dns_rebinding_protection`` (see below), ``max_body_size``
-    (bytes), ``session_idle_timeout`` (seconds),
-    ``max_sessions``, ``max_stream_buffer`` (bytes waiting for one SSE reader before its
-    producers wait for it) and ``slow_reader_timeout`` (seconds a reader may take nothing
-    while producers wait before it is dropped; it may resume), ``sse_retry_ms`` (the
-    ``retry`` field of priming events),
+    (bytes), ``session_idle_timeout`` (seconds), ``max_header_bytes`` and
+    ``max_header_count`` (past either: 431), ``body_timeout`` (seconds for a POST body to
+    arrive, else 408), ``max_sessions``, ``max_stream_buffer`` (bytes waiting for one SSE
+    reader before its producers wait for it), ``slow_reader_timeout`` (seconds a reader may
+    take nothing while producers wait before it is dropped; it may resume), ``sse_retry_ms``
+    (the ``retry`` field of priming events),
     ``keepalive_interval`` (seconds between SSE comments on idle streams) and ``legacy_sse``
     (also serve the 2024-11-05 HTTP+SSE endpoints ``/sse`` and ``/messages``), ``auth`` (a
     :class:`mcpkit.auth.ResourceServer`: bearer tokens required, protected resource metadata).
@@ -141,6 +143,9 @@ class StreamableHTTPApp:
         allowed_origins: Iterable[str] | None = None,
         dns_rebinding_protection: bool | None = None,
         max_body_size: int = 4 * 1024 * 1024,
+        max_header_bytes: int = 64 * 1024,
+        max_header_count: int = 100,
+        body_timeout: float | None = 30.0,
         session_idle_timeout: float | None = 1800.0,
         max_sessions: int = 10_000,
         sse_retry_ms: int | None = None,
@@ -173,6 +178,9 @@ class StreamableHTTPApp:
         self.allowed_origins = self.host_origin.allowed_origins
         self.dns_rebinding_protection = dns_rebinding_protection
         self.max_body_size = max_body_size
+        self.max_header_bytes = max_header_bytes
+        self.max_header_count = max_header_count
+        self.body_timeout = body_timeout
         self.session_idle_timeout = session_idle_timeout
         self.max_sessions = max_sessions
         self.sse_retry_ms = sse_retry_ms
@@ -198,6 +206,9 @@ class StreamableHTTPApp:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind == "http":
+            if oversized_headers(scope["headers"], self.max_header_bytes, self.max_header_count):
+                await respond_error(send, 431, INVALID_REQUEST, "Request Header Fields Too Large")
+                return
             if self.auth is not None:
                 await self.auth.handle(scope, receive, send, self.host_origin)
             else:
@@ -286,9 +297,15 @@ class StreamableHTTPApp:
                 await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
                 return
         try:
-            body = await read_body(receive, self.max_body_size)
+            async with asyncio.timeout(self.body_timeout):
+                body = await read_body(receive, self.max_body_size)
         except BodyTooLarge:
             await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
+            return
+        except TimeoutError:
+            await respond_error(
+                send, 408, INVALID_REQUEST, "Request Timeout: the body did not arrive in time"
+            )
             return
         if body is None:
             return  # the client went away before sending the whole body
