@@ -24,17 +24,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import os
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
 import orjson
 import pydantic
 
 from mcpkit import versions
-from mcpkit.client._util import call_hook, logger
 from mcpkit.client.arguments import Arguments, CompletionRef, arguments_to_wire, ref_to_wire
 from mcpkit.client.catalogue import ToolCatalogue
 from mcpkit.client.elicitation import (
@@ -44,7 +42,17 @@ from mcpkit.client.elicitation import (
 )
 from mcpkit.client.elicitation import elicitation_modes as _elicitation_modes
 from mcpkit.client.errors import URL_ELICITATION_REQUIRED, InvalidServerResponse
-from mcpkit.client.results import all_pages, cursor_params, lenient, notification_params, parse
+from mcpkit.client.notifications import (
+    LOG_LEVELS,
+    CancelledHook,
+    ClientHooks,
+    ListKind,
+    LogHook,
+    NotificationHook,
+    NotificationRouter,
+    TaskStatusHook,
+)
+from mcpkit.client.results import all_pages, cursor_params, lenient, parse
 from mcpkit.client.roots import RootsSource, check_roots, serve_roots
 from mcpkit.client.sampling import SamplingHandler, sampling_capability, serve_sampling
 from mcpkit.client.targets import Connection, Target, config_entry, open_target
@@ -66,7 +74,6 @@ if TYPE_CHECKING:
     from mcpkit.client.icons import FetchedIcon
     from mcpkit.types import (
         CallToolResult,
-        CancelledNotificationParams,
         CancelTaskResult,
         CompleteResult,
         GetPromptResult,
@@ -78,14 +85,12 @@ if TYPE_CHECKING:
         ListResourceTemplatesResult,
         ListTasksResult,
         ListToolsResult,
-        LoggingMessageNotificationParams,
         Prompt,
         ReadResourceResult,
         Resource,
         ResourceTemplate,
         ServerCapabilities,
         Task,
-        TaskStatusNotificationParams,
         Tool,
     )
 
@@ -102,35 +107,7 @@ __all__ = [
 #: Seconds a request may wait for its response unless told otherwise (progress restarts it).
 DEFAULT_TIMEOUT: Final = 60.0
 
-ListKind: TypeAlias = Literal["tools", "prompts", "resources"]
-"""Which list a ``notifications/*/list_changed`` is about."""
-LogHook: TypeAlias = "Callable[[LoggingMessageNotificationParams], object]"
-"""``on_log(params)``: a ``notifications/message`` (sync or async)."""
-NotificationHook: TypeAlias = Callable[[str, "JSONObject | None"], object]
-"""``on_notification(method, params)``: every notification, raw (sync or async)."""
-CancelledHook: TypeAlias = "Callable[[CancelledNotificationParams], object]"
-"""``on_cancelled(params)``: the server cancelled a request of its own (sync or async)."""
-TaskStatusHook: TypeAlias = "Callable[[TaskStatusNotificationParams], object]"
-"""``on_task_status(task)``: a ``notifications/tasks/status`` (sync or async)."""
-
 _UNSET: Final[Any] = object()
-_LOG_LEVELS: Final = {
-    "debug": logging.DEBUG,
-    "info": logging.INFO,
-    "notice": logging.INFO,
-    "warning": logging.WARNING,
-    "error": logging.ERROR,
-    "critical": logging.CRITICAL,
-    "alert": logging.CRITICAL,
-    "emergency": logging.CRITICAL,
-}
-_LIST_CHANGED: Final[dict[str, ListKind]] = {
-    "notifications/tools/list_changed": "tools",
-    "notifications/prompts/list_changed": "prompts",
-    "notifications/resources/list_changed": "resources",
-}
-server_log = logging.getLogger("mcpkit.client.server")
-
 M = TypeVar("M", bound=pydantic.BaseModel)
 
 
@@ -231,14 +208,7 @@ class Client:
         )
         check_roots(roots)
         self._roots = roots
-        self._on_log = on_log
-        self._on_notification = on_notification
         self._on_progress = on_progress
-        self._on_list_changed = on_list_changed
-        self._on_resource_updated = on_resource_updated
-        self._on_elicitation_complete = on_elicitation_complete
-        self._on_cancelled = on_cancelled
-        self._on_task_status = on_task_status
         self._task_receiver = make_receiver(tasks, debug)
         if (
             self._task_receiver is not None
@@ -249,7 +219,6 @@ class Client:
                 "tasks=... lets the server run sampling and elicitation as tasks: "
                 "pass a sampling_handler and/or an elicitation_handler too"
             )
-        self.auto_refresh = auto_refresh
         if isinstance(timeout, Timeout):
             if max_total_timeout is not None or not reset_timeout_on_progress:
                 raise TypeError(
@@ -282,6 +251,23 @@ class Client:
         self._catalogue = ToolCatalogue(self.list_tools)
         self._task_requestor = TaskRequestor(self, on_progress=on_progress)
         self._url_elicitations = UrlElicitations()
+        self._notifications = NotificationRouter(
+            ClientHooks(
+                on_log=on_log,
+                on_notification=on_notification,
+                on_list_changed=on_list_changed,
+                on_resource_updated=on_resource_updated,
+                on_elicitation_complete=on_elicitation_complete,
+                on_cancelled=on_cancelled,
+                on_task_status=on_task_status,
+            ),
+            catalogue=self._catalogue,
+            tasks=self._task_requestor,
+            elicitations=self._url_elicitations,
+            refresh=self._refresh,
+            spawn=self._spawn,
+        )
+        self.auto_refresh = auto_refresh
         self._tools: list[Tool] | None = None
         self._prompts: list[Prompt] | None = None
         self._resources: list[Resource] | None = None
@@ -331,7 +317,6 @@ class Client:
         if self._supported is not None:
             kwargs["supported_versions"] = self._supported
         session = ClientSession(conn.transport, **kwargs)
-        session.observe_notifications(self._any_notification)
         self._session = session
         self._install(session)
         try:
@@ -420,16 +405,9 @@ class Client:
         if receiver is not None:
             for method, serve in receiver.handlers().items():
                 session.set_request_handler(method, tasks_only(serve))
-        session.set_notification_handler("notifications/tasks/status", self._task_status)
         if self._roots is not None:
             session.set_request_handler("roots/list", serve_roots(lambda: self._roots))
-        session.set_notification_handler("notifications/message", self._log)
-        session.set_notification_handler("notifications/resources/updated", self._updated)
-        session.set_notification_handler(
-            "notifications/elicitation/complete", self._elicitation_complete
-        )
-        for method in _LIST_CHANGED:
-            session.set_notification_handler(method, self._list_changed_handler(method))
+        self._notifications.install(session)
 
     # -- state ----------------------------------------------------------------------------------
 
@@ -506,6 +484,15 @@ class Client:
     def resource_templates(self) -> list[ResourceTemplate] | None:
         """The templates from the last full :meth:`list_resource_templates`."""
         return self._resource_templates
+
+    @property
+    def auto_refresh(self) -> bool:
+        """Refresh a cached list when the server says it changed (before ``on_list_changed``)."""
+        return self._notifications.auto_refresh
+
+    @auto_refresh.setter
+    def auto_refresh(self, value: bool) -> None:
+        self._notifications.auto_refresh = value
 
     @property
     def tool_catalogue(self) -> ToolCatalogue:
@@ -831,8 +818,8 @@ class Client:
 
     async def set_logging_level(self, level: str) -> None:
         """Ask the server to send log messages at ``level`` and above."""
-        if level not in _LOG_LEVELS:
-            raise ValueError(f"Unknown logging level {level!r}; one of {', '.join(_LOG_LEVELS)}")
+        if level not in LOG_LEVELS:
+            raise ValueError(f"Unknown logging level {level!r}; one of {', '.join(LOG_LEVELS)}")
         await self._empty("logging/setLevel", {"level": level})
 
     async def _empty(self, method: str, params: JSONObject) -> None:
@@ -879,112 +866,22 @@ class Client:
 
         return await IconFetcher(**options).fetch(icon, server_url=self.server_url)
 
-    # -- notifications --------------------------------------------------------------------------
-
-    def _log(self, params: JSONObject | None) -> Any:
-        from mcpkit.types import LoggingMessageNotificationParams
-
-        typed = notification_params(
-            LoggingMessageNotificationParams, params, "notifications/message"
-        )
-        if typed is None:
-            return None
-        if self._on_log is not None:
-            return call_hook(self._on_log, typed)
-        name = f"mcpkit.client.server.{typed.logger}" if typed.logger else server_log.name
-        logging.getLogger(name).log(_LOG_LEVELS.get(typed.level, logging.INFO), "%s", typed.data)
-        return None
-
-    def _updated(self, params: JSONObject | None) -> Any:
-        from mcpkit.types import ResourceUpdatedNotificationParams
-
-        typed = notification_params(
-            ResourceUpdatedNotificationParams, params, "notifications/resources/updated"
-        )
-        if typed is None or self._on_resource_updated is None:
-            return None
-        return call_hook(self._on_resource_updated, typed.uri)
-
-    def _elicitation_complete(self, params: JSONObject | None) -> Any:
-        from mcpkit.types import ElicitationCompleteNotificationParams
-
-        typed = notification_params(
-            ElicitationCompleteNotificationParams, params, "notifications/elicitation/complete"
-        )
-        if typed is None or not self._url_elicitations.complete(typed.elicitation_id):
-            return None
-        if self._on_elicitation_complete is not None:
-            return call_hook(self._on_elicitation_complete, typed.elicitation_id)
-        return None
-
-    def _task_status(self, params: JSONObject | None) -> Any:
-        from mcpkit.types import TaskStatusNotificationParams
-
-        typed = notification_params(
-            TaskStatusNotificationParams, params, "notifications/tasks/status"
-        )
-        if typed is None:
-            return None
-        self._task_requestor.status_notification(params, typed)
-        if self._on_task_status is not None:
-            return call_hook(self._on_task_status, typed)
-        return None
-
-    def _list_changed_handler(self, method: str) -> Callable[[JSONObject | None], Any]:
-        kind = _LIST_CHANGED[method]
-
-        def handle(params: JSONObject | None) -> Any:
-            if kind == "tools":
-                self._catalogue.forget()
-            if self.auto_refresh and self._session is not None:
-                self._spawn(self._refresh(kind))
-                return None
-            if self._on_list_changed is not None:
-                return call_hook(self._on_list_changed, kind)
-            return None
-
-        return handle
+    # -- background work ------------------------------------------------------------------------
 
     async def _refresh(self, kind: ListKind) -> None:
-        try:
-            if kind == "tools":
-                await self.list_tools()
-            elif kind == "prompts":
-                await self.list_prompts()
-            else:
-                await self.list_resources()
-                if self.supports("resources"):
-                    try:
-                        await self.list_resource_templates()
-                    except McpError as exc:
-                        if exc.code != METHOD_NOT_FOUND:
-                            raise
-        except (McpError, ConnectionClosed) as exc:
-            logger.warning("Could not refresh the %s list: %s", kind, exc)
-            return
-        if self._on_list_changed is not None:
-            outcome = call_hook(self._on_list_changed, kind)
-            if outcome is not None:
-                await outcome
-
-    def _any_notification(self, method: str, params: JSONObject | None) -> None:
-        if method == "notifications/cancelled":
-            self._cancelled(params)
-        if self._on_notification is not None:
-            outcome = call_hook(self._on_notification, method, params)
-            if outcome is not None:
-                self._spawn(outcome)
-
-    def _cancelled(self, params: JSONObject | None) -> None:
-        if self._on_cancelled is None:
-            return
-        from mcpkit.types import CancelledNotificationParams
-
-        typed = notification_params(CancelledNotificationParams, params, "notifications/cancelled")
-        if typed is not None:
-            outcome = call_hook(self._on_cancelled, typed)
-            if outcome is not None:
-                self._spawn(outcome)
+        """List ``kind`` again after its list_changed notification (``auto_refresh``)."""
+        if kind == "tools":
+            await self.list_tools()
+        elif kind == "prompts":
+            await self.list_prompts()
+        else:
+            await self.list_resources()
+            if self.supports("resources"):
+                try:
+                    await self.list_resource_templates()
+                except McpError as exc:
+                    if exc.code != METHOD_NOT_FOUND:
+                        raise
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coro)
