@@ -76,3 +76,28 @@ async def test_an_idle_keep_alive_connection_is_closed() -> None:
         finally:
             writer.close()
     await asgi.aclose()
+
+
+async def test_a_request_head_that_stops_arriving_gets_408_and_is_closed() -> None:
+    asgi = Server("limits").http_app()
+    async with running(asgi, head_timeout=0.3) as base:
+        reader, writer, netloc = await open_raw(base)
+        try:
+            writer.write(f"POST /mcp HTTP/1.1\r\nHost: {netloc}\r\nX-Slow: ".encode())
+            await writer.drain()
+            started = time.monotonic()
+            answer = await asyncio.wait_for(reader.read(), 5)  # everything, up to the close
+            assert answer.startswith(b"HTTP/1.1 408")
+            assert time.monotonic() - started < 3
+        finally:
+            writer.close()
+        # A connection that sends nothing at all is closed too.
+        reader, writer, _ = await open_raw(base)
+        try:
+            assert (await asyncio.wait_for(reader.read(), 5)).startswith(b"HTTP/1.1 408")
+        finally:
+            writer.close()
+        # Normal requests are unaffected.
+        async with httpx.AsyncClient(timeout=5) as http:
+            assert (await http.get(base + "/")).status_code == 200
+    await asgi.aclose()

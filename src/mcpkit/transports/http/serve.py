@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Final
 
 from mcpkit.transports.http.extra import missing_extra
 from mcpkit.transports.http.shutdown import StreamCloser
@@ -30,6 +30,11 @@ def _server(app: Any, host: str, port: int, **kwargs: Any) -> Any:
     # 64 KiB are refused (httptools has no such limit: the app answers 431 itself).
     kwargs.setdefault("timeout_keep_alive", 5)
     kwargs.setdefault("h11_max_incomplete_event_size", 64 * 1024)
+    head_timeout = kwargs.pop("head_timeout", 10.0)
+    if "http" not in kwargs and head_timeout is not None:
+        protocol = _head_timeout_protocol(float(head_timeout))
+        if protocol is not None:
+            kwargs["http"] = protocol
     config = uvicorn.Config(app, host=host, port=port, **kwargs)
     closer = app.close_streams if isinstance(app, StreamCloser) else None
 
@@ -44,10 +49,66 @@ def _server(app: Any, host: str, port: int, **kwargs: Any) -> Any:
     return Server(config)
 
 
+_TIMED_OUT: Final = (
+    b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain\r\n"
+    b"content-length: 25\r\nconnection: close\r\n\r\nRequest header timed out\n"
+)
+
+
+def _head_timeout_protocol(timeout: float) -> type[Any] | None:
+    """uvicorn's httptools protocol with a deadline on request heads: a connection that has
+    not sent a whole request head ``timeout`` seconds after it opened (or after the request
+    began) gets 408 and is closed, so slow senders cannot hold connections (uvicorn has no
+    such limit). None without httptools (uvicorn then uses h11 and its head size limit)."""
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:
+        return None
+
+    class HeadTimeoutProtocol(HttpToolsProtocol):
+        _head_timer: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._head_timer = self.loop.call_later(timeout, self._head_expired)
+
+        def _disarm(self) -> None:
+            timer, self._head_timer = self._head_timer, None
+            if timer is not None:
+                timer.cancel()
+
+        def _head_expired(self) -> None:
+            self._head_timer = None
+            if not self.transport.is_closing():
+                self.transport.write(_TIMED_OUT)
+                self.transport.close()
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._arm()
+
+        def on_headers_complete(self) -> None:
+            self._disarm()
+            super().on_headers_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return HeadTimeoutProtocol
+
+
 async def serve(
     app: Any, host: str = "127.0.0.1", port: int = 8000, **uvicorn_options: Any
 ) -> None:
-    """Serve ``app`` until cancelled or interrupted. Binds to 127.0.0.1 unless told otherwise."""
+    """Serve ``app`` until cancelled or interrupted. Binds to 127.0.0.1 unless told otherwise.
+
+    ``uvicorn_options`` go to ``uvicorn.Config``, plus ``head_timeout`` (seconds a client
+    may take to send a request head; 10 by default, None for no limit)."""
     server = _server(app, host, port, **uvicorn_options)
     await server.serve()
 
