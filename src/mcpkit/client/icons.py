@@ -22,7 +22,10 @@ import ipaddress
 import struct
 import urllib.parse
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcpkit.types import Icon
 
 __all__ = [
     "DEFAULT_ALLOWED_TYPES",
@@ -180,14 +183,16 @@ class IconFetcher:
         self.allow_private_hosts = allow_private_hosts
         self._transport = transport
 
-    async def fetch(self, icon: Any, *, server_url: str | None = None) -> FetchedIcon:
+    async def fetch(self, icon: Icon | str, *, server_url: str | None = None) -> FetchedIcon:
         """Fetch ``icon`` (an :class:`~mcpkit.types.Icon` or a URI string).
 
         ``server_url``: the server's URL when it is remote (icons must share its origin).
         Raises :class:`IconError` when the icon is refused.
         """
-        src = icon if isinstance(icon, str) else getattr(icon, "src", None)
-        declared = None if isinstance(icon, str) else getattr(icon, "mime_type", None)
+        from mcpkit.types import Icon
+
+        src = icon if isinstance(icon, str) else icon.src if isinstance(icon, Icon) else None
+        declared = icon.mime_type if isinstance(icon, Icon) else None
         if not isinstance(src, str) or not src:
             raise IconError("icon has no src")
         scheme = urllib.parse.urlsplit(src.strip()).scheme.lower()

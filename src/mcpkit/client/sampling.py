@@ -57,21 +57,19 @@ def _blocks(content: Any) -> list[Any]:
 
 def check_tool_messages(params: CreateMessageRequestParams) -> None:
     """Enforce the tool-use message rules; raise -32602 on a violation."""
+    from mcpkit.types import ToolResultContent, ToolUseContent
+
     messages = params.messages
     for i, msg in enumerate(messages):
         blocks = _blocks(msg.content)
-        kinds = {getattr(b, "type", None) for b in blocks}
+        kinds = {b.type for b in blocks}
         if "tool_result" in kinds and kinds != {"tool_result"}:
             raise McpError(INVALID_PARAMS, "Tool results mixed with other content")
         if msg.role == "assistant" and "tool_use" in kinds:
-            wanted = {b.id for b in blocks if getattr(b, "type", None) == "tool_use"}
+            wanted = {b.id for b in blocks if isinstance(b, ToolUseContent)}
             nxt = messages[i + 1] if i + 1 < len(messages) else None
             got = (
-                {
-                    b.tool_use_id
-                    for b in _blocks(nxt.content)
-                    if getattr(b, "type", None) == "tool_result"
-                }
+                {b.tool_use_id for b in _blocks(nxt.content) if isinstance(b, ToolResultContent)}
                 if nxt is not None and nxt.role == "user"
                 else set()
             )
