@@ -1,4 +1,5 @@
-"""Paths other than the MCP endpoint say where the endpoint is (the endpoint is unchanged)."""
+"""GET on a path other than the MCP endpoint says where the endpoint is (the endpoint and
+other methods elsewhere are unchanged)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ async def test_get_root_says_where_to_post_and_other_paths_404_with_the_hint() -
         assert root.status_code == 200
         assert root.headers["content-type"].startswith("text/plain")
         assert root.text == "MCP server: POST JSON-RPC to /mcp (Streamable HTTP)\n"
-        other = await http.post(base + "/elsewhere", json={})
+        other = await http.get(base + "/elsewhere")
         assert other.status_code == 404
         assert "POST JSON-RPC to /mcp" in other.text
+        posted = await http.post(base + "/elsewhere", json={})  # a client with a wrong URL
+        assert posted.status_code == 404 and posted.text == "Not Found"
         head = await http.head(base + "/")
         assert head.status_code == 200 and head.content == b""
         # The endpoint itself still asks for JSON-RPC.

@@ -256,16 +256,14 @@ class StreamableHTTPApp:
             )
 
     async def _elsewhere(self, path: str, method: str, root: str, send: Send) -> None:
-        """Any path but the endpoint: say where the endpoint is (200 for ``GET /``, a person
-        or a health check looking; 404 elsewhere)."""
+        """Any path but the endpoint. A GET (a person or a health check looking) is told
+        where the endpoint is: 200 for ``/``, 404 elsewhere; other methods get a plain 404."""
+        text = [(b"content-type", b"text/plain; charset=utf-8")]
+        if method not in ("GET", "HEAD"):
+            await respond(send, 404, b"Not Found", text)
+            return
         hint = f"MCP server: POST JSON-RPC to {root}{self.path} (Streamable HTTP)\n".encode()
-        status = 200 if path == "/" and method in ("GET", "HEAD") else 404
-        await respond(
-            send,
-            status,
-            b"" if method == "HEAD" else hint,
-            [(b"content-type", b"text/plain; charset=utf-8")],
-        )
+        await respond(send, 200 if path == "/" else 404, b"" if method == "HEAD" else hint, text)
 
     # -- POST ----------------------------------------------------------------------------------
 
