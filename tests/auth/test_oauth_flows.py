@@ -267,6 +267,13 @@ async def test_state_mismatch_is_refused(oauth_env: Make, wire: Callable[..., Wi
         await whoami(env, oauth(env, authorization_handler=tamper), wire)
     assert env.mock.events("token") == []
 
+    async def non_ascii(url: str) -> str:
+        return str(await real(url)).replace("state=", "state=%C3%A9")
+
+    with pytest.raises(McpError, match="state"):
+        await whoami(env, oauth(env, authorization_handler=non_ascii), wire)
+    assert env.mock.events("token") == []
+
 
 async def test_authorization_error_redirect(
     oauth_env: Make, wire: Callable[..., WireChecker]

@@ -619,7 +619,9 @@ class OAuthClientAuth(httpx.Auth):
             recorded_issuer=meta.issuer,
             iss_parameter_supported=meta.iss_parameter_supported,
         )
-        if response.state is None or not hmac.compare_digest(response.state, state):
+        if response.state is None or not hmac.compare_digest(
+            response.state.encode(), state.encode()
+        ):
             raise OAuthError("The authorization response's state does not match: discarded")
         if response.error is not None:
             detail = response.error_description
