@@ -159,3 +159,23 @@ async def test_token_stores(kind: str, tmp_path: Path) -> None:
     assert await store.get_token("r") is None and await store.get_client("https://as") is None
     if isinstance(store, SQLiteTokenStore):
         store.close()
+
+
+async def test_transport_failure_is_named() -> None:
+    """An HTTP failure whose text is empty (a timeout) still says what happened."""
+    import httpx
+
+    from mcpkit.auth.discovery import AuthorizationServerMetadata
+    from mcpkit.auth.registration import ClientMetadata, register_client
+
+    def time_out(request: httpx.Request) -> httpx.Response:
+        raise httpx.ReadTimeout("", request=request)
+
+    meta = AuthorizationServerMetadata(
+        "https://as/.well-known/oauth-authorization-server",
+        "https://as",
+        {"issuer": "https://as", "registration_endpoint": "https://as/register"},
+    )
+    async with httpx.AsyncClient(transport=httpx.MockTransport(time_out)) as http:
+        with pytest.raises(OAuthError, match="failed: ReadTimeout"):
+            await register_client(http, meta, ClientMetadata())

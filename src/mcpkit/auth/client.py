@@ -681,7 +681,8 @@ class OAuthClientAuth(httpx.Auth):
                     endpoint, data=body, headers=headers, follow_redirects=False
                 )
             except httpx.HTTPError as exc:
-                raise OAuthError(f"Token request to {endpoint} failed: {exc}") from exc
+                reason = str(exc) or type(exc).__name__  # a timeout's text is empty
+                raise OAuthError(f"Token request to {endpoint} failed: {reason}") from exc
             try:
                 doc: Any = response.json()
             except ValueError:

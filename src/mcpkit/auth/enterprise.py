@@ -52,7 +52,8 @@ def id_jag_assertion(
                 async with httpx.AsyncClient(timeout=30.0) as http:
                     response = await http.post(idp_token_endpoint, data=form)
         except httpx.HTTPError as exc:
-            raise OAuthError(f"Token exchange at {idp_token_endpoint} failed: {exc}") from exc
+            reason = str(exc) or type(exc).__name__  # a timeout's text is empty
+            raise OAuthError(f"Token exchange at {idp_token_endpoint} failed: {reason}") from exc
         try:
             doc = response.json()
         except ValueError:

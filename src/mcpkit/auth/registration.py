@@ -154,7 +154,8 @@ async def register_client(
     try:
         response = await http.post(endpoint, json=body, follow_redirects=False)
     except httpx.HTTPError as exc:
-        raise OAuthError(f"Client registration at {endpoint} failed: {exc}") from exc
+        reason = str(exc) or type(exc).__name__  # a timeout's text is empty
+        raise OAuthError(f"Client registration at {endpoint} failed: {reason}") from exc
     if response.status_code not in (200, 201):
         error = _error_code(response)
         hint = ""
