@@ -1,7 +1,6 @@
 """A client for examples/weather.py: list, call with progress, read, prompt."""
 
 import asyncio
-import sys
 from pathlib import Path
 
 from mcpkit import Client
@@ -10,9 +9,8 @@ HERE = Path(__file__).parent
 
 
 async def main() -> None:
-    async with Client(
-        [sys.executable, str(HERE / "weather.py")]
-    ) as c:  # or Client("http://127.0.0.1:8000/mcp")
+    # weather.py runs with this interpreter over stdio; or Client("http://127.0.0.1:8000/mcp")
+    async with Client(str(HERE / "weather.py")) as c:
         print([t.name for t in await c.list_tools()])
         result = await c.call_tool(
             "forecast",
