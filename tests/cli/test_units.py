@@ -110,3 +110,12 @@ def test_missing_rich_gives_an_install_hint(tmp_path: Path) -> None:
         "error: the mcpkit command needs the 'rich' package",
         "hint: in the mcpkit checkout: pip install '.[cli]'",
     ]
+
+
+def test_cli_errors_are_in_the_error_tree() -> None:
+    from mcpkit.cli.errors import Declined
+    from mcpkit.errors import CommandLineError, McpkitError
+
+    assert issubclass(CliError, CommandLineError)
+    error = Declined("the user said no")
+    assert isinstance(error, McpkitError) and error.code == 0

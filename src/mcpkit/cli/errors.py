@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from mcpkit.errors import CommandLineError
+
 __all__ = ["EXIT_ERROR", "EXIT_TOOL_ERROR", "EXIT_USAGE", "INSTALL_HINT", "CliError", "Declined"]
 
 #: How to add a missing extra (``.format(extras="http,cli")``): mcpkit is installed from a
@@ -15,8 +17,9 @@ EXIT_USAGE = 2
 EXIT_TOOL_ERROR = 3
 
 
-class CliError(Exception):
-    """A failure worth one line to the user, with an optional hint and exit code."""
+class CliError(CommandLineError):
+    """A failure worth one line to the user, with an optional hint and exit code (a
+    :class:`mcpkit.errors.CommandLineError`)."""
 
     def __init__(self, message: str, hint: str | None = None, code: int = EXIT_ERROR) -> None:
         super().__init__(message)
