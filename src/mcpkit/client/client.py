@@ -528,9 +528,11 @@ class Client:
     ) -> Any:
         """Send any request and return the raw ``result`` (a dict), unvalidated.
 
-        Every request of this client leaves here. ``timeout``: a :class:`~mcpkit.Timeout`
-        or seconds (the client's other time settings kept); ``max_total_timeout`` replaces
-        the total cap alone."""
+        Every request of this client leaves here and every raw result comes back here: the
+        one place to wrap the params in an envelope or to loop over a result that asks for
+        more before it is final. ``timeout``: a :class:`~mcpkit.Timeout` or seconds (the
+        client's other time settings kept); ``max_total_timeout`` replaces the total cap
+        alone."""
         session = self.session
         try:
             return await session.request(
