@@ -49,3 +49,34 @@ async def test_session_request_takes_a_timeout(connect: Any) -> None:
         await request(Timeout(0.3, reset_on_progress=False))
     with pytest.raises(RequestTimeout):
         await request(Timeout(None, max_total=0.35))
+
+
+@pytest.mark.parametrize("kind", ["memory"])
+async def test_client_and_call_take_a_timeout(feature: Any) -> None:
+    slow = {"steps": 6, "delay": 0.1}  # 0.6 s with progress every 0.1 s
+    c = await feature(timeout=Timeout(0.3, max_total=0.4))
+    assert c.timeout == Timeout(0.3, max_total=0.4)
+    with pytest.raises(RequestTimeout):  # the client's total cap holds
+        await c.call_tool("slow", slow)
+    # a number replaces only the per-wait seconds: the client's cap still holds
+    with pytest.raises(RequestTimeout):
+        await c.call_tool("slow", slow, timeout=0.5)
+    # a Timeout replaces them all
+    assert (await c.call_tool("slow", slow, timeout=Timeout(0.3))).text == "done"
+    with pytest.raises(RequestTimeout):
+        await c.call_tool("slow", slow, timeout=Timeout(0.3, reset_on_progress=False))
+    # the keywords of one setting keep working
+    loose = await feature(timeout=0.3)
+    assert loose.timeout == Timeout(0.3)
+    assert (await loose.call_tool("slow", slow)).text == "done"
+    with pytest.raises(RequestTimeout):
+        await loose.call_tool("slow", slow, max_total_timeout=0.4)
+    capped = await feature(timeout=0.3, max_total_timeout=0.4, reset_timeout_on_progress=True)
+    assert capped.timeout == Timeout(0.3, max_total=0.4)
+
+
+def test_a_timeout_and_its_keywords_are_not_mixed() -> None:
+    from mcpkit import Client
+
+    with pytest.raises(TypeError, match="give them in the Timeout"):
+        Client("x.py", timeout=Timeout(1), max_total_timeout=5)
