@@ -37,6 +37,17 @@ INITIALIZE = {
     "clientInfo": {"name": "mcpkit-bench", "version": "1.0"},
 }
 INITIALIZED = orjson.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})
+# The 2026-07-28 wire: no handshake, every request carries this envelope in params._meta and
+# the routing headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name).
+MODERN_VERSION = "2026-07-28"
+MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+    "io.modelcontextprotocol/clientInfo": {"name": "mcpkit-bench", "version": "1.0"},
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+MODERN_CALL_HEADERS = (
+    f"MCP-Protocol-Version: {MODERN_VERSION}\r\nMcp-Method: tools/call\r\nMcp-Name: echo\r\n"
+).encode()
 
 
 class BenchError(Exception):
@@ -57,16 +68,21 @@ def echo_text(rid: int) -> str:
     return f"hello {rid}"
 
 
-def encode_call(rid: int) -> bytes:
-    params = {"name": "echo", "arguments": {"text": echo_text(rid)}}
+def encode_call(rid: int, modern: bool = False) -> bytes:
+    params: dict[str, Any] = {"name": "echo", "arguments": {"text": echo_text(rid)}}
+    if modern:
+        params["_meta"] = MODERN_META
     return encode_request(rid, "tools/call", params)
 
 
-def check_call(msg: dict[str, Any], text: str) -> str | None:
-    """None when `msg` is a good echo result for `text`, else what is wrong with it."""
+def check_call(msg: dict[str, Any], text: str, modern: bool = False) -> str | None:
+    """None when `msg` is a good echo result for `text`, else what is wrong with it (on the
+    2026-07-28 wire the result must also say ``resultType: "complete"``)."""
     result = msg.get("result")
     if not isinstance(result, dict):
         return f"error response: {str(msg.get('error'))[:200]}"
+    if modern and result.get("resultType") != "complete":
+        return f"not a 2026-07-28 complete result: {str(result)[:200]}"
     try:
         got = result["content"][0]["text"]
     except (KeyError, IndexError, TypeError):
@@ -160,6 +176,7 @@ class Measure:
     client_cpu: float = 0.0
     first_error: str | None = None
     samples_ms: list[float] = field(default_factory=list)
+    sse_responses: int = 0  # answers that came as text/event-stream (the rest were JSON)
 
     def error(self, what: str) -> None:
         self.errors += 1
@@ -364,16 +381,18 @@ def parse_payload(content_type: bytes, body: bytes) -> list[Any]:
 
 
 class HttpClient:
-    """One keep-alive HTTP/1.1 connection speaking to one MCP endpoint (one session)."""
+    """One keep-alive HTTP/1.1 connection speaking to one MCP endpoint (one session, or, with
+    ``modern``, stateless 2026-07-28 requests with no handshake)."""
 
-    def __init__(self, port: int, path: str = "/mcp") -> None:
+    def __init__(self, port: int, path: str = "/mcp", modern: bool = False) -> None:
         self.port = port
+        self.modern = modern
         self.prefix = (
             f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
             "Content-Type: application/json\r\n"
             "Accept: application/json, text/event-stream\r\n"
         ).encode()
-        self.session_headers = b""
+        self.session_headers = MODERN_CALL_HEADERS if modern else b""
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.next_id = 1
@@ -436,6 +455,8 @@ class HttpClient:
         raise BenchError(f"no response with id {rid} in {payload[:300]!r}")
 
     async def initialize(self, stateless: bool) -> None:
+        if self.modern:
+            return  # the 2026-07-28 wire has no handshake
         status, head, lower, payload = await self.exchange(
             self.encode(encode_request(0, "initialize", INITIALIZE)))
         if status != 200:
@@ -468,11 +489,14 @@ class HttpClient:
                     m.error(f"HTTP {status}: {payload[:200]!r}")
                 else:
                     ctype = _header(head, lower, b"content-type") or b""
+                    if b"text/event-stream" in ctype:
+                        m.sse_responses += 1
                     for msg in parse_payload(ctype, payload):
                         if isinstance(msg, dict) and "method" not in msg:
                             if msg.get("id") != rid:
                                 m.error(f"unexpected response id {msg.get('id')!r}")
-                            elif (problem := check_call(msg, echo_text(rid))) is not None:
+                            elif (problem := check_call(msg, echo_text(rid),
+                                                        self.modern)) is not None:
                                 m.error(problem)
                             break
                     else:
@@ -486,22 +510,24 @@ class HttpClient:
 
 
 async def http_calls(port: int, server_pid: int, clients: int, total: int, stateless: bool,
-                     max_seconds: float, warmup: int = 2) -> Measure:
+                     max_seconds: float, warmup: int = 2, modern: bool = False) -> Measure:
     """`clients` connections (each its own session unless stateless), `total` echo calls
-    shared between them, all running at once; sessions are set up before the clock starts."""
-    conns = [HttpClient(port) for _ in range(clients)]
+    shared between them, all running at once; sessions are set up before the clock starts.
+    ``modern``: 2026-07-28 requests (envelope + routing headers, no handshake)."""
+    conns = [HttpClient(port, modern=modern) for _ in range(clients)]
     try:
         await asyncio.gather(*(c.initialize(stateless) for c in conns))
         per = max(1, total // clients)
         scratch = Measure()
         plans: list[tuple[int, list[bytes]]] = []
         for c in conns:
-            await c.calls(warmup, float("inf"), scratch, [c.encode(encode_call(c.next_id + i))
-                                                          for i in range(warmup)], c.next_id)
+            await c.calls(warmup, float("inf"), scratch,
+                          [c.encode(encode_call(c.next_id + i, modern)) for i in range(warmup)],
+                          c.next_id)
             c.next_id += warmup
             base = c.next_id
             c.next_id += per
-            plans.append((base, [c.encode(encode_call(base + i)) for i in range(per)]))
+            plans.append((base, [c.encode(encode_call(base + i, modern)) for i in range(per)]))
         if scratch.errors:
             raise BenchError(f"warm-up calls failed: {scratch.first_error}")
         m = Measure()

