@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The examples run against this checkout's src/, whatever the virtualenv has installed.
+ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]),
+}
 
 
 def test_weather_quickstart_runs() -> None:
@@ -16,6 +22,7 @@ def test_weather_quickstart_runs() -> None:
         text=True,
         timeout=60,
         check=True,
+        env=ENV,
     ).stdout.splitlines()
     assert out == [
         "['forecast']",
@@ -43,6 +50,7 @@ def test_the_benchmark_smoke_run_says_it_checked_answers_only() -> None:
         capture_output=True,
         text=True,
         timeout=120,
+        env=ENV,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
