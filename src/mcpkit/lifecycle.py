@@ -13,7 +13,10 @@ accepted, before anything after it on the wire is looked at: a client that pipel
 it had waited.
 
 This covers the legacy (handshake) era; a modern (2026-07-28) request carries its version
-and capabilities itself and is served outside this state machine.
+and capabilities itself and is served outside this state machine. Which era a connection
+speaks is decided by its first request (:data:`ERA_OF_FIRST_REQUEST`,
+:func:`era_of_first_request`); the methods an era does not have answer -32601
+(:data:`ERA_REMOVED_METHODS`, :func:`era_refusal`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from enum import Enum
 from typing import Any, Final
 
 from mcpkit import versions
+from mcpkit.envelope import has_request_meta
 from mcpkit.errors import McpError, RequestRefused, UnsupportedProtocolVersion
 from mcpkit.jsonrpc import (
     CONNECTION_CLOSED,
@@ -31,11 +35,13 @@ from mcpkit.jsonrpc import (
     METHOD_NOT_FOUND,
     JSONObject,
 )
-from mcpkit.versions import ProtocolVersion
+from mcpkit.versions import Era, ProtocolVersion
 
 __all__ = [
     "ANY",
     "CLIENT_CAPABILITY_FOR",
+    "ERA_OF_FIRST_REQUEST",
+    "ERA_REMOVED_METHODS",
     "OWN_CAPABILITY_FOR_NOTIFICATION",
     "RULES",
     "SERVER_CAPABILITY_FOR",
@@ -47,6 +53,8 @@ __all__ = [
     "Phase",
     "Refusal",
     "Role",
+    "era_of_first_request",
+    "era_refusal",
     "has_capability",
     "next_phase",
     "verdict",
@@ -205,6 +213,47 @@ def next_phase(role: Role, phase: Phase, event: Event) -> Phase:
     return TRANSITIONS.get((role, phase, event), phase)
 
 
+#: (method is ``initialize``, params carry the modern ``_meta`` envelope) -> the era the
+#: first request gives a connection (stdio, in memory); None leaves it undecided (a ``ping``
+#: or a request without the envelope before ``initialize``: the legacy rules answer it).
+ERA_OF_FIRST_REQUEST: dict[tuple[bool, bool], Era | None] = {
+    (True, False): "legacy",
+    (True, True): "legacy",  # initialize is a legacy request whatever its _meta says
+    (False, True): "modern",
+    (False, False): None,
+}
+
+#: Methods an era does not have: a request for one answers -32601 whatever is registered.
+ERA_REMOVED_METHODS: dict[Era, frozenset[str]] = {
+    "modern": frozenset(
+        {
+            "initialize",
+            "ping",
+            "logging/setLevel",
+            "resources/subscribe",
+            "resources/unsubscribe",
+        }
+    ),
+    "legacy": frozenset({"server/discover", "subscriptions/listen"}),
+}
+
+
+def era_of_first_request(method: str, params: Any) -> Era | None:
+    """The era a connection speaks when ``method`` with ``params`` is its first request
+    (pure: reads :data:`ERA_OF_FIRST_REQUEST`)."""
+    return ERA_OF_FIRST_REQUEST[(method == "initialize", has_request_meta(params))]
+
+
+def era_refusal(era: Era, method: str) -> McpError | None:
+    """-32601 when ``era`` has no ``method`` (see :data:`ERA_REMOVED_METHODS`), else None."""
+    if method in ERA_REMOVED_METHODS[era]:
+        revision = "2026-07-28" if era == "modern" else "the handshake (2025-11-25 and earlier)"
+        return McpError(
+            METHOD_NOT_FOUND, f"Method not found: {method!r} does not exist in {revision}"
+        )
+    return None
+
+
 #: Requests a client sends, and the server capability each needs (a path into the dict).
 SERVER_CAPABILITY_FOR: dict[str, tuple[str, ...]] = {
     "tools/list": ("tools",),
@@ -312,14 +361,15 @@ class Lifecycle:
             return refusal.error(method)
         if self._phase is _NEW:
             return None
-        return self._own_capability_error(method)
+        return self.own_capability_error(method)
 
     def check_incoming_notification(self, method: str) -> Refusal | None:
         """None to handle the notification ``method`` now, else why it is dropped."""
         cell = self._in_notification
         return cell.get(method, cell[ANY])
 
-    def _own_capability_error(self, method: str) -> McpError | None:
+    def own_capability_error(self, method: str) -> McpError | None:
+        """-32601 when ``method`` needs a capability this side did not declare, else None."""
         table = SERVER_CAPABILITY_FOR if self.role is Role.SERVER else CLIENT_CAPABILITY_FOR
         path = table.get(method)
         if path is None or has_capability(self.capabilities, path):

@@ -24,6 +24,7 @@ import orjson
 
 from mcpkit import versions
 from mcpkit._defaults import DEFAULT
+from mcpkit.envelope import Envelope, parse_request_envelope
 from mcpkit.errors import ConnectionClosed, McpError, RequestTimeout
 from mcpkit.jsonrpc import (
     INTERNAL_ERROR,
@@ -38,10 +39,10 @@ from mcpkit.jsonrpc import (
     is_valid_id,
     readable_id,
 )
-from mcpkit.lifecycle import Lifecycle, Role
+from mcpkit.lifecycle import Lifecycle, Role, era_of_first_request, era_refusal
 from mcpkit.timeouts import Timeout
 from mcpkit.transports.base import Transport
-from mcpkit.versions import ProtocolVersion
+from mcpkit.versions import Era, ProtocolVersion
 
 __all__ = [
     "ClientSession",
@@ -71,6 +72,7 @@ class RequestContext:
     __slots__ = (
         "_last_progress",
         "cancelled",
+        "envelope",
         "meta",
         "method",
         "params",
@@ -98,6 +100,9 @@ class RequestContext:
         self._last_progress: float | None = None
         #: The task this request runs as (a task-augmented call), else None.
         self.task_id: str | None = None
+        #: The modern ``_meta`` envelope of the request (version, client capabilities,
+        #: clientInfo, logLevel); None for a request of the legacy era.
+        self.envelope: Envelope | None = None
 
     @property
     def related_request_id(self) -> RequestId | None:
@@ -193,12 +198,18 @@ class Session:
         max_pending: int = 1024,
         default_timeout: float | None = None,
         supported_versions: tuple[ProtocolVersion, ...] = versions.SUPPORTED,
+        modern_versions: tuple[ProtocolVersion, ...] = (),
         debug: bool = False,
         tracer: Tracer | None = None,
     ) -> None:
         self.transport = transport
         self.lifecycle = Lifecycle(role, capabilities)
         self.supported_versions = supported_versions
+        #: The stateless revisions this side serves (empty: legacy only, e.g. a client).
+        self.modern_versions = modern_versions
+        #: The era of the connection: fixed by its first request (``initialize``: legacy; one
+        #: carrying the modern ``_meta`` envelope: modern), or up front by the transport.
+        self.era: Era | None = None
         self.debug = debug
         self.default_timeout = default_timeout
         self._tracer = tracer
@@ -442,10 +453,33 @@ class Session:
         (a subclass of :class:`RequestContext`)."""
         return RequestContext(self, request_id, method, params)
 
+    def enter_modern(self) -> None:
+        """Serve this connection in the modern era: every request stands alone, carrying its
+        version and the client's capabilities in ``_meta`` (no handshake)."""
+        if not self.modern_versions:
+            raise ValueError("this session serves no modern revision")
+        self.era = "modern"
+
+    def finish_modern(self, ctx: RequestContext, result: Any) -> Any:
+        """Hook for roles: the result of a modern request as it goes on the wire."""
+        return result
+
     def _on_request(self, msg: JSONObject, batch: _Batch | None) -> None:
+        era = self.era
+        if era is None and self.modern_versions:
+            era = era_of_first_request(msg["method"], msg.get("params"))
+            if era == "modern":
+                self.enter_modern()
+            elif era == "legacy":
+                self.era = era
+        if era == "modern":
+            self._on_modern_request(msg)
+            return
         rid: RequestId = msg["id"]
         method: str = msg["method"]
-        error = self.lifecycle.check_incoming_request(method)
+        error = era_refusal("legacy", method) if era == "legacy" else None
+        if error is None:
+            error = self.lifecycle.check_incoming_request(method)
         if error is None:
             handler = self._handlers.get(method)
             if handler is None:
@@ -469,12 +503,46 @@ class Session:
             self._reading_paused = True
             self.transport.pause_reading()
 
+    def _on_modern_request(self, msg: JSONObject) -> None:
+        rid: RequestId = msg["id"]
+        method: str = msg["method"]
+        params = msg.get("params")
+        error = era_refusal("modern", method)
+        handler = None
+        envelope = None
+        if error is None:
+            handler = self._handlers.get(method)
+            if handler is None:
+                error = McpError(METHOD_NOT_FOUND, f"Method not found: {method}")
+            elif rid in self._in_flight:
+                error = McpError(INVALID_REQUEST, f"Request id {rid!r} is already in use")
+            else:
+                try:
+                    envelope = parse_request_envelope(params, self.modern_versions)
+                except McpError as exc:
+                    error = exc
+                else:
+                    error = self.lifecycle.own_capability_error(method)
+        if error is not None or handler is None:
+            assert error is not None
+            self._write(error_response(rid, error.code, error.message, error.data), rid)
+            return
+        ctx = self.build_context(rid, method, params)
+        ctx.envelope = envelope
+        self._in_flight[rid] = ctx
+        ctx.task = self._loop.create_task(self._serve(handler, ctx, None))
+        if len(self._in_flight) >= self._max_in_flight and not self._reading_paused:
+            self._reading_paused = True
+            self.transport.pause_reading()
+
     async def _serve(
         self, handler: RequestHandler, ctx: RequestContext, batch: _Batch | None
     ) -> None:
         rid = ctx.request_id
         try:
             result = await handler(ctx.params, ctx)
+            if ctx.envelope is not None:
+                result = self.finish_modern(ctx, result)
             response: JSONObject = {"jsonrpc": "2.0", "id": rid, "result": result}
         except McpError as exc:
             response = error_response(rid, exc.code, exc.message, exc.data)
@@ -820,6 +888,12 @@ class ServerSession(Session):
         self.lifecycle.server_initialized()
         hook = self._on_initialized_hook
         return hook(self) if hook is not None else None
+
+    def enter_modern(self) -> None:
+        """Serve the modern era: no handshake, the capabilities of the newest modern
+        revision; the client's capabilities come with each request."""
+        super().enter_modern()
+        self.assume_initialized(self.modern_versions[0])
 
     def assume_initialized(
         self, version: ProtocolVersion, client_capabilities: JSONObject | None = None

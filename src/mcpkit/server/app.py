@@ -31,20 +31,24 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 from mcpkit import versions
 from mcpkit.jsonrpc import JSONObject
 from mcpkit.server import logging as log_feature
+from mcpkit.server.caching import DEFAULT_HINTS, CacheHints, CacheScope
 from mcpkit.server.completion import CompletionRegistry
 from mcpkit.server.context import Context
+from mcpkit.server.discover import DISCOVER_METHOD, discover_result
 from mcpkit.server.logging import McpLogHandler
+from mcpkit.server.mrtr import DEFAULT_MAX_ROUNDS
 from mcpkit.server.offload import WorkerPool
 from mcpkit.server.pagination import DEFAULT_PAGE_SIZE
 from mcpkit.server.prompts import PromptRegistry
+from mcpkit.server.request_state import KeyRing, RequestStateSealer
 from mcpkit.server.resources import ResourceRegistry
-from mcpkit.server.session import AppSession, ServerHandler
+from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
 from mcpkit.server.tasks import TaskManager
 from mcpkit.server.tools import TaskSupport, ToolRegistry, wire_dict
 from mcpkit.session import NotificationHandler
 from mcpkit.tasks import tasks_only
 from mcpkit.transports.base import Transport
-from mcpkit.versions import ProtocolVersion
+from mcpkit.versions import Era, ProtocolVersion
 
 if TYPE_CHECKING:
     from mcpkit.transports.http.event_store import EventStore
@@ -69,6 +73,16 @@ class Server:
     registers them later, while clients are connected, passes ``declare=("tools", ...)``: the
     capability (with ``listChanged``) is then declared from the start, so those clients get the
     ``list_changed`` notifications and can call what was added.
+
+    Both protocol eras are served by the same object: a client that opens with
+    ``initialize`` gets a 2025-era session, one that sends 2026-07-28 requests (the ``_meta``
+    envelope) is served statelessly (see :mod:`mcpkit.server.session`). For the modern era:
+    ``ttl_ms``/``cache_scope`` are the default caching hints of cacheable results (each tool,
+    resource and prompt may set its own); ``request_state_keys`` (a :class:`KeyRing`, a
+    comma-separated base64 string, or a :class:`RequestStateSealer`; default the
+    ``MCPKIT_REQUEST_STATE_KEYS`` environment variable) seals MRTR ``requestState`` so that
+    several replicas open each other's; ``extensions`` are advertised in
+    ``capabilities.extensions``.
     """
 
     def __init__(
@@ -88,6 +102,12 @@ class Server:
         tasks: TaskManager | None = None,
         declare: Iterable[Feature] = (),
         auth: Any = None,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
+        request_state_keys: KeyRing | RequestStateSealer | str | None = None,
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
+        extensions: Mapping[str, Mapping[str, Any]] | None = None,
+        modern_versions: tuple[ProtocolVersion, ...] = versions.MODERN_SUPPORTED,
     ) -> None:
         self.name = name
         self.version = version
@@ -139,6 +159,31 @@ class Server:
             from mcpkit.auth.server import task_owner
 
             self.task_manager.owner_of = task_owner
+        #: The stateless revisions served (empty: legacy only).
+        self.modern_versions = modern_versions
+        #: Default caching hints of cacheable modern results.
+        self.cache_default = (
+            DEFAULT_HINTS
+            if ttl_ms is None and cache_scope is None
+            else CacheHints(ttl_ms or 0, cache_scope or "private")
+        )
+        self._hints: dict[str, CacheHints] = {}
+        #: Seals MRTR ``requestState`` (one per server, shared by every session).
+        if isinstance(request_state_keys, RequestStateSealer):
+            self.request_state = request_state_keys
+        else:
+            keys = (
+                KeyRing.from_base64(request_state_keys)
+                if isinstance(request_state_keys, str)
+                else request_state_keys
+            )
+            self.request_state = RequestStateSealer(keys)
+        #: Most MRTR rounds one request may take.
+        self.max_rounds = max_rounds
+        #: Extensions advertised in ``capabilities.extensions`` (id -> settings).
+        self.extensions: dict[str, dict[str, Any]] = {
+            k: dict(v) for k, v in (extensions or {}).items()
+        }
 
     # -- registration ---------------------------------------------------------------------------
 
@@ -159,6 +204,8 @@ class Server:
         input_schema: dict[str, Any] | None = None,
         output_schema: dict[str, Any] | None = None,
         structured_output: bool | None = None,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(
@@ -174,6 +221,8 @@ class Server:
         input_schema: dict[str, Any] | None = None,
         output_schema: dict[str, Any] | None = None,
         structured_output: bool | None = None,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
     ) -> Callable[[F], F] | F:
         """Register a function (sync or async) as a tool: ``@app.tool`` or
         ``@app.tool(...)`` with options.
@@ -187,6 +236,8 @@ class Server:
         title). ``task_support`` (``"optional"``/``"required"``) lets clients call the tool as
         a task (2025-11-25: ``CreateTaskResult`` at once, ``tasks/get``/``tasks/result`` later;
         see :class:`~mcpkit.server.tasks.TaskManager`, passed as ``Server(tasks=...)``).
+        ``ttl_ms``/``cache_scope``: this tool's caching hints (2026-07-28; ``tools/list``
+        carries the combination of its tools' hints).
         """
         if callable(name):
             self.tools.add(name)
@@ -206,6 +257,7 @@ class Server:
                 input_schema=input_schema,
                 output_schema=output_schema,
                 structured_output=structured_output,
+                cache=_item_hints(ttl_ms, cache_scope),
             )
             return fn
 
@@ -240,11 +292,14 @@ class Server:
         annotations: Any = None,
         icons: list[Any] | None = None,
         meta: dict[str, Any] | None = None,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
     ) -> Callable[[F], F]:
         """Register a resource (``"file:///x"``) or a template (``"weather://{city}/current"``).
 
         Template variables are passed to the function as typed arguments. The function returns
         ``str`` (text), ``bytes`` (a base64 blob), contents dicts/models, or any JSON-able value.
+        ``ttl_ms``/``cache_scope``: caching hints of its ``resources/read`` (2026-07-28).
         """
 
         def decorator(fn: F) -> F:
@@ -259,6 +314,7 @@ class Server:
                 annotations=annotations,
                 icons=icons,
                 meta=meta,
+                cache=_item_hints(ttl_ms, cache_scope),
             )
             return fn
 
@@ -280,6 +336,8 @@ class Server:
         description: str | None = None,
         icons: list[Any] | None = None,
         meta: dict[str, Any] | None = None,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
     ) -> Callable[[F], F]: ...
 
     def prompt(
@@ -290,6 +348,8 @@ class Server:
         description: str | None = None,
         icons: list[Any] | None = None,
         meta: dict[str, Any] | None = None,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
     ) -> Callable[[F], F] | F:
         """Register a prompt (``@app.prompt`` or ``@app.prompt(...)`` with options); its
         arguments come from the function's parameters."""
@@ -300,7 +360,13 @@ class Server:
 
         def decorator(fn: F) -> F:
             self.prompts.add(
-                fn, name=prompt_name, title=title, description=description, icons=icons, meta=meta
+                fn,
+                name=prompt_name,
+                title=title,
+                description=description,
+                icons=icons,
+                meta=meta,
+                cache=_item_hints(ttl_ms, cache_scope),
             )
             return fn
 
@@ -371,6 +437,7 @@ class Server:
 
     def _changed(self, kind: str) -> None:
         self._tables.clear()
+        self._hints.clear()
         method = f"notifications/{kind}/list_changed"
         table = self.handler_table()
         for session in list(self.sessions):
@@ -456,7 +523,11 @@ class Server:
             if prompts:
                 caps["prompts"] = {"listChanged": True}
             if resources:
-                caps["resources"] = {"subscribe": True, "listChanged": True}
+                caps["resources"] = (
+                    {"subscribe": True, "listChanged": True}
+                    if version.resource_subscribe
+                    else {"listChanged": True}
+                )
             if tools:
                 caps["tools"] = {"listChanged": True}
             if tasks and version.tasks:
@@ -484,13 +555,59 @@ class Server:
         if tasks:
             for method, handler in self.task_manager.handlers().items():
                 table[method] = tasks_only(handler)
+        if self.modern_versions:
+            table[DISCOVER_METHOD] = self._discover
         table.update(self._raw_handlers)
         self._tables[features] = table
         return table
 
-    def session(self, transport: Transport, **session_kwargs: Any) -> AppSession:
+    def cache_hints(self, method: str) -> CacheHints:
+        """The caching hints of a cacheable ``method``'s result when its handler set none:
+        a list's combine its items' (:meth:`CacheHints.combine`; an item without its own
+        has the server's), anything else the server's default. Kept until a registration
+        changes."""
+        hints = self._hints.get(method)
+        if hints is not None:
+            return hints
+        default = self.cache_default
+        items: list[CacheHints | None]
+        if method == "tools/list":
+            items = [t.cache for t in self.tools.tools.values()]
+        elif method == "prompts/list":
+            items = [p.cache for p in self.prompts.prompts.values()]
+        elif method == "resources/list":
+            items = [r.cache for r in self.resources.resources.values()]
+        elif method == "resources/templates/list":
+            items = [r.cache for r in self.resources.templates.values()]
+        else:
+            items = []
+        hints = CacheHints.combine(*(h or default for h in items)) if items else default
+        self._hints[method] = hints
+        return hints
+
+    def discover(self) -> JSONObject:
+        """The ``server/discover`` result: the modern versions served, the capabilities of
+        what is registered now (and :attr:`extensions`), instructions, caching hints."""
+        return discover_result(
+            server_info=self.server_info,
+            capabilities=self.capabilities(self.modern_versions[0]),
+            supported_versions=self.modern_versions,
+            instructions=self.instructions,
+            extensions=self.extensions,
+            cache=self.cache_hints(DISCOVER_METHOD),
+        )
+
+    async def _discover(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
+        return self.discover()
+
+    def session(
+        self, transport: Transport, *, era: Era | None = None, **session_kwargs: Any
+    ) -> AppSession:
         """A server session on ``transport`` with all of this server's handlers (not started).
 
+        ``era``: None lets the first request decide (``initialize``: legacy; a request with
+        the modern ``_meta`` envelope: modern); ``"modern"`` serves only stateless requests
+        (a per-request session of Streamable HTTP); ``"legacy"`` only the handshake era.
         ``session_kwargs`` go to :class:`~mcpkit.session.ServerSession` (``tracer``,
         ``max_in_flight``, ``default_timeout``, ...).
         """
@@ -509,6 +626,12 @@ class Server:
         )
         for method, nhandler in self._raw_notifications.items():
             session.set_notification_handler(method, nhandler)
+        if era == "modern":
+            session.enter_modern()
+        elif era == "legacy":
+            session.era = "legacy"
+        elif era is not None:
+            raise ValueError(f"era must be 'legacy', 'modern' or None, not {era!r}")
         return session
 
     # -- running --------------------------------------------------------------------------------
@@ -640,6 +763,12 @@ class Server:
             outcome = hook(session)
             if inspect.isawaitable(outcome):
                 await outcome
+
+
+def _item_hints(ttl_ms: int | None, scope: CacheScope | None) -> CacheHints | None:
+    if ttl_ms is None and scope is None:
+        return None
+    return CacheHints(ttl_ms or 0, scope or "private")
 
 
 class ServerHTTPApp:

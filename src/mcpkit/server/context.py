@@ -3,6 +3,14 @@
 It knows the request being served (id, ``_meta``, cancellation) and talks back to the client
 on its behalf: progress, logging, sampling, elicitation, roots, and reading this server's
 own resources.
+
+The same handler code serves both protocol eras. For a 2025-era client ``elicit``,
+``sample`` and ``list_roots`` send a request to the client and wait for its answer; for a
+2026-07-28 client they become the ``inputRequests`` of an ``InputRequiredResult`` (MRTR,
+:mod:`mcpkit.server.mrtr`): the handler is run again, from the top, when the client retries
+with the answers, and the answered question returns at once. ``key=`` names a question
+(default: derived from its position and parameters). :attr:`Context.era` and
+:attr:`Context.protocol_version` tell which wire the request came on.
 """
 
 from __future__ import annotations
@@ -10,14 +18,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
+from mcpkit.envelope import should_log
 from mcpkit.errors import McpError
-from mcpkit.jsonrpc import JSONObject, RequestId
+from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject, RequestId
 from mcpkit.server import elicitation as _elicitation
 from mcpkit.server import sampling as _sampling
 from mcpkit.server.elicitation import ElicitationResult
 from mcpkit.server.logging import LoggingLevel
+from mcpkit.server.mrtr import InputKind, current_round
 from mcpkit.server.roots import list_roots as _list_roots
 from mcpkit.session import RequestContext
+from mcpkit.versions import Era, ProtocolVersion
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -91,9 +102,35 @@ class Context:
         return get_access_token()
 
     @property
+    def era(self) -> Era:
+        """``"modern"`` for a 2026-07-28 request (stateless, MRTR), else ``"legacy"``."""
+        return "modern" if self._request.envelope is not None else "legacy"
+
+    @property
+    def protocol_version(self) -> ProtocolVersion | None:
+        """The revision this request speaks (its ``_meta`` version on the modern wire, the
+        negotiated one on a legacy session; None before negotiation)."""
+        env = self._request.envelope
+        if env is not None:
+            return env.version
+        return self.session.protocol_version
+
+    @property
     def client_capabilities(self) -> JSONObject:
-        """The capabilities the client declared."""
+        """The capabilities the client declared: in this request's ``_meta`` (modern), or at
+        ``initialize`` (legacy)."""
+        env = self._request.envelope
+        if env is not None:
+            return dict(env.client_capabilities)
         return self.session.client_capabilities
+
+    @property
+    def client_info(self) -> JSONObject:
+        """The client's ``clientInfo`` (name, version, ...; empty when it sent none)."""
+        env = self._request.envelope
+        if env is not None:
+            return dict(env.client_info or {})
+        return self.session.client_info
 
     def close_sse_stream(self) -> bool:
         """Close the HTTP connection carrying this request's SSE stream, without ending the
@@ -118,9 +155,15 @@ class Context:
         await self._rctx.progress(progress, total, message)
 
     async def log(self, level: LoggingLevel, data: Any, logger: str | None = None) -> None:
-        """Send ``notifications/message`` if ``level`` is at or above the session's level."""
+        """Send ``notifications/message`` if ``level`` is at or above the session's level
+        (2026-07-28: only when the request carried a ``logLevel`` that ``level`` reaches)."""
         rctx = self._rctx  # a task's adds its related-task _meta
-        await self.session.send_log(level, data, logger, rctx.related_request_id, rctx.related_meta)
+        env = self._request.envelope
+        if env is not None and not should_log(env, level):
+            return
+        await self.session.send_log(
+            level, data, logger, rctx.related_request_id, rctx.related_meta, env
+        )
 
     @property
     def _route_id(self) -> RequestId | None:
@@ -162,6 +205,19 @@ class Context:
         """Log at ``emergency``."""
         await self.log("emergency", data, logger)
 
+    # -- multi round-trip (2026-07-28) ------------------------------------------------------------
+
+    async def _ask(self, kind: InputKind, params: JSONObject, key: str | None) -> JSONObject:
+        """The client's answer to an input request of a modern request (MRTR)."""
+        rnd = current_round()
+        if rnd is None:
+            raise McpError(
+                INTERNAL_ERROR,
+                f"{self._request.method} cannot ask the client for input on the 2026-07-28 "
+                "wire (only tools/call, prompts/get and resources/read can)",
+            )
+        return await rnd.ask(kind, params, key=key)
+
     # -- sampling ---------------------------------------------------------------------------------
 
     async def sample(
@@ -179,6 +235,7 @@ class Context:
         metadata: dict[str, Any] | None = None,
         timeout: float | None = None,
         task: Any = None,
+        key: str | None = None,
     ) -> CreateMessageResult:
         """Ask the client's LLM for a completion (``sampling/createMessage``).
 
@@ -193,6 +250,9 @@ class Context:
         a task at the client (2025-11-25): sent task-augmented, then polled until the result
         is in; needs the client's ``tasks.requests.sampling.createMessage`` capability
         (McpError -32601 otherwise). ``timeout`` then bounds the whole wait.
+
+        2026-07-28: an input request of the MRTR round (``key`` names it); -32021 when the
+        request's client capabilities lack what it needs.
         """
         from mcpkit.types import CreateMessageResult
 
@@ -208,6 +268,8 @@ class Context:
             tool_choice=tool_choice,
             metadata=metadata,
         )
+        if self._request.envelope is not None:
+            return CreateMessageResult.from_wire(await self._ask("sampling", params, key))
         _sampling.check_capabilities(
             self.session.client_capabilities,
             tools=bool(tools)
@@ -228,7 +290,13 @@ class Context:
 
     @overload
     async def elicit(
-        self, message: str, schema: type[M], *, timeout: float | None = None, task: Any = None
+        self,
+        message: str,
+        schema: type[M],
+        *,
+        timeout: float | None = None,
+        task: Any = None,
+        key: str | None = None,
     ) -> ElicitationResult[M]: ...
 
     @overload
@@ -239,10 +307,17 @@ class Context:
         *,
         timeout: float | None = None,
         task: Any = None,
+        key: str | None = None,
     ) -> ElicitationResult[dict[str, Any]]: ...
 
     async def elicit(
-        self, message: str, schema: Any, *, timeout: float | None = None, task: Any = None
+        self,
+        message: str,
+        schema: Any,
+        *,
+        timeout: float | None = None,
+        task: Any = None,
+        key: str | None = None,
     ) -> ElicitationResult[Any]:
         """Ask the user for structured input (form mode).
 
@@ -253,7 +328,15 @@ class Context:
         ``task`` (``True``, a ttl in milliseconds, or a ``TaskMetadata``) runs the request as
         a task at the client (needs its ``tasks.requests.elicitation.create`` capability);
         see :meth:`request_as_task`.
+
+        2026-07-28: an input request of the MRTR round (``key`` names it); -32021 when the
+        request's client capabilities lack form elicitation.
         """
+        if self._request.envelope is not None:
+            requested = _elicitation.requested_schema(schema)
+            form: JSONObject = {"mode": "form", "message": message, "requestedSchema": requested}
+            answer = await self._ask("elicitation", form, key)
+            return _elicitation.parse_result(answer, schema, requested)
         version = self.session.protocol_version
         _elicitation.check_form_capability(self.session.client_capabilities, version)
         requested = _elicitation.requested_schema(schema)
@@ -276,13 +359,21 @@ class Context:
         *,
         timeout: float | None = None,
         task: Any = None,
+        key: str | None = None,
     ) -> ElicitationResult[None]:
         """Send the user to ``url`` (URL mode); the result says whether they agreed to go.
 
         Completion of the out-of-band interaction is announced later with
         :meth:`complete_elicitation`. ``task`` runs the request as a task at the client
         (see :meth:`request_as_task`).
+
+        2026-07-28: an input request of the MRTR round (``key`` names it; no elicitation id
+        on that wire); -32021 when the request's client capabilities lack URL mode.
         """
+        if self._request.envelope is not None:
+            asked: JSONObject = {"mode": "url", "message": message, "url": url}
+            result = await self._ask("elicitation", asked, key)
+            return ElicitationResult(result["action"])
         _elicitation.check_url_capability(
             self.session.client_capabilities, self.session.protocol_version
         )
@@ -342,8 +433,16 @@ class Context:
 
     # -- roots and resources ----------------------------------------------------------------------
 
-    async def list_roots(self) -> list[Root]:
-        """The client's roots (``roots/list``); McpError when it did not declare ``roots``."""
+    async def list_roots(self, *, key: str | None = None) -> list[Root]:
+        """The client's roots (``roots/list``); McpError when it did not declare ``roots``.
+
+        2026-07-28: an input request of the MRTR round (``key`` names it); -32021 when the
+        request's client capabilities lack ``roots``."""
+        if self._request.envelope is not None:
+            from mcpkit.types import Root
+
+            answer = await self._ask("roots", {}, key)
+            return [Root.from_wire(r) for r in answer["roots"]]
         return await _list_roots(self.session, request=self._rctx.request)
 
     async def read_resource(self, uri: str) -> ReadResourceResult:

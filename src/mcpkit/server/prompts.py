@@ -19,11 +19,13 @@ from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
 from mcpkit.server.content import content_block, downgrade_messages, needs_downgrade
 from mcpkit.server.invoke import UserFunction
+from mcpkit.server.mrtr import InputRequired
 from mcpkit.server.pagination import Paginator
 from mcpkit.server.schema import ArgumentsError, Signature, analyze
 from mcpkit.server.tools import wire_dict
 
 if TYPE_CHECKING:
+    from mcpkit.server.caching import CacheHints
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 
 __all__ = ["PromptEntry", "PromptRegistry", "assistant", "to_messages", "user"]
@@ -69,12 +71,19 @@ def to_messages(value: Any) -> list[JSONObject]:
 class PromptEntry:
     """One registered prompt."""
 
-    __slots__ = ("definition", "fn", "function", "name", "signature")
+    __slots__ = ("cache", "definition", "fn", "function", "name", "signature")
 
     def __init__(
-        self, fn: Callable[..., Any], name: str, definition: JSONObject, signature: Signature
+        self,
+        fn: Callable[..., Any],
+        name: str,
+        definition: JSONObject,
+        signature: Signature,
+        cache: CacheHints | None = None,
     ) -> None:
         self.fn = fn
+        #: Its own caching hints (2026-07-28), None for the server's.
+        self.cache = cache
         self.name = name
         self.definition = definition
         self.signature = signature
@@ -101,6 +110,7 @@ class PromptRegistry:
         description: str | None = None,
         icons: list[Any] | None = None,
         meta: dict[str, Any] | None = None,
+        cache: CacheHints | None = None,
     ) -> PromptEntry:
         """Register ``fn`` as a prompt."""
         prompt_name = name or getattr(fn, "__name__", None)
@@ -133,7 +143,7 @@ class PromptRegistry:
             definition["icons"] = [wire_dict(i, "icon") for i in icons]
         if meta:
             definition["_meta"] = dict(meta)
-        entry = PromptEntry(fn, prompt_name, definition, signature)
+        entry = PromptEntry(fn, prompt_name, definition, signature, cache)
         self.prompts[prompt_name] = entry
         self.paginator.invalidate()
         self._on_change()
@@ -157,7 +167,10 @@ class PromptRegistry:
 
     async def get_prompt(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
         """``prompts/get``, its messages downgraded for the connection's revision."""
-        result = await self.get(params, rctx)
+        try:
+            result = await self.get(params, rctx)
+        except InputRequired as needed:
+            return needed.result
         version = rctx.session.protocol_version
         if needs_downgrade(version):
             result = downgrade_messages(result, version)
@@ -184,11 +197,12 @@ class PromptRegistry:
             raise McpError(
                 INVALID_PARAMS, f"Invalid arguments for prompt '{name}': {exc}"
             ) from None
-        if entry.signature.context_param is not None:
-            kwargs[entry.signature.context_param] = rctx.context()
+        takes_context = entry.signature.context_param is not None
+        if takes_context:
+            kwargs[entry.signature.context_param] = rctx.context()  # type: ignore[index]
         try:
-            value = await entry.function.call(rctx.workers, **kwargs)
-        except McpError:
+            value = await rctx.call_user(entry.function, kwargs, rounds=takes_context)
+        except (McpError, InputRequired):
             raise
         except Exception as exc:
             raise McpError(INTERNAL_ERROR, f"Error rendering prompt '{name}': {exc}") from exc

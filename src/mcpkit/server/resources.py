@@ -21,6 +21,7 @@ from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, JSONObject
 from mcpkit.server.content import annotations_dict, to_json_text
 from mcpkit.server.invoke import UserFunction
+from mcpkit.server.mrtr import InputRequired
 from mcpkit.server.pagination import Paginator
 from mcpkit.server.schema import ArgumentsError, Signature, analyze
 from mcpkit.server.tools import wire_dict
@@ -28,6 +29,7 @@ from mcpkit.server.uri_template import URITemplate
 from mcpkit.session import RequestContext
 
 if TYPE_CHECKING:
+    from mcpkit.server.caching import CacheHints
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 
 __all__ = ["ResourceEntry", "ResourceNotFound", "ResourceRegistry", "to_contents"]
@@ -37,6 +39,7 @@ class ResourceNotFound(Exception):
     """Raise it from a resource or template function when there is nothing at the URI: the
     client gets the spec's resource-not-found error (-32002, ``data.uri``) instead of an
     internal error. A template function's :class:`FileNotFoundError` counts as one too.
+    On the 2026-07-28 wire the code is -32602 (still with ``data.uri``).
 
     ``uri`` defaults to the URI being read; ``message`` to ``"Resource not found: <uri>"``.
     """
@@ -97,7 +100,16 @@ def _is_contents(value: Any) -> bool:
 class ResourceEntry:
     """A static resource or a resource template."""
 
-    __slots__ = ("definition", "fn", "function", "mime_type", "signature", "template", "uri")
+    __slots__ = (
+        "cache",
+        "definition",
+        "fn",
+        "function",
+        "mime_type",
+        "signature",
+        "template",
+        "uri",
+    )
 
     def __init__(
         self,
@@ -107,9 +119,12 @@ class ResourceEntry:
         signature: Signature,
         mime_type: str | None,
         template: URITemplate | None,
+        cache: CacheHints | None = None,
     ) -> None:
         self.fn = fn
         self.uri = uri
+        #: Its own caching hints (2026-07-28), None for the server's.
+        self.cache = cache
         self.definition = definition
         self.signature = signature
         self.mime_type = mime_type
@@ -150,6 +165,7 @@ class ResourceRegistry:
         annotations: Any = None,
         icons: list[Any] | None = None,
         meta: dict[str, Any] | None = None,
+        cache: CacheHints | None = None,
     ) -> ResourceEntry:
         """Register ``fn`` for ``uri`` (a template when it contains ``{...}``)."""
         if not isinstance(uri, str) or not uri:
@@ -206,7 +222,7 @@ class ResourceRegistry:
             definition["icons"] = [wire_dict(i, "icon") for i in icons]
         if meta:
             definition["_meta"] = dict(meta)
-        entry = ResourceEntry(fn, uri, definition, signature, mime_type, template)
+        entry = ResourceEntry(fn, uri, definition, signature, mime_type, template, cache)
         registry[uri] = entry
         self._changed()
         return entry
@@ -234,37 +250,35 @@ class ResourceRegistry:
     async def read(
         self, uri: Any, request: ServerRequestContext, rctx: RequestContext | None = None
     ) -> list[JSONObject]:
-        """The contents of ``uri``; McpError -32002 when nothing serves it. ``rctx`` is the
-        context the function talks back through when not ``request`` (a task's)."""
+        """The contents of ``uri``; McpError resource-not-found (-32002, -32602 on the
+        2026-07-28 wire) when nothing serves it. ``rctx`` is the context the function talks
+        back through when not ``request`` (a task's). On a modern ``resources/read`` a
+        function that waits on the client's input raises
+        :class:`~mcpkit.server.mrtr.InputRequired`."""
         if not isinstance(uri, str):
             raise McpError(INVALID_PARAMS, "'uri' must be a string")
         found = self.find(uri)
         if found is None:
-            raise McpError(RESOURCE_NOT_FOUND, f"Resource not found: {uri}", {"uri": uri})
+            raise not_found(request, uri)
         entry, variables = found
+        request.cache_hints = entry.cache
         try:
             kwargs = entry.signature.validate(variables)
         except ArgumentsError as exc:
-            raise McpError(
-                RESOURCE_NOT_FOUND, f"Resource not found: {uri} ({exc})", {"uri": uri}
-            ) from None
-        if entry.signature.context_param is not None:
-            kwargs[entry.signature.context_param] = request.context(rctx)
+            raise not_found(request, uri, f"Resource not found: {uri} ({exc})") from None
+        takes_context = entry.signature.context_param is not None
+        if takes_context:
+            kwargs[entry.signature.context_param] = request.context(rctx)  # type: ignore[index]
         try:
-            value = await entry.function.call(request.workers, **kwargs)
-        except McpError:
+            value = await request.call_user(entry.function, kwargs, rounds=takes_context)
+        except (McpError, InputRequired):
             raise
         except ResourceNotFound as exc:
-            missing = exc.uri or uri
-            raise McpError(
-                RESOURCE_NOT_FOUND,
-                exc.message or f"Resource not found: {missing}",
-                {"uri": missing},
-            ) from None
+            raise not_found(request, exc.uri or uri, exc.message) from None
         except FileNotFoundError as exc:
             if entry.template is None:
                 raise McpError(INTERNAL_ERROR, f"Error reading resource {uri}: {exc}") from exc
-            raise McpError(RESOURCE_NOT_FOUND, f"Resource not found: {uri}", {"uri": uri}) from None
+            raise not_found(request, uri) from None
         except Exception as exc:
             raise McpError(INTERNAL_ERROR, f"Error reading resource {uri}: {exc}") from exc
         return to_contents(value, uri, entry.mime_type)
@@ -299,13 +313,16 @@ class ResourceRegistry:
     ) -> JSONObject:
         """``resources/read``."""
         uri = params.get("uri") if type(params) is dict else None
-        return {"contents": await self.read(uri, rctx)}
+        try:
+            return {"contents": await self.read(uri, rctx)}
+        except InputRequired as needed:
+            return needed.result
 
     async def subscribe(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
         """``resources/subscribe``: -32002 for a URI nothing serves."""
         uri = _subscription_uri(params)
         if self.find(uri) is None:
-            raise McpError(RESOURCE_NOT_FOUND, f"Resource not found: {uri}", {"uri": uri})
+            raise not_found(rctx, uri)
         rctx.session.subscriptions.add(uri)
         return {}
 
@@ -315,6 +332,16 @@ class ResourceRegistry:
         """``resources/unsubscribe``."""
         rctx.session.subscriptions.discard(_subscription_uri(params))
         return {}
+
+
+def not_found(request: RequestContext, uri: str, message: str | None = None) -> McpError:
+    """The resource-not-found error for ``uri`` in the era of ``request``: -32002 on the
+    legacy wire, -32602 on the modern one, ``data.uri`` on both."""
+    env = request.envelope
+    code = RESOURCE_NOT_FOUND
+    if env is not None and env.version is not None:
+        code = env.version.resource_not_found_code
+    return McpError(code, message or f"Resource not found: {uri}", {"uri": uri})
 
 
 def _subscription_uri(params: JSONObject | None) -> str:

@@ -2,6 +2,33 @@
 belonging to a :class:`~mcpkit.server.app.Server`) and the request context it gives every
 handler, :class:`ServerRequestContext`, which knows its server and worker pool so features
 make the user's :class:`~mcpkit.server.context.Context` from it directly.
+
+Modern era (2026-07-28)
+-----------------------
+One :class:`Server` serves both eras with the same user code. The era of a session is
+fixed once (:attr:`AppSession.era`, see :func:`mcpkit.lifecycle.era_of_first_request`):
+
+- ``server.session(transport)`` (stdio, in memory): the first request decides. An
+  ``initialize`` starts a legacy session exactly as before; a request whose ``params._meta``
+  carries ``io.modelcontextprotocol/protocolVersion`` makes the connection modern, and from
+  then on ``initialize``, ``ping``, ``logging/setLevel`` and ``resources/subscribe`` /
+  ``unsubscribe`` answer -32601.
+- ``server.session(transport, era="modern")``: a modern session from the start (a
+  per-request session of Streamable HTTP). Start it and hand it the request
+  (``session.receive(message)``); the response is written to the transport with the
+  request's id as its related id, like any other. ``era="legacy"`` fixes a legacy session
+  (requests with the envelope are then legacy requests; ``server/discover`` is -32601).
+
+On a modern session every request's envelope is parsed by the engine
+(:func:`mcpkit.envelope.parse_request_envelope`: -32602 when malformed, -32022 for an
+unsupported version) and kept on the request context (``rctx.envelope``); a handler's
+result leaves through :meth:`AppSession.finish_modern` (``resultType``, ``_meta``
+serverInfo, caching hints for cacheable methods). ``tools/call``, ``prompts/get`` and
+``resources/read`` of a user function taking a Context run inside an MRTR
+:class:`~mcpkit.server.mrtr.Round` (:meth:`ServerRequestContext.call_user`), so
+``ctx.elicit``/``ctx.sample``/``ctx.list_roots`` become ``inputRequests`` of an
+``InputRequiredResult`` sealed with the server's
+:attr:`~mcpkit.server.app.Server.request_state` sealer.
 """
 
 from __future__ import annotations
@@ -13,11 +40,14 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
+from mcpkit.envelope import Envelope, finish_result, should_log
 from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import JSONObject, RequestId
 from mcpkit.lifecycle import Phase
+from mcpkit.server.caching import CACHEABLE_METHODS, CacheHints, apply_cache_hints
 from mcpkit.server.context import Context
 from mcpkit.server.logging import LEVELS, current_context
+from mcpkit.server.mrtr import MRTR_METHODS, Round, current_round
 from mcpkit.server.offload import WorkerPool
 from mcpkit.server.roots import list_roots
 from mcpkit.session import RequestContext, RequestHandler, ServerSession
@@ -25,6 +55,7 @@ from mcpkit.transports.base import Transport
 
 if TYPE_CHECKING:
     from mcpkit.server.app import Server
+    from mcpkit.server.invoke import UserFunction
     from mcpkit.types import Root
 
 __all__ = ["AppSession", "ServerHandler", "ServerRequestContext"]
@@ -36,9 +67,16 @@ class ServerRequestContext(RequestContext):
     """The request context of an :class:`AppSession`: the engine's context plus the server
     serving it (its settings, worker pool and logging bridge)."""
 
-    __slots__ = ()
+    __slots__ = ("cache_hints",)
 
     session: AppSession
+
+    def __init__(
+        self, session: AppSession, request_id: RequestId, method: str, params: JSONObject | None
+    ) -> None:
+        super().__init__(session, request_id, method, params)
+        #: Caching hints of what this request returns (a resource's own), set by its handler.
+        self.cache_hints: CacheHints | None = None
 
     @property
     def server(self) -> Server:
@@ -59,6 +97,45 @@ class ServerRequestContext(RequestContext):
             current_context.set(ctx)
         return ctx
 
+    @property
+    def principal(self) -> str | None:
+        """Who asks: the authenticated subject (or client id) when the server is protected
+        by OAuth, else None. MRTR ``requestState`` is bound to it."""
+        if self.session.server.auth is None:
+            return None
+        from mcpkit.auth.server import get_access_token
+
+        token = get_access_token()
+        if token is None:
+            return None
+        return token.subject or token.client_id
+
+    async def call_user(
+        self, function: UserFunction, kwargs: dict[str, Any], *, rounds: bool = True
+    ) -> Any:
+        """Call a user's function for this request. On a modern ``tools/call``,
+        ``prompts/get`` or ``resources/read`` with ``rounds`` (the function takes a Context)
+        it runs in an MRTR :class:`Round`: raises
+        :class:`~mcpkit.server.mrtr.InputRequired` when it waits on the client's input."""
+        env = self.envelope
+        if (
+            env is None
+            or not rounds
+            or self.method not in MRTR_METHODS
+            or current_round() is not None  # already inside this request's round
+        ):
+            return await function.call(self.workers, **kwargs)
+        server = self.session.server
+        rnd = Round.from_request(
+            self.method,
+            self.params or {},
+            client_capabilities=env.client_capabilities,
+            sealer=server.request_state,
+            principal=self.principal,
+            max_rounds=server.max_rounds,
+        )
+        return await rnd.run(lambda: function.call(self.workers, **kwargs))
+
     def bind_logging(self, rctx: RequestContext | None = None) -> None:
         """Route the logging bridge's records to this request's client (a function that
         takes no Context still logs to the client it serves)."""
@@ -75,6 +152,7 @@ class AppSession(ServerSession):
     and resource subscriptions, and takes part in the server's broadcasts."""
 
     def __init__(self, server: Server, transport: Transport, **kwargs: Any) -> None:
+        kwargs.setdefault("modern_versions", server.modern_versions)
         super().__init__(transport, **kwargs)
         self.server = server
         #: Where sync user functions run (the server's pool).
@@ -93,6 +171,22 @@ class AppSession(ServerSession):
         self, request_id: RequestId, method: str, params: JSONObject | None
     ) -> ServerRequestContext:
         return ServerRequestContext(self, request_id, method, params)
+
+    def finish_modern(self, ctx: RequestContext, result: Any) -> Any:
+        """A modern result as it goes on the wire: caching hints for cacheable methods (the
+        handler's own fields win; an MRTR retry gets the safe defaults; none on
+        ``input_required``), ``resultType`` and ``_meta`` serverInfo."""
+        if type(result) is not dict:
+            return result
+        method = ctx.method
+        if method in CACHEABLE_METHODS or result.get("resultType") == "input_required":
+            hints = getattr(ctx, "cache_hints", None) or self.server.cache_hints(method)
+            params = ctx.params
+            retried = params is not None and (
+                "inputResponses" in params or "requestState" in params
+            )
+            result = apply_cache_hints(result, method, hints, retried=retried)
+        return finish_result(result, self.server_info)
 
     def install(self, table: Mapping[str, ServerHandler]) -> None:
         """Serve the methods of ``table`` (a server's handler table) with its handlers."""
@@ -154,9 +248,17 @@ class AppSession(ServerSession):
         logger_name: str | None = None,
         related_request_id: RequestId | None = None,
         meta: JSONObject | None = None,
+        envelope: Envelope | None = None,
     ) -> None:
-        """``notifications/message`` when ``level`` passes this session's threshold."""
-        if LEVELS[level] < self.log_level or self.closed:
+        """``notifications/message`` when ``level`` passes this session's threshold (on a
+        modern session: only for a request whose ``envelope`` set a ``logLevel`` that
+        ``level`` reaches)."""
+        if self.closed:
+            return
+        if self.era == "modern":
+            if envelope is None or not should_log(envelope, level):
+                return
+        elif LEVELS[level] < self.log_level:
             return
         params: JSONObject = {"level": level, "data": data}
         if logger_name is not None:

@@ -31,6 +31,7 @@ from mcpkit.server.content import (
 )
 from mcpkit.server.errors import ClientCapabilityError
 from mcpkit.server.invoke import UserFunction
+from mcpkit.server.mrtr import InputRequired
 from mcpkit.server.pagination import Paginator
 from mcpkit.server.schema import (
     ArgumentsError,
@@ -43,6 +44,7 @@ from mcpkit.server.schema import (
 from mcpkit.session import RequestContext
 
 if TYPE_CHECKING:
+    from mcpkit.server.caching import CacheHints
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 
 __all__ = ["TOOL_NAME", "TaskSupport", "ToolEntry", "ToolRegistry", "error_result", "wire_dict"]
@@ -70,6 +72,7 @@ class ToolEntry:
     """One registered tool."""
 
     __slots__ = (
+        "cache",
         "context_param",
         "definition",
         "fn",
@@ -90,8 +93,11 @@ class ToolEntry:
         definition: JSONObject,
         task_support: TaskSupport | None,
         passthrough_type: type | None,
+        cache: CacheHints | None = None,
     ) -> None:
         self.fn = fn
+        #: Its own caching hints (2026-07-28), None for the server's.
+        self.cache = cache
         self.name = name
         self.signature = signature
         self.context_param = signature.context_param
@@ -172,6 +178,7 @@ class ToolRegistry:
         input_schema: dict[str, Any] | None = None,
         output_schema: dict[str, Any] | None = None,
         structured_output: bool | None = None,
+        cache: CacheHints | None = None,
     ) -> ToolEntry:
         """Register ``fn`` as a tool (see :meth:`mcpkit.Server.tool`)."""
         tool_name = name or getattr(fn, "__name__", None)
@@ -225,7 +232,9 @@ class ToolRegistry:
             definition["execution"] = {"taskSupport": task_support}
         if meta:
             definition["_meta"] = dict(meta)
-        entry = ToolEntry(fn, tool_name, signature, output, definition, task_support, passthrough)
+        entry = ToolEntry(
+            fn, tool_name, signature, output, definition, task_support, passthrough, cache
+        )
         self.tools[tool_name] = entry
         if entry.accepts_tasks:
             self.task_tools += 1
@@ -302,12 +311,15 @@ class ToolRegistry:
             if version is None or version.input_errors_as_tool_results:
                 return error_result(message)
             raise McpError(INVALID_PARAMS, message) from None
-        if entry.context_param is not None:
-            kwargs[entry.context_param] = request.context(rctx)
+        takes_context = entry.context_param is not None
+        if takes_context:
+            kwargs[entry.context_param] = request.context(rctx)  # type: ignore[index]
         else:
             request.bind_logging(rctx)
         try:
-            value = await entry.function.call(request.workers, **kwargs)
+            value = await request.call_user(entry.function, kwargs, rounds=takes_context)
+        except InputRequired as needed:
+            return needed.result
         except ClientCapabilityError as exc:
             return error_result(f"Error executing tool '{entry.name}': {exc.message}")
         except McpError:
