@@ -1,14 +1,17 @@
-"""The fixture server of the official MCP conformance suite (2025-11-25 wire), in mcpkit.
+"""The fixture server of the official MCP conformance suite (both eras), in mcpkit.
 
 Every tool, resource and prompt the suite's server scenarios look for, with the exact names,
-values and behaviours they expect. Written only with mcpkit's public API, so it doubles as a
-tour of the server features: content types, logging, progress, sampling, elicitation,
-resource templates, subscriptions, completion and SSE polling.
+values and behaviours they expect, on the 2025-11-25 wire (sessions, requests to the
+client) and on the stateless 2026-07-28 wire (the same functions: elicitation, sampling and
+roots become multi round-trip ``input_required`` results). Written only with mcpkit's public
+API, so it doubles as a tour of the server features: content types, logging, progress,
+sampling, elicitation, resource templates, subscriptions, completion, SSE polling, caching
+hints, ``x-mcp-header`` parameters and list-change notifications.
 
     python examples/conformance/everything_server.py --transport http --port 3000
     python examples/conformance/everything_server.py --transport stdio
 
-Over HTTP the endpoint is http://localhost:PORT/mcp (see scripts/conformance.sh).
+Over HTTP the endpoint is http://localhost:PORT/mcp for both eras (see scripts/conformance.sh).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import json
 import wave
 from typing import Any
 
-from mcpkit import Audio, Context, Image, Server
+from mcpkit import Audio, Context, Image, MissingClientCapability, Server
 from mcpkit.server import ElicitationResult, user
 from mcpkit.types import CallToolResult, EmbeddedResource, TextContent, TextResourceContents
 
@@ -43,7 +46,13 @@ def _silent_wav(milliseconds: int = 10, rate: int = 8000) -> bytes:
 
 WAV = _silent_wav()
 
-app = Server("mcp-conformance-test-server", version="1.0.0")
+# 2026-07-28 caching hints: lists may be cached by anyone for five minutes (the server's
+# default, below); each resource's reads only by the client that read it (on the resources).
+LIST_TTL_MS = READ_TTL_MS = 300_000
+
+app = Server(
+    "mcp-conformance-test-server", version="1.0.0", ttl_ms=LIST_TTL_MS, cache_scope="public"
+)
 
 
 # -- tools: content types ----------------------------------------------------------------------
@@ -287,6 +296,170 @@ async def test_reconnection(ctx: Context) -> str:
     return "Reconnection test completed successfully"
 
 
+# -- tools: 2026-07-28 diagnostics ------------------------------------------------------------
+
+
+@app.tool()
+async def test_missing_capability(ctx: Context) -> str:
+    """Needs the client's sampling capability: -32021 naming it when the request lacks it."""
+    if "sampling" not in ctx.client_capabilities:
+        raise MissingClientCapability.build({"sampling": {}})
+    return "The client declared the sampling capability."
+
+
+@app.tool()
+async def test_streaming_elicitation(ctx: Context) -> str:
+    """Streams a progress notification, then the result (never a request to the client)."""
+    await ctx.progress(50, total=100, message="Working")
+    return "Streaming completed without server-to-client requests."
+
+
+@app.tool()
+async def test_logging_tool(ctx: Context) -> str:
+    """Logs once; on 2026-07-28 the message is sent only when the request asked for a level."""
+    await ctx.info("test_logging_tool ran")
+    return "Logging tool completed."
+
+
+def _placeholder() -> str:
+    """A tool or prompt registered for a moment, to change a list."""
+    return "placeholder"
+
+
+@app.tool()
+def test_trigger_tool_change() -> str:
+    """Changes the tool list (adds and removes a tool): listeners get tools/list_changed."""
+    app.add_tool(_placeholder, name="test_transient_tool")
+    app.remove_tool("test_transient_tool")
+    return "Tool list changed."
+
+
+@app.tool()
+def test_trigger_prompt_change() -> str:
+    """Changes the prompt list (adds and removes a prompt): listeners get
+    prompts/list_changed."""
+    app.add_prompt(_placeholder, name="test_transient_prompt")
+    app.remove_prompt("test_transient_prompt")
+    return "Prompt list changed."
+
+
+# A string parameter the client mirrors into an Mcp-Param-Message header (2026-07-28).
+CUSTOM_HEADER_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "message": {
+            "type": "string",
+            "description": "Echoed back; also sent as the Mcp-Param-Message header",
+            "x-mcp-header": "Message",
+        }
+    },
+    "required": ["message"],
+}
+
+
+@app.tool(input_schema=CUSTOM_HEADER_SCHEMA)
+def test_custom_header(message: str) -> str:
+    """Echoes a parameter that also travels in an HTTP header (x-mcp-header)."""
+    return f"Received: {message}"
+
+
+# -- tools: multi round-trip requests (2026-07-28 input_required results) ----------------------
+# The same ctx.elicit / ctx.sample / ctx.list_roots as on the 2025 wire; key= names each
+# question (the inputRequests key). Each round runs the tool from the top again, and answered
+# questions return at once, so every function below reads top to bottom.
+
+NAME_SCHEMA = {
+    "type": "object",
+    "properties": {"name": {"type": "string", "description": "Your name"}},
+    "required": ["name"],
+}
+CONFIRM_SCHEMA = {
+    "type": "object",
+    "properties": {"ok": {"type": "boolean", "description": "Proceed?"}},
+    "required": ["ok"],
+}
+
+
+def _field(answer: ElicitationResult[Any], name: str) -> str:
+    return str((answer.content or {}).get(name, "")) if answer.action == "accept" else ""
+
+
+@app.tool()
+async def test_input_required_result_elicitation(ctx: Context) -> str:
+    """Asks the user's name (elicitation), then greets them."""
+    answer = await ctx.elicit("What is your name?", NAME_SCHEMA, key="user_name")
+    if answer.action != "accept":
+        return f"No name given (action={answer.action})."
+    return f"Hello, {_field(answer, 'name')}!"
+
+
+@app.tool()
+async def test_input_required_result_sampling(ctx: Context) -> str:
+    """Asks the client's model a question (sampling), then reports its answer."""
+    result = await ctx.sample(
+        "What is the capital of France?", max_tokens=100, key="sample_request"
+    )
+    text = getattr(result.content, "text", None)
+    return f"LLM response: {text if text is not None else 'No response'}"
+
+
+@app.tool()
+async def test_input_required_result_list_roots(ctx: Context) -> str:
+    """Asks the client's roots, then lists them."""
+    roots = await ctx.list_roots(key="roots_request")
+    return "Roots: " + ", ".join(str(root.uri) for root in roots)
+
+
+@app.tool()
+async def test_input_required_result_request_state(ctx: Context) -> str:
+    """One question whose round travels in requestState; the retry is checked against it."""
+    answer = await ctx.elicit("Confirm to continue", CONFIRM_SCHEMA, key="confirm")
+    if answer.action != "accept" or not (answer.content or {}).get("ok"):
+        return "state-ok: requestState validated, not confirmed"
+    return "state-ok: requestState validated"
+
+
+@app.tool()
+async def test_input_required_result_multiple_inputs(ctx: Context) -> str:
+    """Three questions in one round: elicitation, sampling and roots at once."""
+    answer, sampled, roots = await asyncio.gather(
+        ctx.elicit("What is your name?", NAME_SCHEMA, key="user_name"),
+        ctx.sample("Write a one-line greeting.", max_tokens=50, key="greeting"),
+        ctx.list_roots(key="client_roots"),
+    )
+    greeting = getattr(sampled.content, "text", "")
+    return f"name={_field(answer, 'name')}, greeting={greeting}, roots={len(roots)}"
+
+
+@app.tool()
+async def test_input_required_result_multi_round(ctx: Context) -> str:
+    """Two questions in two rounds: the second is asked only after the first is answered."""
+    first = await ctx.elicit("Step 1: what is your name?", NAME_SCHEMA, key="step1")
+    second = await ctx.elicit("Step 2: confirm to finish", CONFIRM_SCHEMA, key="step2")
+    return f"Completed both rounds: step1={first.action}, step2={second.action}"
+
+
+@app.tool()
+async def test_input_required_result_tampered_state(ctx: Context) -> str:
+    """Its requestState is sealed (authenticated): a changed one is refused."""
+    answer = await ctx.elicit("Confirm to continue", CONFIRM_SCHEMA, key="confirm")
+    return f"requestState intact (action={answer.action})"
+
+
+@app.tool()
+async def test_input_required_result_capabilities(ctx: Context) -> str:
+    """Asks only for what the request's client capabilities allow."""
+    caps = ctx.client_capabilities
+    done = []
+    if "elicitation" in caps:
+        answer = await ctx.elicit("What is your name?", NAME_SCHEMA, key="elicit_input")
+        done.append(f"elicitation={answer.action}")
+    if "sampling" in caps:
+        await ctx.sample("Say hello.", max_tokens=20, key="sample_input")
+        done.append("sampling=answered")
+    return "Asked within the client's capabilities: " + (", ".join(done) or "nothing")
+
+
 # -- resources ---------------------------------------------------------------------------------
 
 
@@ -296,6 +469,8 @@ async def test_reconnection(ctx: Context) -> str:
     title="Static Text Resource",
     description="A static text resource for testing",
     mime_type="text/plain",
+    ttl_ms=READ_TTL_MS,
+    cache_scope="private",
 )
 def static_text() -> str:
     return "This is the content of the static text resource."
@@ -307,6 +482,8 @@ def static_text() -> str:
     title="Static Binary Resource",
     description="A static binary resource (image) for testing",
     mime_type="image/png",
+    ttl_ms=READ_TTL_MS,
+    cache_scope="private",
 )
 def static_binary() -> bytes:
     return PNG
@@ -318,6 +495,8 @@ def static_binary() -> bytes:
     title="Watched Resource",
     description="A resource clients can subscribe to",
     mime_type="text/plain",
+    ttl_ms=READ_TTL_MS,
+    cache_scope="private",
 )
 def watched_resource() -> str:
     return "Watched resource content"
@@ -329,6 +508,8 @@ def watched_resource() -> str:
     title="Template Data Resource",
     description="A resource template with an id parameter",
     mime_type="application/json",
+    ttl_ms=READ_TTL_MS,
+    cache_scope="private",
 )
 def template_data(id: str) -> str:
     return json.dumps(
@@ -362,6 +543,22 @@ def test_prompt_with_embedded_resource(resourceUri: str) -> list[object]:
 def test_prompt_with_image() -> list[object]:
     """A prompt that includes image content."""
     return [user(Image(data=PNG, mime_type="image/png")), user("Please analyze the image above.")]
+
+
+CONTEXT_SCHEMA = {
+    "type": "object",
+    "properties": {"context": {"type": "string", "description": "Context for the prompt"}},
+    "required": ["context"],
+}
+
+
+@app.prompt()
+async def test_input_required_result_prompt(ctx: Context) -> str:
+    """A prompt that asks the user for context first (2026-07-28: an input_required round)."""
+    answer = await ctx.elicit(
+        "What context should the prompt use?", CONTEXT_SCHEMA, key="user_context"
+    )
+    return f"Use this context: {_field(answer, 'context') or '(none given)'}"
 
 
 # -- completion --------------------------------------------------------------------------------
