@@ -85,12 +85,18 @@ class ModernPeer:
             extra=extra or None,
         )
 
-    async def send(self, message: dict[str, Any], timeout: float = 5.0) -> dict[str, Any]:
-        """Send a raw message (with an id) and return its response."""
+    async def send(
+        self, message: dict[str, Any], timeout: float = 5.0, *, check: bool = True
+    ) -> dict[str, Any]:
+        """Send a raw message (with an id) and return its response (``check=False``: a
+        deliberately invalid request, not schema-checked itself; its response still is)."""
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[message["id"]] = future
         if self.checker is not None:
-            self.checker("send", message)
+            if check:
+                self.checker("send", message)
+            else:
+                self.checker._track("send", message)
         self.transport.write(message)
         return await asyncio.wait_for(future, timeout)
 
@@ -102,14 +108,20 @@ class ModernPeer:
         capabilities: dict[str, Any] | None = None,
         log_level: str | None = None,
         meta: dict[str, Any] | None = None,
+        check: bool = True,
     ) -> dict[str, Any]:
         """Send ``method`` with the envelope (``meta`` replaces it) and return the response."""
         params = dict(params or {})
         params["_meta"] = meta if meta is not None else self.meta(capabilities, log_level=log_level)
         self._next += 1
-        return await self.send(
-            {"jsonrpc": "2.0", "id": self._next, "method": method, "params": params}
-        )
+        message = {"jsonrpc": "2.0", "id": self._next, "method": method, "params": params}
+        return await self.send(message, check=check)
+
+    async def error(self, method: str, params: dict[str, Any] | None = None, **kw: Any) -> Any:
+        """The ``error`` of ``method`` (AssertionError on a result)."""
+        response = await self.request(method, params, **kw)
+        assert "error" in response, response
+        return response["error"]
 
     async def result(self, method: str, params: dict[str, Any] | None = None, **kw: Any) -> Any:
         """The ``result`` of ``method`` (AssertionError on an error response)."""

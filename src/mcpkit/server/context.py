@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from mcpkit.envelope import should_log
+from mcpkit.envelope import Envelope, should_log
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject, RequestId
 from mcpkit.server import elicitation as _elicitation
@@ -105,6 +105,11 @@ class Context:
     def era(self) -> Era:
         """``"modern"`` for a 2026-07-28 request (stateless, MRTR), else ``"legacy"``."""
         return "modern" if self._request.envelope is not None else "legacy"
+
+    @property
+    def envelope(self) -> Envelope | None:
+        """The request's modern ``_meta`` envelope (None on the legacy wire)."""
+        return self._request.envelope
 
     @property
     def protocol_version(self) -> ProtocolVersion | None:

@@ -1,7 +1,9 @@
 """Logging to the client: ``logging/setLevel`` and ``notifications/message``.
 
 Each session has its own minimum level (set by the client with ``logging/setLevel``; until
-then everything is sent). ``ctx.log(...)`` and the ``ctx.debug/info/...`` helpers send a
+then everything is sent). On the 2026-07-28 wire there is no ``logging/setLevel``: a request
+carries its own ``io.modelcontextprotocol/logLevel`` and gets ``notifications/message`` only
+when it does (at that level or above). ``ctx.log(...)`` and the ``ctx.debug/info/...`` helpers send a
 ``notifications/message`` only when the level is at or above it. :class:`McpLogHandler`
 bridges Python's :mod:`logging`: records logged while a request is being served go to that
 request's client, other records to every connected client.
@@ -110,15 +112,17 @@ class McpLogHandler(logging.Handler):
         level = level_from_python(record.levelno)
         data: Any = message
         ctx = current_context.get()
+        envelope = None
         if ctx is not None:
             sessions: list[Any] = [ctx.session]
             related = ctx.request_id
+            envelope = ctx.envelope
         else:
             sessions = list(self.server.sessions)
             related = None
         for session in sessions:
             loop = session.loop
-            coro_args = (level, data, record.name, related)
+            coro_args = (level, data, record.name, related, None, envelope)
             try:
                 running = asyncio.get_running_loop()
             except RuntimeError:

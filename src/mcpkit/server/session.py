@@ -193,6 +193,9 @@ class AppSession(ServerSession):
         if self.handler_table is table:
             return
         self.handler_table = table
+        if self.era == "modern" and self.lifecycle.version is not None:
+            # No handshake fixed them: a modern connection serves what is registered now.
+            self.lifecycle.capabilities = self.server.capabilities(self.lifecycle.version)
         # Every context this session builds is a ServerRequestContext (build_context above),
         # so its handlers may take one.
         self._handlers.update(cast("Mapping[str, RequestHandler]", table))
