@@ -3,10 +3,10 @@
 Each session has its own minimum level (set by the client with ``logging/setLevel``; until
 then everything is sent). On the 2026-07-28 wire there is no ``logging/setLevel``: a request
 carries its own ``io.modelcontextprotocol/logLevel`` and gets ``notifications/message`` only
-when it does (at that level or above). ``ctx.log(...)`` and the ``ctx.debug/info/...`` helpers send a
-``notifications/message`` only when the level is at or above it. :class:`McpLogHandler`
-bridges Python's :mod:`logging`: records logged while a request is being served go to that
-request's client, other records to every connected client.
+when it does (at that level or above). ``ctx.log(...)`` and the ``ctx.debug/info/...``
+helpers send a ``notifications/message`` only when the level is at or above it.
+:class:`McpLogHandler` bridges Python's :mod:`logging`: records logged while a request is
+being served go to that request's client, other records to every connected client.
 """
 
 from __future__ import annotations
