@@ -55,6 +55,8 @@ __all__ = [
     "header_mismatch",
     "http_status",
     "is_modern_request",
+    "is_modern_stream_request",
+    "status_for_code",
 ]
 
 MCP_SESSION_ID: Final = "Mcp-Session-Id"
@@ -74,6 +76,9 @@ def _get(headers: Mapping[str, str], name: str) -> str | None:
     value = headers.get(name)
     if value is None:
         lowered = name.lower()
+        value = headers.get(lowered)
+        if value is not None:
+            return value
         for key, v in headers.items():
             if key.lower() == lowered:
                 return v
@@ -170,18 +175,39 @@ def is_modern_request(headers: Mapping[str, str], params: Any) -> bool:
     return header is not None and header.strip(" \t") not in _LEGACY_NAMES
 
 
-def http_status(error: McpError) -> int:
-    """The HTTP status of a modern error response: 400 for the envelope, header, version
-    and capability errors (and -32700/-32600/-32602), 404 for -32601, else 200."""
-    if error.code == -32601:
-        return 404
-    if error.code in (
+_BAD_REQUEST_CODES: Final = frozenset(
+    {
         HEADER_MISMATCH,
         MISSING_REQUIRED_CLIENT_CAPABILITY,
         UNSUPPORTED_PROTOCOL_VERSION,
         -32700,
         -32600,
         -32602,
-    ):
+    }
+)
+
+
+def status_for_code(code: int) -> int:
+    """The HTTP status of a modern error response with JSON-RPC error ``code``: 400 for the
+    envelope, header, version and capability errors (and -32700/-32600/-32602), 404 for
+    -32601, else 200."""
+    if code == -32601:
+        return 404
+    if code in _BAD_REQUEST_CODES:
         return 400
     return 200
+
+
+def is_modern_stream_request(session_id: str | None, protocol_version: str | None) -> bool:
+    """Whether a GET or DELETE belongs to the modern era (and gets 405), from its
+    ``Mcp-Session-Id`` and ``MCP-Protocol-Version`` headers: no session id and a version
+    naming anything but a legacy revision. Without either it stays on the legacy path (the
+    2025 GET stream and DELETE)."""
+    if session_id is not None or protocol_version is None:
+        return False
+    return protocol_version.strip(" \t") not in _LEGACY_NAMES
+
+
+def http_status(error: McpError) -> int:
+    """The HTTP status of a modern error response (:func:`status_for_code` of its code)."""
+    return status_for_code(error.code)

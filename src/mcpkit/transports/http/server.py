@@ -34,6 +34,7 @@ from mcpkit.jsonrpc import (
     initialize_in_batch,
 )
 from mcpkit.session import ServerSession
+from mcpkit.transports.base import Transport
 from mcpkit.transports.http import sse
 from mcpkit.transports.http.asgi import (
     JSON_HEADERS,
@@ -52,6 +53,16 @@ from mcpkit.transports.http.asgi import (
 )
 from mcpkit.transports.http.event_store import EventStore, MemoryEventStore
 from mcpkit.transports.http.host_origin import HostOriginMiddleware
+from mcpkit.transports.http.modern_headers import (
+    MCP_PROTOCOL_VERSION,
+    is_modern_request,
+    is_modern_stream_request,
+)
+from mcpkit.transports.http.modern_server import (
+    ModernRequestTransport,
+    header_mapping,
+    serve_modern_post,
+)
 from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
 from mcpkit.transports.http.shutdown import watch_signals
 from mcpkit.versions import ProtocolVersion
@@ -68,7 +79,9 @@ __all__ = [
 
 logger = logging.getLogger("mcpkit.http")
 
-SessionFactory = Callable[[HttpSessionTransport], ServerSession]
+#: Makes a new, not yet started session on a transport (an :class:`HttpSessionTransport`
+#: for the legacy wire, a :class:`ModernRequestTransport` for one modern request).
+SessionFactory = Callable[[Transport], ServerSession]
 
 #: JSON-RPC error code in the body of 404 answers for unknown or ended sessions.
 SESSION_NOT_FOUND: Final = -32001
@@ -190,6 +203,7 @@ class StreamableHTTPApp:
         self.supported_versions = supported_versions
         self._supported_names = {v.name: v for v in supported_versions}
         self.sessions: dict[str, HttpSessionTransport] = {}
+        self._modern_versions: tuple[ProtocolVersion, ...] | None = None
         self._reaper: asyncio.Task[None] | None = None
         #: Every open SSE response (ended at once by :meth:`close_streams`).
         self._live: set[SSEConnection] = set()
@@ -245,6 +259,13 @@ class StreamableHTTPApp:
             return
         if method == "POST":
             await self._post(scope, h, receive, send)
+        elif method in ("GET", "DELETE") and is_modern_stream_request(
+            h.session_id, h.protocol_version
+        ):
+            # The modern wire has no GET stream and no session to DELETE.
+            await respond_error(
+                send, 405, INVALID_REQUEST, "Method not allowed", extra=[(b"allow", b"POST")]
+            )
         elif method == "GET" and not self.stateless:
             await self._get(h, receive, send)
         elif method == "DELETE" and not self.stateless:
@@ -269,16 +290,16 @@ class StreamableHTTPApp:
 
     async def _post(self, scope: Scope, h: RequestHeaders, receive: Receive, send: Send) -> None:
         accept = h.accept
-        if not accepts(accept, "application/json") or (
-            not self.json_response and not accepts(accept, "text/event-stream")
-        ):
-            await respond_error(
-                send,
-                406,
-                INVALID_REQUEST,
-                "Not Acceptable: the client must accept both application/json and "
-                "text/event-stream",
-            )
+        acceptable = accepts(accept, "application/json") and (
+            self.json_response or accepts(accept, "text/event-stream")
+        )
+        # A POST without a session id or a legacy version header may be modern: its era
+        # (and with it the Accept rule) is known once the body is read.
+        maybe_modern = h.session_id is None and (
+            h.protocol_version is None or is_modern_stream_request(None, h.protocol_version)
+        )
+        if not acceptable and not maybe_modern:
+            await self._not_acceptable(send)
             return
         ctype = h.content_type
         if ctype is None or ctype.split(";", 1)[0].strip().lower() != "application/json":
@@ -312,6 +333,26 @@ class StreamableHTTPApp:
         except orjson.JSONDecodeError as exc:
             await respond_error(send, 400, PARSE_ERROR, f"Parse error: {exc}")
             return
+        if maybe_modern:
+            pv_probe = (
+                {} if h.protocol_version is None else {MCP_PROTOCOL_VERSION: h.protocol_version}
+            )
+            modern: tuple[ProtocolVersion, ...] = ()
+            if is_modern_request(pv_probe, msg.get("params") if type(msg) is dict else None):
+                modern = self.modern_versions
+            if modern:
+                if not (
+                    accepts(accept, "application/json") or accepts(accept, "text/event-stream")
+                ):
+                    await self._not_acceptable(send, modern=True)
+                    return
+                await serve_modern_post(
+                    self, msg, header_mapping(scope["headers"]), modern, accept, receive, send
+                )
+                return
+            if not acceptable:
+                await self._not_acceptable(send)
+                return
         pv_name = h.protocol_version
         version: ProtocolVersion | None = None
         if pv_name is not None:
@@ -372,6 +413,28 @@ class StreamableHTTPApp:
             )
             return
         await self._serve_requests(transport, msg, [rid], receive, send)
+
+    async def _not_acceptable(self, send: Send, *, modern: bool = False) -> None:
+        await respond_error(
+            send,
+            406,
+            INVALID_REQUEST,
+            "Not Acceptable: accept application/json or text/event-stream"
+            if modern
+            else "Not Acceptable: the client must accept both application/json and "
+            "text/event-stream",
+        )
+
+    @property
+    def modern_versions(self) -> tuple[ProtocolVersion, ...]:
+        """The stateless revisions this app serves (those of the sessions its factory
+        makes; empty for a legacy-only server, whose modern-looking POSTs then take the
+        legacy path)."""
+        found = self._modern_versions
+        if found is None:
+            probe = self.session_factory(ModernRequestTransport(None))
+            found = self._modern_versions = tuple(getattr(probe, "modern_versions", ()))
+        return found
 
     async def _post_batch(
         self,

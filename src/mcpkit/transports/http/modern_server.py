@@ -1,0 +1,365 @@
+"""Streamable HTTP for the stateless (modern) revisions: one POST, one request, one answer.
+
+:class:`~mcpkit.transports.http.server.StreamableHTTPApp` decides the era of every POST once,
+at its edge (:func:`~mcpkit.transports.http.modern_headers.is_modern_request`), and hands a
+modern one to :func:`serve_modern_post`. That checks the request's headers and ``_meta`` in
+the order the conformance suite assumes (:func:`~mcpkit.transports.http.modern_headers.
+check_modern_request`, then ``Mcp-Param-*`` against the called tool's ``x-mcp-header``
+parameters), then serves it with a fresh session of the modern era on a
+:class:`ModernRequestTransport` and nothing is kept afterwards.
+
+The answer:
+
+- a notification: ``202 Accepted``; a batch or a JSON-RPC response: ``400`` (-32600);
+- an error found before the handler runs, or a final response that comes before anything
+  else: ``application/json`` with the status of its code
+  (:func:`~mcpkit.transports.http.modern_headers.status_for_code`: 400 for the envelope,
+  header, version and capability errors, 404 for -32601);
+- in SSE mode (the app's ``json_response`` off and the client accepting
+  ``text/event-stream``), the response commits to an SSE stream only once there is
+  something to stream before the result (progress, log notifications) or the request has
+  run for ``keepalive_interval`` seconds: ``event: message`` frames without ids (this
+  revision has no resumability), ``X-Accel-Buffering: no``, keep-alive comments while it is
+  quiet, the final response last. In JSON mode notifications are dropped.
+- A request the session writes on this stream is dropped (the modern wire has none; MRTR's
+  ``input_required`` results replace them).
+
+A stream stays open for as long as its request runs: a handler that writes notifications
+related to its request and does not return (``subscriptions/listen``) keeps an SSE stream
+open with keep-alives until the client goes away. A client that disconnects cancels the
+request (its session is closed, which cancels the handler).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
+
+from mcpkit.errors import McpError
+from mcpkit.http_headers import HeaderParam, InvalidHeaderAnnotation, header_params
+from mcpkit.http_headers import validate_param_headers as _validate_param_headers
+from mcpkit.jsonrpc import INVALID_REQUEST, MessageKind, RequestId, classify
+from mcpkit.transports.base import MessageSink, Transport, TransportInfo
+from mcpkit.transports.http import sse
+from mcpkit.transports.http.asgi import (
+    JSON_HEADERS,
+    SSE_HEADERS,
+    Receive,
+    Send,
+    accepts,
+    respond,
+)
+from mcpkit.transports.http.modern_headers import check_modern_request, status_for_code
+
+if TYPE_CHECKING:
+    from mcpkit.transports.http.server import StreamableHTTPApp
+    from mcpkit.versions import ProtocolVersion
+
+__all__ = ["ModernRequestTransport", "header_mapping", "serve_modern_post", "tool_header_params"]
+
+logger = logging.getLogger("mcpkit.http")
+
+#: How long the answer waits for its request before it watches for a disconnect (a quick
+#: answer needs no watcher task).
+_WATCH_AFTER: Final = 0.05
+_INFO: Final = TransportInfo(kind="http")
+
+
+def header_mapping(raw: Sequence[tuple[bytes, bytes]]) -> dict[str, str]:
+    """The request headers as ``{lower-case name: value}``; repeated fields are joined with
+    ``", "`` (RFC 9110), so a duplicated ``Mcp-Method`` no longer equals the body's."""
+    out: dict[str, str] = {}
+    for k, v in raw:
+        name = k.decode("latin-1").lower()
+        value = v.decode("latin-1")
+        prev = out.get(name)
+        out[name] = value if prev is None else prev + ", " + value
+    return out
+
+
+def _error_body(rid: Any, error: McpError) -> bytes:
+    err: dict[str, Any] = {"code": error.code, "message": error.message}
+    if error.data is not None:
+        err["data"] = error.data
+    return orjson.dumps({"jsonrpc": "2.0", "id": rid, "error": err})
+
+
+async def _respond_error(send: Send, rid: Any, error: McpError) -> None:
+    await respond(send, status_for_code(error.code), _error_body(rid, error), list(JSON_HEADERS))
+
+
+class ModernRequestTransport(Transport):
+    """The transport of one modern request's session: collects what the session writes for
+    that request (notifications, then the response) for the POST answering it."""
+
+    info = _INFO
+
+    def __init__(self, request_id: RequestId | None, max_buffer: int = 4 * 1024 * 1024) -> None:
+        self.request_id = request_id
+        self.max_buffer = max_buffer
+        self.sink: MessageSink | None = None
+        #: Encoded notifications waiting to be streamed.
+        self.frames: deque[bytes] = deque()
+        self.size = 0
+        #: The encoded final response, once written.
+        self.response: bytes | None = None
+        #: The JSON-RPC error code of the response (None: a result).
+        self.error_code: int | None = None
+        #: Set whenever something arrives (or the stream must end).
+        self.event = asyncio.Event()
+        self.closed = False
+        self._drained: asyncio.Event | None = None
+
+    async def start(self, sink: MessageSink) -> None:
+        self.sink = sink
+
+    def write(self, message: Any, related_request_id: RequestId | None = None) -> None:
+        if self.closed or self.response is not None:
+            return  # the request is over: nothing more for it
+        if type(message) is not dict:
+            return
+        if "method" not in message:
+            if message.get("id") != self.request_id:
+                return
+            error = message.get("error")
+            if type(error) is dict:
+                code = error.get("code")
+                self.error_code = code if type(code) is int else 0
+            self.response = orjson.dumps(message)
+            self.event.set()
+            return
+        if "id" in message:
+            logger.warning(
+                "Dropping a %r request: the modern wire sends none (use MRTR)", message["method"]
+            )
+            return
+        if related_request_id != self.request_id:
+            return  # not about this request (a broadcast): no stream of its own here
+        data = orjson.dumps(message)
+        self.frames.append(data)
+        self.size += len(data)
+        if self._drained is None and self.size > self.max_buffer // 2:
+            self._drained = asyncio.Event()
+            self.writing_paused = True
+        self.event.set()
+
+    def take(self) -> list[bytes]:
+        """The frames waiting, removed (producers waiting on :meth:`drain` go on)."""
+        frames = list(self.frames)
+        self.frames.clear()
+        self.size = 0
+        if self._drained is not None:
+            self._drained.set()
+            self._drained = None
+            self.writing_paused = False
+        return frames
+
+    async def drain(self) -> None:
+        drained = self._drained
+        if drained is not None:
+            await drained.wait()
+
+    async def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.event.set()
+        if self._drained is not None:
+            self._drained.set()
+        sink = self.sink
+        if sink is not None:
+            sink.connection_lost(None)
+
+
+# -- Mcp-Param-* ---------------------------------------------------------------------------------
+
+_PARAMS_CACHE: dict[int, tuple[Any, tuple[HeaderParam, ...] | None]] = {}
+
+
+def tool_header_params(session: Any, name: Any) -> tuple[HeaderParam, ...] | None:
+    """The ``x-mcp-header`` parameters of the tool ``name`` a server session serves (cached
+    per tool definition); None when there is no such tool or its annotations are invalid
+    (the call itself then fails or runs as the body says)."""
+    registry = getattr(getattr(session, "server", None), "tools", None)
+    tools = getattr(registry, "tools", None)
+    if type(name) is not str or not isinstance(tools, Mapping):
+        return None
+    entry = tools.get(name)
+    definition = getattr(entry, "definition", None)
+    if not isinstance(definition, Mapping):
+        return None
+    cached = _PARAMS_CACHE.get(id(definition))
+    if cached is not None and cached[0] is definition:
+        return cached[1]
+    params: tuple[HeaderParam, ...] | None
+    try:
+        params = header_params(definition.get("inputSchema"))
+    except InvalidHeaderAnnotation:
+        params = None
+    if len(_PARAMS_CACHE) >= 1024:
+        _PARAMS_CACHE.clear()
+    _PARAMS_CACHE[id(definition)] = (definition, params)
+    return params
+
+
+# -- serving -------------------------------------------------------------------------------------
+
+
+async def _watch_disconnect(receive: Receive, transport: ModernRequestTransport) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            transport.closed = True
+            transport.event.set()
+            return
+
+
+async def serve_modern_post(
+    app: StreamableHTTPApp,
+    msg: Any,
+    headers: Mapping[str, str],
+    versions: tuple[ProtocolVersion, ...],
+    accept: str | None,
+    receive: Receive,
+    send: Send,
+) -> None:
+    """Answer one modern POST whose body ``msg`` was parsed (see the module docstring)."""
+    if type(msg) is not dict:
+        await _respond_error(
+            send, None, McpError(INVALID_REQUEST, "Invalid request: the modern wire takes no batch")
+        )
+        return
+    kind, why = classify(msg)
+    if kind is MessageKind.NOTIFICATION:
+        await respond(send, 202)
+        return
+    rid = msg.get("id")
+    if type(rid) is not str and type(rid) is not int:
+        rid = None
+    if kind is not MessageKind.REQUEST:
+        reason = (
+            f"Invalid request: {why}"
+            if kind is MessageKind.INVALID
+            else ("Invalid request: the modern wire takes no JSON-RPC response from a client")
+        )
+        await _respond_error(send, rid, McpError(INVALID_REQUEST, reason))
+        return
+    method: str = msg["method"]
+    params = msg.get("params")
+    try:
+        check_modern_request(headers, method, params, supported=versions)
+    except McpError as exc:
+        await _respond_error(send, rid, exc)
+        return
+    transport = ModernRequestTransport(rid, app.max_stream_buffer)
+    session = app.session_factory(transport)
+    if method == "tools/call" and isinstance(params, dict):
+        wanted = tool_header_params(session, params.get("name"))
+        if wanted:
+            try:
+                _validate_param_headers(headers, wanted, params.get("arguments"))
+            except McpError as exc:
+                await _respond_error(send, rid, exc)
+                return
+    session.enter_modern()
+    await session.start()
+    try:
+        session.receive(msg)
+        stream = not app.json_response and accepts(accept, "text/event-stream")
+        await _answer(app, transport, stream, receive, send)
+    finally:
+        await session.close()
+
+
+async def _answer(
+    app: StreamableHTTPApp,
+    transport: ModernRequestTransport,
+    stream: bool,
+    receive: Receive,
+    send: Send,
+) -> None:
+    loop = asyncio.get_running_loop()
+    event = transport.event
+    watcher: asyncio.Task[None] | None = None
+    now = loop.time()
+    watch_at = now + _WATCH_AFTER
+    # SSE mode commits once something is to be streamed, or once the request has run long
+    # enough to need keep-alives.
+    commit_at = now + app.keepalive_interval if stream else None
+    try:
+        while True:
+            if not stream and transport.frames:
+                transport.take()  # nowhere to put notifications in JSON mode
+            if transport.response is not None or transport.closed:
+                break
+            if stream and transport.frames:
+                break
+            now = loop.time()
+            if commit_at is not None and now >= commit_at:
+                break
+            if watcher is None and now >= watch_at:
+                watcher = loop.create_task(_watch_disconnect(receive, transport))
+            wake_at = watch_at if watcher is None else commit_at
+            wake = None if wake_at is None else loop.call_at(wake_at, event.set)
+            try:
+                await event.wait()
+            finally:
+                if wake is not None:
+                    wake.cancel()
+            event.clear()
+        if transport.response is None and transport.closed:
+            return  # the client went away (the session's close cancels the request)
+        if transport.response is not None and not (stream and transport.frames):
+            code = transport.error_code
+            status = 200 if code is None else status_for_code(code)
+            await respond(send, status, transport.response, list(JSON_HEADERS))
+            return
+        if watcher is None:
+            watcher = loop.create_task(_watch_disconnect(receive, transport))
+        await _stream(app, transport, send)
+    finally:
+        if watcher is not None:
+            watcher.cancel()
+
+
+async def _stream(app: StreamableHTTPApp, transport: ModernRequestTransport, send: Send) -> None:
+    """The committed SSE answer: frames as they come, keep-alives while quiet, the final
+    response last."""
+    loop = asyncio.get_running_loop()
+    event = transport.event
+    await send({"type": "http.response.start", "status": 200, "headers": list(SSE_HEADERS)})
+    keepalive = app.keepalive_interval
+    if not transport.frames and transport.response is None:
+        # committed because the request ran quietly for a while: show the stream is alive
+        await send({"type": "http.response.body", "body": sse.KEEPALIVE, "more_body": True})
+    with contextlib.suppress(OSError):
+        while True:
+            chunks = [sse.encode_event(f) for f in transport.take()]
+            response = transport.response
+            if response is not None:
+                chunks.append(sse.encode_event(response))
+                await send({"type": "http.response.body", "body": b"".join(chunks)})
+                return
+            if transport.closed:
+                return  # the client went away; no end of body to send
+            if chunks:
+                await send(
+                    {"type": "http.response.body", "body": b"".join(chunks), "more_body": True}
+                )
+                continue
+            event.clear()
+            if transport.frames or transport.response is not None or transport.closed:
+                continue
+            timer = loop.call_later(keepalive, event.set)
+            try:
+                await event.wait()
+            finally:
+                timer.cancel()
+            if not (transport.frames or transport.response is not None or transport.closed):
+                await send({"type": "http.response.body", "body": sse.KEEPALIVE, "more_body": True})
