@@ -28,8 +28,8 @@ import asyncio
 import contextlib
 import heapq
 import logging
+import secrets
 import time
-import uuid
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterator
@@ -62,7 +62,9 @@ __all__ = [
     "TaskStatus",
     "TaskStatusTracker",
     "TaskStore",
+    "allowed_update",
     "can_transition",
+    "new_task_id",
     "related_meta",
     "task_params",
     "tasks_only",
@@ -89,6 +91,15 @@ Runner = Callable[[RequestContext], Awaitable[JSONObject]]
 def can_transition(old: str, new: str) -> bool:
     """True when the spec allows a task to move from status ``old`` to ``new``."""
     return new in _NEXT.get(old, ())
+
+
+def allowed_update(info: TaskInfo, status: str, input_requests: JSONObject | None) -> bool:
+    """Whether a store may apply an update to ``status`` (see :meth:`TaskStore.update`)."""
+    if input_requests and status != "input_required":
+        raise ValueError("input requests go with the input_required status only")
+    if info.status == status == "input_required":
+        return input_requests is not None
+    return can_transition(info.status, status)
 
 
 def _iso(ts: float) -> str:
@@ -155,6 +166,8 @@ class TaskInfo:
     status_message: str | None = None
     owner: str | None = None
     seq: int = 0
+    #: While ``input_required`` (tasks extension): the open input requests, by key.
+    input_requests: JSONObject | None = None
 
     @property
     def terminal(self) -> bool:
@@ -181,6 +194,28 @@ class TaskInfo:
             out["pollInterval"] = self.poll_interval
         return out
 
+    def to_modern_wire(self) -> JSONObject:
+        """The ``Task`` fields of the tasks extension (2026-07-28): ``ttlMs`` and
+        ``pollIntervalMs`` instead of ``ttl`` and ``pollInterval``."""
+        out: JSONObject = {
+            "taskId": self.task_id,
+            "status": self.status,
+            "createdAt": _iso(self.created_at),
+            "lastUpdatedAt": _iso(self.last_updated_at),
+            "ttlMs": None if self.ttl is None else max(self.ttl, 1),
+        }
+        if self.status_message is not None:
+            out["statusMessage"] = self.status_message
+        if self.poll_interval:
+            out["pollIntervalMs"] = self.poll_interval
+        return out
+
+
+def new_task_id() -> str:
+    """A fresh task id: 128 random bits from :mod:`secrets`, as 32 hex digits. Knowing a
+    task id is what lets an unauthenticated requestor reach the task, so it is unguessable."""
+    return secrets.token_hex(16)
+
 
 class TaskLimitError(Exception):
     """The store is full of tasks that may not be evicted yet."""
@@ -202,9 +237,17 @@ class TaskStore(ABC):
 
     @abstractmethod
     async def update(
-        self, task_id: str, status: TaskStatus, status_message: str | None = None
+        self,
+        task_id: str,
+        status: TaskStatus,
+        status_message: str | None = None,
+        *,
+        input_requests: JSONObject | None = None,
     ) -> TaskInfo | None:
-        """Move a task to ``status``; None when unknown or the move is not allowed."""
+        """Move a task to ``status``; None when unknown or the move is not allowed.
+        ``input_requests`` (only with ``input_required``) are the task's open input
+        requests; an ``input_required`` task may be updated to ``input_required`` again
+        with a new set (some answered). Any other status clears them."""
 
     @abstractmethod
     async def finish(
@@ -287,7 +330,7 @@ class MemoryTaskStore(TaskStore):
         now = self._clock()
         self._seq += 1
         info = TaskInfo(
-            uuid.uuid4().hex, "working", now, now, ttl, poll_interval, None, owner, self._seq
+            new_task_id(), "working", now, now, ttl, poll_interval, None, owner, self._seq
         )
         self._tasks[info.task_id] = info
         self._events[info.task_id] = asyncio.Event()
@@ -301,13 +344,19 @@ class MemoryTaskStore(TaskStore):
         return self._tasks.get(task_id)
 
     async def update(
-        self, task_id: str, status: TaskStatus, status_message: str | None = None
+        self,
+        task_id: str,
+        status: TaskStatus,
+        status_message: str | None = None,
+        *,
+        input_requests: JSONObject | None = None,
     ) -> TaskInfo | None:
         info = self._tasks.get(task_id)
-        if info is None or not can_transition(info.status, status):
+        if info is None or not allowed_update(info, status, input_requests):
             return None
         info.status = status
         info.status_message = status_message
+        info.input_requests = dict(input_requests) if input_requests else None
         info.last_updated_at = self._clock()
         if status in TERMINAL:
             self._events[task_id].set()
