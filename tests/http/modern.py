@@ -168,3 +168,24 @@ def events_of(body: bytes) -> list[ServerSentEvent]:
 
 def messages_of(body: bytes) -> list[Any]:
     return [orjson.loads(e.data) for e in events_of(body) if e.data]
+
+
+async def raw_post(url: str, body: Any, hdrs: list[tuple[str, str]]) -> tuple[int, bytes]:
+    """POST with header bytes exactly as given (h11 refuses values with surrounding spaces);
+    returns the status and the body of a ``Connection: close`` response."""
+    rest = url.split("://", 1)[1]
+    hostport, _, path = rest.partition("/")
+    host, _, port = hostport.rpartition(":")
+    data = orjson.dumps(body)
+    head = [f"POST /{path} HTTP/1.1", f"Host: {hostport}", f"Content-Length: {len(data)}"]
+    head += [f"{k}: {v}" for k, v in hdrs] + ["Connection: close", "", ""]
+    reader, writer = await asyncio.open_connection(host, int(port))
+    try:
+        writer.write("\r\n".join(head).encode("latin-1") + data)
+        await writer.drain()
+        response = await asyncio.wait_for(reader.read(), 10)
+    finally:
+        writer.close()
+    status_line, _, remainder = response.partition(b"\r\n")
+    _, _, payload = remainder.partition(b"\r\n\r\n")
+    return int(status_line.split()[1]), payload

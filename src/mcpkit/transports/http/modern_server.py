@@ -90,8 +90,14 @@ def _error_body(rid: Any, error: McpError) -> bytes:
     return orjson.dumps({"jsonrpc": "2.0", "id": rid, "error": err})
 
 
+async def _respond_json(send: Send, status: int, body: bytes) -> None:
+    headers = [*JSON_HEADERS, (b"content-length", b"%d" % len(body))]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
 async def _respond_error(send: Send, rid: Any, error: McpError) -> None:
-    await respond(send, status_for_code(error.code), _error_body(rid, error), list(JSON_HEADERS))
+    await _respond_json(send, status_for_code(error.code), _error_body(rid, error))
 
 
 class ModernRequestTransport(Transport):
@@ -318,7 +324,7 @@ async def _answer(
         if transport.response is not None and not (stream and transport.frames):
             code = transport.error_code
             status = 200 if code is None else status_for_code(code)
-            await respond(send, status, transport.response, list(JSON_HEADERS))
+            await _respond_json(send, status, transport.response)
             return
         if watcher is None:
             watcher = loop.create_task(_watch_disconnect(receive, transport))
