@@ -12,6 +12,11 @@ events. When more than ``max_pending`` distinct events wait, the subscriber is d
 its iteration ends and :attr:`Subscription.overflowed` is True; a listen stream then
 ends, and the client re-listens and re-fetches.
 
+:class:`BusRelay` is one process's side of a bus: it subscribes to the bus once and fans
+each event out locally, to callbacks (a server's handshake-era sessions) and to the
+``subscriptions/listen`` streams it opens on its own in-process hub, so a shared bus
+(Redis) carries one subscription per process however many listeners there are.
+
 The rest are pure helpers for ``subscriptions/listen`` frames: :func:`parse_listen_params`
 (the ``notifications`` filter), :func:`honoured_filter` (what the server agrees to send),
 :func:`acknowledgment` (always the first frame), :func:`event_notification` (every frame
@@ -22,6 +27,8 @@ tagged with ``io.modelcontextprotocol/subscriptionId``, the listen request's id)
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
@@ -35,6 +42,7 @@ from mcpkit.errors import McpError
 __all__ = [
     "LISTEN_METHOD",
     "BusEvent",
+    "BusRelay",
     "EventKind",
     "ListenFilter",
     "ListenStream",
@@ -63,6 +71,11 @@ _FILTER_FLAGS: Final[Mapping[str, str]] = {
     "resources": "resourcesListChanged",
 }
 DEFAULT_MAX_PENDING: Final = 1000
+#: How many distinct events a relay's own subscription holds before it is dropped (then
+#: every local listen stream ends, so its client re-listens and re-fetches).
+RELAY_MAX_PENDING: Final = 100_000
+
+logger = logging.getLogger("mcpkit.bus")
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,11 +339,15 @@ class MemoryBus:
         self._subs.add(sub)
         return sub
 
+    def close_subscriptions(self) -> None:
+        """Close every current subscription; the bus stays open."""
+        for sub in list(self._subs):
+            sub.close()
+
     async def aclose(self) -> None:
         """Close every subscription; later :meth:`subscribe` calls fail."""
         self._closed = True
-        for sub in list(self._subs):
-            sub.close()
+        self.close_subscriptions()
 
 
 class ListenStream:
@@ -383,3 +400,142 @@ def open_listen(
     so no event published after this call is missed."""
     honoured = honoured_filter(parse_listen_params(params), capabilities)
     return ListenStream(subscription_id, honoured, bus.subscribe(honoured, max_pending=max_pending))
+
+
+Sink = Callable[[BusEvent], None]
+
+
+class BusRelay:
+    """This process's subscription to ``bus``, fanned out locally.
+
+    :meth:`publish` puts an event on the bus (from any thread); the relay's one
+    subscription receives every event (this process's and, on a shared bus, the other
+    processes') and hands each to the ``sinks`` (plain callbacks, run on the relay's loop)
+    and to the listen streams of :meth:`open_listen`. The relay runs on one event loop at a
+    time: :meth:`start` (idempotent) binds it to the running loop, again on a new loop once
+    the old one is gone; :meth:`stop` ends it.
+    """
+
+    def __init__(
+        self,
+        bus: NotificationBus,
+        sinks: tuple[Sink, ...] = (),
+        *,
+        max_pending: int = RELAY_MAX_PENDING,
+    ) -> None:
+        self.bus = bus
+        self.sinks = list(sinks)
+        #: The in-process hub the local listen streams subscribe to.
+        self.local = MemoryBus()
+        self._max = max_pending
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._sub: Subscription | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._publishing: set[asyncio.Task[None]] = set()
+
+    @property
+    def running(self) -> bool:
+        """True while the relay's subscription is being read on a live loop."""
+        task = self._task
+        return task is not None and not task.done()
+
+    def start(self) -> None:
+        """Subscribe (once) and fan out on the running loop; a no-op when already so."""
+        loop = asyncio.get_running_loop()
+        if self._loop is loop and self.running:
+            return
+        self.stop()
+        self._loop = loop
+        try:
+            self._sub = self.bus.subscribe(max_pending=self._max)
+        except RuntimeError as exc:  # the bus was closed: nothing will come
+            logger.warning("Not relaying notifications: %s", exc)
+            return
+        self._task = loop.create_task(self._pump(), name="mcpkit-bus-relay")
+
+    def stop(self) -> None:
+        """End the subscription and every local listen stream (they end gracefully)."""
+        task, sub = self._task, self._sub
+        self._task = self._sub = None
+        if sub is not None:
+            with contextlib.suppress(RuntimeError):  # its loop may be gone
+                sub.close()
+        if task is not None and not task.done():
+            with contextlib.suppress(RuntimeError):
+                task.cancel()
+        self.end_listens()
+
+    def end_listens(self) -> None:
+        """End every local listen stream (server shutdown): each ends gracefully."""
+        with contextlib.suppress(RuntimeError):
+            self.local.close_subscriptions()
+
+    def open_listen(
+        self,
+        subscription_id: str | int,
+        params: Any,
+        capabilities: Mapping[str, Any],
+        *,
+        max_pending: int = DEFAULT_MAX_PENDING,
+    ) -> ListenStream:
+        """A listen stream fed by this relay (see :func:`open_listen`); starts the relay."""
+        self.start()
+        return open_listen(
+            self.local, subscription_id, params, capabilities, max_pending=max_pending
+        )
+
+    def publish(self, event: BusEvent) -> None:
+        """Put ``event`` on the bus, from the relay's loop or any other thread. With no
+        loop to publish from (nothing served yet, outside any loop) it is dropped: no one
+        in this process listens then."""
+        try:
+            running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        loop = self._loop
+        if running is not None and (loop is None or loop is running or loop.is_closed()):
+            self._publish_here(event, running)
+        elif loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._publish_here, event, loop)
+        elif isinstance(self.bus, MemoryBus):
+            self.bus.publish_nowait(event)
+        else:
+            logger.debug("Not publishing %s: no event loop serves this process", event)
+
+    def _publish_here(self, event: BusEvent, loop: asyncio.AbstractEventLoop) -> None:
+        bus = self.bus
+        if isinstance(bus, MemoryBus):
+            bus.publish_nowait(event)
+            return
+        task = loop.create_task(bus.publish(event))
+        self._publishing.add(task)
+        task.add_done_callback(self._published)
+
+    def _published(self, task: asyncio.Task[None]) -> None:
+        self._publishing.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logger.error("Publishing on the notification bus failed", exc_info=task.exception())
+
+    async def _pump(self) -> None:
+        while (sub := self._sub) is not None:
+            async for event in sub:
+                for sink in self.sinks:
+                    try:
+                        sink(event)
+                    except Exception:
+                        logger.exception("Notification sink failed on %s", event)
+                self.local.publish_nowait(event)
+            if not sub.overflowed or self._sub is not sub:
+                break  # stopped, or the bus was closed
+            logger.warning(
+                "The notification relay fell more than %d events behind: listen streams "
+                "end (their clients re-listen) and it subscribes again",
+                self._max,
+            )
+            self.end_listens()
+            try:
+                self._sub = self.bus.subscribe(max_pending=self._max)
+            except RuntimeError:
+                self._sub = None
+        if self._sub is not None and self._sub.closed:
+            self.end_listens()  # the bus closed under us: nothing more will come

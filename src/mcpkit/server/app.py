@@ -29,8 +29,10 @@ from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from mcpkit import versions
+from mcpkit.bus import BusEvent, BusRelay, MemoryBus, NotificationBus
 from mcpkit.jsonrpc import JSONObject
 from mcpkit.server import logging as log_feature
+from mcpkit.server import subscriptions
 from mcpkit.server.caching import DEFAULT_HINTS, CacheHints, CacheScope
 from mcpkit.server.completion import CompletionRegistry
 from mcpkit.server.context import Context
@@ -108,6 +110,7 @@ class Server:
         max_rounds: int = DEFAULT_MAX_ROUNDS,
         extensions: Mapping[str, Mapping[str, Any]] | None = None,
         modern_versions: tuple[ProtocolVersion, ...] = versions.MODERN_SUPPORTED,
+        bus: NotificationBus | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -128,6 +131,14 @@ class Server:
         self.completions = CompletionRegistry(self.prompts, self.resources)
         #: Live, started sessions.
         self.sessions: set[AppSession] = set()
+        #: Where list changes and resource updates are published (a shared bus, e.g. Redis,
+        #: reaches the sessions and listen streams of every replica).
+        self.bus: NotificationBus = bus if bus is not None else MemoryBus()
+        #: This process's one subscription to :attr:`bus`, fanned out to its sessions and
+        #: ``subscriptions/listen`` streams.
+        self.relay = BusRelay(
+            self.bus, (functools.partial(subscriptions.deliver_to_sessions, self),)
+        )
         self._lifespan = lifespan
         self._lifespan_state: Any = None
         self._lifespan_depth = 0
@@ -435,25 +446,36 @@ class Server:
 
     # -- notifications to clients ---------------------------------------------------------------
 
-    def _changed(self, kind: str) -> None:
+    def _changed(self, kind: Literal["tools", "prompts", "resources"]) -> None:
         self._tables.clear()
         self._hints.clear()
-        method = f"notifications/{kind}/list_changed"
         table = self.handler_table()
         for session in list(self.sessions):
             session.install(table)
-            if session.operating:
-                session.call_soon(lambda s=session: s.send_quietly(method))  # type: ignore[misc]
+        self.notify_list_changed(kind)
+
+    def notify_list_changed(self, kind: Literal["tools", "prompts", "resources"]) -> None:
+        """Announce that the ``kind`` list changed for a reason registration does not see
+        (tools that differ per user, a catalogue reloaded from disk): 2025-era clients get
+        ``notifications/<kind>/list_changed``, 2026 ``subscriptions/listen`` streams that
+        asked for it likewise. Registering and removing announce themselves. Safe to call
+        from any thread; goes through :attr:`bus` (so every replica's clients hear it)."""
+        if kind not in subscriptions.LIST_KINDS:
+            raise ValueError(f"kind must be one of {', '.join(subscriptions.LIST_KINDS)}")
+        self.relay.publish(BusEvent.list_changed(kind))
 
     def notify_resource_updated(self, uri: str) -> None:
-        """Send ``notifications/resources/updated`` to the sessions subscribed to ``uri``."""
-        for session in list(self.sessions):
-            if uri in session.subscriptions:
-                session.call_soon(
-                    lambda s=session: s.send_quietly(  # type: ignore[misc]
-                        "notifications/resources/updated", {"uri": uri}
-                    )
-                )
+        """Announce that the resource at ``uri`` changed: ``notifications/resources/updated``
+        to the 2025-era sessions subscribed to ``uri`` and the ``subscriptions/listen``
+        streams watching it. Safe to call from any thread; goes through :attr:`bus`."""
+        self.relay.publish(BusEvent.resource_updated(uri))
+
+    async def end_listens(self) -> None:
+        """End this process's ``subscriptions/listen`` streams gracefully (each answers its
+        closing result); clients re-listen elsewhere. Shutdown does it for you."""
+        self.relay.end_listens()
+        for _ in range(3):  # let each listen answer before its transport goes
+            await asyncio.sleep(0)
 
     async def send_log(self, level: str, data: Any, logger_name: str | None = None) -> None:
         """Log to every connected client (each filtered by its own level)."""
@@ -470,11 +492,13 @@ class Server:
             self._lifespan_state = await stack.enter_async_context(self._lifespan(self))
             self._lifespan_stack = stack
         self._lifespan_depth += 1
+        self.relay.start()
         try:
             yield self
         finally:
             self._lifespan_depth -= 1
             if self._lifespan_depth == 0:
+                self.relay.stop()  # listen streams end gracefully
                 stack_ = self._lifespan_stack
                 self._lifespan_stack = None
                 if stack_ is not None:
@@ -523,9 +547,11 @@ class Server:
             if prompts:
                 caps["prompts"] = {"listChanged": True}
             if resources:
+                # Modern: `subscribe` means subscriptions/listen serves resourceSubscriptions.
                 caps["resources"] = (
                     {"subscribe": True, "listChanged": True}
                     if version.resource_subscribe
+                    or (version.subscriptions_listen and bool(self.modern_versions))
                     else {"listChanged": True}
                 )
             if tools:
@@ -557,6 +583,7 @@ class Server:
                 table[method] = tasks_only(handler)
         if self.modern_versions:
             table[DISCOVER_METHOD] = self._discover
+            table.update(subscriptions.handlers())
         table.update(self._raw_handlers)
         self._tables[features] = table
         return table
@@ -621,6 +648,7 @@ class Server:
             **session_kwargs,
         )
         session.install(self.handler_table())
+        self.relay.start()
         session.set_notification_handler(
             "notifications/roots/list_changed", functools.partial(self._roots_changed, session)
         )
@@ -787,7 +815,9 @@ class ServerHTTPApp:
         return getattr(self.app, name)
 
     async def aclose(self) -> None:
-        """End every session (what the ASGI lifespan's shutdown does)."""
+        """End every ``subscriptions/listen`` stream gracefully, then every session (what
+        the ASGI lifespan's shutdown does)."""
+        await self.server.end_listens()
         await self.app.aclose()
 
     @contextlib.asynccontextmanager
@@ -801,7 +831,7 @@ class ServerHTTPApp:
             try:
                 yield
             finally:
-                await self.app.aclose()
+                await self.aclose()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("type") != "lifespan":
@@ -815,7 +845,7 @@ class ServerHTTPApp:
             if kind == "lifespan.startup":
                 await stack.enter_async_context(self.server.running())
             elif kind == "lifespan.shutdown":
-                await self.app.aclose()  # sessions end while the lifespan still runs
+                await self.aclose()  # sessions end while the lifespan still runs
                 await stack.aclose()
             return message
 

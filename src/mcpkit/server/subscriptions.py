@@ -1,0 +1,86 @@
+"""``subscriptions/listen`` (2026-07-28) and the server's side of the notification bus.
+
+Every change a :class:`~mcpkit.server.app.Server` announces is one
+:class:`~mcpkit.bus.BusEvent` on its bus (``Server(bus=...)``, a
+:class:`~mcpkit.bus.MemoryBus` by default): a registration or removal (the tools, prompts
+or resources list changed), :meth:`~mcpkit.server.app.Server.notify_list_changed` (a list
+changed for a reason registration does not see), and
+:meth:`~mcpkit.server.app.Server.notify_resource_updated`. The server's
+:class:`~mcpkit.bus.BusRelay` subscribes to the bus once per process and fans each event
+out to
+
+- the handshake-era sessions, by :func:`deliver_to_sessions`: a list change to every
+  operating session (dropped when the session cannot carry it), a resource update to the
+  sessions that ``resources/subscribe``\\ d to that exact URI;
+- the ``subscriptions/listen`` streams open in this process, served by :func:`listen`.
+
+A listen stream sends ``notifications/subscriptions/acknowledged`` first (the subset of
+the filter the server honours: the list changes of features declaring ``listChanged``,
+resource updates when ``resources`` declares ``subscribe``), then one notification per
+matching event, each tagged with ``io.modelcontextprotocol/subscriptionId`` (the listen
+request's id) and related to the listen request: on stdio they share the one channel (the
+client demultiplexes by the id), on Streamable HTTP they are the listen POST's SSE
+response. The request stays open until the client cancels it (``notifications/cancelled``
+on stdio, closing the stream on HTTP: no response) or the server ends it (shutdown, or a
+listener that fell too far behind): then it answers the closing result
+(``resultType: "complete"`` and the subscription id in ``_meta``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from mcpkit.bus import LISTEN_METHOD, BusEvent
+from mcpkit.errors import ConnectionClosed
+from mcpkit.jsonrpc import JSONObject
+
+if TYPE_CHECKING:
+    from mcpkit.server.app import Server
+    from mcpkit.server.session import ServerHandler, ServerRequestContext
+
+__all__ = ["LIST_KINDS", "deliver_to_sessions", "handlers", "listen"]
+
+#: The lists whose changes are announced (``notifications/<kind>/list_changed``).
+LIST_KINDS: Final = ("tools", "prompts", "resources")
+
+
+def handlers() -> dict[str, ServerHandler]:
+    """``subscriptions/listen``, by method."""
+    return {LISTEN_METHOD: listen}
+
+
+def deliver_to_sessions(server: Server, event: BusEvent) -> None:
+    """Announce ``event`` to ``server``'s handshake-era sessions (the relay's sink for
+    them); modern sessions hear of changes only through their listen streams."""
+    for session in list(server.sessions):
+        if session.era == "modern":
+            continue
+        if event.uri is not None:
+            if event.uri in session.subscriptions:
+                params: JSONObject = {"uri": event.uri}
+                session.call_soon(
+                    lambda s=session, p=params: s.send_quietly(event.method, p)  # type: ignore[misc]
+                )
+        elif session.operating:
+            session.call_soon(lambda s=session: s.send_quietly(event.method))  # type: ignore[misc]
+
+
+async def listen(params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
+    """``subscriptions/listen``: stream the acknowledgment, then the matching changes,
+    until the client cancels (no response) or the server ends the stream (the closing
+    result). -32602 when the ``notifications`` filter is missing or malformed."""
+    server = rctx.server
+    envelope = rctx.envelope
+    version = envelope.version if envelope is not None else None
+    capabilities = server.capabilities(version or server.modern_versions[0])
+    rid = rctx.request_id
+    stream = server.relay.open_listen(rid, params, capabilities)
+    session = rctx.session
+    try:
+        async for frame in stream:
+            await session.notify(frame["method"], frame["params"], related_request_id=rid)
+    except ConnectionClosed:
+        pass  # the client is gone: nothing to answer
+    finally:
+        stream.close()
+    return stream.closed_result()
