@@ -17,7 +17,6 @@ On HTTP all three answer ``400 Bad Request`` (see
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -122,50 +121,54 @@ def read_request_envelope(params: Any) -> Envelope:
     """Parse ``params._meta`` without judging the version; -32602 when it is missing or
     malformed (``protocolVersion`` not a non-empty string, ``clientCapabilities`` not an
     object, ``clientInfo`` not an Implementation, ``logLevel`` not a LoggingLevel)."""
+    return _read(params, None)
+
+
+def _is_object(value: Any) -> bool:
+    # ``type(...) is dict`` first: the decoded JSON of every request (an ABC check is slower).
+    return type(value) is dict or isinstance(value, Mapping)
+
+
+def _read(params: Any, supported: tuple[ProtocolVersion, ...] | None) -> Envelope:
     if params is None:
         raise _invalid("Missing params._meta: every request must carry the request envelope")
-    if not isinstance(params, Mapping):
+    if not _is_object(params):
         raise _invalid("params must be an object")
     meta = params.get("_meta")
     if meta is None:
         raise _invalid("Missing params._meta: every request must carry the request envelope")
-    if not isinstance(meta, Mapping):
+    if not _is_object(meta):
         raise _invalid("params._meta must be an object")
     version = meta.get(PROTOCOL_VERSION_KEY)
     if version is None:
         raise _invalid(f"Missing {PROTOCOL_VERSION_KEY} in params._meta")
-    if not isinstance(version, str) or not version:
+    if type(version) is not str or not version:
         raise _invalid(f"{PROTOCOL_VERSION_KEY} must be a non-empty string")
     caps = meta.get(CLIENT_CAPABILITIES_KEY)
     if caps is None:
         raise _invalid(f"Missing {CLIENT_CAPABILITIES_KEY} in params._meta")
-    if not isinstance(caps, Mapping):
+    if not _is_object(caps):
         raise _invalid(f"{CLIENT_CAPABILITIES_KEY} must be an object")
-    for name in _OBJECT_CAPABILITIES:
-        if name in caps and not isinstance(caps[name], Mapping):
-            raise _invalid(f"{CLIENT_CAPABILITIES_KEY}.{name} must be an object")
-    for name in ("experimental", "extensions"):
-        for key, value in (caps.get(name) or {}).items():
-            if not isinstance(value, Mapping):
-                raise _invalid(f"{CLIENT_CAPABILITIES_KEY}.{name}[{key!r}] must be an object")
+    if caps:
+        for name in _OBJECT_CAPABILITIES:
+            if name in caps and not _is_object(caps[name]):
+                raise _invalid(f"{CLIENT_CAPABILITIES_KEY}.{name} must be an object")
+        for name in ("experimental", "extensions"):
+            for key, value in (caps.get(name) or {}).items():
+                if not _is_object(value):
+                    raise _invalid(f"{CLIENT_CAPABILITIES_KEY}.{name}[{key!r}] must be an object")
     info = meta.get(CLIENT_INFO_KEY)
     if info is not None and not (
-        isinstance(info, Mapping)
-        and isinstance(info.get("name"), str)
-        and isinstance(info.get("version"), str)
+        _is_object(info) and type(info.get("name")) is str and type(info.get("version")) is str
     ):
         raise _invalid(f"{CLIENT_INFO_KEY} must be an object with string name and version")
     level = meta.get(LOG_LEVEL_KEY)
     if level is not None and level not in _LOG_RANK:
         raise _invalid(f"{LOG_LEVEL_KEY} must be one of {', '.join(LOG_LEVELS)}")
-    return Envelope(
-        version=get(version),
-        protocol_version=version,
-        client_capabilities=caps,
-        client_info=info,
-        log_level=level,
-        extra={k: v for k, v in meta.items() if k not in _ENVELOPE_KEYS},
-    )
+    revision = get(version) if supported is None else check_supported_version(version, supported)
+    known = 2 + (info is not None) + (level is not None)
+    extra = {k: v for k, v in meta.items() if k not in _ENVELOPE_KEYS} if len(meta) > known else {}
+    return Envelope(revision, version, caps, info, level, extra)
 
 
 def check_supported_version(
@@ -173,7 +176,7 @@ def check_supported_version(
 ) -> ProtocolVersion:
     """The revision for ``requested`` when it is among ``supported``, else -32022 with
     ``data: {"supported": [names...], "requested": requested}``."""
-    listed = tuple(supported)
+    listed = supported if type(supported) is tuple else tuple(supported)
     for v in listed:
         if v.name == requested:
             return v
@@ -185,9 +188,7 @@ def parse_request_envelope(
 ) -> Envelope:
     """:func:`read_request_envelope` then :func:`check_supported_version`: the envelope of a
     request this server can serve (its ``version`` set), or the McpError to answer with."""
-    env = read_request_envelope(params)
-    version = check_supported_version(env.protocol_version, supported)
-    return dataclasses.replace(env, version=version)
+    return _read(params, supported if type(supported) is tuple else tuple(supported))
 
 
 def build_request_meta(
@@ -227,11 +228,13 @@ def finish_result(
     handler set one) and ``_meta`` serverInfo (the handler's own ``_meta`` keys kept; its
     own serverInfo wins). Returns a new dict; ``result`` is not changed."""
     out = dict(result)
-    out.setdefault("resultType", "complete")
+    if "resultType" not in out:
+        out["resultType"] = "complete"
     if server_info is not None:
         meta = out.get("_meta")
-        merged = result_meta(server_info)
-        if isinstance(meta, Mapping):
+        # serverInfo itself is not copied: it is the server's and goes on the wire as is.
+        merged: dict[str, Any] = {SERVER_INFO_KEY: server_info}
+        if meta is not None and _is_object(meta):
             merged.update(meta)
         out["_meta"] = merged
     return out
