@@ -432,8 +432,11 @@ class Context:
     async def complete_elicitation(self, elicitation_id: str) -> None:
         """Tell the client a URL-mode elicitation finished.
 
-        Sends ``notifications/elicitation/complete``.
+        Sends ``notifications/elicitation/complete``. 2026-07-28 has no such notification
+        (the client learns the outcome by retrying the request): nothing is sent.
         """
+        if self._request.envelope is not None:
+            return
         await self.session.complete_elicitation(elicitation_id)
 
     # -- roots and resources ----------------------------------------------------------------------

@@ -22,18 +22,18 @@ def _pump(
     src: IO[bytes], dst: IO[bytes], direction: str, log: IO[str], lock: threading.Lock
 ) -> None:
     for line in iter(src.readline, b""):
+        # Logged before it is forwarded: the answer to a request must never be logged first.
+        text = line.decode("utf-8", "replace").strip()
+        if text:
+            try:
+                entry = {"dir": direction, "msg": json.loads(text)}
+            except ValueError:
+                entry = {"dir": direction, "raw": text}
+            with lock:
+                log.write(json.dumps(entry) + "\n")
+                log.flush()
         dst.write(line)
         dst.flush()
-        text = line.decode("utf-8", "replace").strip()
-        if not text:
-            continue
-        try:
-            entry = {"dir": direction, "msg": json.loads(text)}
-        except ValueError:
-            entry = {"dir": direction, "raw": text}
-        with lock:
-            log.write(json.dumps(entry) + "\n")
-            log.flush()
     if direction == "c2s":
         dst.close()
 

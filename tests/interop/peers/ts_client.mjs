@@ -9,7 +9,11 @@
 // --mode is the SDK's versionNegotiation mode: legacy (initialize handshake, the SDK's
 // default), auto (probe server/discover, fall back to initialize) or a modern version to pin.
 // The report has the shape of peers/py_client.py's: {protocolVersion, serverInfo,
-// capabilities, tools, prompts, resources, calls: [{name, arguments, result}]}.
+// capabilities, tools, prompts, resources, calls: [{name, arguments, result}], reads, gets,
+// answered}. --read URI and --get PROMPT JSON are repeatable like --call (a call that fails
+// reports {name, arguments, error}). The client declares sampling, elicitation and roots
+// and answers them with canned values (2026-07-28: the SDK fulfils input_required results
+// through these handlers); every request it answered is listed in "answered".
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -21,11 +25,15 @@ const argv = process.argv.slice(2);
 let mode = "auto";
 let url;
 const calls = [];
+const reads = [];
+const gets = [];
 let command = [];
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === "--mode") mode = argv[++i];
   else if (argv[i] === "--url") url = argv[++i];
   else if (argv[i] === "--call") calls.push([argv[++i], JSON.parse(argv[++i])]);
+  else if (argv[i] === "--read") reads.push(argv[++i]);
+  else if (argv[i] === "--get") gets.push([argv[++i], JSON.parse(argv[++i])]);
   else if (argv[i] === "--") { command = argv.slice(i + 1); break; }
   else throw new Error(`unknown argument ${argv[i]}`);
 }
@@ -38,7 +46,23 @@ if (url) {
   transport = new StdioClientTransport({ command: command[0], args: command.slice(1), stderr: "inherit" });
 }
 const negotiation = mode === "legacy" || mode === "auto" ? { mode } : { mode: { pin: mode } };
-const client = new Client({ name: "ts-peer-client", version: "1.0.0" }, { versionNegotiation: negotiation });
+const client = new Client(
+  { name: "ts-peer-client", version: "1.0.0" },
+  { versionNegotiation: negotiation, capabilities: { sampling: {}, elicitation: {}, roots: {} } },
+);
+const answered = [];
+client.setRequestHandler("sampling/createMessage", async (request) => {
+  answered.push({ kind: "sampling", params: request.params });
+  return { model: "interop-model", role: "assistant", content: { type: "text", text: "sampled by the TypeScript client" } };
+});
+client.setRequestHandler("elicitation/create", async (request) => {
+  answered.push({ kind: "elicitation", params: request.params });
+  return { action: "accept", content: { name: "Tess", color: "green" } };
+});
+client.setRequestHandler("roots/list", async () => {
+  answered.push({ kind: "roots" });
+  return { roots: [{ uri: "file:///interop/ts-root", name: "ts root" }] };
+});
 await client.connect(transport);
 const listed = async (fetch, field, key) => {
   try {
@@ -57,7 +81,18 @@ const report = {
   calls: [],
 };
 for (const [name, args] of calls) {
-  report.calls.push({ name, arguments: args, result: await client.callTool({ name, arguments: args }) });
+  try {
+    report.calls.push({ name, arguments: args, result: await client.callTool({ name, arguments: args }) });
+  } catch (err) {
+    report.calls.push({ name, arguments: args, error: String(err) });
+  }
 }
+report.reads = [];
+for (const uri of reads) report.reads.push({ uri, result: await client.readResource({ uri }) });
+report.gets = [];
+for (const [name, args] of gets) {
+  report.gets.push({ name, result: await client.getPrompt({ name, arguments: args }) });
+}
+report.answered = answered;
 await client.close();
 process.stdout.write(JSON.stringify(report) + "\n");
