@@ -374,6 +374,9 @@ class Lifecycle:
         path = table.get(method)
         if path is None or has_capability(self.capabilities, path):
             return None
+        version = self.version
+        if path[0] == "tasks" and version is not None and version.tasks_extension:
+            return None  # tasks/* belong to the tasks extension there: its handlers decide
         if method == "completion/complete" and not self._completions_declared_by_version():
             return None  # older revisions have no `completions` capability
         return McpError(

@@ -139,11 +139,12 @@ def task_params(task: Any) -> JSONObject:
 
 
 def tasks_only(handler: RequestHandler) -> RequestHandler:
-    """``tasks/*`` exist from 2025-11-25 on; older sessions get -32601."""
+    """``tasks/*`` exist from 2025-11-25 on; older sessions get -32601 (a modern request
+    goes to ``handler``, which serves the tasks extension's rules)."""
 
     async def serve(params: JSONObject | None, rctx: RequestContext) -> Any:
         version = rctx.session.protocol_version
-        if version is not None and not version.tasks:
+        if rctx.envelope is None and version is not None and not version.tasks:
             raise McpError(METHOD_NOT_FOUND, f"Method not found: {rctx.method}")
         return await handler(params, rctx)
 
@@ -459,12 +460,24 @@ class TaskRequestContext(RequestContext):
 
 
 class _Execution:
-    __slots__ = ("asyncio_task", "input_waits", "owner", "rctx", "session", "timer", "waiters")
+    __slots__ = (
+        "announce",
+        "asyncio_task",
+        "input_waits",
+        "owner",
+        "rctx",
+        "session",
+        "timer",
+        "tool_errors_fail",
+        "waiters",
+    )
 
     def __init__(self, session: Session, owner: str | None) -> None:
         self.session = session
         self.owner = owner
-        self.rctx: TaskRequestContext | None = None
+        self.rctx: RequestContext | None = None
+        self.tool_errors_fail = True
+        self.announce = True
         self.asyncio_task: asyncio.Task[None] | None = None
         self.timer: asyncio.TimerHandle | None = None
         self.input_waits = 0
@@ -533,8 +546,34 @@ class TaskReceiver:
         if type(task_params) is not dict:
             raise McpError(INVALID_PARAMS, "'task' must be an object")
         ttl = self._ttl(task_params)
+        owner = self.owner_of(rctx.session)
+        info = await self.launch(
+            rctx,
+            run,
+            ttl=ttl,
+            owner=owner,
+            context=lambda task_id: TaskRequestContext(rctx, task_id, self),
+        )
+        return {"task": info.to_wire()}
+
+    async def launch(
+        self,
+        rctx: RequestContext,
+        run: Runner,
+        *,
+        ttl: int | None,
+        owner: str | None,
+        context: Callable[[str], RequestContext],
+        tool_errors_fail: bool = True,
+        announce: bool = True,
+    ) -> TaskInfo:
+        """Create a task in the store (readable at once) and run ``run(context(task_id))``
+        in the background; return the new task. The task ends ``completed`` with what
+        ``run`` returns (``failed`` when :meth:`failure_message` says so and
+        ``tool_errors_fail``), ``failed`` with the JSON-RPC error it raises, ``cancelled``
+        when stopped; deleted when its ``ttl`` (milliseconds) runs out. ``announce``: send
+        ``notifications/tasks/status`` to the session of ``rctx``."""
         session = rctx.session
-        owner = self.owner_of(session)
         running = sum(1 for e in self._running.values() if e.owner == owner)
         if running >= self.max_running_per_owner:
             raise McpError(
@@ -546,16 +585,40 @@ class TaskReceiver:
         except TaskLimitError as exc:
             raise McpError(INTERNAL_ERROR, str(exc)) from None
         execution = _Execution(session, owner)
-        trctx = TaskRequestContext(rctx, info.task_id, self)
+        execution.tool_errors_fail = tool_errors_fail
+        execution.announce = announce
+        trctx = context(info.task_id)
         execution.rctx = trctx
         self._running[info.task_id] = execution
         loop = asyncio.get_running_loop()
         execution.asyncio_task = loop.create_task(self._execute(info.task_id, trctx, run))
         if ttl is not None:
             execution.timer = loop.call_later(ttl / 1000, self._expire, info.task_id)
-        return {"task": info.to_wire()}
+        return info
 
-    async def _execute(self, task_id: str, trctx: TaskRequestContext, run: Runner) -> None:
+    def execution_context(self, task_id: str) -> RequestContext | None:
+        """The context the running task ``task_id`` talks back through (None: not running
+        in this process)."""
+        execution = self._running.get(task_id)
+        return None if execution is None else execution.rctx
+
+    async def stop(self, task_id: str) -> TaskInfo | None:
+        """Cancel the task ``task_id``: ``cancelled`` in the store before this returns, its
+        run stopped. None when it is unknown or already terminal."""
+        done = await self.store.finish(
+            task_id, "cancelled", None, "The task was cancelled by request."
+        )
+        if done is not None:
+            execution = self._running.get(task_id)
+            if execution is not None:
+                await self._announce(task_id, done)
+                if execution.rctx is not None:
+                    execution.rctx.cancelled = True
+                if execution.asyncio_task is not None:
+                    execution.asyncio_task.cancel()
+        return done
+
+    async def _execute(self, task_id: str, trctx: RequestContext, run: Runner) -> None:
         try:
             try:
                 result = await run(trctx)
@@ -573,7 +636,9 @@ class TaskReceiver:
                 error = {"code": INTERNAL_ERROR, "message": message}
                 await self._finish(task_id, "failed", {"error": error}, message)
             else:
-                note = self.failure_message(result)
+                execution = self._running.get(task_id)
+                fails = execution is None or execution.tool_errors_fail
+                note = self.failure_message(result) if fails else None
                 status: TaskStatus = "failed" if note is not None else "completed"
                 await self._finish(task_id, status, {"result": result}, note or None)
         finally:
@@ -596,7 +661,7 @@ class TaskReceiver:
     async def _announce(self, task_id: str, info: TaskInfo) -> None:
         """``notifications/tasks/status`` to the requestor, dropped when it cannot go."""
         execution = self._running.get(task_id)
-        if execution is None:
+        if execution is None or not execution.announce:
             return
         session = execution.session
         if session.closed:
@@ -719,17 +784,8 @@ class TaskReceiver:
         """``tasks/cancel``: the task is ``cancelled`` before the answer leaves."""
         info = await self._lookup(params, rctx)
         if not info.terminal:
-            done = await self.store.finish(
-                info.task_id, "cancelled", None, "The task was cancelled by request."
-            )
+            done = await self.stop(info.task_id)
             if done is not None:
-                execution = self._running.get(info.task_id)
-                if execution is not None:
-                    await self._announce(info.task_id, done)
-                    if execution.rctx is not None:
-                        execution.rctx.cancelled = True
-                    if execution.asyncio_task is not None:
-                        execution.asyncio_task.cancel()
                 return done.to_wire()
             info = await self._lookup(params, rctx)
         raise McpError(

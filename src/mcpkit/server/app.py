@@ -46,7 +46,8 @@ from mcpkit.server.request_state import KeyRing, RequestStateSealer
 from mcpkit.server.resources import ResourceRegistry
 from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
 from mcpkit.server.tasks import TaskManager
-from mcpkit.server.tools import TaskSupport, ToolRegistry, wire_dict
+from mcpkit.server.tasks_extension import EXTENSION_ID as TASKS_EXTENSION
+from mcpkit.server.tools import TaskStart, TaskSupport, ToolRegistry, wire_dict
 from mcpkit.session import NotificationHandler
 from mcpkit.tasks import tasks_only
 from mcpkit.transports.base import Transport
@@ -217,6 +218,7 @@ class Server:
         structured_output: bool | None = None,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
+        task_start: TaskStart = "call",
     ) -> Callable[[F], F]: ...
 
     def tool(
@@ -234,6 +236,7 @@ class Server:
         structured_output: bool | None = None,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
+        task_start: TaskStart = "call",
     ) -> Callable[[F], F] | F:
         """Register a function (sync or async) as a tool: ``@app.tool`` or
         ``@app.tool(...)`` with options.
@@ -244,9 +247,12 @@ class Server:
         TypedDicts and dicts as they are, other JSON types wrapped as ``{"result": ...}``;
         ``structured_output=False`` to turn it off). ``annotations`` is a dict or
         ``ToolAnnotations`` (readOnlyHint, destructiveHint, idempotentHint, openWorldHint,
-        title). ``task_support`` (``"optional"``/``"required"``) lets clients call the tool as
-        a task (2025-11-25: ``CreateTaskResult`` at once, ``tasks/get``/``tasks/result`` later;
-        see :class:`~mcpkit.server.tasks.TaskManager`, passed as ``Server(tasks=...)``).
+        title). ``task_support`` (``"optional"``/``"required"``) lets the tool run as a task
+        (2025-11-25: a task-augmented call; 2026-07-28: the ``io.modelcontextprotocol/tasks``
+        extension, for requests that opt in; see :class:`~mcpkit.server.tasks.TaskManager`,
+        passed as ``Server(tasks=...)``, and docs/tasks.md). ``task_start="explicit"``: the
+        call becomes a task only at ``await ctx.start_task()`` (questions before it are MRTR
+        rounds on the 2026-07-28 wire).
         ``ttl_ms``/``cache_scope``: this tool's caching hints (2026-07-28; ``tools/list``
         carries the combination of its tools' hints).
         """
@@ -269,6 +275,7 @@ class Server:
                 output_schema=output_schema,
                 structured_output=structured_output,
                 cache=_item_hints(ttl_ms, cache_scope),
+                task_start=task_start,
             )
             return fn
 
@@ -620,7 +627,11 @@ class Server:
             capabilities=self.capabilities(self.modern_versions[0]),
             supported_versions=self.modern_versions,
             instructions=self.instructions,
-            extensions=self.extensions,
+            extensions=(
+                {**self.extensions, TASKS_EXTENSION: {}}
+                if self.tools.task_tools
+                else self.extensions
+            ),
             cache=self.cache_hints(DISCOVER_METHOD),
         )
 

@@ -83,6 +83,17 @@ class Context:
         """The task this call runs as (a task-augmented ``tools/call``), else None."""
         return self._rctx.task_id
 
+    async def start_task(self) -> None:
+        """The point where a tool registered with ``task_start="explicit"`` becomes a task:
+        on the 2026-07-28 wire, for a client that opted in to the tasks extension, the
+        call answers a ``CreateTaskResult`` here and the tool runs again from the top as the
+        task (the questions asked before this point are MRTR rounds, their answers
+        replayed). Elsewhere (a 2025-11-25 task, which starts with the call; a plain call)
+        it does nothing."""
+        from mcpkit.server.tasks_extension import start_task
+
+        await start_task(self._rctx)
+
     @property
     def request_context(self) -> RequestContext:
         """The low-level request context of the session engine."""
@@ -213,7 +224,12 @@ class Context:
     # -- multi round-trip (2026-07-28) ------------------------------------------------------------
 
     async def _ask(self, kind: InputKind, params: JSONObject, key: str | None) -> JSONObject:
-        """The client's answer to an input request of a modern request (MRTR)."""
+        """The client's answer to an input request of a modern request (MRTR; in a task
+        of the tasks extension, the task's ``inputRequests``)."""
+        from mcpkit.server.tasks_extension import ModernTaskContext
+
+        if isinstance(self._rctx, ModernTaskContext):
+            return await self._rctx.ask_input(kind, params, key)
         rnd = current_round()
         if rnd is None:
             raise McpError(

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, METHOD_NOT_FOUND, JSONObject
 from mcpkit.lifecycle import has_capability
+from mcpkit.server import tasks_extension
 from mcpkit.server.session import AppSession
 from mcpkit.session import RequestContext, Session
 from mcpkit.tasks import (
@@ -83,6 +84,37 @@ class TaskManager(TaskReceiver):
         if result.get("isError") is not True:
             return None
         return _first_text(result) or ""
+
+    def handlers(self) -> dict[str, Callable[[JSONObject | None, RequestContext], Awaitable[Any]]]:
+        """The ``tasks/*`` request handlers, by method: a 2025 request gets the 2025-11-25
+        methods, a modern one the tasks extension's (see :mod:`mcpkit.server.tasks_extension`)."""
+        legacy = super().handlers()
+        modern: dict[str, Callable[..., Awaitable[JSONObject]]] = {
+            "tasks/get": tasks_extension.handle_get,
+            "tasks/update": tasks_extension.handle_update,
+            "tasks/cancel": tasks_extension.handle_cancel,
+        }
+        table: dict[str, Callable[[JSONObject | None, RequestContext], Awaitable[Any]]] = {}
+        for method in ("tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update"):
+            table[method] = self._by_era(method, legacy.get(method), modern.get(method))
+        return table
+
+    def _by_era(
+        self,
+        method: str,
+        legacy: Callable[[JSONObject | None, RequestContext], Awaitable[Any]] | None,
+        modern: Callable[..., Awaitable[JSONObject]] | None,
+    ) -> Callable[[JSONObject | None, RequestContext], Awaitable[Any]]:
+        async def serve(params: JSONObject | None, rctx: RequestContext) -> Any:
+            if rctx.envelope is not None:
+                if modern is None:
+                    raise tasks_extension.removed(method)
+                return await modern(self, params, rctx)
+            if legacy is None:
+                raise McpError(METHOD_NOT_FOUND, f"Method not found: {method}")
+            return await legacy(params, rctx)
+
+        return serve
 
 
 def _first_text(result: JSONObject) -> str | None:

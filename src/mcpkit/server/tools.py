@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from mcpkit._models import is_model, to_camel
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
+from mcpkit.server import tasks_extension
 from mcpkit.server.content import (
     content_types,
     downgrade_result,
@@ -47,10 +48,19 @@ if TYPE_CHECKING:
     from mcpkit.server.caching import CacheHints
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 
-__all__ = ["TOOL_NAME", "TaskSupport", "ToolEntry", "ToolRegistry", "error_result", "wire_dict"]
+__all__ = [
+    "TOOL_NAME",
+    "TaskStart",
+    "TaskSupport",
+    "ToolEntry",
+    "ToolRegistry",
+    "error_result",
+    "wire_dict",
+]
 
 TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
 TaskSupport = Literal["forbidden", "optional", "required"]
+TaskStart = Literal["call", "explicit"]
 
 
 def error_result(message: str) -> JSONObject:
@@ -81,6 +91,7 @@ class ToolEntry:
         "output",
         "passthrough_type",
         "signature",
+        "task_start",
         "task_support",
     )
 
@@ -105,6 +116,9 @@ class ToolEntry:
         self.definition = definition
         self.function = UserFunction(fn)
         self.task_support = task_support
+        #: ``"call"``: a task call is a task from the start; ``"explicit"``: the tool runs
+        #: as an ordinary call (MRTR rounds on the modern wire) until ``ctx.start_task()``.
+        self.task_start: TaskStart = "call"
         self.passthrough_type = passthrough_type
 
     @property
@@ -179,6 +193,7 @@ class ToolRegistry:
         output_schema: dict[str, Any] | None = None,
         structured_output: bool | None = None,
         cache: CacheHints | None = None,
+        task_start: TaskStart = "call",
     ) -> ToolEntry:
         """Register ``fn`` as a tool (see :meth:`mcpkit.Server.tool`)."""
         tool_name = name or getattr(fn, "__name__", None)
@@ -194,6 +209,8 @@ class ToolRegistry:
             raise ValueError(f"A tool named {tool_name!r} is already registered")
         if task_support not in (None, "forbidden", "optional", "required"):
             raise ValueError("task_support must be 'forbidden', 'optional' or 'required'")
+        if task_start not in ("call", "explicit"):
+            raise ValueError("task_start must be 'call' or 'explicit'")
         signature = analyze(
             fn,
             self.context_type,
@@ -235,6 +252,7 @@ class ToolRegistry:
         entry = ToolEntry(
             fn, tool_name, signature, output, definition, task_support, passthrough, cache
         )
+        entry.task_start = task_start
         self.tools[tool_name] = entry
         if entry.accepts_tasks:
             self.task_tools += 1
@@ -272,7 +290,15 @@ class ToolRegistry:
         """``tools/call``: run the tool now, or as a task when the call asks for one."""
         entry = self.lookup(params)
         arguments = params.get("arguments")  # type: ignore[union-attr]
-        if self.task_tools:
+        if self.task_tools and rctx.envelope is not None:
+            if entry.accepts_tasks:  # the tasks extension (a legacy 'task' field is ignored)
+                return await tasks_extension.call_tool(
+                    rctx,
+                    entry.task_support,
+                    entry.task_start,
+                    functools.partial(self.run, entry, arguments, rctx),
+                )
+        elif self.task_tools:
             version = rctx.session.protocol_version
             if version is not None and version.tasks:
                 task = params.get("task")  # type: ignore[union-attr]
