@@ -4,11 +4,14 @@ change registration does not see, and update a resource."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from mcpkit import Server
 
 
-def make_app() -> Server:
-    app = Server("listen-test", "1.0.0")
+def make_app(**options: Any) -> Server:
+    """The test server (``options`` go to :class:`Server`, e.g. ``bus=``)."""
+    app = Server("listen-test", "1.0.0", **options)
 
     @app.tool()
     def add_tool(name: str) -> str:
