@@ -28,7 +28,9 @@ def error_of(r: httpx.Response) -> dict[str, Any]:
 async def test_each_validation_step_has_its_code_and_status(
     wire: Callable[..., WireChecker],
 ) -> None:
-    async with serve(wire) as s:
+    # The malformed envelopes reach the session (which judges them): check only what the
+    # server sends.
+    async with serve(wire, check_received=False) as s:
         # 1. no MCP-Protocol-Version header (the _meta makes it modern): -32020
         r = await post(
             s.url, request(1, "server/discover"), headers("server/discover", version=None)

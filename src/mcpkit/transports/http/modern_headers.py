@@ -26,6 +26,7 @@ from typing import Any, Final
 from mcpkit.envelope import (
     HEADER_MISMATCH,
     MISSING_REQUIRED_CLIENT_CAPABILITY,
+    PROTOCOL_VERSION_KEY,
     UNSUPPORTED_PROTOCOL_VERSION,
     Envelope,
     check_supported_version,
@@ -49,6 +50,7 @@ __all__ = [
     "MCP_SESSION_ID",
     "NAMED_METHODS",
     "check_method_header",
+    "check_modern_headers",
     "check_modern_request",
     "check_name_header",
     "check_protocol_version_header",
@@ -159,6 +161,31 @@ def check_modern_request(
     return dataclasses.replace(
         env, version=check_supported_version(env.protocol_version, supported)
     )
+
+
+def check_modern_headers(headers: Mapping[str, str], method: str, params: Any) -> None:
+    """The checks of :func:`check_modern_request` that need the headers, in the same order
+    and with the same errors, leaving the envelope to the session that serves the request:
+    the envelope is parsed here only when a check after ``Mcp-Method`` fails (so a malformed
+    one still answers -32602 first). A request that passes has header and ``_meta``
+    versions equal; its envelope and version are then the session's to judge (-32602,
+    -32022)."""
+    version_header = _value(headers, MCP_PROTOCOL_VERSION, "MCP-Protocol-Version")
+    if version_header is None:
+        raise header_mismatch("missing MCP-Protocol-Version header")
+    check_method_header(_value(headers, MCP_METHOD, "Mcp-Method"), method)
+    meta = params.get("_meta") if type(params) is dict else None
+    meta_version = meta.get(PROTOCOL_VERSION_KEY) if type(meta) is dict else None
+    try:
+        if meta_version != version_header:
+            raise header_mismatch(
+                f"MCP-Protocol-Version header value {version_header!r} does not match body "
+                f"value {meta_version!r}"
+            )
+        check_name_header(_get(headers, MCP_NAME), method, params)
+    except HeaderMismatch:
+        read_request_envelope(params)  # a malformed envelope is reported first
+        raise
 
 
 def is_modern_request(headers: Mapping[str, str], params: Any) -> bool:

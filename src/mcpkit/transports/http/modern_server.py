@@ -2,11 +2,12 @@
 
 :class:`~mcpkit.transports.http.server.StreamableHTTPApp` decides the era of every POST once,
 at its edge (:func:`~mcpkit.transports.http.modern_headers.is_modern_request`), and hands a
-modern one to :func:`serve_modern_post`. That checks the request's headers and ``_meta`` in
-the order the conformance suite assumes (:func:`~mcpkit.transports.http.modern_headers.
-check_modern_request`, then ``Mcp-Param-*`` against the called tool's ``x-mcp-header``
+modern one to :func:`serve_modern_post`. That checks the request's headers in the order the
+conformance suite assumes (:func:`~mcpkit.transports.http.modern_headers.
+check_modern_headers`, then ``Mcp-Param-*`` against the called tool's ``x-mcp-header``
 parameters), then serves it with a fresh session of the modern era on a
-:class:`ModernRequestTransport` and nothing is kept afterwards.
+:class:`ModernRequestTransport` (which judges the ``_meta`` envelope and the version:
+-32602, -32022) and nothing is kept afterwards.
 
 The answer:
 
@@ -55,11 +56,10 @@ from mcpkit.transports.http.asgi import (
     accepts,
     respond,
 )
-from mcpkit.transports.http.modern_headers import check_modern_request, status_for_code
+from mcpkit.transports.http.modern_headers import check_modern_headers, status_for_code
 
 if TYPE_CHECKING:
     from mcpkit.transports.http.server import StreamableHTTPApp
-    from mcpkit.versions import ProtocolVersion
 
 __all__ = ["ModernRequestTransport", "header_mapping", "serve_modern_post", "tool_header_params"]
 
@@ -72,10 +72,13 @@ _INFO: Final = TransportInfo(kind="http")
 
 
 def header_mapping(raw: Sequence[tuple[bytes, bytes]]) -> dict[str, str]:
-    """The request headers as ``{lower-case name: value}``; repeated fields are joined with
-    ``", "`` (RFC 9110), so a duplicated ``Mcp-Method`` no longer equals the body's."""
+    """The ``Mcp-*`` request headers (every header the modern checks read) as
+    ``{lower-case name: value}``; repeated fields are joined with ``", "`` (RFC 9110), so a
+    duplicated ``Mcp-Method`` no longer equals the body's."""
     out: dict[str, str] = {}
     for k, v in raw:
+        if k[:4].lower() != b"mcp-":
+            continue
         name = k.decode("latin-1").lower()
         value = v.decode("latin-1")
         prev = out.get(name)
@@ -230,7 +233,6 @@ async def serve_modern_post(
     app: StreamableHTTPApp,
     msg: Any,
     headers: Mapping[str, str],
-    versions: tuple[ProtocolVersion, ...],
     accept: str | None,
     receive: Receive,
     send: Send,
@@ -259,7 +261,7 @@ async def serve_modern_post(
     method: str = msg["method"]
     params = msg.get("params")
     try:
-        check_modern_request(headers, method, params, supported=versions)
+        check_modern_headers(headers, method, params)
     except McpError as exc:
         await _respond_error(send, rid, exc)
         return

@@ -347,7 +347,7 @@ class StreamableHTTPApp:
                     await self._not_acceptable(send, modern=True)
                     return
                 await serve_modern_post(
-                    self, msg, header_mapping(scope["headers"]), modern, accept, receive, send
+                    self, msg, header_mapping(scope["headers"]), accept, receive, send
                 )
                 return
             if not acceptable:
