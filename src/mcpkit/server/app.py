@@ -459,7 +459,8 @@ class Server:
         table = self.handler_table()
         for session in list(self.sessions):
             session.install(table)
-        self.notify_list_changed(kind)
+        if self.relay.running:  # registering before serving tells no one (no replica either)
+            self.notify_list_changed(kind)
 
     def notify_list_changed(self, kind: Literal["tools", "prompts", "resources"]) -> None:
         """Announce that the ``kind`` list changed for a reason registration does not see
