@@ -23,7 +23,7 @@ import json
 import wave
 from typing import Any
 
-from mcpkit import Audio, Context, Image, MissingClientCapability, Server
+from mcpkit import Audio, Context, Image, McpError, MissingClientCapability, Server
 from mcpkit.server import ElicitationResult, user
 from mcpkit.types import CallToolResult, EmbeddedResource, TextContent, TextResourceContents
 
@@ -559,6 +559,75 @@ async def test_input_required_result_prompt(ctx: Context) -> str:
         "What context should the prompt use?", CONTEXT_SCHEMA, key="user_context"
     )
     return f"Use this context: {_field(answer, 'context') or '(none given)'}"
+
+
+# -- the tasks extension (io.modelcontextprotocol/tasks) ------------------------------------------
+# The same tools run as 2025-11-25 task-augmented calls for 2025 sessions.
+
+CONFIRM_SCHEMA = {
+    "type": "object",
+    "properties": {"confirm": {"type": "boolean", "description": "Go ahead?"}},
+    "required": ["confirm"],
+}
+NAME_SCHEMA = {
+    "type": "object",
+    "properties": {"name": {"type": "string", "description": "Your name"}},
+    "required": ["name"],
+}
+
+
+@app.tool()
+def greet(name: str) -> str:
+    """Greets by name (never a task)."""
+    return f"Hello, {name}!"
+
+
+@app.tool(task_support="optional")
+async def slow_compute(seconds: int, label: str = "job") -> str:
+    """Sleeps ``seconds`` then reports; a task for clients that opted in."""
+    await asyncio.sleep(seconds)
+    return f"{label}: computed after {seconds}s"
+
+
+@app.tool(task_support="required")
+async def failing_job() -> str:
+    """Always a task; ends with a tool execution error after about a second."""
+    await asyncio.sleep(1)
+    raise RuntimeError("the job failed")
+
+
+@app.tool(task_support="required")
+async def protocol_error_job() -> str:
+    """Always a task; ends failed with a JSON-RPC error."""
+    await asyncio.sleep(0.1)
+    raise McpError(-32603, "The job hit an internal error")
+
+
+@app.tool(task_support="required")
+async def confirm_delete(filename: str, ctx: Context) -> str:
+    """Asks for confirmation while running as a task (input_required)."""
+    answer = await ctx.elicit(f"Delete {filename}?", CONFIRM_SCHEMA)
+    confirmed = answer.action == "accept" and bool((answer.content or {}).get("confirm"))
+    return f"{filename}: {'deleted' if confirmed else 'kept'}"
+
+
+@app.tool(task_support="required")
+async def multi_input(ctx: Context) -> str:
+    """Asks two questions at once while running as a task."""
+    first, second = await asyncio.gather(
+        ctx.elicit("First answer?", CONFIRM_SCHEMA, key="first"),
+        ctx.elicit("Second answer?", CONFIRM_SCHEMA, key="second"),
+    )
+    return f"answers: {first.action}, {second.action}"
+
+
+@app.tool(task_support="required", task_start="explicit")
+async def test_tool_with_task(ctx: Context) -> str:
+    """Asks for a name (an MRTR round), then runs as a task that greets it."""
+    answer = await ctx.elicit("What is your name?", NAME_SCHEMA, key="user_name")
+    await ctx.start_task()
+    await asyncio.sleep(0.2)
+    return f"Hello, {_field(answer, 'name') or 'stranger'}! (from a task)"
 
 
 # -- completion --------------------------------------------------------------------------------
