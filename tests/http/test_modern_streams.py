@@ -170,3 +170,43 @@ async def test_requests_written_by_a_session_never_reach_the_stream() -> None:
     transport.write({"jsonrpc": "2.0", "id": 1, "result": {}}, 1)
     transport.write({"jsonrpc": "2.0", "method": "notifications/progress", "params": {}}, 1)
     assert len(transport.frames) == 1 and orjson.loads(transport.response or b"")["id"] == 1
+
+
+async def test_shutdown_ends_an_open_stream(wire: Callable[..., WireChecker]) -> None:
+    from mcpkit import Server
+    from mcpkit.server.context import Context
+
+    server = Server("forever")
+    ended: list[str] = []
+
+    @server.tool()
+    async def forever(ctx: Context) -> str:
+        """Say something, then wait for ever."""
+        await ctx.info("listening")
+        try:
+            await asyncio.sleep(60)
+        finally:
+            ended.append("handler")
+        return "never"
+
+    body = call(1, "forever", **{"io.modelcontextprotocol/logLevel": "info"})
+    async with serve(wire, server) as s, httpx.AsyncClient(timeout=10) as http:
+        async with http.stream(
+            "POST", s.url, json=body, headers=headers("tools/call", "forever")
+        ) as r:
+            assert r.headers["content-type"] == "text/event-stream"
+            chunks = r.aiter_bytes()
+            first = await asyncio.wait_for(anext(chunks), 5)
+            assert b"notifications/message" in first
+            assert len(s.app.modern_streams) == 1
+            s.app.close_streams()
+            rest = b""
+            async with asyncio.timeout(5):
+                async for chunk in chunks:
+                    rest += chunk
+            assert b'"result"' not in rest  # ended without an answer: the request is over
+        for _ in range(200):
+            if ended:
+                break
+            await asyncio.sleep(0.01)
+        assert ended == ["handler"] and not s.app.modern_streams

@@ -57,6 +57,7 @@ from mcpkit.transports.http.asgi import (
     respond,
 )
 from mcpkit.transports.http.modern_headers import check_modern_headers, status_for_code
+from mcpkit.transports.http.shutdown import watch_signals
 
 if TYPE_CHECKING:
     from mcpkit.transports.http.server import StreamableHTTPApp
@@ -123,6 +124,8 @@ class ModernRequestTransport(Transport):
         #: Set whenever something arrives (or the stream must end).
         self.event = asyncio.Event()
         self.closed = False
+        #: End the stream after what it has (the server is shutting down).
+        self.ending = False
         self._drained: asyncio.Event | None = None
 
     async def start(self, sink: MessageSink) -> None:
@@ -156,6 +159,11 @@ class ModernRequestTransport(Transport):
         if self._drained is None and self.size > self.max_buffer // 2:
             self._drained = asyncio.Event()
             self.writing_paused = True
+        self.event.set()
+
+    def end(self) -> None:
+        """End this request's stream once its buffered frames are sent (shutdown)."""
+        self.ending = True
         self.event.set()
 
     def take(self) -> list[bytes]:
@@ -338,7 +346,21 @@ async def _answer(
 
 async def _stream(app: StreamableHTTPApp, transport: ModernRequestTransport, send: Send) -> None:
     """The committed SSE answer: frames as they come, keep-alives while quiet, the final
-    response last."""
+    response last. At shutdown (:meth:`StreamableHTTPApp.close_streams`) it ends after what
+    it has, like every stream of the app."""
+    app.modern_streams.add(transport)
+    watch_signals(app)
+    if app.shutting_down:
+        transport.end()
+    try:
+        await _stream_frames(app, transport, send)
+    finally:
+        app.modern_streams.discard(transport)
+
+
+async def _stream_frames(
+    app: StreamableHTTPApp, transport: ModernRequestTransport, send: Send
+) -> None:
     loop = asyncio.get_running_loop()
     event = transport.event
     await send({"type": "http.response.start", "status": 200, "headers": list(SSE_HEADERS)})
@@ -356,6 +378,9 @@ async def _stream(app: StreamableHTTPApp, transport: ModernRequestTransport, sen
                 return
             if transport.closed:
                 return  # the client went away; no end of body to send
+            if transport.ending:
+                await send({"type": "http.response.body", "body": b"".join(chunks)})
+                return
             if chunks:
                 await send(
                     {"type": "http.response.body", "body": b"".join(chunks), "more_body": True}
@@ -364,10 +389,17 @@ async def _stream(app: StreamableHTTPApp, transport: ModernRequestTransport, sen
             event.clear()
             if transport.frames or transport.response is not None or transport.closed:
                 continue
+            if transport.ending:
+                continue
             timer = loop.call_later(keepalive, event.set)
             try:
                 await event.wait()
             finally:
                 timer.cancel()
-            if not (transport.frames or transport.response is not None or transport.closed):
+            if not (
+                transport.frames
+                or transport.response is not None
+                or transport.closed
+                or transport.ending
+            ):
                 await send({"type": "http.response.body", "body": sse.KEEPALIVE, "more_body": True})

@@ -207,6 +207,9 @@ class StreamableHTTPApp:
         self._reaper: asyncio.Task[None] | None = None
         #: Every open SSE response (ended at once by :meth:`close_streams`).
         self._live: set[SSEConnection] = set()
+        #: Every committed SSE answer to a modern request (a ``subscriptions/listen``
+        #: stream stays open): ended by :meth:`close_streams` too.
+        self.modern_streams: set[ModernRequestTransport] = set()
         #: True once shutdown began: open streams were ended and new ones end at once.
         self.shutting_down = False
         self.legacy: Any = None
@@ -667,6 +670,8 @@ class StreamableHTTPApp:
         self.shutting_down = True
         for conn in list(self._live):
             conn.finish()
+        for transport in list(self.modern_streams):
+            transport.end()
 
     async def aclose(self) -> None:
         """End every session (call it on shutdown when mounted inside another app)."""
