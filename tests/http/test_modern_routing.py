@@ -130,3 +130,19 @@ async def test_a_legacy_only_factory_keeps_modern_looking_posts_on_the_legacy_pa
         # no modern revision served: the session path's answer (no session id)
         assert r.status_code == 400 and r.json()["error"]["code"] == -32600
     await app.aclose()
+
+
+async def test_modern_versions_come_from_the_server_or_a_probe_session() -> None:
+    from mcpkit import Server, versions
+    from mcpkit.transports.http import StreamableHTTPApp
+
+    server = Server("only-legacy", modern_versions=())
+    assert StreamableHTTPApp(server.session).modern_versions == ()
+    made: list[object] = []
+
+    def factory(transport: object) -> object:
+        made.append(transport)
+        return Server("dual").session(transport)  # type: ignore[arg-type]
+
+    assert StreamableHTTPApp(factory).modern_versions == versions.MODERN_SUPPORTED  # type: ignore[arg-type]
+    assert len(made) == 1

@@ -435,8 +435,14 @@ class StreamableHTTPApp:
         legacy path)."""
         found = self._modern_versions
         if found is None:
-            probe = self.session_factory(ModernRequestTransport(None))
-            found = self._modern_versions = tuple(getattr(probe, "modern_versions", ()))
+            # A Server's bound ``session`` says it directly; any other factory is asked
+            # through a session it makes (never started).
+            owner = getattr(self.session_factory, "__self__", None)
+            listed: Any = getattr(owner, "modern_versions", None)
+            if not isinstance(listed, tuple):
+                probe = self.session_factory(ModernRequestTransport(None))
+                listed = getattr(probe, "modern_versions", ())
+            found = self._modern_versions = tuple(listed)
         return found
 
     async def _post_batch(
