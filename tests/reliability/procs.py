@@ -104,3 +104,48 @@ async def http_server(*flags: str) -> AsyncIterator[HttpServer]:
 async def _drain(stream: asyncio.StreamReader) -> None:
     while await stream.read(65536):
         pass
+
+
+class SyncHttpServer:
+    """The reliability server over Streamable HTTP in a subprocess, started without an event
+    loop (for module-scoped fixtures)."""
+
+    def __init__(self, *flags: str) -> None:
+        import subprocess
+        import time
+
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.reliability.app", "http", *flags],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=env(),
+            cwd=str(ROOT),
+        )
+        assert self.proc.stderr is not None
+        deadline = time.monotonic() + 20
+        self.url = ""
+        while not self.url and time.monotonic() < deadline:
+            line = self.proc.stderr.readline().decode()
+            if not line:
+                raise RuntimeError(f"server exited with {self.proc.wait()}")
+            match = re.search(r"on (http://\S+) \(Streamable", line)
+            if match:
+                self.url = match.group(1)
+        assert self.url, "the server did not say where it serves"
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def close(self) -> None:
+        import subprocess
+
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        if self.proc.stderr is not None:
+            self.proc.stderr.close()
