@@ -395,6 +395,8 @@ class Lifecycle:
             raise refusal.error(method, RequestRefused)
         if method == "ping" or self._phase is _END or self._phase is _NEW:
             return  # CLOSED: the session reports the closed connection itself
+        if self.version is not None and self.version.era == "modern":
+            return  # every modern request stands alone: the peer answers what it lacks
         table = SERVER_CAPABILITY_FOR if self.role is Role.CLIENT else CLIENT_CAPABILITY_FOR
         path = table.get(method)
         if path is None:
