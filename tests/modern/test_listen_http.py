@@ -17,7 +17,7 @@ import orjson
 
 from mcpkit import Server
 from mcpkit.envelope import SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY
-from mcpkit.transports.http import sse
+from mcpkit.transports.http import running, sse
 from mcpkit.transports.http.sse import SSEDecoder
 from tests.http.modern import headers, serve
 from tests.modern.listen_app import make_app
@@ -209,3 +209,22 @@ async def test_only_declared_capabilities_are_honoured_over_http(wire: Wire) -> 
             app.notify_list_changed("tools")
             app.notify_list_changed("prompts")
             assert (await stream.next())["method"] == PROMPTS_CHANGED
+
+
+async def test_shutdown_ends_listens_with_their_closing_result(wire: Wire) -> None:
+    app = make_app()
+    http_app = app.http_app()  # the Server's app: its shutdown ends listens first
+    async with running(http_app) as base, httpx.AsyncClient(timeout=10) as http:
+        url = base + http_app.path
+        async with (
+            listening(http, url, wire, 1, toolsListChanged=True) as first,
+            listening(http, url, wire, 2, promptsListChanged=True) as second,
+        ):
+            assert (await first.next())["method"] == ACK
+            assert (await second.next())["method"] == ACK
+            http_app.close_streams()  # what a SIGTERM or the ASGI server's shutdown does
+            for rid, stream in ((1, first), (2, second)):
+                closing = await stream.next()
+                assert closing["id"] == rid and closing["result"]["resultType"] == "complete"
+                assert closing["result"]["_meta"][SUBSCRIPTION_ID_KEY] == rid
+                assert await stream.next() is None

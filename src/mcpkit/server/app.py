@@ -822,6 +822,8 @@ class ServerHTTPApp:
     def __init__(self, app: StreamableHTTPApp, server: Server) -> None:
         self.app = app
         self.server = server
+        # At shutdown listen streams end first, each answering its closing result.
+        app.shutdown_hooks.append(server.relay.end_listens)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.app, name)

@@ -59,6 +59,7 @@ from mcpkit.transports.http.modern_headers import (
     is_modern_stream_request,
 )
 from mcpkit.transports.http.modern_server import (
+    DisconnectWatch,
     ModernRequestTransport,
     header_mapping,
     serve_modern_post,
@@ -98,6 +99,11 @@ async def _watch_disconnect(receive: Receive, conn: SSEConnection) -> None:
         if message["type"] == "http.disconnect":
             conn.abort()
             return
+
+
+def _end_all(streams: list[ModernRequestTransport]) -> None:
+    for transport in streams:
+        transport.end()
 
 
 class StreamableHTTPApp:
@@ -210,8 +216,15 @@ class StreamableHTTPApp:
         #: Every committed SSE answer to a modern request (a ``subscriptions/listen``
         #: stream stays open): ended by :meth:`close_streams` too.
         self.modern_streams: set[ModernRequestTransport] = set()
+        #: Watches modern requests that wait long for a client disconnect (one timer).
+        self.disconnect_watch = DisconnectWatch()
         #: True once shutdown began: open streams were ended and new ones end at once.
         self.shutting_down = False
+        #: Called first when shutdown begins (:meth:`close_streams`): a Server ends its
+        #: ``subscriptions/listen`` streams here, and the modern streams then get
+        #: ``shutdown_grace`` seconds to send their closing results before they end.
+        self.shutdown_hooks: list[Callable[[], None]] = []
+        self.shutdown_grace = 0.1
         self.legacy: Any = None
         if legacy_sse:
             from mcpkit.transports.http.legacy_server import LegacySSEServer
@@ -674,10 +687,22 @@ class StreamableHTTPApp:
         one opened from now on, so the ASGI server is not left waiting for them. Sessions
         live on until :meth:`aclose` (their clients may resume with ``Last-Event-ID``)."""
         self.shutting_down = True
+        for hook in list(self.shutdown_hooks):
+            try:
+                hook()
+            except Exception:
+                logger.exception("Shutdown hook %r failed", hook)
         for conn in list(self._live):
             conn.finish()
-        for transport in list(self.modern_streams):
-            transport.end()
+        modern = list(self.modern_streams)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if self.shutdown_hooks and modern and loop is not None:
+            loop.call_later(self.shutdown_grace, _end_all, modern)
+        else:
+            _end_all(modern)
 
     async def aclose(self) -> None:
         """End every session (call it on shutdown when mounted inside another app)."""
