@@ -81,11 +81,12 @@ def test_status_codes() -> None:
 
 
 def test_header_mapping_keeps_mcp_headers_and_joins_repeats() -> None:
+    # ASGI header names are lower-case
     raw = [
         (b"host", b"x"),
-        (b"Mcp-Method", b"a"),
+        (b"mcp-method", b"a"),
         (b"mcp-method", b"b"),
-        (b"MCP-Protocol-Version", b"2026-07-28"),
+        (b"mcp-protocol-version", b"2026-07-28"),
         (b"mcp-param-region", b"eu"),
     ]
     assert header_mapping(raw) == {

@@ -74,11 +74,16 @@ def header_mismatch(message: str) -> HeaderMismatch:
     return HeaderMismatch(f"Header mismatch: {message}")
 
 
+_LOWER: Final = {
+    n: n.lower() for n in (MCP_METHOD, MCP_NAME, MCP_PROTOCOL_VERSION, "Mcp-Session-Id")
+}
+
+
 def _get(headers: Mapping[str, str], name: str) -> str | None:
-    value = headers.get(name)
+    lowered = _LOWER.get(name) or name.lower()
+    value = headers.get(lowered)
     if value is None:
-        lowered = name.lower()
-        value = headers.get(lowered)
+        value = headers.get(name)
         if value is not None:
             return value
         for key, v in headers.items():
@@ -126,7 +131,7 @@ def check_name_header(header: str | None, method: str, params: Any) -> None:
     field = NAME_SOURCES.get(method)
     if field is None:
         return
-    body = params.get(field) if isinstance(params, Mapping) else None
+    body = params.get(field) if type(params) is dict or isinstance(params, Mapping) else None
     if header is None:
         raise header_mismatch(f"missing Mcp-Name header for {method}")
     if not isinstance(body, str):
@@ -196,7 +201,14 @@ def is_modern_request(headers: Mapping[str, str], params: Any) -> bool:
     header names a legacy revision or is absent (a bare ``initialize``)."""
     if _get(headers, MCP_SESSION_ID) is not None:
         return False
-    if has_request_meta(params):
+    if type(params) is dict:
+        meta = params.get("_meta")
+        if type(meta) is dict:
+            if PROTOCOL_VERSION_KEY in meta:
+                return True
+        elif has_request_meta(params):
+            return True
+    elif has_request_meta(params):
         return True
     header = _get(headers, MCP_PROTOCOL_VERSION)
     return header is not None and header.strip(" \t") not in _LEGACY_NAMES

@@ -62,7 +62,13 @@ from mcpkit.transports.http.shutdown import watch_signals
 if TYPE_CHECKING:
     from mcpkit.transports.http.server import StreamableHTTPApp
 
-__all__ = ["ModernRequestTransport", "header_mapping", "serve_modern_post", "tool_header_params"]
+__all__ = [
+    "DisconnectWatch",
+    "ModernRequestTransport",
+    "header_mapping",
+    "serve_modern_post",
+    "tool_header_params",
+]
 
 logger = logging.getLogger("mcpkit.http")
 
@@ -73,14 +79,14 @@ _INFO: Final = TransportInfo(kind="http")
 
 
 def header_mapping(raw: Sequence[tuple[bytes, bytes]]) -> dict[str, str]:
-    """The ``Mcp-*`` request headers (every header the modern checks read) as
-    ``{lower-case name: value}``; repeated fields are joined with ``", "`` (RFC 9110), so a
-    duplicated ``Mcp-Method`` no longer equals the body's."""
+    """The ``Mcp-*`` request headers (every header the modern checks read) of an ASGI
+    scope (names lower-case) as ``{name: value}``; repeated fields are joined with ``", "``
+    (RFC 9110), so a duplicated ``Mcp-Method`` no longer equals the body's."""
     out: dict[str, str] = {}
     for k, v in raw:
-        if k[:4].lower() != b"mcp-":
+        if k[:4] != b"mcp-":  # ASGI header names are lower-case
             continue
-        name = k.decode("latin-1").lower()
+        name = k.decode("latin-1")
         value = v.decode("latin-1")
         prev = out.get(name)
         out[name] = value if prev is None else prev + ", " + value
@@ -126,6 +132,10 @@ class ModernRequestTransport(Transport):
         self.closed = False
         #: End the stream after what it has (the server is shutting down).
         self.ending = False
+        #: The task watching for the client's disconnect (started once the request has
+        #: waited past the quick-answer window), and when the wait began.
+        self.watcher: asyncio.Task[None] | None = None
+        self.started = 0.0
         self._drained: asyncio.Event | None = None
 
     async def start(self, sink: MessageSink) -> None:
@@ -205,11 +215,11 @@ def tool_header_params(session: Any, name: Any) -> tuple[HeaderParam, ...] | Non
     (the call itself then fails or runs as the body says)."""
     registry = getattr(getattr(session, "server", None), "tools", None)
     tools = getattr(registry, "tools", None)
-    if type(name) is not str or not isinstance(tools, Mapping):
+    if type(name) is not str or type(tools) is not dict:
         return None
     entry = tools.get(name)
     definition = getattr(entry, "definition", None)
-    if not isinstance(definition, Mapping):
+    if type(definition) is not dict:
         return None
     cached = _PARAMS_CACHE.get(id(definition))
     if cached is not None and cached[0] is definition:
@@ -235,6 +245,48 @@ async def _watch_disconnect(receive: Receive, transport: ModernRequestTransport)
             transport.closed = True
             transport.event.set()
             return
+
+
+class DisconnectWatch:
+    """Starts a disconnect watcher for each request still waiting for its answer after
+    ``after`` seconds, with one timer for all of them: a quick answer costs no task and no
+    timer of its own."""
+
+    def __init__(self, after: float = _WATCH_AFTER) -> None:
+        self.after = after
+        self._waiting: dict[ModernRequestTransport, Receive] = {}
+        self._timer: asyncio.TimerHandle | None = None
+
+    def add(self, transport: ModernRequestTransport, receive: Receive) -> None:
+        """``transport``'s request begins waiting (its ASGI ``receive`` reports disconnects)."""
+        loop = asyncio.get_running_loop()
+        transport.started = loop.time()
+        self._waiting[transport] = receive
+        if self._timer is None:
+            self._timer = loop.call_later(self.after, self._sweep)
+
+    def discard(self, transport: ModernRequestTransport) -> None:
+        """The request is answered: stop watching it."""
+        self._waiting.pop(transport, None)
+        watcher = transport.watcher
+        if watcher is not None:
+            transport.watcher = None
+            watcher.cancel()
+
+    def _sweep(self) -> None:
+        self._timer = None
+        loop = asyncio.get_running_loop()
+        due = loop.time() - self.after
+        first: float | None = None
+        for transport, receive in list(self._waiting.items()):
+            if transport.started <= due:
+                del self._waiting[transport]
+                transport.watcher = loop.create_task(_watch_disconnect(receive, transport))
+                transport.event.set()  # its answer loop may now arm its own timers
+            elif first is None or transport.started < first:
+                first = transport.started
+        if first is not None:
+            self._timer = loop.call_at(first + self.after, self._sweep)
 
 
 async def serve_modern_post(
@@ -302,12 +354,9 @@ async def _answer(
 ) -> None:
     loop = asyncio.get_running_loop()
     event = transport.event
-    watcher: asyncio.Task[None] | None = None
-    now = loop.time()
-    watch_at = now + _WATCH_AFTER
-    # SSE mode commits once something is to be streamed, or once the request has run long
-    # enough to need keep-alives.
-    commit_at = now + app.keepalive_interval if stream else None
+    watch = app.disconnect_watch
+    watch.add(transport, receive)
+    commit_at: float | None = None
     try:
         while True:
             if not stream and transport.frames:
@@ -316,13 +365,15 @@ async def _answer(
                 break
             if stream and transport.frames:
                 break
-            now = loop.time()
-            if commit_at is not None and now >= commit_at:
-                break
-            if watcher is None and now >= watch_at:
-                watcher = loop.create_task(_watch_disconnect(receive, transport))
-            wake_at = watch_at if watcher is None else commit_at
-            wake = None if wake_at is None else loop.call_at(wake_at, event.set)
+            wake = None
+            if stream and transport.watcher is not None:
+                # Past the quick-answer window: commit once the request has run long enough
+                # to need keep-alives.
+                if commit_at is None:
+                    commit_at = transport.started + app.keepalive_interval
+                if loop.time() >= commit_at:
+                    break
+                wake = loop.call_at(commit_at, event.set)
             try:
                 await event.wait()
             finally:
@@ -336,12 +387,12 @@ async def _answer(
             status = 200 if code is None else status_for_code(code)
             await _respond_json(send, status, transport.response)
             return
-        if watcher is None:
-            watcher = loop.create_task(_watch_disconnect(receive, transport))
+        if transport.watcher is None:
+            watch.discard(transport)
+            transport.watcher = loop.create_task(_watch_disconnect(receive, transport))
         await _stream(app, transport, send)
     finally:
-        if watcher is not None:
-            watcher.cancel()
+        watch.discard(transport)
 
 
 async def _stream(app: StreamableHTTPApp, transport: ModernRequestTransport, send: Send) -> None:
