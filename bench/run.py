@@ -165,6 +165,7 @@ class Cell:
     errors: int = 0
     notes: list[str] = field(default_factory=list)
     failed: bool = False  # a measurement group crashed, hung or could not start
+    json_answers: int = 0  # modern-sse-*: answers that came as plain JSON (commit-late SSE)
 
 
 Results = dict[str, dict[str, Cell]]
@@ -429,10 +430,8 @@ class Runner:
                 m = await client.http_calls(port, proc.pid, 32, b.http_32, True, b.max_seconds,
                                             max(1, b.warmup // 32), modern=True)
                 self.record(cell, m)
-                if not json_response and m.sse_responses < m.calls:
-                    note = f"{m.calls - m.sse_responses} of {m.calls} answers were JSON, not SSE"
-                    if note not in cell.notes:
-                        cell.notes.append(note)
+                if not json_response:
+                    cell.json_answers += m.calls - m.sse_responses
             finally:
                 await client.stop(proc)
 
@@ -574,8 +573,13 @@ def render(impls: list[Impl], results: Results, workloads: list[str]) -> str:
             notes.append(f"- {impl.label}: {impl.status}")
             continue
         for w in WORKLOADS:
-            for note in dict.fromkeys(results[impl.key][w.key].notes):
+            cell = results[impl.key][w.key]
+            for note in dict.fromkeys(cell.notes):
                 notes.append(f"- {impl.label} / {w.label}: {note}")
+            if cell.json_answers:
+                notes.append(f"- {impl.label} / {w.label}: {cell.json_answers} of {cell.calls} "
+                             "answers were plain JSON (the server opens a stream only when it "
+                             "has something to send before the result)")
     if notes:
         out += "\n\nNotes:\n" + "\n".join(notes)
     return out
