@@ -9,7 +9,9 @@ from collections.abc import Callable
 
 import httpx
 import orjson
+import pytest
 
+from mcpkit.errors import McpError
 from tests.http import modern
 from tests.http.modern import call, events_of, headers, messages_of, request, serve
 from tests.wire import WireChecker
@@ -161,9 +163,11 @@ async def test_requests_written_by_a_session_never_reach_the_stream() -> None:
     from mcpkit.transports.http.modern_server import ModernRequestTransport
 
     transport = ModernRequestTransport(1)
-    transport.write(
-        {"jsonrpc": "2.0", "id": 5, "method": "sampling/createMessage", "params": {}}, 1
-    )
+    with pytest.raises(McpError) as failed:
+        transport.write(
+            {"jsonrpc": "2.0", "id": 5, "method": "sampling/createMessage", "params": {}}, 1
+        )
+    assert failed.value.code == -32600
     transport.write({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}, None)
     assert not transport.frames and transport.response is None
     transport.write({"jsonrpc": "2.0", "method": "notifications/progress", "params": {}}, 1)
@@ -210,3 +214,28 @@ async def test_shutdown_ends_an_open_stream(wire: Callable[..., WireChecker]) ->
                 break
             await asyncio.sleep(0.01)
         assert ended == ["handler"] and not s.app.modern_streams
+
+
+async def test_a_raw_server_request_fails_its_caller_at_once(
+    wire: Callable[..., WireChecker],
+) -> None:
+    from mcpkit import Server
+    from mcpkit.server.context import Context
+
+    server = Server("raw-request")
+
+    @server.tool()
+    async def ask_raw(ctx: Context) -> str:
+        """Send a roots/list request the handshake-era way."""
+        try:
+            await ctx.session.request("roots/list", {}, timeout=30)
+        except McpError as exc:
+            return f"refused {exc.code}"
+        return "answered"
+
+    async with serve(wire, server) as s, httpx.AsyncClient(timeout=10) as http:
+        r = await http.post(
+            s.url, json=call(1, "ask_raw"), headers=headers("tools/call", "ask_raw")
+        )
+        assert r.headers["content-type"] == "application/json"
+        assert "refused -32600" in r.json()["result"]["content"][0]["text"]

@@ -22,8 +22,8 @@ The answer:
   run for ``keepalive_interval`` seconds: ``event: message`` frames without ids (this
   revision has no resumability), ``X-Accel-Buffering: no``, keep-alive comments while it is
   quiet, the final response last. In JSON mode notifications are dropped.
-- A request the session writes on this stream is dropped (the modern wire has none; MRTR's
-  ``input_required`` results replace them).
+- A request the session tries to send fails at once with -32600 (the modern wire has
+  none; MRTR's ``input_required`` results replace them) and nothing reaches the stream.
 
 A stream stays open for as long as its request runs: a handler that writes notifications
 related to its request and does not return (``subscriptions/listen``) keeps an SSE stream
@@ -157,10 +157,13 @@ class ModernRequestTransport(Transport):
             self.event.set()
             return
         if "id" in message:
-            logger.warning(
-                "Dropping a %r request: the modern wire sends none (use MRTR)", message["method"]
+            # The caller's request fails at once instead of waiting for an answer that
+            # cannot come.
+            raise McpError(
+                INVALID_REQUEST,
+                f"Cannot send a {message['method']!r} request: the 2026-07-28 wire has no "
+                "server-to-client requests (ask through an input_required result instead)",
             )
-            return
         if related_request_id != self.request_id:
             return  # not about this request (a broadcast): no stream of its own here
         data = orjson.dumps(message)
