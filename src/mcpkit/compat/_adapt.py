@@ -1,0 +1,221 @@
+"""What both compat layers share: handing a handler the compat ``Context`` it asked for, and
+turning a tool's return value into content the way the official SDK's high-level server does.
+
+A handler whose parameter is annotated with a compat context class is registered on the
+native :class:`~mcpkit.Server` through a wrapper whose signature names the native
+:class:`~mcpkit.Context` instead (so the native registry leaves it out of the schema and
+injects it); the wrapper builds the compat context around it. Handlers without one are
+registered as they are.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+import typing
+from collections.abc import Callable
+from typing import Any, get_args, get_origin
+
+import pydantic_core
+
+from mcpkit._models import is_model
+from mcpkit.server.content import _Media, content_block
+from mcpkit.server.context import Context as NativeContext
+from mcpkit.server.tools import ToolEntry, error_result
+
+__all__ = [
+    "CompatToolEntry",
+    "ToolFailure",
+    "adapt",
+    "compact_json_text",
+    "drop_titles",
+    "official_content",
+    "official_schemas",
+    "resolved_hints",
+    "to_json_text",
+]
+
+ContextFactory = Callable[[NativeContext], Any]
+
+
+def _is(hint: Any, cls: type) -> bool:
+    if isinstance(hint, type):
+        return issubclass(hint, cls)
+    origin = get_origin(hint)
+    if isinstance(origin, type) and issubclass(origin, cls):
+        return True
+    if origin is typing.Annotated:
+        return _is(get_args(hint)[0], cls)
+    if origin is typing.Union or origin is types.UnionType:
+        args = [a for a in get_args(hint) if a is not type(None)]
+        return len(args) == 1 and _is(args[0], cls)
+    return False
+
+
+def resolved_hints(fn: Callable[..., Any]) -> dict[str, Any]:
+    """``fn``'s annotations evaluated in its own module (string annotations included)."""
+    try:
+        return typing.get_type_hints(fn, include_extras=True)
+    except Exception:
+        return dict(getattr(fn, "__annotations__", {}))
+
+
+def context_parameter(fn: Callable[..., Any], context_cls: type) -> str | None:
+    """The name of ``fn``'s parameter annotated ``context_cls`` (or a subscript of it)."""
+    hints = resolved_hints(fn)
+    for name in inspect.signature(fn).parameters:
+        if name in hints and _is(hints[name], context_cls):
+            return name
+    return None
+
+
+def adapt(
+    fn: Callable[..., Any],
+    context_cls: type,
+    make_context: ContextFactory,
+    *,
+    around: Callable[[Callable[..., Any]], Callable[..., Any]] | None = None,
+) -> Callable[..., Any]:
+    """``fn`` ready for the native registry: its ``context_cls`` parameter, if any, receives
+    ``make_context(native_ctx)``; ``around`` (when given) wraps the call itself."""
+    name = context_parameter(fn, context_cls)
+    if name is None and around is None:
+        return fn
+    hints = resolved_hints(fn)
+    sig = inspect.signature(fn)
+    params = []
+    for pname, param in sig.parameters.items():
+        annotation = NativeContext if pname == name else hints.get(pname, param.annotation)
+        params.append(param.replace(annotation=annotation))
+    call = around(fn) if around is not None else fn
+    if inspect.iscoroutinefunction(fn):
+
+        async def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if name is not None:
+                kwargs[name] = make_context(kwargs[name])
+            return await call(*args, **kwargs)
+
+    else:
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
+            if name is not None:
+                kwargs[name] = make_context(kwargs[name])
+            return call(*args, **kwargs)
+
+    functools.update_wrapper(wrapper, fn)
+    del wrapper.__wrapped__  # type: ignore[attr-defined]  # the signature below is the one
+    returns = hints.get("return", sig.return_annotation)
+    wrapper.__signature__ = sig.replace(  # type: ignore[attr-defined]
+        parameters=params, return_annotation=returns
+    )
+    annotations = {p.name: p.annotation for p in params if p.annotation is not p.empty}
+    if returns is not sig.empty:
+        annotations["return"] = returns
+    wrapper.__annotations__ = annotations
+    return wrapper
+
+
+def to_json_text(value: Any) -> str:
+    """JSON text the way the official SDK writes a non-string value: indented by two."""
+    return pydantic_core.to_json(value, fallback=str, indent=2).decode()
+
+
+def compact_json_text(value: Any) -> str:
+    """JSON text without spaces (fastmcp's form)."""
+    return pydantic_core.to_json(value, fallback=str).decode()
+
+
+def official_content(value: Any, serialize: Callable[[Any], str] = to_json_text) -> list[Any]:
+    """Content blocks for a tool's return value by the official SDK's rules: None is no
+    content, a list or tuple is flattened, strings, images, audio and content models are
+    content, anything else is ``serialize(value)`` (indented JSON) as text."""
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [block for item in value for block in official_content(item, serialize)]
+    if isinstance(value, (str, _Media)) or (is_model(value) and _is_content_model(value)):
+        block = content_block(value)
+        if block is not None:
+            return [block]
+    return [{"type": "text", "text": serialize(value)}]
+
+
+def _is_content_model(value: Any) -> bool:
+    from mcpkit.server.content import content_types
+
+    return isinstance(value, content_types())
+
+
+class ToolFailure:
+    """What a wrapped tool returns when it raised: the text of the error result."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class CompatToolEntry(ToolEntry):
+    """A native tool whose return value becomes content by the official SDK's rules (the
+    structured part, its schema and its validation stay the native ones)."""
+
+    __slots__ = ()
+
+    def to_result(self, value: Any) -> dict[str, Any]:
+        """The ``CallToolResult`` dict for a return value."""
+        if isinstance(value, ToolFailure):
+            return error_result(value.text)
+        if self.output is None:
+            if self.passthrough_type is not None and isinstance(value, self.passthrough_type):
+                return super().to_result(value)
+            return {"content": official_content(value)}
+        result = super().to_result(value)
+        if "structuredContent" in result and not isinstance(value, self.passthrough_type or ()):
+            result["content"] = official_content(value)
+        return result
+
+
+def official_schemas(entry: ToolEntry, fn: Callable[..., Any]) -> None:
+    """Advertise ``entry``'s schemas as the official SDK names them: the input schema titled
+    ``<function>Arguments`` (extra arguments not ruled out), a wrapped output
+    ``<function>Output`` with a ``Result`` property, a dict output ``<function>DictOutput``.
+    Only the advertised text changes; validation stays the native one."""
+    fname = getattr(fn, "__name__", entry.name)
+    schema = dict(entry.definition["inputSchema"])
+    if schema.get("additionalProperties") is False:
+        del schema["additionalProperties"]
+    schema.setdefault("properties", {})
+    entry.definition["inputSchema"] = {**schema, "title": f"{fname}Arguments"}
+    output = entry.output
+    if output is None or "outputSchema" not in entry.definition:
+        return
+    out = dict(entry.definition["outputSchema"])
+    if output.wrap:
+        props = dict(out.get("properties", {}))
+        if isinstance(props.get("result"), dict):
+            props["result"] = {"title": "Result", **props["result"]}
+        out["properties"] = props
+        out["title"] = f"{fname}Output"
+    elif get_origin(resolved_hints(fn).get("return")) is dict:
+        out["title"] = f"{fname}DictOutput"
+    entry.definition["outputSchema"] = out
+
+
+def drop_titles(schema: Any) -> Any:
+    """``schema`` without the ``title`` annotations pydantic adds (property names kept)."""
+    if isinstance(schema, list):
+        return [drop_titles(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "title" and isinstance(value, str):
+            continue
+        if key in ("properties", "$defs", "definitions", "patternProperties") and isinstance(
+            value, dict
+        ):
+            out[key] = {name: drop_titles(sub) for name, sub in value.items()}
+        else:
+            out[key] = drop_titles(value)
+    return out

@@ -1,0 +1,13 @@
+"""fastmcp's core server API on mcpkit: ``from fastmcp import FastMCP, Context`` becomes
+``from mcpkit.compat.fastmcp import FastMCP, Context``.
+
+See docs/migration.md for what is covered and how to move on to the native API.
+"""
+
+from __future__ import annotations
+
+from mcpkit.compat.fastmcp.context import Context
+from mcpkit.compat.fastmcp.server import FastMCP
+from mcpkit.compat.mcp.server.mcpserver.utilities.types import Audio, Image
+
+__all__ = ["Audio", "Context", "FastMCP", "Image"]

@@ -1,0 +1,343 @@
+"""fastmcp's ``FastMCP`` on mcpkit: the same decorators (``@mcp.tool`` bare or configured),
+lifespan, ``run`` and ``http_app``, registering on a :class:`mcpkit.Server`
+(:attr:`FastMCP.native`), with fastmcp's schemas and result conversion."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import pydantic_core
+
+from mcpkit.compat._adapt import (
+    CompatToolEntry,
+    ToolFailure,
+    adapt,
+    compact_json_text,
+    drop_titles,
+    official_content,
+    resolved_hints,
+)
+from mcpkit.compat.fastmcp.context import Context
+from mcpkit.compat.mcp.server.mcpserver.server import MCPServer, _http_options
+from mcpkit.server.app import ServerHTTPApp
+from mcpkit.server.context import Context as NativeContext
+from mcpkit.server.tools import error_result
+
+__all__ = ["FastMCP"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class FastToolEntry(CompatToolEntry):
+    """A native tool whose results read as fastmcp's: compact JSON text, and
+    ``_meta.fastmcp.wrap_result`` when the value was wrapped as ``{"result": ...}``."""
+
+    __slots__ = ()
+
+    def to_result(self, value: Any) -> dict[str, Any]:
+        """The ``CallToolResult`` dict for a return value."""
+        if isinstance(value, ToolFailure):
+            return error_result(value.text)
+        pt = self.passthrough_type
+        if pt is not None and isinstance(value, pt):
+            return super(CompatToolEntry, self).to_result(value)
+        if self.output is None:
+            return {"content": official_content(value, compact_json_text)}
+        result = super(CompatToolEntry, self).to_result(value)
+        if "structuredContent" in result:
+            text = value if isinstance(value, str) else compact_json_text(value)
+            result["content"] = [{"type": "text", "text": text}]
+            if self.output.wrap:
+                result["_meta"] = {"fastmcp": {"wrap_result": True}}
+        return result
+
+
+class FastMCP(MCPServer[Any]):
+    """A fastmcp server served by mcpkit (the core server API: tools, resources,
+    templates, prompts, the Context, lifespan, run)."""
+
+    def __init__(
+        self,
+        name: str | None = None,
+        instructions: str | None = None,
+        *,
+        version: str | int | float | None = None,
+        website_url: str | None = None,
+        icons: list[Any] | None = None,
+        lifespan: Callable[[Any], Any] | None = None,
+        tools: list[Callable[..., Any]] | None = None,
+        mask_error_details: bool | None = None,
+        **settings: Any,
+    ) -> None:
+        super().__init__(
+            name or "FastMCP",
+            instructions=instructions,
+            version="" if version is None else str(version),
+            website_url=website_url,
+            icons=icons,
+            lifespan=lifespan,
+        )
+        self.settings = settings
+        self._mask = bool(mask_error_details)
+        for fn in tools or ():
+            self.tool(fn)
+
+    def _context(self, native: NativeContext) -> Context:
+        return Context(native, self)
+
+    # -- tools --------------------------------------------------------------------------------
+
+    def tool(  # type: ignore[override]
+        self,
+        name_or_fn: str | Callable[..., Any] | None = None,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        icons: list[Any] | None = None,
+        tags: set[str] | None = None,
+        output_schema: dict[str, Any] | None = None,
+        annotations: Any = None,
+        meta: dict[str, Any] | None = None,
+        **_options: Any,
+    ) -> Any:
+        """Register a tool: ``@mcp.tool``, ``@mcp.tool("name")`` or ``@mcp.tool(...)``."""
+        options = {
+            "title": title,
+            "description": description,
+            "icons": icons,
+            "tags": tags,
+            "output_schema": output_schema,
+            "annotations": annotations,
+            "meta": meta,
+        }
+        if callable(name_or_fn):
+            self._add_tool(name_or_fn, name, **options)
+            return name_or_fn
+        tool_name = name or name_or_fn
+
+        def decorator(fn: F) -> F:
+            self._add_tool(fn, tool_name, **options)
+            return fn
+
+        return decorator
+
+    def add_tool(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        """Register ``fn`` as a tool (the options of :meth:`tool`)."""
+        self._add_tool(fn, kwargs.pop("name", None), **kwargs)
+
+    def _add_tool(
+        self,
+        fn: Callable[..., Any],
+        name: str | None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        icons: list[Any] | None = None,
+        tags: set[str] | None = None,
+        output_schema: dict[str, Any] | None = None,
+        annotations: Any = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        tool_name = name or fn.__name__
+        structured = True if resolved_hints(fn).get("return") is str else None
+        entry = self.native.tools.add(
+            adapt(fn, Context, self._context, around=self._failures(tool_name)),
+            name=tool_name,
+            title=title or tool_name.replace("_", " ").replace("-", " ").title(),
+            description=description,
+            annotations=annotations,
+            icons=icons,
+            meta=_meta(meta, tags),
+            output_schema=output_schema,
+            structured_output=structured,
+        )
+        entry.__class__ = FastToolEntry
+        entry.definition["inputSchema"] = {
+            "properties": {},
+            **drop_titles(entry.definition["inputSchema"]),
+        }
+        if "outputSchema" in entry.definition:
+            out = drop_titles(entry.definition["outputSchema"])
+            if entry.output is not None and entry.output.wrap:
+                out["x-fastmcp-wrap-result"] = True
+            entry.definition["outputSchema"] = out
+
+    def _failures(self, tool_name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        from mcpkit.compat.mcp.server.mcpserver.server import _PASS_THROUGH
+
+        mask = self._mask
+
+        def failure(exc: Exception) -> ToolFailure:
+            if mask:
+                return ToolFailure(f"Error calling tool {tool_name!r}")
+            return ToolFailure(f"Error calling tool {tool_name!r}: {exc}")
+
+        def around(fn: Callable[..., Any]) -> Callable[..., Any]:
+            if inspect.iscoroutinefunction(fn):
+
+                async def acall(*args: Any, **kwargs: Any) -> Any:
+                    try:
+                        return await fn(*args, **kwargs)
+                    except _PASS_THROUGH:
+                        raise
+                    except Exception as exc:
+                        return failure(exc)
+
+                return acall
+
+            def call(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return fn(*args, **kwargs)
+                except _PASS_THROUGH:
+                    raise
+                except Exception as exc:
+                    return failure(exc)
+
+            return call
+
+        return around
+
+    # -- resources ----------------------------------------------------------------------------
+
+    def resource(
+        self,
+        uri: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        icons: list[Any] | None = None,
+        mime_type: str | None = None,
+        tags: set[str] | None = None,
+        annotations: Any = None,
+        meta: dict[str, Any] | None = None,
+        **_options: Any,
+    ) -> Callable[[F], F]:
+        """Register a resource (``"config://app"``) or a template (``"users://{id}"``)."""
+        if callable(uri):
+            raise TypeError("Use @mcp.resource('uri'), not @mcp.resource")
+
+        def decorator(fn: F) -> F:
+            self.native.resources.add(
+                adapt(fn, Context, self._context, around=_resource_value),
+                uri,
+                name=name or fn.__name__,
+                title=title,
+                description=description,
+                mime_type=mime_type or "text/plain",
+                icons=icons,
+                annotations=annotations,
+                meta=_meta(meta, tags),
+            )
+            return fn
+
+        return decorator
+
+    # -- prompts ------------------------------------------------------------------------------
+
+    def prompt(  # type: ignore[override]
+        self,
+        name_or_fn: str | Callable[..., Any] | None = None,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        icons: list[Any] | None = None,
+        tags: set[str] | None = None,
+        meta: dict[str, Any] | None = None,
+        **_options: Any,
+    ) -> Any:
+        """Register a prompt: ``@mcp.prompt``, ``@mcp.prompt("name")`` or with options."""
+
+        def register(fn: F, prompt_name: str | None) -> F:
+            entry = self.native.prompts.add(
+                adapt(fn, Context, self._context),
+                name=prompt_name,
+                title=title,
+                description=description,
+                icons=icons,
+                meta=_meta(meta, tags),
+            )
+            _describe_arguments(entry.definition, fn)
+            return fn
+
+        if callable(name_or_fn):
+            return register(name_or_fn, name)
+        return lambda fn: register(fn, name or name_or_fn)
+
+    # -- running ------------------------------------------------------------------------------
+
+    def run(
+        self, transport: str | None = None, show_banner: bool | None = None, **options: Any
+    ) -> None:
+        """Serve: ``"stdio"`` (the default), ``"http"`` (``"streamable-http"``) or ``"sse"``,
+        with fastmcp's options (``host``, ``port``, ``path``, ``stateless_http``,
+        ``json_response``, ...)."""
+        super().run("streamable-http" if transport == "http" else transport or "stdio", **options)
+
+    async def run_async(
+        self, transport: str | None = None, show_banner: bool | None = None, **options: Any
+    ) -> None:
+        """Serve stdio in the running event loop (other transports: use :meth:`run`)."""
+        if transport not in (None, "stdio"):
+            raise NotImplementedError("run_async serves stdio; use run() or http_app()")
+        await self.native.run_stdio()
+
+    def http_app(
+        self, path: str | None = None, *, transport: str = "http", **options: Any
+    ) -> ServerHTTPApp:
+        """The Streamable HTTP ASGI app; mount it with ``lifespan=app.lifespan``."""
+        route, http = _http_options({"path": path or "/mcp", **options})
+        if transport == "sse":
+            http["legacy_sse"] = True
+        self._http = self.native.http_app(route, **http)
+        return self._http
+
+
+def _meta(meta: dict[str, Any] | None, tags: set[str] | None) -> dict[str, Any]:
+    return {**(meta or {}), "fastmcp": {"tags": sorted(tags or ())}}
+
+
+def _describe_arguments(definition: dict[str, Any], fn: Callable[..., Any]) -> None:
+    """fastmcp's note on a non-string prompt argument: the JSON schema its value must match."""
+    from pydantic import TypeAdapter
+
+    hints = resolved_hints(fn)
+    for arg in definition.get("arguments", ()):
+        hint = hints.get(arg["name"])
+        if hint is None or hint is str:
+            continue
+        try:
+            schema = TypeAdapter(hint).json_schema()
+        except Exception:
+            continue
+        note = (
+            "Provide a value matching the following JSON schema: "
+            f"{json.dumps(schema, separators=(',', ':'))}. Encode non-string values as JSON."
+        )
+        arg["description"] = f"{arg['description']}\n\n{note}" if arg.get("description") else note
+
+
+def _resource_value(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A resource's value as fastmcp sends it: text, bytes, or JSON."""
+
+    def convert(value: Any) -> Any:
+        if isinstance(value, str | bytes):
+            return value
+        return json.dumps(pydantic_core.to_jsonable_python(value, fallback=str))
+
+    if inspect.iscoroutinefunction(fn):
+
+        async def aread(*args: Any, **kwargs: Any) -> Any:
+            return convert(await fn(*args, **kwargs))
+
+        return aread
+
+    def read(*args: Any, **kwargs: Any) -> Any:
+        return convert(fn(*args, **kwargs))
+
+    return read

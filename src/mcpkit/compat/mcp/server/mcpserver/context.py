@@ -1,0 +1,321 @@
+"""The official SDK's ``Context`` on mcpkit: the same names, served by mcpkit's
+:class:`~mcpkit.Context` (which it wraps and exposes as :attr:`Context.native`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from mcpkit.server.context import Context as NativeContext
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from mcpkit.compat.mcp.server.mcpserver.server import MCPServer
+    from mcpkit.server.elicitation import ElicitationResult
+
+__all__ = ["Context", "ReadResourceContents", "RequestContext", "ServerSession"]
+
+LifespanContextT = TypeVar("LifespanContextT")
+RequestT = TypeVar("RequestT")
+
+
+@dataclass
+class ReadResourceContents:
+    """One item of :meth:`Context.read_resource`: text (``str``) or binary (``bytes``)."""
+
+    content: str | bytes
+    mime_type: str | None = None
+    meta: dict[str, Any] | None = None
+
+
+@dataclass
+class RequestContext(Generic[LifespanContextT]):
+    """``ctx.request_context``: the session, what the lifespan yielded, the request."""
+
+    session: ServerSession
+    lifespan_context: LifespanContextT
+    request_id: str | int
+    meta: Any = None
+    protocol_version: str | None = None
+    method: str = ""
+    request: Any = None
+    params: Any = field(default=None)
+
+
+class ServerSession:
+    """``ctx.session``: requests and notifications to the client of this request."""
+
+    def __init__(self, ctx: NativeContext) -> None:
+        self._ctx = ctx
+
+    @property
+    def client_capabilities(self) -> Any:
+        """What the client declared (``mcpkit.types.ClientCapabilities``)."""
+        from mcpkit.types import ClientCapabilities
+
+        return ClientCapabilities.from_wire(self._ctx.client_capabilities)
+
+    @property
+    def client_params(self) -> Any:
+        """The client's ``initialize`` params: its info and capabilities."""
+        from mcpkit.types import InitializeRequestParams
+
+        version = self._ctx.protocol_version
+        return InitializeRequestParams.from_wire(
+            {
+                "protocolVersion": version.name if version is not None else "",
+                "capabilities": self._ctx.client_capabilities,
+                "clientInfo": self._ctx.client_info or {"name": "", "version": ""},
+            }
+        )
+
+    @property
+    def protocol_version(self) -> str:
+        """The protocol version of this request."""
+        version = self._ctx.protocol_version
+        return version.name if version is not None else ""
+
+    async def create_message(
+        self,
+        messages: list[Any],
+        *,
+        max_tokens: int,
+        system_prompt: str | None = None,
+        include_context: str | None = None,
+        temperature: float | None = None,
+        stop_sequences: list[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+        model_preferences: Any = None,
+        tools: list[Any] | None = None,
+        tool_choice: Any = None,
+        related_request_id: Any = None,
+    ) -> Any:
+        """``sampling/createMessage``: :meth:`mcpkit.Context.sample`."""
+        return await self._ctx.sample(
+            list(messages),
+            max_tokens=max_tokens,
+            system_prompt=system_prompt,
+            include_context=include_context,
+            temperature=temperature,
+            stop_sequences=stop_sequences,
+            metadata=metadata,
+            model_preferences=model_preferences,
+            tools=tools,
+            tool_choice=tool_choice,
+        )
+
+    async def send_log_message(
+        self, level: Any, data: Any, logger: str | None = None, related_request_id: Any = None
+    ) -> None:
+        """``notifications/message``: :meth:`mcpkit.Context.log`."""
+        await self._ctx.log(level, data, logger)
+
+    async def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """Progress of this request: :meth:`mcpkit.Context.progress`."""
+        await self._ctx.progress(progress, total, message)
+
+    async def send_progress_notification(
+        self,
+        progress_token: str | int,
+        progress: float,
+        total: float | None = None,
+        message: str | None = None,
+        related_request_id: Any = None,
+    ) -> None:
+        """``notifications/progress`` for ``progress_token``."""
+        params: dict[str, Any] = {"progressToken": progress_token, "progress": progress}
+        if total is not None:
+            params["total"] = total
+        if message is not None:
+            params["message"] = message
+        await self._ctx.session.notify("notifications/progress", params)
+
+    async def list_roots(self) -> Any:
+        """``roots/list``: a ``ListRootsResult``."""
+        from mcpkit.types import ListRootsResult
+
+        return ListRootsResult(roots=await self._ctx.list_roots())
+
+    async def elicit_form(
+        self, message: str, requested_schema: dict[str, Any], related_request_id: Any = None
+    ) -> Any:
+        """Form elicitation with a JSON schema: an ``ElicitResult``."""
+        from mcpkit.types import ElicitResult
+
+        answer = await self._ctx.elicit(message, requested_schema)
+        return ElicitResult(action=answer.action, content=answer.content)
+
+    elicit = elicit_form
+
+    async def elicit_url(
+        self, message: str, url: str, elicitation_id: str, related_request_id: Any = None
+    ) -> Any:
+        """URL elicitation: an ``ElicitResult``."""
+        from mcpkit.types import ElicitResult
+
+        answer = await self._ctx.elicit_url(message, url, elicitation_id)
+        return ElicitResult(action=answer.action)
+
+    async def send_elicit_complete(
+        self, elicitation_id: str, related_request_id: Any = None
+    ) -> None:
+        """``notifications/elicitation/complete``."""
+        await self._ctx.complete_elicitation(elicitation_id)
+
+    async def send_ping(self) -> Any:
+        """``ping`` to the client."""
+        from mcpkit.types import EmptyResult
+
+        await self._ctx.session.ping()
+        return EmptyResult()
+
+    async def send_resource_updated(self, uri: Any) -> None:
+        """``notifications/resources/updated`` for ``uri`` to this client."""
+        await self._ctx.session.notify("notifications/resources/updated", {"uri": str(uri)})
+
+    async def send_resource_list_changed(self) -> None:
+        """``notifications/resources/list_changed`` to this client."""
+        await self._ctx.session.notify("notifications/resources/list_changed")
+
+    async def send_tool_list_changed(self) -> None:
+        """``notifications/tools/list_changed`` to this client."""
+        await self._ctx.session.notify("notifications/tools/list_changed")
+
+    async def send_prompt_list_changed(self) -> None:
+        """``notifications/prompts/list_changed`` to this client."""
+        await self._ctx.session.notify("notifications/prompts/list_changed")
+
+
+class Context(Generic[LifespanContextT, RequestT]):
+    """What a handler annotated ``ctx: Context`` receives (any parameter name; subscripts
+    such as ``Context[ServerSession, AppContext]`` work too)."""
+
+    def __init__(self, native: NativeContext, server: MCPServer[Any] | None = None) -> None:
+        #: The mcpkit :class:`~mcpkit.Context` serving this request.
+        self.native = native
+        self._server = server
+
+    # -- the request --------------------------------------------------------------------------
+
+    @property
+    def mcp_server(self) -> MCPServer[Any]:
+        """The :class:`MCPServer` serving this request."""
+        if self._server is None:
+            raise ValueError("Context is not available outside of a request")
+        return self._server
+
+    @property
+    def request_id(self) -> str:
+        """The JSON-RPC id of the request, as a string."""
+        return str(self.native.request_id)
+
+    @property
+    def request_context(self) -> RequestContext[LifespanContextT]:
+        """The session, ``lifespan_context`` (what the lifespan yielded) and request data."""
+        version = self.native.protocol_version
+        return RequestContext(
+            session=self.session,
+            lifespan_context=self.native.lifespan,
+            request_id=self.native.request_id,
+            meta=self.native.meta,
+            protocol_version=version.name if version is not None else None,
+        )
+
+    @property
+    def session(self) -> ServerSession:
+        """Requests and notifications to this client."""
+        return ServerSession(self.native)
+
+    @property
+    def client_capabilities(self) -> Any:
+        """What the client declared (``ClientCapabilities``)."""
+        return self.session.client_capabilities
+
+    @property
+    def protocol_version(self) -> str | None:
+        """The protocol version of this request."""
+        version = self.native.protocol_version
+        return version.name if version is not None else None
+
+    @property
+    def headers(self) -> None:
+        """Request headers are not exposed (None)."""
+        return None
+
+    # -- progress and logging -----------------------------------------------------------------
+
+    async def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """Report progress (sent when the client asked with a progress token)."""
+        await self.native.progress(progress, total, message)
+
+    async def log(self, level: Any, data: Any, *, logger_name: str | None = None) -> None:
+        """Send ``notifications/message`` at ``level``."""
+        await self.native.log(level, data, logger_name)
+
+    async def debug(self, data: Any, *, logger_name: str | None = None) -> None:
+        """Log at ``debug``."""
+        await self.native.log("debug", data, logger_name)
+
+    async def info(self, data: Any, *, logger_name: str | None = None) -> None:
+        """Log at ``info``."""
+        await self.native.log("info", data, logger_name)
+
+    async def warning(self, data: Any, *, logger_name: str | None = None) -> None:
+        """Log at ``warning``."""
+        await self.native.log("warning", data, logger_name)
+
+    async def error(self, data: Any, *, logger_name: str | None = None) -> None:
+        """Log at ``error``."""
+        await self.native.log("error", data, logger_name)
+
+    # -- resources, elicitation ---------------------------------------------------------------
+
+    async def read_resource(self, uri: Any) -> list[ReadResourceContents]:
+        """Read one of this server's resources: its contents, text or bytes."""
+        import base64
+
+        result = await self.native.read_resource(str(uri))
+        out = []
+        for item in result.contents:
+            text = getattr(item, "text", None)
+            content = text if text is not None else base64.b64decode(getattr(item, "blob", ""))
+            out.append(ReadResourceContents(content, item.mime_type, item.meta))
+        return out
+
+    async def elicit(self, message: str, schema: type[BaseModel]) -> ElicitationResult[Any]:
+        """Ask the user for input shaped by a pydantic model; ``.action`` and ``.data``."""
+        return await self.native.elicit(message, schema)
+
+    async def elicit_url(self, message: str, url: str, elicitation_id: str) -> Any:
+        """Send the user to ``url``; ``.action`` says whether they agreed."""
+        return await self.native.elicit_url(message, url, elicitation_id)
+
+    async def close_sse_stream(self) -> None:
+        """Close this request's SSE stream so the client reconnects (Streamable HTTP)."""
+        self.native.close_sse_stream()
+
+    async def close_standalone_sse_stream(self) -> None:
+        """Not supported: nothing happens."""
+
+    # -- notifications ------------------------------------------------------------------------
+
+    async def notify_tools_changed(self) -> None:
+        """Announce that the tool list changed."""
+        self.native.server.notify_list_changed("tools")
+
+    async def notify_prompts_changed(self) -> None:
+        """Announce that the prompt list changed."""
+        self.native.server.notify_list_changed("prompts")
+
+    async def notify_resources_changed(self) -> None:
+        """Announce that the resource list changed."""
+        self.native.server.notify_list_changed("resources")
+
+    async def notify_resource_updated(self, uri: Any) -> None:
+        """Announce that the resource at ``uri`` changed."""
+        self.native.server.notify_resource_updated(str(uri))

@@ -1,0 +1,429 @@
+"""The official SDK's ``MCPServer`` on mcpkit: the same constructor, decorators and ``run``,
+registering on a :class:`mcpkit.Server` (:attr:`MCPServer.native`)."""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Generic, TypeVar
+
+from mcpkit.compat._adapt import (
+    CompatToolEntry,
+    ToolFailure,
+    adapt,
+    official_schemas,
+    resolved_hints,
+    to_json_text,
+)
+from mcpkit.compat.mcp.server.mcpserver.context import Context
+from mcpkit.compat.mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcpkit.errors import McpError
+from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject
+from mcpkit.server.app import Server, ServerHTTPApp
+from mcpkit.server.context import Context as NativeContext
+from mcpkit.server.errors import ClientCapabilityError
+from mcpkit.server.mrtr import InputRequired
+from mcpkit.server.tools import wire_dict
+
+__all__ = ["MCPServer"]
+
+LifespanResultT = TypeVar("LifespanResultT")
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: What a tool's exception must not turn into an error result: the protocol's own signals.
+_PASS_THROUGH = (McpError, InputRequired, ClientCapabilityError)
+
+
+class MCPServer(Generic[LifespanResultT]):
+    """A high-level server with the official SDK's API, served by mcpkit.
+
+    Accepted and ignored: the settings that only concern the official SDK's own machinery
+    (``log_level``, ``warn_on_duplicate_*``, ``dependencies``, ...). ``auth`` and the OAuth
+    provider arguments are not translated (use :class:`mcpkit.auth.ResourceServer` with the
+    native API).
+    """
+
+    def __init__(
+        self,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        instructions: str | None = None,
+        website_url: str | None = None,
+        icons: list[Any] | None = None,
+        version: str = "",
+        auth_server_provider: Any = None,
+        token_verifier: Any = None,
+        *,
+        debug: bool = False,
+        lifespan: Callable[[Any], AbstractAsyncContextManager[Any]] | None = None,
+        auth: Any = None,
+        **settings: Any,
+    ) -> None:
+        if auth is not None or auth_server_provider is not None or token_verifier is not None:
+            raise NotImplementedError(
+                "MCPServer(auth=...) is not translated: protect the server with "
+                "mcpkit.Server(auth=mcpkit.auth.ResourceServer(...)) (docs/authorization.md)"
+            )
+        self.settings = settings
+        self._user_lifespan = lifespan
+
+        @contextlib.asynccontextmanager
+        async def run_lifespan(_: Server) -> AsyncIterator[Any]:
+            if self._user_lifespan is None:
+                yield {}  # what the official default lifespan yields
+                return
+            async with self._user_lifespan(self) as state:
+                yield state
+
+        #: The mcpkit server everything is registered on.
+        self.native = Server(
+            name or "mcp-server",
+            version,
+            instructions=instructions,
+            title=title,
+            description=description,
+            icons=icons,
+            website_url=website_url,
+            lifespan=run_lifespan,
+            debug=debug,
+            declare=("tools", "resources", "prompts"),  # declared from the start, as there
+        )
+        self._http: ServerHTTPApp | None = None
+
+    # -- identity -----------------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The server's name."""
+        return self.native.name
+
+    @property
+    def version(self) -> str:
+        """The server's version."""
+        return self.native.version
+
+    @property
+    def instructions(self) -> str | None:
+        """The instructions sent at ``initialize``."""
+        return self.native.instructions
+
+    def _context(self, native: NativeContext) -> Context[Any, Any]:
+        return Context(native, self)
+
+    # -- tools --------------------------------------------------------------------------------
+
+    def tool(
+        self,
+        name: str | Callable[..., Any] | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: Any = None,
+        icons: list[Any] | None = None,
+        meta: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+    ) -> Any:
+        """Register a tool: ``@mcp.tool()`` (``@mcp.tool`` works too)."""
+        if callable(name):
+            self.add_tool(name)
+            return name
+
+        def decorator(fn: F) -> F:
+            self.add_tool(
+                fn,
+                name=name,
+                title=title,
+                description=description,
+                annotations=annotations,
+                icons=icons,
+                meta=meta,
+                structured_output=structured_output,
+            )
+            return fn
+
+        return decorator
+
+    def add_tool(
+        self,
+        fn: Callable[..., Any],
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: Any = None,
+        icons: list[Any] | None = None,
+        meta: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+    ) -> None:
+        """Register ``fn`` as a tool (the options of :meth:`tool`)."""
+        tool_name = name or fn.__name__
+        if structured_output is None and resolved_hints(fn).get("return") is str:
+            structured_output = True  # the official SDK wraps a str as {"result": ...}
+        wrapped = adapt(fn, Context, self._context, around=_failures_as_results(tool_name))
+        entry = self.native.tools.add(
+            wrapped,
+            name=tool_name,
+            title=title,
+            description=description,
+            annotations=annotations,
+            icons=icons,
+            meta=meta,
+            structured_output=structured_output,
+        )
+        entry.__class__ = CompatToolEntry
+        official_schemas(entry, fn)
+
+    def remove_tool(self, name: str) -> None:
+        """Unregister a tool."""
+        self.native.remove_tool(name)
+
+    # -- resources ----------------------------------------------------------------------------
+
+    def resource(
+        self,
+        uri: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+        icons: list[Any] | None = None,
+        annotations: Any = None,
+        meta: dict[str, Any] | None = None,
+        **_options: Any,
+    ) -> Callable[[F], F]:
+        """Register a resource (``"config://app"``) or a template (``"users://{id}"``)."""
+        if callable(uri):
+            raise TypeError("Use @mcp.resource('uri'), not @mcp.resource")
+
+        def decorator(fn: F) -> F:
+            doc = description if description is not None else (inspect.getdoc(fn) or "")
+            entry = self.native.resources.add(
+                adapt(fn, Context, self._context, around=_resource_value),
+                uri,
+                name=name or fn.__name__,
+                title=title,
+                description=doc,
+                mime_type=mime_type or "text/plain",
+                icons=icons,
+                annotations=annotations,
+                meta=meta,
+            )
+            entry.definition.setdefault("description", doc)  # "" is sent too
+            return fn
+
+        return decorator
+
+    # -- prompts ------------------------------------------------------------------------------
+
+    def prompt(
+        self,
+        name: str | Callable[..., Any] | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        icons: list[Any] | None = None,
+    ) -> Any:
+        """Register a prompt: ``@mcp.prompt()`` (``@mcp.prompt`` works too)."""
+        if callable(name):
+            return self.prompt()(name)
+
+        def decorator(fn: F) -> F:
+            self.native.prompts.add(
+                adapt(fn, Context, self._context),
+                name=name,
+                title=title,
+                description=description,
+                icons=icons,
+            )
+            return fn
+
+        return decorator
+
+    def remove_prompt(self, name: str) -> None:
+        """Unregister a prompt."""
+        self.native.remove_prompt(name)
+
+    # -- completion ---------------------------------------------------------------------------
+
+    def completion(self) -> Callable[[F], F]:
+        """Register the completion handler: ``async fn(ref, argument, context)`` returning a
+        ``Completion`` (or None for no suggestions)."""
+
+        def decorator(fn: F) -> F:
+            async def complete(params: JSONObject | None, rctx: Any) -> JSONObject:
+                from mcpkit.types import CompleteRequestParams
+
+                parsed = CompleteRequestParams.from_wire(params or {})
+                try:
+                    result = fn(parsed.ref, parsed.argument, parsed.context)
+                    if inspect.isawaitable(result):
+                        result = await result
+                except McpError:
+                    raise
+                except Exception as exc:
+                    raise McpError(
+                        INTERNAL_ERROR, f"Error completing argument {parsed.argument.name}"
+                    ) from exc
+                completion = {"values": []} if result is None else wire_dict(result, "completion")
+                return {"completion": completion}
+
+            self.native.declared = self.native.declared | {"completions"}
+            self.native.request_handler("completion/complete")(complete)
+            return fn
+
+        return decorator
+
+    # -- notifications ------------------------------------------------------------------------
+
+    def notify_resource_updated(self, uri: str) -> None:
+        """Announce that the resource at ``uri`` changed (to subscribed clients)."""
+        self.native.notify_resource_updated(uri)
+
+    # -- running ------------------------------------------------------------------------------
+
+    def run(self, transport: str = "stdio", **options: Any) -> None:
+        """Serve: ``"stdio"`` (the default), ``"streamable-http"`` or ``"sse"``, with the
+        official SDK's options (``host``, ``port``, ``streamable_http_path``,
+        ``stateless_http``, ``json_response``, ``event_store``, ``session_idle_timeout``,
+        ``max_sessions``, ``retry_interval``)."""
+        if transport == "stdio":
+            self.native.run()
+            return
+        if transport not in ("streamable-http", "http", "sse"):
+            raise ValueError(f"Unknown transport: {transport}")
+        path, http = _http_options(options)
+        self.native.run(
+            "sse" if transport == "sse" else "http",
+            host=options.pop("host", "127.0.0.1"),
+            port=options.pop("port", 8000),
+            path=path,
+            **http,
+        )
+
+    async def run_stdio_async(self) -> None:
+        """Serve one client over stdin/stdout."""
+        await self.native.run_stdio()
+
+    def streamable_http_app(self, **options: Any) -> ServerHTTPApp:
+        """The Streamable HTTP ASGI app (``streamable_http_path="/mcp"``, ``stateless_http``,
+        ``json_response``, ...). Mounted in another app, give the host
+        ``lifespan=lambda app: mcp.session_manager.run()``."""
+        path, http = _http_options(options)
+        options.pop("host", None)
+        self._http = self.native.http_app(path, **http)
+        return self._http
+
+    @property
+    def session_manager(self) -> _SessionManager:
+        """``session_manager.run()``: the lifespan of the app :meth:`streamable_http_app`
+        made, for the application it is mounted in."""
+        if self._http is None:
+            raise RuntimeError("Call streamable_http_app() first")
+        return _SessionManager(self._http)
+
+    # -- direct use ---------------------------------------------------------------------------
+
+    async def list_tools(self) -> list[Any]:
+        """The tools, as ``Tool`` models."""
+        from mcpkit.types import Tool
+
+        return [Tool.from_wire(t.definition) for t in self.native.tools.tools.values()]
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        """Call a tool in process: its ``CallToolResult``."""
+        from mcpkit.client import Client
+
+        async with Client(self.native) as client:
+            return await client.call_tool(name, arguments)
+
+
+class _SessionManager:
+    def __init__(self, app: ServerHTTPApp) -> None:
+        self._app = app
+
+    def run(self) -> AbstractAsyncContextManager[None]:
+        """Enter the server's lifespan; on exit end every session."""
+        return self._app.lifespan()
+
+
+_HTTP_NAMES = {
+    "stateless_http": "stateless",
+    "json_response": "json_response",
+    "event_store": "event_store",
+    "session_idle_timeout": "session_idle_timeout",
+    "max_sessions": "max_sessions",
+    "retry_interval": "sse_retry_ms",
+}
+
+
+def _http_options(options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    path = options.pop("streamable_http_path", options.pop("path", "/mcp"))
+    http = {native: options.pop(name) for name, native in _HTTP_NAMES.items() if name in options}
+    for ignored in (
+        "transport_security",
+        "max_request_body_size",
+        "log_level",
+        "sse_path",
+        "message_path",
+        "show_banner",
+        "middleware",
+    ):
+        options.pop(ignored, None)
+    if http.get("max_sessions", 0) is None:
+        del http["max_sessions"]
+    return path, http
+
+
+def _failures_as_results(tool_name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A tool's exceptions as the official SDK reports them: a ``ToolError``'s message, for
+    anything else ``Error executing tool <name>`` (the message is not shown)."""
+
+    def around(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def failure(exc: Exception) -> ToolFailure:
+            if isinstance(exc, ToolError | ResourceError):
+                return ToolFailure(str(exc))
+            return ToolFailure(f"Error executing tool {tool_name}")
+
+        if inspect.iscoroutinefunction(fn):
+
+            async def acall(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return await fn(*args, **kwargs)
+                except _PASS_THROUGH:
+                    raise
+                except Exception as exc:
+                    return failure(exc)
+
+            return acall
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except _PASS_THROUGH:
+                raise
+            except Exception as exc:
+                return failure(exc)
+
+        return call
+
+    return around
+
+
+def _resource_value(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A resource's value as the official SDK sends it: text, bytes, or indented JSON."""
+
+    def convert(value: Any) -> Any:
+        return value if isinstance(value, str | bytes) else to_json_text(value)
+
+    if inspect.iscoroutinefunction(fn):
+
+        async def aread(*args: Any, **kwargs: Any) -> Any:
+            return convert(await fn(*args, **kwargs))
+
+        return aread
+
+    def read(*args: Any, **kwargs: Any) -> Any:
+        return convert(fn(*args, **kwargs))
+
+    return read

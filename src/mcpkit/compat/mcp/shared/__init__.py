@@ -1,0 +1,1 @@
+"""``mcp.shared`` on mcpkit: its exceptions."""

@@ -1,0 +1,153 @@
+"""Drive one server with the official Python SDK's client and print what it saw as JSON.
+
+Runs in the peer venv (the official SDK), never in mcpkit's:
+
+    PEER_PYTHON tests/compat/drive.py SCRIPT.json -- COMMAND [ARG ...]   # a stdio server
+    PEER_PYTHON tests/compat/drive.py SCRIPT.json --url http://127.0.0.1:PORT/mcp
+
+The script is a JSON list of operations, run in order: ``{"op": "list"}`` (every tool,
+resource, template and prompt in full, all pages followed), ``{"op": "call", "name", "args"}``
+(with a progress callback), ``{"op": "read", "uri"}``, ``{"op": "get", "name", "args"}``,
+``{"op": "complete", "ref", "argument", "context"}``, ``{"op": "level", "level"}``. Each
+result in the report carries the log messages and progress that arrived meanwhile; the
+notifications seen are listed by method. The client declares sampling, elicitation and roots
+and answers them with canned values.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+from mcp.client.client import Client
+from mcp.client.stdio import StdioServerParameters
+
+
+def dump(model: Any) -> Any:
+    return (
+        None if model is None else model.model_dump(mode="json", by_alias=True, exclude_none=True)
+    )
+
+
+async def everything(fetch: Any, field: str) -> list[Any]:
+    items: list[Any] = []
+    cursor = None
+    while True:
+        page = await fetch(cursor=cursor)
+        items.extend(dump(item) for item in getattr(page, field))
+        cursor = page.next_cursor
+        if not cursor:
+            return items
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("script")
+    parser.add_argument("--url")
+    parser.add_argument("command", nargs="*")
+    args = parser.parse_args()
+    script = json.loads(Path(args.script).read_text())  # noqa: ASYNC240
+    logs: list[Any] = []
+    notes: list[str] = []
+    answered: list[Any] = []
+
+    async def on_log(params: types.LoggingMessageNotificationParams) -> None:
+        logs.append(dump(params))
+
+    async def on_message(message: Any) -> None:
+        method = getattr(getattr(message, "root", message), "method", None)
+        if isinstance(method, str) and method != "notifications/message":
+            notes.append(method)
+
+    async def sampling(context: Any, params: types.CreateMessageRequestParams) -> Any:
+        answered.append({"sampling": dump(params)})
+        return types.CreateMessageResult(
+            role="assistant",
+            content=types.TextContent(type="text", text="sampled: " + str(len(params.messages))),
+            model="compat-model",
+            stop_reason="endTurn",
+        )
+
+    async def elicitation(context: Any, params: types.ElicitRequestParams) -> Any:
+        answered.append({"elicitation": dump(params)})
+        return types.ElicitResult(action="accept", content={"name": "Ada", "age": 36})
+
+    async def roots(context: Any) -> Any:
+        return types.ListRootsResult(roots=[types.Root(uri="file:///compat/root", name="root")])
+
+    if args.url:
+        target: Any = args.url
+    else:
+        target = StdioServerParameters(command=args.command[0], args=args.command[1:])
+    report: dict[str, Any] = {"ops": []}
+    async with Client(
+        target,
+        mode="legacy",
+        sampling_callback=sampling,
+        elicitation_callback=elicitation,
+        list_roots_callback=roots,
+        logging_callback=on_log,
+        message_handler=on_message,
+    ) as client:
+        report["serverInfo"] = dump(client.server_info)
+        report["capabilities"] = sorted(dump(client.server_capabilities) or {})
+        report["instructions"] = getattr(client, "instructions", None)
+        for op in script:
+            kind = op["op"]
+            entry: dict[str, Any] = {"op": kind}
+            progress: list[Any] = []
+            del logs[:]
+            try:
+                if kind == "list":
+                    entry["tools"] = await everything(client.list_tools, "tools")
+                    entry["resources"] = await everything(client.list_resources, "resources")
+                    entry["templates"] = await everything(
+                        client.list_resource_templates, "resource_templates"
+                    )
+                    entry["prompts"] = await everything(client.list_prompts, "prompts")
+                elif kind == "call":
+                    entry["name"] = op["name"]
+
+                    async def on_progress(p: float, total: float | None, msg: str | None) -> None:
+                        progress.append([p, total, msg])
+
+                    result = await client.call_tool(
+                        op["name"], op.get("args", {}), progress_callback=on_progress
+                    )
+                    entry["result"] = dump(result)
+                elif kind == "read":
+                    entry["uri"] = op["uri"]
+                    entry["result"] = dump(await client.read_resource(op["uri"]))
+                elif kind == "get":
+                    entry["name"] = op["name"]
+                    entry["result"] = dump(await client.get_prompt(op["name"], op.get("args")))
+                elif kind == "complete":
+                    ref_cls = (
+                        types.PromptReference
+                        if op["ref"]["type"] == "ref/prompt"
+                        else types.ResourceTemplateReference
+                    )
+                    ref = ref_cls.model_validate(op["ref"])
+                    entry["result"] = dump(
+                        await client.complete(ref, op["argument"], op.get("context"))
+                    )
+                elif kind == "level":
+                    await client.set_logging_level(op["level"])
+                else:
+                    raise SystemExit(f"unknown op {kind}")
+            except Exception as exc:  # an error answer is part of what the client sees
+                entry["error"] = type(exc).__name__ + ": " + str(getattr(exc, "error", exc))
+            await asyncio.sleep(0.05)  # notifications sent just before the result arrive
+            entry["logs"] = list(logs)
+            entry["progress"] = progress
+            report["ops"].append(entry)
+    report["notifications"] = notes
+    report["answered"] = answered
+    print(json.dumps(report, indent=1, sort_keys=True))
+
+
+asyncio.run(main())
