@@ -2,6 +2,7 @@
 # Installs the interoperability peers into .cache/peers, pinned and idempotently (a second run
 # only checks them):
 #   .cache/peers/py     a venv with the official Python SDK (PyPI `mcp`, 2.x: both eras)
+#   .cache/peers/fastmcp  a venv with `fastmcp` (4.x), for the compat tests (tests/compat)
 #   .cache/peers/node   the official TypeScript SDK v2 (`@modelcontextprotocol/client`,
 #                       `@modelcontextprotocol/server`: the 2026-07-28 era) and the Inspector,
 #                       run with the Node 22 of .cache/node22 (installed here when missing)
@@ -11,6 +12,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 PY_PEERS=("mcp==2.3.0")
+FASTMCP_PEERS=("fastmcp==4.2.3")
 NODE_PEERS=("@modelcontextprotocol/client@2.4.0" "@modelcontextprotocol/server@2.4.0"
             "@modelcontextprotocol/inspector@2.12.0")
 PEERS="$ROOT/.cache/peers"
@@ -31,6 +33,18 @@ if [ ! -f "$py_stamp" ] || [ "$(cat "$py_stamp")" != "${PY_PEERS[*]}" ]; then
     echo "${PY_PEERS[*]}" >"$py_stamp"
 fi
 
+# --- fastmcp ---
+FASTVENV="$PEERS/fastmcp"
+fast_stamp="$FASTVENV/.peers-ready"
+if [ ! -f "$fast_stamp" ] || [ "$(cat "$fast_stamp")" != "${FASTMCP_PEERS[*]}" ]; then
+    echo "==> installing ${FASTMCP_PEERS[*]} into .cache/peers/fastmcp"
+    if [ ! -x "$FASTVENV/bin/python" ]; then
+        "${PYTHON:-python3}" -m venv "$FASTVENV"
+    fi
+    "$FASTVENV/bin/python" -m pip install --quiet --disable-pip-version-check "${FASTMCP_PEERS[@]}"
+    echo "${FASTMCP_PEERS[*]}" >"$fast_stamp"
+fi
+
 # --- the TypeScript SDK v2 and the Inspector ---
 node_stamp="$NODEDIR/.peers-ready"
 if [ ! -f "$node_stamp" ] || [ "$(cat "$node_stamp")" != "${NODE_PEERS[*]}" ]; then
@@ -44,6 +58,7 @@ fi
 
 # --- what is there ---
 echo "python peer: $("$PYVENV/bin/python" -c 'import importlib.metadata as m; print("mcp", m.version("mcp"))')"
+echo "python peer: $("$FASTVENV/bin/python" -c 'import importlib.metadata as m; print("fastmcp", m.version("fastmcp"))')"
 for pkg in client server inspector; do
     manifest="$NODEDIR/node_modules/@modelcontextprotocol/$pkg/package.json"
     echo "node peer: @modelcontextprotocol/$pkg $("$NODE22" -p "require('$manifest').version")"
