@@ -2,7 +2,9 @@
 
 The suite starts a mock server per scenario and runs this program with the server URL as the
 last argument; the scenario name is in ``MCP_CONFORMANCE_SCENARIO``. Each scenario is a few
-lines of ordinary :class:`mcpkit.Client` use. An unknown scenario exits with status 1.
+lines of ordinary :class:`mcpkit.Client` use. An unknown scenario exits with status 1. The
+wire follows ``MCP_CONFORMANCE_PROTOCOL_VERSION``: ``2026-07-28`` pins the client to the
+stateless revision, any other to the handshake.
 
     MCP_CONFORMANCE_SCENARIO=tools_call python examples/conformance/client.py http://localhost:3000/mcp
 """
@@ -26,6 +28,7 @@ from mcpkit.auth import (
 )
 
 CLIENT_INFO = {"name": "mcpkit-conformance-client", "version": "1.0.0"}
+MODERN = "2026-07-28"
 
 Scenario = Callable[[str], Awaitable[None]]
 SCENARIOS: dict[str, Scenario] = {}
@@ -33,6 +36,12 @@ SCENARIOS: dict[str, Scenario] = {}
 CONTEXT: dict[str, Any] = {}
 #: The client ID metadata document URL the suite expects (auth/basic-cimd).
 CIMD_URL = "https://conformance-test.local/client-metadata.json"
+
+
+def connect(url: str, **kwargs: Any) -> Client:
+    """A client on the wire the suite asked for."""
+    modern = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION") == MODERN
+    return Client(url, client_info=CLIENT_INFO, era=MODERN if modern else "legacy", **kwargs)
 
 
 def scenario(name: str) -> Callable[[Scenario], Scenario]:
@@ -46,14 +55,14 @@ def scenario(name: str) -> Callable[[Scenario], Scenario]:
 @scenario("initialize")
 async def initialize(url: str) -> None:
     """Connect (initialize + initialized), look around, disconnect."""
-    async with Client(url, client_info=CLIENT_INFO) as client:
+    async with connect(url) as client:
         await client.list_tools()
 
 
 @scenario("tools_call")
 async def tools_call(url: str) -> None:
     """List the tools and call ``add_numbers``."""
-    async with Client(url, client_info=CLIENT_INFO) as client:
+    async with connect(url) as client:
         tools = {tool.name for tool in await client.list_tools()}
         if "add_numbers" not in tools:
             raise RuntimeError(f"add_numbers is not among the server's tools: {sorted(tools)}")
@@ -69,7 +78,7 @@ async def elicitation_defaults(url: str) -> None:
     def accept_defaults(params: Any, ctx: Any) -> dict[str, Any]:
         return {"action": "accept", "content": {}}
 
-    async with Client(url, client_info=CLIENT_INFO, elicitation_handler=accept_defaults) as client:
+    async with connect(url, elicitation_handler=accept_defaults) as client:
         await client.list_tools()
         result = await client.call_tool("test_client_elicitation_defaults", {})
         print(result.content)
@@ -79,7 +88,7 @@ async def elicitation_defaults(url: str) -> None:
 async def sse_retry(url: str) -> None:
     """Call a tool whose SSE stream the server cuts before the result: mcpkit waits for the
     ``retry`` delay and resumes the stream with ``Last-Event-ID``."""
-    async with Client(url, client_info=CLIENT_INFO) as client:
+    async with connect(url) as client:
         await client.list_tools()
         result = await client.call_tool("test_reconnection", {})
         print(result.content)
@@ -88,11 +97,81 @@ async def sse_retry(url: str) -> None:
 @scenario("json-schema-2020-12-preservation")
 async def json_schema_preservation(url: str) -> None:
     """Echo the input schema of ``json_schema_2020_12_tool`` back, exactly as received."""
-    async with Client(url, client_info=CLIENT_INFO) as client:
+    async with connect(url) as client:
         tools = {tool.name: tool for tool in await client.list_tools()}
         schema = tools["json_schema_2020_12_tool"].input_schema
         result = await client.call_tool("json_schema_echo", {"schema": schema})
         print(result.content)
+
+
+@scenario("request-metadata")
+async def request_metadata(url: str) -> None:
+    """The first request is refused with -32022: the client retries with a version the
+    server lists; then a second request."""
+    async with connect(url) as client:
+        await client.list_tools()
+
+
+@scenario("sep-2322-client-request-state")
+async def request_state(url: str) -> None:
+    """Multi round-trip requests: the elicitation of ``test_mrtr_echo_state`` is answered
+    while an unrelated call runs on its own; then a request without state and a result
+    without ``resultType``."""
+    asked = asyncio.Event()
+    release = asyncio.Event()
+
+    async def confirm(params: Any, ctx: Any) -> dict[str, Any]:
+        if not asked.is_set():
+            asked.set()
+            await release.wait()
+        return {"action": "accept", "content": {"confirmed": True}}
+
+    async with connect(url, elicitation_handler=confirm) as client:
+        echo = asyncio.ensure_future(client.call_tool("test_mrtr_echo_state", {}))
+        await asked.wait()
+        print((await client.call_tool("test_mrtr_unrelated", {})).content)
+        release.set()
+        print((await echo).content)
+        print((await client.call_tool("test_mrtr_no_state", {})).content)
+        print((await client.call_tool("test_mrtr_no_result_type", {})).content)
+
+
+@scenario("http-standard-headers")
+async def standard_headers(url: str) -> None:
+    """One request of every kind the routing headers name."""
+    async with connect(url) as client:
+        for tool in await client.list_tools():
+            await client.call_tool(tool.name, {})
+        for resource in await client.list_resources():
+            await client.read_resource(resource.uri)
+        for prompt in await client.list_prompts():
+            await client.get_prompt(prompt.name)
+
+
+@scenario("http-custom-headers")
+async def custom_headers(url: str) -> None:
+    """The calls of the context's ``toolCalls``: annotated arguments travel as headers too."""
+    async with connect(url) as client:
+        await client.list_tools()
+        for call in CONTEXT.get("toolCalls", []):
+            print((await client.call_tool(call["name"], call.get("arguments", {}))).content)
+
+
+@scenario("http-invalid-tool-headers")
+async def invalid_tool_headers(url: str) -> None:
+    """Tools with invalid ``x-mcp-header`` annotations are left out of the list: call the
+    others."""
+    async with connect(url) as client:
+        for tool in await client.list_tools():
+            print((await client.call_tool(tool.name, {"region": "us-west1"})).content)
+
+
+@scenario("json-schema-ref-no-deref")
+async def ref_no_deref(url: str) -> None:
+    """List the tools; a ``$ref`` in a schema is kept as it is, never fetched."""
+    async with connect(url) as client:
+        for tool in await client.list_tools():
+            print(tool.name)
 
 
 AUTH_CODE_SCENARIOS = [
@@ -128,7 +207,7 @@ AUTH_CODE_SCENARIOS = [
 
 async def oauth_workload(url: str, auth: OAuthClientAuth) -> None:
     """Connect with OAuth, list the tools and call ``test-tool``."""
-    async with Client(url, client_info=CLIENT_INFO, auth=auth) as client:
+    async with connect(url, auth=auth) as client:
         await client.list_tools()
         result = await client.call_tool("test-tool", {})
         print(result.content)

@@ -79,6 +79,7 @@ async def fake(wire: Any) -> Any:
         peer = peer or FakePeer()
         await peer.start()
         kwargs.setdefault("tracer", wire(check_received=False))
+        kwargs.setdefault("era", "legacy")  # the fake peer scripts the handshake
         client = Client(peer.client_end, **kwargs)
         await client.connect()
         peers.append((peer, client))
@@ -295,7 +296,7 @@ async def test_invalid_server_info_is_tolerated(fake: Any) -> None:
 async def test_bad_initialize_result_fails_connect(wire: Any, init: Any) -> None:
     peer = FakePeer(init)
     await peer.start()
-    c = Client(peer.client_end, tracer=wire(check_received=False))
+    c = Client(peer.client_end, tracer=wire(check_received=False), era="legacy")
     with pytest.raises(McpError) as info:
         await c.connect()
     assert "protocol version" in info.value.message or "malformed" in info.value.message

@@ -70,7 +70,10 @@ async def test_typed_sampling_request_and_cancellation_hook(wire: Any) -> None:
             raise
 
     sample.supports_context = True  # type: ignore[attr-defined]
-    async with connect(app, wire, sampling_handler=sample, on_cancelled=cancels.append) as c:
+    # a server cancelling its own request to the client: the handshake era's
+    async with connect(
+        app, wire, sampling_handler=sample, on_cancelled=cancels.append, era="legacy"
+    ) as c:
         init = c.session._tracer.sent("initialize")[0]  # type: ignore[attr-defined]
         assert init["params"]["capabilities"] == {"sampling": {"context": {}}}
         result = await c.call_tool("ask")

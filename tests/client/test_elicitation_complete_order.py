@@ -65,6 +65,7 @@ async def test_completion_before_the_wait_returns_at_once(wire: Any) -> None:
     app = make_app(asyncio.Event())
     async with Client(
         app,
+        era="legacy",  # completion notifications arrive outside any request
         tracer=wire(),
         elicitation_handler=open_url(seen),
         on_elicitation_complete=hooked.append,
@@ -88,6 +89,7 @@ async def test_wait_started_before_the_completion(wire: Any) -> None:
     opened = asyncio.Event()
     async with Client(
         make_app(release),
+        era="legacy",
         tracer=wire(),
         elicitation_handler=open_url(seen, opened),
         on_elicitation_complete=hooked.append,
@@ -105,7 +107,10 @@ async def test_wait_started_before_the_completion(wire: Any) -> None:
 async def test_url_elicitation_required_then_completed(wire: Any) -> None:
     hooked: list[str] = []
     async with Client(
-        make_app(asyncio.Event()), tracer=wire(), on_elicitation_complete=hooked.append
+        make_app(asyncio.Event()),
+        tracer=wire(),
+        on_elicitation_complete=hooked.append,
+        era="legacy",
     ) as c:
         with pytest.raises(URLElicitationRequired):
             await c.call_tool("needs", {"ids": ["el-2"]})
@@ -119,7 +124,7 @@ async def test_url_elicitation_required_then_completed(wire: Any) -> None:
 
 async def test_completed_ids_are_bounded(wire: Any) -> None:
     ids = [f"e-{i}" for i in range(1001)]
-    async with Client(make_app(asyncio.Event()), tracer=wire()) as c:
+    async with Client(make_app(asyncio.Event()), tracer=wire(), era="legacy") as c:
         with pytest.raises(URLElicitationRequired) as info:
             await c.call_tool("needs", {"ids": ids})
         assert len(info.value.elicitations) == 1001

@@ -142,3 +142,10 @@ def test_memo_keeps_settled_decisions_per_target() -> None:
     assert memo.get(b) is None and memo.get(a) == ("modern", V) and memo.get(c) == ("modern", V)
     memo.forget(a)
     assert memo.get(a) is None
+
+
+def test_a_refusal_listing_the_requested_version_is_retried_once() -> None:
+    refused = error(-32022, {"supported": [V], "requested": V})
+    first = decide_stdio(refused, requested=V)
+    assert (first.action, first.version) == ("retry", V)
+    assert decide_stdio(refused, requested=V, retried=True).action == "incompatible"

@@ -31,7 +31,9 @@ async def open_client(
 ) -> AsyncIterator[Client]:
     if kind == "stdio":
         argv = [sys.executable, "-m", "tests.client.task_progress_server"]
-        async with Client(argv, env=server_env(), cwd=str(ROOT), tracer=wire(), **kwargs) as c:
+        async with Client(
+            argv, env=server_env(), cwd=str(ROOT), tracer=wire(), era="legacy", **kwargs
+        ) as c:
             yield c
         return
     app = make_app()
@@ -40,7 +42,7 @@ async def open_client(
         server = app.session(b, tracer=wire())
         await server.start()
         try:
-            async with Client(a, tracer=wire(), **kwargs) as c:
+            async with Client(a, tracer=wire(), era="legacy", **kwargs) as c:
                 yield c
         finally:
             await server.close()
@@ -167,7 +169,7 @@ async def test_task_progress_at_the_wire(wire: Callable[..., WireChecker]) -> No
     peer = FakePeer({**INIT, "capabilities": caps})
     await peer.start()
     seen: list[Progress] = []
-    async with Client(peer.client_end, tracer=wire(check_received=False)) as c:
+    async with Client(peer.client_end, tracer=wire(check_received=False), era="legacy") as c:
         call = asyncio.ensure_future(
             c.call_tool_as_task("t", on_progress=lambda *p: seen.append(p))
         )

@@ -32,7 +32,7 @@ async def connect(
         server = app.session(b, tracer=wire(version, check_received=check_server_received))
         await server.start()
         try:
-            async with Client(a, tracer=wire(version), **kwargs) as c:
+            async with Client(a, tracer=wire(version), era="legacy", **kwargs) as c:
                 yield c, server
         finally:
             await server.close()
@@ -234,6 +234,7 @@ async def test_tasks_over_stdio(wire: Any) -> None:
     statuses: list[str] = []
     async with Client(
         [sys.executable, "-m", "tests.client.task_server"],
+        era="legacy",  # the 2025-11-25 tasks
         env=server_env(),
         cwd=str(ROOT),
         tracer=wire(),
@@ -324,6 +325,7 @@ async def test_client_receives_tasks_over_stdio(wire: Any) -> None:
     seen: list[Any] = []
     async with Client(
         [sys.executable, "-m", "tests.client.task_server"],
+        era="legacy",  # the 2025-11-25 tasks
         env=server_env(),
         cwd=str(ROOT),
         tracer=wire(),

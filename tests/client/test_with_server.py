@@ -5,7 +5,10 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import pytest
+
 from mcpkit.client import Client
+from mcpkit.errors import MissingClientCapability
 from mcpkit.types import CreateMessageResult, TextContent
 from tests.client import app_server
 from tests.conftest import ROOT, server_env
@@ -96,5 +99,10 @@ async def test_in_memory_lifespan_spans_the_connection(wire: Any) -> None:
 
 async def test_without_handlers_server_features_fail_cleanly(kind: str, wire: Any) -> None:
     async with client(kind, wire) as c:
-        result = await c.call_tool("ask", {"question": "x"})
-        assert result.is_error  # the server cannot sample: no sampling capability
+        if c.modern:  # the stateless wire names the capability the call needs
+            with pytest.raises(MissingClientCapability) as info:
+                await c.call_tool("ask", {"question": "x"})
+            assert "sampling" in info.value.required
+        else:
+            result = await c.call_tool("ask", {"question": "x"})
+            assert result.is_error  # the server cannot sample: no sampling capability

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
+import secrets
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
@@ -34,6 +36,15 @@ import pydantic
 
 from mcpkit import versions
 from mcpkit.client.arguments import Arguments, CompletionRef, arguments_to_wire, ref_to_wire
+from mcpkit.client.cache import (
+    INVALIDATING_NOTIFICATIONS,
+    CachePolicy,
+    MemoryResponseCache,
+    ResponseCache,
+    apply_notification,
+    cached_request,
+    evictions_for,
+)
 from mcpkit.client.catalogue import ToolCatalogue
 from mcpkit.client.elicitation import (
     ElicitationHandler,
@@ -41,7 +52,11 @@ from mcpkit.client.elicitation import (
     serve_elicitation,
 )
 from mcpkit.client.elicitation import elicitation_modes as _elicitation_modes
+from mcpkit.client.era import EraMemo, http_target
 from mcpkit.client.errors import URL_ELICITATION_REQUIRED, InvalidServerResponse
+from mcpkit.client.listen import Listener, Subscriptions, listen_filter
+from mcpkit.client.modern import MODERN_VERSION, PROBE_TIMEOUT, ModernWire, probe
+from mcpkit.client.mrtr import DEFAULT_MAX_ROUNDS, InputHandler, drive
 from mcpkit.client.notifications import (
     LOG_LEVELS,
     CancelledHook,
@@ -59,10 +74,11 @@ from mcpkit.client.targets import Connection, Target, config_entry, open_target
 from mcpkit.client.task_requestor import TaskRequestor
 from mcpkit.client.tasks import make_receiver, serve_as_task, tasks_capability, tasks_only
 from mcpkit.client.url_elicitation import UrlElicitations
-from mcpkit.errors import ConnectionClosed, McpError
+from mcpkit.errors import ConnectionClosed, McpError, UnsupportedProtocolVersion
+from mcpkit.http_headers import HeaderParam, InvalidHeaderAnnotation, header_params
 from mcpkit.jsonrpc import METHOD_NOT_FOUND, JSONObject
 from mcpkit.lifecycle import has_capability
-from mcpkit.session import ClientSession, ProgressCallback
+from mcpkit.session import ClientSession, ProgressCallback, RequestContext
 from mcpkit.tasks import TaskReceiver, TaskStore
 from mcpkit.timeouts import Timeout, TimeoutTypes, resolve
 from mcpkit.transports.base import Transport
@@ -96,8 +112,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "ERA_MEMO",
     "CancelledHook",
     "Client",
+    "Era",
     "ListKind",
     "LogHook",
     "NotificationHook",
@@ -109,6 +127,15 @@ DEFAULT_TIMEOUT: Final = 60.0
 
 _UNSET: Final[Any] = object()
 M = TypeVar("M", bound=pydantic.BaseModel)
+logger = logging.getLogger("mcpkit.client")
+
+#: ``Client(era=...)``: ``"auto"`` (probe, fall back to the handshake), ``"legacy"`` (the
+#: ``initialize`` handshake only) or ``"2026-07-28"`` (the stateless wire only).
+Era = Literal["auto", "legacy", "2026-07-28"]
+_ERAS: Final = ("auto", "legacy", MODERN_VERSION)
+#: What ``era="auto"`` learnt of each target (the server process's command line, or the
+#: origin of an HTTP server), shared by the clients of this process.
+ERA_MEMO: Final = EraMemo()
 
 
 def _noop_progress(progress: float, total: float | None, message: str | None) -> None:
@@ -154,6 +181,18 @@ class Client:
     ``max_total``; each call can override it. ``max_total_timeout`` and
     ``reset_timeout_on_progress`` are the same settings given one by one (with a number
     as ``timeout``).
+
+    Era (see :data:`Era`): ``era="auto"`` (the default) opens with ``server/discover`` and
+    speaks the stateless 2026-07-28 wire to a server that answers it, the ``initialize``
+    handshake to any other (remembered per target in :data:`ERA_MEMO`); ``"legacy"`` or
+    ``"2026-07-28"`` pin one. On the modern wire every request carries the ``_meta``
+    envelope, an ``InputRequiredResult`` is answered with the handlers above and retried
+    (at most ``max_input_rounds`` rounds; ``request(..., mrtr=False)`` returns it instead),
+    and results are kept while their ``ttlMs`` says they are fresh: ``cache`` is a
+    :class:`~mcpkit.client.cache.ResponseCache` (default: a private
+    :class:`~mcpkit.client.cache.MemoryResponseCache`; ``False`` turns caching off),
+    ``cache_principal`` names the authorization context of private entries in a shared
+    store (default: one of this client's own).
     """
 
     def __init__(
@@ -192,8 +231,34 @@ class Client:
         validate_output: bool = True,
         tracer: Callable[[str, Any], None] | None = None,
         debug: bool = False,
+        era: Era = "auto",
+        cache: ResponseCache | bool = True,
+        cache_principal: str | None = None,
+        max_input_rounds: int = DEFAULT_MAX_ROUNDS,
     ) -> None:
+        if era not in _ERAS:
+            raise ValueError(f"era must be one of {', '.join(_ERAS)}; got {era!r}")
+        if max_input_rounds < 0:
+            raise ValueError("max_input_rounds must be >= 0")
         self.target = target
+        self.era: Era = era
+        self.max_input_rounds = max_input_rounds
+        if cache is True:
+            self._cache: ResponseCache | None = MemoryResponseCache()
+        elif cache is False:
+            self._cache = None
+        else:
+            self._cache = cache
+        self._principal = cache_principal or f"client-{secrets.token_hex(8)}"
+        self._wire: ModernWire | None = None
+        # The log level of modern requests: an on_log hook asks for everything, as a legacy
+        # server sends everything until logging/setLevel.
+        self._log_level: str | None = "debug" if on_log is not None else None
+        self._header_params: dict[str, tuple[HeaderParam, ...]] = {}
+        self._subscriptions = Subscriptions()
+        self._background: Listener | None = None
+        self._background_uris: list[str] = []
+        self._stale: set[tuple[str, Any]] = set()
         self._sampling_handler = sampling_handler
         self._sampling_cap = (
             sampling_capability(sampling_handler, sampling_tools, sampling_context)
@@ -266,6 +331,7 @@ class Client:
             elicitations=self._url_elicitations,
             refresh=self._refresh,
             spawn=self._spawn,
+            observers=(self._evict, self._subscriptions.route),
         )
         self.auto_refresh = auto_refresh
         self._tools: list[Tool] | None = None
@@ -328,11 +394,7 @@ class Client:
                 await session.start()
             except OSError as exc:
                 raise ConnectionClosed(f"Could not connect to the server: {exc}") from exc
-            result = await session.initialize(
-                self._client_info,
-                self._capabilities(),
-                protocol_version=self._protocol_version,
-            )
+            result = await self._open(session)
         except BaseException as exc:
             await self._teardown()
             better = conn.explain_failure(exc)
@@ -341,8 +403,93 @@ class Client:
             raise
         from mcpkit.types import Implementation, ServerCapabilities
 
-        self._server_info = lenient(Implementation, result.get("serverInfo"))
-        self._server_caps = lenient(ServerCapabilities, result.get("capabilities"))
+        if self._wire is not None:
+            info: Any = self._wire.server_info
+            caps: Any = self._wire.server_capabilities
+        else:
+            info, caps = result.get("serverInfo"), result.get("capabilities")
+        self._server_info = lenient(Implementation, info)
+        self._server_caps = lenient(ServerCapabilities, caps)
+
+    async def _initialize(self, session: ClientSession, version: str | None = None) -> JSONObject:
+        return await session.initialize(
+            self._client_info,
+            self._capabilities(),
+            protocol_version=self._protocol_version or version,
+        )
+
+    def _memo_key(self) -> str | None:
+        url = self.server_url
+        if url is not None:
+            return http_target(url)
+        if isinstance(self.target, str):
+            return self.target
+        if isinstance(self.target, list | tuple):
+            return " ".join(str(part) for part in self.target)
+        return None
+
+    def _http(self) -> Any:
+        from mcpkit.transports.http.client import StreamableHTTPClientTransport
+
+        transport = self._conn.transport if self._conn is not None else None
+        return transport if isinstance(transport, StreamableHTTPClientTransport) else None
+
+    async def _open(self, session: ClientSession) -> JSONObject:
+        """Choose the era (see :data:`Era`); the ``initialize`` result on the legacy wire."""
+        key = self._memo_key() if self.era == "auto" else None
+        remembered = ERA_MEMO.get(key) if key is not None else None
+        pinned_legacy = self._protocol_version is not None and versions.get(
+            self._protocol_version
+        ) not in (None, versions.V2026_07_28)
+        if self.era == "legacy" or pinned_legacy or (remembered and remembered[0] == "legacy"):
+            return await self._initialize(session)
+        modern = versions.V2026_07_28
+        # No handshake on the modern wire: the session may send from now on.
+        session.lifecycle.assume(modern, {})
+        session.lifecycle.capabilities = self._capabilities()
+        wire = ModernWire(
+            MODERN_VERSION, self._capabilities(), self._client_info, log_level=self._log_level
+        )
+        http = self._http()
+        if http is not None:
+            http.header_params = self._params_of
+        retried = False
+        while True:
+            timeout = None if http is not None else PROBE_TIMEOUT
+            if self.timeout.timeout is not None and timeout is not None:
+                timeout = min(timeout, self.timeout.timeout)
+            decision, result, error = await probe(
+                session, wire, http=http, retried=retried, timeout=timeout
+            )
+            if decision.action == "retry" and decision.version is not None:
+                wire.version, retried = decision.version, True
+                continue
+            if decision.action == "modern":
+                wire.version = decision.version or wire.version
+                wire.discover = result if isinstance(result, dict) else {}
+                if not wire.discover:
+                    wire.discover = await self._discover(session, wire)
+                session.lifecycle.peer_capabilities = wire.server_capabilities
+                session.lifecycle.peer_info = wire.server_info
+                self._wire = wire
+                if key is not None:
+                    ERA_MEMO.remember(key, decision)
+                return {}
+            if decision.action == "fallback" and self.era == "auto":
+                if key is not None:
+                    ERA_MEMO.remember(key, decision)
+                logger.debug("%s: %s; opening with initialize", self.target, decision.reason)
+                return await self._initialize(session, decision.version)
+            if error is not None and decision.action != "fallback":
+                raise error
+            raise UnsupportedProtocolVersion(
+                f"The server does not speak {MODERN_VERSION}: {decision.reason}",
+                {"supported": [], "requested": wire.version},
+            )
+
+    async def _discover(self, session: ClientSession, wire: ModernWire) -> JSONObject:
+        result = await session.request("server/discover", wire.wrap({}))
+        return result if isinstance(result, dict) else {}
 
     async def close(self) -> None:
         """End the connection (a stdio server is shut down: stdin closed, then signals)."""
@@ -355,6 +502,8 @@ class Client:
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._subscriptions.close_all()
+        self._background = None
         session, self._session = self._session, None
         if session is not None:
             await session.close()
@@ -373,6 +522,10 @@ class Client:
         self._resource_templates = None
         self._server_info = None
         self._server_caps = None
+        self._wire = None
+        self._header_params.clear()
+        self._subscriptions = Subscriptions()
+        self._notifications.observers = (self._evict, self._subscriptions.route)
 
     def _capabilities(self) -> JSONObject:
         caps: JSONObject = {}
@@ -439,8 +592,26 @@ class Client:
 
     @property
     def negotiated_version(self) -> ProtocolVersion | None:
-        """The negotiated revision with its feature flags."""
+        """The negotiated revision with its feature flags (on the modern wire the one
+        chosen from ``server/discover``)."""
+        if self._wire is not None:
+            return versions.get(self._wire.version)
         return self._session.protocol_version if self._session is not None else None
+
+    @property
+    def modern(self) -> bool:
+        """True when this connection speaks the stateless (2026-07-28) wire."""
+        return self._wire is not None
+
+    @property
+    def discover_result(self) -> JSONObject | None:
+        """The raw ``server/discover`` result on the modern wire (None on the legacy one)."""
+        return dict(self._wire.discover) if self._wire is not None else None
+
+    @property
+    def cache(self) -> ResponseCache | None:
+        """The response cache (None when caching is off)."""
+        return self._cache
 
     @property
     def protocol_version(self) -> str | None:
@@ -451,6 +622,8 @@ class Client:
     @property
     def instructions(self) -> str | None:
         """The server's instructions for the model, if it gave any."""
+        if self._wire is not None:
+            return self._wire.instructions
         return self._session.instructions if self._session is not None else None
 
     @property
@@ -525,98 +698,251 @@ class Client:
         timeout: TimeoutTypes = _UNSET,
         on_progress: ProgressCallback | None = None,
         max_total_timeout: float | None = _UNSET,
+        cache: CachePolicy = "use",
+        mrtr: bool = True,
     ) -> Any:
         """Send any request and return the raw ``result`` (a dict), unvalidated.
 
-        Every request of this client leaves here and every raw result comes back here: the
-        one place to wrap the params in an envelope or to loop over a result that asks for
-        more before it is final. ``timeout``: a :class:`~mcpkit.Timeout` or seconds (the
-        client's other time settings kept); ``max_total_timeout`` replaces the total cap
-        alone."""
-        session = self.session
-        try:
-            return await session.request(
-                method,
-                params,
-                timeout=self._timeout(timeout, max_total_timeout),
-                on_progress=on_progress,
-            )
-        except McpError as exc:
-            if exc.code == URL_ELICITATION_REQUIRED and type(exc) is McpError:
-                raise self._url_elicitations.required_error(exc) from None
-            raise
+        Every request of this client leaves here and every raw result comes back here.
+        ``timeout``: a :class:`~mcpkit.Timeout` or seconds (the client's other time settings
+        kept); ``max_total_timeout`` replaces the total cap alone.
 
-    async def _typed(self, model: type[M], method: str, params: JSONObject | None = None) -> M:
-        return parse(model, await self.request(method, params), method)
+        On the modern wire the params get the ``_meta`` envelope; an
+        ``InputRequiredResult`` is answered with the client's handlers and the request sent
+        again with a new id (``mrtr=False`` returns the first ``InputRequiredResult`` as it
+        is, for callers that run the rounds themselves, see :func:`mcpkit.client.mrtr.drive`);
+        cacheable results go through the response cache under ``cache`` (``"use"``,
+        ``"refresh"`` or ``"bypass"``; continuation pages and results that needed input are
+        never stored)."""
+        session = self.session
+        chosen = self._timeout(timeout, max_total_timeout)
+        wire = self._wire
+
+        async def send(name: str, body: JSONObject | None) -> Any:
+            sent = wire.wrap(body) if wire is not None else body
+            try:
+                return await session.request(name, sent, timeout=chosen, on_progress=on_progress)
+            except McpError as exc:
+                if exc.code == URL_ELICITATION_REQUIRED and type(exc) is McpError:
+                    raise self._url_elicitations.required_error(exc) from None
+                raise
+
+        if wire is None:
+            return await send(method, params)
+
+        async def rounds(name: str, body: Mapping[str, Any]) -> Any:
+            sends = 0
+
+            async def counted(inner: str, inner_body: JSONObject) -> Any:
+                nonlocal sends
+                sends += 1
+                return await send(inner, inner_body)
+
+            result = await drive(
+                counted,
+                name,
+                body,
+                self._input_handlers(session),
+                max_rounds=self.max_input_rounds,
+                return_input_required=not mrtr,
+            )
+            if sends > 1 and isinstance(result, dict) and "ttlMs" in result:
+                result = {k: v for k, v in result.items() if k != "ttlMs"}  # never cached
+            return result
+
+        store = self._cache
+        if store is None or (params is not None and "cursor" in params):
+            return await rounds(method, params or {})
+        uri = (params or {}).get("uri") if method == "resources/read" else None
+        for stale in ((method, None), (method, uri)):
+            if stale in self._stale:
+                self._stale.discard(stale)
+                if cache == "use":
+                    cache = "refresh"
+        return await cached_request(
+            store,
+            rounds,
+            method,
+            params,
+            era=wire.version,
+            target=self._cache_target(),
+            principal=self._principal,
+            policy=cache,
+        )
+
+    def _cache_target(self) -> str:
+        return self._memo_key() or f"memory:{id(self.target):x}"
+
+    def _evict(self, method: str, params: JSONObject | None) -> None:
+        """A change notification: what it makes stale is refetched by the next request."""
+        store = self._cache
+        if store is None or method not in INVALIDATING_NOTIFICATIONS:
+            return
+        for eviction in evictions_for(self._cache_target(), method, params):
+            self._stale.add((eviction.method, eviction.uri))
+        self._spawn(apply_notification(store, self._cache_target(), method, params))
+
+    def _input_handlers(self, session: ClientSession) -> dict[str, InputHandler]:
+        """The MRTR input handlers: the client's sampling, elicitation and roots handlers."""
+        serves: dict[str, Callable[[JSONObject | None, RequestContext], Awaitable[JSONObject]]]
+        serves = {}
+        if self._sampling_handler is not None and self._sampling_cap is not None:
+            serves["sampling/createMessage"] = serve_sampling(
+                self._sampling_handler, self._sampling_cap
+            )
+        if self._elicitation_handler is not None:
+            serves["elicitation/create"] = serve_elicitation(
+                self._elicitation_handler, self._elicitation_modes, self._url_elicitations.track
+            )
+        if self._roots is not None:
+            serves["roots/list"] = serve_roots(lambda: self._roots)
+        handlers: dict[str, InputHandler] = {}
+        for name, serve in serves.items():
+            handlers[name] = _bound(serve, session, name)
+        return handlers
+
+    def _params_of(self, tool: str) -> tuple[HeaderParam, ...]:
+        return self._header_params.get(tool, ())
+
+    async def _typed(
+        self,
+        model: type[M],
+        method: str,
+        params: JSONObject | None = None,
+        *,
+        cache: CachePolicy = "use",
+    ) -> M:
+        return parse(model, await self.request(method, params, cache=cache), method)
+
+    def _pager(self, cache: CachePolicy) -> Callable[[str, JSONObject | None], Awaitable[Any]]:
+        async def fetch(method: str, params: JSONObject | None) -> Any:
+            raw = await self.request(method, params, cache=cache)
+            return self._usable_tools(raw) if method == "tools/list" else raw
+
+        return fetch
 
     async def ping(self, *, timeout: TimeoutTypes = _UNSET) -> None:
-        """Check the server is alive (raises on timeout or a closed connection)."""
-        result = await self.request("ping", timeout=timeout)
+        """Check the server is alive (raises on timeout or a closed connection).
+
+        The modern wire has no ``ping``: ``server/discover`` is sent instead (never
+        answered from the cache)."""
+        if self._wire is not None:
+            result = await self.request("server/discover", {}, timeout=timeout, cache="bypass")
+        else:
+            result = await self.request("ping", timeout=timeout)
         if not isinstance(result, dict):
             raise InvalidServerResponse("ping", "expected an empty object")
 
     # pages
 
-    async def list_tools_page(self, cursor: str | None = None) -> ListToolsResult:
+    async def list_tools_page(
+        self, cursor: str | None = None, *, cache: CachePolicy = "use"
+    ) -> ListToolsResult:
         """One page of tools (``next_cursor`` set when there are more)."""
         from mcpkit.types import ListToolsResult
 
-        raw = await self.request("tools/list", cursor_params(cursor))
+        raw = self._usable_tools(
+            await self.request("tools/list", cursor_params(cursor), cache=cache)
+        )
         page = parse(ListToolsResult, raw, "tools/list")
         self._catalogue.remember(raw["tools"], replace=False)
         return page
 
-    async def list_resources_page(self, cursor: str | None = None) -> ListResourcesResult:
+    def _usable_tools(self, raw: Any) -> Any:
+        """A modern HTTP tools/list page without the tools whose ``x-mcp-header``
+        annotations are invalid (each logged); the header parameters of the others noted."""
+        if self._wire is None or self._http() is None or not isinstance(raw, dict):
+            return raw
+        tools = raw.get("tools")
+        if not isinstance(tools, list):
+            return raw
+        kept = []
+        for tool in tools:
+            if not isinstance(tool, dict):
+                kept.append(tool)
+                continue
+            try:
+                found = header_params(tool.get("inputSchema"))
+            except InvalidHeaderAnnotation as exc:
+                logger.warning("Ignoring tool %r: %s", tool.get("name"), exc)
+                continue
+            if isinstance(tool.get("name"), str):
+                self._header_params[tool["name"]] = found
+            kept.append(tool)
+        return {**raw, "tools": kept}
+
+    async def list_resources_page(
+        self, cursor: str | None = None, *, cache: CachePolicy = "use"
+    ) -> ListResourcesResult:
         """One page of resources."""
         from mcpkit.types import ListResourcesResult
 
-        return await self._typed(ListResourcesResult, "resources/list", cursor_params(cursor))
+        return await self._typed(
+            ListResourcesResult, "resources/list", cursor_params(cursor), cache=cache
+        )
 
     async def list_resource_templates_page(
-        self, cursor: str | None = None
+        self, cursor: str | None = None, *, cache: CachePolicy = "use"
     ) -> ListResourceTemplatesResult:
         """One page of resource templates."""
         from mcpkit.types import ListResourceTemplatesResult
 
         return await self._typed(
-            ListResourceTemplatesResult, "resources/templates/list", cursor_params(cursor)
+            ListResourceTemplatesResult,
+            "resources/templates/list",
+            cursor_params(cursor),
+            cache=cache,
         )
 
-    async def list_prompts_page(self, cursor: str | None = None) -> ListPromptsResult:
+    async def list_prompts_page(
+        self, cursor: str | None = None, *, cache: CachePolicy = "use"
+    ) -> ListPromptsResult:
         """One page of prompts."""
         from mcpkit.types import ListPromptsResult
 
-        return await self._typed(ListPromptsResult, "prompts/list", cursor_params(cursor))
+        return await self._typed(
+            ListPromptsResult, "prompts/list", cursor_params(cursor), cache=cache
+        )
 
     # every page
 
-    async def list_tools(self) -> list[Tool]:
-        """Every tool (all pages followed); also refreshes the tool catalogue."""
+    async def list_tools(self, *, cache: CachePolicy = "use") -> list[Tool]:
+        """Every tool (all pages followed); also refreshes the tool catalogue.
+
+        ``cache``: ``"use"`` (a fresh cached list is served without a request),
+        ``"refresh"`` or ``"bypass"``. Over HTTP on the modern wire, a tool whose
+        ``x-mcp-header`` annotations are invalid is left out (with a warning)."""
         from mcpkit.types import ListToolsResult
 
         tools, raw = await all_pages(
-            self.request, "tools/list", ListToolsResult, lambda p: p.tools, "tools"
+            self._pager(cache), "tools/list", ListToolsResult, lambda p: p.tools, "tools"
         )
         self._catalogue.remember(raw, replace=True)
         self._tools = tools
         return tools
 
-    async def list_resources(self) -> list[Resource]:
+    async def list_resources(self, *, cache: CachePolicy = "use") -> list[Resource]:
         """Every resource (all pages followed)."""
         from mcpkit.types import ListResourcesResult
 
         items, _ = await all_pages(
-            self.request, "resources/list", ListResourcesResult, lambda p: p.resources, "resources"
+            self._pager(cache),
+            "resources/list",
+            ListResourcesResult,
+            lambda p: p.resources,
+            "resources",
         )
         self._resources = items
         return items
 
-    async def list_resource_templates(self) -> list[ResourceTemplate]:
+    async def list_resource_templates(
+        self, *, cache: CachePolicy = "use"
+    ) -> list[ResourceTemplate]:
         """Every resource template (all pages followed)."""
         from mcpkit.types import ListResourceTemplatesResult
 
         items, _ = await all_pages(
-            self.request,
+            self._pager(cache),
             "resources/templates/list",
             ListResourceTemplatesResult,
             lambda p: p.resource_templates,
@@ -625,12 +951,12 @@ class Client:
         self._resource_templates = items
         return items
 
-    async def list_prompts(self) -> list[Prompt]:
+    async def list_prompts(self, *, cache: CachePolicy = "use") -> list[Prompt]:
         """Every prompt (all pages followed)."""
         from mcpkit.types import ListPromptsResult
 
         items, _ = await all_pages(
-            self.request, "prompts/list", ListPromptsResult, lambda p: p.prompts, "prompts"
+            self._pager(cache), "prompts/list", ListPromptsResult, lambda p: p.prompts, "prompts"
         )
         self._prompts = items
         return items
@@ -765,19 +1091,81 @@ class Client:
 
     # resources, prompts, completion, logging
 
-    async def read_resource(self, uri: str) -> ReadResourceResult:
+    async def read_resource(self, uri: str, *, cache: CachePolicy = "use") -> ReadResourceResult:
         """Read the resource at ``uri``."""
         from mcpkit.types import ReadResourceResult
 
-        return await self._typed(ReadResourceResult, "resources/read", {"uri": str(uri)})
+        return await self._typed(
+            ReadResourceResult, "resources/read", {"uri": str(uri)}, cache=cache
+        )
 
     async def subscribe_resource(self, uri: str) -> None:
-        """Ask for ``notifications/resources/updated`` when ``uri`` changes."""
-        await self._empty("resources/subscribe", {"uri": str(uri)})
+        """Ask for ``notifications/resources/updated`` when ``uri`` changes (they reach
+        ``on_resource_updated``). On the modern wire this (re)opens a background
+        ``subscriptions/listen`` for every subscribed URI."""
+        if self._wire is None:
+            await self._empty("resources/subscribe", {"uri": str(uri)})
+            return
+        if str(uri) not in self._background_uris:
+            await self._relisten([*self._background_uris, str(uri)])
 
     async def unsubscribe_resource(self, uri: str) -> None:
         """Stop the updates for ``uri``."""
-        await self._empty("resources/unsubscribe", {"uri": str(uri)})
+        if self._wire is None:
+            await self._empty("resources/unsubscribe", {"uri": str(uri)})
+            return
+        await self._relisten([u for u in self._background_uris if u != str(uri)])
+
+    async def _relisten(self, uris: list[str]) -> None:
+        old, self._background = self._background, None
+        if old is not None:
+            await old.aclose()
+        self._background_uris = uris
+        if uris:
+            listener = self.listen(resources=uris)
+            await listener.__aenter__()
+            self._background = listener
+            self._spawn(_drain(listener))
+
+    def listen(
+        self,
+        *,
+        tools: bool = False,
+        prompts: bool = False,
+        resource_list: bool = False,
+        resources: Collection[str] = (),
+    ) -> Listener:
+        """A notification stream: ``async with c.listen(tools=True) as events: async for ev
+        in events: ...`` (see :mod:`mcpkit.client.listen`).
+
+        ``tools``/``prompts``/``resource_list``: the list-changed notifications of that list;
+        ``resources``: ``notifications/resources/updated`` of these URIs. On the modern wire
+        a ``subscriptions/listen`` request (entering waits for its acknowledgment); on a
+        legacy server the session's notifications (and ``resources/subscribe``)."""
+        notifications = listen_filter(
+            tools=tools, prompts=prompts, resource_list=resource_list, resources=resources
+        )
+        session = self.session
+        if self._wire is not None:
+            wire = self._wire
+
+            async def open_request(params: JSONObject) -> Any:
+                return await session.request(
+                    "subscriptions/listen", wire.wrap(params), timeout=None
+                )
+
+            return Listener(
+                self._subscriptions, notifications, modern=True, open_request=open_request
+            )
+        can_subscribe = resources and self.supports("resources", "subscribe")
+        return Listener(
+            self._subscriptions,
+            notifications,
+            modern=False,
+            open_request=_never_sent,
+            subscribe=self.subscribe_resource if can_subscribe else None,
+            unsubscribe=self.unsubscribe_resource if can_subscribe else None,
+        )
 
     async def get_prompt(
         self, name: str, arguments: Mapping[str, Any] | None = None
@@ -822,6 +1210,9 @@ class Client:
         """Ask the server to send log messages at ``level`` and above."""
         if level not in LOG_LEVELS:
             raise ValueError(f"Unknown logging level {level!r}; one of {', '.join(LOG_LEVELS)}")
+        if self._wire is not None:  # no logging/setLevel on the modern wire: per request
+            self._wire.log_level = self._log_level = level
+            return
         await self._empty("logging/setLevel", {"level": level})
 
     async def _empty(self, method: str, params: JSONObject) -> None:
@@ -844,6 +1235,8 @@ class Client:
             )
         check_roots(roots)
         self._roots = roots
+        if self._wire is not None:
+            return  # the modern wire asks for roots per request (MRTR)
         if self._session is not None and not self._session.closed:
             await self._session.notify("notifications/roots/list_changed")
 
@@ -873,14 +1266,14 @@ class Client:
     async def _refresh(self, kind: ListKind) -> None:
         """List ``kind`` again after its list_changed notification (``auto_refresh``)."""
         if kind == "tools":
-            await self.list_tools()
+            await self.list_tools(cache="refresh")
         elif kind == "prompts":
-            await self.list_prompts()
+            await self.list_prompts(cache="refresh")
         else:
-            await self.list_resources()
+            await self.list_resources(cache="refresh")
             if self.supports("resources"):
                 try:
-                    await self.list_resource_templates()
+                    await self.list_resource_templates(cache="refresh")
                 except McpError as exc:
                     if exc.code != METHOD_NOT_FOUND:
                         raise
@@ -896,6 +1289,32 @@ class Client:
 
 
 # -- helpers ------------------------------------------------------------------------------------
+
+
+async def _never_sent(params: JSONObject) -> Any:
+    raise AssertionError("a legacy listener sends no subscriptions/listen")
+
+
+async def _drain(listener: Listener) -> None:
+    """Consume a background listener (its notifications reach the hooks anyway)."""
+    async for _ in listener:
+        pass
+
+
+def _bound(
+    serve: Callable[[JSONObject | None, RequestContext], Awaitable[JSONObject]],
+    session: ClientSession,
+    method: str,
+) -> InputHandler:
+    """An MRTR input handler running a session request handler with a context of its own."""
+    counter = 0
+
+    async def handle(params: JSONObject | None) -> JSONObject:
+        nonlocal counter
+        counter += 1
+        return await serve(params, RequestContext(session, f"input-{counter}", method, params))
+
+    return handle
 
 
 def _info_dict(info: Implementation | Mapping[str, Any] | None) -> JSONObject:

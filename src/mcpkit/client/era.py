@@ -124,9 +124,10 @@ def _on_error(
         offered = data.get("supported") if isinstance(data, Mapping) else None
         offered = offered if isinstance(offered, list) else []
         modern = _pick([v for v in offered if isinstance(v, str) and _is_modern(v)], mine)
-        if modern is not None and modern != requested and not retried:
+        if modern is not None and not retried:
+            # Retried even when it lists the version refused: the retry settles it.
             return EraDecision(
-                "retry", modern, f"the server does not speak {requested}; it lists {modern}"
+                "retry", modern, f"the server refused {requested}; it lists {modern}"
             )
         legacy = _pick([v for v in offered if isinstance(v, str) and not _is_modern(v)], mine)
         if legacy is not None:

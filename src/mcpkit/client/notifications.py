@@ -14,7 +14,7 @@ with ``auto_refresh``), ``notifications/cancelled`` and every notification to
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
@@ -104,6 +104,7 @@ class NotificationRouter:
         refresh: Callable[[ListKind], Awaitable[None]],
         spawn: Callable[[Awaitable[Any]], None],
         auto_refresh: bool = False,
+        observers: Sequence[Callable[[str, JSONObject | None], None]] = (),
     ) -> None:
         self.hooks = hooks
         self._catalogue = catalogue
@@ -113,6 +114,8 @@ class NotificationRouter:
         self._spawn = spawn
         #: Refresh a list when it changed, before calling ``on_list_changed``.
         self.auto_refresh = auto_refresh
+        #: Called with every notification before the hooks (the response cache, listeners).
+        self.observers = tuple(observers)
 
     def install(self, session: ClientSession) -> None:
         """Register the handlers on ``session``."""
@@ -200,6 +203,8 @@ class NotificationRouter:
                 await outcome
 
     def _any(self, method: str, params: JSONObject | None) -> None:
+        for observer in self.observers:
+            observer(method, params)
         if method == "notifications/cancelled":
             self._cancelled(params)
         if self.hooks.on_notification is not None:

@@ -1,5 +1,16 @@
-"""The client as the requestor of tasks (2025-11-25): task-augmented ``tools/call`` and
-``tasks/get`` / ``tasks/result`` / ``tasks/list`` / ``tasks/cancel``.
+"""The client as the requestor of tasks: 2025-11-25 task-augmented ``tools/call`` with
+``tasks/get`` / ``tasks/result`` / ``tasks/list`` / ``tasks/cancel``, and the 2026-07-28
+tasks extension (``io.modelcontextprotocol/tasks``: ``tasks/get`` / ``tasks/update`` /
+``tasks/cancel``).
+
+:meth:`TaskRequestor.start` gives one :class:`TaskHandle` for both: on a 2025 connection it
+sends a task-augmented call; on a modern one it opts the call in to the extension (in that
+request's ``clientCapabilities``), runs its MRTR rounds, and takes what the server answers:
+a ``CreateTaskResult`` (a handle to poll) or a complete result (a handle already done).
+``await handle.result()`` polls at the server's interval and answers ``input_required`` with
+the client's own elicitation, sampling and roots handlers (2025: by calling
+``tasks/result``, on whose stream the server sends its requests; 2026: by ``tasks/update``
+with the answers to the task's ``inputRequests``).
 
 :class:`TaskRequestor` serves the task methods of :class:`~mcpkit.client.Client`. Before
 anything is sent it checks the negotiated revision has tasks and the server declared the
@@ -40,7 +51,10 @@ if TYPE_CHECKING:
         TaskStatusNotificationParams,
     )
 
-__all__ = ["MAX_TASKS_KEPT", "TaskRequestor"]
+__all__ = ["MAX_TASKS_KEPT", "TASKS_EXTENSION", "TaskHandle", "TaskRequestor", "start_tool_task"]
+
+#: The tasks extension of the 2026-07-28 wire.
+TASKS_EXTENSION: Final = "io.modelcontextprotocol/tasks"
 
 #: How many task ids -> tool names (and task progress listeners) the client remembers.
 MAX_TASKS_KEPT: Final = 1000
@@ -103,6 +117,93 @@ class TaskRequestor:
                 self.refuse_plain_call(name)
             except TaskNotSupported as clearer:
                 raise clearer from exc
+
+    # -- one handle for both designs -----------------------------------------------------------
+
+    async def start(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | pydantic.BaseModel | None,
+        *,
+        ttl: int | None = None,
+        timeout: TimeoutTypes,
+        meta: Mapping[str, Any] | None = None,
+    ) -> TaskHandle:
+        """See :func:`start_tool_task`."""
+        client = self._client
+        if getattr(client, "_wire", None) is None:
+            task = await self.call_tool(
+                name, arguments, ttl=ttl, timeout=timeout, on_progress=None, meta=meta
+            )
+            return TaskHandle(self, name, task.task_id, task.status, legacy=True)
+        params: JSONObject = {"name": name}
+        if arguments is not None:
+            params["arguments"] = arguments_to_wire(arguments)
+        if meta:
+            params["_meta"] = dict(meta)
+        raw = await self.modern_request("tools/call", params, timeout=timeout, rounds=True)
+        if isinstance(raw, dict) and raw.get("resultType") == "task":
+            task_id = raw.get("taskId")
+            status = raw.get("status")
+            if not isinstance(task_id, str) or not isinstance(status, str):
+                raise McpError(INVALID_PARAMS, "The server sent a CreateTaskResult without a task")
+            handle = TaskHandle(self, name, task_id, status, legacy=False)
+            handle.poll_interval = _interval(raw.get("pollIntervalMs"))
+            return handle
+        handle = TaskHandle(self, name, None, "completed", legacy=False)
+        handle._raw_result = raw  # the server answered at once (no task)
+        return handle
+
+    async def modern_request(
+        self, method: str, params: JSONObject, *, timeout: TimeoutTypes = None, rounds: bool = False
+    ) -> Any:
+        """``method`` on the modern wire with the tasks extension in this request's client
+        capabilities (MRTR rounds answered by the client's handlers when ``rounds``)."""
+        from mcpkit.client.client import _UNSET
+        from mcpkit.client.mrtr import drive
+        from mcpkit.envelope import CLIENT_CAPABILITIES_KEY
+
+        client = self._client
+        wire = client._wire
+        session = client.session
+        assert wire is not None
+        chosen = client._timeout(_UNSET if timeout is None else timeout, _UNSET)
+
+        async def send(name: str, body: JSONObject) -> Any:
+            sent = wire.wrap(body)
+            meta = dict(sent["_meta"])
+            caps = dict(meta.get(CLIENT_CAPABILITIES_KEY) or {})
+            caps["extensions"] = {**dict(caps.get("extensions") or {}), TASKS_EXTENSION: {}}
+            meta[CLIENT_CAPABILITIES_KEY] = caps
+            sent["_meta"] = meta
+            return await session.request(name, sent, timeout=chosen)
+
+        if not rounds:
+            return await send(method, params)
+        return await drive(
+            send,
+            method,
+            params,
+            client._input_handlers(session),
+            max_rounds=client.max_input_rounds,
+        )
+
+    async def answer_input(self, task_id: str, input_requests: Any) -> None:
+        """Answer a modern task's ``inputRequests`` with the client's handlers
+        (``tasks/update``)."""
+        from mcpkit.client.mrtr import fulfil
+
+        requests: dict[str, tuple[str, Any]] = {}
+        if isinstance(input_requests, Mapping):
+            for key, request in input_requests.items():
+                inner = request.get("method") if isinstance(request, Mapping) else None
+                if isinstance(inner, str):
+                    requests[str(key)] = (inner, request.get("params"))
+        if not requests:
+            return
+        client = self._client
+        responses = await fulfil(requests, client._input_handlers(client.session))
+        await self.modern_request("tasks/update", {"taskId": task_id, "inputResponses": responses})
 
     # -- requests ------------------------------------------------------------------------------
 
@@ -301,3 +402,168 @@ class TaskRequestor:
         for release in self._task_progress.values():
             release()
         self._task_progress.clear()
+
+
+def _interval(value: Any) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        return float(value) / 1000
+    return None
+
+
+class TaskHandle:
+    """A tool call running as a task (either design; see the module docstring).
+
+    ``task_id`` (None when the server answered at once, without a task), ``status`` (the
+    last one seen), ``status_message``; :meth:`refresh`, :meth:`wait`, :meth:`result`,
+    :meth:`cancel`.
+    """
+
+    def __init__(
+        self,
+        requestor: TaskRequestor,
+        tool: str,
+        task_id: str | None,
+        status: str,
+        *,
+        legacy: bool,
+    ) -> None:
+        self._requestor = requestor
+        self.tool = tool
+        self.task_id = task_id
+        self.status = status
+        self.status_message: str | None = None
+        self.legacy = legacy
+        #: Seconds between polls the server suggested (None: the default, 1 s).
+        self.poll_interval: float | None = None
+        self._raw_result: Any = None
+        self._error: JSONObject | None = None
+        self._input_requests: Any = None
+
+    @property
+    def done(self) -> bool:
+        """True once the task is ``completed``, ``failed`` or ``cancelled``."""
+        return self.status in TERMINAL
+
+    def __repr__(self) -> str:
+        return f"TaskHandle({self.tool!r}, task_id={self.task_id!r}, status={self.status!r})"
+
+    async def refresh(self) -> str:
+        """One ``tasks/get``; the status now (input requests are not answered here)."""
+        if self.task_id is None or (self.done and not self.legacy):
+            return self.status
+        if self.legacy:
+            got = await self._requestor.get(self.task_id)
+            self.status = got.status
+            self.status_message = got.status_message
+            self.poll_interval = _interval(got.poll_interval)
+            return self.status
+        raw = await self._requestor.modern_request("tasks/get", {"taskId": self.task_id})
+        if not isinstance(raw, dict) or not isinstance(raw.get("status"), str):
+            raise McpError(INVALID_PARAMS, "The server sent an invalid task state")
+        self.status = raw["status"]
+        message = raw.get("statusMessage")
+        self.status_message = message if isinstance(message, str) else None
+        self.poll_interval = _interval(raw.get("pollIntervalMs")) or self.poll_interval
+        if self.status == "completed":
+            self._raw_result = raw.get("result")
+        elif self.status == "failed":
+            error = raw.get("error")
+            self._error = error if isinstance(error, dict) else {}
+        self._input_requests = raw.get("inputRequests")
+        return self.status
+
+    async def wait(self, *, timeout: float | None = None) -> str:
+        """Poll until the task is terminal, answering ``input_required`` with the client's
+        handlers; the final status. ``timeout`` (seconds) bounds the wait."""
+        if self.done:
+            return self.status
+        assert self.task_id is not None
+        requestor = self._requestor
+        async with asyncio.timeout(timeout):
+            if self.legacy:
+                final = await requestor.wait(self.task_id, poll=True, timeout=None)
+                self.status = final.status
+                self.status_message = final.status_message
+                return self.status
+            while True:
+                status = await self.refresh()
+                if status in TERMINAL:
+                    return status
+                if status == "input_required":
+                    await requestor.answer_input(self.task_id, self._input_requests)
+                    continue
+                await asyncio.sleep(max(self.poll_interval or 1.0, 0.01))
+
+    async def result(
+        self, *, timeout: float | None = None, raise_on_error: bool = False
+    ) -> CallToolResult:
+        """Wait for the task and return the tool's ``CallToolResult`` (its structured content
+        checked like :meth:`Client.call_tool`'s). A task that failed raises its JSON-RPC
+        error as :class:`~mcpkit.McpError`; a cancelled one raises McpError -32602."""
+        await self.wait(timeout=timeout)
+        requestor = self._requestor
+        client = requestor._client
+        if self.legacy:
+            assert self.task_id is not None
+            return await requestor.result(
+                self.task_id, timeout=timeout, raise_on_error=raise_on_error
+            )
+        if self.status == "failed":
+            error = self._error or {}
+            raise McpError(
+                int(error.get("code", INVALID_PARAMS)),
+                str(error.get("message", "The task failed")),
+                error.get("data"),
+            )
+        if self.status == "cancelled":
+            raise McpError(INVALID_PARAMS, f"Task {self.task_id} was cancelled")
+        return await client.tool_catalogue.tool_result(
+            self.tool,
+            self._raw_result,
+            validate=client.validate_output,
+            raise_on_error=raise_on_error,
+            method="tasks/get" if self.task_id is not None else "tools/call",
+        )
+
+    async def cancel(self) -> None:
+        """Ask the server to cancel the task (nothing when it is already finished)."""
+        if self.task_id is None or self.done:
+            return
+        if self.legacy:
+            try:
+                cancelled = await self._requestor.cancel(self.task_id)
+            except McpError as exc:
+                if exc.code != INVALID_PARAMS:
+                    raise
+                await self.refresh()
+                return
+            self.status = cancelled.status
+            return
+        await self._requestor.modern_request("tasks/cancel", {"taskId": self.task_id})
+        await self.refresh()
+
+
+async def start_tool_task(
+    client: Client,
+    name: str,
+    arguments: Mapping[str, Any] | pydantic.BaseModel | None = None,
+    *,
+    ttl: int | None = None,
+    timeout: TimeoutTypes = None,
+    meta: Mapping[str, Any] | None = None,
+) -> TaskHandle:
+    """Run tool ``name`` as a task on ``client``'s connection, whichever design it speaks,
+    and return its :class:`TaskHandle` (``await handle.result()`` for the outcome).
+
+    2025-11-25: a task-augmented ``tools/call`` (``ttl`` in milliseconds asks how long the
+    server keeps it; :class:`TaskNotSupported` when the server or tool does not allow
+    tasks). 2026-07-28: the call opts in to the tasks extension; its MRTR rounds are
+    answered by the client's handlers; the server decides whether it becomes a task (a
+    complete answer gives a handle that is already done, ``task_id`` None). ``timeout``
+    bounds the creating request (default: the client's).
+    """
+    from mcpkit.client.client import _UNSET
+
+    return await client._task_requestor.start(
+        name, arguments, ttl=ttl, timeout=_UNSET if timeout is None else timeout, meta=meta
+    )

@@ -10,6 +10,15 @@ server's ``retry`` delay (never earlier), re-initializes once transparently when
 answers 404 for the session (and retries the request that failed), and falls back to the
 2024-11-05 HTTP+SSE transport when POST ``initialize`` is refused with 400/404/405. HTTP
 failures reach the affected call as a JSON-RPC error (:data:`HTTP_ERROR`), never a hang.
+
+A *modern* message (2026-07-28: a request whose ``params._meta`` carries the protocol
+version) gets the routing headers of :func:`mcpkit.http_headers.request_headers`
+(``MCP-Protocol-Version``, ``Mcp-Method``, ``Mcp-Name``, and for ``tools/call`` the
+``Mcp-Param-*`` of :attr:`StreamableHTTPClientTransport.header_params`), no session id; a 4xx
+answer whose body is a JSON-RPC error reaches the call as that error (its HTTP status in
+:attr:`StreamableHTTPClientTransport.last_error_status`), and ``notifications/cancelled`` for a
+modern request in flight closes that request's stream instead of being posted (how a
+``subscriptions/listen`` ends).
 """
 
 from __future__ import annotations
@@ -18,13 +27,14 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import httpx
 import orjson
 
 from mcpkit.errors import ConnectionClosed, TransportError
+from mcpkit.http_headers import HeaderParam, request_headers
 from mcpkit.jsonrpc import RequestId
 from mcpkit.transports.base import MessageSink, Transport
 from mcpkit.transports.http.sse import SSEDecoder
@@ -56,6 +66,18 @@ class HttpStatusError(TransportError):
         if not detail:
             detail = body[:200].decode("utf-8", "replace").strip()
         super().__init__(f"HTTP {status} {reason}" + (f": {detail}" if detail else ""))
+
+
+_PROTOCOL_VERSION_KEY: Final = "io.modelcontextprotocol/protocolVersion"
+
+
+def _is_modern(message: Any) -> bool:
+    """A single request carrying the modern ``_meta`` envelope."""
+    if type(message) is not dict or "method" not in message:
+        return False
+    params = message.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return isinstance(meta, dict) and isinstance(meta.get(_PROTOCOL_VERSION_KEY), str)
 
 
 def _request_ids(message: Any) -> list[RequestId]:
@@ -117,6 +139,12 @@ class StreamableHTTPClientTransport(Transport):
         self.session_id: str | None = None
         #: The negotiated protocol version (sent as ``MCP-Protocol-Version``).
         self.protocol_version: str | None = None
+        #: The ``x-mcp-header`` parameters of a tool, by name (modern ``tools/call``).
+        self.header_params: Callable[[str], Sequence[HeaderParam]] | None = None
+        #: The HTTP status of the last 4xx that answered a modern request with a JSON-RPC
+        #: error (the era probe reads it: a 404 tells more than a 400).
+        self.last_error_status: int | None = None
+        self._modern_posts: dict[RequestId, asyncio.Task[Any]] = {}
 
     # -- Transport interface -------------------------------------------------------------------
 
@@ -133,7 +161,25 @@ class StreamableHTTPClientTransport(Transport):
             raise ConnectionClosed()
         if type(message) is dict and message.get("method") == "initialize":
             self._init_message = message
-        self._spawn(self._send(message))
+        if self._close_modern_stream(message):
+            return
+        task = self._spawn(self._send(message))
+        if _is_modern(message) and "id" in message:
+            rid: RequestId = message["id"]
+            self._modern_posts[rid] = task
+            task.add_done_callback(lambda _t: self._modern_posts.pop(rid, None))
+
+    def _close_modern_stream(self, message: Any) -> bool:
+        """``notifications/cancelled`` for a modern request in flight: close its stream."""
+        if type(message) is not dict or message.get("method") != "notifications/cancelled":
+            return False
+        params = message.get("params")
+        rid = params.get("requestId") if isinstance(params, dict) else None
+        task = self._modern_posts.pop(rid, None) if rid is not None else None
+        if task is None:
+            return False
+        task.cancel()
+        return True
 
     async def close(self) -> None:
         if self._closed:
@@ -245,7 +291,16 @@ class StreamableHTTPClientTransport(Transport):
         if client is None:
             raise ConnectionClosed()
         sent_sid = self.session_id
+        modern = _is_modern(message)
         headers = self._headers(**{"content-type": "application/json", "accept": _ACCEPT})
+        if modern:
+            headers.pop("mcp-session-id", None)
+            headers.pop("mcp-protocol-version", None)
+            tool = message.get("params", {}).get("name")
+            params: Sequence[HeaderParam] = ()
+            if message["method"] == "tools/call" and isinstance(tool, str) and self.header_params:
+                params = self.header_params(tool)
+            headers.update(request_headers(message, params))
         request = client.build_request(
             "POST", self.url, content=orjson.dumps(message), headers=headers
         )
@@ -266,7 +321,13 @@ class StreamableHTTPClientTransport(Transport):
                 raise HttpStatusError(status, response.reason_phrase, body)
             if status >= 400:
                 body = await _read_limited(response)
-                raise HttpStatusError(status, response.reason_phrase, body)
+                error = HttpStatusError(status, response.reason_phrase, body)
+                if modern and error.rpc_error is not None and 400 <= status < 500:
+                    self.last_error_status = status
+                    for rid in ids:
+                        self._deliver({"jsonrpc": "2.0", "id": rid, "error": error.rpc_error})
+                    return
+                raise error
             if is_init:
                 sid = response.headers.get("mcp-session-id")
                 if sid:
