@@ -1,11 +1,14 @@
 """The server the reliability suite and ``bench/soak.py`` drive: an mcpkit ``Server`` with
 tools that return large results, send bursts and progress, wait, and fail; a resource and a
 prompt. ``python -m tests.reliability.app stdio`` serves stdio; ``... http [--json]
-[--stateless]`` serves Streamable HTTP on 127.0.0.1 (a free port, printed to stderr)."""
+[--stateless] [--head-timeout S ...]`` serves Streamable HTTP on 127.0.0.1 (a free port,
+printed to stderr) with the limits given."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
 import sys
 
 from mcpkit import Context, Server
@@ -56,15 +59,42 @@ def make_app() -> Server:
     return app
 
 
-if __name__ == "__main__":
-    mode = sys.argv[1] if len(sys.argv) > 1 else "stdio"
-    server = make_app()
-    if mode == "stdio":
-        server.run("stdio")
+async def serve_http(args: argparse.Namespace) -> None:
+    """Serve Streamable HTTP on 127.0.0.1 with the limits given on the command line."""
+    from mcpkit.transports.http import running
+
+    asgi = make_app().http_app(
+        json_response=args.json,
+        stateless=args.stateless,
+        body_timeout=args.body_timeout,
+        slow_reader_timeout=args.slow_reader_timeout,
+        max_stream_buffer=args.max_stream_buffer,
+    )
+    async with running(
+        asgi, head_timeout=args.head_timeout, timeout_keep_alive=args.keep_alive
+    ) as base:
+        sys.stderr.write(f"mcpkit: serving reliability on {base}/mcp (Streamable HTTP)\n")
+        sys.stderr.flush()
+        await asyncio.Event().wait()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode", choices=["stdio", "http"])
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--stateless", action="store_true")
+    parser.add_argument("--head-timeout", type=float, default=10.0)
+    parser.add_argument("--body-timeout", type=float, default=30.0)
+    parser.add_argument("--keep-alive", type=float, default=5.0)
+    parser.add_argument("--slow-reader-timeout", type=float, default=30.0)
+    parser.add_argument("--max-stream-buffer", type=int, default=4 * 1024 * 1024)
+    args = parser.parse_args()
+    if args.mode == "stdio":
+        make_app().run("stdio")
     else:
-        server.run(
-            "http",
-            port=0,
-            json_response="--json" in sys.argv,
-            stateless="--stateless" in sys.argv,
-        )
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve_http(args))
+
+
+if __name__ == "__main__":
+    main()

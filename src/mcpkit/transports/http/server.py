@@ -86,6 +86,8 @@ SessionFactory = Callable[[Transport], ServerSession]
 
 #: JSON-RPC error code in the body of 404 answers for unknown or ended sessions.
 SESSION_NOT_FOUND: Final = -32001
+#: Sent with an answer given before the request body was read whole: the connection ends.
+_CLOSE: Final = [(b"connection", b"close")]
 _DEFAULT_VERSION = versions.V2025_03_26
 
 
@@ -329,17 +331,25 @@ class StreamableHTTPApp:
             except ValueError:
                 declared = -1
             if declared > self.max_body_size:
-                await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
+                await respond_error(
+                    send, 413, INVALID_REQUEST, "Request body too large", extra=_CLOSE
+                )
                 return
         try:
             async with asyncio.timeout(self.body_timeout):
                 body = await read_body(receive, self.max_body_size)
         except BodyTooLarge:
-            await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
+            await respond_error(send, 413, INVALID_REQUEST, "Request body too large", extra=_CLOSE)
             return
         except TimeoutError:
+            # The rest of the body is never read: the connection cannot carry another request,
+            # and a client that keeps trickling bytes must not hold it open.
             await respond_error(
-                send, 408, INVALID_REQUEST, "Request Timeout: the body did not arrive in time"
+                send,
+                408,
+                INVALID_REQUEST,
+                "Request Timeout: the body did not arrive in time",
+                extra=_CLOSE,
             )
             return
         if body is None:
