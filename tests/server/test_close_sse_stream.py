@@ -45,7 +45,7 @@ async def test_tool_closes_its_stream_and_the_client_resumes(wire: Any) -> None:
     asgi = make_app(record).http_app(sse_retry_ms=RETRY_MS)
     progress: list[tuple[float, str | None]] = []
     async with running(request_log(asgi, log)) as base:
-        async with Client(base + "/mcp", tracer=wire(), timeout=10) as client:
+        async with Client(base + "/mcp", tracer=wire(), timeout=10, era="legacy") as client:
             result = await client.call_tool(
                 "long_job", on_progress=lambda p, t, m: progress.append((p, m))
             )
