@@ -898,7 +898,10 @@ class ServerSession(Session):
     def assume_initialized(
         self, version: ProtocolVersion, client_capabilities: JSONObject | None = None
     ) -> None:
-        """Operate without a handshake (stateless HTTP)."""
+        """Operate without a handshake (stateless HTTP): the session's era is ``version``'s
+        unless already fixed."""
+        if self.era is None and self.modern_versions:
+            self.era = version.era
         if self._capabilities_for is not None:
             self.lifecycle.capabilities = self._capabilities_for(version)
         self.lifecycle.assume(version, client_capabilities)

@@ -450,3 +450,16 @@ async def test_a_legacy_only_server_does_not_serve_the_modern_wire(wire: Any) ->
 async def test_all_capabilities_constant_is_valid() -> None:
     # The peer's default capabilities are what the tests above declare.
     assert set(ALL_CAPABILITIES) == {"elicitation", "sampling", "roots"}
+
+
+async def test_a_stateless_legacy_session_has_no_modern_methods(wire: Any) -> None:
+    from mcpkit import versions
+
+    app = make_app()
+    async with app.running(), ModernPeer(app) as peer:
+        peer.session.assume_initialized(versions.V2025_11_25, {})
+        assert peer.session.era == "legacy"
+        message = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}}
+        assert (await peer.send(message))["error"]["code"] == -32601
+        listed = await peer.send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        assert "resultType" not in listed["result"]
