@@ -13,7 +13,9 @@ of their code where the schema has one. Problems are collected in ``checker.erro
 On the 2026-07-28 wire it also reports what the schema alone cannot: a JSON-RPC request
 from server to client (``sampling/createMessage``, ``elicitation/create``, ``roots/list``
 travel inside an ``InputRequiredResult`` instead) and an ``InputRequiredResult`` answering a
-method that may not ask for input.
+method that may not ask for input. The tasks extension's ``tasks/get``, ``tasks/update``,
+``tasks/cancel`` and ``CreateTaskResult`` are checked against its own shapes
+(tests/tasks/wire_tasks.py).
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ MODERN_VERSIONS = ("2026-07-28",)
 PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion"
 #: The only requests an ``InputRequiredResult`` may answer (basic/patterns/mrtr).
 INPUT_REQUIRED_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
+#: The requests of the tasks extension (io.modelcontextprotocol/tasks) on the modern wire,
+#: checked by tests/tasks/wire_tasks.py (the core schema has none).
+TASKS_METHODS = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
 
 # Result definitions whose name is not simply "<Request name minus Request>Result".
 _RESULT_EXCEPTIONS = {
@@ -218,6 +223,8 @@ class WireChecker:
         )
         self.errors.extend(f"{where}: {e}" for e in validate(version, env, msg))
         req_def = method_defs(version)[0].get(method)
+        if req_def is None and is_modern(version) and method in TASKS_METHODS:
+            req_def = method  # the tasks extension's, checked below
         if req_def is None:
             self.errors.append(f"{where}: answered method {method!r} unknown to {version}")
             return
@@ -233,8 +240,13 @@ class WireChecker:
                 f"{where}: {e}" for e in validate(version, "InputRequiredResult", result)
             )
             return
-        if is_modern(version) and result_type == "task":
-            return  # the tasks extension's CreateTaskResult: not in the core schema
+        if is_modern(version):
+            from tests.tasks.wire_tasks import check_result
+
+            problems = check_result(method, result, where)
+            if problems is not None:  # the tasks extension's (not in the core schema)
+                self.errors.extend(problems)
+                return
         errs = validate(version, result_def(version, req_def), result)
         if errs and isinstance(params, dict) and "task" in params:
             errs = validate(version, "CreateTaskResult", result)
@@ -252,6 +264,16 @@ class WireChecker:
                 self.version = declared
         version = self.version
         requests, notifications = method_defs(version)
+        if is_modern(version) and method in TASKS_METHODS and "id" in msg:
+            from tests.tasks.wire_tasks import check_request
+
+            (self._sent if direction == "send" else self._received)[msg["id"]] = (
+                method,
+                msg.get("params"),
+                version,
+            )
+            self.errors.extend(check_request(method, msg.get("params"), version, where))
+            return
         if "id" in msg:
             (self._sent if direction == "send" else self._received)[msg["id"]] = (
                 method,

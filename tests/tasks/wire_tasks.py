@@ -1,10 +1,10 @@
-"""A :class:`~tests.wire.WireChecker` that also knows the tasks extension's messages.
+"""The tasks extension's messages for :class:`~tests.wire.WireChecker`.
 
 The 2026-07-28 schema has no ``tasks/*``: the extension (``io.modelcontextprotocol/tasks``)
-defines them. :class:`TasksWireChecker` checks its requests (``tasks/get``, ``tasks/update``,
+defines them. :class:`~tests.wire.WireChecker` checks its requests (``tasks/get``, ``tasks/update``,
 ``tasks/cancel`` with their ``_meta`` envelope, by the core ``RequestParams``) and its
 results (``CreateTaskResult``, ``DetailedTask``, the bare acks) against the shapes below,
-written from the extension's text; everything else goes to the core checker.
+written from the extension's text, through :func:`check_request` and :func:`check_result`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import jsonschema
 
-from tests.wire import WireChecker, defs, is_modern, request_version, validate
+from tests.wire import WireChecker
 
 EXTENSION = "io.modelcontextprotocol/tasks"
 _ISO = {
@@ -122,40 +122,24 @@ def _errors(schema: dict[str, Any], instance: Any, where: str) -> list[str]:
     ]
 
 
+def check_request(method: str, params: Any, version: str, where: str) -> list[str]:
+    """Problems of a modern ``tasks/*`` request's params (the envelope included)."""
+    from tests.wire import validate
+
+    problems = _errors(REQUEST_PARAMS[method], params, where)
+    problems.extend(f"{where}: {e}" for e in validate(version, "RequestParams", params))
+    return problems
+
+
+def check_result(method: str, result: Any, where: str) -> list[str] | None:
+    """Problems of a modern result the extension defines (``tasks/*``, a CreateTaskResult),
+    or None when it is not one of those."""
+    if method in RESULTS:
+        return _errors(RESULTS[method], result, where)
+    if isinstance(result, dict) and result.get("resultType") == "task":
+        return _errors(CREATE_TASK_RESULT, result, where)
+    return None
+
+
 class TasksWireChecker(WireChecker):
-    """Core schema for the core, the extension's shapes for its messages."""
-
-    def _check_request(self, direction: str, msg: dict[str, Any], where: str) -> None:
-        method = msg["method"]
-        version = request_version(msg)
-        if method in REQUEST_PARAMS and version is not None and is_modern(version):
-            self.version = version
-            if "id" in msg:
-                (self._sent if direction == "send" else self._received)[msg["id"]] = (
-                    method,
-                    msg.get("params"),
-                    version,
-                )
-            params = msg.get("params")
-            self.errors.extend(_errors(REQUEST_PARAMS[method], params, where))
-            if "RequestParams" in defs(version):
-                self.errors.extend(
-                    f"{where}: {e}" for e in validate(version, "RequestParams", params)
-                )
-            return
-        super()._check_request(direction, msg, where)
-
-    def _check(self, direction: str, msg: Any) -> None:
-        if isinstance(msg, dict) and "result" in msg and "method" not in msg:
-            origin = (self._received if direction == "send" else self._sent).get(msg.get("id"))
-            if origin is not None and is_modern(origin[2]):
-                method, _, _ = origin
-                result = msg["result"]
-                where = f"{direction} {msg!r:.300}"
-                if method in RESULTS:
-                    self.errors.extend(_errors(RESULTS[method], result, where))
-                    return
-                if isinstance(result, dict) and result.get("resultType") == "task":
-                    self.errors.extend(_errors(CREATE_TASK_RESULT, result, where))
-                    return
-        super()._check(direction, msg)
+    """The core checker (which consults this module for the extension's messages)."""
