@@ -178,7 +178,8 @@ async def test_server_auth_option_and_tasks(wire: Callable[..., WireChecker]) ->
                 auth = OAuthClientAuth(
                     base + "/mcp", authorization_handler=headless_authorization_handler()
                 )
-                async with Client(base + "/mcp", auth=auth, tracer=wire()) as client:
+                # the 2025-11-25 tasks: the handshake era
+                async with Client(base + "/mcp", auth=auth, tracer=wire(), era="legacy") as client:
                     task_id = (await client.call_tool_as_task("slow", {})).task_id
                     result = await client.get_task_result(task_id)
                     assert "done for client-1" in str(result)
@@ -186,7 +187,7 @@ async def test_server_auth_option_and_tasks(wire: Callable[..., WireChecker]) ->
                 other = OAuthClientAuth(
                     base + "/mcp", authorization_handler=headless_authorization_handler()
                 )
-                async with Client(base + "/mcp", auth=other, tracer=wire()) as client:
+                async with Client(base + "/mcp", auth=other, tracer=wire(), era="legacy") as client:
                     assert await client.list_tasks() == []
             await holder["app"].aclose()
 
