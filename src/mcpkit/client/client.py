@@ -71,7 +71,7 @@ from mcpkit.client.results import all_pages, cursor_params, lenient, parse
 from mcpkit.client.roots import RootsSource, check_roots, serve_roots
 from mcpkit.client.sampling import SamplingHandler, sampling_capability, serve_sampling
 from mcpkit.client.targets import Connection, Target, config_entry, open_target
-from mcpkit.client.task_requestor import TaskRequestor
+from mcpkit.client.task_requestor import TaskHandle, TaskRequestor
 from mcpkit.client.tasks import make_receiver, serve_as_task, tasks_capability, tasks_only
 from mcpkit.client.url_elicitation import UrlElicitations
 from mcpkit.errors import ConnectionClosed, McpError, UnsupportedProtocolVersion
@@ -1007,7 +1007,25 @@ class Client:
             name, raw, validate=self.validate_output, raise_on_error=raise_on_error
         )
 
-    # tasks (2025-11-25): this client as the requestor (see mcpkit.client.task_requestor)
+    # tasks: this client as the requestor (see mcpkit.client.task_requestor)
+
+    async def start_tool_task(
+        self,
+        name: str,
+        arguments: Arguments | None = None,
+        *,
+        ttl: int | None = None,
+        timeout: TimeoutTypes = _UNSET,
+        meta: Mapping[str, Any] | None = None,
+    ) -> TaskHandle:
+        """Run tool ``name`` as a task, whichever design the connection speaks (2025-11-25
+        task-augmented calls, or the 2026-07-28 tasks extension), and return its
+        :class:`~mcpkit.client.task_requestor.TaskHandle`: ``await handle.result()``,
+        ``handle.status``, ``await handle.cancel()``. See
+        :func:`~mcpkit.client.task_requestor.start_tool_task`."""
+        return await self._task_requestor.start(
+            name, arguments, ttl=ttl, timeout=timeout, meta=meta
+        )
 
     async def call_tool_as_task(
         self,
