@@ -60,7 +60,10 @@ async def main() -> None:
 
     async def on_message(message: Any) -> None:
         method = getattr(getattr(message, "root", message), "method", None)
-        if isinstance(method, str) and method != "notifications/message":
+        if isinstance(method, str) and method not in (
+            "notifications/message",
+            "notifications/progress",
+        ):
             notes.append(method)
 
     async def sampling(context: Any, params: types.CreateMessageRequestParams) -> Any:
