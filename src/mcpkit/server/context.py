@@ -170,6 +170,9 @@ class Context:
         """Report progress (sent only when the client asked for it with a progress token)."""
         await self._rctx.progress(progress, total, message)
 
+    #: The official SDK's and fastmcp's name for :meth:`progress`.
+    report_progress = progress
+
     async def log(self, level: LoggingLevel, data: Any, logger: str | None = None) -> None:
         """Send ``notifications/message`` if ``level`` is at or above the session's level
         (2026-07-28: only when the request carried a ``logLevel`` that ``level`` reaches)."""
