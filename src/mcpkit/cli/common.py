@@ -67,6 +67,13 @@ def add_connection_options(parser: argparse.ArgumentParser, *, answers: bool = T
         metavar="VERSION",
         help="ask for this protocol revision (e.g. 2025-06-18) instead of the latest",
     )
+    group.add_argument(
+        "--era",
+        choices=("auto", "legacy", "2026-07-28"),
+        default="auto",
+        help="auto (default): the stateless 2026-07-28 wire when the server speaks it, else "
+        "the initialize handshake; legacy or 2026-07-28: only that one",
+    )
     if answers:
         group = parser.add_argument_group("answering the server")
         group.add_argument(
@@ -184,6 +191,7 @@ def make_client(
         "headers": headers,
         "env": _env(args.env),
         "protocol_version": args.protocol_version,
+        "era": getattr(args, "era", "auto"),
         "client_info": {"name": "mcpkit-cli", "version": _version()},
         "debug": bool(getattr(args, "debug", False)),
     }
