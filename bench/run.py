@@ -91,6 +91,9 @@ def all_impls() -> list[Impl]:
              modern=True),
         Impl("mcp-lowlevel", "mcp lowlevel", "ref", "mcp_lowlevel.py", modern=True),
         Impl("mcp-mcpserver", "mcp MCPServer", "ref", "mcp_mcpserver.py", modern=True),
+        # The same file as mcp-mcpserver, on mcpkit through the compat import.
+        Impl("mcpkit-compat", "mcp MCPServer file on mcpkit", "main", "compat_mcpserver.py",
+             modern=True),
         Impl("fastmcp", "fastmcp", "ref", "fastmcp_server.py"),
         Impl("ts", "TS SDK", "node", "ts_server.mjs"),
         Impl("ts2", "TS SDK v2", "node22", "ts2_server.mjs", modern=True, modern_only=True),
@@ -524,10 +527,13 @@ def fmt(value: float, unit: str) -> str:
 
 def render(impls: list[Impl], results: Results, workloads: list[str]) -> str:
     cols = list(impls)
-    ratio_refs = [("mcp-mcpserver", "mcp MCPServer"), ("mcp-lowlevel", "mcp lowlevel"),
-                  ("fastmcp", "fastmcp"), ("ts2", "TS SDK v2")]
+    ratio_refs = [("mcpkit", "mcp-mcpserver", "mcpkit / mcp MCPServer"),
+                  ("mcpkit", "mcp-lowlevel", "mcpkit / mcp lowlevel"),
+                  ("mcpkit", "fastmcp", "mcpkit / fastmcp"),
+                  ("mcpkit", "ts2", "mcpkit / TS SDK v2"),
+                  ("mcpkit-compat", "mcp-mcpserver", "MCPServer file: mcpkit / mcp")]
     head = ["workload", "unit", "better"] + [i.label for i in cols] + [
-        f"mcpkit / {label}" for _, label in ratio_refs]
+        label for _, _, label in ratio_refs]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     by_key = {i.key: i for i in impls}
 
@@ -549,9 +555,9 @@ def render(impls: list[Impl], results: Results, workloads: list[str]) -> str:
                 text += f" ({cell.errors} err)"
             cells.append(text)
         ratios = []
-        for ref, _ in ratio_refs:
-            a, b = vals.get("mcpkit"), vals.get(ref)
-            ok = ref in by_key and a is not None and b
+        for num, ref, _ in ratio_refs:
+            a, b = vals.get(num), vals.get(ref)
+            ok = num in by_key and ref in by_key and a is not None and b
             ratios.append(f"{a / b:.2f}x" if ok and a is not None and b else "n/a")
         better = "higher" if higher else "lower"
         lines.append("| " + " | ".join([label, unit, better, *cells, *ratios]) + " |")
@@ -636,6 +642,7 @@ async def main_async(args: argparse.Namespace) -> int:
             impl.status = f"n/a ({problem})"
         impl.version = {
             "raw": "", "mcpkit": mcpkit_version(), "mcpkit-sync": mcpkit_version(),
+            "mcpkit-compat": mcpkit_version(),
             "mcp-lowlevel": versions.get("mcp", ""),
             "mcp-mcpserver": versions.get("mcp", ""), "fastmcp": versions.get("fastmcp", ""),
             "ts": ts_version(), "ts2": ts2_version(),
