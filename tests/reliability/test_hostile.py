@@ -131,17 +131,22 @@ async def test_a_body_that_keeps_trickling_after_its_408_is_cut_off(server: Http
         writer.close()
 
 
+def refused(status: bytes) -> bool:
+    """431 from the app, 400 from the ASGI server's parser, or the connection closed."""
+    return status == b"" or status.startswith((b"HTTP/1.1 431", b"HTTP/1.1 400"))
+
+
 async def test_huge_and_many_headers_are_refused_and_memory_comes_back(server: HttpServer) -> None:
     rss0, fds0 = server.rss_kb(), server.fd_count()
     async with httpx.AsyncClient(timeout=10) as http:
         for size in (64 * 1024 + 1, 1024 * 1024, 8 * 1024 * 1024):
             status = await hostile.huge_header(server.url, size)
             # Refused: 431 from the app, or the ASGI server closing the connection.
-            assert status == b"" or status.startswith(b"HTTP/1.1 431"), status
+            assert refused(status), status
         statuses = await asyncio.gather(
             *(hostile.huge_header(server.url, 16 * 1024 * 1024) for _ in range(16))
         )
-        assert all(s == b"" or s.startswith(b"HTTP/1.1 431") for s in statuses), set(statuses)
+        assert all(refused(s) for s in statuses), set(statuses)
         assert (await hostile.many_headers(server.url, 500)).startswith(b"HTTP/1.1 431")
         assert await legit_call(http, server.url) < 2
         assert await settled(server, fds0) <= fds0 + FD_SLACK
@@ -228,13 +233,19 @@ async def test_sse_readers_that_never_read_are_dropped_and_memory_stays_bounded(
         assert first - rss0 < 10 * 16 * 1024, (rss0, first)
         assert await settled(server, fds0) <= fds0 + FD_SLACK
         after_first = server.rss_kb()
-        # The same attack again costs nothing more: what stays is the allocator's (glibc keeps
-        # freed heap), not a leak.
+        # The same attack again costs nothing more: what stays after the first is the
+        # allocator's (glibc keeps freed heap), not a leak.
         second = await stall_sse_readers(server, http, 10)
         assert await settled(server, fds0) <= fds0 + FD_SLACK
         assert await legit_call(http, server.url) < 2
-    assert second - first < RSS_SLACK_KB, (rss0, first, second)
-    assert server.rss_kb() - after_first < RSS_SLACK_KB, (rss0, after_first, server.rss_kb())
+    final = server.rss_kb()
+    # Measured (KiB): baseline ~50,600, stalled ~140,400, after 119,000-139,000, stalled
+    # again 143,000-157,500 (how many 1 MB messages the kernel took before each producer
+    # paused varies with load), after <= that. A leak would add a whole round (~90 MiB)
+    # again; timing noise stays well under 40 % of one.
+    noise = 0.4 * (first - rss0)
+    assert second - first < noise, (rss0, first, after_first, second)
+    assert final - first < noise, (rss0, first, after_first, second, final)
 
 
 async def test_a_stdio_client_that_never_reads_pauses_the_server_and_loses_nothing() -> None:

@@ -86,7 +86,7 @@ SessionFactory = Callable[[Transport], ServerSession]
 
 #: JSON-RPC error code in the body of 404 answers for unknown or ended sessions.
 SESSION_NOT_FOUND: Final = -32001
-#: Sent with an answer given before the request body was read whole: the connection ends.
+#: Sent with a 408: the rest of the body is never read, so the connection ends with it.
 _CLOSE: Final = [(b"connection", b"close")]
 _DEFAULT_VERSION = versions.V2025_03_26
 
@@ -331,15 +331,13 @@ class StreamableHTTPApp:
             except ValueError:
                 declared = -1
             if declared > self.max_body_size:
-                await respond_error(
-                    send, 413, INVALID_REQUEST, "Request body too large", extra=_CLOSE
-                )
+                await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
                 return
         try:
             async with asyncio.timeout(self.body_timeout):
                 body = await read_body(receive, self.max_body_size)
         except BodyTooLarge:
-            await respond_error(send, 413, INVALID_REQUEST, "Request body too large", extra=_CLOSE)
+            await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
             return
         except TimeoutError:
             # The rest of the body is never read: the connection cannot carry another request,
