@@ -87,6 +87,8 @@ FASTMCP_SCRIPT: list[dict[str, Any]] = [
     {"op": "call", "name": "listing", "args": {"n": 3}},
     {"op": "call", "name": "fail"},
     {"op": "call", "name": "steps", "args": {"count": 2}},
+    {"op": "call", "name": "refuse"},
+    {"op": "call", "name": "loose", "args": {"n": 4}},
     {"op": "call", "name": "who"},
     {"op": "call", "name": "greeting"},
     {"op": "call", "name": "own"},
@@ -251,6 +253,9 @@ def test_fastmcp_server(fastmcp_python: Path, official: Path, tmp_path: Path) ->
     assert tools["forecast"]["_meta"] == {"fastmcp": {"tags": ["weather"]}}
     assert ours["ops"][5]["result"]["content"][0]["text"] == "Error calling tool 'fail': boom"
     assert ours["ops"][6]["logs"][0]["data"] == {"msg": "working", "extra": None}
+    assert ours["ops"][7]["result"]["content"][0]["text"] == "not today"
+    assert ours["ops"][8]["result"]["structuredContent"] == {"n": 4}  # sent all the same
+    assert "outputSchema" not in tools["loose"]
 
 
 def free_port() -> int:

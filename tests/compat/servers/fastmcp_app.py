@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
 
 from fastmcp import Context, FastMCP
+from fastmcp.exceptions import ToolError
 
 
 @asynccontextmanager
@@ -60,6 +61,18 @@ def listing(n: int) -> list[int]:
 def fail() -> str:
     """Always fails."""
     raise ValueError("boom")
+
+
+@mcp.tool
+def refuse() -> str:
+    """Refuses with a ToolError."""
+    raise ToolError("not today")
+
+
+@mcp.tool(output_schema=None)
+def loose(n: int) -> dict[str, int]:
+    """No structured output."""
+    return {"n": n}
 
 
 @mcp.tool

@@ -21,6 +21,7 @@ from mcpkit.compat._adapt import (
     resolved_hints,
 )
 from mcpkit.compat.fastmcp.context import Context
+from mcpkit.compat.mcp.server.mcpserver.exceptions import MCPServerError
 from mcpkit.compat.mcp.server.mcpserver.server import MCPServer, _http_options
 from mcpkit.server.app import ServerHTTPApp
 from mcpkit.server.context import Context as NativeContext
@@ -29,6 +30,7 @@ from mcpkit.server.tools import error_result
 __all__ = ["FastMCP"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+_NOT_SET: Any = object()
 
 
 class FastToolEntry(CompatToolEntry):
@@ -45,7 +47,12 @@ class FastToolEntry(CompatToolEntry):
         if pt is not None and isinstance(value, pt):
             return super(CompatToolEntry, self).to_result(value)
         if self.output is None:
-            return {"content": official_content(value, compact_json_text)}
+            plain: dict[str, Any] = {"content": official_content(value, compact_json_text)}
+            if not _is_content(value):  # an object is sent as structuredContent too
+                data = pydantic_core.to_jsonable_python(value, fallback=str)
+                if isinstance(data, dict):
+                    plain["structuredContent"] = data
+            return plain
         result = super(CompatToolEntry, self).to_result(value)
         if "structuredContent" in result:
             text = value if isinstance(value, str) else compact_json_text(value)
@@ -99,12 +106,13 @@ class FastMCP(MCPServer[Any]):
         description: str | None = None,
         icons: list[Any] | None = None,
         tags: set[str] | None = None,
-        output_schema: dict[str, Any] | None = None,
+        output_schema: Any = _NOT_SET,
         annotations: Any = None,
         meta: dict[str, Any] | None = None,
         **_options: Any,
     ) -> Any:
-        """Register a tool: ``@mcp.tool``, ``@mcp.tool("name")`` or ``@mcp.tool(...)``."""
+        """Register a tool: ``@mcp.tool``, ``@mcp.tool("name")`` or ``@mcp.tool(...)``
+        (``output_schema=None``: no structured output)."""
         options = {
             "title": title,
             "description": description,
@@ -138,12 +146,16 @@ class FastMCP(MCPServer[Any]):
         description: str | None = None,
         icons: list[Any] | None = None,
         tags: set[str] | None = None,
-        output_schema: dict[str, Any] | None = None,
+        output_schema: Any = _NOT_SET,
         annotations: Any = None,
         meta: dict[str, Any] | None = None,
     ) -> None:
         tool_name = name or fn.__name__
         structured = True if resolved_hints(fn).get("return") is str else None
+        if output_schema is None:
+            structured = False
+        if output_schema is None or output_schema is _NOT_SET:
+            output_schema = None
         entry = self.native.tools.add(
             adapt(fn, Context, self._context, around=self._failures(tool_name)),
             name=tool_name,
@@ -172,6 +184,8 @@ class FastMCP(MCPServer[Any]):
         mask = self._mask
 
         def failure(exc: Exception) -> ToolFailure:
+            if isinstance(exc, MCPServerError):
+                return ToolFailure(str(exc))
             if mask:
                 return ToolFailure(f"Error calling tool {tool_name!r}")
             return ToolFailure(f"Error calling tool {tool_name!r}: {exc}")
@@ -296,6 +310,14 @@ class FastMCP(MCPServer[Any]):
             http["legacy_sse"] = True
         self._http = self.native.http_app(route, **http)
         return self._http
+
+
+def _is_content(value: Any) -> bool:
+    from mcpkit.server.content import content_types
+
+    if isinstance(value, list | tuple):
+        return any(_is_content(v) for v in value)
+    return isinstance(value, (str, bytes, *content_types()))
 
 
 def _meta(meta: dict[str, Any] | None, tags: set[str] | None) -> dict[str, Any]:

@@ -1,0 +1,1 @@
+"""``fastmcp.utilities`` on mcpkit."""
