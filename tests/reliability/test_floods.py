@@ -95,7 +95,7 @@ async def test_stdio_a_request_over_the_limit_gets_its_error_and_the_session_goe
         await client.close()
 
 
-@pytest.mark.parametrize("transport", ["stdio"])
+@pytest.mark.parametrize("transport", TRANSPORTS)
 async def test_a_response_over_the_clients_limit_fails_its_call_at_once(
     servers: dict[str, str], transport: str
 ) -> None:

@@ -35,7 +35,7 @@ import orjson
 
 from mcpkit.errors import ConnectionClosed, TransportError
 from mcpkit.http_headers import HeaderParam, request_headers
-from mcpkit.jsonrpc import RequestId
+from mcpkit.jsonrpc import INVALID_REQUEST, RequestId
 from mcpkit.transports.base import MessageSink, Transport
 from mcpkit.transports.http.sse import SSEDecoder
 
@@ -273,6 +273,24 @@ class StreamableHTTPClientTransport(Transport):
                 }
             )
 
+    def _oversize(self, ids: list[RequestId]) -> None:
+        """Fail ``ids``: their response is over ``max_message_size`` (-32600, as stdio)."""
+        limit = self.max_message_size
+        logger.warning("A response from %s exceeds the %d-byte limit", self.url, limit)
+        for rid in ids:
+            self._deliver(
+                {
+                    "jsonrpc": "2.0",
+                    "id": rid,
+                    "error": {
+                        "code": INVALID_REQUEST,
+                        "message": f"The response exceeds the message size limit of {limit} "
+                        "bytes (max_message_size)",
+                        "data": {"maxMessageSize": limit},
+                    },
+                }
+            )
+
     def _deliver(self, message: Any) -> None:
         sink = self._sink
         if sink is None or self._closed:
@@ -336,8 +354,13 @@ class StreamableHTTPClientTransport(Transport):
                 return
             ctype = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
             if ctype == "application/json":
-                body = await response.aread()
-                self._deliver(orjson.loads(body))
+                received = bytearray()
+                async for chunk in response.aiter_bytes():
+                    received += chunk
+                    if len(received) > self.max_message_size:
+                        self._oversize(ids)
+                        return
+                self._deliver(orjson.loads(received))
             elif ctype == "text/event-stream":
                 await self._read_stream(response, set(ids))
             else:
@@ -353,7 +376,17 @@ class StreamableHTTPClientTransport(Transport):
         """Deliver a stream's messages; True when it ended cleanly (False: cut off)."""
         try:
             async for chunk in response.aiter_bytes():
-                for event in decoder.feed(chunk):
+                try:
+                    events = decoder.feed(chunk)
+                except ValueError:
+                    if not pending:
+                        raise
+                    # An event over max_message_size: resuming would replay it, so the
+                    # requests still waiting on this stream fail now, as over stdio.
+                    self._oversize(list(pending))
+                    pending.clear()
+                    return True
+                for event in events:
                     if not event.data or event.event != "message":
                         continue  # priming events, or events for someone else
                     try:
