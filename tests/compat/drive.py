@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +49,11 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("script")
     parser.add_argument("--url")
-    parser.add_argument("command", nargs="*")
-    args = parser.parse_args()
+    parser.add_argument("--mode", default="legacy", help="legacy, or a modern version")
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:cut])
+    args.command = argv[cut + 1 :]  # kept whole: it may hold a "--" of its own
     script = json.loads(Path(args.script).read_text())  # noqa: ASYNC240
     logs: list[Any] = []
     notes: list[str] = []
@@ -89,7 +93,8 @@ async def main() -> None:
     report: dict[str, Any] = {"ops": []}
     async with Client(
         target,
-        mode="legacy",
+        mode=args.mode,
+        log_level=None if args.mode == "legacy" else "debug",
         sampling_callback=sampling,
         elicitation_callback=elicitation,
         list_roots_callback=roots,

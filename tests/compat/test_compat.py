@@ -14,7 +14,13 @@ from typing import Any
 
 import pytest
 
-from tests.interop.conftest import PEERS_DIR, PeerMissing, locate_python_peer
+from tests.interop.conftest import (
+    PEER_SCRIPTS,
+    PEERS_DIR,
+    PeerMissing,
+    check_recorded,
+    locate_python_peer,
+)
 
 HERE = Path(__file__).resolve().parent
 SERVERS = HERE / "servers"
@@ -134,11 +140,18 @@ def rewrite(source: str, package: str) -> str:
     return out
 
 
-def start_drive(peer: Path, script: list[Any], target: list[str], tmp: Path, tag: str) -> Any:
+def start_drive(
+    peer: Path,
+    script: list[Any],
+    target: list[str],
+    tmp: Path,
+    tag: str,
+    mode: str = "legacy",
+) -> Any:
     """Start the official client on ``target`` (a stdio command, or ``["--url", url]``)."""
     script_file = tmp / f"{tag}.json"
     script_file.write_text(json.dumps(script))
-    argv = [str(peer), str(DRIVE), str(script_file)]
+    argv = [str(peer), str(DRIVE), "--mode", mode, str(script_file)]
     argv += target if target[0] == "--url" else ["--", *target]
     return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -157,13 +170,22 @@ def both(
     package: str,
     script: list[Any],
     tmp: Path,
+    mode: str = "legacy",
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The reports of the official client on ``server`` run by its SDK and on mcpkit."""
+    """The reports of the official client on ``server`` run by its SDK and on mcpkit;
+    every message of mcpkit's conversation is checked against the protocol's schema."""
     migrated = tmp / server.name
     migrated.write_text(rewrite(server.read_text(), package))
-    theirs = start_drive(client, script, [str(sdk_python), str(server)], tmp, "theirs")
-    ours = start_drive(client, script, [sys.executable, str(migrated)], tmp, "ours")
-    return finish(theirs), finish(ours)
+    log = tmp / "wire.jsonl"
+    recorded = [sys.executable, str(PEER_SCRIPTS / "tee.py"), str(log), "--"]
+    theirs = start_drive(client, script, [str(sdk_python), str(server)], tmp, "theirs", mode)
+    ours = start_drive(
+        client, script, [*recorded, sys.executable, str(migrated)], tmp, "ours", mode
+    )
+    reports = finish(theirs), finish(ours)
+    version = "2025-11-25" if mode == "legacy" else mode
+    assert not check_recorded(log, version=version).errors
+    return reports
 
 
 def drop_schema_title(answered: list[Any]) -> list[Any]:
@@ -256,6 +278,32 @@ def test_fastmcp_server(fastmcp_python: Path, official: Path, tmp_path: Path) ->
     assert ours["ops"][7]["result"]["content"][0]["text"] == "not today"
     assert ours["ops"][8]["result"]["structuredContent"] == {"n": 4}  # sent all the same
     assert "outputSchema" not in tools["loose"]
+
+
+def test_official_sdk_server_on_the_stateless_wire(official: Path, tmp_path: Path) -> None:
+    """The same context server driven on 2026-07-28: what the official SDK serves, mcpkit
+    serves alike; the elicitation and sampling the official ``MCPServer`` cannot do there
+    (no back-channel) work on mcpkit, as multi round-trip input requests."""
+    script = [op for op in CONTEXT_SCRIPT if op.get("name") not in ("announce", "grow", "doubler")]
+    theirs, ours = both(
+        official,
+        official,
+        SERVERS / "official_context.py",
+        "mcp",
+        script,
+        tmp_path,
+        mode="2026-07-28",
+    )
+    for mine, ref in zip(ours["ops"], theirs["ops"], strict=True):
+        if "error" in ref:
+            assert "no back-channel" in ref["error"], ref["error"]
+            assert "error" not in mine and mine["result"]["isError"] is False, mine
+        else:
+            assert mine == ref
+    interactive = {op["name"]: op for op in ours["ops"] if op.get("name") in ("who", "ask")}
+    assert interactive["who"]["result"]["content"][0]["text"] == "Ada is 36"
+    assert interactive["ask"]["result"]["content"][0]["text"] == "sampled: 1"
+    assert [log["level"] for log in ours["ops"][2]["logs"]] == ["debug", "info", "warning", "error"]
 
 
 def free_port() -> int:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from mcpkit.server.context import Context as NativeContext
 
@@ -173,20 +173,30 @@ class ServerSession:
         return EmptyResult()
 
     async def send_resource_updated(self, uri: Any) -> None:
-        """``notifications/resources/updated`` for ``uri`` to this client."""
+        """``notifications/resources/updated`` for ``uri`` to this client (2026-07-28: to
+        the ``subscriptions/listen`` streams watching it)."""
+        if self._ctx.era == "modern":
+            self._ctx.server.notify_resource_updated(str(uri))
+            return
         await self._ctx.session.notify("notifications/resources/updated", {"uri": str(uri)})
+
+    async def _list_changed(self, kind: Literal["tools", "prompts", "resources"]) -> None:
+        if self._ctx.era == "modern":  # listen streams carry list changes there
+            self._ctx.server.notify_list_changed(kind)
+            return
+        await self._ctx.session.notify(f"notifications/{kind}/list_changed")
 
     async def send_resource_list_changed(self) -> None:
         """``notifications/resources/list_changed`` to this client."""
-        await self._ctx.session.notify("notifications/resources/list_changed")
+        await self._list_changed("resources")
 
     async def send_tool_list_changed(self) -> None:
         """``notifications/tools/list_changed`` to this client."""
-        await self._ctx.session.notify("notifications/tools/list_changed")
+        await self._list_changed("tools")
 
     async def send_prompt_list_changed(self) -> None:
         """``notifications/prompts/list_changed`` to this client."""
-        await self._ctx.session.notify("notifications/prompts/list_changed")
+        await self._list_changed("prompts")
 
 
 class Context(Generic[LifespanContextT, RequestT]):
