@@ -84,9 +84,12 @@ _ENVELOPE_KEYS = frozenset(
 _OBJECT_CAPABILITIES = ("elicitation", "roots", "sampling", "experimental", "extensions")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Envelope:
-    """What a modern request's ``_meta`` says: version, client capabilities, identity."""
+    """What a modern request's ``_meta`` says: version, client capabilities, identity.
+
+    Read-only by convention (not frozen: one is made for every modern request, and a frozen
+    dataclass costs several times as much to build)."""
 
     #: The revision the request speaks (already checked as supported by
     #: :func:`parse_request_envelope`; None from :func:`read_request_envelope` when unknown).
