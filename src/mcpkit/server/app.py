@@ -86,6 +86,12 @@ class Server:
     ``MCPKIT_REQUEST_STATE_KEYS`` environment variable) seals MRTR ``requestState`` so that
     several replicas open each other's; ``extensions`` are advertised in
     ``capabilities.extensions``.
+
+    Changes reach clients of both eras through one ``bus`` (a
+    :class:`~mcpkit.bus.MemoryBus` unless given; a shared one makes every replica's clients
+    hear them): registrations, :meth:`notify_list_changed` and
+    :meth:`notify_resource_updated` become 2025 notifications and frames of 2026
+    ``subscriptions/listen`` streams (see :mod:`mcpkit.server.subscriptions`).
     """
 
     def __init__(
