@@ -338,8 +338,10 @@ async def test_listen_waits_for_the_acknowledgment_and_demultiplexes(wire: Any) 
         assert changed == ["tools"]  # the hooks see listen events too
         await c.list_tools()
         assert len(peer.sent("tools/list")) == 2  # ... and the cache was evicted
-        cancelled = peer.sent("notifications/cancelled")
-        assert {m["params"]["requestId"] for m in cancelled} == {m["id"] for m in opened}
+        # the two streams were ended; the one the on_list_changed hook needs stays open
+        assert opened[0]["params"]["notifications"] == {"toolsListChanged": True}
+        cancelled = {m["params"]["requestId"] for m in peer.sent("notifications/cancelled")}
+        assert cancelled == {tools.subscription_id, files.subscription_id}
     finally:
         await c.close()
 

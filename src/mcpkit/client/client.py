@@ -258,6 +258,7 @@ class Client:
         self._subscriptions = Subscriptions()
         self._background: Listener | None = None
         self._background_uris: list[str] = []
+        self._background_lists: frozenset[str] = frozenset()
         self._stale: set[tuple[str, Any]] = set()
         self._sampling_handler = sampling_handler
         self._sampling_cap = (
@@ -410,6 +411,8 @@ class Client:
             info, caps = result.get("serverInfo"), result.get("capabilities")
         self._server_info = lenient(Implementation, info)
         self._server_caps = lenient(ServerCapabilities, caps)
+        if self._wire is not None:
+            await self._listen_for_hooks()
 
     async def _initialize(self, session: ClientSession, version: str | None = None) -> JSONObject:
         return await session.initialize(
@@ -504,6 +507,8 @@ class Client:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         self._subscriptions.close_all()
         self._background = None
+        self._background_uris = []
+        self._background_lists = frozenset()
         session, self._session = self._session, None
         if session is not None:
             await session.close()
@@ -1135,15 +1140,42 @@ class Client:
         await self._relisten([u for u in self._background_uris if u != str(uri)])
 
     async def _relisten(self, uris: list[str]) -> None:
+        """(Re)open the background listener: the subscribed URIs, and the lists whose
+        changes the hooks or ``auto_refresh`` wait for."""
         old, self._background = self._background, None
         if old is not None:
             await old.aclose()
         self._background_uris = uris
-        if uris:
-            listener = self.listen(resources=uris)
+        lists = self._background_lists
+        if uris or lists:
+            listener = self.listen(
+                tools="tools" in lists,
+                prompts="prompts" in lists,
+                resource_list="resources" in lists,
+                resources=uris,
+            )
             await listener.__aenter__()
             self._background = listener
             self._spawn(_drain(listener))
+
+    async def _listen_for_hooks(self) -> None:
+        """On the modern wire list changes arrive only on a listen stream: open one for the
+        lists the server announces changes of, when a hook or ``auto_refresh`` wants them."""
+        hooks = self._notifications.hooks
+        if not (self.auto_refresh or hooks.on_list_changed is not None):
+            return
+        caps = self._wire.server_capabilities if self._wire is not None else {}
+        self._background_lists = frozenset(
+            kind
+            for kind in ("tools", "prompts", "resources")
+            if isinstance(caps.get(kind), dict) and caps[kind].get("listChanged") is True
+        )
+        if not self._background_lists:
+            return
+        try:
+            await self._relisten([])
+        except McpError as exc:
+            logger.warning("Could not listen for list changes: %s", exc)
 
     def listen(
         self,

@@ -129,7 +129,7 @@ class Listener:
             self._request = asyncio.ensure_future(
                 self._open_request({"notifications": self.requested})
             )
-            self._request.add_done_callback(lambda _t: self._queue.put_nowait(_END))
+            self._request.add_done_callback(self._ended)
             try:
                 await asyncio.wait({ack, self._request}, return_when=asyncio.FIRST_COMPLETED)
             finally:
@@ -140,6 +140,13 @@ class Listener:
             self.subscription_id, self.acknowledged = ack.result()
             self._subs.active[self.subscription_id] = self
         return self
+
+    def _ended(self, request: asyncio.Task[Any]) -> None:
+        """The listen request finished: the server ended the stream, or the connection
+        closed (its error is read here so that it is never reported as unretrieved)."""
+        if not request.cancelled():
+            request.exception()
+        self._queue.put_nowait(_END)
 
     async def _fail_open(self) -> None:
         request = self._request

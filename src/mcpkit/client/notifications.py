@@ -205,6 +205,8 @@ class NotificationRouter:
     def _any(self, method: str, params: JSONObject | None) -> None:
         for observer in self.observers:
             observer(method, params)
+        if method == "notifications/subscriptions/acknowledged":
+            return  # the opening of a listen stream (see mcpkit.client.listen), no event
         if method == "notifications/cancelled":
             self._cancelled(params)
         if self.hooks.on_notification is not None:
