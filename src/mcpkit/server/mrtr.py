@@ -71,7 +71,7 @@ INPUT_METHODS: Final[Mapping[str, str]] = {
 MRTR_METHODS: Final = frozenset({"tools/call", "prompts/get", "resources/read"})
 DEFAULT_MAX_ROUNDS: Final = 10
 DEFAULT_MAX_QUESTIONS: Final = 32
-_SETTLE_STEPS: Final = 3
+_SETTLE_STEPS: Final = 5  # loop turns without a new question before a round ends
 _CURRENT: ContextVar[Round | None] = ContextVar("mcpkit_mrtr_round", default=None)
 T = TypeVar("T")
 
@@ -244,7 +244,10 @@ class Round:
         self.previous_rounds = state.round if state else 0
         self._questions: dict[str, dict[str, Any]] = {}
         self._asks = 0
-        self._asked = asyncio.Event()
+        #: Set by an ask that waits; cleared by :meth:`run` while the handler settles.
+        self._asked = False
+        #: What :meth:`run` waits on: resolved by the handler's end or a new question.
+        self._wake: asyncio.Future[None] | None = None
         self._never: asyncio.Future[None] | None = None
         self._running = False
 
@@ -321,7 +324,8 @@ class Round:
         if not self._running:
             raise RuntimeError("a question without an answer can only wait inside Round.run")
         self._questions[key] = request
-        self._asked.set()
+        self._asked = True
+        self._wake_up()
         if self._never is None:
             self._never = asyncio.get_running_loop().create_future()
         await asyncio.shield(self._never)
@@ -346,6 +350,11 @@ class Round:
             raise McpError(-32603, f"Cannot keep the request's state: {exc}") from None
         return InputRequired(self._questions, state)
 
+    def _wake_up(self, _task: object = None) -> None:
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
+
     async def run(self, fn: Callable[[], Awaitable[T]]) -> T:
         """Run the handler ``fn`` for this attempt: its result when it completes, or
         :class:`InputRequired` (with the sealed state) once it waits on questions. Errors
@@ -357,25 +366,28 @@ class Round:
         if self._running:
             raise RuntimeError("a round runs one handler")
         self._running = True
+        loop = asyncio.get_running_loop()
         reset = _CURRENT.set(self)
         try:
-            task = asyncio.ensure_future(call())
+            task = loop.create_task(call())
         finally:
             _CURRENT.reset(reset)
+        # One future per wait, resolved by the handler's end (a done callback) or by a new
+        # question (ask): no waiter task, no asyncio.wait, as few loop turns as possible.
+        task.add_done_callback(self._wake_up)
         try:
             while not task.done():
-                self._asked.clear()
-                waiter = asyncio.ensure_future(self._asked.wait())
-                try:
-                    await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
-                finally:
-                    waiter.cancel()
+                self._wake = loop.create_future()
+                if self._asked:
+                    self._wake.set_result(None)
+                await self._wake
                 quiet = 0
                 while quiet < _SETTLE_STEPS and not task.done():
                     # Let concurrent branches of the handler reach their own questions.
-                    self._asked.clear()
+                    self._asked = False
                     await asyncio.sleep(0)
-                    quiet = 0 if self._asked.is_set() else quiet + 1
+                    quiet = 0 if self._asked else quiet + 1
+                self._asked = False
                 if not task.done() and self._questions:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
@@ -383,6 +395,8 @@ class Round:
                     raise self._input_required()
             return task.result()
         finally:
+            self._wake = None
+            task.remove_done_callback(self._wake_up)
             if not task.done():
                 task.cancel()
             if self._never is not None:
