@@ -151,7 +151,11 @@ async def test_client_completes_an_eliciting_task_over_http(wire: Any) -> None:
         return {"action": "accept", "content": {"name": "Grace"}}
 
     async with running(app.http_app()) as base:
-        async with Client(base + "/mcp", tracer=wire(), elicitation_handler=answer) as client:
+        # The 2025-11-25 tasks (the same endpoint serves 2026-07-28 too, which Client's
+        # default era would pick).
+        async with Client(
+            base + "/mcp", tracer=wire(), elicitation_handler=answer, era="legacy"
+        ) as client:
             task = await client.call_tool_as_task("asks", {})
             final = await client.wait_task(task.task_id, timeout=10)
             assert final.status == "completed"
