@@ -463,3 +463,29 @@ async def test_a_stateless_legacy_session_has_no_modern_methods(wire: Any) -> No
         assert (await peer.send(message))["error"]["code"] == -32601
         listed = await peer.send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
         assert "resultType" not in listed["result"]
+
+
+async def test_the_logging_bridge_follows_the_requests_level(wire: Any) -> None:
+    import logging
+
+    app = Server("bridge")
+    log = logging.getLogger("bridge.test")
+    log.setLevel(logging.DEBUG)
+    log.addHandler(app.log_handler())
+
+    @app.tool()
+    async def work() -> str:
+        log.info("an info record")
+        log.warning("a warning record")
+        return "ok"
+
+    async with app.running(), ModernPeer(app, wire("2026-07-28")) as peer:
+        await peer.result("tools/call", {"name": "work", "arguments": {}})
+        await asyncio.sleep(0.02)
+        assert peer.notifications("notifications/message") == []
+        await peer.result("tools/call", {"name": "work", "arguments": {}}, log_level="warning")
+        await asyncio.sleep(0.02)
+        sent = peer.notifications("notifications/message")
+    assert [(m["params"]["level"], m["params"]["data"]) for m in sent] == [
+        ("warning", "a warning record")
+    ]
