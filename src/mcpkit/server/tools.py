@@ -343,7 +343,10 @@ class ToolRegistry:
         else:
             request.bind_logging(rctx)
         try:
-            value = await request.call_user(entry.function, kwargs, rounds=takes_context)
+            if request.envelope is None:  # the legacy hot path: no round to consider
+                value = await entry.function.call(request.workers, **kwargs)
+            else:
+                value = await request.call_user(entry.function, kwargs, rounds=takes_context)
         except InputRequired as needed:
             return needed.result
         except ClientCapabilityError as exc:
