@@ -61,9 +61,11 @@ def make_app() -> Server:
 
 async def serve_http(args: argparse.Namespace) -> None:
     """Serve Streamable HTTP on 127.0.0.1 with the limits given on the command line."""
-    from mcpkit.transports.http import running
+    from mcpkit.transports.http import MemoryEventStore, running
 
+    store = MemoryEventStore(max_bytes_per_session=args.event_store_kb * 1024)
     asgi = make_app().http_app(
+        event_store=store,
         json_response=args.json,
         stateless=args.stateless,
         body_timeout=args.body_timeout,
@@ -88,6 +90,7 @@ def main() -> None:
     parser.add_argument("--keep-alive", type=float, default=5.0)
     parser.add_argument("--slow-reader-timeout", type=float, default=30.0)
     parser.add_argument("--max-stream-buffer", type=int, default=4 * 1024 * 1024)
+    parser.add_argument("--event-store-kb", type=int, default=16 * 1024)
     args = parser.parse_args()
     if args.mode == "stdio":
         make_app().run("stdio")

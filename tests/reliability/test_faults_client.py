@@ -5,10 +5,12 @@ error tree (McpkitError), and a call that can still succeed does."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +18,7 @@ from mcpkit import Client
 from mcpkit.errors import ConnectionClosed, McpError, McpkitError, ProcessExited, RequestTimeout
 from mcpkit.transports.http import running
 from tests.reliability import fake_http
+from tests.reliability.clients import open_session
 
 FAKE_STDIO = str(Path(__file__).with_name("fake_stdio.py"))
 BOUND = 1.0  # the call timeout the tests give; every call ends within BOUND + 1.5 s
@@ -99,3 +102,48 @@ async def test_http_server_faults_end_each_call_in_bound_with_a_clear_error(
         assert text and all(w in text for w in words), (mode, text)
         # The client is still usable: a good call on the same connection succeeds.
         assert (await client.call_tool("ok", {})).text == "ok"
+
+
+async def test_http_a_call_cancelled_by_its_timeout_is_not_waited_for_or_resumed() -> None:
+    from mcpkit import Server
+
+    server = Server("cancel")
+
+    @server.tool()
+    async def hang() -> str:
+        await asyncio.sleep(3600)
+        return "never"
+
+    @server.tool()
+    async def echo(text: str) -> str:
+        return text
+
+    resumes: list[str] = []
+    inner = server.http_app()
+
+    async def counting(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET":
+            if any(k == b"last-event-id" for k, _ in scope["headers"]):
+                resumes.append(scope["path"])
+        await inner(scope, receive, send)
+
+    async with running(counting) as base:
+        # A 2025-11-25 session (initialize): there a cancelled request keeps its stream.
+        client, _ = await open_session(base + "/mcp")
+        try:
+            for _ in range(5):
+                with pytest.raises(RequestTimeout):
+                    await client.request(
+                        "tools/call", {"name": "hang", "arguments": {}}, timeout=0.2
+                    )
+            # The server ends each cancelled call's stream without a response: the client
+            # must not take that for a cut stream and resume it (it did, five times each).
+            await asyncio.sleep(1.5)
+            assert resumes == []
+            result = await client.request(
+                "tools/call", {"name": "echo", "arguments": {"text": "still"}}, timeout=5
+            )
+            assert result["content"][0]["text"] == "still"
+        finally:
+            await client.close()
+    await inner.aclose()

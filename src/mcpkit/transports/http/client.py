@@ -145,6 +145,9 @@ class StreamableHTTPClientTransport(Transport):
         #: error (the era probe reads it: a 404 tells more than a 400).
         self.last_error_status: int | None = None
         self._modern_posts: dict[RequestId, asyncio.Task[Any]] = {}
+        #: Requests whose SSE stream is being read: the ids that stream still waits for, and
+        #: the task reading it (a cancelled request is no longer waited for).
+        self._waiting: dict[RequestId, tuple[set[RequestId], asyncio.Task[Any] | None]] = {}
 
     # -- Transport interface -------------------------------------------------------------------
 
@@ -163,6 +166,7 @@ class StreamableHTTPClientTransport(Transport):
             self._init_message = message
         if self._close_modern_stream(message):
             return
+        self._stop_waiting_for_cancelled(message)
         task = self._spawn(self._send(message))
         if _is_modern(message) and "id" in message:
             rid: RequestId = message["id"]
@@ -180,6 +184,31 @@ class StreamableHTTPClientTransport(Transport):
             return False
         task.cancel()
         return True
+
+    def _pending_of(self, ids: list[RequestId]) -> set[RequestId]:
+        """The set of ``ids`` still waited for, as :meth:`_send` registered it (cancelled ones
+        leave it; when all have, the task sending them is cancelled)."""
+        for rid in ids:
+            entry = self._waiting.get(rid)
+            if entry is not None:
+                return entry[0]
+        return set(ids)
+
+    def _stop_waiting_for_cancelled(self, message: Any) -> None:
+        """``notifications/cancelled`` for a request whose stream is read: the server sends
+        no response for it, so its stream stops waiting (and is no longer resumed for it);
+        a stream left waiting for nothing stops being read."""
+        if type(message) is not dict or message.get("method") != "notifications/cancelled":
+            return
+        params = message.get("params")
+        rid = params.get("requestId") if isinstance(params, dict) else None
+        entry = self._waiting.pop(rid, None) if rid is not None else None
+        if entry is None:
+            return
+        pending, task = entry
+        pending.discard(rid)
+        if not pending and task is not None and not task.done():
+            task.cancel()
 
     async def close(self) -> None:
         if self._closed:
@@ -232,6 +261,10 @@ class StreamableHTTPClientTransport(Transport):
         is_initialized = type(message) is dict and message.get("method") == (
             "notifications/initialized"
         )
+        pending = set(ids)
+        task = asyncio.current_task()
+        for rid in ids:
+            self._waiting[rid] = (pending, task)
         try:
             ready = self._ready
             if ready is not None and not is_initialized and not ready.is_set():
@@ -247,8 +280,11 @@ class StreamableHTTPClientTransport(Transport):
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            self._fail(ids, exc)
+            self._fail([rid for rid in ids if rid in pending], exc)
         finally:
+            for rid in ids:
+                if self._waiting.get(rid, (None, None))[0] is pending:
+                    del self._waiting[rid]
             if is_initialized and self._ready is not None:
                 if self.standalone_stream and self._legacy is None and not self._closed:
                     await self._open_standalone()
@@ -362,7 +398,7 @@ class StreamableHTTPClientTransport(Transport):
                         return
                 self._deliver(orjson.loads(received))
             elif ctype == "text/event-stream":
-                await self._read_stream(response, set(ids))
+                await self._read_stream(response, self._pending_of(ids))
             else:
                 raise TransportError(f"Unexpected content type {ctype!r} from {self.url}")
         finally:
