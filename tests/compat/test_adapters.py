@@ -1,0 +1,158 @@
+"""The compat adapters in process (what the comparison tests do not reach): subscripted
+Context annotations, ctx.session's requests, sync handlers, argument errors, fastmcp's
+http_app mounted with its lifespan, the settings refused or ignored."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from pydantic import BaseModel
+from starlette.applications import Starlette
+from starlette.routing import Mount
+
+from mcpkit import Client
+from mcpkit.compat.fastmcp import Context as FastContext
+from mcpkit.compat.fastmcp import FastMCP
+from mcpkit.compat.mcp.server.mcpserver import Context, Image, MCPServer
+from mcpkit.compat.mcp.server.mcpserver.exceptions import ToolError
+from mcpkit.compat.mcp.types import TextContent
+from mcpkit.transports.http import running
+
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d4944415478da63f8cfc0f01f0005000201a5e1a0b10000000049454e44ae426082"
+)
+
+
+class Answer(BaseModel):
+    ok: bool
+
+
+async def test_session_requests_and_subscripted_context() -> None:
+    mcp: MCPServer[Any] = MCPServer("adapters")
+
+    @mcp.tool()
+    async def roots(ctx: Context[Any, dict[str, Any]]) -> list[str]:
+        listed = await ctx.session.list_roots()
+        return [str(r.uri) for r in listed.roots]
+
+    @mcp.tool()
+    async def form(ctx: Context) -> str:
+        answer = await ctx.session.elicit_form(
+            "ok?", {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+        )
+        return f"{answer.action} {answer.content}"
+
+    @mcp.tool()
+    async def url(ctx: Context) -> str:
+        answer = await ctx.elicit_url("go", "https://example.com/x", "e-1")
+        return answer.action
+
+    @mcp.tool()
+    def sync_ctx(ctx: Context) -> str:
+        return f"{ctx.request_context.lifespan_context} {ctx.protocol_version is not None}"
+
+    @mcp.tool()
+    def refuse() -> str:
+        raise ToolError("no, because")
+
+    async def elicit(params: Any, ctx: Any) -> Any:
+        if getattr(params, "url", None):
+            return "accept"
+        return {"action": "accept", "content": {"ok": True}}
+
+    elicit.supports_url = True  # type: ignore[attr-defined]
+    # ctx.session's requests are the handshake era's
+    async with Client(
+        mcp.native, roots=["file:///work"], elicitation_handler=elicit, era="legacy"
+    ) as client:
+        assert (await client.call_tool("roots")).structured_content == {"result": ["file:///work"]}
+        assert (await client.call_tool("form")).content[0].text == "accept {'ok': True}"
+        assert (await client.call_tool("url")).content[0].text == "accept"
+        assert (await client.call_tool("sync_ctx")).content[0].text == "{} True"
+        refused = await client.call_tool("refuse")
+        assert refused.is_error and refused.content[0].text == "no, because"
+        bad = await client.call_tool("roots", {"unknown": 1})
+        assert bad.is_error  # arguments the schema does not name are refused
+
+
+async def test_images_by_path_and_content_models(tmp_path: Path) -> None:
+    picture = tmp_path / "chart.webp"
+    picture.write_bytes(PNG)
+    mcp: MCPServer[Any] = MCPServer("media")
+
+    @mcp.tool()
+    def chart() -> Image:
+        return Image(path=picture)
+
+    @mcp.tool()
+    def blocks():  # type: ignore[no-untyped-def]
+        return [TextContent(type="text", text="a"), {"not": "content"}]
+
+    async with Client(mcp.native) as client:
+        block = (await client.call_tool("chart")).content[0]
+        assert (block.type, block.mime_type) == ("image", "image/webp")
+        texts = [b.text for b in (await client.call_tool("blocks")).content]
+        assert texts == ["a", '{\n  "not": "content"\n}']  # a dict is JSON, not content
+    assert Image(data=PNG, format="JPEG").mime_type == "image/jpeg"
+    with pytest.raises(ValueError):
+        Image()
+
+
+async def test_fastmcp_http_app_mounted_with_its_lifespan() -> None:
+    entered: list[str] = []
+
+    from contextlib import asynccontextmanager
+
+    @asynccontextmanager
+    async def life(server: FastMCP) -> Any:
+        entered.append(server.name)
+        yield {"db": "open"}
+
+    mcp = FastMCP("web", lifespan=life)
+
+    @mcp.tool
+    def state(ctx: FastContext) -> str:
+        return str(ctx.lifespan_context["db"])
+
+    asgi = mcp.http_app(path="/mcp")
+    web = Starlette(routes=[Mount("/srv", app=asgi)], lifespan=asgi.lifespan)
+    async with running(web) as base:
+        async with Client(f"{base}/srv/mcp") as client:
+            result = await client.call_tool("state")
+        async with httpx.AsyncClient() as http:
+            assert (await http.get(f"{base}/srv/elsewhere")).status_code == 404
+    assert entered == ["web"]
+    assert result.structured_content == {"result": "open"}
+    assert result.meta is not None and result.meta["fastmcp"] == {"wrap_result": True}
+
+
+def test_refused_and_ignored_settings() -> None:
+    with pytest.raises(NotImplementedError, match="ResourceServer"):
+        MCPServer("x", auth=object())
+    mcp: MCPServer[Any] = MCPServer("x", log_level="WARNING", dependencies=["pandas"])
+    assert mcp.settings == {"log_level": "WARNING", "dependencies": ["pandas"]}
+    with pytest.raises(RuntimeError, match="streamable_http_app"):
+        mcp.session_manager
+    with pytest.raises(ValueError, match="Unknown transport"):
+        mcp.run("carrier-pigeon")
+    with pytest.raises(TypeError):
+        mcp.resource(lambda: "x")  # type: ignore[arg-type]
+
+
+async def test_direct_calls_in_process() -> None:
+    mcp: MCPServer[Any] = MCPServer("direct")
+
+    @mcp.tool()
+    def double(x: int) -> int:
+        return 2 * x
+
+    assert [t.name for t in await mcp.list_tools()] == ["double"]
+    assert (await mcp.call_tool("double", {"x": 4})).structured_content == {"result": 8}
+    mcp.remove_tool("double")
+    assert await mcp.list_tools() == []
+    await asyncio.sleep(0)
