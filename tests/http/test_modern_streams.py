@@ -239,3 +239,18 @@ async def test_a_raw_server_request_fails_its_caller_at_once(
         )
         assert r.headers["content-type"] == "application/json"
         assert "refused -32600" in r.json()["result"]["content"][0]["text"]
+
+
+async def test_a_client_taking_only_sse_gets_sse(wire: Callable[..., WireChecker]) -> None:
+    for options in ({}, {"json_response": True}):
+        async with serve(wire, **options) as s, httpx.AsyncClient(timeout=10) as http:
+            only_sse = {**headers("tools/call", "echo"), "accept": "text/event-stream"}
+            r = await http.post(s.url, json=call(1, "echo", {"text": "s"}), headers=only_sse)
+            assert r.status_code == 200 and r.headers["content-type"] == "text/event-stream"
+            (answer,) = messages_of(r.content)
+            assert answer["id"] == 1 and answer["result"]["content"][0]["text"] == "s"
+            # an error keeps its status (a JSON body)
+            r = await http.post(
+                s.url, json=call(2, "nope"), headers={**only_sse, "mcp-name": "nope"}
+            )
+            assert r.status_code == 400 and r.json()["id"] == 2

@@ -21,7 +21,9 @@ The answer:
   something to stream before the result (progress, log notifications) or the request has
   run for ``keepalive_interval`` seconds: ``event: message`` frames without ids (this
   revision has no resumability), ``X-Accel-Buffering: no``, keep-alive comments while it is
-  quiet, the final response last. In JSON mode notifications are dropped.
+  quiet, the final response last. In JSON mode notifications are dropped. A client that
+  accepts only ``text/event-stream`` gets its result as one SSE event (errors stay JSON
+  with their status).
 - A request the session tries to send fails at once with -32600 (the modern wire has
   none; MRTR's ``input_required`` results replace them) and nothing reaches the stream.
 
@@ -342,8 +344,10 @@ async def serve_modern_post(
     await session.start()
     try:
         session.receive(msg)
-        stream = not app.json_response and accepts(accept, "text/event-stream")
-        await _answer(app, transport, stream, receive, send)
+        json_ok = accepts(accept, "application/json")
+        # A client that takes only SSE gets its result as an SSE event even in JSON mode.
+        stream = not json_ok or (not app.json_response and accepts(accept, "text/event-stream"))
+        await _answer(app, transport, stream, json_ok, receive, send)
     finally:
         await session.close()
 
@@ -352,6 +356,7 @@ async def _answer(
     app: StreamableHTTPApp,
     transport: ModernRequestTransport,
     stream: bool,
+    json_ok: bool,
     receive: Receive,
     send: Send,
 ) -> None:
@@ -385,7 +390,12 @@ async def _answer(
             event.clear()
         if transport.response is None and transport.closed:
             return  # the client went away (the session's close cancels the request)
-        if transport.response is not None and not (stream and transport.frames):
+        if (
+            transport.response is not None
+            and not (stream and transport.frames)
+            and (json_ok or transport.error_code is not None)
+        ):
+            # Errors keep their status as JSON whatever the client accepts.
             code = transport.error_code
             status = 200 if code is None else status_for_code(code)
             await _respond_json(send, status, transport.response)
