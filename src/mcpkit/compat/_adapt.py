@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 import types
 import typing
 from collections.abc import Callable
@@ -166,14 +167,23 @@ class CompatToolEntry(ToolEntry):
         """The ``CallToolResult`` dict for a return value."""
         if isinstance(value, ToolFailure):
             return error_result(value.text)
+        if self.returned_as_is(value):
+            return super().to_result(value)
         if self.output is None:
-            if self.passthrough_type is not None and isinstance(value, self.passthrough_type):
-                return super().to_result(value)
             return {"content": official_content(value)}
         result = super().to_result(value)
-        if "structuredContent" in result and not isinstance(value, self.passthrough_type or ()):
+        if "structuredContent" in result:
             result["content"] = official_content(value)
         return result
+
+    def returned_as_is(self, value: Any) -> bool:
+        """True for a ``CallToolResult`` (sent as it is)."""
+        pt = self.passthrough_type
+        if pt is None and is_model(value):  # mcpkit.types was imported after registration
+            pt = self.passthrough_type = getattr(
+                sys.modules.get("mcpkit.types"), "CallToolResult", None
+            )
+        return pt is not None and isinstance(value, pt)
 
 
 def official_schemas(entry: ToolEntry, fn: Callable[..., Any]) -> None:

@@ -43,8 +43,7 @@ class FastToolEntry(CompatToolEntry):
         """The ``CallToolResult`` dict for a return value."""
         if isinstance(value, ToolFailure):
             return error_result(value.text)
-        pt = self.passthrough_type
-        if pt is not None and isinstance(value, pt):
+        if self.returned_as_is(value):
             return super(CompatToolEntry, self).to_result(value)
         if self.output is None:
             plain: dict[str, Any] = {"content": official_content(value, compact_json_text)}

@@ -6,14 +6,27 @@ Rewrite ``mcp.`` to ``mcpkit.compat.mcp.`` in a server's imports and it runs on 
     from mcpkit.compat.mcp.types import CallToolResult, TextContent
 
 See docs/migration.md for what is covered and how to move on to the native API.
+``types`` is imported when first used (the protocol models cost a server that does not
+use them start-up time).
 """
 
 from __future__ import annotations
 
-from mcpkit.compat.mcp import types as types
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from mcpkit.errors import McpError
+
+if TYPE_CHECKING:
+    from mcpkit.compat.mcp import types as types
 
 MCPError = McpError
 """The official SDK's name for a JSON-RPC error: mcpkit's :class:`~mcpkit.McpError`."""
 
 __all__ = ["MCPError", "McpError", "types"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "types":
+        return importlib.import_module("mcpkit.compat.mcp.types")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
