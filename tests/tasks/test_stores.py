@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -122,3 +123,32 @@ async def test_sqlite_wait_wakes_on_finish(tmp_path: Path) -> None:
     assert not waiter.done()
     await store.finish(info.task_id, "cancelled", None)
     await asyncio.wait_for(waiter, 2)
+
+
+async def test_the_2025_task_flow_on_the_sqlite_store(tmp_path: Path, wire: Any) -> None:
+    from mcpkit import Server
+    from mcpkit.server.tasks import TaskManager
+    from tests.server.helpers import connected
+
+    store = SQLiteTaskStore(str(tmp_path / "t.sqlite3"))
+    app = Server("sqlite-2025", tasks=TaskManager(store, poll_interval=20))
+
+    @app.tool(task_support="optional")
+    async def double(n: int) -> str:
+        return str(n * 2)
+
+    async with connected(app, wire) as (client, _):
+        created = await client.request(
+            "tools/call", {"name": "double", "arguments": {"n": 4}, "task": {"ttl": 60_000}}
+        )
+        task_id = created["task"]["taskId"]
+        result = await client.request("tasks/result", {"taskId": task_id}, timeout=5)
+        assert result["content"][0]["text"] == "8"
+        listed = await client.request("tasks/list", {})
+        assert [t["taskId"] for t in listed["tasks"]] == [task_id]
+        got = await client.request("tasks/get", {"taskId": task_id})
+        assert got["status"] == "completed" and got["ttl"] == 60_000
+    # Another session (another owner) does not see it.
+    async with connected(app, wire) as (other, _):
+        assert (await other.request("tasks/list", {}))["tasks"] == []
+    store.close()
