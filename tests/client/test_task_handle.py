@@ -26,7 +26,8 @@ def make_app() -> Server:
     app = Server("handles", tasks=TaskManager(poll_interval=20))
 
     @app.tool(task_support="optional")
-    async def slow(n: int, seconds: float = 0.05) -> str:
+    async def slow(n: int, ctx: Context, seconds: float = 0.05) -> str:
+        await ctx.progress(1, 2)
         await asyncio.sleep(seconds)
         return f"got {n}"
 
@@ -105,6 +106,16 @@ async def test_a_failed_task_raises_its_error(era: str) -> None:
             await handle.result(timeout=5)
         assert caught.value.code == -32602 and "bad input" in caught.value.message
         assert handle.status == "failed"
+
+
+async def test_progress_of_a_2025_task_reaches_the_caller() -> None:
+    seen: list[float] = []
+    async with connect("legacy") as c:
+        handle = await c.start_tool_task(
+            "slow", {"n": 1}, on_progress=lambda p, total, message: seen.append(p)
+        )
+        await handle.result(timeout=5)
+    assert seen == [1]
 
 
 async def test_client_method_is_the_same_handle() -> None:

@@ -1022,6 +1022,7 @@ class Client:
         ttl: int | None = None,
         timeout: TimeoutTypes = _UNSET,
         meta: Mapping[str, Any] | None = None,
+        on_progress: ProgressCallback | None = None,
     ) -> TaskHandle:
         """Run tool ``name`` as a task, whichever design the connection speaks (2025-11-25
         task-augmented calls, or the 2026-07-28 tasks extension), and return its
@@ -1029,7 +1030,7 @@ class Client:
         ``handle.status``, ``await handle.cancel()``. See
         :func:`~mcpkit.client.task_requestor.start_tool_task`."""
         return await self._task_requestor.start(
-            name, arguments, ttl=ttl, timeout=timeout, meta=meta
+            name, arguments, ttl=ttl, timeout=timeout, meta=meta, on_progress=on_progress
         )
 
     async def call_tool_as_task(

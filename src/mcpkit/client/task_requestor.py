@@ -128,12 +128,13 @@ class TaskRequestor:
         ttl: int | None = None,
         timeout: TimeoutTypes,
         meta: Mapping[str, Any] | None = None,
+        on_progress: ProgressCallback | None = None,
     ) -> TaskHandle:
         """See :func:`start_tool_task`."""
         client = self._client
         if getattr(client, "_wire", None) is None:
             task = await self.call_tool(
-                name, arguments, ttl=ttl, timeout=timeout, on_progress=None, meta=meta
+                name, arguments, ttl=ttl, timeout=timeout, on_progress=on_progress, meta=meta
             )
             return TaskHandle(self, name, task.task_id, task.status, legacy=True)
         params: JSONObject = {"name": name}
@@ -551,6 +552,7 @@ async def start_tool_task(
     ttl: int | None = None,
     timeout: TimeoutTypes = None,
     meta: Mapping[str, Any] | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> TaskHandle:
     """Run tool ``name`` as a task on ``client``'s connection, whichever design it speaks,
     and return its :class:`TaskHandle` (``await handle.result()`` for the outcome).
@@ -560,10 +562,17 @@ async def start_tool_task(
     tasks). 2026-07-28: the call opts in to the tasks extension; its MRTR rounds are
     answered by the client's handlers; the server decides whether it becomes a task (a
     complete answer gives a handle that is already done, ``task_id`` None). ``timeout``
-    bounds the creating request (default: the client's).
+    bounds the creating request (default: the client's). ``on_progress(progress, total,
+    message)`` gets the tool's progress for the task's whole life on the 2025 wire (a 2026
+    task has no stream to send it on).
     """
     from mcpkit.client.client import _UNSET
 
     return await client._task_requestor.start(
-        name, arguments, ttl=ttl, timeout=_UNSET if timeout is None else timeout, meta=meta
+        name,
+        arguments,
+        ttl=ttl,
+        timeout=_UNSET if timeout is None else timeout,
+        meta=meta,
+        on_progress=on_progress,
     )
