@@ -46,8 +46,10 @@ def _silent_wav(milliseconds: int = 10, rate: int = 8000) -> bytes:
 
 WAV = _silent_wav()
 
-# 2026-07-28 caching hints: lists may be cached by anyone for five minutes (the server's
-# default, below); each resource's reads only by the client that read it (on the resources).
+# 2026-07-28 caching hints: results may be cached for five minutes, by anyone (the server's
+# default, below), a resource's reads only by the client that read it (on the resources).
+# A list combines its items' hints, so resources/list and resources/templates/list are
+# private too; tools/list, prompts/list and server/discover are public.
 LIST_TTL_MS = READ_TTL_MS = 300_000
 
 app = Server(
