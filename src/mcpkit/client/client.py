@@ -796,8 +796,12 @@ class Client:
                 self._sampling_handler, self._sampling_cap
             )
         if self._elicitation_handler is not None:
-            serves["elicitation/create"] = serve_elicitation(
-                self._elicitation_handler, self._elicitation_modes, self._url_elicitations.track
+            serves["elicitation/create"] = _with_elicitation_id(
+                serve_elicitation(
+                    self._elicitation_handler,
+                    self._elicitation_modes,
+                    self._url_elicitations.track,
+                )
             )
         if self._roots is not None:
             serves["roots/list"] = serve_roots(lambda: self._roots)
@@ -1350,6 +1354,24 @@ async def _drain(listener: Listener) -> None:
     """Consume a background listener (its notifications reach the hooks anyway)."""
     async for _ in listener:
         pass
+
+
+def _with_elicitation_id(
+    serve: Callable[[JSONObject | None, RequestContext], Awaitable[JSONObject]],
+) -> Callable[[JSONObject | None, RequestContext], Awaitable[JSONObject]]:
+    """A URL elicitation of an ``InputRequiredResult`` may come without ``elicitationId``
+    (2026-07-28): the handler gets a fresh one, as on the handshake wire."""
+
+    async def handle(params: JSONObject | None, ctx: RequestContext) -> JSONObject:
+        if (
+            isinstance(params, dict)
+            and params.get("mode") == "url"
+            and not isinstance(params.get("elicitationId"), str)
+        ):
+            params = {**params, "elicitationId": f"input-{secrets.token_hex(8)}"}
+        return await serve(params, ctx)
+
+    return handle
 
 
 def _bound(
