@@ -143,7 +143,7 @@ def test_an_unknown_resource_hints_at_inspect() -> None:
     done = mcpkit("read", command(EVERYTHING), "test://nope")
     assert done.returncode == 1
     assert error_lines(done.stderr) == [
-        "error: server error -32002: Resource not found: test://nope",
+        "error: server error -32602: Resource not found: test://nope",  # 2026-07-28's code
         "hint: mcpkit inspect TARGET lists the resources and templates",
     ]
 

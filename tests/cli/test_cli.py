@@ -63,7 +63,7 @@ def test_inspect_json_over_stdio_command_line() -> None:
     assert done.returncode == 0, done.stderr
     info = json.loads(done.stdout)
     assert info["serverInfo"]["name"] == "everything"
-    assert info["protocolVersion"] == "2025-11-25"
+    assert info["protocolVersion"] == "2026-07-28"  # --era auto: the server speaks it
     assert set(info["capabilities"]) >= {"tools", "resources", "prompts", "logging"}
     assert info["instructions"].startswith("A demo server")
     tools = {t["name"]: t for t in info["tools"]}
@@ -79,7 +79,7 @@ def test_inspect_tables_for_a_file_target() -> None:
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert out.startswith("everything 1.0.0 — Everything")
-    assert "protocol      2025-11-25" in out
+    assert "protocol      2026-07-28" in out
     assert "tools (listChanged)" in out
     assert "A demo server: tools, resources, prompts, completion, logging." in out
     # compact input schemas, annotations and output schemas

@@ -172,10 +172,11 @@ def test_a_declined_request_exits_0_unless_the_result_is_an_error() -> None:
         "the server gave up after the sampling request was declined: "
         "The user declined the sampling request (--no-input)",
     ]
-    tool_error = mcpkit("call", str(DECLINE), "ask_or_fail", "--no-input")
+    # the server sees the decline as an error answer to its request: the handshake era's
+    tool_error = mcpkit("call", str(DECLINE), "ask_or_fail", "--no-input", "--era", "legacy")
     assert tool_error.returncode == 3, tool_error.stderr
     assert "cannot go on without an answer" in tool_error.stdout
-    not_declined = mcpkit("call", str(DECLINE), "minus_one", "--no-input")
+    not_declined = mcpkit("call", str(DECLINE), "minus_one", "--no-input", "--era", "legacy")
     assert not_declined.returncode == 1
     assert not_declined.stderr.startswith("error: server error -1: not a decline")
 

@@ -376,8 +376,11 @@ def _explain(exc: BaseException) -> CliError:
             hint = "check the URL and that the server is running (mcpkit run FILE --transport http)"
         return CliError(f"connection failed: {_one_line(exc.message)}", hint)
     if isinstance(exc, McpError):
+        code = exc.code
+        if code == -32602 and exc.message.startswith("Resource not found"):
+            code = -32002  # the 2026-07-28 wire answers an unknown resource with -32602
         return CliError(
-            f"server error {exc.code}: {_one_line(exc.message)}", _SERVER_HINTS.get(exc.code)
+            f"server error {exc.code}: {_one_line(exc.message)}", _SERVER_HINTS.get(code)
         )
     if isinstance(exc, FileNotFoundError):
         return CliError(

@@ -372,6 +372,7 @@ async def _main(args: argparse.Namespace, output: Output) -> None:
                     on_list_changed=demo.on_list_changed,
                     client_info={"name": "mcpkit-demo", "version": "1.0"},
                     timeout=10,
+                    era="legacy",  # the tour shows the session: ping, cancellation, DELETE
                 )
                 async with client:
                     await demo.walk(client, app, url, store)
