@@ -441,9 +441,8 @@ class Client:
         """Choose the era (see :data:`Era`); the ``initialize`` result on the legacy wire."""
         key = self._memo_key() if self.era == "auto" else None
         remembered = ERA_MEMO.get(key) if key is not None else None
-        pinned_legacy = self._protocol_version is not None and versions.get(
-            self._protocol_version
-        ) not in (None, versions.V2026_07_28)
+        # Asking for a handshake-era version (or an unknown one) asks for the handshake.
+        pinned_legacy = self._protocol_version not in (None, MODERN_VERSION)
         if self.era == "legacy" or pinned_legacy or (remembered and remembered[0] == "legacy"):
             return await self._initialize(session)
         modern = versions.V2026_07_28
