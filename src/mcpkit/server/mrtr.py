@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
@@ -224,7 +225,7 @@ class Round:
         self,
         *,
         client_capabilities: Mapping[str, Any],
-        binding: RequestBinding,
+        binding: RequestBinding | Callable[[], RequestBinding],
         sealer: RequestStateSealer,
         responses: Mapping[str, Any] | None = None,
         state: RequestState | None = None,
@@ -232,7 +233,7 @@ class Round:
         max_questions: int = DEFAULT_MAX_QUESTIONS,
     ) -> None:
         self.client_capabilities = client_capabilities
-        self.binding = binding
+        self._binding = binding
         self.sealer = sealer
         self.max_rounds = max_rounds
         self.max_questions = max_questions
@@ -270,9 +271,15 @@ class Round:
         responses = params.get("inputResponses", {})
         if not isinstance(responses, Mapping):
             raise McpError(-32602, "inputResponses must be an object")
-        binding = RequestBinding.of(method, params, principal)
         token = params.get("requestState")
-        state = sealer.open(token, binding) if token is not None else None
+        binding: RequestBinding | Callable[[], RequestBinding]
+        if token is not None:
+            binding = RequestBinding.of(method, params, principal)
+            state = sealer.open(token, binding)
+        else:
+            # Only a round that asks seals a state: digest the arguments then, if ever.
+            binding = functools.partial(RequestBinding.of, method, params, principal)
+            state = None
         return cls(
             client_capabilities=client_capabilities,
             binding=binding,
@@ -281,6 +288,14 @@ class Round:
             state=state,
             max_rounds=max_rounds,
         )
+
+    @property
+    def binding(self) -> RequestBinding:
+        """What this request's sealed state is bound to (principal, method, name, arguments)."""
+        binding = self._binding
+        if not isinstance(binding, RequestBinding):
+            binding = self._binding = binding()
+        return binding
 
     @property
     def questions(self) -> dict[str, dict[str, Any]]:
