@@ -166,6 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
         mcpkit call server.py add a=2 b=3 --json         # the whole result as JSON
         mcpkit call server.py pixel --save-dir out/      # images saved, path printed
         mcpkit call server.py ask_user --no-input        # elicitation declined
+        mcpkit call server.py render frames=3 --task     # as a task: id and status shown
         """,
         description=(
             "Call one tool and print its result. Arguments are typed from the tool's "
@@ -186,6 +187,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="arguments (KEY:=JSON for raw JSON)",
     )
     _add_args_json(call)
+    call.add_argument(
+        "--task",
+        action="store_true",
+        help="run the tool as a task: its id and status are shown as it runs, Ctrl-C cancels it",
+    )
+    call.add_argument(
+        "--task-ttl",
+        type=float,
+        metavar="SECONDS",
+        help="with --task: how long the server should keep the task and its result",
+    )
 
     read = _command(
         sub,

@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import difflib
-from collections.abc import Mapping
-from typing import Any
+import sys
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from mcpkit.cli.common import connect, make_output
 from mcpkit.cli.errors import EXIT_TOOL_ERROR, EXIT_USAGE, CliError
+from mcpkit.cli.interactive import TerminalHandlers
 from mcpkit.cli.render import compact_schema
+from mcpkit.errors import McpError
+
+if TYPE_CHECKING:
+    from mcpkit.cli.render import Output
+    from mcpkit.session import RequestContext
+    from mcpkit.types import CallToolResult
 
 __all__ = ["convert_value", "parse_arguments", "run_call", "run_prompt", "run_read"]
 
@@ -177,7 +187,12 @@ async def run_call(args: argparse.Namespace) -> int:
     def progress(done: float, total: float | None, message: str | None) -> None:
         output.progress(args.tool, done, total, message)
 
-    async with connect(args, output, on_progress=progress) as client:
+    handlers = _AskingHandlers(
+        output,
+        interactive=not args.no_input and sys.stdin.isatty(),
+        reason="--no-input" if args.no_input else "stdin is not a terminal",
+    )
+    async with connect(args, output, handlers=handlers, on_progress=progress) as client:
         if not client.supports("tools"):
             raise CliError("this server has no tools", "see what it offers: mcpkit inspect TARGET")
         tools = {t.name: t for t in await client.list_tools()}
@@ -198,8 +213,19 @@ async def run_call(args: argparse.Namespace) -> int:
                 f"{args.tool}({compact_schema(schema)})",
                 code=EXIT_USAGE,
             )
+        support = tool.execution.task_support if tool.execution is not None else None
         try:
-            result = await client.call_tool(args.tool, arguments)
+            if getattr(args, "task", False):
+                result = await _call_as_task(
+                    client, args, output, handlers, support, arguments, progress
+                )
+            else:
+                if support == "required":
+                    raise CliError(
+                        f"the tool {args.tool!r} only runs as a task (taskSupport 'required')",
+                        f"add --task: mcpkit call TARGET {args.tool} ... --task",
+                    )
+                result = await client.call_tool(args.tool, arguments)
         finally:
             output.end_progress()
     wire = result.to_wire()
@@ -214,6 +240,105 @@ async def run_call(args: argparse.Namespace) -> int:
         output.note(f"[red]the tool {args.tool!r} reported an error[/]", style="")
         return EXIT_TOOL_ERROR
     return 0
+
+
+class _AskingHandlers(TerminalHandlers):
+    """The terminal's handlers, telling ``before_asking`` (when set) first: a task's status
+    is ``input_required`` while its question is on screen."""
+
+    before_asking: Callable[[], None] | None = None
+
+    async def sampling(self, params: Any, ctx: RequestContext) -> dict[str, Any]:
+        if self.before_asking is not None:
+            self.before_asking()
+        return await super().sampling(params, ctx)
+
+    async def elicitation(self, params: Any, ctx: RequestContext) -> dict[str, Any] | str:
+        if self.before_asking is not None:
+            self.before_asking()
+        return await super().elicitation(params, ctx)
+
+
+async def _call_as_task(
+    client: Any,
+    args: argparse.Namespace,
+    output: Output,
+    handlers: _AskingHandlers,
+    support: str | None,
+    arguments: dict[str, Any],
+    progress: Any,
+) -> CallToolResult:
+    """``call --task``: start the tool as a task, show its id and status as they change
+    (``input_required`` is answered by the terminal's handlers), and return its result.
+    Cancelled (Ctrl-C), the task is cancelled at the server before the command ends."""
+    from mcpkit.client.errors import TaskNotSupported
+
+    if support in (None, "forbidden"):
+        raise CliError(
+            f"the tool {args.tool!r} does not run as a task (its taskSupport is "
+            f"{support or 'absent'})",
+            f"call it without --task: mcpkit call TARGET {args.tool} ...",
+        )
+    ttl = getattr(args, "task_ttl", None)
+    try:
+        handle = await client.start_tool_task(
+            args.tool,
+            arguments,
+            ttl=None if ttl is None else max(1, round(ttl * 1000)),
+            on_progress=progress,
+        )
+    except TaskNotSupported as exc:
+        raise CliError(
+            f"the server cannot run {args.tool!r} as a task: {exc.message}",
+            "call it without --task, or check the server: mcpkit inspect TARGET",
+        ) from exc
+    plain = bool(args.json)
+    if handle.task_id is not None and not output.quiet:
+        output.note(f"task: {handle.task_id}")
+    shown: tuple[str, str | None] | None = None
+
+    def show() -> None:
+        nonlocal shown
+        now = (handle.status, handle.status_message)
+        if now != shown:
+            shown = now
+            output.task_status(handle.task_id, handle.status, handle.status_message, plain=plain)
+
+    async def watch() -> None:
+        # The modern handle refreshes itself while waiting; a 2025 one is polled here.
+        while True:
+            if handle.legacy and not handle.done:
+                with contextlib.suppress(McpError):
+                    await handle.refresh()
+            show()
+            await asyncio.sleep(max(handle.poll_interval or 1.0, 0.05) if handle.legacy else 0.05)
+
+    def asking() -> None:  # the task waits for the user's answer
+        nonlocal shown
+        if shown is None or shown[0] != "input_required":
+            shown = ("input_required", None)
+            output.task_status(handle.task_id, "input_required", None, plain=plain)
+
+    handlers.before_asking = asking
+    show()
+    watcher = asyncio.create_task(watch())
+    try:
+        result: CallToolResult = await handle.result()
+    except asyncio.CancelledError:
+        watcher.cancel()
+        if handle.task_id is not None and not handle.done:
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(5):
+                    await asyncio.shield(handle.cancel())
+            output.end_progress()
+            output.task_status(handle.task_id, handle.status, handle.status_message, plain=True)
+        raise
+    finally:
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watcher
+    show()
+    return result
 
 
 async def run_read(args: argparse.Namespace) -> int:

@@ -339,6 +339,33 @@ class Output:
             task = self._tasks[key] = bar.add_task(description, total=total)
         bar.update(task, completed=progress, total=total, description=description)
 
+    def task_status(
+        self, task_id: str | None, status: str, message: str | None, *, plain: bool = False
+    ) -> None:
+        """Show a task's status: one live line on a terminal; otherwise (or ``plain``) a line
+        ``status: STATUS`` (with the server's message) each time it changes."""
+        from rich.markup import escape
+
+        if self.quiet:
+            return
+        said = status + (f" ({message})" if message else "")
+        if plain or not self.err.is_terminal:
+            self.note(f"status: {escape(said)}")
+            return
+        bar = self._bar()
+        description = escape(f"task {task_id or '(none)'}: {said}")
+        key = f"\0task:{task_id}"
+        row = self._tasks.get(key)
+        if row is None:
+            row = self._tasks[key] = bar.add_task(description, total=None)
+        finished = status in ("completed", "failed", "cancelled")
+        bar.update(
+            row,
+            description=description,
+            total=1 if finished else None,
+            completed=1 if finished else 0,
+        )
+
     def _bar(self) -> Progress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
