@@ -33,6 +33,8 @@ async def deploy(service: str) -> str:
 async def confirm(service: str, ctx: Context) -> str:
     """Ask who deploys while the task runs."""
     answer = await ctx.elicit(f"Deploy {service}?", NAME)
+    if answer.action == "accept" and answer.content is not None:
+        return f"{service} deployed by {answer.content['name']}"
     return f"{service}: user chose {answer.action}"
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -138,3 +139,21 @@ def test_ctrl_c_cancels_the_task_and_exits_130(era: str) -> None:
     assert out == ""
     assert _statuses(err)[-1].startswith("cancelled"), err
     assert "mcpkit: interrupted" in err
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_on_a_terminal_the_status_is_one_live_line_and_questions_are_asked(
+    era: str, pty_command: Any
+) -> None:
+    cli = pty_command("call", TASK_SERVER, "confirm", "service=api", "--task", "--era", era)
+    task_id = cli.expect(r"task ([0-9a-f]+): (working|input_required)").group(1)
+    cli.expect(r"Deploy api\?")
+    cli.expect(r"Answer\? \[A\]ccept / \[d\]ecline / \[c\]ancel: ")
+    cli.send("")
+    cli.expect(r"  name\*: ")
+    cli.send("Ada")
+    cli.expect(rf"task {task_id}: completed")
+    code, out = cli.finish()
+    assert code == 0, cli.seen
+    assert out == "api deployed by Ada\n"
+    assert "status: " not in cli.seen  # no plain lines on a terminal
