@@ -59,3 +59,49 @@ def test_the_benchmark_smoke_run_says_it_checked_answers_only() -> None:
     )
     assert not any(line.startswith("|") for line in lines)  # no table of meaningless timings
     assert "calls/s" not in done.stdout
+
+
+def test_the_weather_server_serves_both_eras_over_stdio() -> None:
+    """What the README's quick start says: one server file, both eras on the same pipe."""
+    script = (
+        "import asyncio, sys\n"
+        "from mcpkit import Client\n"
+        "async def main():\n"
+        "    for era in ('auto', 'legacy', '2026-07-28'):\n"
+        "        async with Client(sys.argv[1], era=era) as c:\n"
+        "            r = await c.call_tool('forecast', {'city': 'Oslo', 'days': 1})\n"
+        "            print(era, c.protocol_version, c.modern, r.structured_content['summary'])\n"
+        "asyncio.run(main())\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(ROOT / "examples" / "weather.py")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        env=ENV,
+    ).stdout.splitlines()
+    assert out == [
+        "auto 2026-07-28 True sunny",
+        "legacy 2025-11-25 False sunny",
+        "2026-07-28 2026-07-28 True sunny",
+    ]
+
+
+def test_the_lowlevel_demo_runs_in_memory_and_over_stdio() -> None:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "lowlevel_demo.py")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        env=ENV,
+    ).stdout.splitlines()
+    for label in ("memory", "stdio"):
+        assert f"[{label}] connected to lowlevel-demo 1.0.0, protocol 2025-11-25" in out
+        assert f"[{label}] echo -> 'hello, MCP'" in out
+        assert f"[{label}] unknown tool -> error -32602: Unknown tool: nope" in out
+        assert [line for line in out if line.startswith(f"[{label}]   progress")] == [
+            f"[{label}]   progress {n}/3: step {n} of 3" for n in (1, 2, 3)
+        ]
+    assert out[-1] == "[stdio] server process exited with code 0"
