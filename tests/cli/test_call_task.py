@@ -87,6 +87,15 @@ def test_tool_without_task_support_gets_one_line_and_a_hint(era: str) -> None:
     ]
 
 
+def test_task_ttl_needs_task_and_a_positive_number() -> None:
+    done = mcpkit("call", TASK_SERVER, "deploy", "service=api", "--task-ttl", "5")
+    assert done.returncode == 2
+    assert _lines(done.stderr)[0] == "error: --task-ttl needs --task"
+    done = mcpkit("call", TASK_SERVER, "deploy", "service=api", "--task", "--task-ttl", "0")
+    assert done.returncode == 2
+    assert _lines(done.stderr) == ["error: --task-ttl must be a positive number of seconds, got 0"]
+
+
 @pytest.mark.parametrize("era", ERAS)
 def test_input_required_is_declined_with_no_input(era: str) -> None:
     done = mcpkit(
@@ -139,6 +148,7 @@ def test_ctrl_c_cancels_the_task_and_exits_130(era: str) -> None:
     assert out == ""
     assert _statuses(err)[-1].startswith("cancelled"), err
     assert "mcpkit: interrupted" in err
+    assert "dropped" not in err  # the interrupted polls' late answers are not reported
 
 
 @pytest.mark.parametrize("era", ERAS)

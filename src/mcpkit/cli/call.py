@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import difflib
+import logging
 import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -214,6 +215,12 @@ async def run_call(args: argparse.Namespace) -> int:
                 code=EXIT_USAGE,
             )
         support = tool.execution.task_support if tool.execution is not None else None
+        if getattr(args, "task_ttl", None) is not None and not getattr(args, "task", False):
+            raise CliError(
+                "--task-ttl needs --task",
+                f"mcpkit call TARGET {args.tool} ... --task --task-ttl SECONDS",
+                code=EXIT_USAGE,
+            )
         try:
             if getattr(args, "task", False):
                 result = await _call_as_task(
@@ -280,6 +287,10 @@ async def _call_as_task(
             f"call it without --task: mcpkit call TARGET {args.tool} ...",
         )
     ttl = getattr(args, "task_ttl", None)
+    if ttl is not None and not ttl > 0:
+        raise CliError(
+            f"--task-ttl must be a positive number of seconds, got {ttl:g}", code=EXIT_USAGE
+        )
     try:
         handle = await client.start_tool_task(
             args.tool,
@@ -326,6 +337,8 @@ async def _call_as_task(
         result: CallToolResult = await handle.result()
     except asyncio.CancelledError:
         watcher.cancel()
+        # the answers to the polls Ctrl-C interrupted still arrive: expected, not news
+        logging.getLogger("mcpkit.session").setLevel(logging.ERROR)
         if handle.task_id is not None and not handle.done:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(5):
