@@ -207,6 +207,10 @@ class ModernRequestTransport(Transport):
         sink = self.sink
         if sink is not None:
             sink.connection_lost(None)
+            # The session and this transport refer to each other: without the cycle both are
+            # freed by reference counting once the answer is sent (no garbage for the cyclic
+            # collector, as on the 2025 stateless path).
+            self.sink = None
 
 
 # -- Mcp-Param-* ---------------------------------------------------------------------------------
