@@ -44,8 +44,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from mcpkit.envelope import PROTOCOL_VERSION_KEY
 from mcpkit.errors import McpError
-from mcpkit.http_headers import HeaderParam, InvalidHeaderAnnotation, header_params
+from mcpkit.http_headers import NAME_SOURCES, HeaderParam, InvalidHeaderAnnotation, header_params
 from mcpkit.http_headers import validate_param_headers as _validate_param_headers
 from mcpkit.jsonrpc import INVALID_REQUEST, MessageKind, RequestId, classify
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
@@ -68,6 +69,7 @@ __all__ = [
     "DisconnectWatch",
     "ModernRequestTransport",
     "header_mapping",
+    "headers_match",
     "serve_modern_post",
     "tool_header_params",
 ]
@@ -93,6 +95,45 @@ def header_mapping(raw: Sequence[tuple[bytes, bytes]]) -> dict[str, str]:
         prev = out.get(name)
         out[name] = value if prev is None else prev + ", " + value
     return out
+
+
+def _plain(value: str) -> bool:
+    # A value the full checks take as it is: visible ASCII, no surrounding spaces, not in
+    # the =?base64?...?= form.
+    return (
+        value.isascii()
+        and value.isprintable()
+        and value[:1] != " "
+        and value[-1:] != " "
+        and not value.startswith("=?base64?")
+    )
+
+
+def headers_match(headers: Mapping[str, str], method: str, params: Any) -> bool:
+    """True when the routing headers (``headers`` as :func:`header_mapping` gives them)
+    equal the body exactly: ``MCP-Protocol-Version`` the ``_meta`` version, ``Mcp-Method``
+    the method, ``Mcp-Name`` the named field where the method has one. Such a request
+    passes :func:`~mcpkit.transports.http.modern_headers.check_modern_headers`; False
+    means it must be asked (the usual request of a well-behaved client costs one lookup
+    per header instead of the full checks)."""
+    if type(params) is not dict:
+        return False
+    meta = params.get("_meta")
+    if type(meta) is not dict:
+        return False
+    version = headers.get("mcp-protocol-version")
+    if version is None or version != meta.get(PROTOCOL_VERSION_KEY) or not _plain(version):
+        return False
+    if headers.get("mcp-method") != method or not _plain(method):
+        return False
+    field = NAME_SOURCES.get(method)
+    if field is None:
+        return True
+    name = headers.get("mcp-name")
+    if name is None or not _plain(name):
+        return False
+    body = params.get(field)
+    return type(body) is not str or body == name
 
 
 def _error_body(rid: Any, error: McpError) -> bytes:
@@ -329,11 +370,12 @@ async def serve_modern_post(
         return
     method: str = msg["method"]
     params = msg.get("params")
-    try:
-        check_modern_headers(headers, method, params)
-    except McpError as exc:
-        await _respond_error(send, rid, exc)
-        return
+    if not headers_match(headers, method, params):
+        try:
+            check_modern_headers(headers, method, params)
+        except McpError as exc:
+            await _respond_error(send, rid, exc)
+            return
     transport = ModernRequestTransport(rid, app.max_stream_buffer)
     session = app.session_factory(transport)
     if method == "tools/call" and isinstance(params, dict):

@@ -23,6 +23,7 @@ from typing import Any, Final
 import orjson
 
 from mcpkit import versions
+from mcpkit.envelope import PROTOCOL_VERSION_KEY
 from mcpkit.jsonrpc import (
     INVALID_REQUEST,
     PARSE_ERROR,
@@ -358,12 +359,17 @@ class StreamableHTTPApp:
             await respond_error(send, 400, PARSE_ERROR, f"Parse error: {exc}")
             return
         if maybe_modern:
-            pv_probe = (
-                {} if h.protocol_version is None else {MCP_PROTOCOL_VERSION: h.protocol_version}
-            )
+            params = msg.get("params") if type(msg) is dict else None
+            meta = params.get("_meta") if type(params) is dict else None
             modern: tuple[ProtocolVersion, ...] = ()
-            if is_modern_request(pv_probe, msg.get("params") if type(msg) is dict else None):
-                modern = self.modern_versions
+            if type(meta) is dict and PROTOCOL_VERSION_KEY in meta:
+                modern = self.modern_versions  # the usual modern request: no probe to build
+            else:
+                pv_probe = (
+                    {} if h.protocol_version is None else {MCP_PROTOCOL_VERSION: h.protocol_version}
+                )
+                if is_modern_request(pv_probe, params):
+                    modern = self.modern_versions
             if modern:
                 if not (
                     accepts(accept, "application/json") or accepts(accept, "text/event-stream")

@@ -1,0 +1,84 @@
+"""The modern edge's fast header check agrees with the full checks: whenever
+``headers_match`` takes a request, ``check_modern_headers`` passes it too."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from mcpkit.errors import McpError
+from mcpkit.transports.http.modern_headers import check_modern_headers
+from mcpkit.transports.http.modern_server import headers_match
+
+V = "2026-07-28"
+
+
+def _params(version: Any = V, name: Any = "echo") -> dict[str, Any]:
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    params: dict[str, Any] = {"_meta": meta}
+    if name is not None:
+        params["name"] = name
+    return params
+
+
+def test_the_usual_request_takes_the_fast_path() -> None:
+    headers = {"mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": "echo"}
+    assert headers_match(headers, "tools/call", _params())
+    assert headers_match(
+        {"mcp-protocol-version": V, "mcp-method": "tools/list"}, "tools/list", _params()
+    )
+
+
+VALUES = [
+    None,
+    V,
+    " " + V,
+    "2025-11-25",
+    "echo",
+    " echo",
+    "echo\t",
+    "éc",
+    "=?base64?ZWNobw==?=",
+    "",
+]
+
+
+@pytest.mark.parametrize("method", ["tools/call", "tools/list", "resources/read"])
+def test_whatever_the_fast_path_takes_the_full_checks_pass(method: str) -> None:
+    taken = 0
+    for version, mname, name, body_version, body_name in itertools.product(
+        VALUES,
+        [None, method, " " + method, "tools/lis"],
+        VALUES,
+        [V, " " + V, 7],
+        ["echo", 3, None],
+    ):
+        headers = {
+            k: v
+            for k, v in (
+                ("mcp-protocol-version", version),
+                ("mcp-method", mname),
+                ("mcp-name", name),
+            )
+            if v is not None
+        }
+        params = _params(body_version, body_name)
+        if method == "resources/read":
+            params["uri"] = params.pop("name", None)
+        if headers_match(headers, method, params):
+            taken += 1
+            check_modern_headers(headers, method, params)  # must not raise
+    assert taken > 0
+
+
+def test_a_mismatch_is_left_to_the_full_checks() -> None:
+    headers = {"mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": "other"}
+    assert not headers_match(headers, "tools/call", _params())
+    with pytest.raises(McpError) as err:
+        check_modern_headers(headers, "tools/call", _params())
+    assert err.value.code == -32020
