@@ -128,19 +128,20 @@ def read_request_envelope(params: Any) -> Envelope:
 
 
 def _is_object(value: Any) -> bool:
-    # ``type(...) is dict`` first: the decoded JSON of every request (an ABC check is slower).
+    # ``type(...) is dict`` first: the decoded JSON of every request (an ABC check is slower;
+    # the hot checks of _read test ``type(...) is dict`` inline before calling this).
     return type(value) is dict or isinstance(value, Mapping)
 
 
 def _read(params: Any, supported: tuple[ProtocolVersion, ...] | None) -> Envelope:
     if params is None:
         raise _invalid("Missing params._meta: every request must carry the request envelope")
-    if not _is_object(params):
+    if type(params) is not dict and not _is_object(params):
         raise _invalid("params must be an object")
     meta = params.get("_meta")
     if meta is None:
         raise _invalid("Missing params._meta: every request must carry the request envelope")
-    if not _is_object(meta):
+    if type(meta) is not dict and not _is_object(meta):
         raise _invalid("params._meta must be an object")
     version = meta.get(PROTOCOL_VERSION_KEY)
     if version is None:
@@ -150,7 +151,7 @@ def _read(params: Any, supported: tuple[ProtocolVersion, ...] | None) -> Envelop
     caps = meta.get(CLIENT_CAPABILITIES_KEY)
     if caps is None:
         raise _invalid(f"Missing {CLIENT_CAPABILITIES_KEY} in params._meta")
-    if not _is_object(caps):
+    if type(caps) is not dict and not _is_object(caps):
         raise _invalid(f"{CLIENT_CAPABILITIES_KEY} must be an object")
     if caps:
         for name in _OBJECT_CAPABILITIES:
@@ -162,7 +163,9 @@ def _read(params: Any, supported: tuple[ProtocolVersion, ...] | None) -> Envelop
                     raise _invalid(f"{CLIENT_CAPABILITIES_KEY}.{name}[{key!r}] must be an object")
     info = meta.get(CLIENT_INFO_KEY)
     if info is not None and not (
-        _is_object(info) and type(info.get("name")) is str and type(info.get("version")) is str
+        (type(info) is dict or _is_object(info))
+        and type(info.get("name")) is str
+        and type(info.get("version")) is str
     ):
         raise _invalid(f"{CLIENT_INFO_KEY} must be an object with string name and version")
     level = meta.get(LOG_LEVEL_KEY)

@@ -426,10 +426,11 @@ class Session:
         self._closed = True
         self._close_reason = exc
         self.lifecycle.close()
-        error = self._closed_error()
-        for pending in list(self._pending.values()):
-            if not pending.future.done():
-                pending.future.set_exception(error)
+        if self._pending:  # the error is built only for requests that wait on it
+            error = self._closed_error()
+            for pending in list(self._pending.values()):
+                if not pending.future.done():
+                    pending.future.set_exception(error)
         for ctx in list(self._in_flight.values()):
             if ctx.task is not None:
                 ctx.task.cancel()
