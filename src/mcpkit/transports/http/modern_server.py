@@ -88,7 +88,7 @@ def header_mapping(raw: Sequence[tuple[bytes, bytes]]) -> dict[str, str]:
     (RFC 9110), so a duplicated ``Mcp-Method`` no longer equals the body's."""
     out: dict[str, str] = {}
     for k, v in raw:
-        if k[:4] != b"mcp-":  # ASGI header names are lower-case
+        if not k.startswith(b"mcp-"):  # ASGI header names are lower-case
             continue
         name = k.decode("latin-1")
         value = v.decode("latin-1")
@@ -263,9 +263,13 @@ def tool_header_params(session: Any, name: Any) -> tuple[HeaderParam, ...] | Non
     """The ``x-mcp-header`` parameters of the tool ``name`` a server session serves (cached
     per tool definition); None when there is no such tool or its annotations are invalid
     (the call itself then fails or runs as the body says)."""
-    registry = getattr(getattr(session, "server", None), "tools", None)
-    tools = getattr(registry, "tools", None)
-    if type(name) is not str or type(tools) is not dict:
+    if type(name) is not str:
+        return None
+    try:
+        tools = session.server.tools.tools
+    except AttributeError:  # not a Server's session
+        return None
+    if type(tools) is not dict:
         return None
     entry = tools.get(name)
     definition = getattr(entry, "definition", None)
