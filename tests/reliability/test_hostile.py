@@ -31,6 +31,8 @@ from tests.reliability.procs import (
 )
 
 RSS_SLACK_KB = 16 * 1024
+#: Seconds a well-behaved exchange may take meanwhile (a loaded 2-core machine included).
+LEGIT_BOUND = 5
 FD_SLACK = 2
 
 
@@ -93,14 +95,14 @@ async def test_slow_heads_and_slow_bodies_are_dropped_and_others_are_served(
         bodies = [await hostile.slow_body(server.url) for _ in range(50)]
         assert server.fd_count() >= fds0 + 200
         # Others are served while the attack is on.
-        assert await legit_call(http, server.url) < 2
+        assert await legit_call(http, server.url) < LEGIT_BOUND
         started = time.monotonic()
-        answers = await asyncio.gather(*(hostile.until_closed(r, 6) for r, _ in heads + bodies))
+        answers = await asyncio.gather(*(hostile.until_closed(r, 10) for r, _ in heads + bodies))
         elapsed = time.monotonic() - started
         stop.set()
         for _, writer in heads + bodies:
             writer.close()
-        assert elapsed < 6
+        assert elapsed < 10
         assert all(a.startswith(b"HTTP/1.1 408") for a in answers[:200]), set(
             a[:20] for a in answers
         )
@@ -109,7 +111,7 @@ async def test_slow_heads_and_slow_bodies_are_dropped_and_others_are_served(
         )
         assert await settled(server, fds0) <= fds0 + FD_SLACK
         assert server.rss_kb() - rss0 < RSS_SLACK_KB
-        assert await legit_call(http, server.url) < 2
+        assert await legit_call(http, server.url) < LEGIT_BOUND
 
 
 async def test_a_body_that_keeps_trickling_after_its_408_is_cut_off(server: HttpServer) -> None:
@@ -149,7 +151,7 @@ async def test_huge_and_many_headers_are_refused_and_memory_comes_back(server: H
         )
         assert all(refused(s) for s in statuses), set(statuses)
         assert (await hostile.many_headers(server.url, 500)).startswith(b"HTTP/1.1 431")
-        assert await legit_call(http, server.url) < 2
+        assert await legit_call(http, server.url) < LEGIT_BOUND
         assert await settled(server, fds0) <= fds0 + FD_SLACK
         assert server.rss_kb() - rss0 < RSS_SLACK_KB, (rss0, server.rss_kb())
 
@@ -173,7 +175,7 @@ async def test_connection_churn_and_abandoned_sessions_leave_nothing_behind(
                     )
                 )
                 assert all(r.status_code == 200 for r in sids)
-        assert await legit_call(http, server.url) < 2
+        assert await legit_call(http, server.url) < LEGIT_BOUND
     assert await settled(server, fds0) <= fds0 + FD_SLACK
     # 200 abandoned sessions cost well under 16 MiB (measured: about 10 KB each).
     assert server.rss_kb() - rss0 < RSS_SLACK_KB, (rss0, server.rss_kb())
@@ -213,7 +215,7 @@ async def stall_sse_readers(served: HttpServer, http: httpx.AsyncClient, n: int)
         socks.append(await open_never_reading(served.url, sids[-1], orjson.dumps(call)))
     await asyncio.sleep(0.5)
     stalled = served.rss_kb()
-    assert await legit_call(http, served.url) < 2
+    assert await legit_call(http, served.url) < LEGIT_BOUND
     await asyncio.sleep(1.0)  # past slow_reader_timeout: dropped
     for sock in socks:
         sock.close()
@@ -238,7 +240,7 @@ async def test_sse_readers_that_never_read_are_dropped_and_memory_stays_bounded(
         # allocator's (glibc keeps freed heap), not a leak.
         second = await stall_sse_readers(server, http, 10)
         assert await settled(server, fds0) <= fds0 + FD_SLACK
-        assert await legit_call(http, server.url) < 2
+        assert await legit_call(http, server.url) < LEGIT_BOUND
     final = server.rss_kb()
     # Measured (KiB): baseline ~50,600, stalled ~140,400, after 119,000-139,000, stalled
     # again 143,000-157,500 (how many 1 MB messages the kernel took before each producer
