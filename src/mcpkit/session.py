@@ -404,12 +404,20 @@ class Session:
 
     def receive(self, msg: Any) -> None:
         """Take one decoded message (or batch)."""
-        if self._tracer is not None:
-            self._tracer("recv", msg)
         if type(msg) is list:
+            if self._tracer is not None:
+                self._tracer("recv", msg)
             self._receive_batch(msg)
             return
         kind, why = classify(msg)
+        self.receive_classified(msg, kind, why)
+
+    def receive_classified(self, msg: Any, kind: MessageKind, why: str | None = None) -> None:
+        """Take one message its transport has already classified with
+        :func:`mcpkit.jsonrpc.classify` (Streamable HTTP classifies every POST to choose its
+        answer), so that each message is classified once."""
+        if self._tracer is not None:
+            self._tracer("recv", msg)
         if kind is MessageKind.REQUEST:
             self._on_request(msg, None)
         elif kind is MessageKind.NOTIFICATION:

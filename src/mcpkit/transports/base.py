@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
-    from mcpkit.jsonrpc import RequestId
+    from mcpkit.jsonrpc import MessageKind, RequestId
 
 __all__ = ["MessageSink", "Transport", "TransportInfo", "TransportKind"]
 
@@ -41,6 +41,10 @@ class MessageSink(Protocol):
     def receive_bytes(self, data: bytes) -> None: ...
 
     def receive(self, message: Any) -> None: ...
+
+    def receive_classified(self, message: Any, kind: MessageKind, why: str | None = None) -> None:
+        """A message the transport already classified (see :func:`mcpkit.jsonrpc.classify`)."""
+        ...
 
     def connection_lost(self, exc: BaseException | None) -> None: ...
 

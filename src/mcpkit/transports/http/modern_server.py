@@ -393,7 +393,7 @@ async def serve_modern_post(
     session.enter_modern()
     await session.start()
     try:
-        session.receive(msg)
+        session.receive_classified(msg, kind)
         json_ok = accepts(accept, "application/json")
         # A client that takes only SSE gets its result as an SSE event even in JSON mode.
         stream = not json_ok or (not app.json_response and accepts(accept, "text/event-stream"))

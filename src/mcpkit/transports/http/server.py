@@ -35,7 +35,7 @@ from mcpkit.jsonrpc import (
     initialize_in_batch,
 )
 from mcpkit.session import ServerSession
-from mcpkit.transports.base import Transport
+from mcpkit.transports.base import MessageSink, Transport
 from mcpkit.transports.http import sse
 from mcpkit.transports.http.asgi import (
     JSON_HEADERS,
@@ -429,7 +429,7 @@ class StreamableHTTPApp:
             return
         transport.touch()
         if not is_request:
-            transport.sink.receive(msg)
+            transport.sink.receive_classified(msg, kind)
             if kind is MessageKind.NOTIFICATION and msg["method"] == "notifications/cancelled":
                 cancelled = cancelled_request_id(msg.get("params"))
                 if cancelled is not None:
@@ -551,7 +551,7 @@ class StreamableHTTPApp:
         sid = transport.session_id
         if self.json_response:
             future = transport.expect_json(ids)
-            sink.receive(msg)
+            _deliver(sink, msg)
             try:
                 data = await future
             except asyncio.CancelledError:
@@ -574,7 +574,7 @@ class StreamableHTTPApp:
         transport.open_request_stream(ids, conn)
         conn.event.clear()  # the priming event alone does not need to leave at once
         transport.bind_task_results(msg)  # a tasks/result stream carries its task's messages
-        sink.receive(msg)
+        _deliver(sink, msg)
         headers = list(SSE_HEADERS)
         if sid is not None:
             headers.append((b"mcp-session-id", sid.encode()))
@@ -611,7 +611,7 @@ class StreamableHTTPApp:
         session = self.session_factory(transport)
         await session.start()
         future = transport.expect_json([msg["id"]])
-        session.receive(msg)
+        session.receive_classified(msg, MessageKind.REQUEST)
         try:
             data = await future
         except asyncio.CancelledError:
@@ -892,3 +892,12 @@ class StreamableHTTPApp:
             transport.connections -= 1
             transport.detach(conn)
             transport.touch()
+
+
+def _deliver(sink: MessageSink, msg: Any) -> None:
+    """Hand a POST's request(s) to the session: a batch as it is, a single request as the
+    request the edge already classified it as."""
+    if type(msg) is list:
+        sink.receive(msg)
+    else:
+        sink.receive_classified(msg, MessageKind.REQUEST)
