@@ -27,11 +27,12 @@ import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from mcpkit.errors import McpError
 
@@ -64,7 +65,7 @@ def _invalid(reason: str) -> McpError:
 
 def generate_key() -> str:
     """A new random 256-bit key, base64: one entry of ``MCPKIT_REQUEST_STATE_KEYS``."""
-    return base64.b64encode(AESGCM.generate_key(bit_length=256)).decode("ascii")
+    return base64.b64encode(os.urandom(32)).decode("ascii")
 
 
 def _key_id(key: bytes) -> bytes:
@@ -80,18 +81,21 @@ class KeyRing:
         for key in keys:
             if len(key) != 32:
                 raise ValueError("request state keys are 32 bytes (AES-256)")
-        self._keys = [(_key_id(k), AESGCM(k)) for k in keys]
-        self._by_id = dict(self._keys)
-        if len(self._by_id) != len(self._keys):
+        self._ids = [_key_id(k) for k in keys]
+        if len(set(self._ids)) != len(self._ids):
             raise ValueError("duplicate key in the key ring")
         self._raw = tuple(keys)
+        # The ciphers are made on first use: a server that never seals a request state
+        # never loads cryptography's bindings (start-up time and memory).
+        self._keys: list[tuple[bytes, AESGCM]] | None = None
+        self._by_id: dict[bytes, AESGCM] = {}
         #: True when the key was generated for this process (nothing configured).
         self.ephemeral = ephemeral
 
     @classmethod
     def generate(cls) -> KeyRing:
         """A ring of one random key, marked ephemeral."""
-        return cls([AESGCM.generate_key(bit_length=256)], ephemeral=True)
+        return cls([os.urandom(32)], ephemeral=True)
 
     @classmethod
     def from_base64(cls, text: str) -> KeyRing:
@@ -123,14 +127,26 @@ class KeyRing:
             raise ValueError("keep must be at least 1")
         return KeyRing([new_key, *[k for k in self._raw if k != new_key]][:keep])
 
+    def _ciphers(self) -> list[tuple[bytes, AESGCM]]:
+        keys = self._keys
+        if keys is None:
+            from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+            keys = self._keys = [
+                (kid, AESGCM(k)) for kid, k in zip(self._ids, self._raw, strict=True)
+            ]
+            self._by_id = dict(keys)
+        return keys
+
     def _sealer(self) -> tuple[bytes, AESGCM]:
-        return self._keys[0]
+        return self._ciphers()[0]
 
     def _opener(self, kid: bytes) -> AESGCM | None:
+        self._ciphers()
         return self._by_id.get(kid)
 
     def __len__(self) -> int:
-        return len(self._keys)
+        return len(self._raw)
 
 
 def arguments_digest(arguments: Any) -> str:
@@ -256,6 +272,8 @@ class RequestStateSealer:
         aead = self.keys._opener(header[1:])
         if aead is None:
             raise _invalid("sealed with an unknown key")
+        from cryptography.exceptions import InvalidTag
+
         try:
             payload = orjson.loads(aead.decrypt(nonce, sealed, header))
         except (InvalidTag, orjson.JSONDecodeError):
