@@ -49,6 +49,15 @@ def _server(app: Any, host: str, port: int, **kwargs: Any) -> Any:
     return Server(config)
 
 
+_HEAD_TOO_LARGE: Final = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain\r\n"
+    b"content-length: 25\r\nconnection: close\r\n\r\nRequest header too large\n"
+)
+#: Bytes of one request head the connection buffers before it refuses it (431): the app
+#: refuses heads over its own max_header_bytes (64 KiB) once parsed; this bounds what
+#: httptools holds while a huge head is still arriving.
+MAX_HEAD_BUFFER: Final = 1024 * 1024
+
 _TIMED_OUT: Final = (
     b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain\r\n"
     b"content-length: 25\r\nconnection: close\r\n\r\nRequest header timed out\n"
@@ -67,6 +76,22 @@ def _head_timeout_protocol(timeout: float) -> type[Any] | None:
 
     class HeadTimeoutProtocol(HttpToolsProtocol):
         _head_timer: asyncio.TimerHandle | None = None
+        #: Bytes received since the current request head began (None: not in a head).
+        _head_bytes: int | None = 0
+
+        def data_received(self, data: bytes) -> None:
+            counting = self._head_bytes is not None
+            super().data_received(data)
+            if counting and self._head_bytes is not None:
+                self._head_bytes += len(data)
+                if self._head_bytes > MAX_HEAD_BUFFER and not self.transport.is_closing():
+                    self._disarm()
+                    self.transport.write(_HEAD_TOO_LARGE)
+                    self.transport.close()
+
+        def on_message_complete(self) -> None:
+            super().on_message_complete()
+            self._head_bytes = 0  # the next request's head starts
 
         def _arm(self) -> None:
             self._disarm()
@@ -93,6 +118,7 @@ def _head_timeout_protocol(timeout: float) -> type[Any] | None:
 
         def on_headers_complete(self) -> None:
             self._disarm()
+            self._head_bytes = None
             super().on_headers_complete()
 
         def connection_lost(self, exc: Exception | None) -> None:
