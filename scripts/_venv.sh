@@ -20,7 +20,7 @@ fi
 if [ ! -f "$STAMP" ] || [ pyproject.toml -nt "$STAMP" ]; then
     echo "==> installing mcpkit and its test dependencies"
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet -e ".[dev,http,cli,auth]"
+    "$VENV/bin/python" -m pip install --quiet -e ".[dev,http,cli,auth,redis,otel,metrics]"
     touch "$STAMP"
 fi
 export PATH="$VENV/bin:$PATH"

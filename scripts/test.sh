@@ -34,6 +34,8 @@ stage "ruff format" ruff format --check src tests
 stage "mypy --strict src" mypy
 # The official SDKs the interop tests (tests/interop) run against, in .cache/peers.
 stage "interop peers" bash scripts/peers.sh
+# redis-server, nginx and chromium for the scale-out and browser tests (Debian packages).
+stage "system packages" bash scripts/system_packages.sh
 stage "pytest" pytest_stage "$@"
 # One tiny round of every benchmark workload: mcpkit must start and answer every call
 # right (timings are never checked).
