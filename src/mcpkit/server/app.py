@@ -26,7 +26,7 @@ import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
 
 from mcpkit import versions
 from mcpkit.bus import BusEvent, BusRelay, MemoryBus, NotificationBus
@@ -35,7 +35,7 @@ from mcpkit.server import logging as log_feature
 from mcpkit.server import subscriptions
 from mcpkit.server.caching import DEFAULT_HINTS, CacheHints, CacheScope
 from mcpkit.server.completion import CompletionRegistry
-from mcpkit.server.context import Context
+from mcpkit.server.context import Context, LifespanT
 from mcpkit.server.discover import DISCOVER_METHOD, discover_result
 from mcpkit.server.logging import McpLogHandler
 from mcpkit.server.mrtr import DEFAULT_MAX_ROUNDS
@@ -64,11 +64,12 @@ logger = logging.getLogger("mcpkit.server")
 F = TypeVar("F", bound=Callable[..., Any])
 Feature = Literal["tools", "resources", "prompts", "completions"]
 _FEATURES: frozenset[str] = frozenset(("tools", "resources", "prompts", "completions"))
-Lifespan = Callable[["Server"], AbstractAsyncContextManager[Any]]
+#: A lifespan: called with the server, it yields the state handlers reach as ``ctx.lifespan``.
+Lifespan = Callable[["Server[Any]"], AbstractAsyncContextManager[LifespanT]]
 RootsChangedHook = Callable[["AppSession"], Awaitable[None] | None]
 
 
-class Server:
+class Server(Generic[LifespanT]):
     """An MCP server: register tools, resources and prompts, then :meth:`run` it.
 
     A feature's capability (``tools``, ``resources``, ``prompts``, ``completions``) is
@@ -104,7 +105,7 @@ class Server:
         description: str | None = None,
         icons: list[Any] | None = None,
         website_url: str | None = None,
-        lifespan: Lifespan | None = None,
+        lifespan: Lifespan[LifespanT] | None = None,
         page_size: int = DEFAULT_PAGE_SIZE,
         debug: bool = False,
         max_workers: int | None = None,
@@ -147,7 +148,7 @@ class Server:
             self.bus, (functools.partial(subscriptions.deliver_to_sessions, self),)
         )
         self._lifespan = lifespan
-        self._lifespan_state: Any = None
+        self._lifespan_state: LifespanT | None = None
         self._lifespan_depth = 0
         self._lifespan_stack: contextlib.AsyncExitStack | None = None
         self._raw_handlers: dict[str, ServerHandler] = {}
@@ -499,7 +500,7 @@ class Server:
     # -- lifespan -------------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def running(self) -> AsyncIterator[Server]:
+    async def running(self) -> AsyncIterator[Server[LifespanT]]:
         """Enter the lifespan (nested entries share one); stdio and HTTP do this for you."""
         if self._lifespan_depth == 0 and self._lifespan is not None:
             stack = contextlib.AsyncExitStack()
@@ -522,14 +523,15 @@ class Server:
                 self.workers.shutdown()
 
     @property
-    def lifespan_state(self) -> Any:
-        """What the lifespan yielded; RuntimeError when the server has one and it is not entered."""
+    def lifespan_state(self) -> LifespanT:
+        """What the lifespan yielded (None without a lifespan); RuntimeError when the server
+        has one and it is not entered."""
         if self._lifespan is not None and self._lifespan_depth == 0:
             raise RuntimeError(
                 "The server's lifespan is not running: use `async with app.running():` "
                 "(app.run() and the HTTP app enter it for you)"
             )
-        return self._lifespan_state
+        return cast("LifespanT", self._lifespan_state)
 
     # -- sessions -------------------------------------------------------------------------------
 

@@ -16,7 +16,9 @@ with the answers, and the answered question returns at once. ``key=`` names a qu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+
+from typing_extensions import TypeVar as DefaultTypeVar
 
 from mcpkit.envelope import Envelope, should_log
 from mcpkit.errors import McpError
@@ -38,13 +40,18 @@ if TYPE_CHECKING:
     from mcpkit.server.session import AppSession, ServerRequestContext
     from mcpkit.types import CreateMessageResult, ReadResourceResult, Root
 
-__all__ = ["Context"]
+__all__ = ["Context", "LifespanT"]
 
 M = TypeVar("M", bound="BaseModel")
+#: What the server's lifespan yields: ``Server[State]`` and ``Context[State]`` type
+#: :attr:`Context.lifespan` (unparameterised, both mean ``Any``).
+LifespanT = DefaultTypeVar("LifespanT", default=Any)
 
 
-class Context:
-    """Per-request access to the session and the server (see the module docstring)."""
+class Context(Generic[LifespanT]):
+    """Per-request access to the session and the server (see the module docstring).
+
+    ``Context[State]`` types :attr:`lifespan` as what a ``Server[State]``'s lifespan yields."""
 
     __slots__ = ("_rctx", "_request", "server", "session")
 
@@ -52,7 +59,7 @@ class Context:
         """``request``: the request being served; ``rctx``: the context to talk back
         through when it is another one (a task's), else ``request`` itself."""
         self._request = request
-        self.server: Server = request.server
+        self.server: Server[LifespanT] = request.server
         self.session: AppSession = request.session
         self._rctx: RequestContext = request if rctx is None else rctx
 
@@ -100,7 +107,7 @@ class Context:
         return self._rctx
 
     @property
-    def lifespan(self) -> Any:
+    def lifespan(self) -> LifespanT:
         """What the server's lifespan yielded (RuntimeError when it is not running)."""
         return self.server.lifespan_state
 

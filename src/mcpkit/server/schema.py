@@ -95,7 +95,8 @@ def _is_context(hint: Any, context_type: type) -> bool:
         return len(args) == 1 and _is_context(args[0], context_type)
     if origin is typing.Annotated:
         return _is_context(get_args(hint)[0], context_type)
-    return False
+    # Context[State]: the parameterised form of the context class.
+    return isinstance(origin, type) and issubclass(origin, context_type)
 
 
 def type_hints(fn: Callable[..., Any], localns: dict[str, Any] | None = None) -> dict[str, Any]:
