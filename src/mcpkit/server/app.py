@@ -32,12 +32,14 @@ from mcpkit import versions
 from mcpkit.bus import BusEvent, BusRelay, MemoryBus, NotificationBus
 from mcpkit.jsonrpc import JSONObject
 from mcpkit.server import logging as log_feature
+from mcpkit.server import apps as apps_feature
 from mcpkit.server import subscriptions
 from mcpkit.server.caching import DEFAULT_HINTS, CacheHints, CacheScope
 from mcpkit.server.completion import CompletionRegistry
 from mcpkit.server.context import Context, LifespanT
 from mcpkit.server.discover import DISCOVER_METHOD, discover_result
 from mcpkit.server.logging import McpLogHandler
+from mcpkit.server.middleware.base import MiddlewareLike, _HttpOrigin, http_origin
 from mcpkit.server.mrtr import DEFAULT_MAX_ROUNDS
 from mcpkit.server.offload import WorkerPool
 from mcpkit.server.pagination import DEFAULT_PAGE_SIZE
@@ -54,6 +56,7 @@ from mcpkit.transports.base import Transport
 from mcpkit.versions import Era, ProtocolVersion
 
 if TYPE_CHECKING:
+    from mcpkit.server.mount import Mount
     from mcpkit.transports.http.event_store import EventStore
     from mcpkit.transports.http.server import Receive, Scope, Send, StreamableHTTPApp
 
@@ -119,6 +122,9 @@ class Server(Generic[LifespanT]):
         extensions: Mapping[str, Mapping[str, Any]] | None = None,
         modern_versions: tuple[ProtocolVersion, ...] = versions.MODERN_SUPPORTED,
         bus: NotificationBus | None = None,
+        middleware: Iterable[MiddlewareLike] = (),
+        max_tool_concurrency: int | None = None,
+        max_tool_queued: int | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -134,6 +140,7 @@ class Server(Generic[LifespanT]):
         if website_url:
             self.server_info["websiteUrl"] = website_url
         self.tools = ToolRegistry(page_size, Context, lambda: self._changed("tools"))
+        self.tools.default_concurrency = (max_tool_concurrency, max_tool_queued)
         self.resources = ResourceRegistry(page_size, Context, lambda: self._changed("resources"))
         self.prompts = PromptRegistry(page_size, Context, lambda: self._changed("prompts"))
         self.completions = CompletionRegistry(self.prompts, self.resources)
@@ -159,6 +166,9 @@ class Server(Generic[LifespanT]):
             max_workers or min(32, (os.cpu_count() or 1) + 4), thread_name_prefix="mcpkit-tool"
         )
         self._tables: dict[tuple[bool, ...], dict[str, ServerHandler]] = {}
+        #: The middleware chain, outermost first (see :meth:`add_middleware`).
+        self.middleware: list[MiddlewareLike] = list(middleware)
+        self._http_gates = False
         self._caps: dict[tuple[str, tuple[bool, ...]], JSONObject] = {}
         #: True once :meth:`log_handler` made a logging bridge (records then follow requests).
         self.log_bridge = False
@@ -226,6 +236,10 @@ class Server(Generic[LifespanT]):
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
         task_start: TaskStart = "call",
+        ui: str | None = None,
+        visibility: Iterable[str] | str | None = None,
+        max_concurrency: int | None = None,
+        max_queued: int | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(
@@ -244,6 +258,10 @@ class Server(Generic[LifespanT]):
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
         task_start: TaskStart = "call",
+        ui: str | None = None,
+        visibility: Iterable[str] | str | None = None,
+        max_concurrency: int | None = None,
+        max_queued: int | None = None,
     ) -> Callable[[F], F] | F:
         """Register a function (sync or async) as a tool: ``@app.tool`` or
         ``@app.tool(...)`` with options.
@@ -262,6 +280,14 @@ class Server(Generic[LifespanT]):
         rounds on the 2026-07-28 wire).
         ``ttl_ms``/``cache_scope``: this tool's caching hints (2026-07-28; ``tools/list``
         carries the combination of its tools' hints).
+        ``max_concurrency``: at most this many calls of the tool run at once (default the
+        server's ``max_tool_concurrency``, else no limit); up to ``max_queued`` more wait
+        (default 4 times ``max_concurrency``), the rest are refused with -31503 (see
+        :mod:`mcpkit.server.middleware.concurrency`).
+        ``ui``: the ``ui://`` app resource (:meth:`ui`) rendering its results, and
+        ``visibility``: who may call it, ``["model", "app"]`` (the default), ``["app"]``
+        (only the app: hidden from clients without MCP Apps) or ``["model"]`` (see
+        :mod:`mcpkit.server.apps`).
         """
         if callable(name):
             self.tools.add(name)
@@ -276,13 +302,17 @@ class Server(Generic[LifespanT]):
                 description=description,
                 annotations=annotations,
                 icons=icons,
-                meta=meta,
+                meta=apps_feature.tool_meta(
+                    self, tool_name or getattr(fn, "__name__", ""), meta, ui, visibility
+                ),
                 task_support=task_support,
                 input_schema=input_schema,
                 output_schema=output_schema,
                 structured_output=structured_output,
                 cache=_item_hints(ttl_ms, cache_scope),
                 task_start=task_start,
+                max_concurrency=max_concurrency,
+                max_queued=max_queued,
             )
             return fn
 
@@ -344,6 +374,67 @@ class Server(Generic[LifespanT]):
             return fn
 
         return decorator
+
+    def ui(
+        self,
+        uri: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        csp: Any = None,
+        permissions: Any = None,
+        domain: str | None = None,
+        prefers_border: bool | None = None,
+        meta: dict[str, Any] | None = None,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
+    ) -> Callable[[F], F]:
+        """Register an MCP App: a function returning the HTML (str) of the ``ui://``
+        resource ``uri``, served as ``text/html;profile=mcp-app`` with its ``_meta.ui``:
+        ``csp`` (a :class:`mcpkit.apps.Csp` or ``{"connectDomains": [...],
+        "resourceDomains": [...], "frameDomains": [...], "baseUriDomains": [...]}``),
+        ``permissions`` (``["camera", "microphone", "geolocation", "clipboardWrite"]``),
+        ``domain`` and ``prefers_border``. Link tools to it with ``@app.tool(ui=uri)``
+        (see :mod:`mcpkit.server.apps`)."""
+
+        def decorator(fn: F) -> F:
+            self.add_ui(
+                uri,
+                fn,
+                name=name,
+                title=title,
+                description=description,
+                csp=csp,
+                permissions=permissions,
+                domain=domain,
+                prefers_border=prefers_border,
+                meta=meta,
+                ttl_ms=ttl_ms,
+                cache_scope=cache_scope,
+            )
+            return fn
+
+        return decorator
+
+    def add_ui(
+        self,
+        uri: str,
+        html: str | os.PathLike[str] | Callable[..., Any],
+        *,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
+        **options: Any,
+    ) -> None:
+        """Register the MCP App ``uri`` serving ``html``: a string, a path (read at each
+        ``resources/read``, so edits show at once) or a function (same options as
+        :meth:`ui`)."""
+        import pathlib
+
+        source = pathlib.Path(html) if isinstance(html, os.PathLike) else html
+        apps_feature.register_ui(
+            self, uri, source, cache=_item_hints(ttl_ms, cache_scope), **options
+        )
 
     def remove_resource(self, uri: str) -> None:
         """Unregister a resource or template; clients get ``resources/list_changed``."""
@@ -437,12 +528,37 @@ class Server(Generic[LifespanT]):
 
         def decorator(fn: F) -> F:
             self._raw_handlers[method] = fn
-            self._tables.clear()
-            for session in list(self.sessions):
-                session.set_request_handler(method, fn)
+            self._reinstall()
             return fn
 
         return decorator
+
+    def add_middleware(self, middleware: MiddlewareLike) -> None:
+        """Run ``middleware`` around every request and notification (see
+        :mod:`mcpkit.server.middleware`): a :class:`~mcpkit.server.middleware.Middleware`
+        or an ``async (ctx, call_next) -> result`` function. The first added is the
+        outermost. Live sessions' requests go through it from now on; their notifications
+        only on sessions made after."""
+        if not callable(middleware) and not hasattr(middleware, "hooks_for"):
+            raise TypeError(
+                "middleware must be a Middleware or an async (ctx, call_next) function, "
+                f"not {type(middleware).__name__}"
+            )
+        self.middleware.append(middleware)
+        self._reinstall()
+
+    def _reinstall(self) -> None:
+        self._tables.clear()
+        table = self.handler_table()
+        for session in list(self.sessions):
+            session.install(table)
+
+    def _chain(self) -> list[MiddlewareLike]:
+        if not self._http_gates:
+            return self.middleware
+        from mcpkit.server.middleware.concurrency import http_gate
+
+        return [http_gate, *self.middleware]
 
     def notification_handler(self, method: str) -> Callable[[F], F]:
         """Low level: call ``fn(params)`` (sync or async) for each ``method`` notification."""
@@ -458,11 +574,23 @@ class Server(Generic[LifespanT]):
         self.log_bridge = True
         return McpLogHandler(self, level)
 
+    def mount(self, server: Server[Any], prefix: str | None = None) -> Mount:
+        """Serve ``server``'s tools, prompts, resources and templates from this one, under
+        ``prefix`` (tool ``forecast`` -> ``weather_forecast``, resource ``file:///x`` ->
+        ``weather+file:///x``; None keeps names and URIs, refusing collisions). Live (what
+        ``server`` registers later appears), with its notifications, Context features and
+        lifespan forwarded; see :mod:`mcpkit.server.mount`. Returns the
+        :class:`~mcpkit.server.mount.Mount` (``.unmount()``)."""
+        from mcpkit.server.mount import mount
+
+        return mount(self, server, prefix)
+
     # -- notifications to clients ---------------------------------------------------------------
 
     def _changed(self, kind: Literal["tools", "prompts", "resources"]) -> None:
         self._tables.clear()
         self._hints.clear()
+        self._caps.clear()
         table = self.handler_table()
         for session in list(self.sessions):
             session.install(table)
@@ -502,6 +630,8 @@ class Server(Generic[LifespanT]):
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[Server[LifespanT]]:
         """Enter the lifespan (nested entries share one); stdio and HTTP do this for you."""
+        if self._lifespan_depth == 0:
+            apps_feature.check_links(self)
         if self._lifespan_depth == 0 and self._lifespan is not None:
             stack = contextlib.AsyncExitStack()
             self._lifespan_state = await stack.enter_async_context(self._lifespan(self))
@@ -574,6 +704,7 @@ class Server(Generic[LifespanT]):
                 caps["tools"] = {"listChanged": True}
             if tasks and version.tasks:
                 caps["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+            apps_feature.advertise(self, caps)
             self._caps[key] = caps
         return caps
 
@@ -588,6 +719,7 @@ class Server(Generic[LifespanT]):
         table = log_feature.handlers()
         if tools:
             table.update(self.tools.handlers())
+            apps_feature.install_visibility(self, table)
         if resources:
             table.update(self.resources.handlers())
         if prompts:
@@ -600,7 +732,16 @@ class Server(Generic[LifespanT]):
         if self.modern_versions:
             table[DISCOVER_METHOD] = self._discover
             table.update(subscriptions.handlers())
-        table.update(self._raw_handlers)
+        chain = self._chain()
+        if chain:
+            from mcpkit.server.middleware.chain import ping, serve_initialize, wrap_request
+
+            table.setdefault("ping", ping)
+            table.setdefault("initialize", serve_initialize)
+            table.update(self._raw_handlers)
+            table = {method: wrap_request(method, h, chain) for method, h in table.items()}
+        else:
+            table.update(self._raw_handlers)
         self._tables[features] = table
         return table
 
@@ -674,6 +815,21 @@ class Server(Generic[LifespanT]):
         )
         for method, nhandler in self._raw_notifications.items():
             session.set_notification_handler(method, nhandler)
+        chain = self._chain()
+        if chain:
+            from mcpkit.server.middleware.chain import wrap_notification
+
+            for method, nhandler in list(session._notification_handlers.items()):
+                session.set_notification_handler(
+                    method,
+                    wrap_notification(
+                        method,
+                        nhandler,
+                        chain,
+                        session,
+                        eager=method == "notifications/initialized",
+                    ),
+                )
         if era == "modern":
             session.enter_modern()
         elif era == "legacy":
@@ -774,9 +930,18 @@ class Server(Generic[LifespanT]):
         *,
         stateless: bool = False,
         json_response: bool = False,
+        max_in_flight: int | None = None,
+        max_queued: int | None = None,
         **options: Any,
     ) -> ServerHTTPApp:
         """The Streamable HTTP ASGI app serving this server (needs the ``http`` extra).
+
+        ``max_in_flight``: at most this many requests of this app (every session, both
+        eras; ``subscriptions/listen`` streams not counted) are handled at once; up to
+        ``max_queued`` more wait (default 4 times ``max_in_flight``), the rest are answered
+        -31503 (:class:`~mcpkit.server.middleware.InFlightLimit`). Over HTTP a session's
+        own ``max_in_flight`` (the engine's read backpressure) has nothing to pause, so this
+        is the HTTP app's limit instead.
 
         Mounted inside another ASGI app, give the host its ``lifespan``
         (``Starlette(..., lifespan=asgi.lifespan)``) so the server's lifespan runs and its
@@ -795,7 +960,15 @@ class Server(Generic[LifespanT]):
             json_response=json_response,
             **{"auth": self.auth, **options},
         )
-        return ServerHTTPApp(inner, self)
+        gate = None
+        if max_in_flight is not None:
+            from mcpkit.server.middleware.concurrency import InFlightLimit
+
+            gate = InFlightLimit(max_in_flight, max_queued)
+            if not self._http_gates:
+                self._http_gates = True
+                self._reinstall()
+        return ServerHTTPApp(inner, self, gate)
 
     # -- notifications from clients -------------------------------------------------------------
 
@@ -827,9 +1000,11 @@ class ServerHTTPApp:
     Mounted inside another app it gets no lifespan events: pass :meth:`lifespan` to the host
     (``Starlette(..., lifespan=asgi.lifespan)``, ``FastAPI(lifespan=asgi.lifespan)``)."""
 
-    def __init__(self, app: StreamableHTTPApp, server: Server) -> None:
+    def __init__(self, app: StreamableHTTPApp, server: Server[Any], gate: Any = None) -> None:
         self.app = app
         self.server = server
+        #: The :class:`~mcpkit.server.middleware.InFlightLimit` of ``max_in_flight``, or None.
+        self.gate = gate
         # At shutdown listen streams end first, each answering its closing result.
         app.shutdown_hooks.append(server.relay.end_listens)
 
@@ -857,7 +1032,16 @@ class ServerHTTPApp:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("type") != "lifespan":
-            await self.app(scope, receive, send)
+            if self.gate is None and not self.server.middleware:
+                await self.app(scope, receive, send)
+                return
+            # Middleware learn where the request came from (its handler task inherits this).
+            client = scope.get("client")
+            token = http_origin.set(_HttpOrigin(client[0] if client else None, self.gate))
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                http_origin.reset(token)
             return
         stack = contextlib.AsyncExitStack()
 

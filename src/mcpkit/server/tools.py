@@ -46,6 +46,7 @@ from mcpkit.session import RequestContext
 
 if TYPE_CHECKING:
     from mcpkit.server.caching import CacheHints
+    from mcpkit.server.middleware.concurrency import ConcurrencyLimiter
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 
 __all__ = [
@@ -87,6 +88,7 @@ class ToolEntry:
         "definition",
         "fn",
         "function",
+        "limiter",
         "name",
         "output",
         "passthrough_type",
@@ -120,6 +122,8 @@ class ToolEntry:
         #: as an ordinary call (MRTR rounds on the modern wire) until ``ctx.start_task()``.
         self.task_start: TaskStart = "call"
         self.passthrough_type = passthrough_type
+        #: Bounds the calls running at once (``max_concurrency``), or None.
+        self.limiter: ConcurrencyLimiter | None = None
 
     @property
     def accepts_tasks(self) -> bool:
@@ -166,6 +170,8 @@ class ToolRegistry:
         self._definitions_cache: list[JSONObject] | None = None
         #: How many tools accept task-augmented calls (``optional`` or ``required``).
         self.task_tools = 0
+        #: ``(max_concurrency, max_queued)`` of a tool registered without its own.
+        self.default_concurrency: tuple[int | None, int | None] = (None, None)
 
     def _definitions(self) -> list[JSONObject]:
         cache = self._definitions_cache
@@ -194,6 +200,8 @@ class ToolRegistry:
         structured_output: bool | None = None,
         cache: CacheHints | None = None,
         task_start: TaskStart = "call",
+        max_concurrency: int | None = None,
+        max_queued: int | None = None,
     ) -> ToolEntry:
         """Register ``fn`` as a tool (see :meth:`mcpkit.Server.tool`)."""
         tool_name = name or getattr(fn, "__name__", None)
@@ -253,6 +261,15 @@ class ToolRegistry:
             fn, tool_name, signature, output, definition, task_support, passthrough, cache
         )
         entry.task_start = task_start
+        default_limit, default_queued = self.default_concurrency
+        limit = max_concurrency if max_concurrency is not None else default_limit
+        if limit is not None:
+            from mcpkit.server.middleware.concurrency import ConcurrencyLimiter
+
+            queued = max_queued if max_queued is not None else default_queued
+            entry.limiter = ConcurrencyLimiter(limit, queued, what=f"tool '{tool_name}'")
+        elif max_queued is not None:
+            raise ValueError("max_queued needs max_concurrency (or the server's default)")
         self.tools[tool_name] = entry
         if entry.accepts_tasks:
             self.task_tools += 1
@@ -342,11 +359,18 @@ class ToolRegistry:
             kwargs[entry.context_param] = request.context(rctx)  # type: ignore[index]
         else:
             request.bind_logging(rctx)
+        limiter = entry.limiter
         try:
-            if request.envelope is None:  # the legacy hot path: no round to consider
-                value = await entry.function.call(request.workers, **kwargs)
-            else:
-                value = await request.call_user(entry.function, kwargs, rounds=takes_context)
+            if limiter is not None:
+                await limiter.acquire()  # Overloaded (an McpError) when the queue is full
+            try:
+                if request.envelope is None:  # the legacy hot path: no round to consider
+                    value = await entry.function.call(request.workers, **kwargs)
+                else:
+                    value = await request.call_user(entry.function, kwargs, rounds=takes_context)
+            finally:
+                if limiter is not None:
+                    limiter.release()
         except InputRequired as needed:
             return needed.result
         except ClientCapabilityError as exc:
