@@ -88,6 +88,7 @@ if TYPE_CHECKING:
     import httpx
 
     from mcpkit.client.icons import FetchedIcon
+    from mcpkit.telemetry.client import ClientTelemetry
     from mcpkit.types import (
         CallToolResult,
         CancelTaskResult,
@@ -176,6 +177,11 @@ class Client:
     :class:`~mcpkit.transports.http.StreamableHTTPClientTransport`) for HTTP servers;
     ``protocol_version`` to ask for a specific revision; ``tracer`` sees every message.
 
+    Tracing (the ``otel`` extra): ``tracing=True`` makes an OpenTelemetry ``CLIENT`` span of
+    every request (the global providers; or pass a
+    :class:`~mcpkit.telemetry.client.ClientTelemetry`) and puts its trace context in the
+    request's ``params._meta`` (see :mod:`mcpkit.telemetry.client`).
+
     Time: ``timeout`` (a :class:`~mcpkit.Timeout`, or seconds per request; ``None`` waits
     forever) restarts whenever the server reports progress, but never runs past its
     ``max_total``; each call can override it. ``max_total_timeout`` and
@@ -193,6 +199,9 @@ class Client:
     :class:`~mcpkit.client.cache.MemoryResponseCache`; ``False`` turns caching off),
     ``cache_principal`` names the authorization context of private entries in a shared
     store (default: one of this client's own).
+
+    Extensions: ``extensions`` (id -> settings) are declared in ``capabilities.extensions``
+    on both eras, e.g. :data:`mcpkit.client.apps.APPS_EXTENSION` for MCP Apps.
     """
 
     def __init__(
@@ -235,6 +244,8 @@ class Client:
         cache: ResponseCache | bool = True,
         cache_principal: str | None = None,
         max_input_rounds: int = DEFAULT_MAX_ROUNDS,
+        tracing: bool | ClientTelemetry | None = None,
+        extensions: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
         if era not in _ERAS:
             raise ValueError(f"era must be one of {', '.join(_ERAS)}; got {era!r}")
@@ -305,10 +316,17 @@ class Client:
         self._auth = auth
         self._http_options = http_options
         self._protocol_version = protocol_version
+        self._extensions = {k: dict(v) for k, v in (extensions or {}).items()}
         self._supported = _versions(supported_versions)
         self.validate_output = validate_output
         self._tracer = tracer
         self._debug = debug
+        # OpenTelemetry spans of every request (the ``otel`` extra): None costs nothing.
+        self._telemetry: ClientTelemetry | None = None
+        if tracing:
+            from mcpkit.telemetry.client import client_telemetry
+
+            self._telemetry = client_telemetry(tracing)
 
         self._conn: Connection | None = None
         self._session: ClientSession | None = None
@@ -379,7 +397,9 @@ class Client:
         )
         self._conn = conn
         kwargs: dict[str, Any] = {"default_timeout": self.timeout.timeout, "debug": self._debug}
-        if self._tracer is not None:
+        if self._telemetry is not None:
+            kwargs["tracer"] = self._telemetry.session_tracer(self._tracer)
+        elif self._tracer is not None:
             kwargs["tracer"] = self._tracer
         if self._supported is not None:
             kwargs["supported_versions"] = self._supported
@@ -543,6 +563,8 @@ class Client:
             caps["tasks"] = tasks_capability(
                 sampling=self._sampling_cap is not None, elicitation=bool(self._elicitation_modes)
             )
+        if self._extensions:
+            caps["extensions"] = {k: dict(v) for k, v in self._extensions.items()}
         return caps
 
     def _install(self, session: ClientSession) -> None:
@@ -725,6 +747,15 @@ class Client:
         async def send(name: str, body: JSONObject | None) -> Any:
             sent = wire.wrap(body) if wire is not None else body
             try:
+                if self._telemetry is not None:
+                    return await self._telemetry.request(
+                        self,
+                        name,
+                        sent,
+                        lambda traced: session.request(
+                            name, traced, timeout=chosen, on_progress=on_progress
+                        ),
+                    )
                 return await session.request(name, sent, timeout=chosen, on_progress=on_progress)
             except McpError as exc:
                 if exc.code == URL_ELICITATION_REQUIRED and type(exc) is McpError:
