@@ -6,7 +6,10 @@ memory (RSS slope) and file descriptors.
     .venv/bin/python bench/soak.py --duration 30 --json                 # the CI run's size
 
 Every server is a subprocess running ``tests/reliability/app.py`` (an mcpkit ``Server``):
-one process per stdio session, one process for all HTTP sessions. Each session runs
+one process per stdio session, one process for all HTTP sessions. ``--server official``
+runs the same tools written with the official Python SDK (``tests/reliability/official_app.py``
+in the peer venv ``.cache/peers/py``, made by ``scripts/peers.sh``) under the same harness,
+and ``--server both`` runs one after the other and prints them side by side. Each session runs
 ``--concurrency`` workers, each looping over a weighted mix: ``echo`` of a unique text,
 ``steps`` with progress, a call cancelled by its timeout (``hang``), ``resources/read``,
 ``prompts/get``, a 256 KiB result, ``tools/list``. Every raw response the client session
@@ -59,6 +62,14 @@ MIX = [
     ("large", 5),
     ("list", 8),
 ]
+
+
+PEER_PYTHON = ROOT / ".cache" / "peers" / "py" / "bin" / "python"
+#: server name -> (interpreter, module) of the reliability server it runs.
+SERVERS = {
+    "mcpkit": (sys.executable, "tests.reliability.app"),
+    "official": (str(PEER_PYTHON), "tests.reliability.official_app"),
+}
 
 
 def server_env() -> dict[str, str]:
@@ -238,11 +249,14 @@ async def open_session(transport: Any, tally: Tally) -> ClientSession:
     return client
 
 
-async def start_http_server(event_store_kb: int) -> tuple[asyncio.subprocess.Process, str]:
+async def start_http_server(
+    event_store_kb: int, server: str = "mcpkit"
+) -> tuple[asyncio.subprocess.Process, str]:
+    python, module = SERVERS[server]
     proc = await asyncio.create_subprocess_exec(
-        sys.executable,
+        python,
         "-m",
-        "tests.reliability.app",
+        module,
         "http",
         "--event-store-kb",
         str(event_store_kb),
@@ -273,7 +287,7 @@ async def _drain(stream: asyncio.StreamReader) -> None:
         pass
 
 
-async def soak(args: argparse.Namespace) -> dict[str, Any]:
+async def soak(args: argparse.Namespace, server: str = "mcpkit") -> dict[str, Any]:
     rng = random.Random(args.seed)
     results: dict[str, Any] = {}
     clients: dict[str, list[ClientSession]] = {"stdio": [], "http": []}
@@ -284,13 +298,14 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
     samplers: dict[str, Sampler] = {}
     try:
         for _ in range(args.stdio):
-            cmd = [sys.executable, "-m", "tests.reliability.app", "stdio"]
+            python, module = SERVERS[server]
+            cmd = [python, "-m", module, "stdio"]
             transport = StdioClientTransport(cmd[0], cmd[1:], env=server_env(), cwd=str(ROOT))
             clients["stdio"].append(await open_session(transport, tallies["stdio"]))
             assert transport.pid is not None
             pids["stdio"].append(transport.pid)
         if args.http:
-            http_proc, url = await start_http_server(args.event_store_kb)
+            http_proc, url = await start_http_server(args.event_store_kb, server)
             pids["http"].append(http_proc.pid)
             fds_before["http"] = fd_count(http_proc.pid)
             for _ in range(args.http):
@@ -462,9 +477,21 @@ def main() -> None:
     parser.add_argument("--leak-mb", type=float, default=8.0)
     parser.add_argument("--leak-slope", type=float, default=2.0)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--server",
+        choices=["mcpkit", "official", "both"],
+        default="mcpkit",
+        help="which implementation serves (both: one after the other, side by side)",
+    )
     args = parser.parse_args()
     args.duration = min(args.duration, 3600.0)  # bounded
-    results = asyncio.run(soak(args))
+    names = ["mcpkit", "official"] if args.server == "both" else [args.server]
+    if "official" in names and not PEER_PYTHON.exists():
+        sys.exit("the official SDK is not installed: run `bash scripts/peers.sh` first")
+    results: dict[str, Any] = {}
+    for name in names:
+        for kind, row in asyncio.run(soak(args, name)).items():
+            results[kind if len(names) == 1 else f"{name} {kind}"] = row
     print(json.dumps(results, indent=1) if args.json else table(results))
     sys.exit(1 if failed(results) else 0)
 
