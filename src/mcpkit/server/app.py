@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
 from mcpkit import versions
 from mcpkit.bus import BusEvent, BusRelay, MemoryBus, NotificationBus
 from mcpkit.jsonrpc import JSONObject
-from mcpkit.server import logging as log_feature
 from mcpkit.server import apps as apps_feature
+from mcpkit.server import logging as log_feature
 from mcpkit.server import subscriptions
 from mcpkit.server.caching import DEFAULT_HINTS, CacheHints, CacheScope
 from mcpkit.server.completion import CompletionRegistry
@@ -303,7 +303,7 @@ class Server(Generic[LifespanT]):
                 annotations=annotations,
                 icons=icons,
                 meta=apps_feature.tool_meta(
-                    self, tool_name or getattr(fn, "__name__", ""), meta, ui, visibility
+                    self, str(tool_name or getattr(fn, "__name__", "")), meta, ui, visibility
                 ),
                 task_support=task_support,
                 input_schema=input_schema,
