@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         MiddlewareFunction,
         MiddlewareLike,
     )
+    from mcpkit.server.middleware.cache import ResultCache
     from mcpkit.server.middleware.chain import plain_result
     from mcpkit.server.middleware.concurrency import ConcurrencyLimiter, InFlightLimit
     from mcpkit.server.middleware.errors import (
@@ -48,6 +49,9 @@ if TYPE_CHECKING:
         RateLimited,
         ResponseTooLarge,
     )
+    from mcpkit.server.middleware.logging import MethodStats, RequestLogging, Timing
+    from mcpkit.server.middleware.rate_limit import RateLimit, TokenBucket
+    from mcpkit.server.middleware.size import ResponseSizeLimit
 
 _WHERE = {
     "METHOD_HOOKS": "base",
@@ -66,9 +70,40 @@ _WHERE = {
     "Overloaded": "errors",
     "RateLimited": "errors",
     "ResponseTooLarge": "errors",
+    "ResultCache": "cache",
+    "MethodStats": "logging",
+    "RequestLogging": "logging",
+    "Timing": "logging",
+    "RateLimit": "rate_limit",
+    "TokenBucket": "rate_limit",
+    "ResponseSizeLimit": "size",
 }
 
-__all__ = sorted(_WHERE)
+__all__ = [
+    "METHOD_HOOKS",
+    "OVERLOADED",
+    "RATE_LIMITED",
+    "RESPONSE_TOO_LARGE",
+    "CallNext",
+    "ConcurrencyLimiter",
+    "HookProvider",
+    "InFlightLimit",
+    "MethodStats",
+    "Middleware",
+    "MiddlewareContext",
+    "MiddlewareFunction",
+    "MiddlewareLike",
+    "Overloaded",
+    "RateLimit",
+    "RateLimited",
+    "RequestLogging",
+    "ResponseSizeLimit",
+    "ResponseTooLarge",
+    "ResultCache",
+    "Timing",
+    "TokenBucket",
+    "plain_result",
+]
 
 
 def __getattr__(name: str) -> Any:
