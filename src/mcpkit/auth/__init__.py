@@ -3,7 +3,9 @@
 Client side: :class:`OAuthClientAuth` (an ``httpx.Auth``; pass it as ``auth=`` to
 :class:`mcpkit.Client`), :class:`ClientMetadata`, :class:`PrivateKey`, the token stores.
 Server side (resource server): :class:`ResourceServer`, :class:`AccessToken`,
-:class:`TokenVerifier`. Names load on first use, so importing :mod:`mcpkit.auth` is cheap.
+:class:`TokenVerifier`, and the verifiers :class:`JWTVerifier` (JWT access tokens, keys from
+a JWKS), :class:`IntrospectionVerifier` (RFC 7662) and :class:`DPoPVerifier` (RFC 9449
+proofs). Names load on first use, so importing :mod:`mcpkit.auth` is cheap.
 """
 
 from __future__ import annotations
@@ -19,12 +21,16 @@ if TYPE_CHECKING:
         OAuthClientAuth,
         headless_authorization_handler,
     )
+    from mcpkit.auth.dpop_verifier import DPoPVerifier, MemoryReplayCache, ReplayCache
     from mcpkit.auth.errors import (
         AuthorizationServerMismatchError,
         IssuerMismatchError,
         OAuthError,
         ResourceMismatchError,
     )
+    from mcpkit.auth.introspection import IntrospectionVerifier
+    from mcpkit.auth.jwks import RemoteJWKS, StaticKeys
+    from mcpkit.auth.jwt_verifier import JWTVerifier
     from mcpkit.auth.registration import ClientMetadata, PrivateKey
     from mcpkit.auth.server import AccessToken, ResourceServer, TokenVerifier
     from mcpkit.auth.tokens import (
@@ -34,16 +40,29 @@ if TYPE_CHECKING:
         SQLiteTokenStore,
         TokenStore,
     )
+    from mcpkit.auth.verification import (
+        InvalidDPoPProofError,
+        InvalidTokenError,
+        UseDPoPNonceError,
+        VerifierUnavailableError,
+    )
 
 _WHERE = {
     "AuthorizationHandler": "client",
     "AuthorizationResponse": "client",
     "OAuthClientAuth": "client",
     "headless_authorization_handler": "client",
+    "DPoPVerifier": "dpop_verifier",
+    "MemoryReplayCache": "dpop_verifier",
+    "ReplayCache": "dpop_verifier",
     "AuthorizationServerMismatchError": "errors",
     "IssuerMismatchError": "errors",
     "OAuthError": "errors",
     "ResourceMismatchError": "errors",
+    "IntrospectionVerifier": "introspection",
+    "RemoteJWKS": "jwks",
+    "StaticKeys": "jwks",
+    "JWTVerifier": "jwt_verifier",
     "ClientMetadata": "registration",
     "PrivateKey": "registration",
     "AccessToken": "server",
@@ -54,6 +73,10 @@ _WHERE = {
     "OAuthToken": "tokens",
     "SQLiteTokenStore": "tokens",
     "TokenStore": "tokens",
+    "InvalidDPoPProofError": "verification",
+    "InvalidTokenError": "verification",
+    "UseDPoPNonceError": "verification",
+    "VerifierUnavailableError": "verification",
 }
 
 __all__ = [
@@ -63,17 +86,28 @@ __all__ = [
     "AuthorizationServerMismatchError",
     "ClientInfo",
     "ClientMetadata",
+    "DPoPVerifier",
+    "IntrospectionVerifier",
+    "InvalidDPoPProofError",
+    "InvalidTokenError",
     "IssuerMismatchError",
+    "JWTVerifier",
+    "MemoryReplayCache",
     "MemoryTokenStore",
     "OAuthClientAuth",
     "OAuthError",
     "OAuthToken",
     "PrivateKey",
+    "RemoteJWKS",
+    "ReplayCache",
     "ResourceMismatchError",
     "ResourceServer",
     "SQLiteTokenStore",
+    "StaticKeys",
     "TokenStore",
     "TokenVerifier",
+    "UseDPoPNonceError",
+    "VerifierUnavailableError",
     "headless_authorization_handler",
 ]
 

@@ -40,9 +40,7 @@ class DPoPKey:
     @property
     def thumbprint(self) -> str:
         """The RFC 7638 JWK thumbprint (what a bound token's ``cnf.jkt`` holds)."""
-        canonical = '{{"crv":"{crv}","kty":"{kty}","x":"{x}","y":"{y}"}}'.format(**self.public_jwk)
-        digest = hashlib.sha256(canonical.encode()).digest()
-        return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+        return str(self._key.thumbprint())
 
     def proof(
         self, method: str, url: str, *, access_token: str | None = None, nonce: str | None = None

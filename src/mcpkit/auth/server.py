@@ -7,28 +7,37 @@ request without a valid bearer token with 401 and ``WWW-Authenticate: Bearer
 resource_metadata="..."`` (plus ``scope``), one whose token lacks a required scope with 403
 ``insufficient_scope``, checks the token's audience against the server's canonical URI and its
 expiry, keeps a session with the identity that created it, and makes the token reachable from
-handlers (``ctx.auth``, :func:`get_access_token`). Token validation itself is the
-application's :class:`TokenVerifier` (introspection, JWT checks, a lookup table...).
+handlers (``ctx.auth``, :func:`get_access_token`). Token validation itself is a
+:class:`TokenVerifier`: :class:`~mcpkit.auth.JWTVerifier` (JWT access tokens, keys from a
+JWKS), :class:`~mcpkit.auth.IntrospectionVerifier` (RFC 7662), or the application's own.
+With ``dpop=`` (a :class:`~mcpkit.auth.DPoPVerifier`) it also accepts DPoP-bound tokens
+(RFC 9449: ``Authorization: DPoP`` with a proof); a DPoP-bound token presented as a plain
+bearer token is always refused.
 """
 
 from __future__ import annotations
 
 import contextvars
+import hmac
 import inspect
 import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
-from urllib.parse import urlsplit, urlunsplit
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import orjson
+
+if TYPE_CHECKING:
+    from mcpkit.auth.dpop_verifier import DPoPVerifier
 
 __all__ = [
     "AccessToken",
     "ResourceServer",
     "TokenVerifier",
+    "canonical_uri",
     "get_access_token",
     "task_owner",
 ]
@@ -50,6 +59,8 @@ class AccessToken:
 
     ``resource`` is the token's audience (one URI or several; RFC 8707 / RFC 9068 ``aud``):
     the resource server refuses a token not issued for it. ``expires_at`` is a Unix time.
+    ``jkt`` is the thumbprint of the DPoP key the token is bound to (its ``cnf.jkt``, RFC
+    9449): such a token is accepted only with a proof signed by that key.
     """
 
     token: str = field(repr=False)
@@ -59,6 +70,7 @@ class AccessToken:
     resource: str | Sequence[str] | None = None
     subject: str | None = None
     claims: dict[str, Any] = field(default_factory=dict, repr=False)
+    jkt: str | None = None
 
     def has_scopes(self, *scopes: str) -> bool:
         return all(s in self.scopes for s in scopes)
@@ -71,7 +83,8 @@ class AccessToken:
 
 @runtime_checkable
 class TokenVerifier(Protocol):
-    """Validates a bearer token; None (or an exception) means invalid."""
+    """Validates an access token; None (or an exception, best
+    :class:`~mcpkit.auth.InvalidTokenError` with a reason) means invalid."""
 
     async def verify_token(self, token: str) -> AccessToken | None: ...
 
@@ -107,10 +120,15 @@ def task_owner(session: Any) -> str | None:
 OFFLINE = "offline_access"
 
 
-def _canonical(uri: str) -> str:
+def canonical_uri(uri: str) -> str:
+    """``uri`` as compared for audiences: scheme and host in lower case, no trailing slash,
+    no fragment."""
     parts = urlsplit(uri)
     path = parts.path.rstrip("/")
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
+
+
+_canonical = canonical_uri
 
 
 def _quote(value: str) -> str:
@@ -126,7 +144,10 @@ class ResourceServer:
     needed for every request; ``scopes_for(method, params)`` may add scopes per JSON-RPC
     request (the body is then read before dispatch), so a ``tools/call`` can demand more
     (403 ``insufficient_scope`` makes clients step up). ``validate_audience`` (default on)
-    refuses tokens whose ``resource`` does not name this server.
+    refuses tokens whose ``resource`` does not name this server. ``dpop`` (a
+    :class:`~mcpkit.auth.DPoPVerifier`, or True for one with the defaults) accepts
+    DPoP-bound tokens with their proofs and advertises them (``DPoP`` challenges,
+    ``dpop_signing_alg_values_supported`` in the metadata).
     """
 
     def __init__(
@@ -144,6 +165,7 @@ class ResourceServer:
         metadata: dict[str, Any] | None = None,
         max_body_size: int = 4 * 1024 * 1024,
         max_bound_sessions: int = 100_000,
+        dpop: DPoPVerifier | bool = False,
     ) -> None:
         if not authorization_servers:
             raise ValueError("a protected resource needs at least one authorization server")
@@ -167,8 +189,15 @@ class ResourceServer:
         self.validate_audience = validate_audience
         self.max_body_size = max_body_size
         self._verify = self._adapt(verifier)
+        if dpop is True:
+            from mcpkit.auth.dpop_verifier import DPoPVerifier
+
+            dpop = DPoPVerifier()
+        #: The DPoP proof checks (None: DPoP-bound tokens are refused).
+        self.dpop: DPoPVerifier | None = dpop or None
         path = parts.path.rstrip("/")
         origin = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+        self._origin = urlunsplit((parts.scheme.lower(), parts.netloc.lower(), "", "", ""))
         #: Where the metadata is served (path-based for a resource with a path, RFC 9728 s3.1).
         self.metadata_path = PRM_WELL_KNOWN + path
         self.metadata_url = origin + self.metadata_path
@@ -183,6 +212,10 @@ class ResourceServer:
             doc["resource_name"] = resource_name
         if resource_documentation:
             doc["resource_documentation"] = resource_documentation
+        if self.dpop is not None:
+            doc["dpop_signing_alg_values_supported"] = list(self.dpop.algorithms)
+            if self.dpop.required:
+                doc["dpop_bound_access_tokens_required"] = True
         doc.update(metadata or {})
         self.metadata = doc
         self._metadata_body = orjson.dumps(doc)
@@ -216,7 +249,8 @@ class ResourceServer:
         return any(isinstance(v, str) and _canonical(v) == self._canonical for v in values)
 
     async def authenticate(self, header: str | None) -> AccessToken | None:
-        """The valid access token in an ``Authorization`` header value, or None."""
+        """The valid bearer token in an ``Authorization`` header value, or None (DPoP-bound
+        tokens need their proof: see :meth:`handle`)."""
         if not header:
             return None
         scheme, _, value = header.strip().partition(" ")
@@ -224,18 +258,101 @@ class ResourceServer:
         if scheme.lower() != "bearer" or not value:
             return None
         try:
+            token = await self._checked(value, "bearer")
+        except _Refusal:
+            return None
+        return None if token.jkt is not None else token
+
+    async def _checked(self, value: str, scheme: str) -> AccessToken:
+        """The verified, unexpired token for this audience, else a refusal."""
+        from mcpkit.auth.verification import InvalidTokenError, VerifierUnavailableError
+
+        try:
             token = await self._verify(value)
+        except InvalidTokenError as exc:
+            logger.info("Refused an access token: %s", exc)
+            raise _Refusal(401, "invalid_token", str(exc), scheme) from None
+        except VerifierUnavailableError as exc:
+            logger.warning("Could not verify an access token: %s", exc)
+            raise _Refusal(503, "temporarily_unavailable", str(exc), scheme) from None
         except Exception:
             logger.exception("The token verifier failed")
-            return None
+            raise _Refusal(401, "invalid_token", "The access token is invalid", scheme) from None
         if token is None:
-            return None
+            raise _Refusal(401, "invalid_token", "The access token is invalid", scheme)
         if token.expires_at is not None and time.time() >= token.expires_at:
-            return None
+            raise _Refusal(401, "invalid_token", "The access token has expired", scheme)
         if not self.audience_ok(token):
             logger.info("Refused a token issued for another resource (%r)", token.resource)
-            return None
+            raise _Refusal(
+                401, "invalid_token", "The access token was issued for another resource", scheme
+            )
         return token
+
+    def request_url(self, scope: Scope) -> str:
+        """The URL of a request as a DPoP proof's ``htu`` names it: this resource's origin
+        and the request's path (as sent)."""
+        raw = scope.get("raw_path")
+        if isinstance(raw, bytes) and raw:
+            path = raw.decode("latin-1").partition("?")[0]
+        else:
+            path = str(scope["path"])
+            root = str(scope.get("root_path", ""))
+            if root and not path.startswith(root):
+                path = root + path
+            path = quote(path, safe="/:@!$&'()*+,;=~%")
+        return self._origin + path
+
+    async def _authenticate_scope(
+        self, scope: Scope, header: str | None, proofs: list[str]
+    ) -> tuple[AccessToken, str]:
+        """The request's token and the scheme it came with, else a refusal."""
+        if not header:
+            raise _Refusal(401, None, "Authorization required", None)
+        scheme, _, value = header.strip().partition(" ")
+        value = value.strip()
+        kind = scheme.lower()
+        dpop = self.dpop
+        if kind == "bearer" and value:
+            token = await self._checked(value, "bearer")
+            if token.jkt is not None:
+                raise _Refusal(
+                    401,
+                    "invalid_token",
+                    "A DPoP-bound token must be presented with the DPoP scheme",
+                    "bearer",
+                )
+            if dpop is not None and dpop.required:
+                raise _Refusal(401, "invalid_token", "Only DPoP-bound tokens are accepted", "dpop")
+            return token, "bearer"
+        if kind == "dpop" and value and dpop is not None:
+            from mcpkit.auth.verification import InvalidDPoPProofError, UseDPoPNonceError
+
+            if len(proofs) != 1:
+                raise _Refusal(
+                    401, "invalid_dpop_proof", "Exactly one DPoP proof is needed", "dpop"
+                )
+            try:
+                jkt = await dpop.verify(
+                    proofs[0],
+                    method=scope["method"],
+                    url=self.request_url(scope),
+                    access_token=value,
+                )
+            except InvalidDPoPProofError as exc:
+                logger.info("Refused a DPoP proof: %s", exc)
+                raise _Refusal(401, "invalid_dpop_proof", str(exc), "dpop") from None
+            except UseDPoPNonceError as exc:
+                raise _Refusal(401, "use_dpop_nonce", str(exc), "dpop", exc.nonce) from None
+            token = await self._checked(value, "dpop")
+            if token.jkt is None:
+                raise _Refusal(401, "invalid_token", "The access token is not DPoP-bound", "dpop")
+            if not hmac.compare_digest(token.jkt.encode(), jkt.encode()):
+                raise _Refusal(
+                    401, "invalid_token", "The access token is bound to another key", "dpop"
+                )
+            return token, "dpop"
+        raise _Refusal(401, "invalid_token", "The access token is invalid", None)
 
     def challenge(
         self,
@@ -254,6 +371,25 @@ class ResourceServer:
         parts.append(f"resource_metadata={_quote(self.metadata_url)}")
         return "Bearer " + ", ".join(parts)
 
+    def dpop_challenge(
+        self,
+        error: str | None = None,
+        description: str | None = None,
+        scopes: Sequence[str] | None = None,
+    ) -> str:
+        """A ``WWW-Authenticate`` value for the ``DPoP`` scheme (with ``algs``)."""
+        assert self.dpop is not None
+        parts = []
+        if error:
+            parts.append(f"error={_quote(error)}")
+        if description:
+            parts.append(f"error_description={_quote(description)}")
+        if scopes:
+            parts.append(f"scope={_quote(' '.join(scopes))}")
+        parts.append(f"algs={_quote(self.dpop.algs)}")
+        parts.append(f"resource_metadata={_quote(self.metadata_url)}")
+        return "DPoP " + ", ".join(parts)
+
     # -- ASGI -----------------------------------------------------------------------------------
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, app: ASGIApp) -> None:
@@ -269,17 +405,25 @@ class ResourceServer:
             await self._serve_metadata(scope, send)
             return
         header = sid = None
+        proofs: list[str] = []
         for k, v in scope["headers"]:
             if k == b"authorization":
                 header = v.decode("latin-1")
             elif k == b"mcp-session-id":
                 sid = v.decode("latin-1")
-        token = await self.authenticate(header)
-        if token is None:
-            if header:
-                await self._deny(send, 401, "invalid_token", "The access token is invalid")
-            else:
-                await self._deny(send, 401, None, "Authorization required")
+            elif k == b"dpop":
+                proofs.append(v.decode("latin-1"))
+        try:
+            token, used = await self._authenticate_scope(scope, header, proofs)
+        except _Refusal as refusal:
+            await self._deny(
+                send,
+                refusal.status,
+                refusal.error,
+                refusal.description,
+                scheme=refusal.scheme,
+                nonce=refusal.nonce,
+            )
             return
         needed = list(self.required_scopes)
         if self.scopes_for is not None and scope["method"] == "POST":
@@ -304,6 +448,7 @@ class ResourceServer:
                 "insufficient_scope",
                 f"Missing scope(s): {' '.join(missing)}",
                 needed + granted,
+                scheme=used,
             )
             return
         if sid is not None:
@@ -383,17 +528,64 @@ class ResourceServer:
         error: str | None,
         description: str,
         scopes: Sequence[str] | None = None,
+        *,
+        scheme: str | None = None,
+        nonce: str | None = None,
     ) -> None:
+        body = orjson.dumps({"error": error or "unauthorized", "error_description": description})
+        headers = [(b"content-type", b"application/json")]
+        if status == 503:
+            headers.append((b"retry-after", b"5"))
+            await _respond(send, status, body, headers)
+            return
         if scopes is None and status == 401 and self.required_scopes:
             scopes = list(self.required_scopes)
-        challenge = self.challenge(error, description, scopes)
-        body = orjson.dumps({"error": error or "unauthorized", "error_description": description})
-        await _respond(
-            send,
-            status,
-            body,
-            [(b"content-type", b"application/json"), (b"www-authenticate", challenge.encode())],
-        )
+        for value in self._challenges(error, description, scopes, scheme):
+            headers.append((b"www-authenticate", value.encode()))
+        if nonce is not None:
+            headers.append((b"dpop-nonce", nonce.encode()))
+        await _respond(send, status, body, headers)
+
+    def _challenges(
+        self,
+        error: str | None,
+        description: str,
+        scopes: Sequence[str] | None,
+        scheme: str | None,
+    ) -> list[str]:
+        """The challenges of a refusal: the error goes with the scheme the request used; a
+        request with the DPoP scheme hears only the DPoP one (so a client reads its error)."""
+        dpop = self.dpop
+        if dpop is None:
+            return [self.challenge(error, description, scopes)]
+        if scheme == "dpop":
+            return [self.dpop_challenge(error, description, scopes)]
+        out = []
+        if not dpop.required:
+            out.append(self.challenge(error, description, scopes))
+            out.append(self.dpop_challenge(scopes=scopes))
+        else:
+            out.append(self.dpop_challenge(error, description, scopes))
+        return out
+
+
+class _Refusal(Exception):
+    """Why a request is refused (the scheme whose challenge carries the error)."""
+
+    def __init__(
+        self,
+        status: int,
+        error: str | None,
+        description: str,
+        scheme: str | None,
+        nonce: str | None = None,
+    ) -> None:
+        super().__init__(description)
+        self.status = status
+        self.error = error
+        self.description = description
+        self.scheme = scheme
+        self.nonce = nonce
 
 
 class _TooLarge(Exception):

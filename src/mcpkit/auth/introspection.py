@@ -1,0 +1,220 @@
+"""Token introspection (RFC 7662): the resource server asks the authorization server whether a
+token is active.
+
+:class:`IntrospectionVerifier` posts the token to the introspection endpoint with the resource
+server's own client credentials (``client_secret_basic``, ``client_secret_post`` or
+``private_key_jwt``), requires ``active: true``, checks ``exp``/``nbf``, ``iss`` and ``aud``
+when configured, and keeps answers in a bounded cache keyed by the token's SHA-256 (never
+the token itself), for at most ``cache_ttl`` seconds and never past the token's ``exp``.
+Refusals are cached for ``negative_cache_ttl`` seconds, so a flood of one bad token costs
+one call; concurrent checks of one token share one call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+import httpx
+
+from mcpkit.auth.errors import OAuthError
+from mcpkit.auth.registration import PrivateKey, apply_client_auth, is_secure_url
+from mcpkit.auth.server import AccessToken
+from mcpkit.auth.tokens import ClientInfo
+from mcpkit.auth.verification import (
+    InvalidTokenError,
+    VerifierUnavailableError,
+    access_token_from_claims,
+    audience_matches,
+)
+
+__all__ = ["IntrospectionVerifier"]
+
+logger = logging.getLogger("mcpkit.auth.introspection")
+
+_AUTH_METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
+
+#: A cached answer: the token (None: refused, with the reason) and until when it holds.
+_Entry = tuple[AccessToken | None, str, float]
+
+
+class IntrospectionVerifier:
+    """Verifies tokens at an RFC 7662 ``endpoint`` (a :class:`TokenVerifier`).
+
+    ``client_id`` with ``client_secret`` (``auth_method`` ``"client_secret_basic"``, the
+    default, or ``"client_secret_post"``) or ``private_key`` (``"private_key_jwt"``, the
+    assertion's audience is ``issuer`` or else the endpoint). ``issuer`` and ``audience``,
+    when given, must match the response's ``iss`` and ``aud`` (a response without ``aud``
+    leaves the audience check to the resource server, which refuses tokens without one unless
+    ``validate_audience=False``). ``leeway`` forgives clock skew on ``exp``/``nbf``.
+
+    ``calls`` counts the requests made to the endpoint.
+    """
+
+    def __init__(
+        self,
+        endpoint: str,
+        *,
+        client_id: str | None = None,
+        client_secret: str | None = None,
+        auth_method: str = "client_secret_basic",
+        private_key: PrivateKey | None = None,
+        issuer: str | None = None,
+        audience: str | Sequence[str] | None = None,
+        leeway: float = 0.0,
+        cache_ttl: float = 60.0,
+        negative_cache_ttl: float = 5.0,
+        max_cache_size: int = 10_000,
+        timeout: float = 10.0,
+        http_client: httpx.AsyncClient | None = None,
+        allow_insecure_http: bool = False,
+    ) -> None:
+        if not allow_insecure_http and not is_secure_url(endpoint):
+            raise ValueError(f"the introspection endpoint must be HTTPS: {endpoint}")
+        if auth_method not in _AUTH_METHODS:
+            raise ValueError(f"unsupported client authentication {auth_method!r}")
+        if auth_method != "none" and client_id is None:
+            raise ValueError(f"{auth_method} needs a client_id")
+        if auth_method.startswith("client_secret") and not client_secret:
+            raise ValueError(f"{auth_method} needs a client_secret")
+        if auth_method == "private_key_jwt" and private_key is None:
+            raise ValueError("private_key_jwt needs a private_key")
+        self.endpoint = endpoint
+        self.auth_method = auth_method
+        self._client = ClientInfo(client_id or "", client_secret, auth_method)
+        self._private_key = private_key
+        self.issuer = issuer
+        self.audience: tuple[str, ...] | None = (
+            None
+            if audience is None
+            else (audience,)
+            if isinstance(audience, str)
+            else tuple(audience)
+        )
+        self.leeway = leeway
+        self.cache_ttl = cache_ttl
+        self.negative_cache_ttl = negative_cache_ttl
+        self.max_cache_size = max_cache_size
+        self.timeout = timeout
+        self.calls = 0
+        self._http = http_client
+        self._cache: OrderedDict[bytes, _Entry] = OrderedDict()
+        self._pending: dict[bytes, asyncio.Future[_Entry]] = {}
+
+    async def verify_token(self, token: str) -> AccessToken:
+        """The :class:`AccessToken` of an active ``token``; :class:`InvalidTokenError` else."""
+        key = hashlib.sha256(token.encode()).digest()
+        now = time.time()
+        entry = self._cache.get(key)
+        if entry is not None and now >= entry[2]:
+            del self._cache[key]
+            entry = None
+        if entry is None:
+            task = self._pending.get(key)
+            if task is None:
+                # one call per token however many requests wait; a caller's cancellation
+                # does not cancel it for the others
+                task = asyncio.ensure_future(self._introspect(token))
+                self._pending[key] = task
+                task.add_done_callback(lambda t: self._settled(key, t))
+            entry = await asyncio.shield(task)
+        result, reason, _until = entry
+        if result is None:
+            raise InvalidTokenError(reason)
+        if result.expires_at is not None and time.time() >= result.expires_at:
+            raise InvalidTokenError("The token has expired")
+        return result
+
+    def clear_cache(self) -> None:
+        """Forget every cached answer (after a revocation, say)."""
+        self._cache.clear()
+
+    def _settled(self, key: bytes, task: asyncio.Future[_Entry]) -> None:
+        del self._pending[key]
+        if not task.cancelled() and task.exception() is None:
+            self._store(key, task.result())
+
+    def _store(self, key: bytes, entry: _Entry) -> None:
+        if entry[2] <= time.time():
+            return
+        self._cache[key] = entry
+        self._cache.move_to_end(key)
+        while len(self._cache) > self.max_cache_size:
+            self._cache.popitem(last=False)
+
+    async def _introspect(self, token: str) -> _Entry:
+        form = {"token": token, "token_type_hint": "access_token"}
+        headers = {"accept": "application/json"}
+        try:
+            apply_client_auth(
+                form,
+                headers,
+                self._client,
+                self.auth_method,
+                audience=self.issuer or self.endpoint,
+                private_key=self._private_key,
+            )
+        except OAuthError as exc:
+            raise VerifierUnavailableError(f"Introspection client authentication: {exc}") from exc
+        client = self._http or httpx.AsyncClient(timeout=self.timeout)
+        self.calls += 1
+        try:
+            response = await client.post(
+                self.endpoint, data=form, headers=headers, follow_redirects=False
+            )
+        except httpx.HTTPError as exc:
+            raise VerifierUnavailableError(f"Introspection failed: {exc!r}") from exc
+        finally:
+            if self._http is None:
+                await client.aclose()
+        if response.status_code != 200:
+            logger.warning("Introspection at %s: HTTP %s", self.endpoint, response.status_code)
+            raise VerifierUnavailableError(f"Introspection failed: HTTP {response.status_code}")
+        try:
+            doc: Any = response.json()
+        except ValueError as exc:
+            raise VerifierUnavailableError("The introspection response is not JSON") from exc
+        if not isinstance(doc, dict):
+            raise VerifierUnavailableError("The introspection response is not a JSON object")
+        return self._judge(token, doc)
+
+    def _judge(self, token: str, doc: dict[str, Any]) -> _Entry:
+        now = time.time()
+        refused_until = now + self.negative_cache_ttl
+        if doc.get("active") is not True:
+            return None, "The token is not active", refused_until
+        exp = doc.get("exp")
+        if exp is not None and not _is_number(exp):
+            return None, "The introspection response's exp is not a number", refused_until
+        if exp is not None and now >= exp + self.leeway:
+            return None, "The token has expired", refused_until
+        nbf = doc.get("nbf")
+        if isinstance(nbf, (int, float)) and now + self.leeway < nbf:
+            return None, "The token is not valid yet", now + min(self.negative_cache_ttl, 1.0)
+        if self.issuer is not None and doc.get("iss", self.issuer) != self.issuer:
+            return None, "The token was issued by another issuer", refused_until
+        if (
+            self.audience is not None
+            and "aud" in doc
+            and not audience_matches(doc["aud"], self.audience)
+        ):
+            return None, "The token was issued for another audience", refused_until
+        try:
+            result = access_token_from_claims(
+                token, doc, expires_at=None if exp is None else float(exp) + self.leeway
+            )
+        except InvalidTokenError as exc:
+            return None, str(exc), refused_until
+        until = now + self.cache_ttl
+        if result.expires_at is not None:
+            until = min(until, result.expires_at)
+        return result, "", until
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
