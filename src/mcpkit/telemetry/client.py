@@ -1,0 +1,168 @@
+"""Client spans and metrics: one ``CLIENT`` span per request a :class:`~mcpkit.Client`
+sends, its trace context injected into the request's ``params._meta``.
+
+Turned on with ``Client(target, tracing=True)`` (the global tracer and meter providers) or
+``Client(target, tracing=ClientTelemetry(tracer_provider=..., meter_provider=...))``.
+Every request that leaves through :meth:`Client.request <mcpkit.Client.request>` (each
+round of a multi round-trip request is its own request) gets a span named after the
+conventions (``"tools/call echo"``) with ``mcp.method.name``, ``jsonrpc.request.id``,
+``mcp.protocol.version``, ``mcp.session.id`` (HTTP), ``network.transport``,
+``server.address``/``server.port`` and, on failure, ``error.type`` (and
+``rpc.response.status_code`` for a JSON-RPC error) with an ``ERROR`` status; the duration
+goes to the ``mcp.client.operation.duration`` histogram. Answers from the response cache
+send nothing and make no span.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from opentelemetry import metrics, trace
+from opentelemetry.propagators.textmap import TextMapPropagator
+from opentelemetry.trace import Span, SpanKind, Status, StatusCode
+
+from mcpkit import __version__
+from mcpkit.telemetry import semconv as sc
+from mcpkit.telemetry.propagation import inject_meta
+
+if TYPE_CHECKING:
+    from mcpkit.client.client import Client
+
+__all__ = ["ClientTelemetry", "client_telemetry"]
+
+
+Tracer = Callable[[str, Any], None]
+
+
+class ClientTelemetry:
+    """Spans and the duration metric of one client's requests.
+
+    ``tracer_provider`` / ``meter_provider`` default to the global ones; ``propagator`` (a
+    ``TextMapPropagator``) to the global propagator.
+    """
+
+    def __init__(
+        self,
+        *,
+        tracer_provider: trace.TracerProvider | None = None,
+        meter_provider: metrics.MeterProvider | None = None,
+        propagator: TextMapPropagator | None = None,
+    ) -> None:
+        self.tracer = trace.get_tracer(
+            sc.INSTRUMENTATION_NAME, __version__, tracer_provider=tracer_provider
+        )
+        meter = metrics.get_meter(
+            sc.INSTRUMENTATION_NAME, __version__, meter_provider=meter_provider
+        )
+        self.duration = meter.create_histogram(
+            "mcp.client.operation.duration",
+            unit="s",
+            description="Duration of an MCP request as the client sees it, until its response",
+            explicit_bucket_boundaries_advisory=sc.DURATION_BUCKETS,
+        )
+        self.propagator = propagator
+        self._span: ContextVar[Span | None] = ContextVar("mcpkit_client_span", default=None)
+
+    def session_tracer(self, inner: Tracer | None) -> Tracer:
+        """A session tracer that gives the current span the id of the request it sends
+        (then calls ``inner``, the client's own tracer, if any)."""
+        current = self._span
+
+        def observe(direction: str, message: Any) -> None:
+            if direction == "send" and type(message) is dict and "method" in message:
+                span = current.get()
+                rid = message.get("id")
+                if span is not None and rid is not None:
+                    span.set_attribute(sc.JSONRPC_REQUEST_ID, str(rid))
+                    current.set(None)  # later messages of this task are not this request
+            if inner is not None:
+                inner(direction, message)
+
+        return observe
+
+    def connection_attributes(self, client: Client) -> dict[str, Any]:
+        """What the connection says of every request: version, session, network, server."""
+        attrs: dict[str, Any] = {}
+        version = client.protocol_version
+        if version is not None:
+            attrs[sc.MCP_PROTOCOL_VERSION] = version
+        url = client.server_url
+        if url is not None:
+            attrs.update(sc.network_attributes("http"))
+            parts = urlsplit(url)
+            if parts.hostname:
+                attrs[sc.SERVER_ADDRESS] = parts.hostname
+                port = parts.port or (443 if parts.scheme == "https" else 80)
+                attrs[sc.SERVER_PORT] = port
+            session_id = getattr(client.transport, "session_id", None)
+            if isinstance(session_id, str):
+                attrs[sc.MCP_SESSION_ID] = session_id
+        else:
+            attrs.update(sc.network_attributes(client.transport.info.kind))
+        return attrs
+
+    async def request(
+        self,
+        client: Client,
+        method: str,
+        params: Any,
+        send: Callable[[Any], Awaitable[Any]],
+    ) -> Any:
+        """Send ``params`` with ``send`` inside a client span, the span's context injected
+        into ``params._meta``."""
+        target = sc.target_of(method, params)
+        attrs = sc.request_attributes(method, params, target)
+        attrs.update(self.connection_attributes(client))
+        started = time.perf_counter()
+        with self.tracer.start_as_current_span(
+            sc.span_name(method, target),
+            kind=SpanKind.CLIENT,
+            attributes=attrs,
+            record_exception=False,
+            set_status_on_exception=False,
+        ) as span:
+            token = self._span.set(span)
+            try:
+                result = await send(inject_meta(params, propagator=self.propagator))
+            except BaseException as exc:
+                if isinstance(exc, asyncio.CancelledError):
+                    error_type, code = "cancelled", None
+                else:
+                    error_type, code = sc.error_type_of_exception(exc)
+                attrs[sc.ERROR_TYPE] = error_type
+                span.set_attribute(sc.ERROR_TYPE, error_type)
+                if code is not None:
+                    attrs[sc.RPC_RESPONSE_STATUS_CODE] = str(code)
+                    span.set_attribute(sc.RPC_RESPONSE_STATUS_CODE, str(code))
+                span.set_status(Status(StatusCode.ERROR, sc.error_message(exc)))
+                self._record(started, attrs)
+                raise
+            finally:
+                self._span.reset(token)
+            result_error = sc.error_type_of_result(method, result)
+            if result_error is not None:
+                attrs[sc.ERROR_TYPE] = result_error
+                span.set_attribute(sc.ERROR_TYPE, result_error)
+                span.set_status(Status(StatusCode.ERROR))
+            self._record(started, attrs)
+            return result
+
+    def _record(self, started: float, attrs: dict[str, Any]) -> None:
+        self.duration.record(time.perf_counter() - started, sc.metric_attributes(attrs))
+
+
+def client_telemetry(option: bool | ClientTelemetry | None) -> ClientTelemetry | None:
+    """What ``Client(tracing=...)`` means: None (off), the global providers, or the given
+    :class:`ClientTelemetry`."""
+    if option is None or option is False:
+        return None
+    if option is True:
+        return ClientTelemetry()
+    if isinstance(option, ClientTelemetry):
+        return option
+    raise TypeError(f"tracing must be a bool or a ClientTelemetry, not {type(option).__name__}")

@@ -1,0 +1,58 @@
+"""What a request and a server say about themselves, for spans and metrics alike (no
+OpenTelemetry or prometheus-client import here)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from mcpkit.telemetry import semconv as sc
+
+if TYPE_CHECKING:
+    from mcpkit.server.app import Server
+    from mcpkit.server.middleware.base import MiddlewareContext
+
+__all__ = ["CLIENT_ADDRESS", "active_sessions", "active_tasks", "created_task", "describe"]
+
+CLIENT_ADDRESS: Final = "client.address"
+
+
+def describe(ctx: MiddlewareContext) -> tuple[str | None, dict[str, Any]]:
+    """The target (tool or prompt name) of the request ``ctx`` and its span attributes."""
+    method = ctx.method
+    params = ctx.params
+    target = sc.target_of(method, params)
+    attrs = sc.request_attributes(method, params, target)
+    request = ctx.request
+    if request is not None:
+        attrs[sc.JSONRPC_REQUEST_ID] = str(request.request_id)
+        envelope = request.envelope
+        if envelope is not None:
+            attrs[sc.MCP_PROTOCOL_VERSION] = envelope.protocol_version
+    if sc.MCP_PROTOCOL_VERSION not in attrs:
+        version = ctx.session.protocol_version
+        if version is not None:
+            attrs[sc.MCP_PROTOCOL_VERSION] = version.name
+    session_id = ctx.session_id
+    if session_id is not None:
+        attrs[sc.MCP_SESSION_ID] = session_id
+    attrs.update(sc.network_attributes(ctx.session.transport.info.kind))
+    address = ctx.remote_address
+    if address is not None:
+        attrs[CLIENT_ADDRESS] = address
+    return target, attrs
+
+
+def created_task(method: str, result: Any) -> bool:
+    """True when ``result`` answers a task-augmented ``tools/call`` (a ``CreateTaskResult``)."""
+    return method == "tools/call" and type(result) is dict and type(result.get("task")) is dict
+
+
+def active_sessions(server: Server) -> int:
+    """2025-era sessions open on ``server`` (2026-07-28 requests stand alone: no session)."""
+    return sum(1 for session in list(server.sessions) if session.era != "modern")
+
+
+def active_tasks(server: Server) -> int:
+    """Tasks of ``server`` running in this process."""
+    running = getattr(server.task_manager, "_running", None)
+    return len(running) if running is not None else 0
