@@ -4,8 +4,10 @@
 #   .cache/peers/py     a venv with the official Python SDK (PyPI `mcp`, 2.x: both eras)
 #   .cache/peers/fastmcp  a venv with `fastmcp` (4.x), for the compat tests (tests/compat)
 #   .cache/peers/node   the official TypeScript SDK v2 (`@modelcontextprotocol/client`,
-#                       `@modelcontextprotocol/server`: the 2026-07-28 era) and the Inspector,
-#                       run with the Node 22 of .cache/node22 (installed here when missing)
+#                       `@modelcontextprotocol/server`: the 2026-07-28 era), the Inspector and
+#                       the reference server `@modelcontextprotocol/server-everything` (the
+#                       proxy tests), run with the Node 22 of .cache/node22 (installed here
+#                       when missing)
 # tests/interop/conftest.py finds them there. Prints the installed versions.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,7 +16,8 @@ cd "$ROOT"
 PY_PEERS=("mcp==2.3.0")
 FASTMCP_PEERS=("fastmcp==4.2.3")
 NODE_PEERS=("@modelcontextprotocol/client@2.4.0" "@modelcontextprotocol/server@2.4.0"
-            "@modelcontextprotocol/inspector@2.12.0")
+            "@modelcontextprotocol/inspector@2.12.0"
+            "@modelcontextprotocol/server-everything@2026.8.31")
 PEERS="$ROOT/.cache/peers"
 PYVENV="$PEERS/py"
 NODEDIR="$PEERS/node"
@@ -59,7 +62,7 @@ fi
 # --- what is there ---
 echo "python peer: $("$PYVENV/bin/python" -c 'import importlib.metadata as m; print("mcp", m.version("mcp"))')"
 echo "python peer: $("$FASTVENV/bin/python" -c 'import importlib.metadata as m; print("fastmcp", m.version("fastmcp"))')"
-for pkg in client server inspector; do
+for pkg in client server inspector server-everything; do
     manifest="$NODEDIR/node_modules/@modelcontextprotocol/$pkg/package.json"
     echo "node peer: @modelcontextprotocol/$pkg $("$NODE22" -p "require('$manifest').version")"
 done

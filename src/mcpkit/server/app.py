@@ -56,6 +56,7 @@ from mcpkit.transports.base import Transport
 from mcpkit.versions import Era, ProtocolVersion
 
 if TYPE_CHECKING:
+    from mcpkit.proxy import ProxyServer
     from mcpkit.server.mount import Mount
     from mcpkit.transports.http.event_store import EventStore
     from mcpkit.transports.http.server import Receive, Scope, Send, StreamableHTTPApp
@@ -213,6 +214,16 @@ class Server(Generic[LifespanT]):
         self.extensions: dict[str, dict[str, Any]] = {
             k: dict(v) for k, v in (extensions or {}).items()
         }
+
+    @classmethod
+    def proxy(cls, target: Any, **options: Any) -> ProxyServer:
+        """A server serving ``target`` (a command line, a URL, an ``mcpServers`` entry, a
+        ``Server``: anything :class:`~mcpkit.Client` takes) as if it were local, to clients
+        of either era over any transport; ``options`` go to
+        :class:`~mcpkit.proxy.ProxyServer` (``era``, ``sharing``, ``client_options``, ...)."""
+        from mcpkit.proxy import ProxyServer
+
+        return ProxyServer(target, **options)
 
     # -- registration ---------------------------------------------------------------------------
 

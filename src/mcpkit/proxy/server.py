@@ -1,0 +1,626 @@
+"""The :class:`ProxyServer`: a :class:`~mcpkit.server.app.Server` serving another server.
+
+```python
+app = Server.proxy("python weather.py")        # or a URL, an mcpServers entry, a Server
+app.run("http", port=8000)                      # a stdio server published over HTTP
+```
+
+Every request the proxy gets is forwarded to the upstream server and its answer (result
+or error, code, message and data unchanged) goes back; what the upstream sends while it
+serves (progress, logs, sampling, elicitation in form and URL mode, roots, list changes,
+resource updates, task status) reaches the client it serves, and the client's cancellations
+reach the upstream. The proxy presents itself as the upstream does (its serverInfo,
+instructions and capabilities).
+
+Upstream connections (clients of :mod:`mcpkit.client`, see :mod:`mcpkit.proxy.upstream`):
+
+- one shared connection, opened when the proxy starts (the server's lifespan): it tells
+  the era, capabilities and identity of the upstream, and serves every 2026-07-28 upstream
+  request (that era is stateless: one connection is safe for all clients);
+- for a handshake-era upstream, each handshake-era client gets an upstream session of its
+  own, opened at its ``initialize`` with its capabilities and closed with it (its log level,
+  subscriptions, roots and tasks are its own upstream too); over stdio (one client) it is
+  the shared connection itself;
+- 2026-07-28 clients of a handshake-era upstream lease a connection (a pool of at most
+  ``pool_size``) for each ``tools/call``, ``prompts/get`` and ``resources/read``, so the
+  questions the upstream asks belong to that call alone (see :mod:`mcpkit.proxy.rounds`).
+
+Era bridging (see :mod:`mcpkit.proxy.rounds`): the upstream's live sampling, elicitation
+and roots requests become MRTR rounds for 2026-07-28 clients, and a 2026-07-28 upstream's
+``InputRequiredResult`` becomes live requests to a handshake-era client. Tasks are
+forwarded within an era (2025-11-25 tasks to handshake-era clients of a handshake-era
+upstream, the tasks extension between 2026-07-28 peers); across eras a tool call is
+forwarded as a plain call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Mapping
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+from mcpkit import versions
+from mcpkit.bus import LISTEN_METHOD, BusEvent, BusRelay, parse_listen_params
+from mcpkit.envelope import build_request_meta
+from mcpkit.errors import ConnectionClosed, McpError, TransportError
+from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
+from mcpkit.proxy.rounds import (
+    STATE_PREFIX,
+    ParkedCall,
+    check_state,
+    drive_rounds,
+    legacy_result,
+    strip_envelope,
+)
+from mcpkit.proxy.upstream import Link, upstream_client
+from mcpkit.server import subscriptions
+from mcpkit.server.app import Server
+from mcpkit.server.discover import DISCOVER_METHOD, discover_result
+from mcpkit.server.logging import LEVELS
+from mcpkit.server.mrtr import MRTR_METHODS
+
+if TYPE_CHECKING:
+    from mcpkit.client import Client
+    from mcpkit.client.client import Era
+    from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
+    from mcpkit.versions import ProtocolVersion
+
+__all__ = ["FORWARDED_METHODS", "ProxyServer", "Sharing"]
+
+#: The requests forwarded as they are (besides initialize, logging, subscriptions, discover).
+FORWARDED_METHODS: Final = (
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "tasks/get",
+    "tasks/result",
+    "tasks/list",
+    "tasks/cancel",
+    "tasks/update",
+)
+#: ``"auto"``: a session of its own per handshake-era client when the upstream is of that
+#: era (the shared one over stdio); ``"shared"``: every client on the shared connection.
+Sharing = Literal["auto", "shared"]
+_MODERN: Final = versions.V2026_07_28
+_PROXY_INFO: Final = {"name": "mcpkit-proxy", "version": "1"}
+
+
+class ProxyServer(Server):
+    """A server that serves ``target`` (anything :class:`~mcpkit.client.Client` takes: a
+    command line, a URL, an ``mcpServers`` entry, a :class:`Server`) as if it were local;
+    see the module docstring. Made by :meth:`Server.proxy`.
+
+    ``era``: which wire the proxy speaks to the upstream (``"auto"``, ``"legacy"``,
+    ``"2026-07-28"``; clients of either era are served whatever it is). ``sharing``: see
+    :data:`Sharing`. ``pool_size``: most upstream connections leased to 2026-07-28 calls
+    of a handshake-era upstream at once. ``round_ttl``: seconds a parked call waits for
+    the client's next round. ``client_options`` go to every upstream
+    :class:`~mcpkit.client.Client` (``headers``, ``auth``, ``env``, ``timeout``...).
+    Other keyword arguments go to :class:`Server`; ``name``/``version`` default to the
+    upstream's.
+    """
+
+    def __init__(
+        self,
+        target: Any,
+        *,
+        name: str | None = None,
+        version: str | None = None,
+        era: Era = "auto",
+        sharing: Sharing = "auto",
+        pool_size: int = 8,
+        round_ttl: float = 300.0,
+        client_options: Mapping[str, Any] | None = None,
+        **server_options: Any,
+    ) -> None:
+        if sharing not in ("auto", "shared"):
+            raise ValueError("sharing must be 'auto' or 'shared'")
+        if pool_size < 1:
+            raise ValueError("pool_size must be >= 1")
+        super().__init__(name or "proxy", version or "0.0.0", **server_options)
+        self.target = target
+        self.upstream_era: Era = era
+        self.sharing: Sharing = sharing
+        self.pool_size = pool_size
+        self.round_ttl = round_ttl
+        self.client_options: dict[str, Any] = dict(client_options or {})
+        self._own_name = name
+        self._own_version = version
+        # Changes of the shared connection reach the sessions without an upstream of
+        # their own (the others hear their own upstream) and the listen streams.
+        self.relay = BusRelay(self.bus, (self._deliver,))
+        self._main: Client | None = None
+        self._main_link: Link | None = None
+        self._main_claimed = False
+        self._upstream_caps: JSONObject = {}
+        self._depth = 0
+        self._single = False
+        self._owned: dict[AppSession, tuple[Client, Link]] = {}
+        self._levels: dict[AppSession, str] = {}
+        self._idle: list[tuple[Client, Link]] = []
+        self._leased = 0
+        self._pool_free: asyncio.Condition | None = None
+        self._parked: dict[str, ParkedCall] = {}
+        self._subscribed: dict[str, int] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+        self._table: dict[str, ServerHandler] | None = None
+        self.on_roots_changed(self._roots_changed_upstream)
+
+    # -- the upstream -----------------------------------------------------------------------
+
+    def _link(self, session: AppSession | None = None) -> Link:
+        return Link(
+            publish_list_changed=self._publish_list_changed,
+            publish_resource_updated=self.notify_resource_updated,
+            session=session,
+        )
+
+    def _publish_list_changed(self, kind: str) -> None:
+        if kind in subscriptions.LIST_KINDS:
+            self.notify_list_changed(kind)  # type: ignore[arg-type]
+
+    def _client(
+        self, link: Link, *, capabilities: Mapping[str, Any] | None = None, era: Era | None = None
+    ) -> Client:
+        return upstream_client(
+            self.target,
+            link,
+            capabilities=capabilities,
+            era=era or self.upstream_era,
+            client_info=_PROXY_INFO,
+            options=self.client_options,
+        )
+
+    @property
+    def upstream(self) -> Client:
+        """The shared upstream connection (open while the proxy runs)."""
+        if self._main is None:
+            raise ConnectionClosed("The proxy is not running (use `async with app.running():`)")
+        return self._main
+
+    @property
+    def upstream_modern(self) -> bool:
+        """True when the upstream speaks the 2026-07-28 wire."""
+        return self._main is not None and self._main.modern
+
+    async def _connect_main(self) -> None:
+        link = self._link()
+        client = self._client(link)
+        await client.connect()
+        self._main, self._main_link, self._main_claimed = client, link, False
+        self._learn(client)
+        if not client.modern and client.supports("logging"):
+            # The shared connection hears everything; each client's own level filters.
+            with contextlib.suppress(McpError):
+                await client.set_logging_level("debug")
+
+    def _learn(self, client: Client) -> None:
+        session = client.session
+        if client.modern:
+            discovered = client.discover_result or {}
+            caps = discovered.get("capabilities")
+            self._upstream_caps = dict(caps) if isinstance(caps, dict) else {}
+        else:
+            self._upstream_caps = dict(session.server_capabilities)
+        info = client.server_info.model_dump(by_alias=True, exclude_none=True, mode="json")
+        if self._own_name is not None:
+            info["name"] = self._own_name
+        if self._own_version is not None:
+            info["version"] = self._own_version
+        self.server_info.clear()
+        self.server_info.update(info)
+        self.name = str(info.get("name", self.name))
+        self.version = str(info.get("version", self.version))
+        self.instructions = client.instructions
+        self._caps.clear()
+
+    async def _close_upstreams(self) -> None:
+        for call in list(self._parked.values()):
+            call.cancel()
+        clients: list[Client] = [c for c, _ in self._owned.values()]
+        clients += [c for c, _ in self._idle]
+        if self._main is not None:
+            clients.append(self._main)
+        self._owned.clear()
+        self._idle.clear()
+        self._main = self._main_link = None
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _open_for(self, session: AppSession) -> tuple[Client, Link]:
+        """The handshake-era upstream session of a handshake-era client (its capabilities)."""
+        link = self._link(session)
+        if self._single and not self._main_claimed and self._main is not None:
+            assert self._main_link is not None
+            self._main_claimed = True
+            self._main_link.session = session
+            pair = (self._main, self._main_link)
+            if "roots" in session.client_capabilities:
+                with contextlib.suppress(McpError, ConnectionClosed):
+                    await self._main.session.notify("notifications/roots/list_changed")
+        else:
+            client = self._client(link, capabilities=session.client_capabilities, era="legacy")
+            try:
+                await client.connect()
+            except (TransportError, McpError, OSError) as exc:
+                raise McpError(
+                    INTERNAL_ERROR, f"Could not connect to the upstream server: {exc}"
+                ) from None
+            pair = (client, link)
+            self._spawn(self._close_with(session, client))
+        self._owned[session] = pair
+        return pair
+
+    async def _close_with(self, session: AppSession, client: Client) -> None:
+        try:
+            await session.wait_closed()
+        finally:
+            self._owned.pop(session, None)
+            self._levels.pop(session, None)
+            await client.close()
+
+    def _upstream_of(self, rctx: ServerRequestContext) -> tuple[Client, Link]:
+        session = rctx.session
+        owned = self._owned.get(session)
+        if owned is not None:
+            return owned
+        main, link = self._main, self._main_link
+        if main is None or link is None:
+            raise McpError(INTERNAL_ERROR, "The proxy is not connected to its upstream server")
+        return main, link
+
+    async def _lease(self) -> tuple[Client, Link]:
+        if self._pool_free is None:
+            self._pool_free = asyncio.Condition()
+        async with self._pool_free:
+            while not self._idle and self._leased >= self.pool_size:
+                await self._pool_free.wait()
+            self._leased += 1
+            while self._idle:
+                client, link = self._idle.pop()
+                if client.connected:
+                    return client, link
+                await client.close()
+        link = self._link()
+        client = self._client(link, era="legacy")
+        try:
+            await client.connect()
+        except BaseException:
+            await self._give_back(None)
+            raise
+        return client, link
+
+    async def _give_back(self, pair: tuple[Client, Link] | None) -> None:
+        assert self._pool_free is not None
+        async with self._pool_free:
+            self._leased -= 1
+            if pair is not None:
+                pair[1].call = None
+                if self._depth > 0 and pair[0].connected:
+                    self._idle.append(pair)
+                else:
+                    self._spawn(pair[0].close())
+            self._pool_free.notify()
+
+    # -- running ----------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[Server]:
+        """Enter the lifespan: the shared upstream connection opens first (its failure
+        fails the start) and everything upstream closes last."""
+        if self._depth == 0:
+            await self._connect_main()
+        self._depth += 1
+        try:
+            async with super().running() as server:
+                yield server
+        finally:
+            self._depth -= 1
+            if self._depth == 0:
+                await self._close_upstreams()
+
+    async def run_stdio(self, **session_kwargs: Any) -> None:
+        """Serve one client over stdio: its upstream is the shared connection."""
+        self._single = True
+        await super().run_stdio(**session_kwargs)
+
+    # -- what it declares -------------------------------------------------------------------
+
+    def capabilities(self, version: ProtocolVersion = versions.LATEST) -> JSONObject:
+        """The upstream's capabilities as ``version`` has them (tasks within their era)."""
+        key = (version.name, ())
+        caps = self._caps.get(key)
+        if caps is not None:
+            return caps
+        upstream = self._upstream_caps
+        caps = {k: v for k, v in upstream.items() if k not in ("tasks", "extensions")}
+        modern_upstream = self.upstream_modern
+        if version.era == "modern":
+            if modern_upstream and "extensions" in upstream:
+                caps["extensions"] = upstream["extensions"]
+            if modern_upstream and "tasks" in upstream:
+                caps["tasks"] = upstream["tasks"]
+        else:
+            if not modern_upstream and "tasks" in upstream and version.tasks:
+                caps["tasks"] = upstream["tasks"]
+            if "completions" in caps and not version.audio:
+                del caps["completions"]
+        self._caps[key] = caps
+        return caps
+
+    def discover(self) -> JSONObject:
+        """A 2026-07-28 upstream's ``server/discover`` result, else one describing the
+        handshake-era upstream."""
+        main = self._main
+        if main is not None and main.modern:
+            return dict(main.discover_result or {})
+        return discover_result(
+            server_info=self.server_info,
+            capabilities=self.capabilities(self.modern_versions[0]),
+            supported_versions=self.modern_versions,
+            instructions=self.instructions,
+            extensions=self.extensions,
+            cache=self.cache_default,
+        )
+
+    def handler_table(self) -> Mapping[str, ServerHandler]:
+        """Every method forwarded (see :data:`FORWARDED_METHODS`)."""
+        table = self._table
+        if table is None:
+            table = {method: self._forward for method in FORWARDED_METHODS}
+            table["initialize"] = self._initialize
+            table["logging/setLevel"] = self._set_level
+            table["resources/subscribe"] = self._subscribe
+            table["resources/unsubscribe"] = self._unsubscribe
+            if self.modern_versions:
+                table[DISCOVER_METHOD] = self._discover_request
+                table[LISTEN_METHOD] = self._listen
+            table.update(self._raw_handlers)
+            self._table = table
+        return table
+
+    # -- handlers ---------------------------------------------------------------------------
+
+    async def _initialize(
+        self, params: JSONObject | None, rctx: ServerRequestContext
+    ) -> JSONObject:
+        session = rctx.session
+        version = session.lifecycle.version
+        if version is None:
+            session.accept_initialize(params)
+            version = session.lifecycle.version
+            assert version is not None
+        if not self.upstream_modern and self.sharing == "auto":
+            await self._open_for(session)
+        session.lifecycle.capabilities = self.capabilities(version)
+        result: JSONObject = {
+            "protocolVersion": version.name,
+            "capabilities": session.lifecycle.capabilities,
+            "serverInfo": self.server_info,
+        }
+        if self.instructions:
+            result["instructions"] = self.instructions
+        return result
+
+    async def _discover_request(
+        self, params: JSONObject | None, rctx: ServerRequestContext
+    ) -> JSONObject:
+        return self.discover()
+
+    async def _set_level(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
+        level = (params or {}).get("level")
+        if not isinstance(level, str) or level not in LEVELS:
+            raise McpError(INVALID_PARAMS, f"Unknown logging level {level!r}")
+        session = rctx.session
+        session.log_level = LEVELS[level]
+        self._levels[session] = level
+        owned = self._owned.get(session)
+        if owned is not None and owned[0].supports("logging"):
+            await _call(owned[0], owned[1], rctx, "logging/setLevel", params)
+        return {}
+
+    async def _subscribe(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
+        owned = self._owned.get(rctx.session)
+        if owned is not None:
+            await _call(owned[0], owned[1], rctx, "resources/subscribe", params)
+            return {}
+        uri = _uri(params)
+        if uri not in rctx.session.subscriptions:
+            rctx.session.subscriptions.add(uri)
+            await self._retain(uri)
+        return {}
+
+    async def _unsubscribe(
+        self, params: JSONObject | None, rctx: ServerRequestContext
+    ) -> JSONObject:
+        owned = self._owned.get(rctx.session)
+        if owned is not None:
+            await _call(owned[0], owned[1], rctx, "resources/unsubscribe", params)
+            return {}
+        uri = _uri(params)
+        if uri in rctx.session.subscriptions:
+            rctx.session.subscriptions.discard(uri)
+            await self._release(uri)
+        return {}
+
+    async def _retain(self, uri: str) -> None:
+        count = self._subscribed.get(uri, 0)
+        self._subscribed[uri] = count + 1
+        if count == 0:
+            main = self.upstream
+            if main.supports("resources", "subscribe") or main.modern:
+                try:
+                    await main.subscribe_resource(uri)
+                except McpError:
+                    self._subscribed.pop(uri, None)
+                    raise
+
+    async def _release(self, uri: str) -> None:
+        count = self._subscribed.get(uri, 0) - 1
+        if count > 0:
+            self._subscribed[uri] = count
+            return
+        self._subscribed.pop(uri, None)
+        main = self._main
+        if main is not None and main.connected:
+            with contextlib.suppress(McpError, ConnectionClosed):
+                await main.unsubscribe_resource(uri)
+
+    async def _listen(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
+        uris = parse_listen_params(params).resource_uris
+        retained: list[str] = []
+        try:
+            for uri in uris:
+                await self._retain(uri)
+                retained.append(uri)
+            return await subscriptions.listen(params, rctx)
+        finally:
+            for uri in retained:
+                await self._release(uri)
+
+    async def _forward(self, params: JSONObject | None, rctx: ServerRequestContext) -> Any:
+        method = rctx.method
+        if rctx.envelope is None:  # a handshake-era client
+            client, link = self._upstream_of(rctx)
+            if not client.modern:
+                return await _call(client, link, rctx, method, params)
+            body = self._envelope_for(rctx, params)
+            result = await drive_rounds(
+                lambda p: _call(client, link, rctx, method, p),
+                body,
+                rctx,
+                max_rounds=self.max_rounds,
+            )
+            return legacy_result(result)
+        main, link = self._upstream_of(rctx)
+        if main.modern:
+            return await _call(main, link, rctx, method, params)
+        if method not in MRTR_METHODS:
+            return await _call(main, link, rctx, method, strip_envelope(params))
+        return await self._parked_round(method, params, rctx)
+
+    def _envelope_for(self, rctx: ServerRequestContext, params: JSONObject | None) -> JSONObject:
+        """``params`` for a 2026-07-28 upstream on behalf of a handshake-era client: its
+        capabilities, identity and log level in the envelope."""
+        session = rctx.session
+        body = dict(params or {})
+        meta = body.get("_meta")
+        extra = (
+            {k: v for k, v in meta.items() if k != "progressToken"}
+            if isinstance(meta, dict)
+            else None
+        )
+        body["_meta"] = build_request_meta(
+            _MODERN.name,
+            session.client_capabilities,
+            session.client_info or None,
+            log_level=self._levels.get(session),
+            extra=extra,
+        )
+        return body
+
+    async def _parked_round(
+        self, method: str, params: JSONObject | None, rctx: ServerRequestContext
+    ) -> Any:
+        state = (params or {}).get("requestState")
+        if isinstance(state, str) and state.startswith(STATE_PREFIX):
+            call = check_state(self._parked.get(state), rctx.principal)
+            return await call.round(rctx, params)
+        pair = await self._lease()
+        client, link = pair
+
+        def ended(done: ParkedCall) -> None:
+            self._parked.pop(done.state, None)
+            self._spawn(self._give_back(pair))
+
+        call = ParkedCall(ttl=self.round_ttl, principal=rctx.principal, on_end=ended)
+        link.call = call
+        self._parked[call.state] = call
+        call.start(_send(client, method, strip_envelope(params), on_progress=call.progress))
+        return await call.round(rctx, params)
+
+    def _roots_changed_upstream(self, session: AppSession) -> Any:
+        owned = self._owned.get(session)
+        if owned is None or not owned[0].connected:
+            return None
+        return _notify_quietly(owned[0], "notifications/roots/list_changed")
+
+    def _deliver(self, event: BusEvent) -> None:
+        """The relay's sink: an event to the sessions that have no upstream of their own."""
+        owned = self._owned
+        for session in list(self.sessions):
+            if session.era == "modern" or session in owned:
+                continue
+            if event.uri is not None:
+                if event.uri in session.subscriptions:
+                    params: JSONObject = {"uri": event.uri}
+                    session.call_soon(
+                        lambda s=session, p=params: s.send_quietly(event.method, p)  # type: ignore[misc]
+                    )
+            elif session.operating:
+                session.call_soon(lambda s=session: s.send_quietly(event.method))  # type: ignore[misc]
+
+
+def _uri(params: JSONObject | None) -> str:
+    uri = (params or {}).get("uri")
+    if not isinstance(uri, str):
+        raise McpError(INVALID_PARAMS, "'uri' must be a string")
+    return uri
+
+
+async def _notify_quietly(client: Client, method: str) -> None:
+    with contextlib.suppress(McpError, ConnectionClosed):
+        await client.session.notify(method)
+
+
+async def _send(
+    client: Client, method: str, params: JSONObject | None, *, on_progress: Any = None
+) -> Any:
+    """One request upstream, as it is; a broken connection is -32603 for the client."""
+    try:
+        return await client.session.request(method, params, timeout=None, on_progress=on_progress)
+    except McpError:
+        raise
+    except TransportError as exc:
+        raise McpError(INTERNAL_ERROR, f"The upstream server is unreachable: {exc}") from None
+
+
+async def _call(
+    client: Client,
+    link: Link,
+    rctx: ServerRequestContext,
+    method: str,
+    params: JSONObject | None,
+) -> Any:
+    """Forward ``method`` for ``rctx`` on ``client``: its progress to the client that asked
+    for it, what the upstream says meanwhile related to it."""
+    token = rctx.progress_token
+    on_progress = None
+    if token is not None:
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            note: JSONObject = {"progressToken": token, "progress": progress}
+            if total is not None:
+                note["total"] = total
+            if message is not None:
+                note["message"] = message
+            with contextlib.suppress(ConnectionClosed, McpError):
+                await rctx.notify("notifications/progress", note)
+
+    link.in_flight.append(rctx)
+    try:
+        return await _send(client, method, params, on_progress=on_progress)
+    finally:
+        link.in_flight.remove(rctx)
