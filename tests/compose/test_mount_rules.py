@@ -1,0 +1,113 @@
+"""Mount rules: namespaces, collisions, nesting, unmounting, paging, roots hooks."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from mcpkit import Client, McpError, Server
+from mcpkit.server.mount import mounts_of
+from tests.compose.apps import build_weather
+
+
+def text(result: Any) -> str:
+    return str(result.content[0].text)
+
+
+def tiny(name: str, *tools: str) -> Server[Any]:
+    server: Server[Any] = Server(name)
+    for tool in tools:
+        server.add_tool(lambda tool=tool: f"{name}.{tool}", name=tool)
+    return server
+
+
+def test_namespace_rule_round_trips() -> None:
+    app: Server[Any] = Server("p")
+    m = app.mount(tiny("c", "x"), prefix="My_Tools")
+    assert m.name("x") == "My_Tools_x" and m.local_name("My_Tools_x") == "x"
+    assert m.local_name("other_x") is None
+    for uri in ("file:///a b", "urn:isbn:1", "weather://{city}/now", "https://h/p?q=1"):
+        assert m.uri(uri) == "my-tools+" + uri
+        assert m.local_uri(m.uri(uri)) == uri
+    assert m.local_uri("file:///a") is None
+
+
+@pytest.mark.parametrize("prefix", ["", "1x", "a b", "a+b", "x" * 65])
+def test_bad_prefix_is_refused(prefix: str) -> None:
+    with pytest.raises(ValueError, match="prefix"):
+        Server("p").mount(tiny("c", "x"), prefix=prefix)
+
+
+def test_mount_refusals() -> None:
+    app: Server[Any] = Server("p")
+    app.add_tool(lambda: "own", name="x")
+    child = tiny("c", "x")
+    with pytest.raises(ValueError, match="tool 'x'"):  # unprefixed collision
+        app.mount(child)
+    app.mount(child, prefix="c")
+    with pytest.raises(ValueError, match="already mounted"):
+        app.mount(child, prefix="d")
+    with pytest.raises(ValueError, match="already used"):
+        app.mount(tiny("c2", "y"), prefix="c")
+    with pytest.raises(ValueError, match="itself"):
+        app.mount(app)
+    with pytest.raises(ValueError, match="itself"):
+        child.mount(app, prefix="loop")  # app already contains child
+    other = tiny("o", "y")
+    with pytest.raises(ValueError, match="bus"):
+        Server("shared", bus=other.bus).mount(other, prefix="o")
+    # A later mount colliding with an earlier one without a prefix
+    app.mount(tiny("free", "z"))
+    with pytest.raises(ValueError, match="tool 'z'"):
+        app.mount(tiny("free2", "z"))
+
+
+async def test_unprefixed_nested_and_unmounted() -> None:
+    leaf = tiny("leaf", "deep")
+    middle = tiny("middle", "mid")
+    middle.mount(leaf, prefix="leaf")
+    app = tiny("app", "top")
+    mount = app.mount(middle)  # no prefix: names as they are
+    async with Client(app) as c:
+        assert [t.name for t in await c.list_tools()] == ["top", "mid", "leaf_deep"]
+        assert text(await c.call_tool("leaf_deep")) == "leaf.deep"
+        assert text(await c.call_tool("mid")) == "middle.mid"
+        changed = asyncio.Event()
+        c2 = Client(app, on_list_changed=lambda kind: changed.set())
+        async with c2:
+            mount.unmount()
+            await asyncio.wait_for(changed.wait(), 10)
+            assert [t.name for t in await c2.list_tools()] == ["top"]
+            with pytest.raises(McpError, match="Unknown tool: mid"):
+                await c2.call_tool("mid")
+    assert mounts_of(app) == ()
+
+
+async def test_paging_across_mounts() -> None:
+    app: Server[Any] = Server("app", page_size=2)
+    app.add_tool(lambda: "a", name="a")
+    app.mount(tiny("one", "b", "c", "d"), prefix="one")
+    app.mount(tiny("two", "e"), prefix="two")
+    async with Client(app) as c:
+        first = await c.list_tools_page()
+        assert [t.name for t in first.tools] == ["a", "one_b"] and first.next_cursor
+        assert [t.name for t in await c.list_tools()] == ["a", "one_b", "one_c", "one_d", "two_e"]
+        with pytest.raises(McpError) as err:
+            await c.list_tools_page(cursor="garbage")
+        assert err.value.code == -32602
+
+
+async def test_roots_hooks_and_live_mount() -> None:
+    child = build_weather()
+    seen = asyncio.Event()
+    child.on_roots_changed(lambda session: seen.set())
+    app: Server[Any] = Server("app")
+    app.mount(child, prefix="weather")
+    async with Client(app, era="legacy", roots=[{"uri": "file:///a", "name": "a"}]) as c:
+        await c.set_roots([{"uri": "file:///b", "name": "b"}])
+        await asyncio.wait_for(seen.wait(), 10)  # the child's hook ran
+        # A server mounted while clients are connected is served at once.
+        app.mount(tiny("late", "t"), prefix="late")
+        assert text(await c.call_tool("late_t")) == "late.t"
