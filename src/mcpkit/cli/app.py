@@ -247,6 +247,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--save-dir", metavar="DIR", help="save the demo's images here (default: not saved)"
     )
     demo.add_argument("--time-limit", type=float, default=60.0, help=argparse.SUPPRESS)
+
+    from mcpkit.cli.proxy import add_proxy_parser
+
+    add_proxy_parser(sub, _command)
     return parser
 
 
@@ -322,6 +326,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from mcpkit.cli.demo import run_demo
 
         return run_demo(args)
+    if command == "proxy":
+        from mcpkit.cli.proxy import run_proxy
+
+        return run_proxy(args)
     handlers: dict[str, Callable[[argparse.Namespace], Any]] = {}
     if command == "inspect":
         from mcpkit.cli.inspect import run_inspect

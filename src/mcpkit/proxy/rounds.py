@@ -118,7 +118,16 @@ async def drive_rounds(
 async def _ask_live(rctx: ServerRequestContext, request: Any) -> Any:
     if not isinstance(request, dict) or not isinstance(request.get("method"), str):
         raise McpError(-32603, "The server sent a malformed input request")
-    return await rctx.request(request["method"], request.get("params"), timeout=None)
+    method, params = request["method"], request.get("params")
+    if (
+        method == "elicitation/create"
+        and isinstance(params, dict)
+        and params.get("mode") == "url"
+        and "elicitationId" not in params
+    ):
+        # MRTR may leave it out; a live URL elicitation needs one
+        params = {**params, "elicitationId": secrets.token_urlsafe(12)}
+    return await rctx.request(method, params, timeout=None)
 
 
 class ParkedCall:

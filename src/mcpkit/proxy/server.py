@@ -145,10 +145,11 @@ class ProxyServer(Server):
         self._levels: dict[AppSession, str] = {}
         self._idle: list[tuple[Client, Link]] = []
         self._leased = 0
-        self._pool_free: asyncio.Condition | None = None
+        self._pool_waiters: list[asyncio.Future[None]] = []
         self._parked: dict[str, ParkedCall] = {}
         self._subscribed: dict[str, int] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        self._watchers: set[asyncio.Task[Any]] = set()
         self._table: dict[str, ServerHandler] | None = None
         self.on_roots_changed(self._roots_changed_upstream)
 
@@ -230,9 +231,13 @@ class ProxyServer(Server):
         self._owned.clear()
         self._idle.clear()
         self._main = self._main_link = None
-        for task in list(self._background):
-            task.cancel()
         await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+        # Closings under way (sessions that just ended) finish; watchers of sessions still
+        # open are cancelled, their upstreams closed above.
+        for task in list(self._watchers):
+            task.cancel()
+        if self._background:
+            await asyncio.wait(list(self._background), timeout=10)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -259,17 +264,17 @@ class ProxyServer(Server):
                     INTERNAL_ERROR, f"Could not connect to the upstream server: {exc}"
                 ) from None
             pair = (client, link)
-            self._spawn(self._close_with(session, client))
+            watcher = asyncio.get_running_loop().create_task(self._close_with(session, client))
+            self._watchers.add(watcher)
+            watcher.add_done_callback(self._watchers.discard)
         self._owned[session] = pair
         return pair
 
     async def _close_with(self, session: AppSession, client: Client) -> None:
-        try:
-            await session.wait_closed()
-        finally:
-            self._owned.pop(session, None)
-            self._levels.pop(session, None)
-            await client.close()
+        await session.wait_closed()
+        self._owned.pop(session, None)
+        self._levels.pop(session, None)
+        self._spawn(client.close())
 
     def _upstream_of(self, rctx: ServerRequestContext) -> tuple[Client, Link]:
         session = rctx.session
@@ -282,37 +287,40 @@ class ProxyServer(Server):
         return main, link
 
     async def _lease(self) -> tuple[Client, Link]:
-        if self._pool_free is None:
-            self._pool_free = asyncio.Condition()
-        async with self._pool_free:
-            while not self._idle and self._leased >= self.pool_size:
-                await self._pool_free.wait()
-            self._leased += 1
-            while self._idle:
-                client, link = self._idle.pop()
-                if client.connected:
-                    return client, link
-                await client.close()
+        """An upstream connection of the pool for one 2026-07-28 call (waits while
+        ``pool_size`` are leased)."""
+        while not self._idle and self._leased >= self.pool_size:
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._pool_waiters.append(waiter)
+            await waiter
+        self._leased += 1
+        while self._idle:
+            client, link = self._idle.pop()
+            if client.connected:
+                return client, link
+            self._spawn(client.close())
         link = self._link()
         client = self._client(link, era="legacy")
         try:
             await client.connect()
         except BaseException:
-            await self._give_back(None)
+            self._give_back(None)
             raise
         return client, link
 
-    async def _give_back(self, pair: tuple[Client, Link] | None) -> None:
-        assert self._pool_free is not None
-        async with self._pool_free:
-            self._leased -= 1
-            if pair is not None:
-                pair[1].call = None
-                if self._depth > 0 and pair[0].connected:
-                    self._idle.append(pair)
-                else:
-                    self._spawn(pair[0].close())
-            self._pool_free.notify()
+    def _give_back(self, pair: tuple[Client, Link] | None) -> None:
+        self._leased -= 1
+        if pair is not None:
+            pair[1].call = None
+            if self._depth > 0 and pair[0].connected:
+                self._idle.append(pair)
+            else:
+                self._spawn(pair[0].close())
+        while self._pool_waiters:
+            waiter = self._pool_waiters.pop(0)
+            if not waiter.done():
+                waiter.set_result(None)
+                break
 
     # -- running ----------------------------------------------------------------------------
 
@@ -526,7 +534,8 @@ class ProxyServer(Server):
             _MODERN.name,
             session.client_capabilities,
             session.client_info or None,
-            log_level=self._levels.get(session),
+            # a handshake-era session hears everything until it sets a level
+            log_level=self._levels.get(session, "debug"),
             extra=extra,
         )
         return body
@@ -543,7 +552,7 @@ class ProxyServer(Server):
 
         def ended(done: ParkedCall) -> None:
             self._parked.pop(done.state, None)
-            self._spawn(self._give_back(pair))
+            self._give_back(pair)
 
         call = ParkedCall(ttl=self.round_ttl, principal=rctx.principal, on_end=ended)
         link.call = call
