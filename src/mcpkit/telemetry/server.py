@@ -31,6 +31,7 @@ import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.metrics import CallbackOptions, MeterProvider, Observation, get_meter
 from opentelemetry.propagators.textmap import TextMapPropagator
@@ -128,20 +129,25 @@ class OpenTelemetryMiddleware(Middleware):
                 return await self._run(ctx, call_next, attrs, None)
             parent = extract_meta(ctx.params, propagator=self.propagator)
             links: list[Link] = []
+            token = None
             if parent is not None:
                 ambient = trace.get_current_span().get_span_context()
                 if ambient.is_valid:
                     links.append(Link(ambient))
-            with self.tracer.start_as_current_span(
-                sc.span_name(method, target),
-                context=parent,
-                kind=SpanKind.SERVER,
-                attributes=attrs,
-                links=links,
-                record_exception=False,
-                set_status_on_exception=False,
-            ) as span:
-                return await self._run(ctx, call_next, attrs, span)
+                token = otel_context.attach(parent)  # its baggage reaches the handler too
+            try:
+                with self.tracer.start_as_current_span(
+                    sc.span_name(method, target),
+                    kind=SpanKind.SERVER,
+                    attributes=attrs,
+                    links=links,
+                    record_exception=False,
+                    set_status_on_exception=False,
+                ) as span:
+                    return await self._run(ctx, call_next, attrs, span)
+            finally:
+                if token is not None:
+                    otel_context.detach(token)
         finally:
             if self.metrics:
                 self.in_flight.add(-1, in_flight)
