@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from mcpkit.proxy import ProxyServer
     from mcpkit.server.mount import Mount
     from mcpkit.transports.http.event_store import EventStore
+    from mcpkit.transports.http.health import ObservabilityApp
     from mcpkit.transports.http.server import Receive, Scope, Send, StreamableHTTPApp
 
 __all__ = ["AppSession", "Server", "ServerHTTPApp"]
@@ -674,6 +675,11 @@ class Server(Generic[LifespanT]):
             )
         return cast("LifespanT", self._lifespan_state)
 
+    @property
+    def lifespan_running(self) -> bool:
+        """True while the lifespan is entered (:meth:`running`; stdio and HTTP enter it)."""
+        return self._lifespan_depth > 0
+
     # -- sessions -------------------------------------------------------------------------------
 
     def _features(self) -> tuple[bool, ...]:
@@ -871,6 +877,9 @@ class Server(Generic[LifespanT]):
         max_sessions: int = 10_000,
         sse_retry_ms: int | None = None,
         legacy_sse: bool = False,
+        health: bool = False,
+        metrics: bool = False,
+        observability_port: int | None = None,
     ) -> None: ...
 
     def run(self, transport: str = "stdio", **options: Any) -> None:
@@ -881,6 +890,9 @@ class Server(Generic[LifespanT]):
         json_response=False)`` serves Streamable HTTP (needs the ``http`` extra) and prints its
         URL to stderr; ``"sse"`` serves it with the 2024-11-05 HTTP+SSE endpoints (``/sse``,
         ``/messages``) beside it. For stdio, ``options`` go to :meth:`session`.
+        ``health=True`` / ``metrics=True`` serve ``/healthz`` and ``/readyz`` / ``/metrics``
+        beside the endpoint, or on ``observability_port`` when given (health then by
+        default; see :mod:`mcpkit.transports.http.health`).
         """
         if transport == "stdio":
             coro: Coroutine[Any, Any, None] = self.run_stdio(**options)
@@ -916,10 +928,25 @@ class Server(Generic[LifespanT]):
         loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(signal.SIGTERM, stop.set)
-        async with running(self.http_app(path, **options), host=host, port=port) as base:
+        observability_port = options.pop("observability_port", None)
+        health, metrics = options.pop("health", False), options.pop("metrics", False)
+        if observability_port is None:
+            options.update(health=health, metrics=metrics)
+        asgi = self.http_app(path, **options)
+        async with contextlib.AsyncExitStack() as stack:
+            base = await stack.enter_async_context(running(asgi, host=host, port=port))
+            probes = ""
+            if observability_port is not None:
+                from mcpkit.transports.http.health import probes_for
+
+                side = probes_for(self, asgi.app, health=health or not metrics, metrics=metrics)
+                at = await stack.enter_async_context(
+                    running(side, host=host, port=observability_port)
+                )
+                probes = f"; {', '.join(side.routes)} on {at}"
             sys.stderr.write(
                 f"mcpkit: serving {self.name} {self.version} on {base}{path} "
-                "(Streamable HTTP; Ctrl-C stops)\n"
+                f"(Streamable HTTP{probes}; Ctrl-C stops)\n"
             )
             sys.stderr.flush()
             await stop.wait()
@@ -943,6 +970,8 @@ class Server(Generic[LifespanT]):
         json_response: bool = False,
         max_in_flight: int | None = None,
         max_queued: int | None = None,
+        health: bool = False,
+        metrics: bool = False,
         **options: Any,
     ) -> ServerHTTPApp:
         """The Streamable HTTP ASGI app serving this server (needs the ``http`` extra).
@@ -956,7 +985,11 @@ class Server(Generic[LifespanT]):
 
         Mounted inside another ASGI app, give the host its ``lifespan``
         (``Starlette(..., lifespan=asgi.lifespan)``) so the server's lifespan runs and its
-        sessions end at shutdown."""
+        sessions end at shutdown.
+
+        ``health=True`` answers ``/healthz`` and ``/readyz``, ``metrics=True`` ``/metrics``
+        (the ``metrics`` extra) on this app, ahead of the endpoint's Host/Origin and OAuth
+        checks (see :mod:`mcpkit.transports.http.health`)."""
         try:
             from mcpkit.transports.http import StreamableHTTPApp
         except ImportError as exc:
@@ -979,7 +1012,12 @@ class Server(Generic[LifespanT]):
             if not self._http_gates:
                 self._http_gates = True
                 self._reinstall()
-        return ServerHTTPApp(inner, self, gate)
+        asgi = ServerHTTPApp(inner, self, gate)
+        if health or metrics:
+            from mcpkit.transports.http.health import probes_for
+
+            asgi.probes = probes_for(self, inner, health=health, metrics=metrics)
+        return asgi
 
     # -- notifications from clients -------------------------------------------------------------
 
@@ -1016,6 +1054,9 @@ class ServerHTTPApp:
         self.server = server
         #: The :class:`~mcpkit.server.middleware.InFlightLimit` of ``max_in_flight``, or None.
         self.gate = gate
+        #: The ``/healthz``, ``/readyz`` and ``/metrics`` app (``http_app(health=,
+        #: metrics=)``), answered ahead of everything else; None: no such paths.
+        self.probes: ObservabilityApp | None = None
         # At shutdown listen streams end first, each answering its closing result.
         app.shutdown_hooks.append(server.relay.end_listens)
 
@@ -1043,6 +1084,10 @@ class ServerHTTPApp:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("type") != "lifespan":
+            probes = self.probes
+            if probes is not None and scope["type"] == "http" and scope["path"] in probes.routes:
+                await probes.answer(scope, send)
+                return
             if self.gate is None and not self.server.middleware:
                 await self.app(scope, receive, send)
                 return

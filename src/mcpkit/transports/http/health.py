@@ -17,8 +17,8 @@ app.run("http", metrics=True, observability_port=9464) # on a port of their own
 Readiness checks are pluggable (:class:`Health`): ``health_of(app).add_check(name, fn)``
 with ``fn`` sync or async, failing by raising or returning ``False``. A store takes part on
 its own by having an ``async def ready(self)`` with the same contract: the server's
-``bus``, its task manager's ``store`` and the HTTP app's ``event_store`` are checked when
-they have one (the Redis stores do). Each check has :attr:`Health.timeout` seconds.
+``store_backend`` (``Server(store=...)``), ``bus``, its task manager's ``store`` and the HTTP
+app's ``event_store`` are checked when they have one. Each check has :attr:`Health.timeout` seconds.
 
 The probe paths answer before the MCP endpoint's Host/Origin and OAuth checks (a probe
 carries neither); they say nothing secret, but ``/metrics`` names tools: serve them on their
@@ -28,10 +28,9 @@ own port (``observability_port=``) when the MCP port is public.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
@@ -50,6 +49,7 @@ __all__ = [
     "ObservabilityApp",
     "ReadinessCheck",
     "health_of",
+    "probes_for",
 ]
 
 HEALTHZ_PATH: Final = "/healthz"
@@ -69,8 +69,6 @@ class Health:
         #: Seconds each readiness check may take before it counts as failed.
         self.timeout = timeout
         self._checks: dict[str, ReadinessCheck] = {}
-        self._started = False
-        self._stopping = False
 
     def add_check(self, name: str, check: ReadinessCheck) -> None:
         """Check ``check`` (under ``name``) on every ``/readyz``."""
@@ -87,24 +85,20 @@ class Health:
         """The checks added with :meth:`add_check`, by name."""
         return dict(self._checks)
 
-    def lifespan_started(self) -> None:
-        """The ASGI lifespan started (the server's lifespan is running)."""
-        self._started, self._stopping = True, False
-
-    def lifespan_stopping(self) -> None:
-        """Shutdown began: not ready from now on."""
-        self._stopping = True
-
-    @property
-    def started(self) -> bool:
-        """True from lifespan startup until shutdown begins."""
-        return self._started and not self._stopping
+    def started(self, http_app: Any = None) -> bool:
+        """True while the server's lifespan runs, until shutdown begins (of ``http_app``, a
+        :class:`~mcpkit.transports.http.StreamableHTTPApp`, when given)."""
+        server = self._server()
+        if server is None or not server.lifespan_running:
+            return False
+        return not getattr(http_app, "shutting_down", False)
 
     def _store_checks(self, stores: Iterable[tuple[str, object]]) -> dict[str, ReadinessCheck]:
         found: dict[str, ReadinessCheck] = {}
         server = self._server()
         candidates: list[tuple[str, object]] = []
         if server is not None:
+            candidates.append(("store", getattr(server, "store_backend", None)))
             candidates.append(("bus", server.bus))
             candidates.append(("task_store", getattr(server.task_manager, "store", None)))
         candidates.extend(stores)
@@ -114,15 +108,19 @@ class Health:
                 found[name] = ready
         return found
 
-    async def readiness(
-        self, stores: Iterable[tuple[str, object]] = ()
-    ) -> tuple[bool, dict[str, str]]:
+    async def readiness(self, http_app: Any = None) -> tuple[bool, dict[str, str]]:
         """Run every check (at once, each bounded by :attr:`timeout`): whether all pass, and
-        each one's outcome (``"ok"`` or why not). ``stores``: more ``(name, store)`` pairs
-        whose ``ready()`` counts (the HTTP app's event store)."""
-        report: dict[str, str] = {"lifespan": "ok" if self.started else "not started"}
-        if self._stopping:
-            report["lifespan"] = "shutting down"
+        each one's outcome (``"ok"`` or why not). ``http_app``: the
+        :class:`~mcpkit.transports.http.StreamableHTTPApp` served (its shutdown and its
+        ``event_store`` count too)."""
+        if self.started(http_app):
+            lifespan = "ok"
+        elif getattr(http_app, "shutting_down", False):
+            lifespan = "shutting down"
+        else:
+            lifespan = "not started"
+        report: dict[str, str] = {"lifespan": lifespan}
+        stores = [("event_store", getattr(http_app, "event_store", None))]
         checks = {**self._store_checks(stores), **self._checks}
         names = list(checks)
         outcomes = await asyncio.gather(*(self._run(checks[name]) for name in names))
@@ -151,65 +149,39 @@ def health_of(server: Server) -> Health:
 
 
 class ObservabilityApp:
-    """An ASGI app answering the probe and metrics paths and passing everything else to
-    ``app`` (404 without one: the app of a separate port).
+    """An ASGI app answering the probe and metrics paths, 404 for every other path: the app
+    of a port of its own (``observability_port=``), or what a :class:`ServerHTTPApp
+    <mcpkit.server.app.ServerHTTPApp>` asks first (see :func:`probes_for`).
 
-    ``health`` (a :class:`Health`, None: no probes), ``metrics`` (a
-    :class:`~mcpkit.telemetry.prometheus.PrometheusMetrics`, None: no ``/metrics``);
-    ``stores``: ``(name, store)`` pairs checked by ``/readyz`` beside the server's own.
-    ``routes=False`` serves no path at all and only watches the lifespan (the main app when
-    the probes have a port of their own). The lifespan events passing through mark the
-    server started and stopping.
+    ``health`` (a :class:`Health`; None: no probes), ``metrics`` (a
+    :class:`~mcpkit.telemetry.prometheus.PrometheusMetrics`; None: no ``/metrics``),
+    ``http_app``: the :class:`~mcpkit.transports.http.StreamableHTTPApp` whose shutdown and
+    event store ``/readyz`` watches.
     """
 
     def __init__(
         self,
-        app: Callable[[Scope, Receive, Send], Awaitable[None]] | None,
         *,
         health: Health | None = None,
         metrics: PrometheusMetrics | None = None,
-        stores: Iterable[tuple[str, object]] = (),
-        routes: bool = True,
+        http_app: Any = None,
     ) -> None:
-        self.app = app
         self.health = health
         self.metrics = metrics
-        self.stores = tuple(stores)
-        self._paths: dict[str, Callable[[], Awaitable[tuple[int, bytes, list[Any]]]]] = {}
-        if routes and health is not None:
-            self._paths[HEALTHZ_PATH] = self._healthz
-            self._paths[READYZ_PATH] = self._readyz
-        if routes and metrics is not None:
-            self._paths[METRICS_PATH] = self._metrics
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "app":  # not set yet (during __init__)
-            raise AttributeError(name)
-        return getattr(self.app, name)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(self, host_app: object = None) -> AsyncIterator[None]:
-        """The wrapped app's lifespan for a host application (see
-        :meth:`ServerHTTPApp.lifespan <mcpkit.server.app.ServerHTTPApp.lifespan>`), marking
-        the server started and stopping."""
-        inner = getattr(self.app, "lifespan", None)
-        async with contextlib.AsyncExitStack() as stack:
-            if inner is not None:
-                await stack.enter_async_context(inner(host_app))
-            if self.health is not None:
-                self.health.lifespan_started()
-            try:
-                yield
-            finally:
-                if self.health is not None:
-                    self.health.lifespan_stopping()
+        self.http_app = http_app
+        self.routes: dict[str, Callable[[], Awaitable[tuple[int, bytes, list[Any]]]]] = {}
+        if health is not None:
+            self.routes[HEALTHZ_PATH] = self._healthz
+            self.routes[READYZ_PATH] = self._readyz
+        if metrics is not None:
+            self.routes[METRICS_PATH] = self._metrics
 
     async def _healthz(self) -> tuple[int, bytes, list[Any]]:
         return 200, orjson.dumps({"status": "ok"}), JSON_HEADERS
 
     async def _readyz(self) -> tuple[int, bytes, list[Any]]:
         assert self.health is not None
-        ready, checks = await self.health.readiness(self.stores)
+        ready, checks = await self.health.readiness(self.http_app)
         body = {"status": "ready" if ready else "not ready", "checks": checks}
         return (200 if ready else 503), orjson.dumps(body), JSON_HEADERS
 
@@ -219,27 +191,9 @@ class ObservabilityApp:
 
         return 200, self.metrics.render(), [(b"content-type", CONTENT_TYPE.encode())]
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        kind = scope["type"]
-        if kind == "http":
-            route = self._paths.get(scope["path"])
-            if route is not None:
-                await self._answer(route, scope, send)
-                return
-        elif kind == "lifespan":
-            await self._lifespan(scope, receive, send)
-            return
-        if self.app is None:
-            await respond(send, 404, b"Not Found", _TEXT)
-            return
-        await self.app(scope, receive, send)
-
-    async def _answer(
-        self,
-        route: Callable[[], Awaitable[tuple[int, bytes, list[Any]]]],
-        scope: Scope,
-        send: Send,
-    ) -> None:
+    async def answer(self, scope: Scope, send: Send) -> None:
+        """Answer an HTTP request for one of :attr:`routes` (``GET`` or ``HEAD``)."""
+        route = self.routes[scope["path"]]
         method = scope.get("method", "GET")
         if method not in ("GET", "HEAD"):
             await respond(send, 405, b"Method Not Allowed", [*_TEXT, (b"allow", b"GET, HEAD")])
@@ -248,27 +202,34 @@ class ObservabilityApp:
         headers = [*headers, (b"cache-control", b"no-store")]
         await respond(send, status, b"" if method == "HEAD" else body, headers)
 
-    async def _lifespan(self, scope: Scope, receive: Receive, send: Send) -> None:
-        health = self.health
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "http":
+            if scope["path"] in self.routes:
+                await self.answer(scope, send)
+            else:
+                await respond(send, 404, b"Not Found", _TEXT)
+        elif kind == "lifespan":  # nothing to start: the server's app runs the lifespan
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
 
-        async def watched_receive() -> Any:
-            message = await receive()
-            if health is not None and message.get("type") == "lifespan.shutdown":
-                health.lifespan_stopping()
-            return message
 
-        async def watched_send(message: Any) -> None:
-            if health is not None and message.get("type") == "lifespan.startup.complete":
-                health.lifespan_started()
-            await send(message)
+def probes_for(
+    server: Server, http_app: Any = None, *, health: bool = True, metrics: bool = False
+) -> ObservabilityApp:
+    """The probe app of ``server`` (and of its Streamable HTTP app ``http_app``):
+    ``health`` adds ``/healthz`` and ``/readyz``, ``metrics`` ``/metrics`` (installing the
+    server's :class:`~mcpkit.telemetry.prometheus.PrometheusMiddleware` on first use)."""
+    registry = None
+    if metrics:
+        from mcpkit.telemetry.prometheus import metrics_for
 
-        if self.app is not None:
-            await self.app(scope, watched_receive, watched_send)
-            return
-        while True:  # a probe-only app: nothing to start
-            message = await receive()
-            if message["type"] == "lifespan.startup":
-                await send({"type": "lifespan.startup.complete"})
-            elif message["type"] == "lifespan.shutdown":
-                await send({"type": "lifespan.shutdown.complete"})
-                return
+        registry = metrics_for(server)
+    return ObservabilityApp(
+        health=health_of(server) if health else None, metrics=registry, http_app=http_app
+    )
