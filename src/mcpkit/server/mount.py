@@ -40,6 +40,7 @@ parent's task manager, so mounted task tools need a parent that declares tasks.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import re
 import weakref
@@ -54,10 +55,11 @@ from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 from mcpkit.server.completion import parse_request
 from mcpkit.server.logging import current_context
+from mcpkit.server.uri_template import URITemplate
 from mcpkit.session import RequestContext
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Server
+    from mcpkit.server.app import Feature, Server
     from mcpkit.server.context import Context
     from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
 
@@ -85,6 +87,13 @@ _METHODS = (
     "resources/subscribe",
     "resources/unsubscribe",
     "completion/complete",
+)
+
+_FEATURE_METHODS: tuple[tuple[Feature, str], ...] = (
+    ("tools", "tools/list"),
+    ("prompts", "prompts/list"),
+    ("resources", "resources/list"),
+    ("completions", "completion/complete"),
 )
 
 _REGISTRY: weakref.WeakKeyDictionary[Server[Any], _Mounts] = weakref.WeakKeyDictionary()
@@ -152,6 +161,9 @@ class Mount:
         self.name_prefix = f"{prefix}_" if prefix else ""
         #: What resource URIs start with (``"weather+"``; empty without a prefix).
         self.uri_prefix = f"{prefix.lower().replace('_', '-')}+" if prefix else ""
+        # The child's names seen in its last listings (a child serving lists of its own
+        # making, a proxy say, has nothing in its registries).
+        self._listed: dict[Kind, frozenset[str]] = {}
 
     def __repr__(self) -> str:
         return f"Mount({self.server.name!r}, prefix={self.prefix!r})"
@@ -184,7 +196,11 @@ class Mount:
 
     def has_tool(self, local: str) -> bool:
         """True when the child (or one of its mounts) has a tool named ``local``."""
-        return local in self.server.tools.tools or _find(self.server, "tool", local) is not None
+        return (
+            local in self.server.tools.tools
+            or local in self._listed.get("tools", ())
+            or _find(self.server, "tool", local) is not None
+        )
 
     def has_prompt(self, local: str) -> bool:
         """True when the child (or one of its mounts) has a prompt named ``local``."""
@@ -196,6 +212,8 @@ class Mount:
         """True when the child (or one of its mounts) serves the resource ``local``."""
         return (
             self.server.resources.find(local) is not None
+            or local in self._listed.get("resources", ())
+            or any(_template(t).match(local) is not None for t in self._listed.get("templates", ()))
             or _find(self.server, "uri", local) is not None
         )
 
@@ -205,6 +223,7 @@ class Mount:
         return (
             local in res.templates
             or local in res.resources
+            or local in self._listed.get("templates", ())
             or _find(self.server, "template", local) is not None
         )
 
@@ -223,7 +242,7 @@ class Mount:
         handler = self.server.handler_table().get(method)
         if handler is None:
             raise McpError(INVALID_PARAMS, f"{self.server.name!r} does not serve {method}")
-        return await handler(params, _child_request(rctx, self.server))
+        return await handler(params, _child_request(rctx, self.server, method, params))
 
     async def list_all(self, kind: Kind, rctx: ServerRequestContext) -> list[JSONObject]:
         """Every item of one of the child's lists, every page followed, in the parent's
@@ -232,25 +251,31 @@ class Mount:
         handler = self.server.handler_table().get(method)
         if handler is None:
             return []
-        request = _child_request(rctx, self.server)
+        request = _child_request(rctx, self.server, method, None)
         items: list[JSONObject] = []
-        params: JSONObject = {}
+        names: set[str] = set()
+        meta = rctx.params.get("_meta") if type(rctx.params) is dict else None
+        base: JSONObject = {"_meta": meta} if meta is not None else {}  # the envelope, if any
+        params: JSONObject = dict(base)
         for _ in range(10_000):  # bounded: a child that pages forever is cut off
+            object.__setattr__(request, "params", params)
             page = await handler(params, request)
             page = orjson.loads(orjson.dumps(page))  # pages may hold pre-encoded fragments
             for item in page.get(key) or ():
                 if type(item) is dict and type(item.get(field)) is str:
                     renamed = dict(item)
                     local = item[field]
+                    names.add(local)
                     renamed[field] = self.uri(local) if field != "name" else self.name(local)
                     items.append(renamed)
             cursor = page.get("nextCursor")
             if not isinstance(cursor, str) or not cursor:
                 break
-            params = {"cursor": cursor}
+            params = {**base, "cursor": cursor}
+        self._listed[kind] = frozenset(names)
         return items
 
-    def rewrite_content(self, blocks: Any) -> Any:
+    async def rewrite_content(self, blocks: Any, rctx: ServerRequestContext) -> Any:
         """Content blocks with the links and embedded resources the child serves in the
         parent's URIs."""
         if not self.uri_prefix or type(blocks) is not list:
@@ -259,17 +284,27 @@ class Mount:
         for block in blocks:
             if type(block) is dict:
                 kind = block.get("type")
-                if kind == "resource_link" and self._ours(block.get("uri")):
+                if kind == "resource_link" and await self._ours(block.get("uri"), rctx):
                     block = {**block, "uri": self.uri(block["uri"])}
                 elif kind == "resource" and type(block.get("resource")) is dict:
                     inner = block["resource"]
-                    if self._ours(inner.get("uri")):
+                    if await self._ours(inner.get("uri"), rctx):
                         block = {**block, "resource": {**inner, "uri": self.uri(inner["uri"])}}
             out.append(block)
         return out
 
-    def _ours(self, uri: Any) -> bool:
-        return isinstance(uri, str) and self.serves_uri(uri)
+    async def _ours(self, uri: Any, rctx: ServerRequestContext) -> bool:
+        if not isinstance(uri, str):
+            return False
+        if self.serves_uri(uri):
+            return True
+        table = self.server.handler_table()
+        if "resources" in self._listed or "resources/list" not in table:
+            return False
+        # A child that serves lists of its own making (a proxy): learn what it has, once.
+        await self.list_all("resources", rctx)
+        await self.list_all("templates", rctx)
+        return self.serves_uri(uri)
 
     def forward(self, event: BusEvent) -> None:
         """The child's relay sink: its changes, in the parent's URIs, on the parent's bus."""
@@ -330,7 +365,11 @@ class _Mounts:
     def add(self, entry: Mount) -> None:
         child = entry.server
         caps = child.capabilities()
-        features = {f for f in ("tools", "resources", "prompts", "completions") if f in caps}
+        features: set[Feature] = {
+            f for f in ("tools", "resources", "prompts", "completions") if f in caps
+        }
+        table = child.handler_table()  # a child serving its own lists (a proxy) has them
+        features.update(f for f, method in _FEATURE_METHODS if method in table)
         parent = self.parent
         parent.declared = parent.declared | frozenset(features) | child.declared
         self.mounts.append(entry)
@@ -403,6 +442,11 @@ class _Mounts:
             elif m.prefix is not None or m.serves_uri(local):
                 # A prefixed mount answers for its whole namespace (its not-found included).
                 return m, local
+        if what in ("tool", "prompt"):
+            for m in self.mounts:  # nobody has it: the first namespace it falls in answers
+                local = m.local_name(name)
+                if m.prefix is not None and local is not None:
+                    return m, local
         return None
 
     # -- lists -----------------------------------------------------------------------------------
@@ -454,9 +498,12 @@ class _Mounts:
         if found is None:
             return await self.parent.tools.call_tool(params, rctx)
         m, local = found
-        result = await m.call("tools/call", {**params, "name": local}, rctx)  # type: ignore[dict-item]
+        try:
+            result = await m.call("tools/call", {**params, "name": local}, rctx)  # type: ignore[dict-item]
+        except McpError as exc:
+            raise _renamed_name_error(exc, local, name) from None  # type: ignore[arg-type]
         if type(result) is dict and "content" in result:
-            result = {**result, "content": m.rewrite_content(result["content"])}
+            result = {**result, "content": await m.rewrite_content(result["content"], rctx)}
         return cast("JSONObject", result)
 
     async def get_prompt(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
@@ -467,13 +514,16 @@ class _Mounts:
         if found is None:
             return await self.parent.prompts.get_prompt(params, rctx)
         m, local = found
-        result = await m.call("prompts/get", {**params, "name": local}, rctx)  # type: ignore[dict-item]
+        try:
+            result = await m.call("prompts/get", {**params, "name": local}, rctx)  # type: ignore[dict-item]
+        except McpError as exc:
+            raise _renamed_name_error(exc, local, name) from None  # type: ignore[arg-type]
         if type(result) is dict and type(result.get("messages")) is list:
             messages = []
             for msg in result["messages"]:
                 if type(msg) is dict and "content" in msg:
                     content = msg["content"]
-                    rewritten = m.rewrite_content([content])[0]
+                    rewritten = (await m.rewrite_content([content], rctx))[0]
                     msg = {**msg, "content": rewritten}
                 messages.append(msg)
             result = {**result, "messages": messages}
@@ -517,13 +567,35 @@ class _Mounts:
             from mcpkit.server.resources import not_found
 
             raise not_found(rctx, params["uri"])  # type: ignore[index]
+        await self._tell_child(m, "resources/subscribe", params, local, rctx)
         rctx.session.subscriptions.add(params["uri"])  # type: ignore[index]
         return {}
 
     async def unsubscribe(
         self, params: JSONObject | None, rctx: ServerRequestContext
     ) -> JSONObject:
+        found = self._resource(params)
+        if found is not None:
+            await self._tell_child(found[0], "resources/unsubscribe", params, found[1], rctx)
         return await self.parent.resources.unsubscribe(params, rctx)
+
+    async def _tell_child(
+        self,
+        m: Mount,
+        method: str,
+        params: JSONObject | None,
+        local: str,
+        rctx: ServerRequestContext,
+    ) -> None:
+        """Let the child see a (un)subscription (a proxy subscribes upstream); what it
+        records on the session in its own URI is undone (the parent's URI is kept)."""
+        if method not in m.server.handler_table():
+            return
+        subs = rctx.session.subscriptions
+        had = local in subs
+        await m.call(method, {**(params or {}), "uri": local}, rctx)
+        if not had:
+            subs.discard(local)
 
     async def complete(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
         kind, target, _, _, _ = parse_request(params)
@@ -563,6 +635,20 @@ def _local_names(server: Server[Any], what: str) -> list[str]:
     return names
 
 
+@functools.lru_cache(maxsize=1024)
+def _template(template: str) -> URITemplate:
+    return URITemplate(template)
+
+
+def _renamed_name_error(exc: McpError, local: str, name: str) -> McpError:
+    """The child's error about its tool or prompt ``local``, about the parent's ``name``."""
+    for kind in ("tool", "prompt"):
+        unknown = f"Unknown {kind}: {local}"
+        if exc.message == unknown:
+            return McpError(exc.code, f"Unknown {kind}: {name}", exc.data)
+    return exc
+
+
 def _renamed_error(exc: McpError, m: Mount) -> McpError:
     data = exc.data
     if type(data) is dict and type(data.get("uri")) is str:
@@ -587,14 +673,22 @@ def _page(key: str, items: list[JSONObject], params: JSONObject | None, size: in
 class _ChildRequest:
     """The parent's request as the child's handlers see it: everything is the parent's
     request (so what they send reaches the parent's client, and what they set is seen by
-    the parent's session), except that the :class:`Context` they make names the child as
-    its server."""
+    the parent's session), except the method and params (the child's, in its names) and the
+    :class:`Context` they make, which names the child as its server."""
 
-    __slots__ = ("_child", "_request")
+    __slots__ = ("_child", "_request", "method", "params")
 
-    def __init__(self, request: ServerRequestContext, child: Server[Any]) -> None:
+    def __init__(
+        self,
+        request: ServerRequestContext,
+        child: Server[Any],
+        method: str,
+        params: JSONObject | None,
+    ) -> None:
         object.__setattr__(self, "_request", request)
         object.__setattr__(self, "_child", child)
+        object.__setattr__(self, "method", method)
+        object.__setattr__(self, "params", params)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._request, name)
@@ -616,5 +710,7 @@ class _ChildRequest:
             self._request.bind_logging(rctx)
 
 
-def _child_request(rctx: ServerRequestContext, child: Server[Any]) -> ServerRequestContext:
-    return cast("ServerRequestContext", _ChildRequest(rctx, child))
+def _child_request(
+    rctx: ServerRequestContext, child: Server[Any], method: str, params: JSONObject | None
+) -> ServerRequestContext:
+    return cast("ServerRequestContext", _ChildRequest(rctx, child, method, params))
