@@ -277,6 +277,15 @@ class TaskStore(ABC):
     async def delete(self, task_id: str) -> None:
         """Forget a task and its outcome."""
 
+    def claim(self, task_id: str, on_settled: Callable[[str], None]) -> None:  # noqa: B027
+        """This process starts running ``task_id``. A shared store keeps a lease on it
+        (so the task is settled ``failed`` if this process dies) and calls
+        ``on_settled(task_id)`` when another process settled it (e.g. cancelled it);
+        an in-process store needs neither."""
+
+    def release(self, task_id: str) -> None:  # noqa: B027
+        """The run of ``task_id`` in this process ended (see :meth:`claim`)."""
+
     async def wait(self, task_id: str, poll_interval: float) -> None:
         """Return once the task is terminal or gone (this default polls)."""
         while True:
@@ -590,6 +599,7 @@ class TaskReceiver:
         trctx = context(info.task_id)
         execution.rctx = trctx
         self._running[info.task_id] = execution
+        self.store.claim(info.task_id, self._settled_elsewhere)
         loop = asyncio.get_running_loop()
         execution.asyncio_task = loop.create_task(self._execute(info.task_id, trctx, run))
         if ttl is not None:
@@ -642,9 +652,20 @@ class TaskReceiver:
                 status: TaskStatus = "failed" if note is not None else "completed"
                 await self._finish(task_id, status, {"result": result}, note or None)
         finally:
+            self.store.release(task_id)
             execution = self._running.pop(task_id, None)
             if execution is not None and execution.timer is not None:
                 execution.timer.cancel()
+
+    def _settled_elsewhere(self, task_id: str) -> None:
+        """Another process settled (cancelled) the task this one runs: stop the run."""
+        execution = self._running.get(task_id)
+        if execution is None:
+            return
+        if execution.rctx is not None:
+            execution.rctx.cancelled = True
+        if execution.asyncio_task is not None:
+            execution.asyncio_task.cancel()
 
     async def _finish(
         self, task_id: str, status: TaskStatus, outcome: JSONObject | None, message: str | None

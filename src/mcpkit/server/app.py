@@ -57,6 +57,7 @@ from mcpkit.versions import Era, ProtocolVersion
 
 if TYPE_CHECKING:
     from mcpkit.proxy import ProxyServer
+    from mcpkit.redis.backend import RedisBackend
     from mcpkit.server.mount import Mount
     from mcpkit.transports.http.event_store import EventStore
     from mcpkit.transports.http.health import ObservabilityApp
@@ -98,6 +99,11 @@ class Server(Generic[LifespanT]):
     hear them): registrations, :meth:`notify_list_changed` and
     :meth:`notify_resource_updated` become 2025 notifications and frames of 2026
     ``subscriptions/listen`` streams (see :mod:`mcpkit.server.subscriptions`).
+
+    ``store``: where state shared by replicas lives. None (or ``"memory"``): this process.
+    A ``"redis://host:port/db"`` URL or a :class:`mcpkit.redis.RedisBackend`: 2025 sessions
+    and their event log, the bus, tasks and the sealing keys all live in Redis, so any
+    replica behind a load balancer serves any request (see docs/deploy.md).
     """
 
     def __init__(
@@ -127,7 +133,22 @@ class Server(Generic[LifespanT]):
         middleware: Iterable[MiddlewareLike] = (),
         max_tool_concurrency: int | None = None,
         max_tool_queued: int | None = None,
+        inline_schema_refs: bool = True,
+        store: str | RedisBackend | None = None,
     ) -> None:
+        #: The shared store (``store=``: a ``redis://`` URL or a RedisBackend) every
+        #: replica's sessions, events, bus, tasks and sealing keys live in; None: memory.
+        self.store_backend: RedisBackend | None = None
+        if store is not None and store != "memory":
+            from mcpkit.redis.backend import backend_from
+
+            self.store_backend = backend_from(store)
+            if bus is None:
+                bus = self.store_backend.bus()
+            if tasks is None:
+                tasks = TaskManager(debug=debug, store=self.store_backend.task_store())
+            if request_state_keys is None:
+                request_state_keys = self.store_backend.key_ring()
         self.name = name
         self.version = version
         self.instructions = instructions
@@ -143,6 +164,7 @@ class Server(Generic[LifespanT]):
             self.server_info["websiteUrl"] = website_url
         self.tools = ToolRegistry(page_size, Context, lambda: self._changed("tools"))
         self.tools.default_concurrency = (max_tool_concurrency, max_tool_queued)
+        self.tools.inline_refs = inline_schema_refs
         self.resources = ResourceRegistry(page_size, Context, lambda: self._changed("resources"))
         self.prompts = PromptRegistry(page_size, Context, lambda: self._changed("prompts"))
         self.completions = CompletionRegistry(self.prompts, self.resources)
@@ -252,6 +274,7 @@ class Server(Generic[LifespanT]):
         visibility: Iterable[str] | str | None = None,
         max_concurrency: int | None = None,
         max_queued: int | None = None,
+        inline_refs: bool | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(
@@ -274,6 +297,7 @@ class Server(Generic[LifespanT]):
         visibility: Iterable[str] | str | None = None,
         max_concurrency: int | None = None,
         max_queued: int | None = None,
+        inline_refs: bool | None = None,
     ) -> Callable[[F], F] | F:
         """Register a function (sync or async) as a tool: ``@app.tool`` or
         ``@app.tool(...)`` with options.
@@ -296,6 +320,9 @@ class Server(Generic[LifespanT]):
         server's ``max_tool_concurrency``, else no limit); up to ``max_queued`` more wait
         (default 4 times ``max_concurrency``), the rest are refused with -31503 (see
         :mod:`mcpkit.server.middleware.concurrency`).
+        ``inline_refs``: the generated input schema has its local ``$ref``/``$defs``
+        (nested models) inlined (default the server's ``inline_schema_refs``, True);
+        recursive models keep their references.
         ``ui``: the ``ui://`` app resource (:meth:`ui`) rendering its results, and
         ``visibility``: who may call it, ``["model", "app"]`` (the default), ``["app"]``
         (only the app: hidden from clients without MCP Apps) or ``["model"]`` (see
@@ -325,6 +352,7 @@ class Server(Generic[LifespanT]):
                 task_start=task_start,
                 max_concurrency=max_concurrency,
                 max_queued=max_queued,
+                inline_refs=inline_refs,
             )
             return fn
 
@@ -997,6 +1025,8 @@ class Server(Generic[LifespanT]):
                 "Streamable HTTP needs mcpkit.transports.http and the 'http' extra "
                 "(pip install 'mcpkit[http]')"
             ) from exc
+        if self.store_backend is not None and not stateless:
+            options.setdefault("shared", self.store_backend.sessions())
         inner = StreamableHTTPApp(
             session_factory=self.session,
             path=path,

@@ -25,6 +25,7 @@ import orjson
 from mcpkit import versions
 from mcpkit.envelope import PROTOCOL_VERSION_KEY
 from mcpkit.jsonrpc import (
+    INTERNAL_ERROR,
     INVALID_REQUEST,
     PARSE_ERROR,
     MessageKind,
@@ -179,8 +180,15 @@ class StreamableHTTPApp:
         legacy_sse_path: str = "/sse",
         legacy_messages_path: str = "/messages",
         auth: Any = None,
+        shared: Any = None,
     ) -> None:
         self.session_factory = session_factory
+        #: Where 2025-era sessions are shared between replicas (a
+        #: :class:`mcpkit.redis.SharedSessions`; None: sessions live in this process).
+        self.shared = shared
+        if shared is not None:
+            shared.attach(self)
+            event_store = False  # shared sessions keep their events in the shared log
         #: A :class:`mcpkit.auth.ResourceServer`: OAuth-protected endpoint plus its metadata.
         self.auth = auth
         self.path = "/" + path.strip("/") if path.strip("/") else "/"
@@ -253,6 +261,7 @@ class StreamableHTTPApp:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                await self.start_shared()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 self.close_streams()
@@ -294,6 +303,40 @@ class StreamableHTTPApp:
             await respond_error(
                 send, 405, INVALID_REQUEST, "Method not allowed", extra=[(b"allow", allow)]
             )
+
+    async def start_shared(self) -> None:
+        """Connect to the shared store (if any) before serving, so that nothing published
+        from then on is missed; an unreachable store is logged (requests then fail with
+        503 until it answers)."""
+        if self.shared is None:
+            return
+        try:
+            await self.shared.backend.ready()
+        except Exception as exc:
+            logger.error("Shared store not reachable at start-up: %s", exc)
+
+    async def _shared_session(
+        self, sid: str, transport: HttpSessionTransport | None, send: Send, rid: Any
+    ) -> HttpSessionTransport | None:
+        """The view of shared session ``sid`` on this replica, loaded or refreshed (None
+        when it is answered here: 404 for an unknown session, 503 when the store is down)."""
+        shared = self.shared
+        try:
+            if transport is None or transport.closed:
+                transport = await shared.load(sid)
+            elif not await shared.refresh(transport):
+                await self._end_session(transport)
+                transport = None
+        except Exception as exc:
+            from mcpkit.redis.backend import StoreUnavailable
+
+            if not isinstance(exc, StoreUnavailable):
+                raise
+            await respond_error(send, 503, INTERNAL_ERROR, str(exc), rid, [(b"retry-after", b"1")])
+            return None
+        if transport is None:
+            await self._not_found(send, rid)
+        return transport
 
     async def _elsewhere(self, path: str, method: str, root: str, send: Send) -> None:
         """Any path but the endpoint. A GET (a person or a health check looking) is told
@@ -424,11 +467,21 @@ class StreamableHTTPApp:
             )
             return
         transport = self.sessions.get(sid)
+        if self.shared is not None:
+            transport = await self._shared_session(
+                sid, transport, send, msg.get("id") if is_request else None
+            )
+            if transport is None:
+                return
         if transport is None or transport.closed or transport.sink is None:
             await self._not_found(send, msg.get("id") if is_request else None)
             return
         transport.touch()
         if not is_request:
+            if self.shared is not None:
+                routed = await self._shared_message(transport, msg, kind, send)
+                if routed is not False:
+                    return  # answered here (routed elsewhere, or the store is down)
             transport.sink.receive_classified(msg, kind)
             if kind is MessageKind.NOTIFICATION and msg["method"] == "notifications/cancelled":
                 cancelled = cancelled_request_id(msg.get("params"))
@@ -443,6 +496,26 @@ class StreamableHTTPApp:
             )
             return
         await self._serve_requests(transport, msg, [rid], receive, send)
+
+    async def _shared_message(
+        self, transport: Any, msg: Any, kind: MessageKind, send: Send
+    ) -> bool | None:
+        """A client's answer or cancellation for a shared session: an answer to a request
+        another replica sent goes there (True: answered 202); a cancellation also goes to
+        every replica. None: the store is unreachable (answered 503); False: deliver here."""
+        from mcpkit.redis.backend import StoreUnavailable
+
+        try:
+            if kind is MessageKind.RESULT or kind is MessageKind.ERROR:
+                if await self.shared.route_response(transport, msg):
+                    await respond(send, 202)
+                    return True
+            elif kind is MessageKind.NOTIFICATION and msg["method"] == "notifications/cancelled":
+                await self.shared.broadcast_cancel(transport.session_id, msg)
+        except StoreUnavailable as exc:
+            await respond_error(send, 503, INTERNAL_ERROR, str(exc), None, [(b"retry-after", b"1")])
+            return None
+        return False
 
     async def _not_acceptable(self, send: Send, *, modern: bool = False) -> None:
         await respond_error(
@@ -489,6 +562,10 @@ class StreamableHTTPApp:
                 )
                 return
             transport = self.sessions.get(sid)
+            if self.shared is not None:
+                transport = await self._shared_session(sid, transport, send, None)
+                if transport is None:
+                    return
             if transport is None or transport.closed or transport.sink is None:
                 await self._not_found(send, None)
                 return
@@ -600,7 +677,7 @@ class StreamableHTTPApp:
         sid = secrets.token_urlsafe(24)
         while sid in self.sessions:
             sid = secrets.token_urlsafe(24)
-        transport = HttpSessionTransport(
+        transport = (HttpSessionTransport if self.shared is None else self.shared.new_transport)(
             sid,
             event_store=self.event_store,
             max_buffer=self.max_stream_buffer,
@@ -623,6 +700,14 @@ class StreamableHTTPApp:
             return
         ok = b'"error"' not in data or "error" not in orjson.loads(data)
         headers = list(JSON_HEADERS)
+        if ok and not session.closed and self.shared is not None:
+            transport.protocol_version = session.protocol_version
+            try:
+                await self.shared.register(transport)
+            except Exception as exc:
+                await session.close()
+                await respond_error(send, 503, INTERNAL_ERROR, str(exc), msg["id"])
+                return
         if ok and not session.closed:
             transport.protocol_version = session.protocol_version
             self.sessions[sid] = transport
@@ -769,6 +854,8 @@ class StreamableHTTPApp:
             )
             return None
         transport = self.sessions.get(sid)
+        if self.shared is not None:
+            return await self._shared_session(sid, transport, send, None)
         if transport is None or transport.closed:
             await self._not_found(send, None)
             return None
@@ -786,7 +873,15 @@ class StreamableHTTPApp:
         transport.touch()
         conn = SSEConnection(self.max_stream_buffer)
         if h.last_event_id:
-            if not transport.resume(h.last_event_id, conn):
+            if self.shared is not None:
+                try:
+                    resumed = await transport.aresume(h.last_event_id, conn)  # type: ignore[attr-defined]
+                except Exception as exc:
+                    await respond_error(send, 503, INTERNAL_ERROR, str(exc))
+                    return
+            else:
+                resumed = transport.resume(h.last_event_id, conn)
+            if not resumed:
                 await respond_error(
                     send,
                     400,
@@ -803,6 +898,12 @@ class StreamableHTTPApp:
         transport = await self._session_for(h, send)
         if transport is None:
             return
+        if self.shared is not None and transport.session_id is not None:
+            try:
+                await self.shared.delete(transport.session_id)
+            except Exception as exc:
+                await respond_error(send, 503, INTERNAL_ERROR, str(exc))
+                return
         await self._end_session(transport)
         await respond(send, 200)
 

@@ -1,0 +1,412 @@
+"""The Redis backend: one object configuring every piece of shared state.
+
+``RedisBackend(url)`` owns the connection (``redis.asyncio``), this process's replica id,
+its heartbeat, and the one pub/sub connection that carries what replicas tell each other
+(:class:`Router`). From it come the shared pieces: :meth:`RedisBackend.bus`,
+:meth:`RedisBackend.task_store`, :meth:`RedisBackend.key_ring` and
+:meth:`RedisBackend.sessions` (2025-era sessions, their event log and their routing). A
+``Server(..., store="redis://...")`` (or ``store=RedisBackend(...)``) wires all of them.
+
+Failures: every command has short connect and read timeouts, so an unreachable Redis
+turns into :class:`StoreUnavailable` quickly (the HTTP layer answers 503 with a JSON-RPC
+error), and the pub/sub connection reconnects with backoff; when it is back, every stream
+tail re-reads what it missed from the event log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Final
+
+from mcpkit.errors import McpkitError
+from mcpkit.redis.keyspace import Keyspace
+
+if TYPE_CHECKING:
+    import redis.asyncio as aioredis
+    from redis.asyncio.client import PubSub
+
+    from mcpkit.redis.bus import RedisBus
+    from mcpkit.redis.sessions import SharedSessions
+    from mcpkit.redis.tasks import RedisTaskStore
+    from mcpkit.server.request_state import KeyRing
+
+__all__ = ["RedisBackend", "Router", "StoreUnavailable", "backend_from"]
+
+logger = logging.getLogger("mcpkit.redis")
+
+#: JSON-RPC code of errors caused by the shared store being unreachable (internal error).
+STORE_UNAVAILABLE_CODE: Final = -32603
+
+
+class StoreUnavailable(McpkitError):
+    """Redis could not be reached (or answered too slowly): the request cannot be served."""
+
+
+def unavailable(exc: BaseException, url: str) -> StoreUnavailable:
+    """The error to raise for a Redis failure ``exc``."""
+    return StoreUnavailable(
+        f"Shared store unavailable: Redis at {_redact(url)} did not answer ({type(exc).__name__}"
+        f"{': ' + str(exc) if str(exc) else ''}); try again shortly"
+    )
+
+
+def _redact(url: str) -> str:
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        rest = "***@" + rest.split("@", 1)[1]
+    return scheme + sep + rest
+
+
+MessageCallback = Callable[[bytes], None]
+
+
+class Router:
+    """This process's pub/sub connection: fixed channels (its replica channel, the broadcast
+    channel, the bus) and session channels subscribed while this process holds one of the
+    session's SSE connections. Reconnects on failure and then calls every ``on_reconnect``
+    callback (tails re-read the event log)."""
+
+    def __init__(self, backend: RedisBackend) -> None:
+        self.backend = backend
+        self.fixed: dict[str, MessageCallback] = {}
+        self._sessions: dict[str, set[MessageCallback]] = {}
+        self._confirm: dict[str, asyncio.Future[None]] = {}
+        self._pubsub: PubSub | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.connected = asyncio.Event()
+        self.on_reconnect: list[Callable[[], None]] = []
+
+    def start(self) -> None:
+        # Always one channel to subscribe to: this replica's own.
+        self.fixed.setdefault(self.backend.keys.replica_channel(self.backend.replica_id), _ignore)
+        loop = asyncio.get_running_loop()
+        if self._task is not None and not self._task.done() and self._loop is loop:
+            return
+        self._loop = loop
+        self.connected = asyncio.Event()
+        self._confirm.clear()
+        self._task = loop.create_task(self._run(), name="mcpkit-redis-router")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+        await self._drop_pubsub()
+
+    async def _drop_pubsub(self) -> None:
+        ps, self._pubsub = self._pubsub, None
+        if ps is not None:
+            with contextlib.suppress(Exception):
+                await ps.aclose()  # type: ignore[no-untyped-call]
+
+    def _channels(self) -> list[str]:
+        return [*self.fixed, *(self.backend.keys.session_channel(s) for s in self._sessions)]
+
+    async def _run(self) -> None:
+        delay = 0.05
+        first = True
+        while True:
+            try:
+                ps = self.backend.client.pubsub()
+                self._pubsub = ps
+                await ps.subscribe(*self._channels())
+                self.connected.set()
+                if not first:
+                    logger.info("Redis pub/sub reconnected: resynchronising stream tails")
+                    for callback in list(self.on_reconnect):
+                        try:
+                            callback()
+                        except Exception:
+                            logger.exception("Reconnect callback failed")
+                first = False
+                delay = 0.05
+                await self._read(ps)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if self.connected.is_set():
+                    logger.warning("Redis pub/sub connection lost (%s): reconnecting", exc)
+                self.connected.clear()
+                for future in self._confirm.values():
+                    if not future.done():
+                        future.set_exception(unavailable(exc, self.backend.url))
+                self._confirm.clear()
+                await self._drop_pubsub()
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 1.0)
+                first = False
+
+    async def _read(self, ps: PubSub) -> None:
+        prefix = self.backend.keys.prefix + ":s:{"
+        while True:
+            msg = await ps.get_message(timeout=5.0)
+            if msg is None:
+                continue
+            kind = msg["type"]
+            channel = msg["channel"]
+            if isinstance(channel, bytes):
+                channel = channel.decode()
+            if kind == "subscribe":
+                future = self._confirm.pop(channel, None)
+                if future is not None and not future.done():
+                    future.set_result(None)
+                continue
+            if kind != "message":
+                continue
+            data = msg["data"]
+            callback = self.fixed.get(channel)
+            if callback is not None:
+                _call(callback, data)
+                continue
+            if channel.startswith(prefix):
+                sid = channel[len(prefix) : -1]
+                for cb in list(self._sessions.get(sid, ())):
+                    _call(cb, data)
+
+    async def subscribe_session(self, sid: str, callback: MessageCallback) -> None:
+        """Receive the messages of session ``sid``'s channel; returns once subscribed (so a
+        read of the event log made after this misses nothing)."""
+        self.start()
+        listeners = self._sessions.get(sid)
+        if listeners is not None and listeners:
+            listeners.add(callback)
+            return
+        self._sessions[sid] = {callback}
+        await self._subscribe(self.backend.keys.session_channel(sid))
+
+    async def _subscribe(self, channel: str) -> None:
+        timeout = self.backend.command_timeout
+        try:
+            async with asyncio.timeout(timeout):
+                await self.connected.wait()
+        except TimeoutError as exc:
+            raise unavailable(exc, self.backend.url) from None
+        ps = self._pubsub
+        if ps is None:
+            raise unavailable(ConnectionError("pub/sub not connected"), self.backend.url)
+        loop = asyncio.get_running_loop()
+        future = self._confirm.get(channel)
+        if future is None:
+            future = self._confirm[channel] = loop.create_future()
+        try:
+            async with asyncio.timeout(timeout):
+                await ps.subscribe(channel)
+                await asyncio.shield(future)
+        except TimeoutError as exc:
+            raise unavailable(exc, self.backend.url) from None
+        except StoreUnavailable:
+            raise
+        except Exception as exc:
+            raise unavailable(exc, self.backend.url) from None
+
+    async def ready(self) -> None:
+        """Start, and wait until the fixed channels are subscribed (StoreUnavailable when
+        Redis does not answer within ``command_timeout``)."""
+        self.start()
+        try:
+            async with asyncio.timeout(self.backend.command_timeout * 2):
+                await self.connected.wait()
+        except TimeoutError as exc:
+            raise unavailable(exc, self.backend.url) from None
+
+    def unsubscribe_session(self, sid: str, callback: MessageCallback) -> None:
+        listeners = self._sessions.get(sid)
+        if listeners is None:
+            return
+        listeners.discard(callback)
+        if listeners:
+            return
+        del self._sessions[sid]
+        ps = self._pubsub
+        if ps is not None and self.connected.is_set() and self._loop is not None:
+            self._loop.create_task(_quiet(ps.unsubscribe(self.backend.keys.session_channel(sid))))
+
+
+def _ignore(data: bytes) -> None:
+    """A channel nobody here handles yet."""
+
+
+def _call(callback: MessageCallback, data: Any) -> None:
+    try:
+        callback(data if isinstance(data, bytes) else str(data).encode())
+    except Exception:
+        logger.exception("Redis message handler failed")
+
+
+async def _quiet(awaitable: Awaitable[Any]) -> None:
+    with contextlib.suppress(Exception):
+        await awaitable
+
+
+class RedisBackend:
+    """mcpkit's shared state on Redis (``pip install 'mcpkit[redis]'``).
+
+    ``url``: ``redis://host:port/db`` (or ``rediss://``, ``unix://``); ``prefix`` of every
+    key and channel; ``replica_id`` (default random) names this process;
+    ``session_ttl`` (seconds a 2025 session lives idle); ``stream_maxlen`` (events kept per
+    SSE stream); ``heartbeat_interval``/``heartbeat_ttl`` (seconds: how often this replica
+    says it is alive, and how soon after it stops it counts as dead: requests and tasks it
+    ran then end with an error); ``connect_timeout``/``command_timeout`` (seconds before
+    an unreachable Redis fails a request); ``request_state_keys`` (base64 keys sealing MRTR
+    ``requestState``; default: a ring kept in Redis, made by the first replica).
+    """
+
+    def __init__(
+        self,
+        url: str = "redis://127.0.0.1:6379/0",
+        *,
+        prefix: str = "mcpkit",
+        replica_id: str | None = None,
+        session_ttl: float = 1800.0,
+        stream_maxlen: int = 4096,
+        heartbeat_interval: float = 1.0,
+        heartbeat_ttl: float = 4.0,
+        connect_timeout: float = 1.0,
+        command_timeout: float = 2.0,
+        request_state_keys: str | None = None,
+    ) -> None:
+        try:
+            import redis.asyncio  # noqa: F401
+        except ImportError as exc:  # pragma: no cover - depends on the install
+            raise ImportError(
+                "RedisBackend needs the 'redis' extra (pip install 'mcpkit[redis]')"
+            ) from exc
+        if heartbeat_ttl <= heartbeat_interval:
+            raise ValueError("heartbeat_ttl must be longer than heartbeat_interval")
+        self.url = url
+        self.keys = Keyspace(prefix)
+        self.replica_id = replica_id or secrets.token_hex(4)
+        self.session_ttl = session_ttl
+        self.stream_maxlen = stream_maxlen
+        self.heartbeat_interval = heartbeat_interval
+        self.heartbeat_ttl = heartbeat_ttl
+        self.connect_timeout = connect_timeout
+        self.command_timeout = command_timeout
+        self.request_state_keys = request_state_keys
+        self._client: aioredis.Redis | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.router = Router(self)
+        self._heartbeat: asyncio.Task[None] | None = None
+        #: Called on every heartbeat (task leases renew here).
+        self.on_heartbeat: list[Callable[[], Awaitable[None]]] = []
+        self._bus: RedisBus | None = None
+        self._tasks: RedisTaskStore | None = None
+        self._sessions: SharedSessions | None = None
+
+    def __repr__(self) -> str:
+        return f"RedisBackend({_redact(self.url)!r}, replica_id={self.replica_id!r})"
+
+    @property
+    def client(self) -> aioredis.Redis:
+        """The asyncio client of the running loop (made on first use)."""
+        loop = asyncio.get_running_loop()
+        client = self._client
+        if client is None or self._loop is not loop:
+            import redis.asyncio as aioredis
+
+            client = self._client = aioredis.Redis.from_url(
+                self.url,
+                socket_connect_timeout=self.connect_timeout,
+                socket_timeout=self.command_timeout,
+                retry_on_timeout=False,
+                health_check_interval=0,
+            )
+            self._loop = loop
+        return client
+
+    def start(self) -> None:
+        """Start the router and the heartbeat on the running loop (idempotent)."""
+        self.router.start()
+        hb = self._heartbeat
+        if hb is None or hb.done() or hb.get_loop() is not asyncio.get_running_loop():
+            self._heartbeat = asyncio.get_running_loop().create_task(
+                self._beat(), name="mcpkit-redis-heartbeat"
+            )
+
+    async def _beat(self) -> None:
+        key = self.keys.alive(self.replica_id)
+        ttl_ms = int(self.heartbeat_ttl * 1000)
+        while True:
+            try:
+                await self.client.set(key, b"1", px=ttl_ms)
+                for hook in list(self.on_heartbeat):
+                    await hook()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                logger.debug("Heartbeat failed: %s", exc)
+            await asyncio.sleep(self.heartbeat_interval)
+
+    async def is_alive(self, replica: str) -> bool:
+        """Whether replica ``replica`` sent a heartbeat within ``heartbeat_ttl``."""
+        if replica == self.replica_id:
+            return True
+        return bool(await self.client.exists(self.keys.alive(replica)))
+
+    def bus(self) -> RedisBus:
+        """The notification bus shared by every replica (one per backend)."""
+        if self._bus is None:
+            from mcpkit.redis.bus import RedisBus
+
+            self._bus = RedisBus(self)
+        return self._bus
+
+    def task_store(self) -> RedisTaskStore:
+        """The task store shared by every replica (one per backend)."""
+        if self._tasks is None:
+            from mcpkit.redis.tasks import RedisTaskStore
+
+            self._tasks = RedisTaskStore(self)
+        return self._tasks
+
+    def sessions(self) -> SharedSessions:
+        """The 2025-era session registry, event log and routing (one per backend)."""
+        if self._sessions is None:
+            from mcpkit.redis.sessions import SharedSessions
+
+            self._sessions = SharedSessions(self)
+        return self._sessions
+
+    def key_ring(self) -> KeyRing:
+        """The MRTR sealing keys every replica shares: ``request_state_keys`` when given,
+        else the ring kept in Redis (the first replica to ask makes it). Reads Redis
+        synchronously, once (call it at start-up)."""
+        from mcpkit.redis.keys import shared_key_ring
+
+        return shared_key_ring(self)
+
+    async def ready(self) -> None:
+        """Start on the running loop and wait for the pub/sub connection (what a server
+        does at start-up, so that nothing published from then on is missed)."""
+        self.start()
+        await self.router.ready()
+
+    async def aclose(self) -> None:
+        """Stop the router and heartbeat and close the connection."""
+        hb, self._heartbeat = self._heartbeat, None
+        if hb is not None:
+            hb.cancel()
+            with contextlib.suppress(BaseException):
+                await hb
+        await self.router.stop()
+        client, self._client = self._client, None
+        if client is not None:
+            with contextlib.suppress(Exception):
+                await client.aclose()
+
+
+def backend_from(store: str | RedisBackend) -> RedisBackend:
+    """``store`` as a backend: a ``redis://`` / ``rediss://`` / ``unix://`` URL or a
+    :class:`RedisBackend` as it is."""
+    if isinstance(store, RedisBackend):
+        return store
+    if isinstance(store, str) and store.split("://", 1)[0] in ("redis", "rediss", "unix"):
+        return RedisBackend(store)
+    raise ValueError(f"store must be 'memory', a redis:// URL or a RedisBackend, not {store!r}")
