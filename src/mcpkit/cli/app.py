@@ -251,6 +251,10 @@ def build_parser() -> argparse.ArgumentParser:
     from mcpkit.cli.proxy import add_proxy_parser
 
     add_proxy_parser(sub, _command)
+
+    from mcpkit.cli.install import add_install_parser
+
+    add_install_parser(sub, _command)
     return parser
 
 
@@ -330,6 +334,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from mcpkit.cli.proxy import run_proxy
 
         return run_proxy(args)
+    if command == "install":
+        from mcpkit.cli.install import run_install
+
+        return run_install(args)
     handlers: dict[str, Callable[[argparse.Namespace], Any]] = {}
     if command == "inspect":
         from mcpkit.cli.inspect import run_inspect
