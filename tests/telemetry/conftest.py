@@ -64,3 +64,20 @@ def otel() -> Iterator[Otel]:
     recorder = Otel()
     yield recorder
     recorder.shutdown()
+
+
+@pytest.fixture
+def served() -> Iterator[Any]:
+    """``served(*args)``: ``mcpkit run ... --transport http`` in the background (see
+    :class:`tests.cli.conftest.Served`), stopped at the end."""
+    from tests.cli.conftest import Served
+
+    made: list[Served] = []
+
+    def make(*args: str) -> Served:
+        made.append(Served(*args))
+        return made[-1]
+
+    yield make
+    for server in made:
+        server.stop()

@@ -98,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
         mcpkit run server.py --transport http --port 8000        # http://127.0.0.1:8000/mcp
         mcpkit run server.py --transport http --reload           # restart on .py changes
         mcpkit run server.py -t http --host 0.0.0.0 --allowed-host mcp.example.com
+        mcpkit run server.py -t http --health --metrics          # + /healthz /readyz /metrics
         """,
     )
     run.add_argument("server", metavar="SERVER", help="path/to/file.py[:object] or module:object")
@@ -132,6 +133,23 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--stateless", action="store_true", help="HTTP: no sessions")
     run.add_argument(
         "--json-response", action="store_true", help="HTTP: answer POSTs with JSON, not SSE"
+    )
+    run.add_argument(
+        "--health",
+        action="store_true",
+        help="HTTP: answer /healthz (live) and /readyz (ready: lifespan started, stores reachable)",
+    )
+    run.add_argument(
+        "--metrics",
+        action="store_true",
+        help="HTTP: Prometheus metrics on /metrics (needs prometheus-client: the metrics extra)",
+    )
+    run.add_argument(
+        "--observability-port",
+        type=int,
+        metavar="PORT",
+        help="HTTP: serve /healthz, /readyz (and /metrics with --metrics) on this port of "
+        "their own instead of beside the endpoint",
     )
     run.add_argument(
         "--reload",

@@ -83,6 +83,12 @@ def _child_argv(args: argparse.Namespace) -> list[str]:
             argv.append("--stateless")
         if args.json_response:
             argv.append("--json-response")
+        if args.health:
+            argv.append("--health")
+        if args.metrics:
+            argv.append("--metrics")
+        if args.observability_port is not None:
+            argv += ["--observability-port", str(args.observability_port)]
     if args.debug:
         argv.append("--debug")
     return argv
@@ -175,15 +181,31 @@ async def _serve_http(app: Any, args: argparse.Namespace) -> None:
         from mcpkit.transports.http import SQLiteEventStore
 
         options["event_store"] = SQLiteEventStore(args.event_store)
+    side_port = args.observability_port
+    if side_port is None:
+        options.update(health=args.health, metrics=args.metrics)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):
         loop.add_signal_handler(signal.SIGTERM, stop.set)
-    async with running(app.http_app(**options), host=args.host, port=args.port) as base:
+    asgi = app.http_app(**options)
+    async with contextlib.AsyncExitStack() as stack:
+        base = await stack.enter_async_context(running(asgi, host=args.host, port=args.port))
+        probes = ""
+        if side_port is not None:
+            from mcpkit.transports.http.health import probes_for
+
+            side = probes_for(
+                app, asgi.app, health=args.health or not args.metrics, metrics=args.metrics
+            )
+            at = await stack.enter_async_context(running(side, host=args.host, port=side_port))
+            probes = f"; {', '.join(side.routes)} on {at}"
+        elif args.health or args.metrics:
+            probes = f"; {', '.join(asgi.probes.routes)} beside it" if asgi.probes else ""
         info = app.server_info
         _note(
             f"serving {info.get('name')} {info.get('version')} on {base}{args.path} "
-            "(Streamable HTTP; Ctrl-C stops)"
+            f"(Streamable HTTP{probes}; Ctrl-C stops)"
         )
         await stop.wait()
 
@@ -220,6 +242,15 @@ def run_server(args: argparse.Namespace) -> int:
             f"Streamable HTTP is not available: {exc}", INSTALL_HINT.format(extras="http")
         ) from None
     _check_address(args.host, args.port)
+    if args.metrics:
+        try:
+            import prometheus_client  # noqa: F401
+        except ImportError:
+            raise CliError(
+                "--metrics needs prometheus-client", INSTALL_HINT.format(extras="metrics")
+            ) from None
+    if args.observability_port is not None:
+        _check_address(args.host, args.observability_port)
     try:
         asyncio.run(_serve_http(app, args))
     except SystemExit as exc:  # uvicorn's startup failure (e.g. the port was taken meanwhile)

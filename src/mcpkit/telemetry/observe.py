@@ -43,8 +43,11 @@ def describe(ctx: MiddlewareContext) -> tuple[str | None, dict[str, Any]]:
 
 
 def created_task(method: str, result: Any) -> bool:
-    """True when ``result`` answers a task-augmented ``tools/call`` (a ``CreateTaskResult``)."""
-    return method == "tools/call" and type(result) is dict and type(result.get("task")) is dict
+    """True when ``result`` answers a ``tools/call`` with a new task: a ``CreateTaskResult``
+    (2025-11-25) or a result of ``resultType`` ``"task"`` (the 2026 tasks extension)."""
+    if method != "tools/call" or type(result) is not dict:
+        return False
+    return type(result.get("task")) is dict or result.get("resultType") == "task"
 
 
 def active_sessions(server: Server) -> int:

@@ -113,12 +113,13 @@ class Health:
         each one's outcome (``"ok"`` or why not). ``http_app``: the
         :class:`~mcpkit.transports.http.StreamableHTTPApp` served (its shutdown and its
         ``event_store`` count too)."""
-        if self.started(http_app):
-            lifespan = "ok"
+        server = self._server()
+        if server is None or not server.lifespan_running:
+            lifespan = "not running"
         elif getattr(http_app, "shutting_down", False):
             lifespan = "shutting down"
         else:
-            lifespan = "not started"
+            lifespan = "ok"
         report: dict[str, str] = {"lifespan": lifespan}
         stores = [("event_store", getattr(http_app, "event_store", None))]
         checks = {**self._store_checks(stores), **self._checks}

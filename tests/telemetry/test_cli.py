@@ -1,0 +1,41 @@
+"""``mcpkit run --health --metrics [--observability-port]``: the probes beside the endpoint
+or on a port of their own."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.cli.conftest import EVERYTHING, mcpkit
+
+
+def test_probes_beside_the_endpoint(served: Any) -> None:
+    server = served(str(EVERYTHING), "--port", "0", "--health", "--metrics")
+    base = server.url.removesuffix("/mcp")
+    assert "/healthz, /readyz, /metrics beside it" in server.lines[-1]
+    assert httpx.get(base + "/healthz").json() == {"status": "ok"}
+    assert httpx.get(base + "/readyz").status_code == 200
+    call = mcpkit("call", server.url, "add", "a=1", "b=2", "--json")
+    assert call.returncode == 0, call.stderr
+    families = {
+        f.name: f for f in text_string_to_metric_families(httpx.get(base + "/metrics").text)
+    }
+    calls = [
+        s.value
+        for s in families["mcp_server_requests"].samples
+        if s.name == "mcp_server_requests_total" and s.labels["method"] == "tools/call"
+    ]
+    assert calls == [1.0]
+
+
+def test_probes_on_a_port_of_their_own(served: Any) -> None:
+    server = served(str(EVERYTHING), "--port", "0", "--observability-port", "0")
+    found = re.search(r"/healthz, /readyz on (http://\S+);", server.lines[-1])
+    assert found, server.lines
+    probes = found.group(1)
+    assert httpx.get(probes + "/readyz").json()["status"] == "ready"
+    assert httpx.get(probes + "/metrics").status_code == 404  # not asked for
+    assert httpx.get(server.url.removesuffix("/mcp") + "/healthz").status_code == 404
