@@ -78,7 +78,7 @@ from mcpkit.errors import ConnectionClosed, McpError, UnsupportedProtocolVersion
 from mcpkit.http_headers import HeaderParam, InvalidHeaderAnnotation, header_params
 from mcpkit.jsonrpc import METHOD_NOT_FOUND, JSONObject
 from mcpkit.lifecycle import has_capability
-from mcpkit.session import ClientSession, ProgressCallback, RequestContext
+from mcpkit.session import ClientSession, ProgressCallback, RequestContext, RequestHandler
 from mcpkit.tasks import TaskReceiver, TaskStore
 from mcpkit.timeouts import Timeout, TimeoutTypes, resolve
 from mcpkit.transports.base import Transport
@@ -182,6 +182,11 @@ class Client:
     :class:`~mcpkit.telemetry.client.ClientTelemetry`) and puts its trace context in the
     request's ``params._meta`` (see :mod:`mcpkit.telemetry.client`).
 
+    Low level: ``request_handlers`` maps server-to-client methods to raw session handlers
+    (``async (params, ctx) -> result``, no validation either way), installed over the typed
+    handlers of those methods (a proxy forwards them as they are); what the client declares
+    still comes from the handlers and options above.
+
     Time: ``timeout`` (a :class:`~mcpkit.Timeout`, or seconds per request; ``None`` waits
     forever) restarts whenever the server reports progress, but never runs past its
     ``max_total``; each call can override it. ``max_total_timeout`` and
@@ -244,6 +249,7 @@ class Client:
         cache: ResponseCache | bool = True,
         cache_principal: str | None = None,
         max_input_rounds: int = DEFAULT_MAX_ROUNDS,
+        request_handlers: Mapping[str, RequestHandler] | None = None,
         tracing: bool | ClientTelemetry | None = None,
         extensions: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
@@ -254,6 +260,7 @@ class Client:
         self.target = target
         self.era: Era = era
         self.max_input_rounds = max_input_rounds
+        self._request_handlers = dict(request_handlers or {})
         if cache is True:
             self._cache: ResponseCache | None = MemoryResponseCache()
         elif cache is False:
@@ -587,6 +594,8 @@ class Client:
         if self._roots is not None:
             session.set_request_handler("roots/list", serve_roots(lambda: self._roots))
         self._notifications.install(session)
+        for method, raw in self._request_handlers.items():
+            session.set_request_handler(method, raw)
 
     # -- state ----------------------------------------------------------------------------------
 
