@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import orjson
 import pytest
 from opentelemetry import baggage, context, trace
 from opentelemetry.trace import SpanKind, StatusCode
@@ -259,6 +258,5 @@ async def test_tracing_off_sends_no_trace_keys(otel: Otel) -> None:
     async with Client(app, era="legacy") as client:
         with tracer.start_as_current_span("outer"):
             await client.call_tool("echo", {"text": "a"})
-    assert all(not meta or "traceparent" not in meta for meta in seen)
-    assert trace.get_current_span() is trace.INVALID_SPAN
-    assert orjson.dumps(seen)  # plain data only
+    calls = [meta for meta in seen if meta is not None]
+    assert seen and all("traceparent" not in meta for meta in calls)
