@@ -171,6 +171,14 @@ async def test_proof_header_and_key_rules() -> None:
         r = await env.post(env.dpop_headers(token, proof))
         assert r.status_code == 401, proof
         assert challenges(r)["dpop"].error == "invalid_dpop_proof"
+    # a token that is not ASCII (headers are latin-1): refused, not a server error
+    latin = [
+        (b"authorization", "DPoP t\u00e9".encode("latin-1")),
+        (b"dpop", env.key.proof("POST", URL, access_token="t").encode()),
+    ]
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=env)) as http:
+        r = await http.post(URL, content=b"{}", headers=latin)
+    assert r.status_code == 401 and challenges(r)["dpop"].error == "invalid_dpop_proof"
     # no proof, or two
     r = await env.post({"authorization": f"DPoP {token}"})
     assert challenges(r)["dpop"].error == "invalid_dpop_proof"

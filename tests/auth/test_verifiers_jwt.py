@@ -213,6 +213,10 @@ async def test_static_keys() -> None:
     hs = JWTVerifier(issuer=ISSUER, keys=secret, algorithms=["HS256"])
     token = jwt.encode({"alg": "HS256", "kid": "hs"}, issuer.claims(), secret)
     assert (await hs.verify_token(token)).scopes == {"mcp:read", "mcp:write"}
+    # a JWKS whose keys carry no kid: a token's kid is only a hint
+    anonymous = {k: v for k, v in es256_key("ec-1").public_jwk.items() if k != "kid"}
+    kidless = JWTVerifier(issuer=ISSUER, keys={"keys": [anonymous]})
+    assert (await kidless.verify_token(issuer.mint(header={"kid": "whatever"}))).subject
     with pytest.raises(ValueError, match="exactly one"):
         JWTVerifier(issuer=ISSUER)
     with pytest.raises(ValueError, match="PEM"):

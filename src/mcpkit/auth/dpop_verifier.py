@@ -237,6 +237,8 @@ class DPoPVerifier:
         if abs(time.time() - iat) > self.iat_window:
             raise InvalidDPoPProofError("The DPoP proof is too old or from the future")
         if access_token is not None:
+            if not access_token.isascii():
+                raise InvalidDPoPProofError("The access token is not ASCII")
             ath = claims.get("ath")
             if not isinstance(ath, str) or not hmac.compare_digest(
                 ath.encode(), access_token_hash(access_token).encode()

@@ -43,19 +43,21 @@ class KeySource(Protocol):
         ...
 
 
-def _usable(key: Key, kid: str | None, alg: str) -> bool:
+def _usable(key: Key, alg: str) -> bool:
     if key.key_type != key_type_for(alg):
         return False
     params = key.as_dict(private=False)
-    if params.get("use") not in (None, "sig"):
-        return False
-    if params.get("alg") not in (None, alg):
-        return False
-    return kid is None or params.get("kid") == kid
+    return params.get("use") in (None, "sig") and params.get("alg") in (None, alg)
 
 
 def _pick(keys: Sequence[Key], kid: str | None, alg: str) -> list[Key]:
-    return [k for k in keys if _usable(k, kid, alg)]
+    """The keys for ``alg`` named ``kid``; when none is, the keys without a ``kid`` (a
+    ``kid`` is a hint, RFC 7515 section 4.1.4); every key for ``alg`` when ``kid`` is None."""
+    usable = [k for k in keys if _usable(k, alg)]
+    if kid is None:
+        return usable
+    named = [k for k in usable if k.kid == kid]
+    return named or [k for k in usable if k.kid is None]
 
 
 def load_keys(value: KeysLike) -> list[Key]:
@@ -149,7 +151,7 @@ class RemoteJWKS:
         if self._fetched_at is None or now - self._fetched_at >= self.cache_ttl:
             await self._refresh()
         found = _pick(self._keys, kid, alg)
-        if not found and kid is not None:
+        if kid is not None and not any(k.kid == kid for k in found):
             await self._refresh()  # rotated keys: one look, rate-limited
             found = _pick(self._keys, kid, alg)
         if not found and self._fetched_at is None:
