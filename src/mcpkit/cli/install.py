@@ -281,11 +281,12 @@ def merge_entry(
     """The file's text before and after setting ``key.name`` to ``entry`` (everything else
     kept); CliError when the file is not a JSON object or ``key`` is not an object."""
     before = text or ""
+    fix = "fix the file, or print the entry with --print and add it by hand"
     if before.strip():
         try:
             doc = json.loads(before)
         except json.JSONDecodeError as exc:
-            hint = "fix the file, or print the entry with --print and add it by hand"
+            hint = fix
             if path.name == "mcp.json" and ("//" in before or "/*" in before):
                 hint = "the file has comments (JSONC), which mcpkit cannot keep: " + hint
             raise CliError(
@@ -295,7 +296,8 @@ def merge_entry(
             ) from None
         if not isinstance(doc, dict):
             raise CliError(
-                f"{path} holds a JSON {type(doc).__name__}, not an object; it was left untouched"
+                f"{path} holds a JSON {type(doc).__name__}, not an object; it was left untouched",
+                fix,
             )
     else:
         doc = {}
@@ -305,7 +307,8 @@ def merge_entry(
     elif not isinstance(servers, dict):
         raise CliError(
             f"{path}: {key!r} is a JSON {type(servers).__name__}, not an object of servers; "
-            "it was left untouched"
+            "it was left untouched",
+            fix,
         )
     doc[key] = {**servers, name: dict(entry)}
     return before, json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
