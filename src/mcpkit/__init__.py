@@ -25,6 +25,8 @@ _EXPORTS: dict[str, str] = {
     "RequestTimeout": "mcpkit.errors",
     "TransportError": "mcpkit.errors",
     "Client": "mcpkit.client",
+    "ClientGroup": "mcpkit.client.group",
+    "ServerFailure": "mcpkit.client.group",
     "Timeout": "mcpkit.timeouts",
     "ClientSession": "mcpkit.session",
     "ServerSession": "mcpkit.session",
@@ -40,6 +42,8 @@ _EXPORTS: dict[str, str] = {
 
 if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
     from mcpkit.client import Client as Client
+    from mcpkit.client.group import ClientGroup as ClientGroup
+    from mcpkit.client.group import ServerFailure as ServerFailure
     from mcpkit.errors import AuthError as AuthError
     from mcpkit.errors import ConnectionClosed as ConnectionClosed
     from mcpkit.errors import HeaderMismatch as HeaderMismatch

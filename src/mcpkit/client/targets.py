@@ -398,6 +398,19 @@ def open_target(
 
 
 def _from_entry(entry: Mapping[str, Any], **opts: Any) -> Connection:
+    servers = entry.get("mcpServers", entry.get("servers"))
+    if isinstance(servers, Mapping) and "command" not in entry and "url" not in entry:
+        # A whole config: one server in it is that server; several need a choice.
+        if len(servers) == 1:
+            (only,) = servers.values()
+            if isinstance(only, Mapping):
+                return _from_entry(only, **opts)
+        names = ", ".join(sorted(str(k) for k in servers)) or "none"
+        raise ValueError(
+            f"Client takes one server, and this config has {len(servers)} ({names}): use "
+            "mcpkit.ClientGroup(config) for all of them, or Client.from_config(config, name) "
+            "for one"
+        )
     kind = str(entry.get("type") or entry.get("transport") or "").lower()
     url = entry.get("url", entry.get("serverUrl"))  # serverUrl: Windsurf's name for it
     if url is not None or kind in ("http", "streamable-http", "streamable_http", "sse"):
