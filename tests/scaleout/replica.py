@@ -89,6 +89,14 @@ def build(name: str, redis_url: str) -> Server[Any]:
         await asyncio.sleep(seconds)
         return f"{name} slept {seconds}"
 
+    @app.tool(task_support="optional")
+    async def confirm(ctx: Context) -> str:
+        """A task that asks the user, then finishes."""
+        answer = await ctx.elicit(
+            "Go?", {"type": "object", "properties": {"v": {"type": "string"}}}, key="go"
+        )
+        return f"{name} confirmed: {answer.action}"
+
     return app
 
 

@@ -44,7 +44,12 @@ from mcpkit.jsonrpc import INTERNAL_ERROR, MessageKind, RequestId, classify
 from mcpkit.redis.backend import StoreUnavailable, unavailable
 from mcpkit.transports.base import TransportInfo
 from mcpkit.transports.http import sse
-from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection, _Stream
+from mcpkit.transports.http.session_transport import (
+    HttpSessionTransport,
+    SSEConnection,
+    _related_task,
+    _Stream,
+)
 
 if TYPE_CHECKING:
     from redis.asyncio.client import Pipeline
@@ -443,7 +448,16 @@ class RedisSessionTransport(HttpSessionTransport):
             and not self._holds_standalone()
         ):
             return
-        super()._unrelated(message, data)
+        # Nothing is held for a later tasks/result here: that may reach another replica.
+        # A task's message goes on its tasks/result stream when this replica serves one,
+        # else on the GET stream (kept in the log until one is open, on any replica).
+        task_id = _related_task(message) if type(message) is dict else None
+        if task_id is not None:
+            stream = self._task_streams.get(task_id)
+            if stream is not None:
+                self._emit(stream, data)
+                return
+        self._emit(self._standalone, data)
 
     def _holds_standalone(self) -> bool:
         return any(t.live for t in self._tails.get(self._standalone.key, ()))

@@ -1,0 +1,95 @@
+"""mcpkit's Client through nginx in front of 3 replicas on Redis, both eras: every request
+lands on another replica than the one before, and everything still works."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from typing import Any
+
+from tests.scaleout.conftest import Deployment
+from tests.scaleout.tours import client, consecutive_replicas, text, until
+
+
+def assert_round_robin(seen: list[str]) -> None:
+    assert set(seen) == {"r1", "r2", "r3"}, seen
+    assert all(a != b for a, b in itertools.pairwise(seen)), seen
+
+
+async def test_handshake_era_tour(live: Deployment) -> None:
+    updated: list[str] = []
+    changed: list[str] = []
+    progress: list[tuple[float, str | None]] = []
+    async with client(
+        live.url, "legacy", on_resource_updated=updated.append, on_list_changed=changed.append
+    ) as c:
+        assert_round_robin(await consecutive_replicas(c))
+        for _ in range(3):  # answered on another replica than the one that asked
+            assert text(await c.call_tool("sample", {"prompt": "hi"})).endswith("sampled: re: hi")
+            assert text(await c.call_tool("ask", {"question": "ok?"})).endswith(
+                'got: accept {"v":"yes"}'
+            )
+            assert text(await c.call_tool("roots", {})).endswith("roots: file:///srv/data")
+        result = await c.call_tool(
+            "stream",
+            {"count": 5, "delay": 0.01},
+            on_progress=lambda p, t, m: progress.append((p, m)),
+        )
+        owner = text(result).rsplit(" ", 1)[1]
+        assert progress == [(i, f"{owner}:{i}") for i in range(1, 6)]
+        await c.set_logging_level("error")  # stored: every replica's view honours it
+        await c.subscribe_resource("note://a")
+        for _ in range(3):
+            await c.call_tool("touch", {"uri": "note://a"})
+            await c.call_tool("touch", {"uri": "note://unsubscribed"})
+        await until(lambda: len(updated) == 3)
+        await c.call_tool("changed", {})
+        await until(lambda: len(changed) == 1)
+        await asyncio.sleep(0.3)  # nothing more arrives: each notification came once
+        assert updated == ["note://a"] * 3 and changed == ["tools"]
+        await c.unsubscribe_resource("note://a")
+        await c.call_tool("touch", {"uri": "note://a"})
+        await c.call_tool("changed", {})
+        await until(lambda: len(changed) == 2)
+        assert len(updated) == 3
+
+
+async def test_modern_era_tour(live: Deployment) -> None:
+    async with client(live.url, "2026-07-28") as c:
+        assert_round_robin(await consecutive_replicas(c))
+        for _ in range(3):  # the retry with the sealed requestState lands on another replica
+            assert text(await c.call_tool("ask", {"question": "ok?"})).endswith(
+                'got: accept {"v":"yes"}'
+            )
+            assert text(await c.call_tool("sample", {"prompt": "hi"})).endswith("sampled: re: hi")
+        async with c.listen(resources=["note://b"], tools=True) as events:
+            got: list[Any] = []
+
+            async def collect() -> None:
+                async for event in events:
+                    got.append(event)
+
+            reader = asyncio.get_running_loop().create_task(collect())
+            for _ in range(3):
+                await c.call_tool("touch", {"uri": "note://b"})
+                await c.call_tool("touch", {"uri": "note://other"})
+            await c.call_tool("changed", {})
+            await until(lambda: len(got) == 4)
+            await asyncio.sleep(0.3)
+            reader.cancel()
+        methods = sorted(e.method for e in got)
+        assert methods == ["notifications/resources/updated"] * 3 + [
+            "notifications/tools/list_changed"
+        ]
+
+
+async def test_tasks_in_both_eras(live: Deployment) -> None:
+    for era in ("legacy", "2026-07-28"):
+        async with client(live.url, era) as c:
+            handle = await c.start_tool_task("slow", {"seconds": 0.3})
+            assert handle.task_id is not None
+            result = await handle.result(timeout=20)
+            assert handle.status == "completed" and "slept 0.3" in text(result)
+            asking = await c.start_tool_task("confirm", {})
+            result = await asking.result(timeout=20)
+            assert asking.status == "completed" and text(result).endswith("confirmed: accept")

@@ -1,0 +1,60 @@
+"""The tours both the fixtures' tests and the benchmark drive (mcpkit's Client)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from mcpkit import Client
+from mcpkit.types import CreateMessageResult, Root, TextContent
+
+
+async def until(predicate: Callable[[], bool], timeout: float = 20.0) -> None:
+    """Wait (bounded) for ``predicate`` to hold."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.02)
+
+
+async def sample(params: Any, ctx: Any) -> CreateMessageResult:
+    text = params.messages[0].content.text
+    return CreateMessageResult(
+        role="assistant", content=TextContent(text=f"re: {text}"), model="m", stop_reason="endTurn"
+    )
+
+
+def elicit(params: Any, ctx: Any) -> dict[str, Any]:
+    return {"action": "accept", "content": {"v": "yes"}}
+
+
+ROOTS = [Root(uri="file:///srv/data", name="data")]
+
+
+def text(result: Any) -> str:
+    return str(result.content[0].text)
+
+
+async def replica_of(client: Client) -> str:
+    result = await client.call_tool("replica", {})
+    return str(result.structured_content["id"])
+
+
+async def consecutive_replicas(client: Client, count: int = 6) -> list[str]:
+    """Which replica served each of ``count`` calls in a row."""
+    return [await replica_of(client) for _ in range(count)]
+
+
+def client(url: str, era: str, **kwargs: Any) -> Client:
+    return Client(
+        url,
+        era=era,  # type: ignore[arg-type]
+        sampling_handler=sample,
+        elicitation_handler=elicit,
+        roots=ROOTS,
+        timeout=30,
+        **kwargs,
+    )
