@@ -175,6 +175,32 @@ async def test_concurrent_checks_share_one_call() -> None:
     assert {r.subject for r in results} == {"user-1"} and v.calls == 1
 
 
+async def test_endpoint_discovered_from_the_issuer_metadata() -> None:
+    issuer = TokenIssuer()
+    active(issuer, "t1")
+    v = IntrospectionVerifier(
+        issuer=ISSUER, client_id="rs", client_secret="rs-secret", http_client=issuer.client()
+    )
+    await v.verify_token("t1")
+    assert v.endpoint == ENDPOINT and issuer.metadata_fetches == 1
+    liar = TokenIssuer(metadata_issuer="https://evil.example.com")
+    v = IntrospectionVerifier(
+        issuer=ISSUER, client_id="rs", client_secret="rs-secret", http_client=liar.client()
+    )
+    with pytest.raises(VerifierUnavailableError, match="discovery"):
+        await v.verify_token("t1")
+    assert liar.introspection_calls == []
+
+
+async def test_own_http_client_is_reused_and_closed() -> None:
+    v = IntrospectionVerifier(ENDPOINT, client_id="rs", client_secret="rs-secret")
+    first = v._client()
+    assert v._client() is first
+    await v.aclose()
+    assert first.is_closed and v._client() is not first
+    await v.aclose()
+
+
 def test_configuration_errors() -> None:
     with pytest.raises(ValueError, match="HTTPS"):
         IntrospectionVerifier("http://as.example.com/introspect", client_id="a", client_secret="b")

@@ -217,12 +217,25 @@ async def test_static_keys() -> None:
     anonymous = {k: v for k, v in es256_key("ec-1").public_jwk.items() if k != "kid"}
     kidless = JWTVerifier(issuer=ISSUER, keys={"keys": [anonymous]})
     assert (await kidless.verify_token(issuer.mint(header={"kid": "whatever"}))).subject
-    with pytest.raises(ValueError, match="exactly one"):
-        JWTVerifier(issuer=ISSUER)
+    with pytest.raises(ValueError, match="not both"):
+        JWTVerifier(issuer=ISSUER, keys=issuer.jwks(), jwks_url=JWKS_URL)
     with pytest.raises(ValueError, match="PEM"):
         StaticKeys("not a key")
     with pytest.raises(ValueError, match="HTTPS"):
         JWTVerifier(issuer=ISSUER, jwks_url="http://as.example.com/jwks")
+
+
+async def test_jwks_uri_discovered_from_the_issuer_metadata() -> None:
+    issuer = TokenIssuer()
+    v = JWTVerifier(issuer=ISSUER, http_client=issuer.client(), audience=RESOURCE)
+    assert (await v.verify_token(issuer.mint())).subject == "user-1"
+    assert issuer.metadata_fetches == 1 and issuer.jwks_fetches == 1
+    # metadata naming another issuer is not used
+    liar = TokenIssuer(metadata_issuer="https://evil.example.com")
+    v = JWTVerifier(issuer=ISSUER, http_client=liar.client())
+    with pytest.raises(VerifierUnavailableError):
+        await v.verify_token(liar.mint())
+    assert liar.jwks_fetches == 0
 
 
 async def test_jwks_unreachable() -> None:

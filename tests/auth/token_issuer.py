@@ -93,6 +93,8 @@ class TokenIssuer:
     # introspection: token -> response; clients allowed: client_id -> secret
     introspection: dict[str, dict[str, Any]] = field(default_factory=dict)
     clients: dict[str, str] = field(default_factory=lambda: {"rs": "rs-secret"})
+    metadata_issuer: str | None = None  # what the metadata claims (None: the issuer)
+    metadata_fetches: int = 0
     jwks_fetches: int = 0
     introspection_calls: list[dict[str, Any]] = field(default_factory=list)
     down: bool = False  # answer 503 to everything
@@ -130,6 +132,14 @@ class TokenIssuer:
         """(status, JSON body) of one request."""
         if self.down:
             return 503, {"error": "down"}
+        if method == "GET" and path == "/.well-known/oauth-authorization-server":
+            self.metadata_fetches += 1
+            return 200, {
+                "issuer": self.metadata_issuer or self.issuer,
+                "jwks_uri": self.issuer + "/jwks",
+                "introspection_endpoint": self.issuer + "/introspect",
+                "token_endpoint": self.issuer + "/token",
+            }
         if method == "GET" and path == "/jwks":
             self.jwks_fetches += 1
             return 200, self.jwks()

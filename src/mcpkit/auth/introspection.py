@@ -44,7 +44,8 @@ _Entry = tuple[AccessToken | None, str, float]
 
 
 class IntrospectionVerifier:
-    """Verifies tokens at an RFC 7662 ``endpoint`` (a :class:`TokenVerifier`).
+    """Verifies tokens at an RFC 7662 ``endpoint`` (a :class:`TokenVerifier`); without one,
+    the ``introspection_endpoint`` of ``issuer``'s metadata, discovered on first use.
 
     ``client_id`` with ``client_secret`` (``auth_method`` ``"client_secret_basic"``, the
     default, or ``"client_secret_post"``) or ``private_key`` (``"private_key_jwt"``, the
@@ -58,7 +59,7 @@ class IntrospectionVerifier:
 
     def __init__(
         self,
-        endpoint: str,
+        endpoint: str | None = None,
         *,
         client_id: str | None = None,
         client_secret: str | None = None,
@@ -74,8 +75,11 @@ class IntrospectionVerifier:
         http_client: httpx.AsyncClient | None = None,
         allow_insecure_http: bool = False,
     ) -> None:
-        if not allow_insecure_http and not is_secure_url(endpoint):
-            raise ValueError(f"the introspection endpoint must be HTTPS: {endpoint}")
+        if endpoint is None and issuer is None:
+            raise ValueError("give the introspection endpoint or the issuer to discover it from")
+        where = endpoint if endpoint is not None else issuer
+        if where is not None and not allow_insecure_http and not is_secure_url(where):
+            raise ValueError(f"the introspection endpoint must be HTTPS: {where}")
         if auth_method not in _AUTH_METHODS:
             raise ValueError(f"unsupported client authentication {auth_method!r}")
         if auth_method != "none" and client_id is None:
@@ -85,8 +89,9 @@ class IntrospectionVerifier:
         if auth_method == "private_key_jwt" and private_key is None:
             raise ValueError("private_key_jwt needs a private_key")
         self.endpoint = endpoint
+        self.allow_insecure_http = allow_insecure_http
         self.auth_method = auth_method
-        self._client = ClientInfo(client_id or "", client_secret, auth_method)
+        self._identity = ClientInfo(client_id or "", client_secret, auth_method)
         self._private_key = private_key
         self.issuer = issuer
         self.audience: tuple[str, ...] | None = (
@@ -103,6 +108,8 @@ class IntrospectionVerifier:
         self.timeout = timeout
         self.calls = 0
         self._http = http_client
+        self._own: httpx.AsyncClient | None = None
+        self._own_loop: asyncio.AbstractEventLoop | None = None
         self._cache: OrderedDict[bytes, _Entry] = OrderedDict()
         self._pending: dict[bytes, asyncio.Future[_Entry]] = {}
 
@@ -130,6 +137,22 @@ class IntrospectionVerifier:
             raise InvalidTokenError("The token has expired")
         return result
 
+    def _client(self) -> httpx.AsyncClient:
+        """The given client, else one of our own (per event loop: connections are reused)."""
+        if self._http is not None:
+            return self._http
+        loop = asyncio.get_running_loop()
+        if self._own is None or self._own_loop is not loop:
+            self._own = httpx.AsyncClient(timeout=self.timeout)
+            self._own_loop = loop
+        return self._own
+
+    async def aclose(self) -> None:
+        """Close the HTTP client the verifier made itself (not one it was given)."""
+        if self._own is not None:
+            own, self._own = self._own, None
+            await own.aclose()
+
     def clear_cache(self) -> None:
         """Forget every cached answer (after a revocation, say)."""
         self._cache.clear()
@@ -147,31 +170,47 @@ class IntrospectionVerifier:
         while len(self._cache) > self.max_cache_size:
             self._cache.popitem(last=False)
 
+    async def _endpoint(self, client: httpx.AsyncClient) -> str:
+        if self.endpoint is not None:
+            return self.endpoint
+        from mcpkit.auth.discovery import discover_authorization_server
+
+        assert self.issuer is not None
+        try:
+            meta = await discover_authorization_server(client, self.issuer)
+        except (OAuthError, httpx.HTTPError) as exc:
+            raise VerifierUnavailableError(f"Introspection endpoint discovery: {exc}") from exc
+        url = meta.get("introspection_endpoint")
+        if not isinstance(url, str) or not url:
+            raise VerifierUnavailableError(f"{self.issuer} has no introspection_endpoint")
+        if not self.allow_insecure_http and not is_secure_url(url):
+            raise VerifierUnavailableError(f"The introspection endpoint is not HTTPS: {url}")
+        self.endpoint = url
+        return url
+
     async def _introspect(self, token: str) -> _Entry:
         form = {"token": token, "token_type_hint": "access_token"}
         headers = {"accept": "application/json"}
+        client = self._client()
+        endpoint = await self._endpoint(client)
         try:
             apply_client_auth(
                 form,
                 headers,
-                self._client,
+                self._identity,
                 self.auth_method,
-                audience=self.issuer or self.endpoint,
+                audience=self.issuer or endpoint,
                 private_key=self._private_key,
             )
         except OAuthError as exc:
             raise VerifierUnavailableError(f"Introspection client authentication: {exc}") from exc
-        client = self._http or httpx.AsyncClient(timeout=self.timeout)
         self.calls += 1
         try:
             response = await client.post(
-                self.endpoint, data=form, headers=headers, follow_redirects=False
+                endpoint, data=form, headers=headers, follow_redirects=False
             )
         except httpx.HTTPError as exc:
             raise VerifierUnavailableError(f"Introspection failed: {exc!r}") from exc
-        finally:
-            if self._http is None:
-                await client.aclose()
         if response.status_code != 200:
             logger.warning("Introspection at %s: HTTP %s", self.endpoint, response.status_code)
             raise VerifierUnavailableError(f"Introspection failed: HTTP {response.status_code}")

@@ -118,13 +118,16 @@ class StaticKeys:
 class RemoteJWKS:
     """A JWKS fetched from ``url`` (HTTPS, or HTTP to a loopback host unless
     ``allow_insecure_http``) and cached; see the module docstring for the refresh rules.
+    Without ``url``, the ``jwks_uri`` of ``issuer``'s metadata (RFC 8414 or OpenID Connect
+    discovery, its ``issuer`` checked) is used, looked up on first use.
 
     ``fetches`` counts the requests made (for monitoring)."""
 
     def __init__(
         self,
-        url: str,
+        url: str | None = None,
         *,
+        issuer: str | None = None,
         cache_ttl: float = 3600.0,
         min_refresh_interval: float = 30.0,
         timeout: float = 10.0,
@@ -132,9 +135,14 @@ class RemoteJWKS:
         http_client: httpx.AsyncClient | None = None,
         allow_insecure_http: bool = False,
     ) -> None:
-        if not allow_insecure_http and not is_secure_url(url):
-            raise ValueError(f"the JWKS URL must be HTTPS (or loopback HTTP): {url}")
+        if url is None and issuer is None:
+            raise ValueError("give the JWKS URL or the issuer to discover it from")
+        where = url if url is not None else issuer
+        if where is not None and not allow_insecure_http and not is_secure_url(where):
+            raise ValueError(f"the JWKS URL must be HTTPS (or loopback HTTP): {where}")
         self.url = url
+        self.issuer = issuer
+        self.allow_insecure_http = allow_insecure_http
         self.cache_ttl = cache_ttl
         self.min_refresh_interval = min_refresh_interval
         self.timeout = timeout
@@ -155,7 +163,8 @@ class RemoteJWKS:
             await self._refresh()  # rotated keys: one look, rate-limited
             found = _pick(self._keys, kid, alg)
         if not found and self._fetched_at is None:
-            raise VerifierUnavailableError(f"The key set at {self.url} could not be fetched")
+            where = self.url or f"the metadata of {self.issuer}"
+            raise VerifierUnavailableError(f"The key set at {where} could not be fetched")
         return found
 
     async def _refresh(self) -> None:
@@ -172,11 +181,14 @@ class RemoteJWKS:
                 self._keys = await self._fetch()
                 self._fetched_at = time.monotonic()
             except Exception as exc:
-                logger.warning("Could not fetch the JWKS at %s: %s", self.url, exc)
+                where = self.url or f"the metadata of {self.issuer}"
+                logger.warning("Could not fetch the JWKS at %s: %s", where, exc)
 
     async def _fetch(self) -> list[Key]:
         client = self._http or httpx.AsyncClient(timeout=self.timeout)
         try:
+            if self.url is None:
+                self.url = await self._discover(client)
             async with client.stream(
                 "GET", self.url, headers={"accept": "application/json"}, follow_redirects=False
             ) as response:
@@ -196,3 +208,15 @@ class RemoteJWKS:
         if not keys:
             raise ValueError("no usable keys")
         return keys
+
+    async def _discover(self, client: httpx.AsyncClient) -> str:
+        from mcpkit.auth.discovery import discover_authorization_server
+
+        assert self.issuer is not None
+        meta = await discover_authorization_server(client, self.issuer)
+        url = meta.get("jwks_uri")
+        if not isinstance(url, str) or not url:
+            raise ValueError(f"the metadata of {self.issuer} has no jwks_uri")
+        if not self.allow_insecure_http and not is_secure_url(url):
+            raise ValueError(f"the jwks_uri must be HTTPS: {url}")
+        return url

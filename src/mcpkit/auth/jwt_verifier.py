@@ -36,9 +36,10 @@ _NOT_ACCESS_TOKENS = {"dpop+jwt", "application/dpop+jwt"}
 class JWTVerifier:
     """Verifies JWT access tokens issued by ``issuer`` (a :class:`TokenVerifier`).
 
-    Exactly one key source: ``jwks_url`` (fetched with httpx and cached, refreshed on an
-    unknown ``kid``; ``cache_ttl``, ``min_refresh_interval``, ``http_client``,
-    ``allow_insecure_http``) or ``keys`` (a JWKS dict, JWK, PEM, joserfc key, or a list).
+    One key source: ``jwks_url`` (fetched with httpx and cached, refreshed on an unknown
+    ``kid``; ``cache_ttl``, ``min_refresh_interval``, ``http_client``,
+    ``allow_insecure_http``), ``keys`` (a JWKS dict, JWK, PEM, joserfc key, or a list), or
+    neither: the ``jwks_uri`` of the issuer's metadata, discovered on first use.
     ``audience`` (the resource's canonical URI, or several) is checked when given.
     ``leeway`` (seconds) forgives clock skew on ``exp``/``nbf``/``iat``; the token's
     ``expires_at`` is ``exp`` plus the leeway (when the resource server stops accepting it).
@@ -63,15 +64,16 @@ class JWTVerifier:
         http_client: httpx.AsyncClient | None = None,
         allow_insecure_http: bool = False,
     ) -> None:
-        if (jwks_url is None) == (keys is None):
-            raise ValueError("give exactly one of jwks_url and keys")
+        if jwks_url is not None and keys is not None:
+            raise ValueError("give jwks_url or keys, not both")
         if not issuer:
             raise ValueError("the issuer is required")
         self.issuer = issuer
         self.source: KeySource
-        if jwks_url is not None:
+        if keys is None:
             self.source = RemoteJWKS(
                 jwks_url,
+                issuer=issuer,
                 cache_ttl=cache_ttl,
                 min_refresh_interval=min_refresh_interval,
                 http_client=http_client,
