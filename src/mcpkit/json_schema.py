@@ -4,6 +4,9 @@ MCP schemas (tool input/output schemas, elicitation schemas) are JSON Schema 202
 they say otherwise with ``$schema``. A :class:`SchemaValidator` is compiled once (at
 registration, or when a tool list arrives) and then checks values fast (jsonschema-rs).
 A dialect mcpkit does not support is an error at compile time, never a silent skip.
+
+:func:`inline_local_refs` replaces local ``$ref`` references to ``$defs`` by what they point to
+(many LLM clients do not follow references); recursive definitions keep theirs.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ __all__ = [
     "SchemaValidator",
     "UnsupportedDialectError",
     "compile_schema",
+    "inline_local_refs",
 ]
 
 DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -59,8 +63,15 @@ def dialect_of(schema: Any) -> str:
     return DEFAULT_DIALECT
 
 
+def _no_remote(uri: str) -> Any:
+    # A schema from a peer must not make this process fetch URLs (SSRF, hangs): a
+    # reference to another document is an invalid schema here.
+    raise ValueError(f"references to other documents are not fetched ({uri})")
+
+
 class SchemaValidator:
-    """A compiled validator for one schema."""
+    """A compiled validator for one schema (``$ref`` to other documents is refused, never
+    fetched)."""
 
     __slots__ = ("_validator", "dialect", "schema")
 
@@ -74,7 +85,7 @@ class SchemaValidator:
                 f"use one of: {', '.join(SUPPORTED_DIALECTS)} (2020-12 when $schema is absent)"
             )
         try:
-            self._validator = cls(schema, validate_formats=False)
+            self._validator = cls(schema, validate_formats=False, retriever=_no_remote)
         except (ValueError, jsonschema_rs.ValidationError) as exc:
             raise InvalidSchemaError(f"Invalid JSON Schema: {exc}") from exc
 
@@ -103,3 +114,100 @@ class SchemaValidator:
 def compile_schema(schema: dict[str, Any]) -> SchemaValidator:
     """Compile ``schema`` once; raise UnsupportedDialectError / InvalidSchemaError."""
     return SchemaValidator(schema)
+
+
+_DEFS_KEYS = ("$defs", "definitions")
+
+
+def _local_target(ref: Any) -> tuple[str, str] | None:
+    """``("$defs", "Name")`` for ``"#/$defs/Name"`` (or ``#/definitions/``), else None."""
+    if type(ref) is not str:
+        return None
+    for key in _DEFS_KEYS:
+        prefix = f"#/{key}/"
+        if ref.startswith(prefix):
+            name = ref[len(prefix) :]
+            if name and "/" not in name:
+                return key, name.replace("~1", "/").replace("~0", "~")
+    return None
+
+
+def _refs_in(node: Any, found: set[tuple[str, str]]) -> None:
+    if isinstance(node, dict):
+        target = _local_target(node.get("$ref"))
+        if target is not None:
+            found.add(target)
+        for value in node.values():
+            _refs_in(value, found)
+    elif isinstance(node, list):
+        for item in node:
+            _refs_in(item, found)
+
+
+def inline_local_refs(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with every local ``{"$ref": "#/$defs/X"}`` replaced by ``X``'s schema
+    (its sibling keywords, e.g. ``description`` or ``default``, kept over it), and
+    ``$defs`` (or ``definitions``) left with only what is still referenced: definitions on a
+    reference cycle (recursive models) keep their ``$ref``. Other references (to
+    ``#/properties/...``, or other documents) are left as they are. A new dict; ``schema``
+    is not changed."""
+    defs: dict[tuple[str, str], Any] = {}
+    for key in _DEFS_KEYS:
+        table = schema.get(key)
+        if isinstance(table, dict):
+            for name, body in table.items():
+                defs[(key, name)] = body
+    if not defs:
+        return schema
+    edges: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for target, body in defs.items():
+        found: set[tuple[str, str]] = set()
+        _refs_in(body, found)
+        edges[target] = {t for t in found if t in defs}
+
+    def reaches_itself(start: tuple[str, str]) -> bool:
+        seen: set[tuple[str, str]] = set()
+        stack = list(edges[start])
+        while stack:
+            node = stack.pop()
+            if node == start:
+                return True
+            if node not in seen:
+                seen.add(node)
+                stack.extend(edges[node])
+        return False
+
+    recursive = {target for target in defs if reaches_itself(target)}
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            target = _local_target(node.get("$ref"))
+            if target is not None and target in defs and target not in recursive:
+                siblings = {k: inline(v) for k, v in node.items() if k != "$ref"}
+                body = inline(defs[target])
+                if isinstance(body, dict):
+                    return {**body, **siblings}
+                return body if not siblings else {"allOf": [body], **siblings}
+            return {
+                k: inline(v) for k, v in node.items() if not (k in _DEFS_KEYS and node is schema)
+            }
+        if isinstance(node, list):
+            return [inline(item) for item in node]
+        return node
+
+    out: dict[str, Any] = inline(schema)
+    if recursive:
+        kept: set[tuple[str, str]] = set()
+        _refs_in(out, kept)
+        stack = list(kept)
+        while stack:  # what the recursive definitions themselves still reference
+            node = stack.pop()
+            for nxt in edges.get(node, ()):
+                if nxt in recursive and nxt not in kept:
+                    kept.add(nxt)
+                    stack.append(nxt)
+        for key in _DEFS_KEYS:
+            names = {name: inline(defs[(k, name)]) for k, name in sorted(kept) if k == key}
+            if names:
+                out[key] = names
+    return out

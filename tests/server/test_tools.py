@@ -147,7 +147,9 @@ async def test_list_tools_schemas(wire: Any) -> None:
         props = schema["properties"]
         assert props["name"]["description"] == "Who" and props["name"]["maxLength"] == 10
         assert props["mode"]["enum"] == ["a", "b"] and props["mode"]["default"] == "a"
-        assert "point" in props and "$defs" in schema
+        # the nested model is inlined (no $ref/$defs for clients to follow)
+        assert props["point"]["anyOf"][0]["properties"]["x"]["type"] == "integer"
+        assert "$defs" not in schema
         assert tools["noargs"]["inputSchema"] == {"type": "object", "additionalProperties": False}
         assert tools["model_out"]["outputSchema"]["properties"]["y"]["type"] == "integer"
         assert tools["dc_out"]["outputSchema"]["type"] == "object"

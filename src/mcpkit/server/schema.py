@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
 import jsonschema_rs
 
 from mcpkit._models import is_model_class, to_jsonable
-from mcpkit.json_schema import SchemaValidator, compile_schema
+from mcpkit.json_schema import SchemaValidator, compile_schema, inline_local_refs
 
 if TYPE_CHECKING:
     from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -467,6 +467,7 @@ def analyze(
     model_name: str = "Arguments",
     strings_only: bool = False,
     strict: bool = False,
+    inline_refs: bool = True,
 ) -> Signature:
     """Inspect ``fn`` once and build its argument validator.
 
@@ -479,6 +480,10 @@ def analyze(
     ``input_schema`` (a hand-written JSON Schema) replaces the generated one; the function
     then receives the arguments as keywords (or as one dict, when its only parameter is
     called ``arguments``).
+
+    ``inline_refs``: the generated schema has its local ``$ref``/``$defs`` (nested models)
+    inlined, which LLM clients read best (:func:`mcpkit.json_schema.inline_local_refs`;
+    recursive models keep their references); False leaves pydantic's schema as it is.
     """
     sig = Signature()
     hints = type_hints(fn, {context_type.__name__: context_type})
@@ -540,6 +545,8 @@ def analyze(
     sig._validator = model.__pydantic_validator__
     schema = model.model_json_schema(by_alias=True)
     schema.pop("title", None)
+    if inline_refs:
+        schema = inline_local_refs(schema)
     if not schema.get("properties") and not sig.has_var_keyword:
         schema = dict(NO_ARGUMENTS_SCHEMA)
     sig.input_schema = schema

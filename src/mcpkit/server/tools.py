@@ -170,6 +170,8 @@ class ToolRegistry:
         self._definitions_cache: list[JSONObject] | None = None
         #: How many tools accept task-augmented calls (``optional`` or ``required``).
         self.task_tools = 0
+        #: Generated input schemas have local ``$ref``/``$defs`` inlined (unless a tool says).
+        self.inline_refs = True
         #: ``(max_concurrency, max_queued)`` of a tool registered without its own.
         self.default_concurrency: tuple[int | None, int | None] = (None, None)
 
@@ -202,6 +204,7 @@ class ToolRegistry:
         task_start: TaskStart = "call",
         max_concurrency: int | None = None,
         max_queued: int | None = None,
+        inline_refs: bool | None = None,
     ) -> ToolEntry:
         """Register ``fn`` as a tool (see :meth:`mcpkit.Server.tool`)."""
         tool_name = name or getattr(fn, "__name__", None)
@@ -225,6 +228,7 @@ class ToolRegistry:
             input_schema=input_schema,
             model_name=f"{tool_name}Arguments",
             strict=True,
+            inline_refs=self.inline_refs if inline_refs is None else inline_refs,
         )
         hints = type_hints(fn)
         return_type = hints.get("return", inspect.Parameter.empty)
