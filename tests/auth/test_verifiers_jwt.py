@@ -225,6 +225,44 @@ async def test_static_keys() -> None:
         JWTVerifier(issuer=ISSUER, jwks_url="http://as.example.com/jwks")
 
 
+async def test_verified_tokens_are_cached_and_their_claims_checked_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import mcpkit.auth.jwt_verifier
+
+    class Now:
+        value = time.time()
+
+        def time(self) -> float:
+            return self.value
+
+    now = Now()
+    monkeypatch.setattr(mcpkit.auth.jwt_verifier, "time", now)
+    issuer = TokenIssuer()
+    v = verifier(issuer, leeway=0, cache_size=2)
+    a, b, c = (issuer.mint(sub=s, exp=int(now.value) + 60) for s in "abc")
+    await v.verify_token(a)
+
+    class NoKeys:
+        async def candidates(self, kid: str | None, alg: str) -> list[Any]:
+            return []
+
+    v.source = NoKeys()  # from now on no signature can be checked
+    assert (await v.verify_token(a)).subject == "a"  # served from the cache
+    await refused(v, b)
+    now.value += 61
+    assert "expired" in await refused(v, a)  # the claims are checked every time
+    # bounded: the oldest entry goes first
+    now.value -= 61
+    v2 = verifier(issuer, cache_size=2)
+    for t in (a, b, c):
+        await v2.verify_token(t)
+    v2.source = NoKeys()
+    await v2.verify_token(c)
+    await v2.verify_token(b)
+    assert "signature" in await refused(v2, a)
+
+
 async def test_jwks_uri_discovered_from_the_issuer_metadata() -> None:
     issuer = TokenIssuer()
     v = JWTVerifier(issuer=ISSUER, http_client=issuer.client(), audience=RESOURCE)

@@ -10,7 +10,9 @@ configured (the resource server checks it against its own URI anyway), ``exp``, 
 
 from __future__ import annotations
 
+import hashlib
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,7 +46,10 @@ class JWTVerifier:
     ``leeway`` (seconds) forgives clock skew on ``exp``/``nbf``/``iat``; the token's
     ``expires_at`` is ``exp`` plus the leeway (when the resource server stops accepting it).
     ``token_type`` requires that ``typ`` header (``"at+jwt"`` for strict RFC 9068 tokens);
-    by default any ``typ`` but a DPoP proof's is accepted.
+    by default any ``typ`` but a DPoP proof's is accepted. The claims of the last
+    ``cache_size`` tokens whose signature checked out are kept (keyed by the token's
+    SHA-256), so a token used for many requests is verified once; the claims are checked
+    again every time.
     """
 
     def __init__(
@@ -59,6 +64,7 @@ class JWTVerifier:
         require_exp: bool = True,
         token_type: str | None = None,
         max_token_size: int = 16 * 1024,
+        cache_size: int = 1024,
         cache_ttl: float = 3600.0,
         min_refresh_interval: float = 30.0,
         http_client: httpx.AsyncClient | None = None,
@@ -98,6 +104,8 @@ class JWTVerifier:
         self.require_exp = require_exp
         self.token_type = token_type
         self.max_token_size = max_token_size
+        self.cache_size = cache_size
+        self._verified: OrderedDict[bytes, dict[str, Any]] = OrderedDict()
 
     async def verify_token(self, token: str) -> AccessToken:
         """The :class:`AccessToken` of a valid ``token``; :class:`InvalidTokenError` else."""
@@ -107,6 +115,11 @@ class JWTVerifier:
 
         if len(token) > self.max_token_size:
             raise InvalidTokenError("The access token is too large")
+        digest = hashlib.sha256(token.encode()).digest()
+        cached = self._verified.get(digest)
+        if cached is not None:
+            self._verified.move_to_end(digest)
+            return self._check_claims(token, cached)
         if token.count(".") != 2:
             raise InvalidTokenError("The access token is not a signed JWT")
         try:
@@ -129,7 +142,12 @@ class JWTVerifier:
             break
         if claims is None:
             raise InvalidTokenError("The token's signature could not be verified")
-        return self._check_claims(token, claims)
+        result = self._check_claims(token, claims)
+        if self.cache_size > 0:
+            self._verified[digest] = claims
+            while len(self._verified) > self.cache_size:
+                self._verified.popitem(last=False)
+        return result
 
     def _check_type(self, typ: Any) -> None:
         value = typ.lower() if isinstance(typ, str) else None
