@@ -191,7 +191,7 @@ def test_dependencies_start_the_server_with_uv_in_its_folder(
         "--directory",
         str(server.parent),
         "--with",
-        "mcpkit",
+        f"mcpkit @ {Path(__file__).resolve().parents[2].as_uri()}",  # this checkout
         "--with",
         "httpx>=0.27",
         "--with",

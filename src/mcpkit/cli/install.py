@@ -198,6 +198,17 @@ def _pairs(items: Sequence[str], what: str, sep: str, key_rule: re.Pattern[str])
     return out
 
 
+def mcpkit_requirement() -> str:
+    """What ``uv run --with`` installs mcpkit from: this checkout when mcpkit runs from one
+    (it is not on PyPI yet), else ``mcpkit``."""
+    import mcpkit
+
+    root = Path(mcpkit.__file__).resolve().parents[2]
+    if (root / "pyproject.toml").is_file() and (root / "src" / "mcpkit").is_dir():
+        return f"mcpkit @ {root.as_uri()}"
+    return "mcpkit"
+
+
 def _uv() -> str:
     return shutil.which("uv") or "uv"
 
@@ -257,7 +268,7 @@ def plan_launch(args: argparse.Namespace, cwd: Path) -> tuple[Launch, str]:
         if workdir is not None:
             uv_args += ["--directory", workdir]
         if not any(re.match(r"mcpkit\b", p) for p in packages):
-            packages.insert(0, "mcpkit")
+            packages.insert(0, mcpkit_requirement())
         for pkg in packages:
             uv_args += ["--with", pkg]
         return Launch(_uv(), [*uv_args, "mcpkit", "run", spec], env), default_name
