@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from mcpkit.proxy import ProxyServer
     from mcpkit.redis.backend import RedisBackend
     from mcpkit.server.mount import Mount
+    from mcpkit.server.openapi import Route
     from mcpkit.transports.http.event_store import EventStore
     from mcpkit.transports.http.health import ObservabilityApp
     from mcpkit.transports.http.server import Receive, Scope, Send, StreamableHTTPApp
@@ -247,6 +248,24 @@ class Server(Generic[LifespanT]):
         from mcpkit.proxy import ProxyServer
 
         return ProxyServer(target, **options)
+
+    @staticmethod
+    def from_openapi(
+        spec: Any,
+        *,
+        client: Any = None,
+        route_filter: Callable[[Route], bool] | None = None,
+        names: Mapping[str, str] | None = None,
+        **options: Any,
+    ) -> Server[Any]:
+        """A server whose tools are the operations of an OpenAPI 3.x document (a dict, JSON
+        text or a path), called with ``client`` (an ``httpx.AsyncClient``); ``route_filter``
+        picks operations, ``names`` renames them (by operationId or ``"GET /path"``).
+        ``options``: ``base_url``, ``output_schemas``, ``name``, ``version`` and Server
+        options; see :mod:`mcpkit.server.openapi`."""
+        from mcpkit.server.openapi import from_openapi
+
+        return from_openapi(spec, client=client, route_filter=route_filter, names=names, **options)
 
     # -- registration ---------------------------------------------------------------------------
 
