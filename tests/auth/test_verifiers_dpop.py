@@ -266,6 +266,18 @@ async def test_server_nonces() -> None:
     assert DPoPVerifier(nonce=True, nonce_secret=b"s" * 32).nonce_ok(shared.current_nonce())
 
 
+async def test_a_shared_replay_cache_is_used() -> None:
+    shared = MemoryReplayCache()
+    one, two = Env(replay_cache=shared), Env(replay_cache=shared)
+    assert one.rs.dpop is not None and one.rs.dpop.replay_cache is shared
+    two.key = one.key
+    token = one.bound()
+    headers = one.dpop_headers(token)
+    assert (await one.post(headers)).status_code == 200
+    assert (await two.post(headers)).status_code == 401  # seen by the other instance
+    assert len(shared) == 1
+
+
 async def test_replay_cache_is_bounded_and_time_windowed(monkeypatch: pytest.MonkeyPatch) -> None:
     import mcpkit.auth.dpop_verifier as module
 

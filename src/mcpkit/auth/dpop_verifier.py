@@ -155,7 +155,9 @@ class DPoPVerifier:
         self.use_nonce = nonce
         self.nonce_lifetime = nonce_lifetime
         self._nonce_key = nonce_secret or os.urandom(32)
-        self.replay_cache: ReplayCache = replay_cache or MemoryReplayCache()
+        self.replay_cache: ReplayCache = (
+            replay_cache if replay_cache is not None else MemoryReplayCache()
+        )
         self.max_proof_size = max_proof_size
 
     @property
