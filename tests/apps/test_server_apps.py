@@ -361,3 +361,22 @@ async def test_async_and_context_taking_functions_and_bytes(era: str) -> None:
     assert item["text"] == f"<p>{'legacy' if era == 'legacy' else 'modern'}</p>"
     assert item["mimeType"] == MIME_TYPE
     assert item["_meta"] == {"ui": {"permissions": {"camera": {}}}}
+
+
+async def test_over_streamable_http_in_both_eras(era: str, wire: Any) -> None:
+    from mcpkit.transports.http import running
+
+    async with running(make_server().http_app()) as base:
+        url = f"{base}/mcp"
+        async with (
+            Client(url, era=era, tracer=wire()) as plain,
+            Client(url, era=era, extensions=APPS_EXTENSION, tracer=wire()) as host,
+        ):
+            assert dump(plain.server_capabilities)["extensions"] == {EXTENSION_ID: {}}
+            assert plain.modern == (era != "legacy")
+            assert "refresh" not in [t.name for t in await plain.list_tools()]
+            assert "refresh" in [t.name for t in await host.list_tools()]
+            done = await host.call_tool("refresh", {"city": "Oslo"})
+            with pytest.raises(McpError, match="Unknown tool: refresh"):
+                await plain.call_tool("refresh", {"city": "Oslo"})
+    assert done.content[0].text == "refreshed Oslo"  # type: ignore[union-attr]
