@@ -380,3 +380,18 @@ async def test_over_streamable_http_in_both_eras(era: str, wire: Any) -> None:
             with pytest.raises(McpError, match="Unknown tool: refresh"):
                 await plain.call_tool("refresh", {"city": "Oslo"})
     assert done.content[0].text == "refreshed Oslo"  # type: ignore[union-attr]
+
+
+def test_add_tool_takes_the_app_options_too() -> None:
+    app = make_server()
+
+    def later(city: str) -> str:
+        return city
+
+    app.add_tool(later, ui="ui://apps/dashboard", visibility=["app"])
+    assert app.tools.tools["later"].definition["_meta"] == {
+        "ui": {"resourceUri": "ui://apps/dashboard", "visibility": ["app"]},
+        RESOURCE_URI_KEY: "ui://apps/dashboard",
+    }
+    with pytest.raises(ValueError, match="visibility"):
+        app.add_tool(lambda: "x", name="bad", visibility=[])

@@ -379,6 +379,12 @@ class Server(Generic[LifespanT]):
 
     def add_tool(self, fn: Callable[..., Any], **options: Any) -> None:
         """Register ``fn`` as a tool (same options as :meth:`tool`)."""
+        ui, visibility = options.pop("ui", None), options.pop("visibility", None)
+        if ui is not None or visibility is not None:
+            name = str(options.get("name") or getattr(fn, "__name__", ""))
+            options["meta"] = apps_feature.tool_meta(
+                self, name, options.get("meta"), ui, visibility
+            )
         self.tools.add(fn, **options)
 
     def add_resource(self, fn: Callable[..., Any], uri: str, **options: Any) -> None:
