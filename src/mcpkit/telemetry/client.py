@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from opentelemetry import context as otel_context
 from opentelemetry import metrics, trace
 from opentelemetry.propagators.textmap import TextMapPropagator
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode
@@ -67,6 +69,9 @@ class ClientTelemetry:
         )
         self.propagator = propagator
         self._span: ContextVar[Span | None] = ContextVar("mcpkit_client_span", default=None)
+        self._connections: weakref.WeakKeyDictionary[Client, tuple[Any, dict[str, Any]]] = (
+            weakref.WeakKeyDictionary()
+        )
 
     def session_tracer(self, inner: Tracer | None) -> Tracer:
         """A session tracer that gives the current span the id of the request it sends
@@ -117,40 +122,50 @@ class ClientTelemetry:
         into ``params._meta``."""
         target = sc.target_of(method, params)
         attrs = sc.request_attributes(method, params, target)
-        attrs.update(self.connection_attributes(client))
+        attrs.update(self._connection(client))
         started = time.perf_counter()
-        with self.tracer.start_as_current_span(
-            sc.span_name(method, target),
-            kind=SpanKind.CLIENT,
-            attributes=attrs,
-            record_exception=False,
-            set_status_on_exception=False,
-        ) as span:
-            token = self._span.set(span)
-            try:
-                result = await send(inject_meta(params, propagator=self.propagator))
-            except BaseException as exc:
-                if isinstance(exc, asyncio.CancelledError):
-                    error_type, code = "cancelled", None
-                else:
-                    error_type, code = sc.error_type_of_exception(exc)
-                attrs[sc.ERROR_TYPE] = error_type
-                span.set_attribute(sc.ERROR_TYPE, error_type)
-                if code is not None:
-                    attrs[sc.RPC_RESPONSE_STATUS_CODE] = str(code)
-                    span.set_attribute(sc.RPC_RESPONSE_STATUS_CODE, str(code))
-                span.set_status(Status(StatusCode.ERROR, sc.error_message(exc)))
-                self._record(started, attrs)
-                raise
-            finally:
-                self._span.reset(token)
-            result_error = sc.error_type_of_result(method, result)
-            if result_error is not None:
-                attrs[sc.ERROR_TYPE] = result_error
-                span.set_attribute(sc.ERROR_TYPE, result_error)
-                span.set_status(Status(StatusCode.ERROR))
+        span = self.tracer.start_span(
+            sc.span_name(method, target), kind=SpanKind.CLIENT, attributes=attrs
+        )
+        context = trace.set_span_in_context(span)
+        token = otel_context.attach(context)
+        current = self._span.set(span)
+        try:
+            result = await send(inject_meta(params, context=context, propagator=self.propagator))
+        except BaseException as exc:
+            if isinstance(exc, asyncio.CancelledError):
+                error_type, code = "cancelled", None
+            else:
+                error_type, code = sc.error_type_of_exception(exc)
+            attrs[sc.ERROR_TYPE] = error_type
+            span.set_attribute(sc.ERROR_TYPE, error_type)
+            if code is not None:
+                attrs[sc.RPC_RESPONSE_STATUS_CODE] = str(code)
+                span.set_attribute(sc.RPC_RESPONSE_STATUS_CODE, str(code))
+            span.set_status(Status(StatusCode.ERROR, sc.error_message(exc)))
+            span.end()
             self._record(started, attrs)
-            return result
+            raise
+        finally:
+            self._span.reset(current)
+            otel_context.detach(token)
+        result_error = sc.error_type_of_result(method, result)
+        if result_error is not None:
+            attrs[sc.ERROR_TYPE] = result_error
+            span.set_attribute(sc.ERROR_TYPE, result_error)
+            span.set_status(Status(StatusCode.ERROR))
+        span.end()
+        self._record(started, attrs)
+        return result
+
+    def _connection(self, client: Client) -> dict[str, Any]:
+        """:meth:`connection_attributes`, worked out once per connection."""
+        session = client.session
+        cached = self._connections.get(client)
+        if cached is None or cached[0] is not session:
+            cached = (session, self.connection_attributes(client))
+            self._connections[client] = cached
+        return cached[1]
 
     def _record(self, started: float, attrs: dict[str, Any]) -> None:
         self.duration.record(time.perf_counter() - started, sc.metric_attributes(attrs))

@@ -127,13 +127,23 @@ class PrometheusMiddleware(Middleware):
 
     def __init__(self, metrics: PrometheusMetrics) -> None:
         self.metrics = metrics
+        # The label children of each (method, target) seen: one lookup per request.
+        self._children: dict[tuple[str, str], tuple[Any, Any, Any]] = {}
 
     async def on_request(self, ctx: MiddlewareContext, call_next: CallNext) -> Any:
         """Count, time and track the request in flight."""
         metrics = self.metrics
         method = ctx.method
         target = _target(ctx)
-        gauge = metrics.in_flight.labels(method)
+        key = (method, target)
+        children = self._children.get(key)
+        if children is None:
+            children = self._children[key] = (
+                metrics.in_flight.labels(method),
+                metrics.duration.labels(method, target),
+                metrics.requests.labels(method, target, ""),
+            )
+        gauge, duration, succeeded = children
         gauge.inc()
         started = time.perf_counter()
         error_type = ""
@@ -152,10 +162,12 @@ class PrometheusMiddleware(Middleware):
             return result
         finally:
             gauge.dec()
-            metrics.duration.labels(method, target).observe(time.perf_counter() - started)
-            metrics.requests.labels(method, target, error_type).inc()
+            duration.observe(time.perf_counter() - started)
             if error_type:
+                metrics.requests.labels(method, target, error_type).inc()
                 metrics.errors.labels(method, target, error_type).inc()
+            else:
+                succeeded.inc()
 
 
 def metrics_for(server: Server) -> PrometheusMetrics:

@@ -17,8 +17,8 @@ does. Span names and attributes follow the MCP semantic conventions (see
 ``error.type`` (plus ``rpc.response.status_code``) with an ``ERROR`` status.
 
 Metrics (meter ``mcpkit``): ``mcp.server.operation.duration`` (histogram, seconds, the
-advised buckets; its count is the request count), ``mcp.server.requests`` and
-``mcp.server.errors`` (counters), ``mcp.server.requests.active`` (in flight),
+advised buckets; its count is the request count, by ``error.type`` the errors),
+``mcp.server.errors`` (counter), ``mcp.server.requests.active`` (in flight),
 ``mcp.server.sessions.active`` (2025-era sessions open), ``mcp.server.tasks.created`` and
 ``mcp.server.tasks.active`` (tasks running in this process).
 """
@@ -80,16 +80,19 @@ class OpenTelemetryMiddleware(Middleware):
             description="Duration of an MCP request as the server handles it",
             explicit_bucket_boundaries_advisory=sc.DURATION_BUCKETS,
         )
-        self.requests = meter.create_counter(
-            "mcp.server.requests", unit="{request}", description="MCP requests handled"
-        )
         self.errors = meter.create_counter(
             "mcp.server.errors",
             unit="{request}",
             description="MCP requests that failed (error.type says how)",
         )
-        self.in_flight = meter.create_up_down_counter(
-            "mcp.server.requests.active", unit="{request}", description="MCP requests in flight"
+        # Requests in flight, by method: counted here, read by the SDK when it collects (no
+        # SDK call on the request path).
+        self._in_flight: dict[str, int] = {}
+        meter.create_observable_up_down_counter(
+            "mcp.server.requests.active",
+            callbacks=[self._observe_in_flight],
+            unit="{request}",
+            description="MCP requests in flight",
         )
         self.tasks_created = meter.create_counter(
             "mcp.server.tasks.created", unit="{task}", description="Tasks created by tools/call"
@@ -107,6 +110,12 @@ class OpenTelemetryMiddleware(Middleware):
             description="Tasks running in this process",
         )
 
+    def _observe_in_flight(self, options: CallbackOptions) -> Iterable[Observation]:
+        return [
+            Observation(count, {sc.MCP_METHOD_NAME: method})
+            for method, count in list(self._in_flight.items())
+        ]
+
     def _observe_sessions(self, options: CallbackOptions) -> Iterable[Observation]:
         return [Observation(active_sessions(server)) for server in list(self._servers)]
 
@@ -121,39 +130,38 @@ class OpenTelemetryMiddleware(Middleware):
         method = ctx.method
         target, attrs = describe(ctx)
         started = time.perf_counter()
-        in_flight = {sc.MCP_METHOD_NAME: method}
+        in_flight = self._in_flight
         if self.metrics:
-            self.in_flight.add(1, in_flight)
+            in_flight[method] = in_flight.get(method, 0) + 1
         try:
             if not self.tracing:
                 return await self._run(ctx, call_next, attrs, None)
             parent = extract_meta(ctx.params, propagator=self.propagator)
-            links: list[Link] = []
-            token = None
+            links: list[Link] | None = None
             if parent is not None:
                 ambient = trace.get_current_span().get_span_context()
                 if ambient.is_valid:
-                    links.append(Link(ambient))
-                token = otel_context.attach(parent)  # its baggage reaches the handler too
+                    links = [Link(ambient)]
+            span = self.tracer.start_span(
+                sc.span_name(method, target),
+                context=parent,
+                kind=SpanKind.SERVER,
+                attributes=attrs,
+                links=links,
+            )
+            # The span is current while the handler runs, in the remote parent's context
+            # (its baggage too) when the request carried one.
+            token = otel_context.attach(trace.set_span_in_context(span, parent))
             try:
-                with self.tracer.start_as_current_span(
-                    sc.span_name(method, target),
-                    kind=SpanKind.SERVER,
-                    attributes=attrs,
-                    links=links,
-                    record_exception=False,
-                    set_status_on_exception=False,
-                ) as span:
-                    return await self._run(ctx, call_next, attrs, span)
+                return await self._run(ctx, call_next, attrs, span)
             finally:
-                if token is not None:
-                    otel_context.detach(token)
+                otel_context.detach(token)
+                span.end()
         finally:
             if self.metrics:
-                self.in_flight.add(-1, in_flight)
+                in_flight[method] -= 1
                 measured = sc.metric_attributes(attrs)
                 self.duration.record(time.perf_counter() - started, measured)
-                self.requests.add(1, measured)
                 if sc.ERROR_TYPE in measured:
                     self.errors.add(1, measured)
 
