@@ -148,6 +148,7 @@ class ProxyServer(Server):
         self._pool_waiters: list[asyncio.Future[None]] = []
         self._parked: dict[str, ParkedCall] = {}
         self._subscribed: dict[str, int] = {}
+        self._task_tools: set[str] = set()
         self._background: set[asyncio.Task[Any]] = set()
         self._watchers: set[asyncio.Task[Any]] = set()
         self._table: dict[str, ServerHandler] | None = None
@@ -516,8 +517,29 @@ class ProxyServer(Server):
         if main.modern:
             return await _call(main, link, rctx, method, params)
         if method not in MRTR_METHODS:
-            return await _call(main, link, rctx, method, strip_envelope(params))
+            result = await _call(main, link, rctx, method, strip_envelope(params))
+            return self._plain_tools(result) if method == "tools/list" else result
         return await self._parked_round(method, params, rctx)
+
+    def _plain_tools(self, result: Any) -> Any:
+        """A handshake-era ``tools/list`` for a 2026-07-28 client: the tools that must run
+        as 2025-11-25 tasks are offered as plain tools (the proxy runs the task and
+        answers with its result)."""
+        tools = result.get("tools") if isinstance(result, dict) else None
+        if not isinstance(tools, list):
+            return result
+        listed = []
+        for tool in tools:
+            execution = tool.get("execution") if isinstance(tool, dict) else None
+            if isinstance(execution, dict) and "taskSupport" in execution:
+                if execution["taskSupport"] == "required":
+                    self._task_tools.add(str(tool.get("name")))
+                rest = {k: v for k, v in execution.items() if k != "taskSupport"}
+                tool = {k: v for k, v in tool.items() if k != "execution"}
+                if rest:
+                    tool["execution"] = rest
+            listed.append(tool)
+        return {**result, "tools": listed}
 
     def _envelope_for(self, rctx: ServerRequestContext, params: JSONObject | None) -> JSONObject:
         """``params`` for a 2026-07-28 upstream on behalf of a handshake-era client: its
@@ -557,7 +579,11 @@ class ProxyServer(Server):
         call = ParkedCall(ttl=self.round_ttl, principal=rctx.principal, on_end=ended)
         link.call = call
         self._parked[call.state] = call
-        call.start(_send(client, method, strip_envelope(params), on_progress=call.progress))
+        body = strip_envelope(params)
+        if method == "tools/call" and (body or {}).get("name") in self._task_tools:
+            call.start(_as_task(client, body or {}, on_progress=call.progress))
+        else:
+            call.start(_send(client, method, body, on_progress=call.progress))
         return await call.round(rctx, params)
 
     def _roots_changed_upstream(self, session: AppSession) -> Any:
@@ -604,6 +630,24 @@ async def _send(
         raise
     except TransportError as exc:
         raise McpError(INTERNAL_ERROR, f"The upstream server is unreachable: {exc}") from None
+
+
+async def _as_task(client: Client, params: JSONObject, *, on_progress: Any = None) -> Any:
+    """Run a tool that must be a 2025-11-25 task as one and return its result
+    (``tasks/result`` waits for it); cancelled, the task is cancelled upstream."""
+    created = await _send(client, "tools/call", {**params, "task": {}}, on_progress=on_progress)
+    task = created.get("task") if isinstance(created, dict) else None
+    task_id = task.get("taskId") if isinstance(task, dict) else None
+    if not isinstance(task_id, str):
+        return created  # it ran as a plain call after all
+    try:
+        return await _send(client, "tasks/result", {"taskId": task_id})
+    except asyncio.CancelledError:
+        with contextlib.suppress(McpError, ConnectionClosed):
+            await asyncio.shield(
+                client.session.request("tasks/cancel", {"taskId": task_id}, timeout=10)
+            )
+        raise
 
 
 async def _call(

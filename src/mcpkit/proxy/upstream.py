@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from mcpkit.client.client import Era
     from mcpkit.proxy.rounds import ParkedCall
     from mcpkit.server.session import AppSession, ServerRequestContext
+    from mcpkit.session import RequestContext
 
 __all__ = ["CAPABILITY_OF", "Link", "upstream_client"]
 
@@ -195,6 +196,11 @@ def upstream_client(
             return listed if isinstance(listed, list) else []
 
         kwargs["roots"] = roots
+    # What the upstream asks goes to the link as it is (the typed handlers above only
+    # declare the capabilities): the downstream client validates, not the proxy.
+    kwargs["request_handlers"] = {
+        method: _forwarder(link, method) for method in CAPABILITY_OF if method in _declared(kwargs)
+    }
     kwargs.update(
         on_notification=link.notification,
         on_log=_noop,
@@ -209,4 +215,21 @@ def upstream_client(
     return Client(target, **kwargs)
 
 
-Forwarder = Callable[[JSONObject | None], Awaitable[JSONObject]]
+def _declared(kwargs: Mapping[str, Any]) -> set[str]:
+    out = set()
+    if "sampling_handler" in kwargs:
+        out.add("sampling/createMessage")
+    if "elicitation_handler" in kwargs:
+        out.add("elicitation/create")
+    if "roots" in kwargs:
+        out.add("roots/list")
+    return out
+
+
+def _forwarder(
+    link: Link, method: str
+) -> Callable[[JSONObject | None, RequestContext], Awaitable[JSONObject]]:
+    async def forward(params: JSONObject | None, ctx: RequestContext) -> JSONObject:
+        return await link.ask(method, params)
+
+    return forward
