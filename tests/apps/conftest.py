@@ -12,6 +12,7 @@ import pytest
 
 from mcpkit.json_schema import compile_schema
 from tests.interop.conftest import PeerMissing, locate_node_peer
+from tests.interop.conftest import py_peer as py_peer  # the official Python SDK
 from tests.interop.conftest import ts_peer as ts_peer  # the Inspector, for test_inspector.py
 
 EXT_APPS = Path("@modelcontextprotocol") / "ext-apps"

@@ -4,6 +4,7 @@ the host's visibility rules."""
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from mcpkit.client.apps import (
     read_app,
 )
 from tests.apps.app_server import HTML, make_server
+from tests.interop.conftest import PythonPeer
 
 ERAS = ("legacy", "2026-07-28")
 
@@ -137,3 +139,20 @@ async def test_an_app_may_call_only_tools_visible_to_apps(era: str) -> None:
     assert refreshed.content[0].text == "refreshed Oslo"  # type: ignore[union-attr]
     assert shown.content[0].text == "dashboard for Oslo"  # type: ignore[union-attr]
     assert plain.content[0].text == "apps"  # type: ignore[union-attr]
+
+
+async def test_the_apps_of_an_official_sdk_server(py_peer: PythonPeer) -> None:
+    # The official Python SDK's Apps extension, read by mcpkit's host helpers.
+    script = Path(__file__).with_name("official_apps_server.py")
+    async with Client([str(py_peer.python), str(script)], extensions=APPS_EXTENSION) as client:
+        caps = client.server_capabilities.model_dump(by_alias=True, exclude_none=True)
+        apps = await list_tool_apps(client)
+        view = await read_app(client, "ui://clock/app.html")
+    assert caps["extensions"] == {EXTENSION_ID: {}}
+    assert [(a.name, a.resource_uri, a.visibility) for a in apps] == [
+        ("get_time", "ui://clock/app.html", ("model", "app")),
+        ("tick", "ui://clock/app.html", ("app",)),
+    ]
+    assert view.html == "<!doctype html><p>clock</p>"
+    assert view.csp.connect_domains == ("https://time.example.com",)
+    assert view.permissions.names() == ["clipboardWrite"] and view.prefers_border is True
