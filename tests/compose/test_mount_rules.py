@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from mcpkit import Client, McpError, Server
+from mcpkit import Client, Context, McpError, Server
 from mcpkit.server.mount import mounts_of
 from tests.compose.apps import build_weather
 
@@ -111,3 +111,31 @@ async def test_roots_hooks_and_live_mount() -> None:
         # A server mounted while clients are connected is served at once.
         app.mount(tiny("late", "t"), prefix="late")
         assert text(await c.call_tool("late_t")) == "late.t"
+
+
+@pytest.mark.parametrize("era", ["legacy", "2026-07-28"])
+async def test_mounted_task_tools(era: str) -> None:
+    """A mounted tool that runs as a task runs in the parent's task manager (2025-11-25
+    tasks, the 2026-07-28 tasks extension)."""
+    child: Server[Any] = Server("jobs")
+
+    @child.tool(task_support="optional")
+    async def crunch(n: int, ctx: Context) -> str:
+        await ctx.info("crunching")
+        return f"crunched {n} on {ctx.server.name}"
+
+    app = tiny("app", "plain")
+    app.mount(child, prefix="jobs")
+    async with Client(app, era=era) as c:  # type: ignore[arg-type]
+        tools = {t.name: t for t in await c.list_tools()}
+        assert tools["jobs_crunch"].execution.task_support == "optional"  # type: ignore[union-attr]
+        if era == "legacy":
+            assert c.server_capabilities.tasks is not None
+            task = await c.call_tool_as_task("jobs_crunch", {"n": 2})
+            result = await c.get_task_result(task.task_id, timeout=10)
+        else:
+            handle = await c.start_tool_task("jobs_crunch", {"n": 2})
+            assert handle.task_id is not None
+            result = await handle.result(timeout=10)
+        assert text(result) == "crunched 2 on jobs"
+        assert text(await c.call_tool("jobs_crunch", {"n": 3})) == "crunched 3 on jobs"

@@ -33,8 +33,9 @@ when the parent's is (before it; left after it); ``on_roots_changed`` hooks of t
 run when the parent's client changes its roots.
 
 The parent declares the features the child has when it is mounted (a child that registers a
-feature only later passes ``declare=(...)``). Task-augmented calls are served by the
-parent's task manager, so mounted task tools need a parent that declares tasks.
+feature only later passes ``declare=(...)``). Mounted tools that run as tasks make the
+parent declare tasks; their task-augmented calls (2025-11-25 tasks, the 2026-07-28 tasks
+extension) run in the parent's task manager.
 """
 
 from __future__ import annotations
@@ -313,6 +314,9 @@ class Mount:
         if event.uri is not None:
             self.parent.notify_resource_updated(self.uri(event.uri))
         elif event.kind in ("tools", "prompts", "resources"):
+            mounts = _REGISTRY[self.parent]
+            if event.kind == "tools" and mounts.sync_tasks():
+                mounts.reinstall()
             self.parent.notify_list_changed(event.kind)
 
 
@@ -383,15 +387,33 @@ class _Mounts:
                 entry.server.relay.sinks.remove(entry.forward)
             self._changed()
 
+    def sync_tasks(self) -> bool:
+        """Count the mounted task tools in the parent's (so it declares tasks and serves
+        ``tasks/*``; task-augmented calls of mounted tools run in its task manager); True
+        when the count changed."""
+        tools = self.parent.tools
+        own = sum(1 for t in tools.tools.values() if t.accepts_tasks)
+        count = own + sum(m.server.tools.task_tools for m in self.mounts)
+        if count == tools.task_tools:
+            return False
+        tools.task_tools = count
+        return True
+
     def _changed(self) -> None:
+        parent = self.parent
+        self.sync_tasks()
+        self.reinstall()
+        if parent.relay.running:
+            for kind in ("tools", "prompts", "resources"):
+                parent.notify_list_changed(kind)
+
+    def reinstall(self) -> None:
+        """The parent's sessions serve its handler table as it is now."""
         parent = self.parent
         parent._tables.clear()
         table = parent.handler_table()
         for session in list(parent.sessions):
             session.install(table)
-        if parent.relay.running:
-            for kind in ("tools", "prompts", "resources"):
-                parent.notify_list_changed(kind)
 
     def collisions(self, entry: Mount) -> list[str]:
         """The parent's names ``entry`` would collide with (as the child is now)."""
