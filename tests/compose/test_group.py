@@ -3,7 +3,10 @@ start among them."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -173,3 +176,25 @@ async def test_client_refuses_a_config_of_several_servers(tmp_path: Path) -> Non
     one = {"mcpServers": {"w": {"command": sys.executable, "args": [str(APPS)]}}}
     async with Client(one, env=server_env()) as c:  # a config of one server is that server
         assert c.server_info.name == "gateway"
+
+
+async def test_servers_connect_concurrently() -> None:
+    """Each server's start waits for the other's: only connections made side by side
+    both succeed."""
+    started = {"a": asyncio.Event(), "b": asyncio.Event()}
+
+    def waiting_for(me: str, other: str) -> Server[Any]:
+        @contextlib.asynccontextmanager
+        async def lifespan(server: Server[Any]) -> AsyncIterator[None]:
+            started[me].set()
+            await asyncio.wait_for(started[other].wait(), 10)
+            yield
+
+        server: Server[Any] = Server(me, lifespan=lifespan)
+        server.add_tool(lambda: me, name="who")
+        return server
+
+    async with ClientGroup([waiting_for("a", "b"), waiting_for("b", "a")]) as group:
+        tools = await group.list_tools()
+        assert not tools.failures
+        assert [t.name for t in tools] == ["a_who", "b_who"]
