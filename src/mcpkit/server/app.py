@@ -105,6 +105,12 @@ class Server(Generic[LifespanT]):
     A ``"redis://host:port/db"`` URL or a :class:`mcpkit.redis.RedisBackend`: 2025 sessions
     and their event log, the bus, tasks and the sealing keys all live in Redis, so any
     replica behind a load balancer serves any request (see docs/deploy.md).
+
+    ``middleware``: run around every request and notification, first outermost (see
+    :meth:`add_middleware` and :mod:`mcpkit.server.middleware`). ``max_tool_concurrency``
+    / ``max_tool_queued``: the default ``max_concurrency`` / ``max_queued`` of every tool
+    (see :meth:`tool`). ``inline_schema_refs`` (default True): generated input schemas have
+    their local ``$ref``/``$defs`` inlined (recursive models keep theirs).
     """
 
     def __init__(
@@ -933,6 +939,8 @@ class Server(Generic[LifespanT]):
         health: bool = False,
         metrics: bool = False,
         observability_port: int | None = None,
+        max_in_flight: int | None = None,
+        max_queued: int | None = None,
     ) -> None: ...
 
     def run(self, transport: str = "stdio", **options: Any) -> None:
