@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from typing import Any
 
 import pytest
 
 from mcpkit import Client, Context, McpError, Server
+from mcpkit.bus import BusEvent
 from mcpkit.server.mount import mounts_of
 from tests.compose.apps import build_weather
 
@@ -139,3 +142,16 @@ async def test_mounted_task_tools(era: str) -> None:
             result = await handle.result(timeout=10)
         assert text(result) == "crunched 2 on jobs"
         assert text(await c.call_tool("jobs_crunch", {"n": 3})) == "crunched 3 on jobs"
+
+
+def test_a_parent_that_goes_away_is_freed() -> None:
+    child = tiny("child", "x")
+    parent: Server[Any] = Server("parent")
+    parent.mount(child, prefix="c")
+    gone = weakref.ref(parent)
+    del parent
+    gc.collect()
+    assert gone() is None  # the long-lived child does not keep it
+    assert len(child.relay.sinks) == 2  # its own delivery, and the dead mount's no-op
+    for sink in child.relay.sinks[1:]:
+        sink(BusEvent.list_changed("tools"))  # nothing to forward to: nothing happens

@@ -97,12 +97,19 @@ _FEATURE_METHODS: tuple[tuple[Feature, str], ...] = (
     ("completions", "completion/complete"),
 )
 
-_REGISTRY: weakref.WeakKeyDictionary[Server[Any], _Mounts] = weakref.WeakKeyDictionary()
+#: The attribute of a Server holding its mounts (on the server itself, so that a parent
+#: and its mounts are freed together).
+_ATTR = "_mcpkit_mounts"
+
+
+def _mounts(server: Server[Any]) -> _Mounts | None:
+    mounts: _Mounts | None = server.__dict__.get(_ATTR)
+    return mounts
 
 
 def mounts_of(server: Server[Any]) -> tuple[Mount, ...]:
     """The servers mounted in ``server``, in the order they are consulted."""
-    mounts = _REGISTRY.get(server)
+    mounts = _mounts(server)
     return tuple(mounts.mounts) if mounts is not None else ()
 
 
@@ -125,9 +132,10 @@ def mount(parent: Server[Any], child: Server[Any], prefix: str | None = None) ->
             f"mount: prefix {prefix!r} must be a letter followed by letters, digits, '_' or "
             "'-' (at most 64 characters)"
         )
-    mounts = _REGISTRY.get(parent)
+    mounts = _mounts(parent)
     if mounts is None:
-        mounts = _REGISTRY[parent] = _Mounts(parent)
+        mounts = _Mounts(parent)
+        parent.__dict__[_ATTR] = mounts
     entry = Mount(parent, child, prefix)
     for other in mounts.mounts:
         if other.server is child:
@@ -165,6 +173,16 @@ class Mount:
         # The child's names seen in its last listings (a child serving lists of its own
         # making, a proxy say, has nothing in its registries).
         self._listed: dict[Kind, frozenset[str]] = {}
+        # The child's relay holds the mount weakly: a parent that goes away is freed.
+        ref = weakref.ref(self)
+
+        def sink(event: BusEvent) -> None:
+            mount = ref()
+            if mount is not None:
+                mount.forward(event)
+
+        #: What the child's relay is given (:meth:`forward`, through a weak reference).
+        self.sink = sink
 
     def __repr__(self) -> str:
         return f"Mount({self.server.name!r}, prefix={self.prefix!r})"
@@ -231,7 +249,7 @@ class Mount:
     def unmount(self) -> None:
         """Stop serving the child (clients hear that the lists changed); its lifespan, if
         entered, is left when the parent's is."""
-        mounts = _REGISTRY.get(self.parent)
+        mounts = _mounts(self.parent)
         if mounts is not None:
             mounts.remove(self)
 
@@ -309,12 +327,12 @@ class Mount:
 
     def forward(self, event: BusEvent) -> None:
         """The child's relay sink: its changes, in the parent's URIs, on the parent's bus."""
-        if _REGISTRY.get(self.parent) is None or self not in _REGISTRY[self.parent].mounts:
+        mounts = _mounts(self.parent)
+        if mounts is None or self not in mounts.mounts:
             return
         if event.uri is not None:
             self.parent.notify_resource_updated(self.uri(event.uri))
         elif event.kind in ("tools", "prompts", "resources"):
-            mounts = _REGISTRY[self.parent]
             if event.kind == "tools" and mounts.sync_tasks():
                 mounts.reinstall()
             self.parent.notify_list_changed(event.kind)
@@ -322,7 +340,7 @@ class Mount:
 
 def _find(server: Server[Any], what: str, local: str) -> Mount | None:
     """The mount of ``server`` serving ``local`` (a tool, prompt, uri or template)."""
-    mounts = _REGISTRY.get(server)
+    mounts = _mounts(server)
     if mounts is None:
         return None
     found = mounts.find(what, local)
@@ -377,14 +395,14 @@ class _Mounts:
         parent = self.parent
         parent.declared = parent.declared | frozenset(features) | child.declared
         self.mounts.append(entry)
-        child.relay.sinks.append(entry.forward)
+        child.relay.sinks.append(entry.sink)
         self._changed()
 
     def remove(self, entry: Mount) -> None:
         if entry in self.mounts:
             self.mounts.remove(entry)
             with contextlib.suppress(ValueError):
-                entry.server.relay.sinks.remove(entry.forward)
+                entry.server.relay.sinks.remove(entry.sink)
             self._changed()
 
     def sync_tasks(self) -> bool:
