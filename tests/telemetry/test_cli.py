@@ -3,13 +3,15 @@ or on a port of their own."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.cli.conftest import EVERYTHING, mcpkit
+from mcpkit import Client
+from tests.cli.conftest import EVERYTHING
 
 
 def test_probes_beside_the_endpoint(served: Any) -> None:
@@ -18,8 +20,12 @@ def test_probes_beside_the_endpoint(served: Any) -> None:
     assert "/healthz, /readyz, /metrics beside it" in server.lines[-1]
     assert httpx.get(base + "/healthz").json() == {"status": "ok"}
     assert httpx.get(base + "/readyz").status_code == 200
-    call = mcpkit("call", server.url, "add", "a=1", "b=2", "--json")
-    assert call.returncode == 0, call.stderr
+
+    async def add() -> Any:
+        async with Client(server.url) as client:
+            return await client.call_tool("add", {"a": 1, "b": 2})
+
+    assert asyncio.run(add()).structured_content == {"result": 3}
     families = {
         f.name: f for f in text_string_to_metric_families(httpx.get(base + "/metrics").text)
     }

@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from mcpkit.errors import McpError, RequestTimeout
 from mcpkit.telemetry import semconv as sc
 from tests.conftest import server_env
@@ -70,3 +72,40 @@ def test_error_types() -> None:
     assert sc.error_type_of_result("tools/call", {"isError": False}) is None
     assert sc.error_type_of_result("prompts/get", {"isError": True}) is None
     assert sc.error_message(McpError(-32602, "Unknown tool: x")) == "Unknown tool: x"
+
+
+MISSING = """
+import sys
+sys.modules[{module!r}] = None  # as if the extra were not installed
+from mcpkit import Client, Server
+try:
+    {statement}
+except ImportError as exc:
+    print(exc)
+"""
+
+
+@pytest.mark.parametrize(
+    ("module", "statement", "message"),
+    [
+        (
+            "opentelemetry",
+            "Client(Server('s'), tracing=True)",
+            "Client(tracing=...) needs the 'otel' extra (opentelemetry is not installed): "
+            "pip install 'mcpkit[otel]'",
+        ),
+        (
+            "prometheus_client",
+            "Server('s').http_app(metrics=True)",
+            "Prometheus metrics need the 'metrics' extra (prometheus_client is not installed): "
+            "pip install 'mcpkit[metrics]'",
+        ),
+    ],
+)
+def test_a_missing_extra_says_which(module: str, statement: str, message: str) -> None:
+    code = MISSING.format(module=module, statement=statement)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=server_env(), timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == message

@@ -23,10 +23,16 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from opentelemetry import context as otel_context
-from opentelemetry import metrics, trace
-from opentelemetry.propagators.textmap import TextMapPropagator
-from opentelemetry.trace import Span, SpanKind, Status, StatusCode
+try:
+    from opentelemetry import context as otel_context
+    from opentelemetry import metrics, trace
+    from opentelemetry.propagators.textmap import TextMapPropagator
+    from opentelemetry.trace import Span, SpanKind, Status, StatusCode
+except ModuleNotFoundError as exc:  # the extra is not installed
+    raise ImportError(
+        f"Client(tracing=...) needs the 'otel' extra ({exc.name} is not installed): "
+        "pip install 'mcpkit[otel]'"
+    ) from None
 
 from mcpkit import __version__
 from mcpkit.telemetry import semconv as sc

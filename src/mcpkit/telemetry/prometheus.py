@@ -29,16 +29,22 @@ import weakref
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-from prometheus_client import (
-    CONTENT_TYPE_LATEST,
-    CollectorRegistry,
-    Counter,
-    Gauge,
-    Histogram,
-    generate_latest,
-)
-from prometheus_client.core import GaugeMetricFamily
-from prometheus_client.registry import Collector
+try:
+    from prometheus_client import (
+        CONTENT_TYPE_LATEST,
+        CollectorRegistry,
+        Counter,
+        Gauge,
+        Histogram,
+        generate_latest,
+    )
+    from prometheus_client.core import GaugeMetricFamily
+    from prometheus_client.registry import Collector
+except ModuleNotFoundError as exc:  # the extra is not installed
+    raise ImportError(
+        f"Prometheus metrics need the 'metrics' extra ({exc.name} is not installed): "
+        "pip install 'mcpkit[metrics]'"
+    ) from None
 
 from mcpkit.server.middleware.base import CallNext, Middleware, MiddlewareContext
 from mcpkit.telemetry import semconv as sc

@@ -12,9 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from opentelemetry import propagate
-from opentelemetry.context import Context
-from opentelemetry.propagators.textmap import TextMapPropagator
+try:
+    from opentelemetry import propagate
+    from opentelemetry.context import Context
+    from opentelemetry.propagators.textmap import TextMapPropagator
+except ModuleNotFoundError as exc:  # the extra is not installed
+    raise ImportError(
+        f"Trace context propagation needs the 'otel' extra ({exc.name} is not installed): "
+        "pip install 'mcpkit[otel]'"
+    ) from None
 
 from mcpkit.telemetry.semconv import TRACE_KEYS
 

@@ -31,11 +31,17 @@ import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from opentelemetry import context as otel_context
-from opentelemetry import trace
-from opentelemetry.metrics import CallbackOptions, MeterProvider, Observation, get_meter
-from opentelemetry.propagators.textmap import TextMapPropagator
-from opentelemetry.trace import Link, SpanKind, Status, StatusCode
+try:
+    from opentelemetry import context as otel_context
+    from opentelemetry import trace
+    from opentelemetry.metrics import CallbackOptions, MeterProvider, Observation, get_meter
+    from opentelemetry.propagators.textmap import TextMapPropagator
+    from opentelemetry.trace import Link, SpanKind, Status, StatusCode
+except ModuleNotFoundError as exc:  # the extra is not installed
+    raise ImportError(
+        f"OpenTelemetryMiddleware needs the 'otel' extra ({exc.name} is not installed): "
+        "pip install 'mcpkit[otel]'"
+    ) from None
 
 from mcpkit import __version__
 from mcpkit.jsonrpc import INTERNAL_ERROR
