@@ -294,3 +294,20 @@ async def test_a_middleware_instance_is_also_a_plain_middleware_function() -> No
         await client.list_tools()
     assert [c.text for c in result.content] == ["x", "direct"]  # type: ignore[union-attr]
     assert log == ["direct in", "direct out"]
+
+
+async def test_the_middleware_of_one_message_share_its_state() -> None:
+    seen: list[Any] = []
+
+    async def outer(ctx: MiddlewareContext, call_next: CallNext) -> Any:
+        ctx.state["started"] = ctx.method
+        return await call_next(ctx)
+
+    async def inner(ctx: MiddlewareContext, call_next: CallNext) -> Any:
+        seen.append(ctx.state.get("started"))
+        return await call_next(ctx)
+
+    app = echo_server(middleware=[outer, inner])
+    async with Client(app, era="legacy", timeout=10) as client:
+        await client.call_tool("echo", {"text": "x"})
+    assert seen[:3] == ["initialize", "notifications/initialized", "tools/call"]

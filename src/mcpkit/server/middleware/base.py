@@ -94,7 +94,7 @@ class MiddlewareContext:
     :attr:`client_id`); :attr:`era`; ``state``, a dict the middleware of one message share.
     """
 
-    __slots__ = ("_context", "method", "params", "request", "session", "state")
+    __slots__ = ("_context", "_state", "method", "params", "request", "session")
 
     def __init__(
         self,
@@ -108,9 +108,16 @@ class MiddlewareContext:
         #: The engine's request context (None for a notification).
         self.request = request
         self.session = session
-        #: Scratch space shared by the middleware of this message.
-        self.state: dict[str, Any] = {}
+        self._state: dict[str, Any] | None = None
         self._context: Context | None = None
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """Scratch space shared by the middleware of this message (made on first use)."""
+        state = self._state
+        if state is None:
+            state = self._state = {}
+        return state
 
     @property
     def server(self) -> Server:
