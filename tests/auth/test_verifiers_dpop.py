@@ -221,6 +221,23 @@ async def test_token_binding() -> None:
     assert len(env.seen) == 1
 
 
+async def test_descriptions_quoting_the_request_are_sanitised() -> None:
+    from mcpkit.auth import InvalidTokenError
+
+    def verify(token: str) -> AccessToken:  # a verifier quoting what it was sent
+        raise InvalidTokenError("Unknown token " + token)
+
+    env = Env()
+    env.rs._verify = env.rs._adapt(verify)
+    evil = 'x"\\\tSet-Cookie: a=b \u00e9' + "y" * 500
+    r = await env.post({"authorization": f"Bearer {evil}".encode()})  # type: ignore[dict-item]
+    assert r.status_code == 401
+    [bearer, _dpop] = r.headers.get_list("www-authenticate")
+    assert bearer.isascii() and "\t" not in bearer
+    described = challenges(r)["bearer"].params["error_description"]
+    assert described.startswith("Unknown token x???Set-Cookie: a=b ??yy") and len(described) == 200
+
+
 async def test_missing_scope_with_dpop() -> None:
     env = Env()
     token = env.bound(scope="other")

@@ -21,6 +21,7 @@ import contextvars
 import hmac
 import inspect
 import logging
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
@@ -133,6 +134,15 @@ _canonical = canonical_uri
 
 def _quote(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+_NOT_DESCRIPTION = re.compile(r"[^\x20\x21\x23-\x5b\x5d-\x7e]")
+
+
+def _description(text: str) -> str:
+    """An ``error_description`` as RFC 6750 section 3 allows it (printable ASCII without
+    quote and backslash), at most 200 characters: it may quote what a client sent."""
+    return _NOT_DESCRIPTION.sub("?", text)[:200]
 
 
 class ResourceServer:
@@ -365,7 +375,7 @@ class ResourceServer:
         if error:
             parts.append(f"error={_quote(error)}")
         if description:
-            parts.append(f"error_description={_quote(description)}")
+            parts.append(f"error_description={_quote(_description(description))}")
         if scopes:
             parts.append(f"scope={_quote(' '.join(scopes))}")
         parts.append(f"resource_metadata={_quote(self.metadata_url)}")
@@ -383,7 +393,7 @@ class ResourceServer:
         if error:
             parts.append(f"error={_quote(error)}")
         if description:
-            parts.append(f"error_description={_quote(description)}")
+            parts.append(f"error_description={_quote(_description(description))}")
         if scopes:
             parts.append(f"scope={_quote(' '.join(scopes))}")
         parts.append(f"algs={_quote(self.dpop.algs)}")
