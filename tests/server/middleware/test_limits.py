@@ -251,3 +251,39 @@ async def test_in_flight_limit_middleware_counts_every_session() -> None:
         assert refused.value.code == OVERLOADED
         gate.set()
         assert [r.content[0].text for r in await asyncio.gather(first, second)] == ["slow"] * 2  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("era", ["legacy", "2026-07-28"])
+async def test_tools_run_as_tasks_keep_their_concurrency_limit(era: str) -> None:
+    app: Server[Any] = Server("conc")
+    gate = asyncio.Event()
+
+    @app.tool(task_support="optional", max_concurrency=1)
+    async def report(n: int) -> int:
+        await gate.wait()
+        return n
+
+    limiter = app.tools.tools["report"].limiter
+    assert limiter is not None
+    async with Client(app, era=era, timeout=10) as client:  # type: ignore[arg-type]
+        first = await client.start_tool_task("report", {"n": 1})
+        second = await client.start_tool_task("report", {"n": 2})
+        await until(lambda: limiter.running == 1 and limiter.waiting == 1)
+        gate.set()
+        results = [await first.result(), await second.result()]
+        assert [r.structured_content["result"] for r in results] == [1, 2]  # type: ignore[index]
+    assert limiter.running == 0
+
+
+async def test_a_listen_stream_does_not_hold_an_in_flight_slot() -> None:
+    app: Server[Any] = Server("listen")
+
+    @app.tool()
+    def quick() -> str:
+        return "quick"
+
+    options = {"http_options": {"max_in_flight": 1, "max_queued": 0}}
+    async with connect(app, "http", "2026-07-28", **options) as client:
+        async with client.listen(tools=True):
+            for _ in range(3):
+                assert (await client.call_tool("quick", {})).content[0].text == "quick"  # type: ignore[union-attr]
