@@ -24,6 +24,7 @@ app = Server(
     version="1.2.3",
     instructions=f"The {ERA} fixture.",
     modern_versions=() if ERA == "legacy" else versions.MODERN_SUPPORTED,
+    page_size=2,
 )
 
 
@@ -86,6 +87,26 @@ async def wait_forever() -> str:
             CANCELLED_MARK.write_text("cancelled")
         raise
     return "never"
+
+
+@app.tool()
+def add_tool(name: str) -> str:
+    """Register one more tool (clients hear that the tool list changed)."""
+    app.add_tool(lambda: name, name=name, description="added later")
+    return f"added {name}"
+
+
+@app.tool()
+def touch() -> str:
+    """Announce that fixture://greeting changed."""
+    app.notify_resource_updated("fixture://greeting")
+    return "touched"
+
+
+@app.tool()
+def pages() -> int:
+    """How many tools there are (the page size is 2: tools/list has pages)."""
+    return len(app.tools.tools)
 
 
 @app.resource("fixture://greeting", mime_type="text/plain")

@@ -156,11 +156,12 @@ class ProxyServer(Server):
 
     # -- the upstream -----------------------------------------------------------------------
 
-    def _link(self, session: AppSession | None = None) -> Link:
+    def _link(self, session: AppSession | None = None, *, shared: bool = False) -> Link:
         return Link(
             publish_list_changed=self._publish_list_changed,
             publish_resource_updated=self.notify_resource_updated,
             session=session,
+            shared=shared,
         )
 
     def _publish_list_changed(self, kind: str) -> None:
@@ -187,16 +188,25 @@ class ProxyServer(Server):
         return self._main
 
     @property
+    def session_upstreams(self) -> Mapping[AppSession, Client]:
+        """The upstream connection of each handshake-era client that has one of its own."""
+        return {session: client for session, (client, _) in self._owned.items()}
+
+    @property
     def upstream_modern(self) -> bool:
         """True when the upstream speaks the 2026-07-28 wire."""
         return self._main is not None and self._main.modern
 
     async def _connect_main(self) -> None:
-        link = self._link()
+        link = self._link(shared=True)
         client = self._client(link)
         await client.connect()
         self._main, self._main_link, self._main_claimed = client, link, False
         self._learn(client)
+        if not client.modern:
+            # The first connection leased to a 2026-07-28 call (a stdio upstream's state,
+            # such as the tools it registered, is that process's own).
+            self._idle.append((client, link))
         if not client.modern and client.supports("logging"):
             # The shared connection hears everything; each client's own level filters.
             with contextlib.suppress(McpError):
@@ -229,6 +239,7 @@ class ProxyServer(Server):
         clients += [c for c, _ in self._idle]
         if self._main is not None:
             clients.append(self._main)
+        clients = list({id(c): c for c in clients}.values())
         self._owned.clear()
         self._idle.clear()
         self._main = self._main_link = None
@@ -253,6 +264,8 @@ class ProxyServer(Server):
             self._main_claimed = True
             self._main_link.session = session
             pair = (self._main, self._main_link)
+            if pair in self._idle:
+                self._idle.remove(pair)
             if "roots" in session.client_capabilities:
                 with contextlib.suppress(McpError, ConnectionClosed):
                     await self._main.session.notify("notifications/roots/list_changed")

@@ -63,7 +63,10 @@ class Link:
         publish_list_changed: Callable[[str], None],
         publish_resource_updated: Callable[[str], None],
         session: AppSession | None = None,
+        shared: bool = False,
     ) -> None:
+        #: The shared connection: its list changes and resource updates go to the bus.
+        self.shared = shared
         self._publish_list_changed = publish_list_changed
         self._publish_resource_updated = publish_resource_updated
         #: The downstream session this connection belongs to (a handshake-era one).
@@ -100,19 +103,19 @@ class Link:
         """Route one notification of the upstream server (the client's ``on_notification``)."""
         if method in _ENGINE_NOTIFICATIONS:
             return
-        call = self.call
         if self.session is not None:
             await self._to_session(self.session, method, params)
-        elif call is not None:
-            if method == "notifications/message":
-                await call.log(params)
         elif method in _LIST_KINDS:
-            self._publish_list_changed(_LIST_KINDS[method])
+            if self.shared:
+                self._publish_list_changed(_LIST_KINDS[method])
         elif method == "notifications/resources/updated":
             uri = params.get("uri") if isinstance(params, dict) else None
-            if isinstance(uri, str):
+            if self.shared and isinstance(uri, str):
                 self._publish_resource_updated(uri)
         elif method == "notifications/message":
+            if self.call is not None:
+                await self.call.log(params)
+                return
             rctx = self.current()
             if rctx is not None:
                 await send_log(rctx, params)
