@@ -815,7 +815,7 @@ class Server(Generic[LifespanT]):
             table.setdefault("ping", ping)
             table.setdefault("initialize", serve_initialize)
             table.update(self._raw_handlers)
-            table = {method: wrap_request(method, h, chain) for method, h in table.items()}
+            table = {method: wrap_request(method, h, chain, self) for method, h in table.items()}
         else:
             table.update(self._raw_handlers)
         self._tables[features] = table

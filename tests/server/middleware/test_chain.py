@@ -311,3 +311,28 @@ async def test_the_middleware_of_one_message_share_its_state() -> None:
     async with Client(app, era="legacy", timeout=10) as client:
         await client.call_tool("echo", {"text": "x"})
     assert seen[:3] == ["initialize", "notifications/initialized", "tools/call"]
+
+
+async def test_a_mounted_server_runs_its_own_middleware_inside_its_parents() -> None:
+    log: list[tuple[str, str | None, str]] = []
+
+    def recorder(who: str) -> Any:
+        async def record(ctx: MiddlewareContext, call_next: CallNext) -> Any:
+            if ctx.method == "tools/call":
+                log.append((who, ctx.name, ctx.server.name))
+            return await call_next(ctx)
+
+        return record
+
+    child: Server[Any] = Server("child", middleware=[recorder("child")])
+
+    @child.tool()
+    def lookup(key: str) -> str:
+        return key
+
+    parent: Server[Any] = Server("parent", middleware=[recorder("parent")])
+    parent.mount(child, prefix="kv")
+    async with Client(parent, era="legacy", timeout=10) as client:
+        result = await client.call_tool("kv_lookup", {"key": "a"})
+    assert result.content[0].text == "a"  # type: ignore[union-attr]
+    assert log == [("parent", "kv_lookup", "parent"), ("child", "lookup", "child")]

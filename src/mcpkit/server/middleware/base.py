@@ -94,7 +94,7 @@ class MiddlewareContext:
     :attr:`client_id`); :attr:`era`; ``state``, a dict the middleware of one message share.
     """
 
-    __slots__ = ("_context", "_state", "method", "params", "request", "session")
+    __slots__ = ("_context", "_server", "_state", "method", "params", "request", "session")
 
     def __init__(
         self,
@@ -102,6 +102,7 @@ class MiddlewareContext:
         params: JSONObject | None,
         request: ServerRequestContext | None,
         session: AppSession,
+        server: Server[Any] | None = None,
     ) -> None:
         self.method = method
         self.params = params
@@ -110,6 +111,7 @@ class MiddlewareContext:
         self.session = session
         self._state: dict[str, Any] | None = None
         self._context: Context | None = None
+        self._server = server
 
     @property
     def state(self) -> dict[str, Any]:
@@ -120,9 +122,11 @@ class MiddlewareContext:
         return state
 
     @property
-    def server(self) -> Server:
-        """The server handling the message."""
-        return self.session.server
+    def server(self) -> Server[Any]:
+        """The server whose middleware this is (a mounted server's own, for the requests
+        its parent passes it)."""
+        server = self._server
+        return self.session.server if server is None else server
 
     @property
     def is_notification(self) -> bool:

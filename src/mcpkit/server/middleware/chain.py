@@ -24,6 +24,7 @@ from mcpkit.server.middleware.base import (
 )
 
 if TYPE_CHECKING:
+    from mcpkit.server.app import Server
     from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
     from mcpkit.session import NotificationHandler
 
@@ -44,9 +45,14 @@ def _chain(hooks: Sequence[MiddlewareFunction], terminal: CallNext) -> CallNext:
     return call
 
 
-def wrap_request(method: str, handler: ServerHandler, middleware: Sequence[Any]) -> ServerHandler:
-    """``handler`` with the hooks of ``middleware`` for ``method`` around it (``handler``
-    itself when none applies)."""
+def wrap_request(
+    method: str,
+    handler: ServerHandler,
+    middleware: Sequence[Any],
+    server: Server[Any] | None = None,
+) -> ServerHandler:
+    """``handler`` with the hooks of ``middleware`` (of ``server``) for ``method`` around it
+    (``handler`` itself when none applies)."""
     hooks = [hook for m in middleware for hook in hooks_of(m, method, False)]
     if not hooks:
         return handler
@@ -62,7 +68,7 @@ def wrap_request(method: str, handler: ServerHandler, middleware: Sequence[Any])
     call = _chain(hooks, terminal)
 
     async def serve(params: JSONObject | None, request: ServerRequestContext) -> Any:
-        return await call(MiddlewareContext(method, params, request, request.session))
+        return await call(MiddlewareContext(method, params, request, request.session, server))
 
     return serve
 
