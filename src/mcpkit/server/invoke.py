@@ -5,18 +5,29 @@ An ``async def`` function (or an object whose ``__call__`` is one) is awaited on
 loop. Anything else runs in the server's bounded worker pool
 (:class:`~mcpkit.server.offload.Offloader`) so it cannot block the loop; if it returns an
 awaitable (a sync function handing back a coroutine), that is awaited too.
+
+An ``async def`` function whose own body never suspends (no ``await``, ``async with`` or
+``async for``: :func:`never_suspends`) is marked so; the session engine may then run the
+request it serves to completion inline, without a task of its own (as Python 3.12's eager
+tasks do), since nothing in it can wait.
 """
 
 from __future__ import annotations
 
+import dis
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from mcpkit.server.offload import WorkerPool, run_sync
 
-__all__ = ["UserFunction", "is_async_callable"]
+__all__ = ["UserFunction", "is_async_callable", "never_suspends"]
+
+#: The instructions a coroutine suspends at (``await``, ``async with``, ``async for``).
+_SUSPENDING: Final = frozenset(
+    {"YIELD_VALUE", "SEND", "GET_AWAITABLE", "BEFORE_ASYNC_WITH", "GET_AITER", "GET_ANEXT"}
+)
 
 
 def is_async_callable(fn: Callable[..., Any]) -> bool:
@@ -27,15 +38,25 @@ def is_async_callable(fn: Callable[..., Any]) -> bool:
     return call is not None and inspect.iscoroutinefunction(call)
 
 
+def never_suspends(fn: Callable[..., Any]) -> bool:
+    """True for an ``async def`` function (not a wrapper object) whose own code has no
+    suspension point: calling it runs to its end at the first ``send``."""
+    if not inspect.isfunction(fn) or not inspect.iscoroutinefunction(fn):
+        return False
+    return not any(i.opname in _SUSPENDING for i in dis.get_instructions(fn.__code__))
+
+
 class UserFunction:
     """A user's function, told once whether it is async, then called with :meth:`call`."""
 
-    __slots__ = ("fn", "is_async")
+    __slots__ = ("fn", "is_async", "never_suspends")
 
     def __init__(self, fn: Callable[..., Any]) -> None:
         self.fn = fn
         #: Awaited on the loop (True) or run in the worker pool (False).
         self.is_async = is_async_callable(fn)
+        #: An ``async def`` that cannot suspend (see :func:`never_suspends`).
+        self.never_suspends = self.is_async and never_suspends(fn)
 
     async def call(self, workers: WorkerPool, /, *args: Any, **kwargs: Any) -> Any:
         """``fn(*args, **kwargs)``: awaited when async, else in ``workers`` (started only

@@ -166,6 +166,9 @@ class AppSession(ServerSession):
         self._task_owner_key: str | None = None
         #: The server's handler table this session was last given.
         self.handler_table: Mapping[str, ServerHandler] | None = None
+        # tools/call is the registry's own handler (no middleware around it): a call of an
+        # async tool that cannot suspend is served inline (see serves_inline).
+        self._inline_tools = False
 
     def build_context(
         self, request_id: RequestId, method: str, params: JSONObject | None
@@ -193,12 +196,29 @@ class AppSession(ServerSession):
         if self.handler_table is table:
             return
         self.handler_table = table
+        self._inline_tools = table.get("tools/call") == self.server.tools.call_tool
         if self.era == "modern" and self.lifecycle.version is not None:
             # No handshake fixed them: a modern connection serves what is registered now.
             self.lifecycle.capabilities = self.server.capabilities(self.lifecycle.version)
         # Every context this session builds is a ServerRequestContext (build_context above),
         # so its handlers may take one.
         self._handlers.update(cast("Mapping[str, RequestHandler]", table))
+
+    def serves_inline(self, method: str, params: JSONObject | None) -> bool:
+        """A ``tools/call`` of an ``async def`` tool whose body cannot suspend (no
+        ``await``, ``async with`` or ``async for``; not a task, no Context) runs inline:
+        nothing in it waits, so it needs no task (see :meth:`Session.serves_inline`)."""
+        if method != "tools/call" or not self._inline_tools or params is None:
+            return False
+        name = params.get("name")
+        entry = self.server.tools.tools.get(name) if type(name) is str else None
+        return (
+            entry is not None
+            and entry.function.never_suspends
+            and entry.context_param is None
+            and not entry.accepts_tasks
+            and "task" not in params
+        )
 
     @property
     def task_owner_key(self) -> str:
