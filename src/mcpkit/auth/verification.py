@@ -89,8 +89,10 @@ def key_type_for(algorithm: str) -> str | None:
 def check_algorithms(algorithms: Iterable[str], *, symmetric: bool = False) -> tuple[str, ...]:
     """Validate an allow-list: never ``none``; HMAC (``HS*``) only where ``symmetric`` keys
     are configured, never next to published public keys."""
-    from joserfc.jws import JWSRegistry
-
+    try:
+        from joserfc.jws import JWSRegistry
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        raise OAuthError("Token verifiers need joserfc (the 'auth' extra)") from exc
     out = tuple(algorithms)
     if not out:
         raise ValueError("the algorithm allow-list is empty")
