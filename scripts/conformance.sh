@@ -5,6 +5,10 @@
 #               not-scored scenarios, among them the tasks extension's tasks-*)
 # All server legs run against one fixture server (examples/conformance/everything_server.py
 # serves both eras on one URL); the client legs spawn examples/conformance/client.py.
+# The proxy legs run each revision's server scenarios once more against `mcpkit proxy` in
+# front of the same fixture server over stdio (published over HTTP; the proxy speaks
+# 2026-07-28 to it, so the 2025-11-25 scenarios cross the era bridge); they are judged
+# as proxy-<revision>, beside the same client leg.
 # Installs Node 22 and the pinned suite into .cache/ on first use.
 #
 # Usage: scripts/conformance.sh [2025-11-25|2026-07-28 ...]   (default: both)
@@ -40,8 +44,10 @@ CONF=("$NODE22" "$SUITE")
 
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/mcpkit-conformance.XXXXXX")"
 SERVER_PID=""
+PROXY_PID=""
 cleanup() {
     if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+    if [ -n "$PROXY_PID" ]; then kill "$PROXY_PID" 2>/dev/null || true; wait "$PROXY_PID" 2>/dev/null || true; fi
 }
 trap cleanup EXIT
 
@@ -96,12 +102,51 @@ for rev in "${REVISIONS[@]}"; do
         REPORT_ARGS+=("$OUT/$rev" scripts/conformance-expected-failures-2026.txt)
     fi
 done
+
+PROXY_PORT="$(python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+echo "==> mcpkit proxy in front of the fixture server (stdio) on port $PROXY_PORT"
+python -m mcpkit proxy "$ROOT/.venv/bin/python $ROOT/examples/conformance/everything_server.py --transport stdio" \
+    --transport http --port "$PROXY_PORT" >"$OUT/proxy.log" 2>&1 &
+PROXY_PID=$!
+if ! python - "$PROXY_PORT" <<'PY'
+import socket, sys, time
+deadline = time.time() + 30
+while time.time() < deadline:
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=0.5).close()
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.1)
+sys.exit("mcpkit proxy did not start")
+PY
+then
+    tail -n 30 "$OUT/proxy.log"
+    exit 1
+fi
+for rev in "${REVISIONS[@]}"; do
+    echo "==> $rev: server leg through mcpkit proxy"
+    start=$SECONDS
+    mkdir -p "$OUT/proxy-$rev"
+    cp "$OUT/$rev/scenarios.txt" "$OUT/proxy-$rev/scenarios.txt"
+    ln -sfn "../$rev/client" "$OUT/proxy-$rev/client"  # judged beside the same client leg
+    timeout 600 "${CONF[@]}" server --url "http://localhost:$PROXY_PORT/mcp" --requirements "$rev" \
+        -o "$OUT/proxy-$rev/server" >"$OUT/proxy-$rev/server-leg.txt" 2>&1 || true
+    echo "$rev proxy server leg: $((SECONDS - start)) s" | tee -a "$OUT/timings.txt"
+    if [ "$rev" = 2025-11-25 ]; then
+        REPORT_ARGS+=("$OUT/proxy-$rev" scripts/conformance-expected-failures.txt)
+    else
+        REPORT_ARGS+=("$OUT/proxy-$rev" scripts/conformance-expected-failures-2026.txt)
+    fi
+done
 cleanup
 SERVER_PID=""
+PROXY_PID=""
 
 echo "==> results in $OUT"
 if ! python scripts/conformance_report.py "${REPORT_ARGS[@]}"; then
     echo "--- last lines of the fixture server's log ($OUT/server.log):"
     tail -n 30 "$OUT/server.log"
+    echo "--- last lines of the proxy's log ($OUT/proxy.log):"
+    tail -n 30 "$OUT/proxy.log"
     exit 1
 fi
