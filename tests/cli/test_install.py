@@ -80,6 +80,19 @@ def test_a_new_file_is_created_with_its_folder(
     assert json.loads(config.read_text()) == {
         "servers": {"weather": expected_stdio(server, "vscode")}
     }
+    umask = os.umask(0)
+    os.umask(umask)
+    assert config.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_an_existing_files_permissions_are_kept(
+    server: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "private.json"
+    config.write_text("{}")
+    config.chmod(0o600)
+    assert install("cursor", str(server), "--config", str(config), capsys=capsys)[0] == 0
+    assert config.stat().st_mode & 0o777 == 0o600 and "weather" in config.read_text()
 
 
 def test_installing_again_replaces_only_that_entry_and_twice_is_a_no_op(

@@ -327,17 +327,21 @@ def merge_entry(
 
 def write_atomic(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` in one step (a temporary file beside it, then
-    ``os.replace``), keeping the old file's permissions."""
+    ``os.replace``), keeping the old file's permissions (a new file gets the umask's)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    mode = path.stat().st_mode & 0o7777 if path.exists() else None
+    if path.exists():
+        mode = path.stat().st_mode & 0o7777
+    else:  # what open() would have made (mkstemp's own is 0600)
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with_suppressed_unlink(tmp)
