@@ -95,6 +95,11 @@ class Replica:
     proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        self.spawn()
+        wait_port(self.port, self.proc)
+
+    def spawn(self) -> None:
+        """Start without waiting for it to listen (see :meth:`listening`)."""
         env = {**os.environ, "PYTHONPATH": str(ROOT), "MCPKIT_REQUEST_STATE_KEYS": ""}
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
@@ -114,7 +119,12 @@ class Replica:
                 stdout=log,
                 stderr=log,
             )
-        wait_port(self.port, self.proc)
+
+    def listening(self) -> bool:
+        if self.proc is None or self.proc.poll() is not None:
+            return False
+        with socket.socket() as s:
+            return s.connect_ex(("127.0.0.1", self.port)) == 0
 
     def kill(self) -> None:
         proc, self.proc = self.proc, None
@@ -221,7 +231,9 @@ class Deployment:
     def ensure_running(self) -> None:
         for replica in self.replicas:
             if replica.proc is None or replica.proc.poll() is not None:
-                replica.start()
+                replica.spawn()
+        for replica in self.replicas:
+            wait_port(replica.port, replica.proc)
 
 
 @pytest.fixture(scope="session")

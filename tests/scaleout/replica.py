@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import os
 import signal
 from typing import Any
 
@@ -25,7 +26,11 @@ SERVED: collections.Counter[str] = collections.Counter()
 
 
 def build(name: str, redis_url: str) -> Server[Any]:
-    backend = RedisBackend(redis_url, replica_id=name, heartbeat_interval=0.25, heartbeat_ttl=1.0)
+    # A restarted replica is a new incarnation: its id differs, so what the dead one ran is
+    # known to be dead.
+    backend = RedisBackend(
+        redis_url, replica_id=f"{name}-{os.getpid()}", heartbeat_interval=0.15, heartbeat_ttl=0.75
+    )
     app: Server[Any] = Server("scaleout", "1.0", store=backend)
 
     @app.tool()
