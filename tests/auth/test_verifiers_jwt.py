@@ -137,10 +137,17 @@ async def test_unknown_kid_refreshes_the_jwks_at_a_bounded_rate(
     results = await asyncio.gather(*(v.verify_token(t) for t in bogus), return_exceptions=True)
     assert all(isinstance(r, InvalidTokenError) for r in results)
     assert issuer.jwks_fetches == 3
-    # the cached set expires after cache_ttl (an hour): fetched again, known kid or not
+    # the cached set expires after cache_ttl (an hour): the keys at hand serve while it is
+    # fetched again in the background
     clock.now += 3600
-    await v.verify_token(issuer.mint())
-    assert issuer.jwks_fetches == 4
+    issuer.published = [es256_key("ec-3")]
+    await v.verify_token(issuer.mint(es256_key("ec-1")))
+    source: Any = v.source
+    assert source._background is not None
+    await source._background
+    assert issuer.jwks_fetches == 4 and source._background is None
+    await refused(v, issuer.mint(es256_key("ec-1")))  # gone from the new set
+    assert (await v.verify_token(issuer.mint(es256_key("ec-3")))).subject == "user-1"
     # a key the set no longer has is refused after the next refresh
     issuer.published = [es256_key("ec-2")]
     v2 = verifier(issuer, min_refresh_interval=0)

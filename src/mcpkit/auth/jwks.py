@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
+import orjson
 
 from mcpkit.auth.registration import is_secure_url
 from mcpkit.auth.verification import VerifierUnavailableError, key_type_for
@@ -153,11 +154,17 @@ class RemoteJWKS:
         self._fetched_at: float | None = None  # last successful fetch
         self._tried_at: float | None = None  # last attempt, successful or not
         self._lock = asyncio.Lock()
+        self._background: asyncio.Future[None] | None = None
 
     async def candidates(self, kid: str | None, alg: str) -> list[Key]:
         now = time.monotonic()
-        if self._fetched_at is None or now - self._fetched_at >= self.cache_ttl:
+        if self._fetched_at is None:
             await self._refresh()
+        elif now - self._fetched_at >= self.cache_ttl and self._background is None:
+            # stale: refreshed in the background, the keys at hand serve meanwhile (a slow
+            # or unreachable endpoint never holds requests up)
+            self._background = asyncio.ensure_future(self._refresh())
+            self._background.add_done_callback(self._refreshed)
         found = _pick(self._keys, kid, alg)
         if kid is not None and not any(k.kid == kid for k in found):
             await self._refresh()  # rotated keys: one look, rate-limited
@@ -166,6 +173,9 @@ class RemoteJWKS:
             where = self.url or f"the metadata of {self.issuer}"
             raise VerifierUnavailableError(f"The key set at {where} could not be fetched")
         return found
+
+    def _refreshed(self, task: asyncio.Future[None]) -> None:
+        self._background = None
 
     async def _refresh(self) -> None:
         tried = self._tried_at
@@ -194,7 +204,7 @@ class RemoteJWKS:
             ) as response:
                 if response.status_code != 200:
                     raise ValueError(f"HTTP {response.status_code}")
-                body = b""
+                body = bytearray()
                 async for chunk in response.aiter_bytes():
                     body += chunk
                     if len(body) > self.max_bytes:
@@ -202,8 +212,6 @@ class RemoteJWKS:
         finally:
             if self._http is None:
                 await client.aclose()
-        import orjson
-
         keys = _jwks_keys(orjson.loads(body))
         if not keys:
             raise ValueError("no usable keys")
