@@ -309,6 +309,19 @@ async def test_replay_cache_is_bounded_and_time_windowed(monkeypatch: pytest.Mon
     assert await cache.add("b", 10) and len(cache) == 1  # the rest expired
 
 
+def test_request_url_of_an_asgi_scope() -> None:
+    rs = Env().rs
+    scope: dict[str, Any] = {"path": "/mcp", "raw_path": b"/mcp?x=1", "root_path": ""}
+    assert rs.request_url(scope) == URL
+    # behind a proxy that strips /api (uvicorn --root-path /api): the public path counts
+    proxied = ResourceServer(
+        rs._verify, resource="https://rs.example.com/api/mcp", authorization_servers=[ISSUER]
+    )
+    scope = {"path": "/api/mcp", "raw_path": b"/mcp", "root_path": "/api"}
+    assert proxied.request_url(scope) == "https://rs.example.com/api/mcp"
+    assert proxied.request_url({"path": "/api/m cp", "root_path": "/api"}).endswith("/api/m%20cp")
+
+
 def test_normalize_htu() -> None:
     assert normalize_htu("HTTPS://Example.COM:443/a/./b/../c?q#f") == "https://example.com/a/c"
     assert normalize_htu("http://example.com") == "http://example.com/"

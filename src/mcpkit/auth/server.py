@@ -301,16 +301,16 @@ class ResourceServer:
 
     def request_url(self, scope: Scope) -> str:
         """The URL of a request as a DPoP proof's ``htu`` names it: this resource's origin
-        and the request's path (as sent)."""
+        and the request's path (as sent, under the ASGI ``root_path`` when a proxy strips
+        a prefix)."""
         raw = scope.get("raw_path")
+        root = str(scope.get("root_path", ""))
         if isinstance(raw, bytes) and raw:
             path = raw.decode("latin-1").partition("?")[0]
         else:
-            path = str(scope["path"])
-            root = str(scope.get("root_path", ""))
-            if root and not path.startswith(root):
-                path = root + path
-            path = quote(path, safe="/:@!$&'()*+,;=~%")
+            path = quote(str(scope["path"]), safe="/:@!$&'()*+,;=~%")
+        if root and not path.startswith(root):
+            path = root + path
         return self._origin + path
 
     async def _authenticate_scope(
