@@ -114,6 +114,7 @@ class MemoryReplayCache:
         return len(self._seen)
 
     async def add(self, key: str, ttl: float) -> bool:
+        """Record ``key`` for ``ttl`` seconds; False when it was already recorded."""
         now = time.monotonic()
         seen = self._seen
         while seen:  # entries expire in insertion order (one ttl for all)

@@ -113,6 +113,7 @@ class StaticKeys:
             raise ValueError("no usable keys")
 
     async def candidates(self, kid: str | None, alg: str) -> list[Key]:
+        """The keys for ``alg`` named ``kid`` (see :func:`_pick`)."""
         return _pick(self.keys, kid, alg)
 
 
@@ -157,6 +158,8 @@ class RemoteJWKS:
         self._background: asyncio.Future[None] | None = None
 
     async def candidates(self, kid: str | None, alg: str) -> list[Key]:
+        """The keys for ``alg`` named ``kid``, fetching the set first when needed;
+        :class:`VerifierUnavailableError` when it was never fetched."""
         now = time.monotonic()
         if self._fetched_at is None:
             await self._refresh()
