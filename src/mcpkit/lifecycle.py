@@ -64,12 +64,18 @@ __all__ = [
 class Role(Enum):
     """Which end of the connection this side is."""
 
+    # Members are singletons compared by identity: hash them so too, in C (Enum's own
+    # __hash__ is Python code, run for every rule-table lookup).
+    __hash__ = object.__hash__
+
     CLIENT = "client"
     SERVER = "server"
 
 
 class Phase(Enum):
     """Where a connection is in its life."""
+
+    __hash__ = object.__hash__  # as Role's
 
     NEW = "new"  # nothing exchanged yet
     INITIALIZING = "initializing"  # initialize accepted, `initialized` not yet seen/sent
@@ -80,12 +86,16 @@ class Phase(Enum):
 class Direction(Enum):
     """Whether a message arrives from the peer or is about to be sent to it."""
 
+    __hash__ = object.__hash__  # as Role's
+
     INCOMING = "incoming"
     OUTGOING = "outgoing"
 
 
 class Kind(Enum):
     """The kind of JSON-RPC message a rule is about."""
+
+    __hash__ = object.__hash__  # as Role's
 
     REQUEST = "request"
     NOTIFICATION = "notification"
@@ -94,6 +104,8 @@ class Kind(Enum):
 
 class Event(Enum):
     """What moves a connection from one phase to the next."""
+
+    __hash__ = object.__hash__  # as Role's
 
     #: Server: a well-formed ``initialize`` arrived (its answer is on its way).
     INITIALIZE_ACCEPTED = "initialize accepted"
@@ -198,6 +210,17 @@ TRANSITIONS: dict[tuple[Role, Phase, Event], Phase] = {
     **{(r, p, Event.ASSUMED): _OP for r in Role for p in (_NEW, _INIT, _OP)},
     **{(r, p, Event.CLOSED): _END for r in Role for p in Phase},
 }
+
+# The rules in force per (role, phase), picked once per phase change: (incoming requests,
+# incoming notifications, outgoing requests). Enum members used at run time are module
+# names: looked up on their class each costs about 0.4 µs on CPython 3.11.
+_CELLS: dict[tuple[Role, Phase], tuple[dict[str, Refusal | None], ...]] = {
+    (r, p): (RULES[(_IN, r, p, _REQ)], RULES[(_IN, r, p, _NOTE)], RULES[(_OUT, r, p, _REQ)])
+    for r in Role
+    for p in Phase
+}
+_ACCEPTED, _INITIALIZED = Event.INITIALIZE_ACCEPTED, Event.INITIALIZED_RECEIVED
+_ANSWERED, _ASSUMED, _CLOSED_EVENT = Event.INITIALIZE_ANSWERED, Event.ASSUMED, Event.CLOSED
 
 
 def verdict(
@@ -326,7 +349,7 @@ class Lifecycle:
         self.capabilities: JSONObject = capabilities or {}
         self.peer_capabilities: JSONObject = {}
         self.peer_info: JSONObject = {}
-        self.phase = Phase.NEW
+        self.phase = _NEW
 
     @property
     def phase(self) -> Phase:
@@ -336,16 +359,17 @@ class Lifecycle:
     @phase.setter
     def phase(self, phase: Phase) -> None:
         self._phase = phase
-        role = self.role
         # The cells in force, looked up once per phase change rather than per message.
-        self._in_request = RULES[(_IN, role, phase, _REQ)]
-        self._in_notification = RULES[(_IN, role, phase, _NOTE)]
-        self._out_request = RULES[(_OUT, role, phase, _REQ)]
+        self._in_request, self._in_notification, self._out_request = _CELLS[(self.role, phase)]
 
     def apply(self, event: Event) -> Phase:
         """Move to the phase ``event`` leads to (see :data:`TRANSITIONS`)."""
-        self.phase = next_phase(self.role, self._phase, event)
-        return self._phase
+        phase = self._phase
+        new = TRANSITIONS.get((self.role, phase, event), phase)
+        if new is not phase:
+            self._phase = new
+            self._in_request, self._in_notification, self._out_request = _CELLS[(self.role, new)]
+        return new
 
     # -- incoming -----------------------------------------------------------------------------
 
@@ -370,7 +394,7 @@ class Lifecycle:
 
     def own_capability_error(self, method: str) -> McpError | None:
         """-32601 when ``method`` needs a capability this side did not declare, else None."""
-        table = SERVER_CAPABILITY_FOR if self.role is Role.SERVER else CLIENT_CAPABILITY_FOR
+        table = SERVER_CAPABILITY_FOR if self.role is _S else CLIENT_CAPABILITY_FOR
         path = table.get(method)
         if path is None or has_capability(self.capabilities, path):
             return None
@@ -397,14 +421,14 @@ class Lifecycle:
             return  # CLOSED: the session reports the closed connection itself
         if self.version is not None and self.version.era == "modern":
             return  # every modern request stands alone: the peer answers what it lacks
-        table = SERVER_CAPABILITY_FOR if self.role is Role.CLIENT else CLIENT_CAPABILITY_FOR
+        table = SERVER_CAPABILITY_FOR if self.role is _C else CLIENT_CAPABILITY_FOR
         path = table.get(method)
         if path is None:
             return
         if method == "completion/complete" and not self._completions_declared_by_version():
             return
         if not has_capability(self.peer_capabilities, path):
-            peer = "server" if self.role is Role.CLIENT else "client"
+            peer = "server" if self.role is _C else "client"
             raise RequestRefused(
                 METHOD_NOT_FOUND,
                 f"The {peer} did not declare the capability {'.'.join(path)!r} "
@@ -459,12 +483,12 @@ class Lifecycle:
         self.version = version
         self.peer_capabilities = caps
         self.peer_info = info or {}
-        self.apply(Event.INITIALIZE_ACCEPTED)
+        self.apply(_ACCEPTED)
         return version
 
     def server_initialized(self) -> None:
         """Server: the client's ``notifications/initialized`` arrived."""
-        self.apply(Event.INITIALIZED_RECEIVED)
+        self.apply(_INITIALIZED)
 
     def client_initialize_result(
         self,
@@ -490,15 +514,15 @@ class Lifecycle:
         info = result.get("serverInfo")
         self.peer_info = info if isinstance(info, dict) else {}
         self.version = version
-        self.apply(Event.INITIALIZE_ANSWERED)
+        self.apply(_ANSWERED)
         return version
 
     def assume(self, version: ProtocolVersion, peer_capabilities: JSONObject | None = None) -> None:
         """Skip the handshake (stateless HTTP: every request stands alone)."""
         self.version = version
         self.peer_capabilities = peer_capabilities or {}
-        self.apply(Event.ASSUMED)
+        self.apply(_ASSUMED)
 
     def close(self) -> None:
         """The connection ended."""
-        self.apply(Event.CLOSED)
+        self.apply(_CLOSED_EVENT)

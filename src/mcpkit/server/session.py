@@ -61,6 +61,7 @@ if TYPE_CHECKING:
 __all__ = ["AppSession", "ServerHandler", "ServerRequestContext"]
 
 logger = logging.getLogger("mcpkit.server")
+_OPERATING = Phase.OPERATING
 
 
 class ServerRequestContext(RequestContext):
@@ -157,7 +158,7 @@ class AppSession(ServerSession):
         self.server = server
         #: Where sync user functions run (the server's pool).
         self.workers = server.workers
-        self.loop = asyncio.get_running_loop()
+        self.loop = self._loop
         #: Minimum severity of ``notifications/message`` (everything until the client sets one).
         self.log_level = 0
         #: Resource URIs this client subscribed to.
@@ -262,7 +263,7 @@ class AppSession(ServerSession):
     @property
     def operating(self) -> bool:
         """True once initialized and still open."""
-        return self.lifecycle.phase is Phase.OPERATING and not self.closed
+        return self.lifecycle.phase is _OPERATING and not self.closed
 
     async def send_log(
         self,
