@@ -109,6 +109,14 @@ def pages() -> int:
     return len(app.tools.tools)
 
 
+@app.tool()
+def crash() -> str:
+    """Exit the server process at once (an upstream that dies)."""
+    import os
+
+    os._exit(3)
+
+
 @app.resource("fixture://greeting", mime_type="text/plain")
 def greeting() -> str:
     """A static text resource."""

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from mcpkit import Client, McpError, Server
-from mcpkit.errors import RequestTimeout
+from mcpkit.errors import ConnectionClosed, RequestTimeout
 from mcpkit.proxy import ProxyServer
 from mcpkit.transports.http import running
 from tests.proxy.conftest import fixture_command, start_proxy
@@ -152,11 +152,15 @@ async def test_cancellation_reaches_upstream(upstream: str, era: str, tmp_path: 
 async def test_each_handshake_client_has_its_own_upstream_session() -> None:
     proxy = ProxyServer(fixture_command("legacy"))
     async with proxy.running():
-        first = Client(proxy, era="legacy")
-        second = Client(proxy, era="legacy")
+        quiet, chatty = Recorder(), Recorder()
+        first = quiet.client(proxy, "legacy")
+        second = chatty.client(proxy, "legacy")
         async with first, second:
             assert len(proxy.session_upstreams) == 2
             await first.set_logging_level("error")  # its own upstream session's level
+            for client in (first, second):
+                assert (await client.call_tool("greet")).content[0].text == "hello Ada"
+            assert quiet.logs == [] and chatty.logs == ["asking for a name"]
             upstreams = list(proxy.session_upstreams.values())
             assert upstreams[0] is not upstreams[1]
             assert all(u.connected for u in upstreams)
@@ -217,3 +221,23 @@ async def test_mcpkit_proxy_over_http_bridges_both_ways(tmp_path: Path) -> None:
             assert client.server_info.name == "fixture-modern"
             assert (await client.call_tool("greet")).content[0].text == "hello Ada"
         assert "elicitation/create" in rec.live_requests()
+
+
+async def test_an_upstream_that_dies() -> None:
+    proxy = ProxyServer(fixture_command("legacy"))
+    async with proxy.running():
+        # a handshake-era client's own upstream session dies: that client's session ends
+        async with Client(proxy, era="legacy") as client:
+            with pytest.raises((McpError, ConnectionClosed)):
+                await client.call_tool("crash")
+            for _ in range(200):
+                if not client.connected:
+                    break
+                await asyncio.sleep(0.05)
+            assert not client.connected
+        # the shared connection dies: the next request opens it again
+        async with Client(proxy, era="2026-07-28") as modern:
+            with pytest.raises(McpError) as lost:
+                await modern.call_tool("crash")
+            assert lost.value.code == -32603
+            assert (await modern.call_tool("count", {"n": 1})).content[0].text == "counted 1"

@@ -37,8 +37,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Mapping
-from typing import TYPE_CHECKING, Any, Final, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from mcpkit import versions
 from mcpkit.bus import LISTEN_METHOD, BusEvent, BusRelay, parse_listen_params
@@ -56,6 +58,7 @@ from mcpkit.proxy.rounds import (
 from mcpkit.proxy.upstream import Link, upstream_client
 from mcpkit.server import subscriptions
 from mcpkit.server.app import Server
+from mcpkit.server.caching import CacheHints
 from mcpkit.server.discover import DISCOVER_METHOD, discover_result
 from mcpkit.server.logging import LEVELS
 from mcpkit.server.mrtr import MRTR_METHODS
@@ -66,7 +69,7 @@ if TYPE_CHECKING:
     from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
     from mcpkit.versions import ProtocolVersion
 
-__all__ = ["FORWARDED_METHODS", "ProxyServer", "Sharing"]
+__all__ = ["FORWARDED_METHODS", "ProxyServer", "Sharing", "UpstreamTool"]
 
 #: The requests forwarded as they are (besides initialize, logging, subscriptions, discover).
 FORWARDED_METHODS: Final = (
@@ -88,7 +91,19 @@ FORWARDED_METHODS: Final = (
 #: era (the shared one over stdio); ``"shared"``: every client on the shared connection.
 Sharing = Literal["auto", "shared"]
 _MODERN: Final = versions.V2026_07_28
+logger = logging.getLogger("mcpkit.proxy")
 _PROXY_INFO: Final = {"name": "mcpkit-proxy", "version": "1"}
+
+
+@dataclass
+class UpstreamTool:
+    """What the proxy knows of an upstream tool: its definition (the HTTP layer checks a
+    call's ``Mcp-Param-*`` headers against its ``x-mcp-header`` parameters, as for a tool
+    of its own). Kept in the proxy's ``tools.tools`` by name."""
+
+    definition: JSONObject
+    cache: CacheHints | None = None
+    accepts_tasks: bool = False
 
 
 class ProxyServer(Server):
@@ -138,6 +153,7 @@ class ProxyServer(Server):
         self._main: Client | None = None
         self._main_link: Link | None = None
         self._main_claimed = False
+        self._main_lock: asyncio.Lock | None = None
         self._upstream_caps: JSONObject = {}
         self._depth = 0
         self._single = False
@@ -167,6 +183,29 @@ class ProxyServer(Server):
     def _publish_list_changed(self, kind: str) -> None:
         if kind in subscriptions.LIST_KINDS:
             self.notify_list_changed(kind)  # type: ignore[arg-type]
+        if kind == "tools":
+            self._spawn(self._prime_tools())
+
+    async def _prime_tools(self) -> None:
+        """Learn the upstream's tools from the shared connection: their ``x-mcp-header``
+        parameters are checked here (2026-07-28 over HTTP) and sent upstream."""
+        main = self._main
+        if main is None or not main.connected or "tools" not in self._upstream_caps:
+            return
+        try:
+            tools = await main.list_tools()
+        except (McpError, TransportError) as exc:
+            logger.debug("Could not list the upstream's tools: %s", exc)
+            return
+        self._know_tools(
+            [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in tools]
+        )
+
+    def _know_tools(self, tools: list[Any]) -> None:
+        known = cast("dict[str, Any]", self.tools.tools)
+        for tool in tools:
+            if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                known[tool["name"]] = UpstreamTool(tool)
 
     def _client(
         self, link: Link, *, capabilities: Mapping[str, Any] | None = None, era: Era | None = None
@@ -203,6 +242,7 @@ class ProxyServer(Server):
         await client.connect()
         self._main, self._main_link, self._main_claimed = client, link, False
         self._learn(client)
+        await self._prime_tools()
         if not client.modern:
             # The first connection leased to a 2026-07-28 call (a stdio upstream's state,
             # such as the tools it registered, is that process's own).
@@ -266,6 +306,7 @@ class ProxyServer(Server):
             pair = (self._main, self._main_link)
             if pair in self._idle:
                 self._idle.remove(pair)
+            self._watch(session, self._main)
             if "roots" in session.client_capabilities:
                 with contextlib.suppress(McpError, ConnectionClosed):
                     await self._main.session.notify("notifications/roots/list_changed")
@@ -278,27 +319,66 @@ class ProxyServer(Server):
                     INTERNAL_ERROR, f"Could not connect to the upstream server: {exc}"
                 ) from None
             pair = (client, link)
-            watcher = asyncio.get_running_loop().create_task(self._close_with(session, client))
-            self._watchers.add(watcher)
-            watcher.add_done_callback(self._watchers.discard)
+            self._watch(session, client)
         self._owned[session] = pair
         return pair
 
+    def _watch(self, session: AppSession, client: Client) -> None:
+        watcher = asyncio.get_running_loop().create_task(self._close_with(session, client))
+        self._watchers.add(watcher)
+        watcher.add_done_callback(self._watchers.discard)
+
     async def _close_with(self, session: AppSession, client: Client) -> None:
-        await session.wait_closed()
+        """The two ends of a client's own upstream session end together: the client gone,
+        its upstream session closes; the upstream gone (a server that exited), the
+        client's session closes (its state is gone with it)."""
+        ends = [
+            asyncio.ensure_future(session.wait_closed()),
+            asyncio.ensure_future(client.session.wait_closed()),
+        ]
+        try:
+            await asyncio.wait(ends, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for end in ends:
+                end.cancel()
         self._owned.pop(session, None)
         self._levels.pop(session, None)
         self._spawn(client.close())
+        if not session.closed:
+            logger.warning("The upstream session of a client ended: closing that client's")
+            self._spawn(session.close())
 
-    def _upstream_of(self, rctx: ServerRequestContext) -> tuple[Client, Link]:
+    async def _upstream_of(self, rctx: ServerRequestContext) -> tuple[Client, Link]:
         session = rctx.session
         owned = self._owned.get(session)
         if owned is not None:
             return owned
         main, link = self._main, self._main_link
-        if main is None or link is None:
+        if main is None or link is None or self._depth == 0:
             raise McpError(INTERNAL_ERROR, "The proxy is not connected to its upstream server")
+        if not main.connected and not link.session:
+            await self._reconnect_main(main)
+            main, link = self._main, self._main_link
+            assert main is not None and link is not None
         return main, link
+
+    async def _reconnect_main(self, lost: Client) -> None:
+        """Open the shared connection again after the upstream closed it (a server that
+        exited or restarted); -32603 for the request when that fails too."""
+        if self._main_lock is None:
+            self._main_lock = asyncio.Lock()
+        async with self._main_lock:
+            if self._main is not lost:
+                return  # someone else reconnected
+            self._idle[:] = [pair for pair in self._idle if pair[0] is not lost]
+            self._spawn(lost.close())
+            logger.warning("The upstream server closed the shared connection: reconnecting")
+            try:
+                await self._connect_main()
+            except (TransportError, McpError, OSError) as exc:
+                raise McpError(
+                    INTERNAL_ERROR, f"Could not reconnect to the upstream server: {exc}"
+                ) from None
 
     async def _lease(self) -> tuple[Client, Link]:
         """An upstream connection of the pool for one 2026-07-28 call (waits while
@@ -513,9 +593,17 @@ class ProxyServer(Server):
                 await self._release(uri)
 
     async def _forward(self, params: JSONObject | None, rctx: ServerRequestContext) -> Any:
+        result = await self._forward_one(params, rctx)
+        if rctx.method == "tools/list" and isinstance(result, dict):
+            tools = result.get("tools")
+            if isinstance(tools, list):
+                self._know_tools(tools)
+        return result
+
+    async def _forward_one(self, params: JSONObject | None, rctx: ServerRequestContext) -> Any:
         method = rctx.method
         if rctx.envelope is None:  # a handshake-era client
-            client, link = self._upstream_of(rctx)
+            client, link = await self._upstream_of(rctx)
             if not client.modern:
                 return await _call(client, link, rctx, method, params)
             body = self._envelope_for(rctx, params)
@@ -526,7 +614,7 @@ class ProxyServer(Server):
                 max_rounds=self.max_rounds,
             )
             return legacy_result(result)
-        main, link = self._upstream_of(rctx)
+        main, link = await self._upstream_of(rctx)
         if main.modern:
             return await _call(main, link, rctx, method, params)
         if method not in MRTR_METHODS:
