@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from mcpkit.errors import McpkitError
+from mcpkit.errors import McpError
 from mcpkit.redis.keyspace import Keyspace
 
 if TYPE_CHECKING:
@@ -42,8 +42,13 @@ logger = logging.getLogger("mcpkit.redis")
 STORE_UNAVAILABLE_CODE: Final = -32603
 
 
-class StoreUnavailable(McpkitError):
-    """Redis could not be reached (or answered too slowly): the request cannot be served."""
+class StoreUnavailable(McpError):
+    """Redis could not be reached (or answered too slowly): the request cannot be served.
+    A JSON-RPC internal error (-32603) whose message says so, whoever raises it (a handler
+    creating a task, the HTTP layer loading a session)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(STORE_UNAVAILABLE_CODE, message)
 
 
 def unavailable(exc: BaseException, url: str) -> StoreUnavailable:
