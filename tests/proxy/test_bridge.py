@@ -241,3 +241,16 @@ async def test_an_upstream_that_dies() -> None:
                 await modern.call_tool("crash")
             assert lost.value.code == -32603
             assert (await modern.call_tool("count", {"n": 1})).content[0].text == "counted 1"
+
+
+async def test_the_proxys_middleware_runs_around_what_it_forwards() -> None:
+    seen: list[str] = []
+
+    async def record(ctx: Any, call_next: Any) -> Any:
+        seen.append(ctx.method)
+        return await call_next(ctx)
+
+    proxy = ProxyServer(fixture_command("modern"), middleware=[record])
+    async with Client(proxy, era="2026-07-28") as client:
+        assert (await client.call_tool("count", {"n": 1})).content[0].text == "counted 1"
+    assert "tools/call" in seen and "server/discover" in seen

@@ -167,7 +167,6 @@ class ProxyServer(Server):
         self._task_tools: set[str] = set()
         self._background: set[asyncio.Task[Any]] = set()
         self._watchers: set[asyncio.Task[Any]] = set()
-        self._table: dict[str, ServerHandler] | None = None
         self.on_roots_changed(self._roots_changed_upstream)
 
     # -- the upstream -----------------------------------------------------------------------
@@ -479,7 +478,7 @@ class ProxyServer(Server):
 
     def handler_table(self) -> Mapping[str, ServerHandler]:
         """Every method forwarded (see :data:`FORWARDED_METHODS`)."""
-        table = self._table
+        table = self._tables.get(())  # cleared by the server when its handlers change
         if table is None:
             table = {method: self._forward for method in FORWARDED_METHODS}
             table["initialize"] = self._initialize
@@ -490,7 +489,13 @@ class ProxyServer(Server):
                 table[DISCOVER_METHOD] = self._discover_request
                 table[LISTEN_METHOD] = self._listen
             table.update(self._raw_handlers)
-            self._table = table
+            chain = self._chain()
+            if chain:  # the server's middleware runs around what is forwarded too
+                from mcpkit.server.middleware.chain import ping, wrap_request
+
+                table.setdefault("ping", ping)
+                table = {m: wrap_request(m, h, chain, self) for m, h in table.items()}
+            self._tables[()] = table
         return table
 
     # -- handlers ---------------------------------------------------------------------------
