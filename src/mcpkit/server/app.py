@@ -39,7 +39,6 @@ from mcpkit.server.completion import CompletionRegistry
 from mcpkit.server.context import Context, LifespanT
 from mcpkit.server.discover import DISCOVER_METHOD, discover_result
 from mcpkit.server.logging import McpLogHandler
-from mcpkit.server.middleware.base import MiddlewareLike, _HttpOrigin, http_origin
 from mcpkit.server.mrtr import DEFAULT_MAX_ROUNDS
 from mcpkit.server.offload import WorkerPool
 from mcpkit.server.pagination import DEFAULT_PAGE_SIZE
@@ -58,6 +57,7 @@ from mcpkit.versions import Era, ProtocolVersion
 if TYPE_CHECKING:
     from mcpkit.proxy import ProxyServer
     from mcpkit.redis.backend import RedisBackend
+    from mcpkit.server.middleware.base import MiddlewareLike
     from mcpkit.server.mount import Mount
     from mcpkit.server.openapi import Route
     from mcpkit.transports.http.event_store import EventStore
@@ -1155,6 +1155,8 @@ class ServerHTTPApp:
                 await self.app(scope, receive, send)
                 return
             # Middleware learn where the request came from (its handler task inherits this).
+            from mcpkit.server.middleware.base import _HttpOrigin, http_origin
+
             client = scope.get("client")
             token = http_origin.set(_HttpOrigin(client[0] if client else None, self.gate))
             try:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from mcpkit.jsonrpc import JSONObject, RequestId
 
@@ -221,7 +221,6 @@ class MiddlewareContext:
         return f"<MiddlewareContext {self.method} {kind}>"
 
 
-@runtime_checkable
 class HookProvider(Protocol):
     """A middleware object that says which hooks serve a method (what :class:`Middleware`
     implements); anything else callable is one hook for every message."""
