@@ -254,3 +254,21 @@ async def test_the_proxys_middleware_runs_around_what_it_forwards() -> None:
     async with Client(proxy, era="2026-07-28") as client:
         assert (await client.call_tool("count", {"n": 1})).content[0].text == "counted 1"
     assert "tools/call" in seen and "server/discover" in seen
+
+
+async def test_a_config_entry_and_a_server_as_targets() -> None:
+    from tests.proxy.conftest import FIXTURE
+
+    entry = {"command": sys.executable, "args": [str(FIXTURE), "legacy"], "env": {"X": "1"}}
+    async with Client(Server.proxy(entry, name="renamed"), era="legacy") as client:
+        assert client.server_info.name == "renamed"
+        assert (await client.call_tool("count", {"n": 2})).content[0].text == "counted 2"
+    inner = Server("inner")
+
+    @inner.tool()
+    def hello() -> str:
+        return "hello from inside"
+
+    async with Client(Server.proxy(Server.proxy(inner))) as client:  # a proxy of a proxy
+        assert client.server_info.name == "inner"
+        assert (await client.call_tool("hello")).content[0].text == "hello from inside"
