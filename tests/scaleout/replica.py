@@ -25,11 +25,18 @@ from mcpkit.transports.http import running
 SERVED: collections.Counter[str] = collections.Counter()
 
 
-def build(name: str, redis_url: str) -> Server[Any]:
+def build(name: str, redis_url: str | None) -> Server[Any]:
     # A restarted replica is a new incarnation: its id differs, so what the dead one ran is
     # known to be dead.
-    backend = RedisBackend(
-        redis_url, replica_id=f"{name}-{os.getpid()}", heartbeat_interval=0.15, heartbeat_ttl=0.75
+    backend = (
+        None
+        if redis_url is None
+        else RedisBackend(
+            redis_url,
+            replica_id=f"{name}-{os.getpid()}",
+            heartbeat_interval=0.15,
+            heartbeat_ttl=0.75,
+        )
     )
     app: Server[Any] = Server("scaleout", "1.0", store=backend)
 
@@ -119,8 +126,9 @@ async def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--redis", required=True)
     parser.add_argument("--id", required=True)
+    parser.add_argument("--memory", action="store_true", help="no Redis: the memory store")
     args = parser.parse_args()
-    app = build(args.id, args.redis)
+    app = build(args.id, None if args.memory else args.redis)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):

@@ -7,6 +7,10 @@ import asyncio
 import itertools
 from typing import Any
 
+import httpx
+import orjson
+
+from tests.scaleout.cluster import direct_url
 from tests.scaleout.conftest import Deployment
 from tests.scaleout.tours import client, consecutive_replicas, text, until
 
@@ -93,3 +97,47 @@ async def test_tasks_in_both_eras(live: Deployment) -> None:
             asking = await c.start_tool_task("confirm", {})
             result = await asking.result(timeout=20)
             assert asking.status == "completed" and text(result).endswith("confirmed: accept")
+
+
+async def test_any_replica_serves_a_session_and_delete_ends_it_everywhere(
+    live: Deployment,
+) -> None:
+    headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"},
+        },
+    }
+    async with httpx.AsyncClient(timeout=20) as http:
+        first = await http.post(live.url, json=init, headers=headers)
+        assert first.status_code == 200
+        sid = first.headers["mcp-session-id"]
+        session = {**headers, "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25"}
+        note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert (await http.post(live.url, json=note, headers=session)).status_code == 202
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}
+        call["params"] = {"name": "replica", "arguments": {}}
+        served = set()
+        for replica in live.replicas:  # each replica, directly
+            answer = await http.post(direct_url(replica), json=call, headers=session)
+            assert answer.status_code == 200
+            served.add(_sse_result(answer.text)["structuredContent"]["id"])
+            call["id"] += 1  # type: ignore[operator]
+        assert served == {"r1", "r2", "r3"}
+        assert (await http.delete(live.url, headers=session)).status_code == 200
+        for replica in live.replicas:
+            gone = await http.post(direct_url(replica), json=call, headers=session)
+            assert gone.status_code == 404
+            assert gone.json()["error"]["code"] == -32001
+
+
+def _sse_result(body: str) -> dict[str, Any]:
+    for line in body.splitlines():
+        if line.startswith("data: ") and '"result"' in line:
+            return dict(orjson.loads(line[6:])["result"])
+    raise AssertionError(body)

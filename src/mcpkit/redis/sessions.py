@@ -122,12 +122,6 @@ redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(info))
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 1
 """
-#: KEYS: session hash, streams hash. ARGV: prefix of event keys. Deletes the session.
-_DELETE = """
-local keys = redis.call('HKEYS', KEYS[2])
-for _, k in ipairs(keys) do redis.call('DEL', ARGV[1] .. k) end
-return redis.call('DEL', KEYS[1], KEYS[2])
-"""
 
 
 def _text(value: Any) -> str:
@@ -745,14 +739,26 @@ class SharedSessions:
         return True
 
     async def delete(self, sid: str) -> None:
-        """End session ``sid`` everywhere (DELETE on any replica)."""
-        prefix = self.keys.events(sid, "")
+        """End session ``sid`` everywhere (DELETE on any replica): its keys go (every one
+        named, none scanned; a stream opened meanwhile expires with its TTL) and every
+        replica's view closes."""
+        client = self._client()
+        streams = await self._run(client.hkeys(self.keys.streams(sid)))
+        keys = [self.keys.session(sid), self.keys.streams(sid)]
+        keys += [self.keys.events(sid, _text(k)) for k in streams]
+        keys.append(self.keys.events(sid, await self._standalone_key(sid)))
+        await self._run(client.delete(*keys))
         await self._run(
-            self._client().eval(_DELETE, 2, self.keys.session(sid), self.keys.streams(sid), prefix)
+            client.publish(self.keys.broadcast_channel, orjson.dumps({"s": sid, "x": 1}))
         )
-        await self._run(
-            self._client().publish(self.keys.broadcast_channel, orjson.dumps({"s": sid, "x": 1}))
-        )
+
+    async def _standalone_key(self, sid: str) -> str:
+        app = self.app
+        view = app.sessions.get(sid) if app is not None else None
+        if isinstance(view, RedisSessionTransport):
+            return view._standalone.key
+        raw = await self._run(self._client().hget(self.keys.session(sid), "sk"))
+        return _text(raw) if raw else "-"
 
     async def standalone_delivered(self, sid: str) -> int:
         """The standalone stream's sequence number a fresh GET starts after."""

@@ -1,0 +1,266 @@
+"""The processes of a scale-out deployment on loopback: ``redis-server``, mcpkit replicas
+and ``nginx`` round-robin in front of them (used by the test fixtures and by
+bench/scaleout.py). A missing ``redis-server`` or ``/usr/sbin/nginx`` raises at once.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+NGINX = "/usr/sbin/nginx"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, proc: subprocess.Popen[Any] | None, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"process exited with {proc.returncode} before listening on {port}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.02)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout}s")
+
+
+@dataclass
+class Redis:
+    """A throw-away redis-server (no persistence) that can be stopped and restarted."""
+
+    directory: Path
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise RuntimeError("redis-server is not installed (scripts/system_packages.sh)")
+        self.proc = subprocess.Popen(
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.directory),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_port(self.port, self.proc)
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+
+
+@dataclass
+class Replica:
+    name: str
+    port: int
+    redis_url: str
+    log: Path
+    proc: subprocess.Popen[bytes] | None = None
+    #: Serve with the memory store (one process, no Redis) instead.
+    memory: bool = False
+
+    def start(self) -> None:
+        self.spawn()
+        wait_port(self.port, self.proc)
+
+    def spawn(self) -> None:
+        """Start without waiting for it to listen (see :meth:`listening`)."""
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "MCPKIT_REQUEST_STATE_KEYS": ""}
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "tests.scaleout.replica",
+                    "--port",
+                    str(self.port),
+                    "--redis",
+                    self.redis_url,
+                    "--id",
+                    self.name,
+                    *(["--memory"] if self.memory else []),
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=log,
+            )
+
+    def listening(self) -> bool:
+        if self.proc is None or self.proc.poll() is not None:
+            return False
+        with socket.socket() as s:
+            return s.connect_ex(("127.0.0.1", self.port)) == 0
+
+    def kill(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None and proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(10)
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10)
+
+
+NGINX_CONF = """
+daemon off;
+worker_processes 1;
+pid {dir}/nginx.pid;
+error_log {dir}/nginx-error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    upstream mcp {{
+{servers}
+        keepalive 32;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location /mcp {{
+            proxy_pass http://mcp;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $host;
+            proxy_buffering off;
+            proxy_cache off;
+            proxy_read_timeout 3600s;
+            proxy_send_timeout 3600s;
+            proxy_next_upstream error timeout;
+            proxy_connect_timeout 2s;
+        }}
+    }}
+}}
+"""
+
+
+@dataclass
+class Nginx:
+    directory: Path
+    upstreams: list[int]
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/mcp"
+
+    def start(self) -> None:
+        if not os.path.exists(NGINX):
+            raise RuntimeError(f"{NGINX} is not installed (scripts/system_packages.sh)")
+        servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in self.upstreams)
+        conf = self.directory / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(dir=self.directory, servers=servers, port=self.port))
+        self.proc = subprocess.Popen(
+            [NGINX, "-p", str(self.directory), "-c", str(conf)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_port(self.port, self.proc)
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            proc.wait(10)
+
+
+@dataclass
+class Deployment:
+    redis: Redis
+    replicas: list[Replica]
+    nginx: Nginx
+
+    @property
+    def url(self) -> str:
+        return self.nginx.url
+
+    def replica(self, name: str) -> Replica:
+        return next(r for r in self.replicas if r.name == name)
+
+    def restart(self, name: str) -> None:
+        replica = self.replica(name)
+        replica.kill()
+        replica.start()
+
+    def ensure_running(self) -> None:
+        for replica in self.replicas:
+            if replica.proc is None or replica.proc.poll() is not None:
+                replica.spawn()
+        for replica in self.replicas:
+            wait_port(replica.port, replica.proc)
+
+
+def start_deployment(directory: Path, replicas: int = 3) -> Deployment:
+    """Redis, ``replicas`` mcpkit replicas on it and nginx in front (all started)."""
+    redis = Redis(directory)
+    redis.start()
+    members = [
+        Replica(f"r{i}", free_port(), redis.url, directory / f"r{i}.log")
+        for i in range(1, replicas + 1)
+    ]
+    nginx = Nginx(directory, [r.port for r in members])
+    deployment = Deployment(redis, members, nginx)
+    try:
+        for replica in members:
+            replica.spawn()
+        for replica in members:
+            wait_port(replica.port, replica.proc)
+        nginx.start()
+    except BaseException:
+        stop_deployment(deployment)
+        raise
+    return deployment
+
+
+def stop_deployment(deployment: Deployment) -> None:
+    deployment.nginx.stop()
+    for replica in deployment.replicas:
+        replica.stop()
+    deployment.redis.stop()
+
+
+def direct_url(replica: Replica) -> str:
+    return f"http://127.0.0.1:{replica.port}/mcp"
