@@ -170,8 +170,7 @@ class ModernRequestTransport(Transport):
         self.response: bytes | None = None
         #: The JSON-RPC error code of the response (None: a result).
         self.error_code: int | None = None
-        #: Set whenever something arrives (or the stream must end).
-        self.event = asyncio.Event()
+        self._event: asyncio.Event | None = None
         self.closed = False
         #: End the stream after what it has (the server is shutting down).
         self.ending = False
@@ -180,6 +179,19 @@ class ModernRequestTransport(Transport):
         self.watcher: asyncio.Task[None] | None = None
         self.started = 0.0
         self._drained: asyncio.Event | None = None
+
+    @property
+    def event(self) -> asyncio.Event:
+        """Set whenever something arrives (or the stream must end); made on first use (a
+        quick answer, written as the request was dispatched, never needs one)."""
+        event = self._event
+        if event is None:
+            event = self._event = asyncio.Event()
+        return event
+
+    def _wake(self) -> None:
+        if self._event is not None:
+            self._event.set()
 
     async def start(self, sink: MessageSink) -> None:
         self.sink = sink
@@ -197,7 +209,7 @@ class ModernRequestTransport(Transport):
                 code = error.get("code")
                 self.error_code = code if type(code) is int else 0
             self.response = orjson.dumps(message)
-            self.event.set()
+            self._wake()
             return
         if "id" in message:
             # The caller's request fails at once instead of waiting for an answer that
@@ -215,12 +227,12 @@ class ModernRequestTransport(Transport):
         if self._drained is None and self.size > self.max_buffer // 2:
             self._drained = asyncio.Event()
             self.writing_paused = True
-        self.event.set()
+        self._wake()
 
     def end(self) -> None:
         """End this request's stream once its buffered frames are sent (shutdown)."""
         self.ending = True
-        self.event.set()
+        self._wake()
 
     def take(self) -> list[bytes]:
         """The frames waiting, removed (producers waiting on :meth:`drain` go on)."""
@@ -242,7 +254,7 @@ class ModernRequestTransport(Transport):
         if self.closed:
             return
         self.closed = True
-        self.event.set()
+        self._wake()
         if self._drained is not None:
             self._drained.set()
         sink = self.sink
@@ -297,7 +309,7 @@ async def _watch_disconnect(receive: Receive, transport: ModernRequestTransport)
         message = await receive()
         if message["type"] == "http.disconnect":
             transport.closed = True
-            transport.event.set()
+            transport._wake()
             return
 
 
@@ -336,7 +348,7 @@ class DisconnectWatch:
             if transport.started <= due:
                 del self._waiting[transport]
                 transport.watcher = loop.create_task(_watch_disconnect(receive, transport))
-                transport.event.set()  # its answer loop may now arm its own timers
+                transport._wake()  # its answer loop may now arm its own timers
             elif first is None or transport.started < first:
                 first = transport.started
         if first is not None:
@@ -410,6 +422,17 @@ async def _answer(
     receive: Receive,
     send: Send,
 ) -> None:
+    response = transport.response
+    if (
+        response is not None
+        and not (stream and transport.frames)
+        and not transport.closed
+        and (json_ok or transport.error_code is not None)
+    ):
+        # Answered as it was dispatched (the usual quick request): no waiting, no watch.
+        code = transport.error_code
+        await _respond_json(send, 200 if code is None else status_for_code(code), response)
+        return
     loop = asyncio.get_running_loop()
     event = transport.event
     watch = app.disconnect_watch
