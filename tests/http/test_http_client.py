@@ -181,3 +181,25 @@ async def test_get_is_405_when_stateless(serve_app: Any) -> None:
         assert r.status_code == 405
         r = await http.delete(served.url)
         assert r.status_code == 405
+
+
+async def test_an_error_without_text_is_named_by_its_type(connect: Any) -> None:
+    """httpx's read timeout has no text: the call's error names it instead of ending in ': '."""
+
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(65536)  # takes the request, never answers
+        await asyncio.sleep(30)
+        writer.close()
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        client = await connect(
+            f"http://127.0.0.1:{port}/mcp", initialize=False, sse_read_timeout=0.3
+        )
+        with pytest.raises(McpError) as info:
+            await client.initialize({"name": "c", "version": "1"}, timeout=10)
+        assert info.value.code == HTTP_ERROR
+        assert info.value.message.endswith("failed: ReadTimeout"), info.value.message
+    finally:
+        server.close()

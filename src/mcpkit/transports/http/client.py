@@ -292,14 +292,14 @@ class StreamableHTTPClientTransport(Transport):
 
     def _fail(self, ids: list[RequestId], exc: Exception) -> None:
         if not ids:
-            logger.warning("Could not send a message to %s: %s", self.url, exc)
+            logger.warning("Could not send a message to %s: %s", self.url, _describe(exc))
             return
         if isinstance(exc, HttpStatusError):
             data: dict[str, Any] = {"status": exc.status}
             message = str(exc)
         else:
             data = {"exception": type(exc).__name__}
-            message = f"HTTP request to {self.url} failed: {exc or type(exc).__name__}"
+            message = f"HTTP request to {self.url} failed: {_describe(exc)}"
         for rid in ids:
             self._deliver(
                 {
@@ -611,3 +611,10 @@ async def _read_limited(response: httpx.Response, limit: int = 64 * 1024) -> byt
             if len(out) >= limit:
                 break
     return bytes(out[:limit])
+
+
+def _describe(exc: BaseException) -> str:
+    """An exception for a message: its text, or its type when it has none (httpx's timeouts
+    and protocol errors often have an empty text)."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
