@@ -129,7 +129,10 @@ class StreamableHTTPApp:
     (the ``retry`` field of priming events),
     ``keepalive_interval`` (seconds between SSE comments on idle streams) and ``legacy_sse``
     (also serve the 2024-11-05 HTTP+SSE endpoints ``/sse`` and ``/messages``), ``auth`` (a
-    :class:`mcpkit.auth.ResourceServer`: bearer tokens required, protected resource metadata).
+    :class:`mcpkit.auth.ResourceServer`: bearer tokens required, protected resource metadata),
+    ``shared`` (a :class:`mcpkit.redis.SharedSessions`: 2025 sessions and their events live
+    in Redis and any replica serves any of them; ``Server(store=...)`` passes it; None, the
+    default, keeps them in this process and no shared-store code runs).
 
     Origin and Host checks (the spec's security warning; refusals are HTTP 403 with a
     JSON-RPC error body saying what was refused):
