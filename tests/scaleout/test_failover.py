@@ -19,10 +19,12 @@ import random
 from typing import Any
 
 import pytest
+import redis.asyncio as aioredis
 
 from mcpkit import McpError
 from mcpkit.client.listen import Listener
 from mcpkit.redis.sessions import PRODUCER_DIED_MESSAGE
+from mcpkit.redis.tasks import LEASE_EXPIRED_MESSAGE
 from tests.scaleout.conftest import Deployment
 from tests.scaleout.tours import client, text, until
 
@@ -165,3 +167,24 @@ async def test_kill_a_replica_mid_stream_and_mid_listen(live: Deployment) -> Non
         f"rounds {rounds}, killed calls {killed_calls}, killed listens {killed_listens}, ", end=""
     )
     print(f"whole calls {whole_calls}, killed before starting {unstarted}")
+
+
+@pytest.mark.timeout(120)
+async def test_task_of_a_killed_replica_fails_with_a_clear_error(live: Deployment) -> None:
+    store = aioredis.Redis.from_url(live.redis.url)
+    try:
+        for era in ("legacy", "2026-07-28"):
+            live.ensure_running()
+            async with client(live.url, era) as c:
+                handle = await c.start_tool_task("slow", {"seconds": 60})
+                lease = await store.get(f"mcpkit:t:{{{handle.task_id}}}:lease")
+                assert lease is not None
+                runner = lease.decode().rsplit("-", 1)[0]  # "r2-<pid>": replica r2
+                live.replica(runner).kill()
+                with pytest.raises(McpError) as failed:
+                    await handle.result(timeout=30)  # polled through the other replicas
+                assert failed.value.message == LEASE_EXPIRED_MESSAGE
+                assert handle.status == "failed"
+    finally:
+        await store.aclose()
+        live.ensure_running()
