@@ -42,3 +42,13 @@ def live(deployment: Deployment) -> Deployment:
         deployment.redis.start()
     deployment.ensure_running()
     return deployment
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The first test of the folder also starts the deployment (Redis, 3 replicas, nginx):
+    on a loaded machine that alone may take tens of seconds, so these tests get a longer
+    bound than the suite's default."""
+    here = __file__.rsplit("/", 1)[0]
+    for item in items:
+        if str(item.path).startswith(here) and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(180))

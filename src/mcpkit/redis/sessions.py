@@ -159,8 +159,10 @@ class _Tail:
                 self.end_seen = True
                 self.conn.finish()
             else:
-                self.conn.push(sse.encode_event(data, f"{self.key}-{seq}"), replay=True)
-                self.transport.delivered(self.key, seq)
+                # A live event: a reader too slow for it is dropped (it resumes from the
+                # log), so a slow client never grows this process's memory.
+                if self.conn.push(sse.encode_event(data, f"{self.key}-{seq}")):
+                    self.transport.delivered(self.key, seq)
             return
         self.fill()
 
