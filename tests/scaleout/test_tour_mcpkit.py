@@ -27,6 +27,12 @@ async def test_handshake_era_tour(live: Deployment) -> None:
     async with client(
         live.url, "legacy", on_resource_updated=updated.append, on_list_changed=changed.append
     ) as c:
+        # Concurrent first requests on replicas that have no view of the session yet: they
+        # share one view there, and each answer finds the request it answers.
+        results = await asyncio.gather(
+            *(c.call_tool("sample", {"prompt": f"p{i}"}) for i in range(6))
+        )
+        assert [text(r).rsplit(": ", 1)[1] for r in results] == [f"p{i}" for i in range(6)]
         assert_round_robin(await consecutive_replicas(c))
         for _ in range(3):  # answered on another replica than the one that asked
             assert text(await c.call_tool("sample", {"prompt": "hi"})).endswith("sampled: re: hi")

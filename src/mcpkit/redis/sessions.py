@@ -621,8 +621,9 @@ class SharedSessions:
         backend.router.fixed[self.keys.broadcast_channel] = self._on_broadcast
         backend.router.on_reconnect.append(self._resync)
         backend.on_heartbeat.append(self._keep_alive)
-        #: Requests served here (by method), for operators and tests.
+        #: Views built here (for operators and tests).
         self.loaded = 0
+        self._loading: dict[str, asyncio.Future[RedisSessionTransport | None]] = {}
 
     @property
     def ttl_ms(self) -> int:
@@ -673,7 +674,28 @@ class SharedSessions:
         await self._run(pipe.execute())
 
     async def load(self, sid: str) -> RedisSessionTransport | None:
-        """A view of session ``sid`` on this replica (None: no such session)."""
+        """A view of session ``sid`` on this replica (None: no such session). Concurrent
+        requests of one session share one view (one id block: answers find their future)."""
+        loading = self._loading.get(sid)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[RedisSessionTransport | None] = (
+            asyncio.get_running_loop().create_future()
+        )
+        self._loading[sid] = future
+        try:
+            view = await self._load(sid)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: the waiters (if any) get it too
+            raise
+        else:
+            future.set_result(view)
+            return view
+        finally:
+            del self._loading[sid]
+
+    async def _load(self, sid: str) -> RedisSessionTransport | None:
         app = self.app
         assert app is not None
         self.backend.start()
