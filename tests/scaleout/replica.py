@@ -101,6 +101,18 @@ def build(name: str, redis_url: str | None) -> Server[Any]:
         await asyncio.sleep(seconds)
         return f"{name} slept {seconds}"
 
+    @app.tool()
+    async def hold(key: str) -> str:
+        """Wait to be cancelled; say in Redis where it started and where it was cancelled."""
+        assert backend is not None
+        await backend.client.set(f"test:started:{key}", name, ex=60)
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            await asyncio.shield(backend.client.set(f"test:cancelled:{key}", name, ex=60))
+            raise
+        return "not cancelled"
+
     @app.tool(task_support="optional")
     async def confirm(ctx: Context) -> str:
         """A task that asks the user, then finishes."""

@@ -4,11 +4,13 @@ lands on another replica than the one before, and everything still works."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 from typing import Any
 
 import httpx
 import orjson
+import redis.asyncio as aioredis
 
 from tests.scaleout.cluster import direct_url
 from tests.scaleout.conftest import Deployment
@@ -147,3 +149,29 @@ def _sse_result(body: str) -> dict[str, Any]:
         if line.startswith("data: ") and '"result"' in line:
             return dict(orjson.loads(line[6:])["result"])
     raise AssertionError(body)
+
+
+async def test_cancellation_reaches_the_replica_running_the_request(live: Deployment) -> None:
+    store = aioredis.Redis.from_url(live.redis.url)
+    try:
+        async with client(live.url, "legacy") as c:
+            for i in range(4):
+                key = f"k{i}-{id(c)}"
+                call = asyncio.get_running_loop().create_task(c.call_tool("hold", {"key": key}))
+                for _ in range(400):
+                    ran = await store.get(f"test:started:{key}")
+                    if ran is not None:
+                        break
+                    await asyncio.sleep(0.025)
+                assert ran is not None
+                call.cancel()  # notifications/cancelled: POSTed to the next replica
+                with contextlib.suppress(asyncio.CancelledError):
+                    await call
+                for _ in range(400):
+                    stopped = await store.get(f"test:cancelled:{key}")
+                    if stopped is not None:
+                        break
+                    await asyncio.sleep(0.025)
+                assert stopped == ran  # the handler was cancelled where it ran
+    finally:
+        await store.aclose()
