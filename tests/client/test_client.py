@@ -148,12 +148,13 @@ async def test_timeout_sends_cancel_and_session_survives(feature: Any) -> None:
 
 
 async def test_progress_resets_timeout_up_to_max_total(feature: Any) -> None:
-    c = await feature(timeout=0.3)
-    # 6 steps x 0.1 s = 0.6 s in total, longer than the timeout, but progress keeps it alive.
-    result = await c.call_tool("slow", {"steps": 6, "delay": 0.1})
+    c = await feature(timeout=1.0)
+    # 6 steps x 0.25 s = 1.5 s in total, longer than the timeout, but progress keeps it
+    # alive (each gap leaves 0.75 s of margin for a loaded machine).
+    result = await c.call_tool("slow", {"steps": 6, "delay": 0.25})
     assert result.content[0].text == "done"  # type: ignore[union-attr]
     with pytest.raises(RequestTimeout):
-        await c.call_tool("slow", {"steps": 50, "delay": 0.05}, max_total_timeout=0.4)
+        await c.call_tool("slow", {"steps": 100, "delay": 0.05}, max_total_timeout=1.2)
 
 
 async def test_task_cancellation_sends_cancelled(feature: Any, wire: Any) -> None:
