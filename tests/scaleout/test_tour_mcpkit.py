@@ -10,8 +10,10 @@ from typing import Any
 
 import httpx
 import orjson
+import pytest
 import redis.asyncio as aioredis
 
+from mcpkit import McpError
 from tests.scaleout.cluster import direct_url
 from tests.scaleout.conftest import Deployment
 from tests.scaleout.tours import client, consecutive_replicas, text, until
@@ -105,6 +107,13 @@ async def test_tasks_in_both_eras(live: Deployment) -> None:
             asking = await c.start_tool_task("confirm", {})
             result = await asking.result(timeout=20)
             assert asking.status == "completed" and text(result).endswith("confirmed: accept")
+            if era == "legacy":
+                # The task belongs to this session: another session (on any replica) is
+                # told it does not exist.
+                async with client(live.url, era) as other:
+                    for _ in range(3):
+                        with pytest.raises(McpError, match="Task not found"):
+                            await other.get_task(handle.task_id)
 
 
 async def test_any_replica_serves_a_session_and_delete_ends_it_everywhere(
