@@ -117,3 +117,19 @@ async def test_a_probe_app_of_its_own() -> None:
         assert (await http.get(probes + "/readyz")).json()["status"] == "ready"
         assert (await http.get(probes + "/mcp")).status_code == 404
         assert (await http.get(base + "/healthz")).status_code == 404  # not on the MCP port
+
+
+async def test_mounted_in_a_host_application() -> None:
+    """Under a Starlette ``Mount`` the probes answer below the mount's path, and readiness
+    follows the lifespan the host gives the app."""
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    app = Server("mounted")
+    asgi = app.http_app(health=True, metrics=True)
+    web = Starlette(routes=[Mount("/tools", app=asgi)], lifespan=asgi.lifespan)
+    async with running(web) as base, httpx.AsyncClient(base_url=base) as http:
+        ready = await http.get("/tools/readyz")
+        assert ready.status_code == 200 and ready.json()["status"] == "ready"
+        assert (await http.get("/tools/metrics")).status_code == 200
+        assert (await http.get("/healthz")).status_code == 404  # not the host's own path

@@ -1149,7 +1149,7 @@ class ServerHTTPApp:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("type") != "lifespan":
             probes = self.probes
-            if probes is not None and scope["type"] == "http" and scope["path"] in probes.routes:
+            if probes is not None and scope["type"] == "http" and probes.route_of(scope):
                 await probes.answer(scope, send)
                 return
             if self.gate is None and not self.server.middleware:

@@ -192,9 +192,22 @@ class ObservabilityApp:
 
         return 200, self.metrics.render(), [(b"content-type", CONTENT_TYPE.encode())]
 
+    def route_of(self, scope: Scope) -> str | None:
+        """The path of :attr:`routes` an HTTP request asks for (below the ``root_path`` of
+        an app it is mounted in), or None."""
+        path: str = scope["path"]
+        root: str = scope.get("root_path", "")
+        if root and path.startswith(root):
+            path = path[len(root) :]
+        return path if path in self.routes else None
+
     async def answer(self, scope: Scope, send: Send) -> None:
         """Answer an HTTP request for one of :attr:`routes` (``GET`` or ``HEAD``)."""
-        route = self.routes[scope["path"]]
+        path = self.route_of(scope)
+        if path is None:
+            await respond(send, 404, b"Not Found", _TEXT)
+            return
+        route = self.routes[path]
         method = scope.get("method", "GET")
         if method not in ("GET", "HEAD"):
             await respond(send, 405, b"Method Not Allowed", [*_TEXT, (b"allow", b"GET, HEAD")])
@@ -206,10 +219,7 @@ class ObservabilityApp:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind == "http":
-            if scope["path"] in self.routes:
-                await self.answer(scope, send)
-            else:
-                await respond(send, 404, b"Not Found", _TEXT)
+            await self.answer(scope, send)
         elif kind == "lifespan":  # nothing to start: the server's app runs the lifespan
             while True:
                 message = await receive()
