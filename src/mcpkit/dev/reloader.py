@@ -1,0 +1,54 @@
+"""The dev server's reloader: polls the modification times of the source files next to the
+user's server (``.py``, and the ``.html``/``.css``/``.js``/``.json`` an app view is made of).
+
+Polling keeps mcpkit free of a file-watching dependency; a scan of a project folder costs a
+few hundred ``stat`` calls, done every ``interval`` seconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+__all__ = ["WATCHED_SUFFIXES", "SourceWatcher"]
+
+#: The file kinds whose change restarts the user's server.
+WATCHED_SUFFIXES = (".py", ".html", ".css", ".js", ".json")
+_SKIP_DIRS = frozenset({"__pycache__", "node_modules", "venv", ".venv", "build", "dist"})
+_MAX_FILES = 5000
+
+
+class SourceWatcher:
+    """Polls the files under ``root`` whose names end with one of ``suffixes``."""
+
+    def __init__(self, root: Path, suffixes: tuple[str, ...] = WATCHED_SUFFIXES) -> None:
+        self.root = root
+        self.suffixes = suffixes
+        self._snapshot = self._scan()
+
+    def _files(self) -> Iterator[Path]:
+        count = 0
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = [d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS]
+            for name in files:
+                if name.endswith(self.suffixes):
+                    count += 1
+                    if count > _MAX_FILES:
+                        return
+                    yield Path(folder) / name
+
+    def _scan(self) -> dict[Path, tuple[int, int]]:
+        snapshot: dict[Path, tuple[int, int]] = {}
+        for path in self._files():
+            with contextlib.suppress(OSError):
+                stat = path.stat()
+                snapshot[path] = (stat.st_mtime_ns, stat.st_size)
+        return snapshot
+
+    def changed(self) -> list[Path]:
+        """The files added, removed or modified since the last call (sorted)."""
+        new = self._scan()
+        old, self._snapshot = self._snapshot, new
+        return sorted({p for p in new.keys() | old.keys() if new.get(p) != old.get(p)}, key=str)
