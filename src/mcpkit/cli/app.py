@@ -273,6 +273,10 @@ def build_parser() -> argparse.ArgumentParser:
     from mcpkit.cli.install import add_install_parser
 
     add_install_parser(sub, _command)
+
+    from mcpkit.cli.dev import add_dev_parser
+
+    add_dev_parser(sub, _command)
     return parser
 
 
@@ -356,6 +360,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from mcpkit.cli.install import run_install
 
         return run_install(args)
+    if command == "dev":
+        from mcpkit.cli.dev import run_dev
+
+        return run_dev(args)
     handlers: dict[str, Callable[[argparse.Namespace], Any]] = {}
     if command == "inspect":
         from mcpkit.cli.inspect import run_inspect
