@@ -393,6 +393,18 @@ class RedisBackend:
         self.start()
         await self.router.ready()
 
+    async def withdraw(self) -> None:
+        """Stop heart-beating and delete this replica's heartbeat at once (bounded by
+        ``command_timeout``): other replicas then treat what it ran as ended."""
+        hb, self._heartbeat = self._heartbeat, None
+        if hb is not None:
+            hb.cancel()
+            with contextlib.suppress(BaseException):
+                await hb
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(self.command_timeout):
+                await self.client.delete(self.keys.alive(self.replica_id))
+
     async def aclose(self) -> None:
         """Stop the router and heartbeat and close the connection."""
         hb, self._heartbeat = self._heartbeat, None

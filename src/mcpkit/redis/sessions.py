@@ -34,6 +34,7 @@ shared sessions fail with HTTP 503 and a JSON-RPC error.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
@@ -912,6 +913,13 @@ class SharedSessions:
         for transport in list(app.sessions.values()):
             if isinstance(transport, RedisSessionTransport):
                 transport.resync()
+
+    async def shutdown(self) -> None:
+        """This replica stops: withdraw its heartbeat (bounded; an unreachable Redis is
+        left to expire it) and close the backend."""
+        await self.backend.withdraw()
+        with contextlib.suppress(Exception):
+            await self.backend.aclose()
 
     async def _keep_alive(self) -> None:
         """Heartbeat: sessions with open connections here stay alive in Redis."""

@@ -816,6 +816,11 @@ class StreamableHTTPApp:
                 await self._end_session(transport)
         if self.legacy is not None:
             await self.legacy.aclose()
+        if self.shared is not None:
+            # This replica's views are gone (the sessions live on in Redis); saying so at
+            # once lets another replica end what it left unanswered without waiting for
+            # its heartbeat to expire.
+            await self.shared.shutdown()
 
     def _ensure_reaper(self) -> None:
         if self.session_idle_timeout is None:
