@@ -82,15 +82,27 @@ _WATCH_AFTER: Final = 0.05
 _INFO: Final = TransportInfo(kind="http")
 
 
+#: Header names and values seen before, decoded (a few names, the versions, methods and
+#: tool names a server sees over and over), and whether a value is plain (see _plain).
+_NAMES: dict[bytes, str] = {}
+_PLAIN: dict[str, bool] = {}
+_CACHE_MAX: Final = 4096
+
+
 def header_mapping(raw: Sequence[tuple[bytes, bytes]]) -> dict[str, str]:
     """The ``Mcp-*`` request headers (every header the modern checks read) of an ASGI
     scope (names lower-case) as ``{name: value}``; repeated fields are joined with ``", "``
     (RFC 9110), so a duplicated ``Mcp-Method`` no longer equals the body's."""
     out: dict[str, str] = {}
+    names = _NAMES
     for k, v in raw:
         if not k.startswith(b"mcp-"):  # ASGI header names are lower-case
             continue
-        name = k.decode("latin-1")
+        name = names.get(k)
+        if name is None:
+            name = k.decode("latin-1")
+            if len(names) < _CACHE_MAX:
+                names[k] = name
         value = v.decode("latin-1")
         prev = out.get(name)
         out[name] = value if prev is None else prev + ", " + value
@@ -100,13 +112,19 @@ def header_mapping(raw: Sequence[tuple[bytes, bytes]]) -> dict[str, str]:
 def _plain(value: str) -> bool:
     # A value the full checks take as it is: visible ASCII, no surrounding spaces, not in
     # the =?base64?...?= form.
-    return (
+    known = _PLAIN.get(value)
+    if known is not None:
+        return known
+    plain = (
         value.isascii()
         and value.isprintable()
         and value[:1] != " "
         and value[-1:] != " "
         and not value.startswith("=?base64?")
     )
+    if len(_PLAIN) < _CACHE_MAX and len(value) <= 256:
+        _PLAIN[value] = plain
+    return plain
 
 
 def headers_match(headers: Mapping[str, str], method: str, params: Any) -> bool:
