@@ -55,8 +55,12 @@ class Events:
                     return event
             return None
 
-        async with asyncio.timeout(timeout), self._changed:
-            await self._changed.wait_for(lambda: found() is not None)
+        try:
+            async with asyncio.timeout(timeout), self._changed:
+                await self._changed.wait_for(lambda: found() is not None)
+        except TimeoutError:
+            seen = [(e["type"], e.get("id")) for e in self.seen]  # request ids
+            raise AssertionError(f"no {kind} event {match} in {seen}") from None
         event = found()
         assert event is not None
         return event

@@ -19,8 +19,11 @@ it is not running):
   ``{"action", "content"}``, a sampling ``CreateMessageResult``).
 - ``GET /api/tasks``; ``POST /api/tasks/cancel`` ``{"taskId"}``.
 - ``POST /api/apps/view`` ``{"uri"}``: the app's HTML with its CSP as a meta tag, the CSP
-  header, the iframe ``allow`` attribute; ``POST /api/apps/call`` ``{"name", "arguments"}``
-  (a call on behalf of an app: app-visible tools only).
+  header, the iframe ``allow`` attribute, and ``viewUrl``: ``/view/ID`` serves the HTML
+  with that CSP as a header (the page's iframe loads it sandboxed, so the view neither
+  inherits the page's policy nor learns the token);
+- ``POST /api/apps/call`` ``{"name", "arguments"}``: a call on behalf of an app
+  (app-visible tools only).
 - ``POST /api/logging`` ``{"level"}``.
 - ``GET /api/events``: Server-Sent Events, one JSON object per event (``type``: reload,
   progress, log, stderr, request, answered, task, list_changed).
@@ -105,6 +108,7 @@ Handler = Callable[[Request], Awaitable[Any]]
 
 def build_app(upstream: Upstream, token: str, *, allowed_hosts: tuple[str, ...] = ()) -> Starlette:
     """The dev server's ASGI app for ``upstream``, guarded by ``token``."""
+    views: dict[str, tuple[str, str]] = {}
 
     def authorized(request: Request) -> bool:
         given = request.query_params.get("token") or request.headers.get(TOKEN_HEADER) or ""
@@ -230,8 +234,13 @@ def build_app(upstream: Upstream, token: str, *, allowed_hosts: tuple[str, ...] 
         csp = view.csp_header()
         meta = f'<meta http-equiv="Content-Security-Policy" content="{html.escape(csp)}">'
         document = _with_head(view.html, meta)
+        view_id = secrets.token_urlsafe(16)
+        views[view_id] = (view.html, csp)
+        while len(views) > 32:  # only the latest views stay served
+            del views[next(iter(views))]
         return {
             "uri": view.uri,
+            "viewUrl": f"/view/{view_id}",
             "mimeType": view.mime_type,
             "html": document,
             "csp": csp,
@@ -239,6 +248,22 @@ def build_app(upstream: Upstream, token: str, *, allowed_hosts: tuple[str, ...] 
             "prefersBorder": view.prefers_border,
             "meta": view.meta.to_wire(),
         }
+
+    async def served_view(request: Request) -> Response:
+        # No token here: the id is unguessable, and the view must not learn the token.
+        found = views.get(request.path_params["view_id"])
+        if found is None or not host_ok(request):
+            return Response("not found\n", status_code=404, media_type="text/plain")
+        document, csp = found
+        return Response(
+            document,
+            media_type="text/html; charset=utf-8",
+            headers={
+                "Content-Security-Policy": csp,
+                "Cache-Control": "no-store",
+                "Referrer-Policy": "no-referrer",
+            },
+        )
 
     async def app_call(request: Request) -> Any:
         from mcpkit.client.apps import call_tool_for_app
@@ -265,7 +290,7 @@ def build_app(upstream: Upstream, token: str, *, allowed_hosts: tuple[str, ...] 
                         continue
                     if event is None:
                         return
-                    yield f"id: {event['id']}\ndata: {json.dumps(event)}\n\n".encode()
+                    yield f"id: {event['seq']}\ndata: {json.dumps(event)}\n\n".encode()
 
         return StreamingResponse(
             stream(),
@@ -277,6 +302,7 @@ def build_app(upstream: Upstream, token: str, *, allowed_hosts: tuple[str, ...] 
     routes = [
         Route("/", index, methods=get),
         Route("/static/{name}", static, methods=get),
+        Route("/view/{view_id}", served_view, methods=get),
         Route("/api/state", guarded(state), methods=get),
         Route("/api/connect", guarded(connect), methods=post),
         Route("/api/restart", guarded(restart), methods=post),

@@ -53,9 +53,9 @@ class EventHub:
         self._size = queue_size
 
     def publish(self, event_type: str, /, **data: Any) -> None:
-        """Send ``{"type": event_type, **data}`` (with an ``id`` and ``time``) to every
-        listener."""
-        event = {**data, "id": next(self._ids), "type": event_type, "time": time.time()}
+        """Send ``{"type": event_type, **data}`` (with a sequence number ``seq`` and the
+        ``time``) to every listener."""
+        event = {**data, "seq": next(self._ids), "type": event_type, "time": time.time()}
         for queue in list(self._queues):
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(event)
