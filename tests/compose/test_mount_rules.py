@@ -155,3 +155,26 @@ def test_a_parent_that_goes_away_is_freed() -> None:
     assert len(child.relay.sinks) == 2  # its own delivery, and the dead mount's no-op
     for sink in child.relay.sinks[1:]:
         sink(BusEvent.list_changed("tools"))  # nothing to forward to: nothing happens
+
+
+async def test_middleware_of_parent_and_child() -> None:
+    """The parent's middleware sees the parent's names, the child's its own."""
+    from mcpkit.server.middleware import Middleware
+
+    seen: list[tuple[str, str]] = []
+
+    class Audit(Middleware):
+        def __init__(self, who: str) -> None:
+            self.who = who
+
+        async def on_call_tool(self, ctx: Any, call_next: Any) -> Any:
+            seen.append((self.who, ctx.name))
+            return await call_next(ctx)
+
+    child: Server[Any] = Server("c", middleware=[Audit("child")])
+    child.add_tool(lambda: "hi", name="x")
+    app: Server[Any] = Server("p", middleware=[Audit("parent")])
+    app.mount(child, prefix="c")
+    async with Client(app) as c:
+        assert text(await c.call_tool("c_x")) == "hi"
+    assert seen == [("parent", "c_x"), ("child", "x")]
