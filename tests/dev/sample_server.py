@@ -1,6 +1,7 @@
 """The server the dev loop's tests drive (copied into a temporary folder, so a test can
 edit it and watch the dev server restart it)."""
 
+import asyncio
 from typing import Literal
 
 from pydantic import BaseModel
@@ -70,6 +71,15 @@ async def count(steps: int, ctx: Context) -> str:
         await ctx.info(f"step {step}")
         await ctx.progress(step, steps, f"step {step} of {steps}")
     return f"counted to {steps}"
+
+
+@app.tool(task_support="optional")
+async def long_job(steps: int, ctx: Context) -> str:
+    """A job to run as a task."""
+    for step in range(1, steps + 1):
+        await asyncio.sleep(0.05)
+        await ctx.progress(step, total=steps)
+    return f"done after {steps} steps"
 
 
 class Contact(BaseModel):

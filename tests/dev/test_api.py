@@ -55,7 +55,8 @@ async def test_state_lists_and_calls(dev: DevServer) -> None:
         state = (await http.get("/api/state")).json()
         assert state["server"]["name"] == "dev-sample" and state["connected"]
         assert "io.modelcontextprotocol/ui" in state["capabilities"]["extensions"]
-        assert {t["name"] for t in state["tools"]} >= {"add", "echo", "count", "ask_user"}
+        names = {t["name"] for t in state["tools"]}
+        assert names >= {"add", "echo", "count", "ask_user", "long_job"}
         assert [r["uri"] for r in state["resources"]] == ["ui://sample/view", "sample://readme"]
         assert state["templates"][0]["uriTemplate"] == "sample://city/{city}"
         assert state["prompts"][0]["name"] == "greet"
@@ -146,6 +147,25 @@ async def test_sampling_is_answered_through_the_api(dev: DevServer) -> None:
         reply = {"role": "assistant", "content": {"type": "text", "text": "hello"}, "model": "me"}
         await http.post("/api/answer", json={"id": request["id"], "result": reply})
         assert (await call).json()["content"][0]["text"] == "model said: hello"
+
+
+async def test_a_tool_runs_as_a_task_in_both_eras(dev: DevServer) -> None:
+    async with _client(dev) as http, events_of(http, dev.token) as events:
+        for era in ("legacy", "2026-07-28"):
+            await http.post("/api/connect", json={"era": era})
+            body = {"name": "long_job", "arguments": {"steps": 2}, "task": True, "callId": era}
+            task = (await http.post("/api/tools/call", json=body)).json()["task"]
+            assert task["tool"] == "long_job" and task["taskId"]
+            done = await events.wait_for(
+                "task", taskId=task["taskId"], status="completed", callId=era
+            )
+            assert done["result"]["content"][0]["text"] == "done after 2 steps", era
+            listed = {t["taskId"]: t for t in (await http.get("/api/tasks")).json()}
+            assert listed[task["taskId"]]["status"] == "completed"
+            if era == "legacy":  # a 2026-07-28 task is polled: no progress stream
+                await events.wait_for("progress", callId=era, progress=2)
+        unknown = await http.post("/api/tasks/cancel", json={"taskId": "nope"})
+        assert unknown.status_code == 404
 
 
 async def test_the_modern_era_can_be_chosen(dev: DevServer) -> None:

@@ -71,7 +71,7 @@ async def test_the_inspector_drives_the_sample_server(
     await page.goto(dev.url)
     tools = page.locator("#tool-list .item")
     await page.locator('#tool-list .item[data-key="echo"]').wait_for(timeout=WAIT)
-    assert await tools.count() == 5
+    assert await tools.count() == 6
     assert "dev-sample 0.1.0" in (await page.locator("#server-info").text_content() or "")
     await _shot(page, "01_tools")
 
@@ -145,11 +145,44 @@ async def test_the_inspector_drives_the_sample_server(
     )
     await _shot(page, "06_prompt")
 
+    # A sampling request: the user plays the model.
+    await page.click('#tool-list .item[data-key="ask_llm"]')
+    await page.fill("#tool-question", "2+2?")
+    await page.click("#call-button")
+    sampling = page.locator('.request[data-kind="sampling"]')
+    await sampling.filter(has_text="2+2?").wait_for(timeout=WAIT)
+    await sampling.locator("textarea.sampling-reply").fill("4")
+    await sampling.locator("button.accept").click()
+    await (
+        page.locator("#result .content-text")
+        .filter(has_text="model said: 4")
+        .wait_for(timeout=WAIT)
+    )
+
+    # Another era: the dev server's client reconnects with the initialize handshake.
+    await page.select_option("#era-select", "legacy")
+    await (
+        page.locator("#server-info").filter(has_text="initialize 2025-11-25").wait_for(timeout=WAIT)
+    )
+
+    # A tool run as a task: its status in the task list, its result in the panel.
+    await page.click('#tool-list .item[data-key="long_job"]')
+    await page.fill("#tool-steps", "2")
+    await page.check("#as-task")
+    await page.click("#call-button")
+    await page.locator('#task-list li[data-status="completed"]').wait_for(timeout=WAIT)
+    await (
+        page.locator("#result .content-text")
+        .filter(has_text="done after 2 steps")
+        .wait_for(timeout=WAIT)
+    )
+    await _shot(page, "07_task")
+
     # An edit of the server's file restarts it; the page stays connected and lists the new tool.
     _append(sample_file, "\n\n@app.tool()\ndef shout(text: str) -> str:\n    return text.upper()\n")
     await page.locator('#tool-list .item[data-key="shout"]').wait_for(timeout=WAIT)
     await page.locator("#log li").filter(has_text="reloaded after a change").wait_for(timeout=WAIT)
-    await _shot(page, "07_reloaded")
+    await _shot(page, "08_reloaded")
     assert page.errors == []
 
 
@@ -164,7 +197,7 @@ async def test_the_weather_example_in_the_inspector(page: Any) -> None:
         await frame.locator("#city").filter(has_text="Oslo").wait_for(timeout=WAIT)
         temperature = await frame.locator("#temp").text_content()
         assert temperature is not None and temperature.endswith("°C")
-        await _shot(page, "08_weather_app")
+        await _shot(page, "09_weather_app")
         await frame.locator("#refresh").click()  # the app-only tool, through the bridge
         refresh = page.locator('#app-messages li[data-method="tools/call"]')
         await refresh.filter(has_text="refresh_forecast").wait_for(timeout=WAIT)
@@ -174,5 +207,5 @@ async def test_the_weather_example_in_the_inspector(page: Any) -> None:
             .filter(has_text="What should I pack for Oslo?")
             .wait_for(timeout=WAIT)
         )
-        await _shot(page, "09_weather_message")
+        await _shot(page, "10_weather_message")
     assert page.errors == []

@@ -520,7 +520,8 @@ function onProgress(event) {
   const call = state.calls[event.callId];
   if (!call) return;
   if (event.total) { call.bar.max = event.total; call.bar.value = event.progress; }
-  call.status.textContent = event.total ? `${event.progress}/${event.total}` : String(event.progress);
+  call.seen = event.total ? `${event.progress}/${event.total}` : String(event.progress);
+  call.status.textContent = call.how ? `${call.seen} · ${call.how}` : call.seen;
   call.row.querySelector(".message").textContent = event.message || "";
 }
 
@@ -528,7 +529,8 @@ function endProgress(callId, how) {
   const call = state.calls[callId];
   if (!call) return;
   if (!call.bar.hasAttribute("value")) { call.bar.max = 1; call.bar.value = how === "done" ? 1 : 0; }
-  call.status.textContent = `${call.status.textContent === "running" ? "" : call.status.textContent + " · "}${how}`;
+  call.how = how; // progress that arrives after the answer keeps this mark
+  call.status.textContent = call.seen ? `${call.seen} · ${how}` : how;
 }
 
 function addLog(level, text) {
