@@ -2,6 +2,8 @@
 edit it and watch the dev server restart it)."""
 
 import asyncio
+import os
+import sys
 from typing import Literal
 
 from pydantic import BaseModel
@@ -80,6 +82,14 @@ async def long_job(steps: int, ctx: Context) -> str:
         await asyncio.sleep(0.05)
         await ctx.progress(step, total=steps)
     return f"done after {steps} steps"
+
+
+@app.tool()
+def crash() -> str:
+    """End the server process (as a bug would)."""
+    sys.stderr.write("boom: the server is going down\n")
+    sys.stderr.flush()
+    os._exit(3)
 
 
 class Contact(BaseModel):

@@ -100,6 +100,13 @@ async def test_state_lists_and_calls(dev: DevServer) -> None:
         view = (await http.post("/api/apps/view", json={"uri": "ui://sample/view"})).json()
         assert view["csp"].startswith("default-src 'none'")
         assert '<meta http-equiv="Content-Security-Policy"' in view["html"].split("<title>")[0]
+        # The view's own URL serves it with that CSP as a header, without the token.
+        async with httpx.AsyncClient(base_url=dev.base_url) as bare:
+            served = await bare.get(view["viewUrl"])
+        assert served.status_code == 200 and "<title>sample view</title>" in served.text
+        assert served.headers["content-security-policy"] == view["csp"]
+        assert dev.token not in served.text
+        assert (await http.get("/view/unknown")).status_code == 404
 
 
 async def test_progress_and_logs_reach_the_event_stream(dev: DevServer) -> None:
@@ -208,6 +215,19 @@ async def test_a_file_change_restarts_the_server_with_the_new_tool(
         _write(sample_file, good)
         fixed = await events.wait_for("reload", generation=reload["generation"] + 2)
         assert fixed["error"] is None
+
+
+async def test_a_crashed_server_is_reported_and_restarted(dev: DevServer) -> None:
+    async with _client(dev) as http, events_of(http, dev.token) as events:
+        crashed = await http.post("/api/tools/call", json={"name": "crash"})
+        assert crashed.status_code == 503
+        assert crashed.json()["error"]["message"] == "the server process exited with code 3"
+        await events.wait_for("exited")
+        state = (await http.get("/api/state")).json()
+        assert state["connected"] is False and state["error"].endswith("code 3")
+        assert any("boom" in line for line in state["stderr"])
+        again = (await http.post("/api/restart")).json()
+        assert again["connected"] is True and again["generation"] == state["generation"] + 1
 
 
 def test_the_inspector_files_ship_as_package_data() -> None:

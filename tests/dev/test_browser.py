@@ -71,7 +71,7 @@ async def test_the_inspector_drives_the_sample_server(
     await page.goto(dev.url)
     tools = page.locator("#tool-list .item")
     await page.locator('#tool-list .item[data-key="echo"]').wait_for(timeout=WAIT)
-    assert await tools.count() == 6
+    assert await tools.count() == 7
     assert "dev-sample 0.1.0" in (await page.locator("#server-info").text_content() or "")
     await _shot(page, "01_tools")
 

@@ -26,7 +26,7 @@ it is not running):
   (app-visible tools only).
 - ``POST /api/logging`` ``{"level"}``.
 - ``GET /api/events``: Server-Sent Events, one JSON object per event (``type``: reload,
-  progress, log, stderr, request, answered, task, list_changed).
+  progress, log, stderr, request, answered, task, list_changed, exited).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from mcpkit.dev.upstream import ERAS, Upstream, wire
-from mcpkit.errors import McpError
+from mcpkit.errors import ConnectionClosed, McpError
 
 __all__ = ["TOKEN_HEADER", "build_app", "static_file"]
 
@@ -130,12 +130,16 @@ def build_app(upstream: Upstream, token: str, *, allowed_hosts: tuple[str, ...] 
                 return _error(400, str(exc))
             except KeyError as exc:
                 return _error(404, f"unknown: {exc.args[0]}")
+            except ConnectionClosed as exc:
+                return _error(503, await upstream.lost(exc))
             except McpError as exc:
                 return _error(502, exc.message, exc.code)
             except RuntimeError as exc:
                 return _error(503, str(exc))
             except (ValueError, TypeError) as exc:  # e.g. AppToolRefused, output schema
                 return _error(400, str(exc))
+            except Exception as exc:  # the server went away mid-call, or the like
+                return _error(500, f"{type(exc).__name__}: {exc}")
             if isinstance(out, Response):
                 return out
             return JSONResponse(out)

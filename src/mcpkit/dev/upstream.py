@@ -176,6 +176,22 @@ class Upstream:
         async with self._lock:
             await self._disconnect()
 
+    async def lost(self, exc: BaseException) -> str:
+        """The server process went away (``exc``, from a call): drop the connection, keep
+        why for the page and publish an ``exited`` event; returns the message."""
+        from mcpkit.errors import ProcessExited
+
+        if isinstance(exc, ProcessExited):
+            message = f"the server process exited with code {exc.returncode}"
+        else:
+            message = f"the connection to the server closed: {exc}"
+        async with self._lock:
+            if self.client is not None:
+                await self._disconnect()
+                self.error = message
+                self.hub.publish("exited", generation=self.generation, error=message)
+        return self.error or message
+
     def require(self) -> Client:
         """The connected client (a RuntimeError naming why there is none)."""
         if self.client is None:

@@ -156,10 +156,11 @@ function markSelected(kind, key) {
 
 function select(kind, item, keepResult) {
   const key = kind === "info" ? "info" : itemKey(kind, item);
-  const same = state.selected && state.selected.kind === kind && state.selected.key === key;
-  state.selected = { kind, key };
+  const json = JSON.stringify(item);
+  const same = state.selected && state.selected.kind === kind && state.selected.key === key && state.selected.json === json;
+  state.selected = { kind, key, json };
   markSelected(kind, key);
-  if (keepResult && same && kind !== "info") return; // a reload keeps the form as it is
+  if (keepResult && same && kind !== "info") return; // a reload keeps an unchanged form as it is
   const detail = $("detail");
   detail.replaceChildren();
   if (kind === "tool") renderTool(detail, item);
@@ -773,6 +774,7 @@ function connectEvents() {
         refresh();
         if (state.app && !event.error) { const a = state.app; openApp(a.uri, a.tool, a.args, a.result); }
         break;
+      case "exited": addLog("error", event.error); refresh(); break;
       case "list_changed": refresh(); break;
       case "progress": onProgress(event); break;
       case "log": addLog(event.level, `${event.logger ? event.logger + ": " : ""}${typeof event.data === "string" ? event.data : JSON.stringify(event.data)}`); break;
