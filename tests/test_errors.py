@@ -85,7 +85,15 @@ def test_code_table() -> None:
         -32020: HeaderMismatch,
         -32021: MissingClientCapability,
         -32022: UnsupportedProtocolVersion,
+        -31429: errors.RateLimited,
+        -31503: errors.Overloaded,
+        -31413: errors.ResponseTooLarge,
     }
+    limited = McpError.from_error(
+        {"code": -31429, "message": "slow", "data": {"retryAfterMs": 250}}
+    )
+    assert isinstance(limited, errors.RateLimited) and limited.retry_after == 0.25
+    assert errors.RateLimited("no data").retry_after is None
 
 
 def test_server_side_builders_give_the_spec_shape() -> None:

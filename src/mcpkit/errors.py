@@ -18,6 +18,11 @@ The hierarchy (``except`` the node that fits; every leaf is catchable by its par
     │   ├── UnsupportedProtocolVersion
     │   │                            -32022: ``supported`` lists what the server speaks,
     │   │                            ``requested`` what was asked (2026-07-28)
+    │   ├── RateLimited              -31429: too many requests from this client;
+    │   │                            ``retry_after`` seconds (a server's rate limit)
+    │   ├── Overloaded               -31503: a concurrency limit is reached and its queue
+    │   │                            is full (a server's per-tool or in-flight limit)
+    │   ├── ResponseTooLarge         -31413: a result over the server's size limit
     │   └── client.errors.*          InvalidServerResponse, ToolError, URLElicitationRequired
     ├── TransportError               the connection to the peer failed
     │   └── ConnectionClosed         closed while a request waited (or before sending)
@@ -44,9 +49,12 @@ __all__ = [
     "McpError",
     "McpkitError",
     "MissingClientCapability",
+    "Overloaded",
     "ProcessExited",
+    "RateLimited",
     "RequestRefused",
     "RequestTimeout",
+    "ResponseTooLarge",
     "TransportError",
     "UnsupportedProtocolVersion",
 ]
@@ -174,9 +182,48 @@ class UnsupportedProtocolVersion(_CodedError):
         return value if isinstance(value, str) else None
 
 
+class RateLimited(_CodedError):
+    """-31429: too many requests from this client; ``data.retryAfterMs`` says when to retry.
+
+    A server's policy, not a protocol error: its code lies outside the range reserved for
+    JSON-RPC and MCP, and keeps the HTTP status it mirrors (429) in its last digits."""
+
+    CODE = -31429
+    DEFAULT_MESSAGE = "Rate limit exceeded"
+
+    @property
+    def retry_after(self) -> float | None:
+        """Seconds until a request would be accepted (None when the server did not say)."""
+        ms = self.data.get("retryAfterMs") if isinstance(self.data, dict) else None
+        return ms / 1000 if isinstance(ms, int | float) and not isinstance(ms, bool) else None
+
+
+class Overloaded(_CodedError):
+    """-31503: a concurrency limit is reached and no more callers may wait; try later."""
+
+    CODE = -31503
+    DEFAULT_MESSAGE = "Server overloaded"
+
+
+class ResponseTooLarge(_CodedError):
+    """-31413: the result exceeds the server's response-size limit (``data.size`` and
+    ``data.limit``, bytes)."""
+
+    CODE = -31413
+    DEFAULT_MESSAGE = "Response too large"
+
+
 #: JSON-RPC error code -> the exception class an error with that code from the peer becomes.
 ERROR_CLASSES: dict[int, type[_CodedError]] = {
-    cls.CODE: cls for cls in (HeaderMismatch, MissingClientCapability, UnsupportedProtocolVersion)
+    cls.CODE: cls
+    for cls in (
+        HeaderMismatch,
+        MissingClientCapability,
+        UnsupportedProtocolVersion,
+        RateLimited,
+        Overloaded,
+        ResponseTooLarge,
+    )
 }
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from mcpkit import Client, McpError, Server
+from mcpkit.errors import ResponseTooLarge
 from mcpkit.server.middleware import (
     RESPONSE_TOO_LARGE,
     RequestLogging,
@@ -137,7 +138,7 @@ async def test_response_size_limit(transport: str, era: str) -> None:
         over = await client.call_tool("big", {"size": 4000})
         assert over.is_error
         assert over.content[0].text.startswith("The result of tool 'big' is 3.9 KiB")  # type: ignore[union-attr]
-        with pytest.raises(McpError) as refused:
+        with pytest.raises(ResponseTooLarge) as refused:
             await client.read_resource("data://large", cache="bypass")
         assert refused.value.code == RESPONSE_TOO_LARGE == -31413
         assert refused.value.data["limit"] == 2000 and refused.value.data["size"] > 5000

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from mcpkit import Client, McpError, Server
+from mcpkit.errors import Overloaded, RateLimited
 from mcpkit.server.middleware import (
     OVERLOADED,
     RATE_LIMITED,
@@ -52,10 +53,10 @@ async def test_rate_limit_refuses_with_retry_after_then_refills(transport: str, 
     async with connect(app, transport, era) as client:
         for _ in range(3):
             await client.call_tool("hello", {})
-        with pytest.raises(McpError) as refused:
+        with pytest.raises(RateLimited) as refused:  # the client raises the typed error
             await client.call_tool("hello", {})
         assert refused.value.code == RATE_LIMITED == -31429
-        assert refused.value.data["retryAfterMs"] == 500
+        assert refused.value.data["retryAfterMs"] == 500 and refused.value.retry_after == 0.5
         assert "Rate limit exceeded: at most 2 requests per second" in refused.value.message
         await client.list_tools(cache="bypass")  # other methods are not counted here
         clock.now += 0.5
@@ -128,7 +129,7 @@ async def test_a_tool_runs_at_most_max_concurrency_then_queues_then_refuses(era:
         calls = [asyncio.ensure_future(client.call_tool("slow", {"n": i})) for i in range(3)]
         await until(lambda: limiter.running == 2 and limiter.waiting == 1)
         assert entered == 2
-        with pytest.raises(McpError) as refused:
+        with pytest.raises(Overloaded) as refused:
             await client.call_tool("slow", {"n": 9})
         assert refused.value.code == OVERLOADED == -31503
         assert refused.value.message.startswith("Tool 'slow' is busy: 2 running and 1 waiting")

@@ -1,4 +1,5 @@
-"""The errors the built-in middleware answer with.
+"""The errors the built-in middleware answer with (defined in :mod:`mcpkit.errors`, so a
+client receiving one raises the same class).
 
 Their codes lie outside the JSON-RPC range reserved for implementations and MCP
 (-32768 to -32000): the 2026-07-28 revision asks new application codes to be allocated
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from mcpkit.errors import McpError
+from mcpkit.errors import Overloaded, RateLimited, ResponseTooLarge
 
 __all__ = [
     "OVERLOADED",
@@ -19,40 +20,25 @@ __all__ = [
     "Overloaded",
     "RateLimited",
     "ResponseTooLarge",
+    "rate_limited",
+    "response_too_large",
 ]
 
 #: The client sent more requests than its rate allows (``data.retryAfterMs``).
-RATE_LIMITED: Final = -31429
+RATE_LIMITED: Final = RateLimited.CODE
 #: The server (or a tool) is at its concurrency limit and its queue is full.
-OVERLOADED: Final = -31503
+OVERLOADED: Final = Overloaded.CODE
 #: A result is larger than the server sends (``data.size``, ``data.limit``, bytes).
-RESPONSE_TOO_LARGE: Final = -31413
+RESPONSE_TOO_LARGE: Final = ResponseTooLarge.CODE
 
 
-class RateLimited(McpError):
-    """-31429: too many requests from this client; ``data`` has ``retryAfterMs``."""
-
-    def __init__(
-        self, message: str, retry_after: float, data: dict[str, Any] | None = None
-    ) -> None:
-        super().__init__(
-            RATE_LIMITED,
-            message,
-            {**(data or {}), "retryAfterMs": max(1, round(retry_after * 1000))},
-        )
-        #: Seconds until a request would be accepted.
-        self.retry_after = retry_after
+def rate_limited(
+    message: str, retry_after: float, data: dict[str, Any] | None = None
+) -> RateLimited:
+    """A :class:`RateLimited` saying to retry in ``retry_after`` seconds."""
+    return RateLimited(message, {**(data or {}), "retryAfterMs": max(1, round(retry_after * 1000))})
 
 
-class Overloaded(McpError):
-    """-31503: a concurrency limit is reached and no more callers may wait."""
-
-    def __init__(self, message: str, data: dict[str, Any] | None = None) -> None:
-        super().__init__(OVERLOADED, message, data)
-
-
-class ResponseTooLarge(McpError):
-    """-31413: the result exceeds the server's response-size limit."""
-
-    def __init__(self, message: str, size: int, limit: int) -> None:
-        super().__init__(RESPONSE_TOO_LARGE, message, {"size": size, "limit": limit})
+def response_too_large(message: str, size: int, limit: int) -> ResponseTooLarge:
+    """A :class:`ResponseTooLarge` carrying the result's size and the limit, in bytes."""
+    return ResponseTooLarge(message, {"size": size, "limit": limit})

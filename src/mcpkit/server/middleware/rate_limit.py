@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from mcpkit.server.middleware.base import CallNext, Middleware, MiddlewareContext
-from mcpkit.server.middleware.errors import RateLimited
+from mcpkit.server.middleware.errors import rate_limited
 
 __all__ = ["RateLimit", "TokenBucket"]
 
@@ -97,7 +97,7 @@ class RateLimit(Middleware):
             buckets.move_to_end(who)
         wait = bucket.take(now)
         if wait:
-            raise RateLimited(
+            raise rate_limited(
                 f"Rate limit exceeded: at most {self.rate:g} requests per second "
                 f"(bursts of {self.burst:g}) per client; retry in {wait:.2f} s",
                 wait,

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from mcpkit.server.middleware.base import CallNext, Middleware, MiddlewareContext
-from mcpkit.server.middleware.errors import ResponseTooLarge
+from mcpkit.server.middleware.errors import response_too_large
 from mcpkit.server.tools import error_result
 
 __all__ = ["ResponseSizeLimit"]
@@ -55,7 +55,7 @@ class ResponseSizeLimit(Middleware):
                 f"The result of tool '{ctx.name}' is {_human(size)}, more than this server "
                 f"sends ({_human(limit)}): ask for less"
             )
-        raise ResponseTooLarge(
+        raise response_too_large(
             f"The result of {ctx.method} is {_human(size)}, more than this server sends "
             f"({_human(limit)})",
             size,
