@@ -179,9 +179,13 @@ async def test_the_inspector_drives_the_sample_server(
     await _shot(page, "07_task")
 
     # An edit of the server's file restarts it; the page stays connected and lists the new tool.
+    view_before = await page.get_attribute("#app-frame", "src")
     _append(sample_file, "\n\n@app.tool()\ndef shout(text: str) -> str:\n    return text.upper()\n")
     await page.locator('#tool-list .item[data-key="shout"]').wait_for(timeout=WAIT)
     await page.locator("#log li").filter(has_text="reloaded after a change").wait_for(timeout=WAIT)
+    # The open app view is loaded again from the restarted server, with the last result.
+    await page.locator(f'#app-frame:not([src="{view_before}"])').wait_for(timeout=WAIT)
+    await frame.locator("#status").filter(has_text="result: 5").wait_for(timeout=WAIT)
     await _shot(page, "08_reloaded")
     assert page.errors == []
 
