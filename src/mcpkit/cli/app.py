@@ -135,6 +135,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--json-response", action="store_true", help="HTTP: answer POSTs with JSON, not SSE"
     )
     run.add_argument(
+        "--max-in-flight",
+        type=int,
+        metavar="N",
+        help="HTTP: at most N requests served at once across all clients; more wait in line "
+        "(see --max-queued), the rest are refused with -31503",
+    )
+    run.add_argument(
+        "--max-queued",
+        type=int,
+        metavar="N",
+        help="HTTP: with --max-in-flight, how many requests may wait (default 4 x N)",
+    )
+    run.add_argument(
         "--health",
         action="store_true",
         help="HTTP: answer /healthz (live) and /readyz (ready: lifespan started, stores reachable)",

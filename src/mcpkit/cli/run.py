@@ -83,6 +83,10 @@ def _child_argv(args: argparse.Namespace) -> list[str]:
             argv.append("--stateless")
         if args.json_response:
             argv.append("--json-response")
+        if args.max_in_flight is not None:
+            argv += ["--max-in-flight", str(args.max_in_flight)]
+        if args.max_queued is not None:
+            argv += ["--max-queued", str(args.max_queued)]
         if args.health:
             argv.append("--health")
         if args.metrics:
@@ -181,6 +185,12 @@ async def _serve_http(app: Any, args: argparse.Namespace) -> None:
         from mcpkit.transports.http import SQLiteEventStore
 
         options["event_store"] = SQLiteEventStore(args.event_store)
+    if args.max_in_flight is not None:
+        options["max_in_flight"] = args.max_in_flight
+        if args.max_queued is not None:
+            options["max_queued"] = args.max_queued
+    elif args.max_queued is not None:
+        raise CliError("--max-queued needs --max-in-flight", "give both: --max-in-flight 8")
     side_port = args.observability_port
     if side_port is None:
         options.update(health=args.health, metrics=args.metrics)
