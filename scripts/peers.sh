@@ -6,7 +6,8 @@
 #   .cache/peers/node   the official TypeScript SDK v2 (`@modelcontextprotocol/client`,
 #                       `@modelcontextprotocol/server`: the 2026-07-28 era), the Inspector and
 #                       the reference server `@modelcontextprotocol/server-everything` (the
-#                       proxy tests), run with the Node 22 of .cache/node22 (installed here
+#                       proxy tests) and `@modelcontextprotocol/ext-apps` (its JSON Schemas
+#                       check the MCP Apps metadata, tests/apps), run with the Node 22 of .cache/node22 (installed here
 #                       when missing)
 # tests/interop/conftest.py finds them there. Prints the installed versions.
 set -euo pipefail
@@ -17,7 +18,8 @@ PY_PEERS=("mcp==2.3.0")
 FASTMCP_PEERS=("fastmcp==4.2.3")
 NODE_PEERS=("@modelcontextprotocol/client@2.4.0" "@modelcontextprotocol/server@2.4.0"
             "@modelcontextprotocol/inspector@2.12.0"
-            "@modelcontextprotocol/server-everything@2026.8.31")
+            "@modelcontextprotocol/server-everything@2026.8.31"
+            "@modelcontextprotocol/ext-apps@2.0.4")
 PEERS="$ROOT/.cache/peers"
 PYVENV="$PEERS/py"
 NODEDIR="$PEERS/node"
