@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import secrets
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -142,9 +142,3 @@ class DevServer:
         """Until the HTTP server ends."""
         if self._tasks:
             await self._tasks[0]
-
-    @contextlib.asynccontextmanager
-    async def running(self) -> AsyncIterator[DevServer]:
-        """The same as ``async with self``."""
-        async with self:
-            yield self

@@ -65,7 +65,9 @@ async function refresh() {
   renderHeader();
   renderLists();
   renderPending(data.pending || []);
-  if (state.selected) {
+  if (!state.selected && data.connected) {
+    select("info", {}); // the first page: the server's info and capabilities
+  } else if (state.selected) {
     const again = findItem(state.selected.kind, state.selected.key);
     if (again) select(state.selected.kind, again, true);
     else $("detail").replaceChildren(el("p", { class: "muted", text: "That item is gone since the reload." }));
