@@ -179,3 +179,42 @@ async def test_transport_failure_is_named() -> None:
     async with httpx.AsyncClient(transport=httpx.MockTransport(time_out)) as http:
         with pytest.raises(OAuthError, match="failed: ReadTimeout"):
             await register_client(http, meta, ClientMetadata())
+
+
+async def test_token_request_goes_again_once_when_its_connection_was_dropped() -> None:
+    """A kept-alive connection closed by the server as the token request goes out on it
+    (ReadError): the request is made once more, with a fresh client assertion; a second
+    drop is the error."""
+    import httpx
+
+    from mcpkit.auth import OAuthClientAuth
+    from mcpkit.auth.discovery import AuthorizationServerMetadata
+    from mcpkit.auth.tokens import ClientInfo
+
+    seen: list[dict[str, str]] = []
+    drops = {"left": 1}
+
+    def token(request: httpx.Request) -> httpx.Response:
+        seen.append(dict(httpx.QueryParams(request.content.decode())))
+        if drops["left"]:
+            drops["left"] -= 1
+            raise httpx.ReadError("", request=request)
+        return httpx.Response(200, json={"access_token": "t", "token_type": "Bearer"})
+
+    meta = AuthorizationServerMetadata(
+        "https://as/.well-known/oauth-authorization-server",
+        "https://as",
+        {"issuer": "https://as", "token_endpoint": "https://as/token"},
+    )
+    auth = OAuthClientAuth(
+        "https://rs/mcp", grant_type="client_credentials", client_id="svc", client_secret="pw"
+    )
+    client = ClientInfo("svc", "pw", "client_secret_post", source="preregistered")
+    form = {"grant_type": "client_credentials"}
+    async with httpx.AsyncClient(transport=httpx.MockTransport(token)) as http:
+        got = await auth._token_request(http, meta, client, form, None)
+        assert got.access_token == "t" and len(seen) == 2
+        assert seen[0] == seen[1] == {**form, "client_id": "svc", "client_secret": "pw"}
+        drops["left"] = 2
+        with pytest.raises(OAuthError, match="failed: ReadError"):
+            await auth._token_request(http, meta, client, form, None)

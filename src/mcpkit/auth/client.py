@@ -663,7 +663,8 @@ class OAuthClientAuth(httpx.Auth):
         endpoint = meta.token_endpoint
         assert endpoint is not None
         dpop = self._dpop_for(meta)
-        for _attempt in range(2):
+        nonce_retried = reconnected = False
+        while True:
             body = dict(form)
             headers = {"accept": "application/json"}
             apply_client_auth(
@@ -680,9 +681,16 @@ class OAuthClientAuth(httpx.Auth):
                 response = await http.post(
                     endpoint, data=body, headers=headers, follow_redirects=False
                 )
+            except (httpx.ReadError, httpx.RemoteProtocolError) as exc:
+                # The server closed a kept-alive connection as the request went out on it (a
+                # slow step between metadata and token requests outlives an idle timeout):
+                # once more, on a new connection, with a fresh assertion and proof.
+                if not reconnected:
+                    reconnected = True
+                    continue
+                raise OAuthError(f"Token request to {endpoint} failed: {_reason(exc)}") from exc
             except httpx.HTTPError as exc:
-                reason = str(exc) or type(exc).__name__  # a timeout's text is empty
-                raise OAuthError(f"Token request to {endpoint} failed: {reason}") from exc
+                raise OAuthError(f"Token request to {endpoint} failed: {_reason(exc)}") from exc
             try:
                 doc: Any = response.json()
             except ValueError:
@@ -691,10 +699,12 @@ class OAuthClientAuth(httpx.Auth):
             if dpop is not None and nonce:
                 self._as_nonce = nonce
                 if (
-                    response.status_code == 400
+                    not nonce_retried
+                    and response.status_code == 400
                     and isinstance(doc, dict)
                     and doc.get("error") == "use_dpop_nonce"
                 ):
+                    nonce_retried = True
                     continue  # RFC 9449 section 8: again, with the server's nonce
             break
         if response.status_code != 200 or not isinstance(doc, dict):
@@ -736,3 +746,8 @@ def _union(*scope_lists: list[str]) -> list[str]:
     for scopes in scope_lists:
         out += [s for s in scopes if s not in out]
     return out
+
+
+def _reason(exc: httpx.HTTPError) -> str:
+    """An HTTP failure for a message: its text, or its type (a timeout's text is empty)."""
+    return str(exc) or type(exc).__name__
