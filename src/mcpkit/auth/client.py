@@ -146,7 +146,10 @@ async def _client(
     if given is not None:
         yield given
         return
-    async with httpx.AsyncClient(timeout=timeout) as http:
+    # Idle connections are not reused past 2 s: an authorization server's idle timeout
+    # (5 s for Node's, uvicorn's) would otherwise race a slow step such as signing.
+    limits = httpx.Limits(keepalive_expiry=2.0)
+    async with httpx.AsyncClient(timeout=timeout, limits=limits) as http:
         yield http
 
 

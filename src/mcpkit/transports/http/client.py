@@ -43,6 +43,12 @@ __all__ = ["HTTP_ERROR", "HttpStatusError", "StreamableHTTPClientTransport"]
 
 logger = logging.getLogger("mcpkit.http.client")
 
+#: Seconds an idle kept-alive connection is reused: below the 5 s after which uvicorn and
+#: Node's HTTP server close idle connections, so a request never goes out on a connection
+#: the server is closing at that moment (httpx's own default is those same 5 s: a race that
+#: ends the request with a ReadError).
+KEEPALIVE_EXPIRY = 2.0
+
 #: JSON-RPC error code given to a call whose HTTP exchange failed (status in ``data``).
 HTTP_ERROR: Final = -32000
 _ACCEPT: Final = "application/json, text/event-stream"
@@ -156,6 +162,7 @@ class StreamableHTTPClientTransport(Transport):
         if self._client is None:
             self._client = httpx.AsyncClient(
                 timeout=httpx.Timeout(self.timeout, read=self.sse_read_timeout),
+                limits=httpx.Limits(keepalive_expiry=KEEPALIVE_EXPIRY),
                 follow_redirects=True,
             )
 
