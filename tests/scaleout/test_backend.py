@@ -25,8 +25,8 @@ async def pair(live: Deployment) -> AsyncIterator[tuple[RedisBackend, RedisBacke
     try:
         yield a, b
     finally:
-        await a.aclose()
-        await b.aclose()
+        for backend in (a, b):
+            await asyncio.wait_for(backend.aclose(), 30)
 
 
 async def test_bus_reaches_every_replica_once(pair: tuple[RedisBackend, RedisBackend]) -> None:

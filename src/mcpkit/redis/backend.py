@@ -406,7 +406,13 @@ class RedisBackend:
                 await self.client.delete(self.keys.alive(self.replica_id))
 
     async def aclose(self) -> None:
-        """Stop the router and heartbeat and close the connection."""
+        """Stop the router and heartbeat and close the connection (bounded: a shutdown
+        never waits on an unreachable Redis for more than twice ``command_timeout``)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.command_timeout * 2):
+                await self._close()
+
+    async def _close(self) -> None:
         hb, self._heartbeat = self._heartbeat, None
         if hb is not None:
             hb.cancel()
