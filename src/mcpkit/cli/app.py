@@ -79,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
             mcpkit prompt server.py review code='print(1)'
             mcpkit inspect --config ~/.cursor/mcp.json github
             mcpkit demo
+            mcpkit dev server.py                          # reload + web inspector
             """
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
