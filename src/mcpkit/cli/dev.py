@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import contextlib
 import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,12 +31,13 @@ def add_dev_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) ->
         "dev",
         "run a server with reload on changes and a web inspector to try it in the browser",
         _EXAMPLES,
-        description=(
+        description=textwrap.fill(
             "Run the Server of FILE[:app] (or module:app) as a subprocess, restart it whenever "
             "a .py/.html/.css/.js/.json file in its folder changes, and serve a web inspector "
             "on 127.0.0.1 (a random token in the URL guards it): tools with forms, resources, "
             "prompts, completion, progress and logs, elicitation and sampling answered in the "
-            "page, tasks, and MCP Apps rendered in a sandboxed iframe."
+            "page, tasks, and MCP Apps rendered in a sandboxed iframe.",
+            width=88,
         ),
     )
     parser.add_argument(
