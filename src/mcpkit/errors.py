@@ -243,7 +243,11 @@ class ProcessExited(ConnectionClosed):
     """The server process of a stdio connection exited; carries its exit code and stderr tail."""
 
     def __init__(self, returncode: int | None, stderr_tail: str = "") -> None:
-        msg = f"Server process exited with code {returncode}"
+        msg = (
+            f"Server process exited with code {returncode}"
+            if returncode is not None
+            else "Server process closed its output and is exiting"
+        )
         if stderr_tail:
             msg += f"; last stderr output:\n{stderr_tail.rstrip()}"
         super().__init__(msg)

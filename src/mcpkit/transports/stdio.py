@@ -41,8 +41,10 @@ _OPT = orjson.OPT_APPEND_NEWLINE
 #: process keeps open, before pending requests fail.
 _EXIT_GRACE = 0.5
 #: Seconds after the server closed its stdout for its exit to be seen, before pending
-#: requests fail with ConnectionClosed (rather than ProcessExited with the exit code).
-_EOF_GRACE = 0.2
+#: requests fail with ConnectionClosed (rather than ProcessExited with the exit code). An
+#: exiting process is usually reaped within milliseconds, but on a loaded machine 0.2 s
+#: was seen to pass first (0.5 s stays below the shortest call timeouts users set).
+_EOF_GRACE = 0.5
 #: Bytes of an oversize message kept to read its id.
 _HEAD = 4096
 
