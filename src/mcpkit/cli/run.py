@@ -12,22 +12,18 @@ import argparse
 import asyncio
 import contextlib
 import errno
-import os
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from mcpkit.cli.errors import EXIT_USAGE, INSTALL_HINT, CliError
 from mcpkit.cli.targets import load_server, parse_server_ref
 
-__all__ = ["Watcher", "run_server"]
+__all__ = ["run_server"]
 
-_SKIP_DIRS = frozenset({"__pycache__", "node_modules", "venv", "site-packages", "build", "dist"})
-_MAX_FILES = 10_000
 #: Host names accepted besides those given with --allowed-host (any port).
 _LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 
@@ -35,38 +31,6 @@ _LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 def _note(message: str) -> None:
     sys.stderr.write(f"mcpkit: {message}\n")
     sys.stderr.flush()
-
-
-class Watcher:
-    """Polls the modification times of the ``.py`` files under ``root``."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self._snapshot = self._scan()
-
-    def _files(self) -> Iterator[Path]:
-        count = 0
-        for folder, dirs, files in os.walk(self.root):
-            dirs[:] = [d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS]
-            for name in files:
-                if name.endswith(".py"):
-                    count += 1
-                    if count > _MAX_FILES:
-                        return
-                    yield Path(folder) / name
-
-    def _scan(self) -> dict[Path, float]:
-        snapshot: dict[Path, float] = {}
-        for path in self._files():
-            with contextlib.suppress(OSError):
-                snapshot[path] = path.stat().st_mtime_ns
-        return snapshot
-
-    def changed(self) -> list[Path]:
-        """The files added, removed or modified since the last call."""
-        new = self._scan()
-        old, self._snapshot = self._snapshot, new
-        return sorted({p for p in new.keys() | old.keys() if new.get(p) != old.get(p)}, key=str)
 
 
 def _child_argv(args: argparse.Namespace) -> list[str]:
@@ -110,7 +74,9 @@ def _stop(child: subprocess.Popen[bytes]) -> None:
 
 
 def _supervise(args: argparse.Namespace, root: Path, interval: float = 0.3) -> int:
-    watcher = Watcher(root)
+    from mcpkit.dev.reloader import SourceWatcher
+
+    watcher = SourceWatcher(root, (".py",))
     argv = _child_argv(args)
     _note(f"watching {root} for changes to .py files (--reload)")
 

@@ -1,5 +1,6 @@
-"""The dev server's reloader: polls the modification times of the source files next to the
-user's server (``.py``, and the ``.html``/``.css``/``.js``/``.json`` an app view is made of).
+"""The reloader of ``mcpkit dev`` and ``mcpkit run --reload``: polls the modification
+times of the source files next to the user's server (``.py``, and for ``mcpkit dev`` the
+``.html``/``.css``/``.js``/``.json`` an app view is made of).
 
 Polling keeps mcpkit free of a file-watching dependency; a scan of a project folder costs a
 few hundred ``stat`` calls, done every ``interval`` seconds.
@@ -16,8 +17,11 @@ __all__ = ["WATCHED_SUFFIXES", "SourceWatcher"]
 
 #: The file kinds whose change restarts the user's server.
 WATCHED_SUFFIXES = (".py", ".html", ".css", ".js", ".json")
-_SKIP_DIRS = frozenset({"__pycache__", "node_modules", "venv", ".venv", "build", "dist"})
-_MAX_FILES = 5000
+_SKIP_DIRS = frozenset(
+    {"__pycache__", "node_modules", "venv", ".venv", "site-packages", "build", "dist"}
+)
+#: A scan stops after this many files (a folder that large is not a server's sources).
+_MAX_FILES = 10_000
 
 
 class SourceWatcher:
