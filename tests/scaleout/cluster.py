@@ -6,6 +6,7 @@ bench/scaleout.py). A missing ``redis-server`` or ``/usr/sbin/nginx`` raises at 
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
 import socket
@@ -20,10 +21,26 @@ ROOT = Path(__file__).resolve().parents[2]
 NGINX = "/usr/sbin/nginx"
 
 
+#: Ports services listen on are drawn below the kernel's ephemeral range (32768-60999 on
+#: Linux). A service that is stopped and started again (Redis in the outage test, a killed
+#: replica) must find its port free: with a port inside the ephemeral range, a client that
+#: keeps reconnecting to it meanwhile can be given that very port as its own source port
+#: and connect to itself (TCP simultaneous open), holding the port so the restart fails.
+_SERVICE_PORTS = (20_000, 32_000)
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A free port on 127.0.0.1 outside the ephemeral range."""
+    rng = random.Random()
+    for _ in range(200):
+        port = rng.randrange(*_SERVICE_PORTS)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {_SERVICE_PORTS}")
 
 
 def wait_port(port: int, proc: subprocess.Popen[Any] | None, timeout: float = 20.0) -> None:

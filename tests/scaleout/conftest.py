@@ -9,6 +9,7 @@ temporary directory, and is stopped at the end of the session.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -42,6 +43,18 @@ def live(deployment: Deployment) -> Deployment:
         deployment.redis.start()
     deployment.ensure_running()
     return deployment
+
+
+@pytest.fixture
+def isolated(tmp_path: Path) -> Iterator[Deployment]:
+    """A deployment of its own, for a test that stops Redis: what that leaves behind (the
+    replicas' connections, an emptied Redis) must not reach the tests after it."""
+    (tmp_path / "scaleout").mkdir()
+    deployment = start_deployment(tmp_path / "scaleout")
+    try:
+        yield deployment
+    finally:
+        stop_deployment(deployment)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -548,48 +548,60 @@ class StreamableHTTPClientTransport(Transport):
             if self._get_task is not None:
                 self._get_task.cancel()
                 self._get_task = None
-            rid = f"mcpkit-reinit-{next(self._reinit_ids)}"
-            message = {**init, "id": rid}
-            client = self._client
-            assert client is not None
-            headers = self._headers(**{"content-type": "application/json", "accept": _ACCEPT})
-            headers.pop("mcp-protocol-version", None)
-            result: Any = None
-            async with client.stream(
-                "POST", self.url, content=orjson.dumps(message), headers=headers, auth=self._auth()
-            ) as response:
-                if response.status_code >= 400:
-                    raise HttpStatusError(
-                        response.status_code, response.reason_phrase, await _read_limited(response)
-                    )
-                sid = response.headers.get("mcp-session-id")
-                ctype = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-                if ctype == "text/event-stream":
-                    decoder = SSEDecoder(self.max_message_size)
-                    async for chunk in response.aiter_bytes():
-                        for event in decoder.feed(chunk):
-                            if event.data:
-                                msg = orjson.loads(event.data)
-                                if type(msg) is dict and msg.get("id") == rid:
-                                    result = msg
-                        if result is not None:
-                            break
-                else:
-                    result = orjson.loads(await response.aread())
-            if not isinstance(result, dict) or "result" not in result:
-                raise TransportError(f"Re-initialization failed: {result!r:.200}")
-            self.session_id = sid
-            version = result["result"].get("protocolVersion")
-            if isinstance(version, str):
-                self.protocol_version = version
-            await self._post(
-                {"jsonrpc": "2.0", "method": "notifications/initialized"},
-                [],
-                is_init=False,
-                allow_reinit=False,
-            )
-            if self.standalone_stream and not self._closed:
-                await self._open_standalone()
+            try:
+                await self._handshake_again(init)
+            except BaseException:
+                # The next request carries the stale id again, gets its 404 and tries the
+                # handshake anew (rather than going out with no session at all: a 400).
+                if self.session_id is None:
+                    self.session_id = stale_session_id
+                raise
+
+    async def _handshake_again(self, init: Any) -> None:
+        """The initialize of :meth:`_reinitialize`, its initialized notification and the GET
+        stream (under the re-initialization lock)."""
+        rid = f"mcpkit-reinit-{next(self._reinit_ids)}"
+        message = {**init, "id": rid}
+        client = self._client
+        assert client is not None
+        headers = self._headers(**{"content-type": "application/json", "accept": _ACCEPT})
+        headers.pop("mcp-protocol-version", None)
+        result: Any = None
+        async with client.stream(
+            "POST", self.url, content=orjson.dumps(message), headers=headers, auth=self._auth()
+        ) as response:
+            if response.status_code >= 400:
+                raise HttpStatusError(
+                    response.status_code, response.reason_phrase, await _read_limited(response)
+                )
+            sid = response.headers.get("mcp-session-id")
+            ctype = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+            if ctype == "text/event-stream":
+                decoder = SSEDecoder(self.max_message_size)
+                async for chunk in response.aiter_bytes():
+                    for event in decoder.feed(chunk):
+                        if event.data:
+                            msg = orjson.loads(event.data)
+                            if type(msg) is dict and msg.get("id") == rid:
+                                result = msg
+                    if result is not None:
+                        break
+            else:
+                result = orjson.loads(await response.aread())
+        if not isinstance(result, dict) or "result" not in result:
+            raise TransportError(f"Re-initialization failed: {result!r:.200}")
+        self.session_id = sid
+        version = result["result"].get("protocolVersion")
+        if isinstance(version, str):
+            self.protocol_version = version
+        await self._post(
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            [],
+            is_init=False,
+            allow_reinit=False,
+        )
+        if self.standalone_stream and not self._closed:
+            await self._open_standalone()
 
     def _legacy_lost(self) -> None:
         if not self._closed and self._sink is not None:
