@@ -24,3 +24,7 @@ if [ ! -f "$STAMP" ] || [ pyproject.toml -nt "$STAMP" ]; then
     touch "$STAMP"
 fi
 export PATH="$VENV/bin:$PATH"
+# The bytecode of mcpkit itself, as pip writes it for an installed package: every server the
+# tests and benchmarks spawn would otherwise compile it again when PYTHONDONTWRITEBYTECODE
+# is set.
+"$VENV/bin/python" -m compileall -q -j 0 src/mcpkit >/dev/null

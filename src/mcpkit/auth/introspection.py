@@ -31,6 +31,8 @@ from mcpkit.auth.verification import (
     VerifierUnavailableError,
     access_token_from_claims,
     audience_matches,
+    expected_audiences,
+    is_number,
 )
 
 __all__ = ["IntrospectionVerifier"]
@@ -94,13 +96,7 @@ class IntrospectionVerifier:
         self._identity = ClientInfo(client_id or "", client_secret, auth_method)
         self._private_key = private_key
         self.issuer = issuer
-        self.audience: tuple[str, ...] | None = (
-            None
-            if audience is None
-            else (audience,)
-            if isinstance(audience, str)
-            else tuple(audience)
-        )
+        self.audience = expected_audiences(audience)
         self.leeway = leeway
         self.cache_ttl = cache_ttl
         self.negative_cache_ttl = negative_cache_ttl
@@ -228,7 +224,7 @@ class IntrospectionVerifier:
         if doc.get("active") is not True:
             return None, "The token is not active", refused_until
         exp = doc.get("exp")
-        if exp is not None and not _is_number(exp):
+        if exp is not None and not is_number(exp):
             return None, "The introspection response's exp is not a number", refused_until
         if exp is not None and now >= exp + self.leeway:
             return None, "The token has expired", refused_until
@@ -253,7 +249,3 @@ class IntrospectionVerifier:
         if result.expires_at is not None:
             until = min(until, result.expires_at)
         return result, "", until
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)

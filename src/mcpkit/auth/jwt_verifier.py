@@ -26,6 +26,7 @@ from mcpkit.auth.verification import (
     access_token_from_claims,
     audience_matches,
     check_algorithms,
+    expected_audiences,
 )
 
 __all__ = ["JWTVerifier"]
@@ -93,13 +94,7 @@ class JWTVerifier:
         self.algorithms = check_algorithms(
             algorithms if algorithms is not None else ASYMMETRIC_ALGORITHMS, symmetric=symmetric
         )
-        self.audience: tuple[str, ...] | None = (
-            None
-            if audience is None
-            else (audience,)
-            if isinstance(audience, str)
-            else tuple(audience)
-        )
+        self.audience = expected_audiences(audience)
         self.leeway = leeway
         self.require_exp = require_exp
         self.token_type = token_type

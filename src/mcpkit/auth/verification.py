@@ -106,6 +106,13 @@ def check_algorithms(algorithms: Iterable[str], *, symmetric: bool = False) -> t
     return out
 
 
+def expected_audiences(audience: str | Sequence[str] | None) -> tuple[str, ...] | None:
+    """A verifier's ``audience`` option as a tuple (``None``: the audience is not checked)."""
+    if audience is None:
+        return None
+    return (audience,) if isinstance(audience, str) else tuple(audience)
+
+
 def audience_matches(aud: Any, expected: Sequence[str]) -> bool:
     """Whether an ``aud`` value (a string or a list of them) names one of ``expected``
     (compared as canonical URIs: scheme and host case, trailing slash)."""
@@ -160,5 +167,6 @@ def access_token_from_claims(
     )
 
 
-def _is_number(value: Any) -> bool:
+def is_number(value: Any) -> bool:
+    """Whether a claim is a JSON number (``True``/``False`` are not)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
