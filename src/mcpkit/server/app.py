@@ -29,6 +29,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
 
 from mcpkit import versions
+from mcpkit._lazy import lazy_module
 from mcpkit.bus import BusEvent, BusRelay, MemoryBus, NotificationBus
 from mcpkit.jsonrpc import JSONObject
 from mcpkit.server import apps as apps_feature
@@ -43,26 +44,30 @@ from mcpkit.server.mrtr import DEFAULT_MAX_ROUNDS
 from mcpkit.server.offload import WorkerPool
 from mcpkit.server.pagination import DEFAULT_PAGE_SIZE
 from mcpkit.server.prompts import PromptRegistry
-from mcpkit.server.request_state import KeyRing, RequestStateSealer
 from mcpkit.server.resources import ResourceRegistry
 from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
-from mcpkit.server.tasks import TaskManager
-from mcpkit.server.tasks_extension import EXTENSION_ID as TASKS_EXTENSION
 from mcpkit.server.tools import TaskStart, TaskSupport, ToolRegistry, wire_dict
 from mcpkit.session import NotificationHandler
-from mcpkit.tasks import tasks_only
 from mcpkit.transports.base import Transport
 from mcpkit.versions import Era, ProtocolVersion
 
 if TYPE_CHECKING:
+    from mcpkit import tasks as tasks_core
     from mcpkit.proxy import ProxyServer
     from mcpkit.redis.backend import RedisBackend
+    from mcpkit.server import tasks_extension
     from mcpkit.server.middleware.base import MiddlewareLike
     from mcpkit.server.mount import Mount
     from mcpkit.server.openapi import Route
+    from mcpkit.server.request_state import KeyRing, RequestStateSealer
+    from mcpkit.server.tasks import TaskManager
     from mcpkit.transports.http.event_store import EventStore
     from mcpkit.transports.http.health import ObservabilityApp
     from mcpkit.transports.http.server import Receive, Scope, Send, StreamableHTTPApp
+else:  # optional features (tasks in either design): loaded on first use
+    tasks_core = lazy_module("mcpkit.tasks", globals(), "tasks_core")
+    tasks_extension = lazy_module("mcpkit.server.tasks_extension", globals(), "tasks_extension")
+
 
 __all__ = ["AppSession", "Server", "ServerHTTPApp"]
 
@@ -153,6 +158,8 @@ class Server(Generic[LifespanT]):
             if bus is None:
                 bus = self.store_backend.bus()
             if tasks is None:
+                from mcpkit.server.tasks import TaskManager
+
                 tasks = TaskManager(debug=debug, store=self.store_backend.task_store())
             if request_state_keys is None:
                 request_state_keys = self.store_backend.key_ring()
@@ -210,8 +217,7 @@ class Server(Generic[LifespanT]):
             )
         #: Features declared even while nothing is registered for them (``declare=``).
         self.declared = declared
-        #: Runs task-augmented tool calls (tools registered with ``task_support``).
-        self.task_manager = tasks if tasks is not None else TaskManager(debug=debug)
+        self._task_manager = tasks
         #: A :class:`mcpkit.auth.ResourceServer` protecting :meth:`http_app` with OAuth; tasks
         #: then belong to the authenticated principal (unless the TaskManager has an owner=).
         self.auth = auth
@@ -228,22 +234,43 @@ class Server(Generic[LifespanT]):
             else CacheHints(ttl_ms or 0, cache_scope or "private")
         )
         self._hints: dict[str, CacheHints] = {}
-        #: Seals MRTR ``requestState`` (one per server, shared by every session).
-        if isinstance(request_state_keys, RequestStateSealer):
-            self.request_state = request_state_keys
-        else:
-            keys = (
-                KeyRing.from_base64(request_state_keys)
-                if isinstance(request_state_keys, str)
-                else request_state_keys
-            )
-            self.request_state = RequestStateSealer(keys)
+        self._request_state: RequestStateSealer | None = None
+        if request_state_keys is not None:  # checked now; the default is made on first use
+            self._request_state = _sealer(request_state_keys)
         #: Most MRTR rounds one request may take.
         self.max_rounds = max_rounds
         #: Extensions advertised in ``capabilities.extensions`` (id -> settings).
         self.extensions: dict[str, dict[str, Any]] = {
             k: dict(v) for k, v in (extensions or {}).items()
         }
+
+    @property
+    def task_manager(self) -> TaskManager:
+        """Runs task-augmented tool calls (tools registered with ``task_support``); made
+        on first use unless given as ``tasks=``."""
+        manager = self._task_manager
+        if manager is None:
+            from mcpkit.server.tasks import TaskManager
+
+            manager = self._task_manager = TaskManager(debug=self.debug)
+        return manager
+
+    @task_manager.setter
+    def task_manager(self, manager: TaskManager) -> None:
+        self._task_manager = manager
+
+    @property
+    def request_state(self) -> RequestStateSealer:
+        """Seals MRTR ``requestState`` (one per server, shared by every session); made on
+        first use, with fresh keys, unless ``request_state_keys=`` gave them."""
+        sealer = self._request_state
+        if sealer is None:
+            sealer = self._request_state = _sealer(None)
+        return sealer
+
+    @request_state.setter
+    def request_state(self, sealer: RequestStateSealer) -> None:
+        self._request_state = sealer
 
     @classmethod
     def proxy(cls, target: Any, **options: Any) -> ProxyServer:
@@ -720,7 +747,8 @@ class Server(Generic[LifespanT]):
                 if stack_ is not None:
                     await stack_.aclose()
                 self._lifespan_state = None
-                await self.task_manager.shutdown()
+                if self._task_manager is not None:
+                    await self._task_manager.shutdown()
                 self.workers.shutdown()
 
     @property
@@ -804,7 +832,7 @@ class Server(Generic[LifespanT]):
             table.update(self.completions.handlers())
         if tasks:
             for method, handler in self.task_manager.handlers().items():
-                table[method] = tasks_only(handler)
+                table[method] = tasks_core.tasks_only(handler)
         if self.modern_versions:
             table[DISCOVER_METHOD] = self._discover
             table.update(subscriptions.handlers())
@@ -854,7 +882,7 @@ class Server(Generic[LifespanT]):
             supported_versions=self.modern_versions,
             instructions=self.instructions,
             extensions=(
-                {**self.extensions, TASKS_EXTENSION: {}}
+                {**self.extensions, tasks_extension.EXTENSION_ID: {}}
                 if self.tools.task_tools
                 else self.extensions
             ),
@@ -1097,6 +1125,15 @@ class Server(Generic[LifespanT]):
             outcome = hook(session)
             if inspect.isawaitable(outcome):
                 await outcome
+
+
+def _sealer(keys: KeyRing | RequestStateSealer | str | None) -> RequestStateSealer:
+    """The ``requestState`` sealer of ``request_state_keys=`` (fresh keys for None)."""
+    from mcpkit.server.request_state import KeyRing, RequestStateSealer
+
+    if isinstance(keys, RequestStateSealer):
+        return keys
+    return RequestStateSealer(KeyRing.from_base64(keys) if isinstance(keys, str) else keys)
 
 
 def _item_hints(ttl_ms: int | None, scope: CacheScope | None) -> CacheHints | None:
