@@ -1,14 +1,33 @@
 """The MCP server: :class:`Server` (decorators for tools, resources, prompts, completions),
-:class:`Context` for handlers, and the :class:`Image` / :class:`Audio` content helpers."""
+:class:`Context` for handlers, and the :class:`Image` / :class:`Audio` content helpers.
 
+The names of optional features (tasks, elicitation results, URI templates) load on first
+use, so a server that does not use them does not import them."""
+
+from typing import TYPE_CHECKING, Any
+
+from mcpkit._lazy import load_export
 from mcpkit.server.app import AppSession, Server, ServerHTTPApp
 from mcpkit.server.content import Audio, Image
 from mcpkit.server.context import Context
-from mcpkit.server.elicitation import ElicitationError, ElicitationResult
 from mcpkit.server.prompts import assistant, user
 from mcpkit.server.resources import ResourceNotFound
-from mcpkit.server.tasks import MemoryTaskStore, TaskInfo, TaskManager, TaskStore
-from mcpkit.server.uri_template import URITemplate
+
+# public name -> submodule that defines it (loaded on first use)
+_EXPORTS = {
+    "ElicitationError": "elicitation",
+    "ElicitationResult": "elicitation",
+    "MemoryTaskStore": "tasks",
+    "TaskInfo": "tasks",
+    "TaskManager": "tasks",
+    "TaskStore": "tasks",
+    "URITemplate": "uri_template",
+}
+
+if TYPE_CHECKING:
+    from mcpkit.server.elicitation import ElicitationError, ElicitationResult
+    from mcpkit.server.tasks import MemoryTaskStore, TaskInfo, TaskManager, TaskStore
+    from mcpkit.server.uri_template import URITemplate
 
 __all__ = [
     "AppSession",
@@ -28,3 +47,7 @@ __all__ = [
     "assistant",
     "user",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return load_export(__name__, name, _EXPORTS, globals(), prefix=__name__ + ".")
