@@ -19,10 +19,10 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
+from mcpkit._lazy import lazy_module
 from mcpkit._models import is_model, to_camel
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
-from mcpkit.server import tasks_extension
 from mcpkit.server.content import (
     content_types,
     downgrade_result,
@@ -45,9 +45,12 @@ from mcpkit.server.schema import (
 from mcpkit.session import RequestContext
 
 if TYPE_CHECKING:
+    from mcpkit.server import tasks_extension
     from mcpkit.server.caching import CacheHints
     from mcpkit.server.middleware.concurrency import ConcurrencyLimiter
     from mcpkit.server.session import ServerHandler, ServerRequestContext
+else:  # the tasks extension loads when a tool that takes tasks is first called so
+    tasks_extension = lazy_module("mcpkit.server.tasks_extension", globals(), "tasks_extension")
 
 __all__ = [
     "TOOL_NAME",
