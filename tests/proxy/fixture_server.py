@@ -4,6 +4,10 @@
 ``python fixture_server.py modern`` only the stateless 2026-07-28 wire. Its tools ask
 questions (elicitation in form and URL mode, sampling, roots), report progress and logs,
 fail with their own JSON-RPC codes and wait until cancelled.
+
+With ``--keep-roots`` (after the era) it behaves as servers that fetch the client's roots
+on their own do: right after ``initialize`` and on ``notifications/roots/list_changed``,
+keeping them for the ``kept_roots`` tool (which asks nothing).
 """
 
 from __future__ import annotations
@@ -11,13 +15,34 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
 from mcpkit import Context, McpError, Server, versions
 
 ERA = sys.argv[1] if len(sys.argv) > 1 else "legacy"
-CANCELLED_MARK = Path(sys.argv[2]) if len(sys.argv) > 2 else None
+KEEP_ROOTS = "--keep-roots" in sys.argv[2:]
+_MARKS = [a for a in sys.argv[2:] if a != "--keep-roots"]
+CANCELLED_MARK = Path(_MARKS[0]) if _MARKS else None
+#: The roots fetched last (``--keep-roots``).
+KEPT: list[str] = []
+
+
+async def keep_roots(ctx: Any, call_next: Any) -> Any:
+    """Middleware: fetch the roots after initialize and when they change (a task of its
+    own: the session answers nothing meanwhile)."""
+    outcome = await call_next(ctx)
+    if ctx.method in ("notifications/initialized", "notifications/roots/list_changed"):
+        session = ctx.session
+
+        async def fetch() -> None:
+            if "roots" in session.client_capabilities:
+                KEPT[:] = [str(root.uri) for root in await session.list_roots()]
+
+        session.spawn(fetch())
+    return outcome
+
 
 app = Server(
     f"fixture-{ERA}",
@@ -25,7 +50,14 @@ app = Server(
     instructions=f"The {ERA} fixture.",
     modern_versions=() if ERA == "legacy" else versions.MODERN_SUPPORTED,
     page_size=2,
+    middleware=[keep_roots] if KEEP_ROOTS else [],
 )
+
+
+@app.tool()
+def kept_roots() -> list[str]:
+    """The roots fetched last (``--keep-roots``): asks the client nothing."""
+    return list(KEPT)
 
 
 class Name(BaseModel):
@@ -115,6 +147,27 @@ def crash() -> str:
     import os
 
     os._exit(3)
+
+
+@app.tool(task_support="optional")
+async def slow_add(a: int, b: int, ctx: Context) -> int:
+    """Add two numbers, after a short while (a task when the client asks for one)."""
+    await asyncio.sleep(0.05)
+    return a + b
+
+
+@app.tool(task_support="required")
+async def report(topic: str) -> str:
+    """A report that only runs as a task."""
+    await asyncio.sleep(0.05)
+    return f"report on {topic}"
+
+
+@app.tool(task_support="optional")
+async def task_wait() -> str:
+    """Run until cancelled (a task to cancel)."""
+    await asyncio.sleep(3600)
+    return "never"
 
 
 @app.resource("fixture://greeting", mime_type="text/plain")

@@ -98,10 +98,9 @@ async def _every_feature(client: Client) -> dict[str, str]:
         answers[tool.name] = _text(result)
     assert "Research Report: proxies" in answers["simulate-research-query"]
     for name, expected in EXPECTED.items():
-        if name == "get-roots-list" and client.modern:
-            # The reference server lists the roots it fetched after initialize; a
-            # 2026-07-28 client has roots per request only, so it saw none.
-            continue
+        # get-roots-list: the roots the reference server fetched on its own and kept; a
+        # 2026-07-28 client's too (the proxy tells the upstream they changed before each
+        # of its calls and answers the upstream's roots/list with an MRTR round)
         assert expected in answers[name], (name, answers[name])
     resources = await client.list_resources()
     assert resources
@@ -194,13 +193,12 @@ async def test_official_python_client_gets_every_answer(
         if "result" in call
     }
     assert "The sum of 2 and 3 is 5." in texts["get-sum"]
-    if mode == "legacy":  # the roots it fetched after initialize (none on 2026-07-28)
-        assert "file:///proxy/root" in texts["get-roots-list"]
+    assert "file:///proxy/root" in texts["get-roots-list"]  # the roots it fetched and kept
     assert "sampled through the proxy" in texts["trigger-sampling-request"]
     if mode != "legacy":  # the proxy ran the 2025-11-25 task for the 2026-07-28 client
         assert "Research Report: proxies" in texts["simulate-research-query"]
     kinds = {answer["kind"] for answer in report["answered"]}
-    assert {"sampling", "elicitation"} | ({"roots"} if mode == "legacy" else set()) <= kinds
+    assert {"sampling", "elicitation", "roots"} <= kinds
     assert [r["result"]["contents"][0]["uri"] for r in report["reads"]] == [
         "demo://resource/static/document/features.md",
         "demo://resource/dynamic/text/3",

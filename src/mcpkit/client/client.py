@@ -67,6 +67,7 @@ from mcpkit.client.notifications import (
     NotificationRouter,
     TaskStatusHook,
 )
+from mcpkit.client.request_scope import request_scope
 from mcpkit.client.results import all_pages, cursor_params, lenient, parse
 from mcpkit.client.roots import RootsSource, check_roots, serve_roots
 from mcpkit.client.sampling import SamplingHandler, sampling_capability, serve_sampling
@@ -74,6 +75,7 @@ from mcpkit.client.targets import Connection, Target, config_entry, open_target
 from mcpkit.client.task_requestor import TaskHandle, TaskRequestor
 from mcpkit.client.tasks import make_receiver, serve_as_task, tasks_capability, tasks_only
 from mcpkit.client.url_elicitation import UrlElicitations
+from mcpkit.envelope import LOG_LEVEL_KEY
 from mcpkit.errors import ConnectionClosed, McpError, UnsupportedProtocolVersion
 from mcpkit.http_headers import HeaderParam, InvalidHeaderAnnotation, header_params
 from mcpkit.jsonrpc import METHOD_NOT_FOUND, JSONObject
@@ -735,6 +737,7 @@ class Client:
         max_total_timeout: float | None = _UNSET,
         cache: CachePolicy = "use",
         mrtr: bool = True,
+        on_log: LogHook | None = None,
     ) -> Any:
         """Send any request and return the raw ``result`` (a dict), unvalidated.
 
@@ -748,13 +751,29 @@ class Client:
         is, for callers that run the rounds themselves, see :func:`mcpkit.client.mrtr.drive`);
         cacheable results go through the response cache under ``cache`` (``"use"``,
         ``"refresh"`` or ``"bypass"``; continuation pages and results that needed input are
-        never stored)."""
+        never stored).
+
+        ``on_log`` gets the log messages that come on this request's own response stream
+        (Streamable HTTP, both eras; on the modern wire the request then asks for every
+        level unless a level was set) instead of the client's ``on_log``; over stdio and in
+        memory, one channel for all, they go to the client's (see
+        :mod:`mcpkit.client.request_scope`)."""
         session = self.session
         chosen = self._timeout(timeout, max_total_timeout)
         wire = self._wire
 
         async def send(name: str, body: JSONObject | None) -> Any:
-            sent = wire.wrap(body) if wire is not None else body
+            if on_log is not None:
+                with request_scope(session, on_log=on_log):
+                    return await send_scoped(name, body)
+            return await send_scoped(name, body)
+
+        async def send_scoped(name: str, body: JSONObject | None) -> Any:
+            sent = body
+            if wire is not None:
+                sent = wire.wrap(body)
+                if on_log is not None and wire.log_level is None:  # this call hears all
+                    sent["_meta"] = {**sent["_meta"], LOG_LEVEL_KEY: "debug"}
             try:
                 if self._telemetry is not None:
                     return await self._telemetry.request(
@@ -859,8 +878,9 @@ class Client:
         params: JSONObject | None = None,
         *,
         cache: CachePolicy = "use",
+        on_log: LogHook | None = None,
     ) -> M:
-        return parse(model, await self.request(method, params, cache=cache), method)
+        return parse(model, await self.request(method, params, cache=cache, on_log=on_log), method)
 
     def _pager(self, cache: CachePolicy) -> Callable[[str, JSONObject | None], Awaitable[Any]]:
         async def fetch(method: str, params: JSONObject | None) -> Any:
@@ -1021,6 +1041,7 @@ class Client:
         on_progress: ProgressCallback | None = None,
         meta: Mapping[str, Any] | None = None,
         raise_on_error: bool = False,
+        on_log: LogHook | None = None,
     ) -> CallToolResult:
         """Call tool ``name``; return its :class:`~mcpkit.types.CallToolResult`.
 
@@ -1033,6 +1054,9 @@ class Client:
 
         A tool whose ``execution.taskSupport`` is ``"required"`` must be called with
         :meth:`call_tool_as_task` (:class:`TaskNotSupported` here).
+
+        ``on_log``: this call's own log messages, where the transport tells which call
+        they belong to (see :meth:`request`).
         """
         if self._catalogue.requires_task(name):
             self._task_requestor.refuse_plain_call(name)
@@ -1046,7 +1070,9 @@ class Client:
         if progress is None and chosen.timeout is not None and chosen.reset_on_progress:
             progress = _noop_progress  # a progress token lets progress restart the timeout
         try:
-            raw = await self.request("tools/call", params, timeout=chosen, on_progress=progress)
+            raw = await self.request(
+                "tools/call", params, timeout=chosen, on_progress=progress, on_log=on_log
+            )
         except McpError as exc:
             if exc.code == METHOD_NOT_FOUND and type(exc) is McpError:
                 await self._task_requestor.explain_not_found(name, exc)
@@ -1158,12 +1184,15 @@ class Client:
 
     # resources, prompts, completion, logging
 
-    async def read_resource(self, uri: str, *, cache: CachePolicy = "use") -> ReadResourceResult:
-        """Read the resource at ``uri``."""
+    async def read_resource(
+        self, uri: str, *, cache: CachePolicy = "use", on_log: LogHook | None = None
+    ) -> ReadResourceResult:
+        """Read the resource at ``uri`` (``on_log``: its own log messages, see
+        :meth:`request`)."""
         from mcpkit.types import ReadResourceResult
 
         return await self._typed(
-            ReadResourceResult, "resources/read", {"uri": str(uri)}, cache=cache
+            ReadResourceResult, "resources/read", {"uri": str(uri)}, cache=cache, on_log=on_log
         )
 
     async def subscribe_resource(self, uri: str) -> None:
@@ -1262,9 +1291,14 @@ class Client:
         )
 
     async def get_prompt(
-        self, name: str, arguments: Mapping[str, Any] | None = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        on_log: LogHook | None = None,
     ) -> GetPromptResult:
-        """Get prompt ``name`` filled with ``arguments`` (non-string values are sent as JSON)."""
+        """Get prompt ``name`` filled with ``arguments`` (non-string values are sent as JSON;
+        ``on_log``: its own log messages, see :meth:`request`)."""
         from mcpkit.types import GetPromptResult
 
         params: JSONObject = {"name": name}
@@ -1273,7 +1307,7 @@ class Client:
                 k: v if isinstance(v, str) else orjson.dumps(v).decode()
                 for k, v in arguments.items()
             }
-        return await self._typed(GetPromptResult, "prompts/get", params)
+        return await self._typed(GetPromptResult, "prompts/get", params, on_log=on_log)
 
     async def complete(
         self,

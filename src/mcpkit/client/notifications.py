@@ -2,8 +2,9 @@
 
 :class:`ClientHooks` holds the user's hooks (each optional, sync or async; a hook that
 raises is logged, never raised into the session). :class:`NotificationRouter` installs the
-session's notification handlers: ``notifications/message`` (default: the
-``mcpkit.client.server`` logger), ``notifications/resources/updated``,
+session's notification handlers: ``notifications/message`` (to the ``on_log`` of the call
+on whose response stream it came, see :mod:`mcpkit.client.request_scope`, else the
+client's; default: the ``mcpkit.client.server`` logger), ``notifications/resources/updated``,
 ``notifications/elicitation/complete`` (the URL elicitation bookkeeping first),
 ``notifications/tasks/status`` (the task requestor first), the three
 ``notifications/*/list_changed`` (the tool catalogue forgotten, the list refreshed first
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
 from mcpkit.client._util import call_hook, logger
+from mcpkit.client.request_scope import related_scope
 from mcpkit.client.results import notification_params
 from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import JSONObject
@@ -116,9 +118,11 @@ class NotificationRouter:
         self.auto_refresh = auto_refresh
         #: Called with every notification before the hooks (the response cache, listeners).
         self.observers = tuple(observers)
+        self._session: ClientSession | None = None
 
     def install(self, session: ClientSession) -> None:
         """Register the handlers on ``session``."""
+        self._session = session
         session.observe_notifications(self._any)
         session.set_notification_handler("notifications/tasks/status", self._task_status)
         session.set_notification_handler("notifications/message", self._log)
@@ -137,6 +141,10 @@ class NotificationRouter:
         )
         if typed is None:
             return None
+        # A message on the stream of a request sent with its own on_log goes there.
+        scope = related_scope(self._session) if self._session is not None else None
+        if scope is not None and scope.open and scope.on_log is not None:
+            return call_hook(scope.on_log, typed)
         if self.hooks.on_log is not None:
             return call_hook(self.hooks.on_log, typed)
         name = f"mcpkit.client.server.{typed.logger}" if typed.logger else server_log.name

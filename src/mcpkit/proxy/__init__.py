@@ -11,7 +11,8 @@ app.run("http", port=8000)                   # ... published over Streamable HTT
 :class:`ProxyServer` (:mod:`mcpkit.proxy.server`) forwards every request and what the
 upstream sends back while serving; :mod:`mcpkit.proxy.upstream` holds its upstream
 connections and :mod:`mcpkit.proxy.rounds` turns MRTR rounds into live requests and back
-(era bridging). The command line's ``mcpkit proxy TARGET`` runs one.
+(era bridging), :mod:`mcpkit.proxy.tasks` translates tasks between the two designs.
+The command line's ``mcpkit proxy TARGET`` runs one.
 """
 
 from mcpkit.proxy.server import FORWARDED_METHODS, ProxyServer, Sharing

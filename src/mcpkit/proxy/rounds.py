@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 __all__ = [
     "STATE_PREFIX",
     "ParkedCall",
+    "ask_live",
     "drive_rounds",
     "legacy_result",
     "strip_envelope",
@@ -107,7 +108,7 @@ async def drive_rounds(
         responses: dict[str, Any] | None = None
         if isinstance(requests, dict):
             keys = list(requests)
-            answers = await asyncio.gather(*(_ask_live(rctx, requests[k]) for k in keys))
+            answers = await asyncio.gather(*(ask_live(rctx, requests[k]) for k in keys))
             responses = dict(zip(keys, answers, strict=True))
         current = retry_params(current, result, responses)
         rounds += 1
@@ -115,10 +116,17 @@ async def drive_rounds(
     return result
 
 
-async def _ask_live(rctx: ServerRequestContext, request: Any) -> Any:
+async def ask_live(
+    rctx: ServerRequestContext, request: Any, *, meta: JSONObject | None = None
+) -> Any:
+    """Ask the handshake-era client of ``rctx`` one input request (``{method, params}``)
+    as a live request; ``meta``: keys added to its params' ``_meta``."""
     if not isinstance(request, dict) or not isinstance(request.get("method"), str):
         raise McpError(-32603, "The server sent a malformed input request")
     method, params = request["method"], request.get("params")
+    if meta is not None:
+        params = dict(params or {})
+        params["_meta"] = {**dict(params.get("_meta") or {}), **meta}
     if (
         method == "elicitation/create"
         and isinstance(params, dict)
@@ -275,5 +283,10 @@ def check_state(call: ParkedCall | None, principal: str | None) -> ParkedCall:
     """The parked call a retry's ``requestState`` names; -32602 when there is none (ended,
     expired, or another principal's)."""
     if call is None or call.ended or call.principal != principal:
-        raise McpError(INVALID_PARAMS, "requestState is unknown or expired: send the request anew")
+        raise McpError(
+            INVALID_PARAMS,
+            "requestState is unknown or expired: send the request anew (the call it names "
+            "runs in the proxy replica that answered it, for round_ttl seconds; route the "
+            "retries of a call to that replica)",
+        )
     return call

@@ -28,9 +28,10 @@ Upstream connections (clients of :mod:`mcpkit.client`, see :mod:`mcpkit.proxy.up
 Era bridging (see :mod:`mcpkit.proxy.rounds`): the upstream's live sampling, elicitation
 and roots requests become MRTR rounds for 2026-07-28 clients, and a 2026-07-28 upstream's
 ``InputRequiredResult`` becomes live requests to a handshake-era client. Tasks are
-forwarded within an era (2025-11-25 tasks to handshake-era clients of a handshake-era
-upstream, the tasks extension between 2026-07-28 peers); across eras a tool call is
-forwarded as a plain call.
+forwarded as they are within an era and translated across eras (2025-11-25 task-augmented
+calls and the tasks extension, see :mod:`mcpkit.proxy.tasks`). A handshake-era upstream
+that keeps the roots it fetched on its own is told they changed before each call of a
+2026-07-28 client (see :meth:`~mcpkit.proxy.upstream.Link.refresh_roots`).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
@@ -55,6 +56,13 @@ from mcpkit.proxy.rounds import (
     legacy_result,
     strip_envelope,
 )
+from mcpkit.proxy.tasks import (
+    LEGACY_TASKS_CAPABILITY,
+    TASK_METHODS,
+    LegacyRequestor,
+    modern_task_request,
+    opt_in,
+)
 from mcpkit.proxy.upstream import Link, upstream_client
 from mcpkit.server import subscriptions
 from mcpkit.server.app import Server
@@ -62,6 +70,7 @@ from mcpkit.server.caching import CacheHints
 from mcpkit.server.discover import DISCOVER_METHOD, discover_result
 from mcpkit.server.logging import LEVELS
 from mcpkit.server.mrtr import MRTR_METHODS
+from mcpkit.server.tasks_extension import EXTENSION_ID, opted_in
 
 if TYPE_CHECKING:
     from mcpkit.client import Client
@@ -93,6 +102,9 @@ Sharing = Literal["auto", "shared"]
 _MODERN: Final = versions.V2026_07_28
 logger = logging.getLogger("mcpkit.proxy")
 _PROXY_INFO: Final = {"name": "mcpkit-proxy", "version": "1"}
+#: Seconds a call of a 2026-07-28 client waits for a handshake-era upstream that keeps
+#: its roots to ask them again (see :meth:`~mcpkit.proxy.upstream.Link.refresh_roots`).
+ROOTS_REFRESH_WAIT: Final = 5.0
 
 
 @dataclass
@@ -165,6 +177,9 @@ class ProxyServer(Server):
         self._parked: dict[str, ParkedCall] = {}
         self._subscribed: dict[str, int] = {}
         self._task_tools: set[str] = set()
+        self._traits: set[str] = set()  # what the upstream was seen doing (see Link)
+        self._task_support: dict[str, str] = {}  # upstream tool -> its taskSupport
+        self._requestor = LegacyRequestor()
         self._background: set[asyncio.Task[Any]] = set()
         self._watchers: set[asyncio.Task[Any]] = set()
         self.on_roots_changed(self._roots_changed_upstream)
@@ -177,6 +192,7 @@ class ProxyServer(Server):
             publish_resource_updated=self.notify_resource_updated,
             session=session,
             shared=shared,
+            traits=self._traits,
         )
 
     def _publish_list_changed(self, kind: str) -> None:
@@ -205,6 +221,15 @@ class ProxyServer(Server):
         for tool in tools:
             if isinstance(tool, dict) and isinstance(tool.get("name"), str):
                 known[tool["name"]] = UpstreamTool(tool)
+                self._learn_task_support(tool)
+
+    def _learn_task_support(self, tool: Any) -> None:
+        execution = tool.get("execution") if isinstance(tool, dict) else None
+        support = execution.get("taskSupport") if isinstance(execution, dict) else None
+        if isinstance(support, str):
+            self._task_support[str(tool.get("name"))] = support
+            if support == "required":
+                self._task_tools.add(str(tool.get("name")))
 
     def _client(
         self, link: Link, *, capabilities: Mapping[str, Any] | None = None, era: Era | None = None
@@ -453,9 +478,16 @@ class ProxyServer(Server):
                 caps["extensions"] = upstream["extensions"]
             if modern_upstream and "tasks" in upstream:
                 caps["tasks"] = upstream["tasks"]
+            if not modern_upstream and _tool_tasks(upstream):
+                # 2025-11-25 task-augmented calls, offered as the tasks extension
+                caps["extensions"] = {EXTENSION_ID: {}}
         else:
             if not modern_upstream and "tasks" in upstream and version.tasks:
                 caps["tasks"] = upstream["tasks"]
+            extensions = upstream.get("extensions")
+            if modern_upstream and version.tasks and EXTENSION_ID in (extensions or {}):
+                # the tasks extension, offered as 2025-11-25 tasks
+                caps["tasks"] = dict(LEGACY_TASKS_CAPABILITY)
             if "completions" in caps and not version.audio:
                 del caps["completions"]
         self._caps[key] = caps
@@ -585,17 +617,25 @@ class ProxyServer(Server):
             with contextlib.suppress(McpError, ConnectionClosed):
                 await main.unsubscribe_resource(uri)
 
-    async def _listen(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
-        uris = parse_listen_params(params).resource_uris
+    @contextlib.asynccontextmanager
+    async def hold_resources(self, uris: Collection[str]) -> AsyncIterator[None]:
+        """Subscribe to ``uris`` upstream for the duration of the block (counted with
+        every other holder: the last one out unsubscribes); their updates reach this
+        proxy's bus, hence its listen streams and the parent of a mounted proxy."""
         retained: list[str] = []
         try:
             for uri in uris:
                 await self._retain(uri)
                 retained.append(uri)
-            return await subscriptions.listen(params, rctx)
+            yield
         finally:
             for uri in retained:
                 await self._release(uri)
+
+    async def _listen(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
+        uris = parse_listen_params(params).resource_uris
+        async with self.hold_resources(uris):
+            return await subscriptions.listen(params, rctx)
 
     async def _forward(self, params: JSONObject | None, rctx: ServerRequestContext) -> Any:
         result = await self._forward_one(params, rctx)
@@ -611,6 +651,20 @@ class ProxyServer(Server):
             client, link = await self._upstream_of(rctx)
             if not client.modern:
                 return await _call(client, link, rctx, method, params)
+            if method in TASK_METHODS or (
+                method == "tools/call" and isinstance((params or {}).get("task"), dict)
+            ):
+                # 2025-11-25 tasks, served by the upstream's tasks extension
+
+                async def through(m: str, p: JSONObject) -> Any:
+                    return await drive_rounds(
+                        lambda q: _call(client, link, rctx, m, q),
+                        opt_in(self._envelope_for(rctx, p)),
+                        rctx,
+                        max_rounds=self.max_rounds,
+                    )
+
+                return await self._requestor.serve(method, params, rctx, through)
             body = self._envelope_for(rctx, params)
             result = await drive_rounds(
                 lambda p: _call(client, link, rctx, method, p),
@@ -622,24 +676,40 @@ class ProxyServer(Server):
         main, link = await self._upstream_of(rctx)
         if main.modern:
             return await _call(main, link, rctx, method, params)
+        if method in TASK_METHODS or (
+            method == "tools/call"
+            and opted_in(rctx.envelope)
+            and self._task_support.get(str((params or {}).get("name"))) in ("optional", "required")
+        ):
+            # the tasks extension, served by 2025-11-25 task-augmented calls
+
+            async def plain(m: str, p: JSONObject) -> Any:
+                return await _call(main, link, rctx, m, p)
+
+            return await modern_task_request(method, strip_envelope(params), rctx, plain)
         if method not in MRTR_METHODS:
             result = await _call(main, link, rctx, method, strip_envelope(params))
-            return self._plain_tools(result) if method == "tools/list" else result
+            if method == "tools/list":
+                return self._plain_tools(result, keep_tasks=opted_in(rctx.envelope))
+            return result
         return await self._parked_round(method, params, rctx)
 
-    def _plain_tools(self, result: Any) -> Any:
-        """A handshake-era ``tools/list`` for a 2026-07-28 client: the tools that must run
-        as 2025-11-25 tasks are offered as plain tools (the proxy runs the task and
-        answers with its result)."""
+    def _plain_tools(self, result: Any, *, keep_tasks: bool = False) -> Any:
+        """A handshake-era ``tools/list`` for a 2026-07-28 client: to a client that opted
+        in to the tasks extension as it is; to others the tools that must run as
+        2025-11-25 tasks are offered as plain tools (the proxy runs the task and answers
+        with its result)."""
         tools = result.get("tools") if isinstance(result, dict) else None
         if not isinstance(tools, list):
+            return result
+        for tool in tools:
+            self._learn_task_support(tool)
+        if keep_tasks:
             return result
         listed = []
         for tool in tools:
             execution = tool.get("execution") if isinstance(tool, dict) else None
             if isinstance(execution, dict) and "taskSupport" in execution:
-                if execution["taskSupport"] == "required":
-                    self._task_tools.add(str(tool.get("name")))
                 rest = {k: v for k, v in execution.items() if k != "taskSupport"}
                 tool = {k: v for k, v in tool.items() if k != "execution"}
                 if rest:
@@ -687,9 +757,13 @@ class ProxyServer(Server):
         self._parked[call.state] = call
         body = strip_envelope(params)
         if method == "tools/call" and (body or {}).get("name") in self._task_tools:
-            call.start(_as_task(client, body or {}, on_progress=call.progress))
+            run = _as_task(client, body or {}, on_progress=call.progress)
         else:
-            call.start(_send(client, method, body, on_progress=call.progress))
+            run = _send(client, method, body, on_progress=call.progress)
+        caps = rctx.envelope.client_capabilities if rctx.envelope is not None else {}
+        if "keeps_roots" in link.traits and isinstance(caps.get("roots"), dict):
+            run = _after(link.refresh_roots(ROOTS_REFRESH_WAIT), run)
+        call.start(run)
         return await call.round(rctx, params)
 
     def _roots_changed_upstream(self, session: AppSession) -> Any:
@@ -714,6 +788,14 @@ class ProxyServer(Server):
                 session.call_soon(lambda s=session: s.send_quietly(event.method))  # type: ignore[misc]
 
 
+def _tool_tasks(capabilities: Mapping[str, Any]) -> bool:
+    """True when 2025-11-25 ``capabilities`` declare task-augmented ``tools/call``."""
+    tasks = capabilities.get("tasks")
+    requests = tasks.get("requests") if isinstance(tasks, dict) else None
+    tools = requests.get("tools") if isinstance(requests, dict) else None
+    return isinstance(tools, dict) and isinstance(tools.get("call"), dict)
+
+
 def _uri(params: JSONObject | None) -> str:
     uri = (params or {}).get("uri")
     if not isinstance(uri, str):
@@ -724,6 +806,11 @@ def _uri(params: JSONObject | None) -> str:
 async def _notify_quietly(client: Client, method: str) -> None:
     with contextlib.suppress(McpError, ConnectionClosed):
         await client.session.notify(method)
+
+
+async def _after(first: Awaitable[None], then: Awaitable[Any]) -> Any:
+    await first
+    return await then
 
 
 async def _send(
@@ -778,8 +865,5 @@ async def _call(
             with contextlib.suppress(ConnectionClosed, McpError):
                 await rctx.notify("notifications/progress", note)
 
-    link.in_flight.append(rctx)
-    try:
+    with link.forwarding(rctx):
         return await _send(client, method, params, on_progress=on_progress)
-    finally:
-        link.in_flight.remove(rctx)

@@ -13,7 +13,12 @@ What becomes of them depends on who the connection serves, which its :class:`Lin
   requests, logs follow the call's current round;
 - everyone (the shared connection): list changes and resource updates go to the proxy's
   notification bus (hence to every session and ``subscriptions/listen`` stream that asked),
-  logs to the forwarded request in flight.
+  logs to the forwarded request they belong to.
+
+Log messages relate to the forwarded request on whose response stream they came (an
+upstream over Streamable HTTP: each request has its own, see
+:mod:`mcpkit.client.request_scope`), so overlapping requests on one connection each get
+their own; over stdio, one channel for all, they go to the latest request in flight.
 
 :func:`upstream_client` makes the client: it declares to the upstream the client
 capabilities the downstream side has (all of them when it serves many clients) and answers
@@ -22,10 +27,12 @@ with handlers that forward through the link.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from mcpkit.client.request_scope import related_scope, request_scope
 from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import METHOD_NOT_FOUND, JSONObject
 
@@ -64,6 +71,7 @@ class Link:
         publish_resource_updated: Callable[[str], None],
         session: AppSession | None = None,
         shared: bool = False,
+        traits: set[str] | None = None,
     ) -> None:
         #: The shared connection: its list changes and resource updates go to the bus.
         self.shared = shared
@@ -75,29 +83,93 @@ class Link:
         self.call: ParkedCall | None = None
         #: Downstream requests being forwarded on this connection, oldest first.
         self.in_flight: list[ServerRequestContext] = []
+        #: The connection's client (set by :func:`upstream_client`).
+        self.client: Client | None = None
+        #: The roots the 2026-07-28 client served last answered here (``roots/list``
+        #: asked while no call leases the connection gets them).
+        self.roots: JSONObject | None = None
+        #: What the upstream server was seen doing, shared by its connections:
+        #: ``"keeps_roots"`` once it asked ``roots/list`` with no call to ask (a server that
+        #: fetches the roots on its own, after initialize, and keeps them).
+        self.traits: set[str] = traits if traits is not None else set()
+        self._roots_answered: asyncio.Event | None = None
 
     def current(self) -> ServerRequestContext | None:
-        """The latest downstream request in flight here (what logs are related to)."""
+        """The latest downstream request in flight here."""
         return self.in_flight[-1] if self.in_flight else None
+
+    @contextlib.contextmanager
+    def forwarding(self, rctx: ServerRequestContext) -> Iterator[None]:
+        """Forward one request of ``rctx`` inside this block: what the upstream sends on
+        that request's own response stream is related to ``rctx``."""
+        self.in_flight.append(rctx)
+        try:
+            client = self.client
+            if client is not None and client.connected:
+                with request_scope(client.session, related=rctx):
+                    yield
+            else:
+                yield
+        finally:
+            self.in_flight.remove(rctx)
+
+    def related(self) -> tuple[bool, ServerRequestContext | None]:
+        """Whom the upstream notification being handled relates to: the forwarded request
+        on whose response stream it came (Streamable HTTP), else, where the transport
+        cannot tell (stdio, in memory), the latest request in flight. ``(False, None)``:
+        it came on the stream of a request answered since (nobody to give it to)."""
+        client = self.client
+        scope = related_scope(client.session) if client is not None and client.connected else None
+        if scope is None:
+            return True, self.current()
+        if not scope.open or scope.related not in self.in_flight:
+            return False, None
+        return True, scope.related
 
     async def ask(self, method: str, params: JSONObject | None) -> JSONObject:
         """Answer the upstream's ``method`` request by asking the downstream client."""
         call = self.call
         if call is not None:
-            return await call.ask(method, params)
+            answer = await call.ask(method, params)
+            if method == "roots/list":
+                self.roots = answer
+                if self._roots_answered is not None:
+                    self._roots_answered.set()
+            return answer
         rctx = self.current()
         if rctx is not None and rctx.envelope is None:
             answer = await rctx.request(method, params, timeout=None)
         elif self.session is not None and not self.session.closed:
+            await _operating(self.session)  # asked during the client's initialize
             answer = await self.session.request(method, params, timeout=None)
         elif method == "roots/list":
-            return {"roots": []}  # nobody to ask: no roots
+            # Nobody to ask: the roots of the client served last (none before any).
+            self.traits.add("keeps_roots")
+            return self.roots if self.roots is not None else {"roots": []}
         else:
             raise McpError(
                 METHOD_NOT_FOUND,
                 f"No client is waiting on this server now: {method!r} cannot be answered",
             )
         return answer if isinstance(answer, dict) else {}
+
+    async def refresh_roots(self, wait: float) -> None:
+        """Tell the upstream the roots changed (a call of another client leases the
+        connection now) and wait, at most ``wait`` seconds, for it to ask them again: its
+        ``roots/list`` is then an input request of that call, answered before the call
+        goes upstream."""
+        client = self.client
+        if client is None or not client.connected:
+            return
+        self._roots_answered = answered = asyncio.Event()
+        try:
+            with contextlib.suppress(McpError, ConnectionClosed):
+                await client.session.notify("notifications/roots/list_changed")
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    await answered.wait()
+        finally:
+            self._roots_answered = None
 
     async def notification(self, method: str, params: JSONObject | None) -> None:
         """Route one notification of the upstream server (the client's ``on_notification``)."""
@@ -116,7 +188,7 @@ class Link:
             if self.call is not None:
                 await self.call.log(params)
                 return
-            rctx = self.current()
+            _, rctx = self.related()
             if rctx is not None:
                 await send_log(rctx, params)
 
@@ -125,12 +197,24 @@ class Link:
     ) -> None:
         if session.closed:
             return
-        rctx = self.current()
-        related = (
-            rctx.request_id if rctx is not None and method == "notifications/message" else None
-        )
+        related = None
+        if method == "notifications/message":
+            alive, rctx = self.related()
+            if not alive:
+                return
+            related = rctx.request_id if rctx is not None else None
         with contextlib.suppress(ConnectionClosed, McpError):
             await session.notify(method, params, related_request_id=related)
+
+
+async def _operating(session: AppSession, wait: float = 10.0) -> None:
+    """Until ``session`` is initialized (it may not be asked anything before), at most
+    ``wait`` seconds; the request then goes as it is (refused if it is still not)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    # The session sets no event when its client's notifications/initialized arrives.
+    while not session.operating and not session.closed and loop.time() < deadline:  # noqa: ASYNC110
+        await asyncio.sleep(0.01)
 
 
 async def send_log(rctx: ServerRequestContext, params: JSONObject | None) -> None:
@@ -215,7 +299,9 @@ def upstream_client(
     if client_info is not None:
         kwargs["client_info"] = dict(client_info)
     kwargs.update(options or {})
-    return Client(target, **kwargs)
+    client = Client(target, **kwargs)
+    link.client = client
+    return client
 
 
 def _declared(kwargs: Mapping[str, Any]) -> set[str]:

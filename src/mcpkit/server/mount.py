@@ -30,7 +30,9 @@ parent's request: progress, logging, cancellation, sampling, elicitation (MRTR r
 the 2026-07-28 wire) and roots go to the parent's client, while ``ctx.server``,
 ``ctx.lifespan`` and ``ctx.read_resource`` are the child's. The child's lifespan is entered
 when the parent's is (before it; left after it); ``on_roots_changed`` hooks of the child
-run when the parent's client changes its roots.
+run when the parent's client changes its roots. A 2026-07-28 ``subscriptions/listen`` on the
+parent holds the resource URIs it names in each child while it is open (a mounted proxy
+subscribes to them upstream, see :func:`hold_resources`).
 
 The parent declares the features the child has when it is mounted (a child that registers a
 feature only later passes ``declare=(...)``). Mounted tools that run as tasks make the
@@ -51,7 +53,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import orjson
 
 from mcpkit._cursor import decode_cursor, encode_cursor
-from mcpkit.bus import BusEvent
+from mcpkit.bus import LISTEN_METHOD, BusEvent, parse_listen_params
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 from mcpkit.server.completion import parse_request
@@ -64,7 +66,7 @@ if TYPE_CHECKING:
     from mcpkit.server.context import Context
     from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
 
-__all__ = ["Mount", "mount", "mounts_of"]
+__all__ = ["Mount", "hold_resources", "mount", "mounts_of"]
 
 logger = logging.getLogger("mcpkit.server.mount")
 
@@ -380,6 +382,8 @@ class _Mounts:
         }
         for method in _METHODS:
             parent.request_handler(method)(handlers[method])
+        if parent.modern_versions:
+            parent.request_handler(LISTEN_METHOD)(self.listen)
         parent.on_roots_changed(self.roots_changed)
 
     # -- bookkeeping -----------------------------------------------------------------------------
@@ -603,7 +607,7 @@ class _Mounts:
         if found is None:
             return await self.parent.resources.subscribe(params, rctx)
         m, local = found
-        if not m.serves_uri(local):
+        if not await m._ours(local, rctx):  # a proxy's: learnt from its listing
             from mcpkit.server.resources import not_found
 
             raise not_found(rctx, params["uri"])  # type: ignore[index]
@@ -637,6 +641,23 @@ class _Mounts:
         if not had:
             subs.discard(local)
 
+    async def listen(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
+        """``subscriptions/listen`` of the parent: the resource URIs it names in a mount's
+        namespace are held in that child for as long as the stream is open (a proxy
+        subscribes to them upstream), then the parent's own stream serves it."""
+        from mcpkit.server import subscriptions
+
+        try:
+            uris = parse_listen_params(params).resource_uris
+        except McpError:
+            uris = ()  # the stream itself answers the error
+        async with contextlib.AsyncExitStack() as stack:
+            for m in list(self.mounts):
+                local = [u for u in (m.local_uri(uri) for uri in uris) if u is not None]
+                if local:
+                    await stack.enter_async_context(hold_resources(m.server, local))
+            return await subscriptions.listen(params, rctx)
+
     async def complete(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
         kind, target, _, _, _ = parse_request(params)
         parent = self.parent
@@ -658,6 +679,23 @@ class _Mounts:
             outcome = m.server._roots_changed(session)
             if outcome is not None:
                 await outcome
+
+
+@contextlib.asynccontextmanager
+async def hold_resources(server: Server[Any], uris: list[str]) -> AsyncIterator[None]:
+    """Keep the updates of ``uris`` (in ``server``'s own names) flowing to ``server``'s
+    bus for the duration of the block: a server that must ask for them (a proxy, through
+    its ``hold_resources``) asks, and so do the servers mounted in it, in their names."""
+    async with contextlib.AsyncExitStack() as stack:
+        hold = getattr(server, "hold_resources", None)
+        if hold is not None:
+            await stack.enter_async_context(hold(uris))
+        mounts = _mounts(server)
+        for m in list(mounts.mounts) if mounts is not None else ():
+            local = [u for u in (m.local_uri(uri) for uri in uris) if u is not None]
+            if local:
+                await stack.enter_async_context(hold_resources(m.server, local))
+        yield
 
 
 def _local_names(server: Server[Any], what: str) -> list[str]:

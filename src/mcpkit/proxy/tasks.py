@@ -1,0 +1,262 @@
+"""Tasks across eras: a 2025-11-25 task-augmented call served by a 2026-07-28 upstream's
+tasks extension, and the reverse.
+
+The two designs have one state machine (``working``, ``input_required``, ``completed``,
+``failed``, ``cancelled``) and different wires:
+
+- 2025-11-25: ``tools/call`` with ``params.task`` answers ``{task: Task}`` (``ttl``,
+  ``pollInterval`` in milliseconds); ``tasks/get`` and ``tasks/cancel`` answer the ``Task``;
+  ``tasks/result`` waits for the tool's result (or its error); ``tasks/list`` pages the
+  requestor's tasks; a task's questions are live requests sent while ``tasks/result`` waits.
+- the tasks extension (``io.modelcontextprotocol/tasks``): a ``tools/call`` whose request
+  opts in answers a flat ``CreateTaskResult`` (``resultType: "task"``, ``ttlMs``,
+  ``pollIntervalMs``); ``tasks/get`` answers the ``DetailedTask`` (the result or the error
+  inlined once terminal, ``inputRequests`` while ``input_required``); ``tasks/update``
+  answers the questions; ``tasks/cancel`` acknowledges; no ``tasks/result`` or ``tasks/list``.
+
+:class:`LegacyRequestor` serves a handshake-era client's task requests with a 2026-07-28
+upstream (``tasks/result`` polls ``tasks/get`` at the upstream's interval, asking the
+client each of the task's questions as a live request and answering them with
+``tasks/update``; ``tasks/list`` lists the tasks this client created through the proxy).
+:func:`modern_task_request` serves a 2026-07-28 client's with a handshake-era upstream
+(``tasks/get`` of a terminal task fetches its ``tasks/result`` to inline it). A
+handshake-era task's own questions are not offered to 2026-07-28 clients: the upstream
+asks them while someone waits on ``tasks/result``, which nobody does here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from mcpkit.envelope import CLIENT_CAPABILITIES_KEY
+from mcpkit.errors import McpError
+from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
+from mcpkit.proxy.rounds import ask_live, legacy_result
+from mcpkit.server.tasks_extension import EXTENSION_ID, require_extension
+from mcpkit.tasks import RELATED_TASK
+
+if TYPE_CHECKING:
+    from mcpkit.server.session import AppSession, ServerRequestContext
+
+__all__ = [
+    "LEGACY_TASKS_CAPABILITY",
+    "TASK_METHODS",
+    "LegacyRequestor",
+    "flat_task",
+    "legacy_task",
+    "modern_task_request",
+    "opt_in",
+]
+
+#: The task requests of either design.
+TASK_METHODS: Final = frozenset(
+    {"tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update"}
+)
+#: The 2025-11-25 ``tasks`` capability the proxy declares for an upstream with the extension.
+LEGACY_TASKS_CAPABILITY: Final[Mapping[str, Any]] = {
+    "list": {},
+    "cancel": {},
+    "requests": {"tools": {"call": {}}},
+}
+_TERMINAL: Final = frozenset({"completed", "failed", "cancelled"})
+#: Bounds of the interval ``tasks/result`` polls a 2026-07-28 upstream at (seconds).
+_POLL_MIN: Final = 0.05
+_POLL_MAX: Final = 2.0
+
+Send = Callable[[str, JSONObject], Awaitable[Any]]
+
+
+def flat_task(task: Mapping[str, Any]) -> JSONObject:
+    """A 2025-11-25 ``Task`` as the extension's task fields (``ttlMs``, ``pollIntervalMs``)."""
+    out: JSONObject = {
+        k: task[k]
+        for k in ("taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt")
+        if k in task
+    }
+    out["ttlMs"] = task.get("ttl")
+    if isinstance(task.get("pollInterval"), int):
+        out["pollIntervalMs"] = task["pollInterval"]
+    return out
+
+
+def legacy_task(task: Mapping[str, Any]) -> JSONObject:
+    """The extension's task fields (a ``CreateTaskResult`` or ``DetailedTask``) as a
+    2025-11-25 ``Task``."""
+    out: JSONObject = {
+        k: task[k]
+        for k in ("taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt")
+        if k in task
+    }
+    out["ttl"] = task.get("ttlMs")
+    if isinstance(task.get("pollIntervalMs"), int):
+        out["pollInterval"] = task["pollIntervalMs"]
+    return out
+
+
+def opt_in(params: JSONObject) -> JSONObject:
+    """2026-07-28 ``params`` (with their envelope) whose client capabilities list the
+    tasks extension."""
+    meta = dict(params.get("_meta") or {})
+    caps = dict(meta.get(CLIENT_CAPABILITIES_KEY) or {})
+    caps["extensions"] = {**dict(caps.get("extensions") or {}), EXTENSION_ID: {}}
+    meta[CLIENT_CAPABILITIES_KEY] = caps
+    return {**params, "_meta": meta}
+
+
+def _task_id(params: JSONObject | None) -> str:
+    task_id = (params or {}).get("taskId")
+    if not isinstance(task_id, str):
+        raise McpError(INVALID_PARAMS, "'taskId' must be a string")
+    return task_id
+
+
+def _without_related(result: Any) -> Any:
+    """A 2025-11-25 ``tasks/result`` answer without its related-task ``_meta`` key."""
+    if not isinstance(result, dict) or not isinstance(result.get("_meta"), dict):
+        return result
+    meta = {k: v for k, v in result["_meta"].items() if k != RELATED_TASK}
+    out = {k: v for k, v in result.items() if k != "_meta"}
+    if meta:
+        out["_meta"] = meta
+    return out
+
+
+class LegacyRequestor:
+    """Handshake-era clients' task requests served by a 2026-07-28 upstream with the tasks
+    extension (see the module docstring); remembers the tasks each client created here."""
+
+    def __init__(self) -> None:
+        self._created: weakref.WeakKeyDictionary[AppSession, list[str]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    async def serve(
+        self, method: str, params: JSONObject | None, rctx: ServerRequestContext, send: Send
+    ) -> Any:
+        """Answer ``method`` (``tools/call`` with ``params.task``, or a ``tasks/*``) for the
+        client of ``rctx``; ``send(method, params)`` sends one request upstream (with the
+        client's envelope, opted in to the extension) and returns its complete result."""
+        body = dict(params or {})
+        if method == "tools/call":
+            body.pop("task", None)
+            result = await send("tools/call", body)
+            if isinstance(result, dict) and result.get("resultType") == "task":
+                self._created.setdefault(rctx.session, []).append(str(result.get("taskId")))
+                return {"task": legacy_task(result)}
+            return legacy_result(result)  # the upstream ran it at once
+        if method == "tasks/list":
+            return await self._list(rctx, send)
+        if method == "tasks/update":
+            raise McpError(METHOD_NOT_FOUND, "tasks/update is not a 2025-11-25 request")
+        task_id = _task_id(params)
+        if method == "tasks/get":
+            return legacy_task(await send("tasks/get", {"taskId": task_id}))
+        if method == "tasks/cancel":
+            task = await send("tasks/get", {"taskId": task_id})
+            if task.get("status") in _TERMINAL:
+                raise McpError(
+                    INVALID_PARAMS, f"Cannot cancel task {task_id}: it is {task['status']}"
+                )
+            await send("tasks/cancel", {"taskId": task_id})
+            return legacy_task(await send("tasks/get", {"taskId": task_id}))
+        return await self._result(task_id, rctx, send)
+
+    async def _list(self, rctx: ServerRequestContext, send: Send) -> JSONObject:
+        tasks: list[JSONObject] = []
+        kept: list[str] = []
+        for task_id in self._created.get(rctx.session, []):
+            try:
+                tasks.append(legacy_task(await send("tasks/get", {"taskId": task_id})))
+            except McpError as exc:
+                if exc.code != INVALID_PARAMS:
+                    raise
+                continue  # expired upstream
+            kept.append(task_id)
+        self._created[rctx.session] = kept
+        return {"tasks": tasks}
+
+    async def _result(self, task_id: str, rctx: ServerRequestContext, send: Send) -> Any:
+        """``tasks/result``: poll until the task is terminal, asking the client the task's
+        questions on the way."""
+        while True:
+            task = await send("tasks/get", {"taskId": task_id})
+            status = task.get("status")
+            if status == "completed":
+                result = dict(legacy_result(task.get("result") or {"content": []}))
+                related = {RELATED_TASK: {"taskId": task_id}}
+                result["_meta"] = {**dict(result.get("_meta") or {}), **related}
+                return result
+            if status == "failed":
+                error = task.get("error") if isinstance(task.get("error"), dict) else {}
+                code = error.get("code")
+                raise McpError(
+                    code if isinstance(code, int) else INTERNAL_ERROR,
+                    str(error.get("message", "The task failed")),
+                    error.get("data"),
+                )
+            if status == "cancelled":
+                raise McpError(INVALID_PARAMS, f"Task {task_id} was cancelled")
+            requests = task.get("inputRequests")
+            if status == "input_required" and isinstance(requests, dict) and requests:
+                keys = list(requests)
+                related = {RELATED_TASK: {"taskId": task_id}}
+                answers = await asyncio.gather(
+                    *(ask_live(rctx, requests[k], meta=related) for k in keys)
+                )
+                responses = dict(zip(keys, answers, strict=True))
+                await send("tasks/update", {"taskId": task_id, "inputResponses": responses})
+                continue
+            interval = task.get("pollIntervalMs")
+            wait = interval / 1000 if isinstance(interval, int) else 0.5
+            await asyncio.sleep(min(max(wait, _POLL_MIN), _POLL_MAX))
+
+
+async def modern_task_request(
+    method: str, params: JSONObject | None, rctx: ServerRequestContext, send: Send
+) -> Any:
+    """Answer a 2026-07-28 client's ``tools/call`` that opted in to the tasks extension
+    (of a tool that runs as a task), or its ``tasks/*``, with a handshake-era upstream;
+    ``send(method, params)`` sends one 2025-11-25 request upstream (its params as they are,
+    no envelope)."""
+    require_extension(rctx.envelope)
+    if method == "tools/call":
+        body = dict(params or {})
+        body["task"] = {}
+        created = await send("tools/call", body)
+        task = created.get("task") if isinstance(created, dict) else None
+        if not isinstance(task, dict):
+            return created  # it ran as a plain call after all
+        return {"resultType": "task", **flat_task(task)}
+    if method in ("tasks/result", "tasks/list"):
+        raise McpError(METHOD_NOT_FOUND, f"{method} is not a request of the tasks extension")
+    task_id = _task_id(params)
+    if method == "tasks/update":
+        raise McpError(
+            INVALID_PARAMS,
+            f"Task {task_id} asks nothing here: the questions of a handshake-era task are "
+            "not offered through the proxy",
+        )
+    if method == "tasks/cancel":
+        task = await send("tasks/get", {"taskId": task_id})
+        if task.get("status") not in _TERMINAL:
+            await send("tasks/cancel", {"taskId": task_id})
+        return {"resultType": "complete"}
+    task = await send("tasks/get", {"taskId": task_id})
+    out: JSONObject = {"resultType": "complete", **flat_task(task)}
+    if task.get("status") == "completed":
+        out["result"] = _without_related(await send("tasks/result", {"taskId": task_id}))
+    elif task.get("status") == "failed":
+        try:
+            result = await send("tasks/result", {"taskId": task_id})
+        except McpError as exc:
+            error: JSONObject = {"code": exc.code, "message": exc.message}
+            if exc.data is not None:
+                error["data"] = exc.data
+            out["error"] = error
+        else:  # a tool error: a completed task on this wire
+            out["status"] = "completed"
+            out["result"] = _without_related(result)
+    return out
