@@ -18,34 +18,41 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
-from typing_extensions import TypeVar as DefaultTypeVar
-
+from mcpkit._lazy import lazy_module
 from mcpkit.envelope import Envelope, should_log
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject, RequestId
-from mcpkit.server import elicitation as _elicitation
-from mcpkit.server import sampling as _sampling
-from mcpkit.server.elicitation import ElicitationResult
 from mcpkit.server.logging import LoggingLevel
 from mcpkit.server.mrtr import InputKind, current_round
-from mcpkit.server.roots import list_roots as _list_roots
 from mcpkit.session import RequestContext
 from mcpkit.versions import Era, ProtocolVersion
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
+    from typing_extensions import TypeVar as DefaultTypeVar
 
     from mcpkit.auth.server import AccessToken
+    from mcpkit.server import elicitation as _elicitation
+    from mcpkit.server import roots as _roots
+    from mcpkit.server import sampling as _sampling
     from mcpkit.server.app import Server
+    from mcpkit.server.elicitation import ElicitationResult
     from mcpkit.server.session import AppSession, ServerRequestContext
     from mcpkit.types import CreateMessageResult, ReadResourceResult, Root
+else:  # what only some handlers use loads on first use
+    _elicitation = lazy_module("mcpkit.server.elicitation", globals(), "_elicitation")
+    _roots = lazy_module("mcpkit.server.roots", globals(), "_roots")
+    _sampling = lazy_module("mcpkit.server.sampling", globals(), "_sampling")
 
 __all__ = ["Context", "LifespanT"]
 
 M = TypeVar("M", bound="BaseModel")
 #: What the server's lifespan yields: ``Server[State]`` and ``Context[State]`` type
 #: :attr:`Context.lifespan` (unparameterised, both mean ``Any``).
-LifespanT = DefaultTypeVar("LifespanT", default=Any)
+if TYPE_CHECKING:
+    LifespanT = DefaultTypeVar("LifespanT", default=Any)
+else:  # the default is for type checkers: typing_extensions is not loaded to run
+    LifespanT = TypeVar("LifespanT")
 
 
 class Context(Generic[LifespanT]):
@@ -404,7 +411,7 @@ class Context(Generic[LifespanT]):
         if self._request.envelope is not None:
             asked: JSONObject = {"mode": "url", "message": message, "url": url}
             result = await self._ask("elicitation", asked, key)
-            return ElicitationResult(result["action"])
+            return _elicitation.ElicitationResult(result["action"])
         _elicitation.check_url_capability(
             self.session.client_capabilities, self.session.protocol_version
         )
@@ -423,7 +430,7 @@ class Context(Generic[LifespanT]):
         action = result.get("action") if isinstance(result, dict) else None
         if action not in ("accept", "decline", "cancel"):
             raise _elicitation.ElicitationError("The client sent a malformed elicitation result")
-        return ElicitationResult(action)
+        return _elicitation.ElicitationResult(action)
 
     async def request_as_task(
         self,
@@ -477,7 +484,7 @@ class Context(Generic[LifespanT]):
 
             answer = await self._ask("roots", {}, key)
             return [Root.from_wire(r) for r in answer["roots"]]
-        return await _list_roots(self.session, request=self._rctx.request)
+        return await _roots.list_roots(self.session, request=self._rctx.request)
 
     async def read_resource(self, uri: str) -> ReadResourceResult:
         """Read one of this server's own resources."""
