@@ -38,13 +38,19 @@ import functools
 import hashlib
 from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
-from typing import Any, Final, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
 import orjson
 
+from mcpkit._lazy import lazy_module
 from mcpkit.envelope import missing_capability_error, missing_client_capabilities
 from mcpkit.errors import McpError
-from mcpkit.server.request_state import RequestBinding, RequestState, RequestStateSealer
+
+if TYPE_CHECKING:
+    from mcpkit.server import request_state as _request_state
+    from mcpkit.server.request_state import RequestBinding, RequestState, RequestStateSealer
+else:  # sealing loads with the first round (a server with no MRTR use never needs it)
+    _request_state = lazy_module("mcpkit.server.request_state", globals(), "_request_state")
 
 __all__ = [
     "DEFAULT_MAX_QUESTIONS",
@@ -274,11 +280,11 @@ class Round:
         token = params.get("requestState")
         binding: RequestBinding | Callable[[], RequestBinding]
         if token is not None:
-            binding = RequestBinding.of(method, params, principal)
+            binding = _request_state.RequestBinding.of(method, params, principal)
             state = sealer.open(token, binding)
         else:
             # Only a round that asks seals a state: digest the arguments then, if ever.
-            binding = functools.partial(RequestBinding.of, method, params, principal)
+            binding = functools.partial(_request_state.RequestBinding.of, method, params, principal)
             state = None
         return cls(
             client_capabilities=client_capabilities,
@@ -293,7 +299,7 @@ class Round:
     def binding(self) -> RequestBinding:
         """What this request's sealed state is bound to (principal, method, name, arguments)."""
         binding = self._binding
-        if not isinstance(binding, RequestBinding):
+        if not isinstance(binding, _request_state.RequestBinding):
             binding = self._binding = binding()
         return binding
 
