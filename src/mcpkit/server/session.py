@@ -40,6 +40,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
+from mcpkit._lazy import lazy_module
 from mcpkit.envelope import Envelope, finish_result, should_log
 from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import JSONObject, RequestId
@@ -49,14 +50,16 @@ from mcpkit.server.context import Context
 from mcpkit.server.logging import LEVELS, current_context
 from mcpkit.server.mrtr import MRTR_METHODS, Round, current_round
 from mcpkit.server.offload import WorkerPool
-from mcpkit.server.roots import list_roots
 from mcpkit.session import RequestContext, RequestHandler, ServerSession
 from mcpkit.transports.base import Transport
 
 if TYPE_CHECKING:
+    from mcpkit.server import roots as _roots
     from mcpkit.server.app import Server
     from mcpkit.server.invoke import UserFunction
     from mcpkit.types import Root
+else:  # loads when a handler first asks for the client's roots
+    _roots = lazy_module("mcpkit.server.roots", globals(), "_roots")
 
 __all__ = ["AppSession", "ServerHandler", "ServerRequestContext"]
 
@@ -309,4 +312,4 @@ class AppSession(ServerSession):
 
     async def list_roots(self) -> list[Root]:
         """The client's roots (``roots/list``)."""
-        return await list_roots(self)
+        return await _roots.list_roots(self)
