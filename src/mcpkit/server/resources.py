@@ -16,6 +16,7 @@ import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from mcpkit._lazy import lazy_module
 from mcpkit._models import is_model
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, JSONObject
@@ -25,12 +26,15 @@ from mcpkit.server.mrtr import InputRequired
 from mcpkit.server.pagination import Paginator
 from mcpkit.server.schema import ArgumentsError, Signature, analyze
 from mcpkit.server.tools import wire_dict
-from mcpkit.server.uri_template import URITemplate
 from mcpkit.session import RequestContext
 
 if TYPE_CHECKING:
+    from mcpkit.server import uri_template as _uri_template
     from mcpkit.server.caching import CacheHints
     from mcpkit.server.session import ServerHandler, ServerRequestContext
+    from mcpkit.server.uri_template import URITemplate
+else:  # RFC 6570 templates load with the first template registered
+    _uri_template = lazy_module("mcpkit.server.uri_template", globals(), "_uri_template")
 
 __all__ = ["ResourceEntry", "ResourceNotFound", "ResourceRegistry", "to_contents"]
 
@@ -170,7 +174,8 @@ class ResourceRegistry:
         """Register ``fn`` for ``uri`` (a template when it contains ``{...}``)."""
         if not isinstance(uri, str) or not uri:
             raise ValueError("A resource needs a URI")
-        template = URITemplate(uri) if URITemplate.is_template(uri) else None
+        # URITemplate.is_template's rule, so that a server with no template never loads them
+        template = _uri_template.URITemplate(uri) if "{" in uri else None
         signature = analyze(fn, self.context_type, model_name="ResourceArguments")
         if template is not None:
             params = set(signature.param_names)
