@@ -281,3 +281,132 @@ def stop_deployment(deployment: Deployment) -> None:
 
 def direct_url(replica: Replica) -> str:
     return f"http://127.0.0.1:{replica.port}/mcp"
+
+
+@dataclass
+class RedisClusterNodes:
+    """A throw-away Redis Cluster of ``masters`` redis-server processes on loopback (no
+    replicas, no persistence), each in a folder of its own, slots spread by
+    ``redis-cli --cluster create``; :meth:`start` returns once every node says
+    ``cluster_state:ok``. Stands where a :class:`Redis` does (``url``, ``proc``,
+    ``start``/``stop``)."""
+
+    directory: Path
+    masters: int = 3
+    ports: list[int] = field(default_factory=list)
+    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.ports) + "/"
+
+    @property
+    def proc(self) -> subprocess.Popen[bytes] | None:
+        return self.procs[0] if self.procs else None
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server")
+        cli = shutil.which("redis-cli")
+        if binary is None or cli is None:
+            raise RuntimeError(
+                "redis-server/redis-cli are not installed (scripts/system_packages.sh)"
+            )
+        if not self.ports:
+            self.ports = [free_port() for _ in range(self.masters)]
+        for port in self.ports:
+            node_dir = self.directory / f"node-{port}"
+            node_dir.mkdir(parents=True, exist_ok=True)
+            self.procs.append(
+                subprocess.Popen(
+                    [
+                        binary,
+                        "--port",
+                        str(port),
+                        "--bind",
+                        "127.0.0.1",
+                        "--cluster-enabled",
+                        "yes",
+                        "--cluster-config-file",
+                        str(node_dir / "nodes.conf"),
+                        # The bus port outside the ephemeral range too (default: port + 10000).
+                        "--cluster-port",
+                        str(free_port()),
+                        "--cluster-node-timeout",
+                        "5000",
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no",
+                        "--dir",
+                        str(node_dir),
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+        for port, proc in zip(self.ports, self.procs, strict=True):
+            wait_port(port, proc)
+        subprocess.run(
+            [
+                cli,
+                "--cluster",
+                "create",
+                *(f"127.0.0.1:{p}" for p in self.ports),
+                "--cluster-replicas",
+                "0",
+                "--cluster-yes",
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            timeout=60,
+        )
+        deadline = time.monotonic() + 60
+        for port in self.ports:
+            while True:
+                info = subprocess.run(
+                    [cli, "-p", str(port), "cluster", "info"],
+                    capture_output=True,
+                    text=True,
+                    timeout=10,
+                ).stdout
+                if "cluster_state:ok" in info:
+                    break
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"cluster node {port} not ok after 60s:\n{info}")
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        procs, self.procs = self.procs, []
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+        for proc in procs:
+            proc.wait(10)
+
+
+def start_cluster_deployment(directory: Path, replicas: int = 3) -> Deployment:
+    """A Redis Cluster of 3 masters, ``replicas`` mcpkit replicas on it (``store=`` its
+    ``redis+cluster://`` URL) and nginx in front (all started)."""
+    nodes = RedisClusterNodes(directory)
+    try:
+        nodes.start()
+    except BaseException:
+        nodes.stop()
+        raise
+    members = [
+        Replica(f"r{i}", free_port(), nodes.url, directory / f"r{i}.log")
+        for i in range(1, replicas + 1)
+    ]
+    nginx = Nginx(directory, [r.port for r in members])
+    deployment = Deployment(nodes, members, nginx)  # type: ignore[arg-type]
+    try:
+        for replica in members:
+            replica.spawn()
+        for replica in members:
+            wait_port(replica.port, replica.proc)
+        nginx.start()
+    except BaseException:
+        stop_deployment(deployment)
+        raise
+    return deployment

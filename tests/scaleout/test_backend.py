@@ -5,12 +5,16 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+import httpx
 import pytest
 
 from mcpkit.bus import BusEvent
 from mcpkit.redis import RedisBackend, StoreUnavailable
 from mcpkit.redis.tasks import LEASE_EXPIRED_MESSAGE
+from tests.scaleout.broadcasts import RawSession, follow_get, missed_broadcasts_tour
+from tests.scaleout.cluster import direct_url
 from tests.scaleout.conftest import Deployment, free_port
+from tests.scaleout.tours import until
 
 
 @pytest.fixture
@@ -124,3 +128,65 @@ async def test_unreachable_redis_fails_fast() -> None:
     with pytest.raises(StoreUnavailable):
         await backend.bus().publish(BusEvent.list_changed("tools"))
     await backend.aclose()
+
+
+async def test_bus_log_says_what_was_missed_and_when_it_overflowed(live: Deployment) -> None:
+    backend = RedisBackend(live.redis.url, prefix=f"l{free_port()}", bus_log_maxlen=10)
+    try:
+        bus = backend.bus()
+        await backend.ready()
+        start = await bus.position()
+        assert start == "0-0"  # an empty log
+        await bus.publish(BusEvent.list_changed("tools"))
+        await bus.publish(BusEvent.resource_updated("note://x"))
+        events, trimmed = await bus.since(start)
+        assert [(e.kind, e.uri) for _, e in events] == [
+            ("tools", None),
+            ("resource_updated", "note://x"),
+        ]
+        assert not trimmed
+        assert await bus.since(events[-1][0]) == ([], False)
+        await until(lambda: bus.last_id == events[-1][0])  # heard back on the channel
+        for chunk in range(3):
+            await asyncio.gather(
+                *(bus.publish(BusEvent.resource_updated(f"note://{chunk}/{i}")) for i in range(100))
+            )
+        events, trimmed = await bus.since(start)
+        assert trimmed and 10 <= len(events) < 302  # trimmed to about bus_log_maxlen
+        assert await backend.client.pttl(backend.keys.bus_log) > 0  # the log expires too
+    finally:
+        await asyncio.wait_for(backend.aclose(), 30)
+
+
+async def test_missed_broadcasts_reach_the_next_get_stream(live: Deployment) -> None:
+    await missed_broadcasts_tour(live)
+
+
+async def test_a_session_that_missed_more_than_the_log_holds_hears_everything_changed(
+    live: Deployment,
+) -> None:
+    async with httpx.AsyncClient(timeout=30) as http:
+        session = RawSession(http, live.url)
+        await session.open()
+        for uri in ("note://m1", "note://marker"):
+            await session.request("resources/subscribe", {"uri": uri})
+        await session.call("touch", uri="note://m1")
+        noise = RedisBackend(live.redis.url, replica_id="noise")
+        try:
+            for chunk in range(15):  # more than the replicas' bus_log_maxlen (1024)
+                await asyncio.gather(
+                    *(
+                        noise.bus().publish(BusEvent.resource_updated(f"note://n/{chunk}/{i}"))
+                        for i in range(100)
+                    )
+                )
+        finally:
+            await asyncio.wait_for(noise.aclose(), 30)
+        seen, _ = await follow_get(
+            session, direct_url(live.replicas[0]), ["tools", "note://m1", "note://marker"]
+        )
+        told = seen[:-1]
+        assert seen[-1] == "note://marker" and len(told) == len(set(told)), seen
+        # Every list the replicas announce changes of, and every subscribed resource.
+        assert set(told) >= {"tools", "note://m1", "note://marker"}, seen
+        assert "prompts" not in told and not any(t.startswith("note://n/") for t in told)

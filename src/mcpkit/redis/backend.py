@@ -23,10 +23,10 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from mcpkit.errors import McpError
+from mcpkit.redis.address import CLUSTER_SCHEMES, SERVER_SCHEMES, StoreAddress
 from mcpkit.redis.keyspace import Keyspace
 
 if TYPE_CHECKING:
-    import redis.asyncio as aioredis
     from redis.asyncio.client import PubSub
 
     from mcpkit.redis.bus import RedisBus
@@ -81,6 +81,10 @@ class Router:
         self._sessions: dict[str, set[MessageCallback]] = {}
         self._confirm: dict[str, asyncio.Future[None]] = {}
         self._pubsub: PubSub | None = None
+        #: The client owning the pub/sub connection when it is not the command client's
+        #: (a Redis Cluster: one node's connection).
+        self._pubsub_owner: Any = None
+        self._attempt = secrets.randbelow(1 << 16)  # replicas spread over a cluster's seeds
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.connected = asyncio.Event()
@@ -107,9 +111,23 @@ class Router:
 
     async def _drop_pubsub(self) -> None:
         ps, self._pubsub = self._pubsub, None
+        owner, self._pubsub_owner = self._pubsub_owner, None
         if ps is not None:
             with contextlib.suppress(Exception):
                 await ps.aclose()  # type: ignore[no-untyped-call]
+        if owner is not None:
+            with contextlib.suppress(Exception):
+                await owner.aclose()
+
+    def _open_pubsub(self) -> PubSub:
+        backend = self.backend
+        owner = backend.address.pubsub_client(
+            self._attempt, connect_timeout=backend.connect_timeout
+        )
+        self._attempt += 1
+        self._pubsub_owner = owner
+        ps: PubSub = (owner if owner is not None else backend.client).pubsub()
+        return ps
 
     def _channels(self) -> list[str]:
         return [*self.fixed, *(self.backend.keys.session_channel(s) for s in self._sessions)]
@@ -119,7 +137,7 @@ class Router:
         first = True
         while True:
             try:
-                ps = self.backend.client.pubsub()
+                ps = self._open_pubsub()
                 self._pubsub = ps
                 await ps.subscribe(*self._channels())
                 self.connected.set()
@@ -253,28 +271,38 @@ async def _quiet(awaitable: Awaitable[Any]) -> None:
 class RedisBackend:
     """mcpkit's shared state on Redis (``pip install 'mcpkit[redis]'``).
 
-    ``url``: ``redis://host:port/db`` (or ``rediss://``, ``unix://``); ``prefix`` of every
-    key and channel; ``replica_id`` (default random) names this process;
-    ``session_ttl`` (seconds a 2025 session lives idle); ``stream_maxlen`` (events kept per
-    SSE stream); ``heartbeat_interval``/``heartbeat_ttl`` (seconds: how often this replica
-    says it is alive, and how soon after it stops it counts as dead: requests and tasks it
-    ran then end with an error); ``connect_timeout``/``command_timeout`` (seconds before
-    an unreachable Redis fails a request); ``request_state_keys`` (base64 keys sealing MRTR
-    ``requestState``; default: a ring kept in Redis, made by the first replica).
+    ``url``: ``redis://host:port/db`` (or ``rediss://``, ``unix://``) for one server,
+    ``redis+cluster://host:port,host:port/`` (or ``rediss+cluster://``) for a Redis Cluster
+    reached through those seed nodes (``cluster=True`` reads a ``redis://`` URL as a seed;
+    see :mod:`mcpkit.redis.address`); ``prefix`` of every key and channel; ``replica_id``
+    (default random) names this process; ``session_ttl`` (seconds a 2025 session lives
+    idle); ``stream_maxlen`` (events kept per SSE stream); ``bus_log_maxlen`` (bus events
+    kept for 2025 sessions with no GET stream open: one that missed more is told every list
+    and subscribed resource changed); ``heartbeat_interval``/``heartbeat_ttl`` (seconds: how
+    often this replica says it is alive, and how soon after it stops it counts as dead:
+    requests and tasks it ran then end with an error); ``connect_timeout``/``command_timeout``
+    (seconds before an unreachable Redis fails a request); ``max_connections`` (connections
+    to Redis at most, per node of a cluster: commands beyond them wait for one, up to
+    ``command_timeout``); ``request_state_keys`` (base64
+    keys sealing MRTR ``requestState``; default: a ring kept in Redis, made by the first
+    replica).
     """
 
     def __init__(
         self,
         url: str = "redis://127.0.0.1:6379/0",
         *,
+        cluster: bool = False,
         prefix: str = "mcpkit",
         replica_id: str | None = None,
         session_ttl: float = 1800.0,
         stream_maxlen: int = 4096,
+        bus_log_maxlen: int = 1024,
         heartbeat_interval: float = 1.0,
         heartbeat_ttl: float = 4.0,
         connect_timeout: float = 1.0,
         command_timeout: float = 2.0,
+        max_connections: int = 256,
         request_state_keys: str | None = None,
     ) -> None:
         try:
@@ -286,16 +314,20 @@ class RedisBackend:
         if heartbeat_ttl <= heartbeat_interval:
             raise ValueError("heartbeat_ttl must be longer than heartbeat_interval")
         self.url = url
+        #: Where the store is (one server or a cluster), parsed from ``url``.
+        self.address = StoreAddress.parse(url, cluster=cluster)
         self.keys = Keyspace(prefix)
         self.replica_id = replica_id or secrets.token_hex(4)
         self.session_ttl = session_ttl
         self.stream_maxlen = stream_maxlen
+        self.bus_log_maxlen = bus_log_maxlen
         self.heartbeat_interval = heartbeat_interval
         self.heartbeat_ttl = heartbeat_ttl
         self.connect_timeout = connect_timeout
         self.command_timeout = command_timeout
+        self.max_connections = max_connections
         self.request_state_keys = request_state_keys
-        self._client: aioredis.Redis | None = None
+        self._client: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.router = Router(self)
         self._heartbeat: asyncio.Task[None] | None = None
@@ -309,19 +341,23 @@ class RedisBackend:
         return f"RedisBackend({_redact(self.url)!r}, replica_id={self.replica_id!r})"
 
     @property
-    def client(self) -> aioredis.Redis:
-        """The asyncio client of the running loop (made on first use)."""
+    def cluster(self) -> bool:
+        """True when the store is a Redis Cluster."""
+        return self.address.cluster
+
+    @property
+    def client(self) -> Any:
+        """The asyncio client of the running loop, made on first use: a
+        ``redis.asyncio.Redis``, or a ``redis.asyncio.cluster.RedisCluster`` on a cluster
+        (the same commands; every multi-key command and script of mcpkit stays in one slot).
+        """
         loop = asyncio.get_running_loop()
         client = self._client
         if client is None or self._loop is not loop:
-            import redis.asyncio as aioredis
-
-            client = self._client = aioredis.Redis.from_url(
-                self.url,
-                socket_connect_timeout=self.connect_timeout,
-                socket_timeout=self.command_timeout,
-                retry_on_timeout=False,
-                health_check_interval=0,
+            client = self._client = self.address.async_client(
+                connect_timeout=self.connect_timeout,
+                command_timeout=self.command_timeout,
+                max_connections=self.max_connections,
             )
             self._loop = loop
         return client
@@ -361,6 +397,12 @@ class RedisBackend:
             from mcpkit.redis.bus import RedisBus
 
             self._bus = RedisBus(self)
+        return self._bus
+
+    @property
+    def shared_bus(self) -> RedisBus | None:
+        """The bus made by :meth:`bus`, if the server uses it (None: it has a bus of its
+        own, and 2025 sessions then do not catch up on missed broadcasts)."""
         return self._bus
 
     def task_store(self) -> RedisTaskStore:
@@ -426,10 +468,13 @@ class RedisBackend:
 
 
 def backend_from(store: str | RedisBackend) -> RedisBackend:
-    """``store`` as a backend: a ``redis://`` / ``rediss://`` / ``unix://`` URL or a
-    :class:`RedisBackend` as it is."""
+    """``store`` as a backend: a ``redis://`` / ``rediss://`` / ``unix://`` URL, a
+    ``redis+cluster://`` / ``rediss+cluster://`` URL, or a :class:`RedisBackend` as it is."""
     if isinstance(store, RedisBackend):
         return store
-    if isinstance(store, str) and store.split("://", 1)[0] in ("redis", "rediss", "unix"):
+    if isinstance(store, str) and store.split("://", 1)[0] in (*SERVER_SCHEMES, *CLUSTER_SCHEMES):
         return RedisBackend(store)
-    raise ValueError(f"store must be 'memory', a redis:// URL or a RedisBackend, not {store!r}")
+    raise ValueError(
+        "store must be 'memory', a redis:// or redis+cluster:// URL or a RedisBackend, "
+        f"not {store!r}"
+    )

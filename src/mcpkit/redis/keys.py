@@ -25,16 +25,15 @@ def shared_key_ring(backend: RedisBackend) -> KeyRing:
     configured = backend.request_state_keys or os.environ.get(KEYS_ENV, "").strip()
     if configured:
         return KeyRing.from_base64(configured)
-    import redis
-
     from mcpkit.redis.backend import unavailable
 
-    client = redis.Redis.from_url(
-        backend.url,
-        socket_connect_timeout=backend.connect_timeout,
-        socket_timeout=backend.command_timeout,
-    )
     key = backend.keys.request_state_keys
+    try:
+        client = backend.address.sync_client(
+            connect_timeout=backend.connect_timeout, command_timeout=backend.command_timeout
+        )
+    except Exception as exc:  # a cluster client reads the topology as it is made
+        raise unavailable(exc, backend.url) from None
     try:
         client.set(key, generate_key().encode(), nx=True)
         stored = client.get(key)

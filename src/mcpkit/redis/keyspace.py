@@ -20,6 +20,8 @@ key                                       what
 ``P:o:<owner>``                           sorted set: an owner's task ids by listing order
 ``P:tseq``                                counter: task listing order
 ``P:request-state-keys``                  string: the shared MRTR sealing keys (base64)
+``P:bus:log``                             stream: the last ``bus_log_maxlen`` bus events (what a
+                                          2025 session with no GET stream open catches up on)
 ========================================  =====================================================
 
 Pub/sub channels: ``P:s:{sid}`` (events of a session's streams, for the replicas holding its
@@ -62,6 +64,10 @@ class Keyspace:
     @property
     def bus_channel(self) -> str:
         return f"{self.prefix}:bus"
+
+    @property
+    def bus_log(self) -> str:
+        return f"{self.prefix}:bus:log"
 
     def alive(self, replica: str) -> str:
         return f"{self.prefix}:alive:{replica}"

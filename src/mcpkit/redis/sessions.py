@@ -25,6 +25,16 @@ Messages for the GET stream reach whichever replica holds it through the session
 A bus notification (list changed, resource updated) is sent by the replica holding the
 session's GET stream only, so each session hears it once.
 
+Broadcasts missed with no GET stream open: the session hash keeps ``bp``, the newest entry
+of the bus log (:mod:`mcpkit.redis.bus`) accounted for (set when the session is created,
+advanced with each bus notification written to its GET stream). When a GET stream of the
+session opens (fresh or resumed, on any replica), that replica reads the bus log after
+``bp``, keeps the list changes and the updates of subscribed resources, coalesced to one
+per kind and URI (the newest), skips those already sent live since the stream opened, and
+sends them first. The log holds ``bus_log_maxlen`` entries: a session that missed more
+(entries trimmed after its ``bp``) is told that every list the server announces changes of,
+and every resource it subscribed to, changed.
+
 Failures: a replica resuming a stream whose producer stopped heart-beating ends each of the
 stream's requests with a JSON-RPC error (:data:`PRODUCER_DIED_MESSAGE`) and the end marker,
 so the client's call fails instead of hanging; when Redis is unreachable, requests of
@@ -42,6 +52,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from mcpkit.jsonrpc import INTERNAL_ERROR, MessageKind, RequestId, classify
+from mcpkit.lifecycle import Phase
 from mcpkit.redis.backend import StoreUnavailable, unavailable
 from mcpkit.transports.base import TransportInfo
 from mcpkit.transports.http import sse
@@ -93,14 +104,43 @@ if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 0 then return false end
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
 return redis.call('HMGET', KEYS[1], 'lvl', 'subs')
 """
-#: KEYS: session hash, streams hash, events. ARGV: maxlen, ttl ms, data, channel, key.
-_STANDALONE = """
+#: Lua: whether stream id ``a`` is newer than ``b`` (false/nil: none yet).
+_NEWER = """
+local function newer(a, b)
+  if not b then return true end
+  local bm, bs = string.match(b, '^(%d+)-(%d+)$')
+  if not bm then return true end
+  local am, as = string.match(a, '^(%d+)-(%d+)$')
+  am, as, bm, bs = tonumber(am), tonumber(as), tonumber(bm), tonumber(bs)
+  return am > bm or (am == bm and as > bs)
+end
+"""
+#: KEYS: session hash, streams hash, events. ARGV: maxlen, ttl ms, data, channel, key,
+#: bus position ('' none). False when the session is gone.
+_STANDALONE = (
+    _NEWER
+    + """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if ARGV[6] ~= '' and newer(ARGV[6], redis.call('HGET', KEYS[1], 'bp')) then
+  redis.call('HSET', KEYS[1], 'bp', ARGV[6])
+end
 local seq = redis.call('HINCRBY', KEYS[1], 'sseq', 1)
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[1], '1-' .. seq, 'd', ARGV[3])
 redis.call('PEXPIRE', KEYS[3], ARGV[2])
 redis.call('PUBLISH', ARGV[4], 'E' .. ARGV[5] .. ' ' .. seq .. ' ' .. ARGV[3])
 return seq
 """
+)
+#: KEYS: session hash. ARGV: bus position. Advances ``bp`` (never back).
+_ADVANCE = (
+    _NEWER
+    + """
+if redis.call('EXISTS', KEYS[1]) == 1 and newer(ARGV[1], redis.call('HGET', KEYS[1], 'bp')) then
+  redis.call('HSET', KEYS[1], 'bp', ARGV[1])
+end
+return 1
+"""
+)
 #: KEYS: streams hash, events. ARGV: key, maxlen, ttl ms, channel, error responses...
 _SETTLE = """
 local reg = redis.call('HGET', KEYS[1], ARGV[1])
@@ -127,6 +167,13 @@ return 1
 
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _publish(pipe: Pipeline, channel: str, data: bytes) -> None:
+    """``PUBLISH`` in a pipeline. A cluster pipeline refuses its ``publish()`` method, but the
+    command itself goes to the node of the channel's slot: a session channel has the
+    session's hash tag, so it travels on the same connection as the session's writes."""
+    pipe.execute_command("PUBLISH", channel, data)
 
 
 class _Tail:
@@ -217,6 +264,10 @@ class RedisSessionTransport(HttpSessionTransport):
         self._subscribed = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self.synced: tuple[int, frozenset[str]] = (0, frozenset())
+        #: The bus position the next GET-stream write records (a bus notification's).
+        self._bus_mark: str | None = None
+        #: Bus notifications sent live since a GET stream opened, while its catch-up reads.
+        self._live_bus: set[tuple[str, str | None]] | None = None
 
     # -- background work -----------------------------------------------------------------------
 
@@ -240,9 +291,9 @@ class RedisSessionTransport(HttpSessionTransport):
                 pipe = self.shared.backend.client.pipeline(transaction=False)
                 spans: list[tuple[int, int]] = []
                 for add, _ in ops:
-                    start = len(pipe.command_stack)
+                    start = len(pipe)
                     add(pipe)
-                    spans.append((start, len(pipe.command_stack)))
+                    spans.append((start, len(pipe)))
                 outcome: list[Any]
                 try:
                     replies = await pipe.execute(raise_on_error=False)
@@ -276,7 +327,7 @@ class RedisSessionTransport(HttpSessionTransport):
 
         def add(pipe: Pipeline) -> None:
             pipe.hset(keys.session(sid), mapping=mapping)  # type: ignore[arg-type]
-            pipe.publish(keys.session_channel(sid), b"S")
+            _publish(pipe, keys.session_channel(sid), b"S")
 
         self._enqueue(add)
 
@@ -360,6 +411,7 @@ class RedisSessionTransport(HttpSessionTransport):
         key = stream.key
         if stream.standalone:
             events = keys.events(sid, key)
+            mark, self._bus_mark = self._bus_mark or "", None
 
             def add_standalone(pipe: Pipeline) -> None:
                 pipe.eval(
@@ -373,6 +425,7 @@ class RedisSessionTransport(HttpSessionTransport):
                     data,
                     channel,
                     key,
+                    mark,
                 )
 
             def done_standalone(result: Any) -> None:
@@ -390,7 +443,7 @@ class RedisSessionTransport(HttpSessionTransport):
         def add(pipe: Pipeline) -> None:
             pipe.xadd(events, {"d": data}, id=f"1-{seq}", maxlen=maxlen, approximate=True)
             pipe.pexpire(events, ttl)
-            pipe.publish(channel, b"E%s %d " % (key.encode(), seq) + data)
+            _publish(pipe, channel, b"E%s %d " % (key.encode(), seq) + data)
 
         def done(result: Any) -> None:
             self._offer(key, seq, data, force=isinstance(result, BaseException))
@@ -427,7 +480,7 @@ class RedisSessionTransport(HttpSessionTransport):
         def add(pipe: Pipeline) -> None:
             pipe.xadd(events, {"e": "1"}, id=f"1-{seq}", maxlen=maxlen, approximate=True)
             pipe.hset(keys.streams(sid), key, info)
-            pipe.publish(channel, b"X%s %d" % (key.encode(), seq))
+            _publish(pipe, channel, b"X%s %d" % (key.encode(), seq))
 
         def done(result: Any) -> None:
             for tail in self._tails.get(key, ()):
@@ -438,12 +491,19 @@ class RedisSessionTransport(HttpSessionTransport):
         self._enqueue(add, done)
 
     def _unrelated(self, message: Any, data: bytes) -> None:
-        # A broadcast reaches every replica's view: the GET stream's holder sends it.
-        if (
-            type(message) is dict
-            and message.get("method") in _BUS_METHODS
-            and not self._holds_standalone()
-        ):
+        # A broadcast reaches every replica's view: the GET stream's holder sends it (and
+        # records how far the session has heard the bus; see the module docstring).
+        method = message.get("method") if type(message) is dict else None
+        if method in _BUS_METHODS:
+            if not self._holds_standalone():
+                return
+            bus = self.shared.backend.shared_bus
+            self._bus_mark = bus.last_id if bus is not None else None
+            if self._live_bus is not None:
+                params = message.get("params")
+                uri = params.get("uri") if type(params) is dict else None
+                self._live_bus.add((str(method), uri if type(uri) is str else None))
+            self._emit(self._standalone, data)
             return
         # Nothing is held for a later tasks/result here: that may reach another replica.
         # A task's message goes on its tasks/result stream when this replica serves one,
@@ -467,6 +527,7 @@ class RedisSessionTransport(HttpSessionTransport):
         if old is not None and old is not conn:
             old.finish()
         self._attach(stream, conn)
+        self._live_bus = set()
         self.spawn(self._tail_standalone(conn))
 
     async def _tail_standalone(self, conn: SSEConnection) -> None:
@@ -478,6 +539,60 @@ class RedisSessionTransport(HttpSessionTransport):
             return
         await self._start_tail(self._standalone.key, conn, delivered)
         self._release_held(None, self._standalone)
+        await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """Send the broadcasts the session missed while no GET stream was open (see the
+        module docstring), once a GET stream is followed here."""
+        live = self._live_bus
+        bus = self.shared.backend.shared_bus
+        sid = self.session_id
+        sink: Any = self.sink
+        try:
+            if bus is None or sid is None or sink is None or not self._holds_standalone():
+                return
+            after = await self.shared.bus_position(sid)
+            if after is None:
+                return
+            events, trimmed = await bus.since(after)
+        except StoreUnavailable as exc:
+            logger.warning("Cannot catch up on missed notifications: %s", exc)
+            return
+        finally:
+            if self._live_bus is live:
+                self._live_bus = None
+        subscribed = set(getattr(sink, "subscriptions", ()))
+        pending: dict[tuple[str, str | None], None] = {}
+        for _, event in events:
+            if event.uri is not None and event.uri not in subscribed:
+                continue
+            key = (event.method, event.uri)
+            pending.pop(key, None)  # coalesced: the newest counts
+            pending[key] = None
+        if trimmed:
+            lifecycle = getattr(sink, "lifecycle", None)
+            caps = getattr(lifecycle, "capabilities", None) or {}
+            for kind in ("tools", "prompts", "resources"):
+                entry = caps.get(kind)
+                if isinstance(entry, dict) and entry.get("listChanged"):
+                    pending.setdefault((f"notifications/{kind}/list_changed", None), None)
+            for uri in sorted(subscribed):
+                pending.setdefault(("notifications/resources/updated", uri), None)
+        newest = events[-1][0] if events else None
+        items = [k for k in pending if live is None or k not in live]
+        for i, (method, uri) in enumerate(items):
+            msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+            if uri is not None:
+                msg["params"] = {"uri": uri}
+            self._bus_mark = newest if i == len(items) - 1 else None
+            self._emit(self._standalone, orjson.dumps(msg))
+        if not items and newest is not None:
+            keys = self.shared.backend.keys
+
+            def add(pipe: Pipeline) -> None:
+                pipe.eval(_ADVANCE, 1, keys.session(sid), newest)
+
+            self._enqueue(add)
 
     async def _start_tail(self, key: str, conn: SSEConnection, after: int) -> _Tail:
         tail = self._add_tail(key, conn, after)
@@ -533,8 +648,10 @@ class RedisSessionTransport(HttpSessionTransport):
             if old is not None and old is not conn:
                 old.finish()
             self._attach(self._standalone, conn)
+            self._live_bus = set()
             await self._start_tail(key, conn, after)
             self._release_held(None, self._standalone)
+            self.spawn(self._catch_up())
             return True
         registration = await self.shared.stream_info(sid, key)
         if registration is None:
@@ -669,6 +786,9 @@ class SharedSessions:
             "sseq": "0",
             "sd": "0",
         }
+        bus = self.backend.shared_bus
+        if bus is not None:  # broadcasts from now on are the session's to hear
+            mapping["bp"] = await bus.position()
         pipe = self._client().pipeline(transaction=False)
         pipe.hset(self.keys.session(sid), mapping=mapping)
         pipe.pexpire(self.keys.session(sid), self.ttl_ms)
@@ -761,6 +881,13 @@ class SharedSessions:
         if not raw:
             return False
         transport.apply_state(raw[0], raw[1])
+        # The view made by initialize waits for the client's `initialized`, which may have
+        # reached another replica: a later request of the session shows it was sent (the
+        # views other replicas load start operating), so this one operates too (else it
+        # would never carry list changes or resource updates).
+        lifecycle = getattr(transport.sink, "lifecycle", None)
+        if lifecycle is not None and lifecycle.phase is Phase.INITIALIZING:
+            lifecycle.server_initialized()
         return True
 
     async def delete(self, sid: str) -> None:
@@ -789,6 +916,11 @@ class SharedSessions:
         """The standalone stream's sequence number a fresh GET starts after."""
         raw = await self._run(self._client().hget(self.keys.session(sid), "sd"))
         return int(_text(raw)) if raw else 0
+
+    async def bus_position(self, sid: str) -> str | None:
+        """The newest bus log entry session ``sid`` has heard (None: not recorded)."""
+        raw = await self._run(self._client().hget(self.keys.session(sid), "bp"))
+        return _text(raw) if raw else None
 
     async def stream_info(self, sid: str, key: str) -> dict[str, Any] | None:
         raw = await self._run(self._client().hget(self.keys.streams(sid), key))

@@ -102,6 +102,8 @@ class RedisTaskStore(TaskStore):
         self.unlimited_ttl = unlimited_ttl
         #: Tasks running in this process -> called when settled elsewhere.
         self._local: dict[str, Callable[[str], None]] = {}
+        #: A task waiting for input looks for answers posted on other replicas this often.
+        self.input_poll_interval = backend.heartbeat_interval
         backend.on_heartbeat.append(self._renew)
 
     # -- helpers -----------------------------------------------------------------------------
@@ -312,7 +314,8 @@ class RedisTaskStore(TaskStore):
 
     async def delete(self, task_id: str) -> None:
         self._local.pop(task_id, None)
-        await self._call(self.backend.client.delete(*self._task_keys(task_id)))
+        keys = [*self._task_keys(task_id), self._inbox(task_id)]
+        await self._call(self.backend.client.delete(*keys))
 
     async def wait(self, task_id: str, poll_interval: float) -> None:
         """Return once the task is terminal or gone (polls Redis, at most every
@@ -324,6 +327,31 @@ class RedisTaskStore(TaskStore):
             if info is None or info.terminal:
                 return
             await asyncio.sleep(interval)
+
+    # -- input answered on another replica ----------------------------------------------------
+
+    def _inbox(self, task_id: str) -> str:
+        return f"{self.keys.task(task_id)}:in"
+
+    async def post_input(self, task_id: str, responses: JSONObject) -> bool:
+        """Queue answers (``tasks/update`` on this replica) for the replica running the
+        task, in ``P:t:{tid}:in`` (expiring with the task); it takes them while it waits."""
+        client = self.backend.client
+        task_ttl = int(await self._call(client.pttl(self.keys.task(task_id))))
+        if task_ttl <= 0:
+            return False
+        pipe = client.pipeline(transaction=False)
+        pipe.rpush(self._inbox(task_id), orjson.dumps(responses))
+        pipe.pexpire(self._inbox(task_id), task_ttl)
+        await self._call(pipe.execute())
+        return True
+
+    async def take_input(self, task_id: str) -> tuple[JSONObject, ...]:
+        pipe = self.backend.client.pipeline(transaction=True)
+        pipe.lrange(self._inbox(task_id), 0, -1)
+        pipe.delete(self._inbox(task_id))
+        posted, _ = await self._call(pipe.execute())
+        return tuple(cast(JSONObject, orjson.loads(raw)) for raw in posted)
 
     # -- leases -------------------------------------------------------------------------------
 
