@@ -36,29 +36,28 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mcpkit.apps import (
-    EXTENSION_ID,
-    MIME_TYPE,
-    RESOURCE_URI_KEY,
-    Csp,
-    Permissions,
-    ToolUi,
-    UiResourceMeta,
-    declares_apps,
-    parse_visibility,
-)
+from mcpkit._lazy import lazy_module
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 from mcpkit.server.caching import CacheHints
 from mcpkit.server.pagination import Paginator
 
 if TYPE_CHECKING:
+    import pathlib as _pathlib
+    from pathlib import Path
+
+    from mcpkit import apps as _apps
+    from mcpkit.apps import EXTENSION_ID as EXTENSION_ID
+    from mcpkit.apps import MIME_TYPE as MIME_TYPE
+    from mcpkit.apps import Csp, Permissions, ToolUi, UiResourceMeta
     from mcpkit.server.app import Server
     from mcpkit.server.context import Context
     from mcpkit.server.session import ServerHandler, ServerRequestContext
+else:  # MCP Apps load with the first app resource or linked tool (pathlib with an HTML file)
+    _apps = lazy_module("mcpkit.apps", globals(), "_apps")
+    _pathlib = lazy_module("pathlib", globals(), "_pathlib")
 
 __all__ = [
     "EXTENSION_ID",
@@ -74,10 +73,29 @@ __all__ = [
 UI_SCHEME = "ui://"
 
 
+def __getattr__(name: str) -> Any:
+    # EXTENSION_ID and MIME_TYPE are re-exported from mcpkit.apps, which loads on first use
+    if name in ("EXTENSION_ID", "MIME_TYPE"):
+        return getattr(_apps, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _tool_ui(meta: Any) -> ToolUi | None:
+    """:meth:`ToolUi.from_tool_meta`; a tool with no ``_meta`` has none (nothing loaded)."""
+    return None if meta is None else _apps.ToolUi.from_tool_meta(meta)
+
+
+def _is_app_type(mime_type: str | None) -> bool:
+    """True for the app MIME type (an HTML type: no other type loads mcpkit.apps)."""
+    return (
+        mime_type is not None and mime_type.startswith("text/html") and mime_type == _apps.MIME_TYPE
+    )
+
+
 def client_supports_apps(ctx: Context[Any]) -> bool:
     """True when the client of this request declared the MCP Apps extension (so a tool can
     fall back to text for one that did not)."""
-    return declares_apps(ctx.client_capabilities)
+    return _apps.declares_apps(ctx.client_capabilities)
 
 
 def _check_ui_uri(uri: Any, what: str) -> str:
@@ -95,7 +113,9 @@ def resource_meta(
     prefers_border: bool | None = None,
 ) -> UiResourceMeta:
     """The validated ``_meta.ui`` of an app resource (ValueError naming what is wrong)."""
-    return UiResourceMeta(Csp.of(csp), Permissions.of(permissions), domain, prefers_border)
+    return _apps.UiResourceMeta(
+        _apps.Csp.of(csp), _apps.Permissions.of(permissions), domain, prefers_border
+    )
 
 
 def _html_reader(source: str | Path | Callable[..., Any], ui: JSONObject) -> Callable[..., Any]:
@@ -106,12 +126,12 @@ def _html_reader(source: str | Path | Callable[..., Any], ui: JSONObject) -> Cal
             value = bytes(value).decode("utf-8")
         if not isinstance(value, str):
             return value  # contents dicts or models, as for any resource
-        item: JSONObject = {"text": value, "mimeType": MIME_TYPE}
+        item: JSONObject = {"text": value, "mimeType": _apps.MIME_TYPE}
         if ui:
             item["_meta"] = {"ui": ui}
         return item
 
-    if isinstance(source, Path):
+    if isinstance(source, _pathlib.Path):
         path = source
 
         def read_file() -> Any:
@@ -164,13 +184,13 @@ def register_ui(
             "domain= and prefers_border=: pass those instead"
         )
     ui = resource_meta(csp, permissions, domain, prefers_border).to_wire()
-    if isinstance(source, Path) and not source.is_file():
+    if isinstance(source, _pathlib.Path) and not source.is_file():
         raise FileNotFoundError(f"App resource {uri}: no HTML file at {source}")
-    if not isinstance(source, (str, Path)) and not callable(source):
+    if not isinstance(source, (str, _pathlib.Path)) and not callable(source):
         raise TypeError("An app's HTML is a string, a pathlib.Path or a function returning it")
     full_meta = {**(meta or {}), **({"ui": ui} if ui else {})}
     default_name = uri[len(UI_SCHEME) :]
-    if callable(source) and not isinstance(source, (str, Path)):
+    if callable(source) and not isinstance(source, (str, _pathlib.Path)):
         default_name = getattr(source, "__name__", default_name)
         doc = inspect.getdoc(source)
     else:
@@ -181,7 +201,7 @@ def register_ui(
         name=name or default_name,
         title=title,
         description=description if description is not None else doc,
-        mime_type=MIME_TYPE,
+        mime_type=_apps.MIME_TYPE,
         meta=full_meta or None,
         cache=cache,
     )
@@ -205,10 +225,10 @@ def tool_meta(
     out = dict(meta or {})
     if ui is not None:
         entry["resourceUri"] = _check_ui_uri(ui, f"Tool {tool!r}: ui")
-        out[RESOURCE_URI_KEY] = ui
+        out[_apps.RESOURCE_URI_KEY] = ui
     if visibility is not None:
         try:
-            entry["visibility"] = list(parse_visibility(visibility))
+            entry["visibility"] = list(_apps.parse_visibility(visibility))
         except ValueError as exc:
             raise ValueError(f"Tool {tool!r}: {exc}") from None
     out["ui"] = entry
@@ -226,10 +246,10 @@ def _check_link(server: Server[Any], tool: str, uri: str) -> None:
             f"(app resources: {', '.join(known) or 'none'}; register it with @app.ui({uri!r}))"
         )
     entry, _ = found
-    if entry.mime_type != MIME_TYPE:
+    if entry.mime_type != _apps.MIME_TYPE:
         raise ValueError(
             f"Tool {tool!r} links to {uri}, whose MIME type is {entry.mime_type!r}: an app "
-            f"resource is served as {MIME_TYPE!r} (register it with @app.ui)"
+            f"resource is served as {_apps.MIME_TYPE!r} (register it with @app.ui)"
         )
 
 
@@ -237,7 +257,7 @@ def check_links(server: Server[Any]) -> None:
     """ValueError for the first tool whose ``_meta.ui.resourceUri`` (or flat
     ``ui/resourceUri``) names no app resource of ``server``."""
     for name, entry in server.tools.tools.items():
-        ui = ToolUi.from_tool_meta(entry.definition.get("_meta"))
+        ui = _tool_ui(entry.definition.get("_meta"))
         if ui is not None and ui.resource_uri is not None:
             _check_link(server, name, ui.resource_uri)
 
@@ -246,25 +266,22 @@ def uses_apps(server: Server[Any]) -> bool:
     """True when ``server`` has an app resource or a tool with ``_meta.ui``."""
     registry = server.resources
     for entry in (*registry.resources.values(), *registry.templates.values()):
-        if entry.mime_type == MIME_TYPE:
+        if _is_app_type(entry.mime_type):
             return True
-    return any(
-        ToolUi.from_tool_meta(t.definition.get("_meta")) is not None
-        for t in server.tools.tools.values()
-    )
+    return any(_tool_ui(t.definition.get("_meta")) is not None for t in server.tools.tools.values())
 
 
 def advertise(server: Server[Any], capabilities: JSONObject) -> None:
     """Add the extension to ``capabilities.extensions`` when ``server`` uses apps."""
     if uses_apps(server):
         extensions = capabilities.get("extensions")
-        capabilities["extensions"] = {**(extensions or {}), EXTENSION_ID: {}}
+        capabilities["extensions"] = {**(extensions or {}), _apps.EXTENSION_ID: {}}
 
 
 def _request_declares_apps(rctx: ServerRequestContext) -> bool:
     env = rctx.envelope
     caps = env.client_capabilities if env is not None else rctx.session.client_capabilities
-    return declares_apps(caps)
+    return _apps.declares_apps(caps)
 
 
 def install_visibility(server: Server[Any], table: dict[str, ServerHandler]) -> None:
@@ -275,8 +292,7 @@ def install_visibility(server: Server[Any], table: dict[str, ServerHandler]) -> 
     hidden = frozenset(
         name
         for name, entry in registry.tools.items()
-        if (ui := ToolUi.from_tool_meta(entry.definition.get("_meta"))) is not None
-        and not ui.model_visible
+        if (ui := _tool_ui(entry.definition.get("_meta"))) is not None and not ui.model_visible
     )
     list_all = table.get("tools/list")
     call = table.get("tools/call")
