@@ -10,14 +10,21 @@ list of those -> several blocks, anything else -> its JSON as text.
 from __future__ import annotations
 
 import base64
-import mimetypes
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from mcpkit._lazy import lazy_module
 from mcpkit._models import is_model
+
+if TYPE_CHECKING:
+    import mimetypes
+    import pathlib
+    from pathlib import Path
+else:  # loaded by the first Image or Audio made from a file
+    mimetypes = lazy_module("mimetypes", globals(), "mimetypes")
+    pathlib = lazy_module("pathlib", globals(), "pathlib")
 
 __all__ = [
     "Audio",
@@ -82,7 +89,7 @@ class _Media:
     ) -> None:
         if (data is None) == (path is None):
             raise ValueError(f"{type(self).__name__} needs exactly one of data or path")
-        self.path = Path(path) if path is not None else None
+        self.path = pathlib.Path(path) if path is not None else None
         self._data = data
         self.annotations = annotations
         self.meta = meta
