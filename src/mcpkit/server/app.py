@@ -151,6 +151,9 @@ class Server(Generic[LifespanT]):
         #: The shared store (``store=``: a ``redis://`` URL or a RedisBackend) every
         #: replica's sessions, events, bus, tasks and sealing keys live in; None: memory.
         self.store_backend: RedisBackend | None = None
+        # What use_store() may still fill in (not given explicitly): bus, tasks, keys.
+        self._store_defaults = (bus is None, tasks is None, request_state_keys is None)
+        self._http_served = False
         if store is not None and store != "memory":
             from mcpkit.redis.backend import backend_from
 
@@ -271,6 +274,39 @@ class Server(Generic[LifespanT]):
     @request_state.setter
     def request_state(self, sealer: RequestStateSealer) -> None:
         self._request_state = sealer
+
+    def use_store(self, store: str | RedisBackend) -> None:
+        """Keep this server's shared state in ``store`` (a ``redis://`` or
+        ``redis+cluster://`` URL, or a :class:`mcpkit.redis.RedisBackend`) exactly as
+        ``Server(store=...)`` does: the bus, 2025 sessions and their event log, tasks and the
+        MRTR sealing keys (those not given to the constructor). For a store chosen at
+        deployment (``mcpkit run --store``): call it before the server serves; RuntimeError
+        once it serves (lifespan entered, sessions, an HTTP app made) or has a store."""
+        if self.store_backend is not None:
+            raise RuntimeError(f"the server already has a store ({self.store_backend!r})")
+        if self.lifespan_running or self.sessions or self.relay.running or self._http_served:
+            raise RuntimeError(
+                "the server is already serving: attach the store before it starts "
+                "(before run(), http_app() or running())"
+            )
+        from mcpkit.redis.backend import backend_from
+
+        backend = backend_from(store)
+        own_bus, own_tasks, own_keys = self._store_defaults
+        keys = backend.key_ring() if own_keys else None  # may fail: then nothing changed
+        self.store_backend = backend
+        if own_bus:
+            self.bus = backend.bus()
+            self.relay = BusRelay(self.bus, tuple(self.relay.sinks))
+        if own_tasks:
+            if self._task_manager is None:
+                from mcpkit.server.tasks import TaskManager
+
+                self._task_manager = TaskManager(debug=self.debug, store=backend.task_store())
+            else:
+                self._task_manager.store = backend.task_store()
+        if keys is not None:
+            self._request_state = _sealer(keys)
 
     @classmethod
     def proxy(cls, target: Any, **options: Any) -> ProxyServer:
@@ -1087,6 +1123,7 @@ class Server(Generic[LifespanT]):
                 "Streamable HTTP needs mcpkit.transports.http and the 'http' extra "
                 "(pip install 'mcpkit[http]')"
             ) from exc
+        self._http_served = True
         if self.store_backend is not None and not stateless:
             options.setdefault("shared", self.store_backend.sessions())
         inner = StreamableHTTPApp(
