@@ -100,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
         mcpkit run server.py --transport http --reload           # restart on .py changes
         mcpkit run server.py -t http --host 0.0.0.0 --allowed-host mcp.example.com
         mcpkit run server.py -t http --health --metrics          # + /healthz /readyz /metrics
+        mcpkit run server.py -t http --store redis://127.0.0.1:6379/0  # one of N replicas
         """,
     )
     run.add_argument("server", metavar="SERVER", help="path/to/file.py[:object] or module:object")
@@ -113,6 +114,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--event-store",
         metavar="FILE",
         help="HTTP: keep stream events in this SQLite file for resumption (default: in memory)",
+    )
+    run.add_argument(
+        "--store",
+        metavar="URL",
+        help="the shared store of several replicas: redis://HOST:PORT/DB or "
+        "redis+cluster://HOST:PORT,HOST:PORT/ (default: $MCPKIT_STORE, else this process's "
+        "memory; see docs/deploy.md)",
     )
     run.add_argument(
         "--allowed-host",

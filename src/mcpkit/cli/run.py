@@ -4,6 +4,11 @@
 (the same command without ``--reload``) and is restarted whenever a ``.py`` file under the
 watched folder changes. The watcher polls file modification times (no dependency); it skips
 hidden folders, ``__pycache__``, virtualenvs and ``node_modules``.
+
+``--store URL`` (or the environment variable ``MCPKIT_STORE``) gives the server its shared
+store before it serves, as ``Server(store=URL)`` would (:meth:`mcpkit.Server.use_store`):
+a ``redis://host:port/db`` or ``redis+cluster://host:port,host:port/`` URL, so that several
+``mcpkit run`` processes behind a load balancer serve any session (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import argparse
 import asyncio
 import contextlib
 import errno
+import os
 import signal
 import subprocess
 import sys
@@ -26,6 +32,8 @@ __all__ = ["run_server"]
 
 #: Host names accepted besides those given with --allowed-host (any port).
 _LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+#: The environment variable naming the shared store when --store is not given.
+STORE_ENV = "MCPKIT_STORE"
 
 
 def _note(message: str) -> None:
@@ -35,6 +43,8 @@ def _note(message: str) -> None:
 
 def _child_argv(args: argparse.Namespace) -> list[str]:
     argv = [sys.executable, "-m", "mcpkit", "run", args.server, "--transport", args.transport]
+    if getattr(args, "store", None):
+        argv += ["--store", args.store]
     if args.transport == "http":
         argv += ["--host", args.host, "--port", str(args.port), "--path", args.path]
         if args.event_store:
@@ -186,6 +196,37 @@ async def _serve_http(app: Any, args: argparse.Namespace) -> None:
         await stop.wait()
 
 
+def _attach_store(app: Any, args: argparse.Namespace) -> None:
+    """Give ``app`` the store of --store (or MCPKIT_STORE), if any."""
+    store = getattr(args, "store", None) or os.environ.get(STORE_ENV, "").strip()
+    if not store or store == "memory":
+        return
+    if getattr(args, "event_store", None):
+        raise CliError(
+            "--event-store and --store do not go together",
+            "with --store, the events of 2025 sessions are kept in the shared store",
+            code=EXIT_USAGE,
+        )
+    try:
+        import redis  # noqa: F401
+    except ImportError:
+        raise CliError(
+            "--store needs the redis package", INSTALL_HINT.format(extras="redis")
+        ) from None
+    from mcpkit.redis import StoreUnavailable
+
+    try:
+        app.use_store(store)
+    except ValueError as exc:
+        raise CliError(
+            f"bad --store: {exc}", "e.g. --store redis://127.0.0.1:6379/0", EXIT_USAGE
+        ) from None
+    except StoreUnavailable as exc:
+        raise CliError(str(exc), "is Redis running there? (redis-cli -u URL ping)") from None
+    except RuntimeError as exc:
+        raise CliError(f"cannot use --store: {exc}") from None
+
+
 def run_server(args: argparse.Namespace) -> int:
     """Serve the server named by ``args.server``."""
     ref = parse_server_ref(args.server)
@@ -201,6 +242,7 @@ def run_server(args: argparse.Namespace) -> int:
             raise CliError(f"no such file: {ref.path}")
         return _supervise(args, root)
     app = load_server(ref)
+    _attach_store(app, args)
     if args.transport == "stdio":
         if sys.stdin.isatty():  # a person started it, not a client: say what is going on
             info = app.server_info
