@@ -164,6 +164,13 @@ async def report(topic: str) -> str:
 
 
 @app.tool(task_support="optional")
+async def task_greet(ctx: Context) -> str:
+    """Ask the user's name while running (a task's question), then greet them."""
+    answer = await ctx.elicit("Your name?", Name)
+    return f"hello {answer.data.name}" if answer.data is not None else f"no name ({answer.action})"
+
+
+@app.tool(task_support="optional")
 async def task_wait() -> str:
     """Run until cancelled (a task to cancel)."""
     await asyncio.sleep(3600)

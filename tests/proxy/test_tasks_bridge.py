@@ -41,9 +41,17 @@ async def test_2025_tasks_served_by_the_2026_tasks_extension(
     transport: str, wire: Callable[..., WireChecker]
 ) -> None:
     checker = wire("2025-11-25")
+    asked: list[Any] = []
+
+    async def elicit(params: Any, ctx: Any) -> Any:
+        asked.append(params)
+        return {"action": "accept", "content": {"name": "Ada"}}
+
     async with (
         proxy_of("modern", transport) as target,
-        Client(target, era="legacy", tracer=checker, timeout=60) as client,
+        Client(
+            target, era="legacy", tracer=checker, elicitation_handler=elicit, timeout=60
+        ) as client,
     ):
         assert client.server_capabilities.tasks is not None
         tools = {t.name: t for t in await client.list_tools()}
@@ -62,6 +70,16 @@ async def test_2025_tasks_served_by_the_2026_tasks_extension(
         report = await client.call_tool_as_task("report", {"topic": "eras"})
         assert (await client.get_task_result(report.task_id)).content[0].text == "report on eras"  # type: ignore[union-attr]
 
+        # the task's question (its inputRequests upstream) is a live request to this
+        # client while it waits on tasks/result, answered upstream with tasks/update
+        greeting = await client.call_tool_as_task("task_greet")
+        assert (await client.get_task_result(greeting.task_id)).content[0].text == "hello Ada"  # type: ignore[union-attr]
+        assert [p.message for p in asked] == ["Your name?"]
+        (request,) = checker.received("elicitation/create")
+        assert request["params"]["_meta"]["io.modelcontextprotocol/related-task"] == {
+            "taskId": greeting.task_id
+        }
+
         waiting = await client.call_tool_as_task("task_wait")
         assert waiting.status == "working"
         cancelled = await client.cancel_task(waiting.task_id)
@@ -74,13 +92,14 @@ async def test_2025_tasks_served_by_the_2026_tasks_extension(
         assert listed == {
             added.task_id: "completed",
             report.task_id: "completed",
+            greeting.task_id: "completed",
             waiting.task_id: "cancelled",
         }
         # without params.task an optional tool runs at once, as it would upstream
         plain = await client.call_tool("slow_add", {"a": 1, "b": 1})
         assert plain.structured_content == {"result": 2}
     created = [m for m in checker.received() if isinstance(m.get("result"), dict)]
-    assert sum(1 for m in created if "task" in m["result"]) == 3  # CreateTaskResults
+    assert sum(1 for m in created if "task" in m["result"]) == 4  # CreateTaskResults
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
