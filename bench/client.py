@@ -6,8 +6,12 @@ HTTP is a hand-written HTTP/1.1 keep-alive client on asyncio streams (Content-Le
 chunked bodies, JSON or SSE payloads), so the client costs far less than the servers;
 its own CPU per call is measured and reported next to the server's.
 
+Besides echo: the 1 MiB text of servers/payload.py read as a resource and returned by a
+tool (the answer must be those exact characters), and many idle HTTP sessions opened one
+after another on a few connections (each one checked alive at the end by a sample of calls).
+
 Server CPU comes from /proc/PID/stat (utime+stime of all threads), client CPU from
-time.process_time(), peak RSS from VmHWM in /proc/PID/status.
+time.process_time(), peak RSS from VmHWM in /proc/PID/status, current RSS from VmRSS.
 """
 
 from __future__ import annotations
@@ -16,15 +20,20 @@ import asyncio
 import contextlib
 import gc
 import os
+import random
 import signal
 import statistics
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
+from payload import LARGE_TEXT, LARGE_TOOL, LARGE_URI  # the servers' own definition
 
 PROTOCOL_VERSION = "2025-11-25"
 HOST = "127.0.0.1"
@@ -94,6 +103,42 @@ def check_call(msg: dict[str, Any], text: str, modern: bool = False) -> str | No
     return None
 
 
+LARGE_KINDS = ("resource", "tool")
+#: Megabytes (10^6 bytes) of text in one large answer: MB/s = answers/s * LARGE_MB.
+LARGE_MB = len(LARGE_TEXT) / 1e6
+
+
+def encode_large(rid: int, kind: str) -> bytes:
+    """A ``resources/read`` of bench://large, or a ``tools/call`` of ``large``."""
+    if kind == "resource":
+        return encode_request(rid, "resources/read", {"uri": LARGE_URI})
+    return encode_request(rid, "tools/call", {"name": LARGE_TOOL, "arguments": {}})
+
+
+def check_large(msg: dict[str, Any], kind: str) -> str | None:
+    """None when `msg` carries the whole 1 MiB text (as resource contents, or as the first
+    text block of a tool result), else what is wrong with it."""
+    result = msg.get("result")
+    if not isinstance(result, dict):
+        return f"error response: {str(msg.get('error'))[:200]}"
+    try:
+        if kind == "resource":
+            item = result["contents"][0]
+            if item.get("uri") != LARGE_URI:
+                return f"wrong uri {str(item.get('uri'))[:80]!r}"
+        else:
+            if result.get("isError"):
+                return f"isError result: {str(result)[:200]}"
+            item = result["content"][0]
+        got = item["text"]
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return f"malformed result: {str(result)[:200]}"
+    if got != LARGE_TEXT:
+        size = len(got) if isinstance(got, str) else type(got).__name__
+        return f"not the 1 MiB text (got {size} characters)"
+    return None
+
+
 # ---------------------------------------------------------------------------- processes
 
 LIVE: set[asyncio.subprocess.Process] = set()
@@ -154,12 +199,21 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
-def peak_rss_mb(pid: int) -> float:
+def _status_kb(pid: int, key: bytes) -> int:
     with open(f"/proc/{pid}/status", "rb") as f:
         for line in f:
-            if line.startswith(b"VmHWM:"):
-                return int(line.split()[1]) / 1024
-    raise BenchError("no VmHWM in /proc status")
+            if line.startswith(key):
+                return int(line.split()[1])
+    raise BenchError(f"no {key.decode()} in /proc status")
+
+
+def peak_rss_mb(pid: int) -> float:
+    return _status_kb(pid, b"VmHWM:") / 1024
+
+
+def rss_kb(pid: int) -> int:
+    """The resident set size of `pid` now, in KiB."""
+    return _status_kb(pid, b"VmRSS:")
 
 
 # ---------------------------------------------------------------------------- results
@@ -327,6 +381,29 @@ class StdioServer:
                     sent += 1
         return clock.fill(m)
 
+    async def large_calls(self, kind: str, n: int, max_seconds: float) -> Measure:
+        """`n` sequential large answers (`kind`: resource or tool), stopping early after
+        `max_seconds`; every answer must be the whole 1 MiB text."""
+        base = self.next_id
+        self.next_id += n
+        requests = [encode_large(base + i, kind) + b"\n" for i in range(n)]
+        m = Measure()
+        with _Clock(self.pid) as clock:
+            deadline = clock.t0 + max_seconds
+            for i in range(n):
+                self.writer.write(requests[i])
+                msg = await self.recv()
+                if msg.get("id") != base + i:
+                    m.error(f"unexpected response id {msg.get('id')!r}")
+                    msg = await self.recv_response(base + i)
+                problem = check_large(msg, kind)
+                if problem is not None:
+                    m.error(problem)
+                m.calls += 1
+                if time.perf_counter() >= deadline:
+                    break
+        return clock.fill(m)
+
     async def list_tools(self) -> tuple[float, int]:
         """One complete tools/list (every page followed): (ms, number of tools)."""
         t0 = time.perf_counter()
@@ -386,7 +463,10 @@ class HttpClient:
 
     def __init__(self, port: int, path: str = "/mcp", modern: bool = False) -> None:
         self.port = port
+        self.path = path
         self.modern = modern
+        self.session_id: bytes | None = None
+        self.version_header = b""
         self.prefix = (
             f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
             "Content-Type: application/json\r\n"
@@ -467,20 +547,43 @@ class HttpClient:
         if not msgs or not isinstance(msgs[0].get("result"), dict):
             raise BenchError(f"initialize failed: {payload[:300]!r}")
         version = str(msgs[0]["result"].get("protocolVersion", PROTOCOL_VERSION))
-        headers = b"MCP-Protocol-Version: " + version.encode() + b"\r\n"
+        headers = self.version_header = b"MCP-Protocol-Version: " + version.encode() + b"\r\n"
         sid = _header(head, lower, b"mcp-session-id")
         if sid is None and not stateless:
             raise BenchError("no Mcp-Session-Id on the initialize response")
         if sid is not None:
             headers += b"Mcp-Session-Id: " + sid + b"\r\n"
+        self.session_id = sid
         self.session_headers = headers
         status, _, _, payload = await self.exchange(self.encode(INITIALIZED))
         if status not in (200, 202, 204):
             raise BenchError(f"notifications/initialized: HTTP {status}: {payload[:300]!r}")
 
+    async def open_session(self) -> bytes:
+        """A new session on this connection (initialize + initialized): its id. Later
+        requests of this client go to it."""
+        self.session_headers = b""
+        await self.initialize(False)
+        assert self.session_id is not None
+        return self.session_id
+
+    def use_session(self, sid: bytes) -> None:
+        """Send the next requests in session `sid` (one this client opened before)."""
+        self.session_id = sid
+        self.session_headers = self.version_header + b"Mcp-Session-Id: " + sid + b"\r\n"
+
+    async def end_session(self, sid: bytes) -> int:
+        """DELETE session `sid`; the HTTP status."""
+        status, _, _, _ = await self.exchange(
+            f"DELETE {self.path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n".encode()
+            + self.version_header + b"Mcp-Session-Id: " + sid + b"\r\nContent-Length: 0\r\n\r\n")
+        return status
+
     async def calls(self, n: int, deadline: float, m: Measure, requests: list[bytes],
-                    base: int) -> None:
-        """Sequential pre-encoded echo calls on this connection, until n or the deadline."""
+                    base: int, check: Callable[[dict[str, Any]], str | None] | None = None,
+                    ) -> None:
+        """Sequential pre-encoded calls on this connection, until n or the deadline; each
+        answer is checked by `check` (default: the echo of its request's text)."""
         for i in range(n):
             rid = base + i
             try:
@@ -495,8 +598,8 @@ class HttpClient:
                         if isinstance(msg, dict) and "method" not in msg:
                             if msg.get("id") != rid:
                                 m.error(f"unexpected response id {msg.get('id')!r}")
-                            elif (problem := check_call(msg, echo_text(rid),
-                                                        self.modern)) is not None:
+                            elif (problem := check_call(msg, echo_text(rid), self.modern)
+                                  if check is None else check(msg)) is not None:
                                 m.error(problem)
                             break
                     else:
@@ -538,6 +641,125 @@ async def http_calls(port: int, server_pid: int, clients: int, total: int, state
                 for c, (base, reqs) in zip(conns, plans, strict=True)
             ))
         return clock.fill(m)
+    finally:
+        for c in conns:
+            await c.close()
+
+
+async def http_large(port: int, server_pid: int, kind: str, n: int, stateless: bool,
+                     max_seconds: float, warmup: int) -> Measure:
+    """`n` sequential large answers (`kind`: resource or tool) on one connection (one
+    session unless stateless), stopping early after `max_seconds`."""
+    c = HttpClient(port)
+
+    def check(msg: dict[str, Any]) -> str | None:
+        return check_large(msg, kind)
+
+    try:
+        await c.initialize(stateless)
+        scratch = Measure()
+        base = c.next_id
+        await c.calls(warmup, float("inf"), scratch,
+                      [c.encode(encode_large(base + i, kind)) for i in range(warmup)], base, check)
+        if scratch.errors:
+            raise BenchError(f"warm-up calls failed: {scratch.first_error}")
+        base = base + warmup
+        c.next_id = base + n
+        requests = [c.encode(encode_large(base + i, kind)) for i in range(n)]
+        m = Measure()
+        with _Clock(server_pid) as clock:
+            await c.calls(n, clock.t0 + max_seconds, m, requests, base, check)
+        return clock.fill(m)
+    finally:
+        await c.close()
+
+
+@dataclass
+class Sessions:
+    """Idle sessions opened one after another: how many, how fast, what they cost."""
+
+    created: int = 0
+    seconds: float = 0.0
+    rss_before_kb: int = 0
+    rss_after_kb: int = 0
+    checked: int = 0  # sessions called once at the end (each must still answer)
+    errors: int = 0
+    first_error: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def error(self, what: str) -> None:
+        self.errors += 1
+        if self.first_error is None:
+            self.first_error = what
+
+    @property
+    def rate(self) -> float:
+        return self.created / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def kb_per_session(self) -> float:
+        return (self.rss_after_kb - self.rss_before_kb) / self.created if self.created else 0.0
+
+
+async def idle_sessions(port: int, server_pid: int, n: int, connections: int,
+                        max_seconds: float, warmup: int, check: int = 8,
+                        settle: float = 0.5) -> Sessions:
+    """Open `n` sessions (initialize + notifications/initialized; nothing else, no GET
+    stream) from `connections` keep-alive connections at once, stopping early after
+    `max_seconds`; then the server's RSS growth, and an echo call on `check` of them (the
+    first, the last, the rest at random) that must each be answered in its session.
+
+    `warmup` sessions are opened and DELETEd first, so that code run once (imports, first
+    use caches) is in the RSS before, not in the sessions' cost."""
+    conns = [HttpClient(port) for _ in range(connections)]
+    out = Sessions()
+    try:
+        for i in range(warmup):
+            c = conns[i % connections]
+            sid = await c.open_session()
+            status = await c.end_session(sid)
+            if status not in (200, 202, 204) and not out.notes:
+                out.notes.append(f"DELETE of a warm-up session answered HTTP {status}")
+        await asyncio.sleep(settle)
+        out.rss_before_kb = rss_kb(server_pid)
+        left = n
+        opened: list[tuple[HttpClient, bytes]] = []
+        t0 = time.perf_counter()
+        deadline = t0 + max_seconds
+
+        async def worker(c: HttpClient) -> None:
+            nonlocal left
+            failures = 0
+            while left > 0 and failures < 5 and time.perf_counter() < deadline:
+                left -= 1
+                try:
+                    opened.append((c, await c.open_session()))
+                    failures = 0
+                except (BenchError, asyncio.IncompleteReadError, ConnectionError,
+                        ValueError) as exc:
+                    out.error(f"{type(exc).__name__}: {exc}"[:300])
+                    failures += 1
+                    await c.close()
+
+        await asyncio.gather(*(worker(c) for c in conns))
+        out.seconds = time.perf_counter() - t0
+        out.created = len(opened)
+        await asyncio.sleep(settle)
+        out.rss_after_kb = rss_kb(server_pid)
+        if opened:
+            picks = [opened[0], opened[-1]]
+            picks += random.Random(0).sample(opened, min(len(opened), max(0, check - 2)))
+            m = Measure()
+            for c, sid in picks[:check]:
+                c.use_session(sid)
+                rid = c.next_id
+                c.next_id += 1
+                await c.calls(1, float("inf"), m, [c.encode(encode_call(rid))], rid)
+            out.checked = min(len(picks), check)
+            out.errors += m.errors
+            if m.first_error and out.first_error is None:
+                out.first_error = f"a session did not answer: {m.first_error}"
+        return out
     finally:
         for c in conns:
             await c.close()

@@ -96,7 +96,7 @@ def all_impls() -> list[Impl]:
              modern=True),
         Impl("fastmcp", "fastmcp", "ref", "fastmcp_server.py"),
         Impl("ts", "TS SDK", "node", "ts_server.mjs"),
-        Impl("ts2", "TS SDK v2", "node22", "ts2_server.mjs", modern=True, modern_only=True),
+        Impl("ts2", "TS SDK v2", "node22", "ts2_server.mjs", modern=True),
     ]
 
 
@@ -123,16 +123,32 @@ WORKLOADS = [
     Workload("rss-stdio", "peak RSS, stdio server", "MB", False),
     Workload("rss-http", "peak RSS, HTTP server after 32 sessions", "MB", False),
     Workload("tools-list", "tools/list with 1000 tools (median)", "ms", False),
+    Workload("large-stdio-resource", "1 MiB resources/read, stdio", "MB/s", True),
+    Workload("large-stdio-tool", "1 MiB tool result, stdio", "MB/s", True),
+    Workload("large-sse-resource", "1 MiB resources/read, HTTP sessions+SSE", "MB/s", True),
+    Workload("large-sse-tool", "1 MiB tool result, HTTP sessions+SSE", "MB/s", True),
+    Workload("large-json-resource", "1 MiB resources/read, HTTP stateless JSON", "MB/s", True),
+    Workload("large-json-tool", "1 MiB tool result, HTTP stateless JSON", "MB/s", True),
+    Workload("sessions-rate", "idle HTTP sessions opened (10,000)", "sessions/s", True),
+    Workload("sessions-rss", "server RSS per idle HTTP session", "KB", False),
 ]
 CALL_WORKLOADS = ["stdio-seq", "stdio-32", "http-sse-seq", "http-sse-32", "http-json-32",
                   "modern-json-32", "modern-sse-32"]
 MODERN_WORKLOADS = ["modern-json-32", "modern-sse-32"]
+LARGE_WORKLOADS = {  # (transport, kind) of each 1 MiB row
+    "large-stdio-resource": ("stdio", "resource"), "large-stdio-tool": ("stdio", "tool"),
+    "large-sse-resource": ("sse", "resource"), "large-sse-tool": ("sse", "tool"),
+    "large-json-resource": ("json", "resource"), "large-json-tool": ("json", "tool"),
+}
+SESSION_WORKLOADS = ["sessions-rate", "sessions-rss"]
 
 
 def applies(impl: Impl, workload: str) -> bool:
     """Whether ``impl`` is measured on ``workload`` (the modern-* rows need the 2026 wire)."""
     if workload in MODERN_WORKLOADS:
         return impl.modern
+    if workload in SESSION_WORKLOADS and impl.key == "mcpkit-sync":
+        return False  # the same HTTP sessions as the mcpkit column: no tool runs
     return not impl.modern_only
 
 
@@ -150,11 +166,18 @@ class Budget:
     tools_lists: int = 15
     warmup: int = 200
     start_timeout: float = 60.0
+    large_calls: int = 400  # sequential 1 MiB answers per measurement (or max_seconds)
+    large_warmup: int = 3
+    sessions: int = 10_000  # idle HTTP sessions to open (or sessions_seconds)
+    sessions_seconds: float = 20.0
+    sessions_connections: int = 8
+    sessions_warmup: int = 16
 
 
 FULL = Budget()
 SMOKE = Budget(stdio_seq=100, stdio_32=200, http_seq=50, http_32=64, max_seconds=1.0,
-               cold_starts=1, tools_lists=2, warmup=5)
+               cold_starts=1, tools_lists=2, warmup=5, large_calls=2, large_warmup=1,
+               sessions=20, sessions_seconds=5.0, sessions_connections=2, sessions_warmup=2)
 
 
 @dataclass
@@ -169,6 +192,7 @@ class Cell:
     notes: list[str] = field(default_factory=list)
     failed: bool = False  # a measurement group crashed, hung or could not start
     json_answers: int = 0  # modern-sse-*: answers that came as plain JSON (commit-late SSE)
+    created: list[int] = field(default_factory=list)  # sessions-*: sessions opened per round
 
 
 Results = dict[str, dict[str, Cell]]
@@ -277,12 +301,20 @@ def mcpkit_version() -> str:
 class Runner:
     def __init__(self, budget: Budget, workloads: list[str], logdir: Path) -> None:
         self.budget = budget
+        #: Smoke run (tiny counts, answers checked only): each implementation starts four
+        #: servers instead of nine; the stdio one also gives the cold start and tools/list
+        #: (started with the 1000 tools), the sessions one the idle sessions, and the
+        #: stateless JSON one the 2026-07-28 JSON calls.
+        self.smoke = budget is SMOKE
         self.workloads = workloads
         self.logdir = logdir
         self.env = dict(os.environ)
         self.env.setdefault("NODE_ENV", "production")
         self.env["BENCH_NODE_REF"] = str(NODE_REF)
         self.env["BENCH_PEERS_NODE"] = str(PEERS_NODE)
+        # Servers start as an installed package does: with bytecode cached after the first
+        # spawn (pip compiles at install), not compiled again at every cold start.
+        self.env.pop("PYTHONDONTWRITEBYTECODE", None)
         # The reference venv must not see this interpreter's import path.
         self.ref_env = {k: v for k, v in self.env.items() if k != "PYTHONPATH"}
 
@@ -297,10 +329,13 @@ class Runner:
         return any(k in self.workloads and (impl is None or applies(impl, k)) for k in keys)
 
     async def guarded(self, impl: Impl, name: str, path: Path, results: Results,
-                      keys: list[str], body: Callable[[], Awaitable[None]]) -> None:
-        """Run one measurement group; any failure is noted on its workloads, never raised."""
+                      keys: list[str], body: Callable[[], Awaitable[None]],
+                      seconds: float | None = None) -> None:
+        """Run one measurement group; any failure is noted on its workloads, never raised.
+        ``seconds``: what the group measures at most (default four measurements)."""
         try:
-            limit = self.budget.max_seconds * 4 + self.budget.start_timeout + 30
+            measured = self.budget.max_seconds * 4 if seconds is None else seconds
+            limit = measured + self.budget.start_timeout + 30
             async with asyncio.timeout(limit):
                 await body()
         except TimeoutError:
@@ -321,8 +356,8 @@ class Runner:
 
     async def preflight(self, impl: Impl) -> None:
         """Start the stdio server once, initialize, call echo once (also warms .pyc caches)."""
-        if impl.modern_only:
-            return  # measured over HTTP only; a failed start shows in its cells
+        if impl.modern_only or self.smoke:
+            return  # a failed start shows in its cells
         path, err = self.log(impl, "preflight")
         try:
             async with asyncio.timeout(self.budget.start_timeout):
@@ -339,6 +374,39 @@ class Runner:
         finally:
             err.close()
 
+    def large_keys(self, transport: str, impl: Impl) -> list[str]:
+        """The 1 MiB workloads of `transport` (stdio, sse, json) this run measures."""
+        return [k for k, (t, _) in LARGE_WORKLOADS.items()
+                if t == transport and self.wants(k, impl=impl)]
+
+    def large_seconds(self, transport: str, impl: Impl) -> float:
+        return len(self.large_keys(transport, impl)) * (self.budget.max_seconds + 10)
+
+    @staticmethod
+    def record_large(cell: Cell, m: Measure) -> None:
+        """A 1 MiB measurement: MB/s of text delivered, CPU per answer."""
+        Runner.record(cell, m)
+        cell.values[-1] = m.rate * client.LARGE_MB
+
+    async def stdio_large(self, impl: Impl, server: StdioServer, cells: dict[str, Cell]) -> None:
+        b = self.budget
+        for key in self.large_keys("stdio", impl):
+            kind = LARGE_WORKLOADS[key][1]
+            warm = await server.large_calls(kind, b.large_warmup, b.max_seconds)
+            if warm.errors:
+                raise BenchError(f"1 MiB {kind} warm-up failed: {warm.first_error}")
+            self.record_large(cells[key], await server.large_calls(kind, b.large_calls,
+                                                                   b.max_seconds))
+
+    async def http_large(self, impl: Impl, port: int, pid: int, transport: str,
+                         cells: dict[str, Cell]) -> None:
+        b = self.budget
+        for key in self.large_keys(transport, impl):
+            kind = LARGE_WORKLOADS[key][1]
+            m = await client.http_large(port, pid, kind, b.large_calls, transport == "json",
+                                        b.max_seconds, b.large_warmup)
+            self.record_large(cells[key], m)
+
     @staticmethod
     def record(cell: Cell, m: Measure) -> None:
         cell.values.append(m.rate)
@@ -350,15 +418,23 @@ class Runner:
             cell.notes.append(f"error: {m.first_error}")
 
     async def stdio_group(self, impl: Impl, results: Results) -> None:
-        keys = ["stdio-seq", "stdio-32", "rss-stdio"]
+        keys = ["stdio-seq", "stdio-32", "rss-stdio", *self.large_keys("stdio", impl)]
+        if self.smoke:
+            keys += ["cold-start", "tools-list"]
         if not self.wants(*keys, impl=impl):
             return
         path, err = self.log(impl, "stdio")
         b, cells = self.budget, results[impl.key]
 
         async def body() -> None:
-            server, _ = await StdioServer.start(impl.argv("stdio"), self.env_for(impl), err)
+            argv = impl.argv("stdio", tools=1000 if self.smoke else 0)
+            server, cold_ms = await StdioServer.start(argv, self.env_for(impl), err)
             try:
+                if self.smoke:
+                    if self.wants("cold-start", impl=impl):
+                        cells["cold-start"].values.append(cold_ms)
+                    if self.wants("tools-list", impl=impl):
+                        await self.measure_tools(server, cells["tools-list"])
                 await server.calls(b.warmup, 8, b.max_seconds)
                 if self.wants("stdio-seq"):
                     m = await server.calls(b.stdio_seq, 1, b.max_seconds)
@@ -368,16 +444,22 @@ class Runner:
                     self.record(cells["stdio-32"], m)
                 if self.wants("rss-stdio"):
                     cells["rss-stdio"].values.append(client.peak_rss_mb(server.pid))
+                await self.stdio_large(impl, server, cells)  # after the peak RSS: not in it
             finally:
                 await server.close()
 
         try:
-            await self.guarded(impl, "stdio", path, results, keys, body)
+            await self.guarded(impl, "stdio", path, results, keys, body,
+                               b.max_seconds * 3 + self.large_seconds("stdio", impl))
         finally:
             err.close()
 
     async def http_group(self, impl: Impl, results: Results, stateless: bool) -> None:
+        transport = "json" if stateless else "sse"
         keys = ["http-json-32"] if stateless else ["http-sse-seq", "http-sse-32", "rss-http"]
+        keys += self.large_keys(transport, impl)
+        if self.smoke:
+            keys += ["modern-json-32"] if stateless else SESSION_WORKLOADS
         if not self.wants(*keys, impl=impl):
             return
         name = "http-json" if stateless else "http-sse"
@@ -392,9 +474,13 @@ class Runner:
                 await client.wait_for_port(port, proc, b.start_timeout)
                 warm = max(1, b.warmup // 32)
                 if stateless:
-                    m = await client.http_calls(port, proc.pid, 32, b.http_32, True,
-                                                b.max_seconds, warm)
-                    self.record(cells["http-json-32"], m)
+                    if self.wants("http-json-32", impl=impl):
+                        m = await client.http_calls(port, proc.pid, 32, b.http_32, True,
+                                                    b.max_seconds, warm)
+                        self.record(cells["http-json-32"], m)
+                    await self.http_large(impl, port, proc.pid, transport, cells)
+                    if self.smoke and self.wants("modern-json-32", impl=impl):
+                        await self.measure_modern(port, proc.pid, cells["modern-json-32"], True)
                     return
                 if self.wants("http-sse-seq"):
                     m = await client.http_calls(port, proc.pid, 1, b.http_seq, False, b.max_seconds,
@@ -407,11 +493,16 @@ class Runner:
                         self.record(cells["http-sse-32"], m)
                 if self.wants("rss-http"):
                     cells["rss-http"].values.append(client.peak_rss_mb(proc.pid))
+                await self.http_large(impl, port, proc.pid, transport, cells)  # after the RSS
+                if self.smoke and self.wants(*SESSION_WORKLOADS, impl=impl):
+                    await self.measure_sessions(port, proc.pid, cells)
             finally:
                 await client.stop(proc)
 
         try:
-            await self.guarded(impl, name, path, results, keys, body)
+            await self.guarded(impl, name, path, results, keys, body,
+                               b.max_seconds * 3 + self.large_seconds(transport, impl)
+                               + (b.sessions_seconds if self.smoke else 0))
         finally:
             err.close()
 
@@ -419,8 +510,8 @@ class Runner:
         """32 clients sending stateless 2026-07-28 tools/call requests (no handshake); the
         server started in its stateless mode, with JSON or SSE responses."""
         key = "modern-json-32" if json_response else "modern-sse-32"
-        if not self.wants(key, impl=impl):
-            return
+        if not self.wants(key, impl=impl) or (self.smoke and json_response):
+            return  # (a smoke run makes the JSON calls on its stateless JSON server)
         path, err = self.log(impl, key)
         b, cell = self.budget, results[impl.key][key]
 
@@ -430,11 +521,7 @@ class Runner:
             proc = await client.spawn(argv, self.env_for(impl), err, stdio=False)
             try:
                 await client.wait_for_port(port, proc, b.start_timeout)
-                m = await client.http_calls(port, proc.pid, 32, b.http_32, True, b.max_seconds,
-                                            max(1, b.warmup // 32), modern=True)
-                self.record(cell, m)
-                if not json_response:
-                    cell.json_answers += m.calls - m.sse_responses
+                await self.measure_modern(port, proc.pid, cell, json_response)
             finally:
                 await client.stop(proc)
 
@@ -443,9 +530,70 @@ class Runner:
         finally:
             err.close()
 
+    async def measure_modern(self, port: int, pid: int, cell: Cell, json_response: bool) -> None:
+        b = self.budget
+        m = await client.http_calls(port, pid, 32, b.http_32, True, b.max_seconds,
+                                    max(1, b.warmup // 32), modern=True)
+        self.record(cell, m)
+        if not json_response:
+            cell.json_answers += m.calls - m.sse_responses
+
+    async def measure_sessions(self, port: int, pid: int, cells: dict[str, Cell]) -> None:
+        b = self.budget
+        s = await client.idle_sessions(port, pid, b.sessions, b.sessions_connections,
+                                       b.sessions_seconds, b.sessions_warmup)
+        for key in SESSION_WORKLOADS:
+            cell = cells[key]
+            cell.created.append(s.created)
+            cell.calls += s.created
+            cell.errors += s.errors
+            if key == "sessions-rate":  # the notes once, on the first row
+                if s.first_error and len(cell.notes) < 3:
+                    cell.notes.append(f"error: {s.first_error}")
+                cell.notes += [note for note in s.notes if note not in cell.notes]
+            if s.created:
+                cell.values.append(s.rate if key == "sessions-rate" else s.kb_per_session)
+
+    async def measure_tools(self, server: StdioServer, cell: Cell) -> None:
+        """Full tools/list runs on a server started with --tools 1000: the median ms."""
+        await server.list_tools()  # warm-up (and lazy schema building, if any)
+        samples = []
+        for _ in range(self.budget.tools_lists):
+            ms, count = await server.list_tools()
+            if count != 1002:  # echo, large and the 1000
+                cell.errors += 1
+                if len(cell.notes) < 3:
+                    cell.notes.append(f"error: tools/list gave {count} tools, not 1002")
+            samples.append(ms)
+        cell.values.append(client.median(samples))
+
+    async def sessions_group(self, impl: Impl, results: Results) -> None:
+        """Idle 2025-11-25 sessions on a fresh HTTP server (sessions, SSE responses): how
+        fast they open and how much server memory each one holds."""
+        if not self.wants(*SESSION_WORKLOADS, impl=impl) or self.smoke:
+            return  # (a smoke run opens its sessions on the sessions+SSE server)
+        path, err = self.log(impl, "sessions")
+        b = self.budget
+
+        async def body() -> None:
+            port = client.free_port()
+            proc = await client.spawn(impl.argv("http", port=port), self.env_for(impl), err,
+                                      stdio=False)
+            try:
+                await client.wait_for_port(port, proc, b.start_timeout)
+                await self.measure_sessions(port, proc.pid, results[impl.key])
+            finally:
+                await client.stop(proc)
+
+        try:
+            await self.guarded(impl, "sessions", path, results, SESSION_WORKLOADS, body,
+                               b.sessions_seconds * 2 + 10)
+        finally:
+            err.close()
+
     async def cold_group(self, impl: Impl, results: Results) -> None:
-        if not self.wants("cold-start", impl=impl):
-            return
+        if not self.wants("cold-start", impl=impl) or self.smoke:
+            return  # (a smoke run times the start of its stdio server)
         path, err = self.log(impl, "cold")
 
         async def body() -> None:
@@ -459,8 +607,8 @@ class Runner:
             err.close()
 
     async def tools_group(self, impl: Impl, results: Results) -> None:
-        if not self.wants("tools-list", impl=impl):
-            return
+        if not self.wants("tools-list", impl=impl) or self.smoke:
+            return  # (a smoke run lists the tools of its stdio server)
         path, err = self.log(impl, "tools")
         cell = results[impl.key]["tools-list"]
 
@@ -468,16 +616,7 @@ class Runner:
             argv = impl.argv("stdio", tools=1000)
             server, _ = await StdioServer.start(argv, self.env_for(impl), err)
             try:
-                await server.list_tools()  # warm-up (and lazy schema building, if any)
-                samples = []
-                for _ in range(self.budget.tools_lists):
-                    ms, count = await server.list_tools()
-                    if count != 1001:
-                        cell.errors += 1
-                        if len(cell.notes) < 3:
-                            cell.notes.append(f"error: tools/list gave {count} tools, not 1001")
-                    samples.append(ms)
-                cell.values.append(client.median(samples))
+                await self.measure_tools(server, cell)
             finally:
                 await server.close()
 
@@ -501,6 +640,7 @@ class Runner:
             lambda i, r: self.modern_group(i, r, json_response=False),
             self.cold_group,
             self.tools_group,
+            self.sessions_group,
         ]
         for rnd in range(rounds):
             t0 = time.perf_counter()
@@ -516,7 +656,7 @@ class Runner:
 
 
 def fmt(value: float, unit: str) -> str:
-    if unit == "calls/s" or value >= 1000:
+    if unit in ("calls/s", "sessions/s") or value >= 1000:
         return f"{value:,.0f}"
     if value >= 100:
         return f"{value:.0f}"
@@ -525,12 +665,15 @@ def fmt(value: float, unit: str) -> str:
 
 
 
-def render(impls: list[Impl], results: Results, workloads: list[str]) -> str:
+def render(impls: list[Impl], results: Results, workloads: list[str],
+           budget: Budget = FULL) -> str:
     cols = list(impls)
     ratio_refs = [("mcpkit", "mcp-mcpserver", "mcpkit / mcp MCPServer"),
                   ("mcpkit", "mcp-lowlevel", "mcpkit / mcp lowlevel"),
                   ("mcpkit", "fastmcp", "mcpkit / fastmcp"),
                   ("mcpkit", "ts2", "mcpkit / TS SDK v2"),
+                  ("mcpkit", "ts", "mcpkit / TS SDK"),
+                  ("mcpkit", "raw", "mcpkit / raw asyncio"),
                   ("mcpkit-compat", "mcp-mcpserver", "MCPServer file: mcpkit / mcp")]
     head = ["workload", "unit", "better"] + [i.label for i in cols] + [
         label for _, _, label in ratio_refs]
@@ -569,6 +712,10 @@ def render(impls: list[Impl], results: Results, workloads: list[str]) -> str:
         if w.key in workloads and w.key in CALL_WORKLOADS:
             row(f"CPU/call server: {w.label}", "µs", False, lambda c: c.server_us, w.key)
             row(f"CPU/call client: {w.label}", "µs", False, lambda c: c.client_us, w.key)
+    for w in WORKLOADS:
+        if w.key in workloads and w.key in LARGE_WORKLOADS:
+            row(f"CPU/call server: {w.label}", "µs", False, lambda c: c.server_us, w.key)
+            row(f"CPU/call client: {w.label}", "µs", False, lambda c: c.client_us, w.key)
     out = "\n".join(lines)
     out += ("\n\nRatios are mcpkit's median divided by the other's: where 'better' is higher "
             "(calls/s) a ratio > 1 means mcpkit wins; where it is lower (ms, MB, µs) a ratio < 1 "
@@ -582,6 +729,10 @@ def render(impls: list[Impl], results: Results, workloads: list[str]) -> str:
             cell = results[impl.key][w.key]
             for note in dict.fromkeys(cell.notes):
                 notes.append(f"- {impl.label} / {w.label}: {note}")
+            if w.key == "sessions-rate" and any(n < budget.sessions for n in cell.created):
+                made = ", ".join(f"{n:,}" for n in cell.created)
+                notes.append(f"- {impl.label} / {w.label}: opened {made} of {budget.sessions:,} "
+                             f"sessions in the {budget.sessions_seconds:.0f} s bound (per round)")
             if cell.json_answers:
                 notes.append(f"- {impl.label} / {w.label}: {cell.json_answers} of {cell.calls} "
                              "answers were plain JSON (the server opens a stream only when it "
@@ -661,7 +812,7 @@ async def main_async(args: argparse.Namespace) -> int:
                 log.unlink()
 
     elapsed = time.perf_counter() - started
-    table = render(impls, results, workloads)
+    table = render(impls, results, workloads, budget)
     versions_line = ", ".join(f"{i.label} {i.version}".strip() for i in impls if i.version)
     header = (f"## mcpkit benchmark ({rounds} round{'s' * (rounds != 1)}"
               f"{', smoke' if args.smoke else ''}; medians over rounds)\n\n"

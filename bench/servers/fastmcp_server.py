@@ -13,6 +13,7 @@ from collections.abc import Callable
 os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
 
 from fastmcp import FastMCP  # after the setting above
+from payload import LARGE_TEXT, LARGE_TOOL, LARGE_URI
 
 
 def make_echo() -> Callable[[str], str]:
@@ -38,6 +39,16 @@ def main() -> None:
     def echo(text: str) -> str:
         """Echo the text."""
         return text
+
+    @mcp.tool(name=LARGE_TOOL)
+    def large() -> str:
+        """1 MiB of text."""
+        return LARGE_TEXT
+
+    @mcp.resource(LARGE_URI, name="large", mime_type="text/plain")
+    def large_resource() -> str:
+        """1 MiB of text."""
+        return LARGE_TEXT
 
     for i in range(args.tools):
         mcp.tool(name=f"tool_{i}")(make_echo())

@@ -1,4 +1,5 @@
-"""The official `mcp` SDK (2.x), low-level `Server` with on_list_tools/on_call_tool handlers.
+"""The official `mcp` SDK (2.x), low-level `Server` with on_list_tools/on_call_tool handlers
+(and on_list_resources/on_read_resource for the 1 MiB resource of payload.py).
 
 Usage: python mcp_lowlevel.py stdio [--tools N]
        python mcp_lowlevel.py http --port P [--stateless] [--json-response] [--tools N]
@@ -12,6 +13,7 @@ from typing import Any
 import anyio
 import mcp.types as types
 from mcp.server import Server, ServerRequestContext
+from payload import LARGE_TEXT, LARGE_TOOL, LARGE_URI
 
 SCHEMA: dict[str, Any] = {
     "type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
@@ -20,7 +22,10 @@ SCHEMA: dict[str, Any] = {
 def build(n_tools: int) -> Server[Any]:
     names = ["echo", *(f"tool_{i}" for i in range(n_tools))]
     tools = [types.Tool(name=n, description="Echo the text.", input_schema=SCHEMA) for n in names]
+    tools.append(types.Tool(name=LARGE_TOOL, description="1 MiB of text.",
+                            input_schema={"type": "object"}))
     known = set(names)
+    resources = [types.Resource(uri=LARGE_URI, name="large", mime_type="text/plain")]
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -30,13 +35,29 @@ def build(n_tools: int) -> Server[Any]:
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
+        if params.name == LARGE_TOOL:
+            return types.CallToolResult(content=[types.TextContent(type="text", text=LARGE_TEXT)])
         text = (params.arguments or {}).get("text")
         if params.name not in known or not isinstance(text, str):
             return types.CallToolResult(
                 content=[types.TextContent(type="text", text="bad call")], is_error=True)
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
 
-    return Server("bench", version="1.0", on_list_tools=list_tools, on_call_tool=call_tool)
+    async def list_resources(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=resources)
+
+    async def read_resource(
+        ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        if str(params.uri) != LARGE_URI:
+            raise ValueError(f"unknown resource {params.uri}")
+        return types.ReadResourceResult(contents=[
+            types.TextResourceContents(uri=LARGE_URI, mime_type="text/plain", text=LARGE_TEXT)])
+
+    return Server("bench", version="1.0", on_list_tools=list_tools, on_call_tool=call_tool,
+                  on_list_resources=list_resources, on_read_resource=read_resource)
 
 
 async def run_stdio(server: Server[Any]) -> None:

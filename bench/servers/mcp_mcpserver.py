@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp.server import MCPServer
+from payload import LARGE_TEXT, LARGE_TOOL, LARGE_URI
 
 
 def make_echo() -> Callable[[str], str]:
@@ -37,6 +38,16 @@ def main() -> None:
     def echo(text: str) -> str:
         """Echo the text."""
         return text
+
+    @mcp.tool(name=LARGE_TOOL)
+    def large() -> str:
+        """1 MiB of text."""
+        return LARGE_TEXT
+
+    @mcp.resource(LARGE_URI, name="large", mime_type="text/plain")
+    def large_resource() -> str:
+        """1 MiB of text."""
+        return LARGE_TEXT
 
     for i in range(args.tools):
         mcp.tool(name=f"tool_{i}")(make_echo())

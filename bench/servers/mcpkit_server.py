@@ -7,13 +7,18 @@ Usage: python mcpkit_server.py stdio [--tools N] [--sync-tool]
 ``echo`` is ``async def`` (the idiomatic form of non-blocking code in an asyncio SDK: it
 runs on the event loop). ``--sync-tool`` registers it as a plain ``def`` instead, which
 mcpkit (like the official SDK's MCPServer) runs in a worker thread so that it can never
-block the loop; the harness measures both (the "mcpkit sync tool" column).
+block the loop; the harness measures both (the "mcpkit sync tool" column). The same goes
+for ``large`` (the tool and the resource).
+Every server also offers the 1 MiB text of ``payload.py`` as the resource ``bench://large``
+and as the result of the tool ``large``.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+
+from payload import LARGE_TEXT, LARGE_TOOL, LARGE_URI
 
 from mcpkit import Server
 
@@ -45,12 +50,26 @@ def main() -> None:
             """Echo the text."""
             return text
 
+        def large() -> str:
+            """1 MiB of text."""
+            return LARGE_TEXT
+
+        app.tool(name=LARGE_TOOL)(large)
+        app.resource(LARGE_URI, name="large", mime_type="text/plain")(large)
+
     else:
 
         @app.tool(name="echo")
         async def async_echo(text: str) -> str:
             """Echo the text."""
             return text
+
+        async def async_large() -> str:
+            """1 MiB of text."""
+            return LARGE_TEXT
+
+        app.tool(name=LARGE_TOOL)(async_large)
+        app.resource(LARGE_URI, name="large", mime_type="text/plain")(async_large)
 
     for i in range(args.tools):
         app.tool(name=f"tool_{i}")(make_echo())

@@ -2,9 +2,10 @@
 
 Usage: python raw_http.py --port P [--stateless] [--json-response] [--tools N]
 
-HTTP/1.1 keep-alive, POST only. With sessions an initialize gets an Mcp-Session-Id and
-every later request must carry a known one; without --json-response the answer is one
-SSE event (`event: message`) in a Content-Length body, otherwise plain JSON.
+HTTP/1.1 keep-alive, POST (and DELETE to end a session). With sessions an initialize gets
+an Mcp-Session-Id and every later request must carry a known one; without --json-response
+the answer is one SSE event (`event: message`) in a Content-Length body, otherwise plain
+JSON.
 """
 
 from __future__ import annotations
@@ -36,9 +37,14 @@ async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                 name, _, value = line.partition(b":")
                 headers[name.strip().lower()] = value.strip()
             body = await reader.readexactly(int(headers.get(b"content-length", b"0")))
+            sid = headers.get(b"mcp-session-id")
+            if head.startswith(b"DELETE "):  # end a session
+                found = sid in SESSIONS
+                SESSIONS.discard(sid or b"")
+                writer.write(response(b"200 OK" if found else b"404 Not Found"))
+                continue
             msg = orjson.loads(body)
             extra = b""
-            sid = headers.get(b"mcp-session-id")
             if not stateless and isinstance(msg, dict) and msg.get("method") == "initialize":
                 sid = uuid.uuid4().hex.encode()
                 SESSIONS.add(sid)

@@ -14,10 +14,13 @@ import sys
 from typing import Any
 
 import orjson
+from payload import LARGE_TEXT, LARGE_TOOL, LARGE_URI
 
 SCHEMA = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
 TOOLS: list[dict[str, Any]] = [
-    {"name": "echo", "description": "Echo the text.", "inputSchema": SCHEMA}]
+    {"name": "echo", "description": "Echo the text.", "inputSchema": SCHEMA},
+    {"name": LARGE_TOOL, "description": "1 MiB of text.", "inputSchema": {"type": "object"}}]
+RESOURCES = [{"uri": LARGE_URI, "name": "large", "mimeType": "text/plain"}]
 TOOL_NAMES = {"echo"}
 
 
@@ -39,10 +42,21 @@ def handle(msg: Any) -> dict[str, Any] | None:
             return {"jsonrpc": "2.0", "id": rid,
                     "result": {"content": [{"type": "text", "text": text}], "isError": False}}
         return {"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "bad text"}}
+    if method == "tools/call" and params.get("name") == LARGE_TOOL:
+        return {"jsonrpc": "2.0", "id": rid,
+                "result": {"content": [{"type": "text", "text": LARGE_TEXT}], "isError": False}}
+    if method == "resources/read":
+        if params.get("uri") != LARGE_URI:
+            return {"jsonrpc": "2.0", "id": rid, "error": {"code": -32002, "message": "Not found",
+                                                             "data": {"uri": params.get("uri")}}}
+        return {"jsonrpc": "2.0", "id": rid, "result": {"contents": [
+            {"uri": LARGE_URI, "mimeType": "text/plain", "text": LARGE_TEXT}]}}
+    if method == "resources/list":
+        return {"jsonrpc": "2.0", "id": rid, "result": {"resources": RESOURCES}}
     if method == "initialize":
         version = params.get("protocolVersion") or "2025-11-25"
         return {"jsonrpc": "2.0", "id": rid, "result": {
-            "protocolVersion": version, "capabilities": {"tools": {}},
+            "protocolVersion": version, "capabilities": {"tools": {}, "resources": {}},
             "serverInfo": {"name": "raw", "version": "1.0"}}}
     if method == "tools/list":
         return {"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}}

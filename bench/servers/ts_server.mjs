@@ -1,4 +1,5 @@
-// The TypeScript SDK (@modelcontextprotocol/sdk 1.x): McpServer + registerTool.
+// The TypeScript SDK (@modelcontextprotocol/sdk 1.x): McpServer + registerTool (echo, and
+// `large`) + registerResource (bench://large), the 1 MiB text of payload.mjs.
 //
 // Usage: node ts_server.mjs stdio [--tools N]
 //        node ts_server.mjs http --port P [--stateless] [--json-response] [--tools N]
@@ -12,6 +13,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LARGE_TEXT, LARGE_TOOL, LARGE_URI } from './payload.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const nodeRef = process.env.BENCH_NODE_REF || join(here, '..', '.node-ref');
@@ -33,10 +35,16 @@ const jsonResponse = opt('--json-response');
 
 const inputSchema = { text: z.string() };
 const echo = async ({ text }) => ({ content: [{ type: 'text', text }] });
+const large = async () => ({ content: [{ type: 'text', text: LARGE_TEXT }] });
+const largeResource = async (uri) => ({
+  contents: [{ uri: uri.href, mimeType: 'text/plain', text: LARGE_TEXT }],
+});
 
 function buildServer() {
   const server = new McpServer({ name: 'bench', version: '1.0' });
   server.registerTool('echo', { description: 'Echo the text.', inputSchema }, echo);
+  server.registerTool(LARGE_TOOL, { description: '1 MiB of text.' }, large);
+  server.registerResource('large', LARGE_URI, { mimeType: 'text/plain' }, largeResource);
   for (let i = 0; i < nTools; i++) {
     server.registerTool(`tool_${i}`, { description: 'Echo the text.', inputSchema }, echo);
   }
