@@ -22,10 +22,13 @@ from tests.wire import WireChecker
 ERAS = ["legacy", "2026-07-28"]
 
 
-def chatty_server() -> Server[Any]:
-    """A 2026-07-28 server whose ``chat`` tool logs three messages, in step with another
-    call of it (so the two calls' logs interleave)."""
-    app: Server[Any] = Server("chatty", modern_versions=versions.MODERN_SUPPORTED)
+def chatty_server(era: str = "modern") -> Server[Any]:
+    """A server (2026-07-28, or ``era="legacy"`` handshake era only) whose ``chat`` tool
+    logs three messages, in step with another call of it (so the two calls' logs
+    interleave)."""
+    app: Server[Any] = Server(
+        "chatty", modern_versions=versions.MODERN_SUPPORTED if era == "modern" else ()
+    )
     barrier = asyncio.Barrier(2)
 
     @app.tool()
@@ -99,6 +102,34 @@ async def test_each_call_gets_its_own_logs_through_the_proxy(
         assert all(
             c["params"]["_meta"]["io.modelcontextprotocol/logLevel"] == "debug" for c in calls
         )
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_handshake_upstream_over_http_too(
+    era: str, wire: Callable[..., WireChecker]
+) -> None:
+    """A handshake-era upstream: a handshake-era client's own upstream session carries
+    its overlapping calls (each call's logs on its POST stream); a 2026-07-28 client's
+    calls lease a connection each."""
+    downstream_wire = wire("2026-07-28" if era != "legacy" else "2025-11-25")
+    everything = Logs()
+    async with served(chatty_server("legacy")) as upstream_url:
+        proxy = ProxyServer(upstream_url)
+        async with served(proxy) as url:
+            async with Client(
+                url,
+                era=era,  # type: ignore[arg-type]
+                on_log=everything,
+                tracer=downstream_wire,
+                timeout=60,
+            ) as client:
+                assert not proxy.upstream_modern
+                first, second = await two_overlapping_calls(client)
+                if era == "legacy":
+                    assert len(proxy.session_upstreams) == 1  # one upstream session for both
+    assert first.data == ["a-0", "a-1", "a-2"]
+    assert second.data == ["b-0", "b-1", "b-2"]
+    assert everything.data == []
 
 
 @pytest.mark.parametrize("era", ERAS)
