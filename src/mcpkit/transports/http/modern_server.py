@@ -373,6 +373,27 @@ class DisconnectWatch:
             self._timer = loop.call_at(first + self.after, self._sweep)
 
 
+def _new_session(factory: Any, transport: ModernRequestTransport) -> Any:
+    """A modern session for one request: a copy of the server's prototype when ``factory``
+    is a :class:`~mcpkit.server.app.Server`'s own ``session`` (see
+    :mod:`mcpkit.server.request_sessions`), else ``factory(transport)`` in the modern era."""
+    global _sessions
+    sessions = _sessions
+    if sessions is None:  # loaded with the first request (it imports the server package)
+        from mcpkit.server import request_sessions as sessions
+
+        _sessions = sessions
+    server = sessions.session_factory_server(factory)
+    if server is not None:
+        return sessions.modern_request_session(server, transport)
+    session = factory(transport)
+    session.enter_modern()
+    return session
+
+
+_sessions: Any = None
+
+
 async def serve_modern_post(
     app: StreamableHTTPApp,
     msg: Any,
@@ -411,8 +432,8 @@ async def serve_modern_post(
             await _respond_error(send, rid, exc)
             return
     transport = ModernRequestTransport(rid, app.max_stream_buffer)
-    session = app.session_factory(transport)
-    if method == "tools/call" and isinstance(params, dict):
+    session = _new_session(app.session_factory, transport)
+    if method == "tools/call" and type(params) is dict:
         wanted = tool_header_params(session, params.get("name"))
         if wanted:
             try:
@@ -420,7 +441,6 @@ async def serve_modern_post(
             except McpError as exc:
                 await _respond_error(send, rid, exc)
                 return
-    session.enter_modern()
     await session.start()
     try:
         session.receive_classified(msg, kind)

@@ -1,0 +1,151 @@
+"""Per-request sessions of the stateless (modern) wire, made by copying a prototype.
+
+Streamable HTTP serves every 2026-07-28 request with a fresh :class:`AppSession` that ends
+with it. Built the ordinary way (``server.session(transport)`` then ``enter_modern()``)
+that costs a constructor chain of three classes, a lifecycle, a handler table copied in,
+the era switch and a capability lookup: about a sixth of the whole request. Every such
+session of one server starts in the same state, so :func:`modern_request_session` builds
+that state once (a *prototype*, never started) and gives each request a copy of it: one
+dict copy, a fresh copy of each container the session mutates, a copied lifecycle, and the
+few handlers bound to the session rebound to the copy.
+
+The copy is exactly what ``server.session(transport, era="modern")`` would make. The
+prototype is rebuilt when anything it was made from changes (the server's handler table,
+which every registration replaces, its debug flag, server info, instructions, raw
+notification handlers, the event loop). A server with middleware (whose notification
+wrappers hold their session) is served the ordinary way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import types
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from mcpkit.lifecycle import Lifecycle
+from mcpkit.server.app import Server
+from mcpkit.server.session import AppSession
+from mcpkit.transports.base import Transport
+
+__all__ = ["modern_request_session", "session_factory_server"]
+
+#: Session attributes that are the server's own containers, shared by every session.
+SHARED_ATTRIBUTES: Final = frozenset({"handler_table", "server_info"})
+_CONTAINERS: Final = (dict, set, list, deque)
+_PROTOTYPE_ATTR: Final = "_mcpkit_modern_prototype"
+_LIFECYCLE_SLOTS: Final = tuple(Lifecycle.__slots__)
+_SESSION: Final = Server.session
+
+
+class _Prototype:
+    """A modern session of one server, never started, and what copying it takes."""
+
+    __slots__ = (
+        "debug",
+        "fresh",
+        "info",
+        "instructions",
+        "lifecycle",
+        "loop",
+        "notifications",
+        "rebind",
+        "session",
+        "table",
+    )
+
+    def __init__(self, server: Server, table: Mapping[str, Any], loop: Any) -> None:
+        session = server.session(Transport(), era="modern")
+        self.session = session
+        self.table = table
+        self.loop = loop
+        self.debug = server.debug
+        self.info = server.server_info
+        self.instructions = server.instructions
+        self.notifications = len(server._raw_notifications)
+        state = vars(session)
+        #: Attributes whose container each copy gets a copy of.
+        self.fresh = tuple(
+            name
+            for name, value in state.items()
+            if type(value) in _CONTAINERS and name not in SHARED_ATTRIBUTES
+        )
+        #: The lifecycle's slots as the prototype has them.
+        self.lifecycle = tuple(
+            (name, getattr(session.lifecycle, name)) for name in _LIFECYCLE_SLOTS
+        )
+        #: (attribute, key, rebuild) of every handler bound to the prototype.
+        self.rebind: tuple[tuple[str, str, Callable[[AppSession], Any]], ...] = tuple(
+            (attr, key, rebuild)
+            for attr in ("_handlers", "_notification_handlers")
+            for key, handler in state[attr].items()
+            if (rebuild := _rebinder(handler, session)) is not None
+        )
+
+    def valid_for(self, server: Server, table: Mapping[str, Any], loop: Any) -> bool:
+        return (
+            self.table is table
+            and self.loop is loop
+            and self.debug == server.debug
+            and self.info is server.server_info
+            and self.instructions == server.instructions
+            and self.notifications == len(server._raw_notifications)
+        )
+
+    def copy(self, transport: Transport) -> AppSession:
+        state = vars(self.session).copy()
+        for name in self.fresh:
+            state[name] = state[name].copy()
+        lifecycle = object.__new__(Lifecycle)
+        for name, value in self.lifecycle:
+            setattr(lifecycle, name, value)
+        lifecycle.peer_capabilities = {}
+        lifecycle.peer_info = {}
+        state["lifecycle"] = lifecycle
+        state["transport"] = transport
+        session: AppSession = object.__new__(AppSession)
+        session.__dict__ = state
+        for attr, key, rebuild in self.rebind:
+            state[attr][key] = rebuild(session)
+        return session
+
+
+def _rebinder(handler: Any, session: AppSession) -> Callable[[AppSession], Any] | None:
+    """How to remake ``handler`` for another session when it is bound to ``session`` (a
+    bound method, or a partial taking it); None when it does not refer to it."""
+    if isinstance(handler, types.MethodType) and handler.__self__ is session:
+        func = handler.__func__
+        return lambda other: types.MethodType(func, other)
+    if isinstance(handler, functools.partial) and any(a is session for a in handler.args):
+        inner, args, keywords = handler.func, handler.args, handler.keywords
+        return lambda other: functools.partial(
+            inner, *(other if a is session else a for a in args), **keywords
+        )
+    return None
+
+
+def session_factory_server(factory: Callable[[Transport], Any]) -> Server | None:
+    """The :class:`Server` whose own :meth:`~mcpkit.server.app.Server.session` ``factory``
+    is (as :meth:`Server.http_app` passes it), else None (any other factory)."""
+    if getattr(factory, "__func__", None) is not _SESSION:
+        return None
+    owner = factory.__self__  # type: ignore[attr-defined]
+    return owner if isinstance(owner, Server) else None
+
+
+def modern_request_session(server: Server, transport: Transport) -> AppSession:
+    """A session of ``server`` in the modern era on ``transport`` for one request (not
+    started): equal to ``server.session(transport, era="modern")``, copied from the
+    server's prototype (see the module docstring)."""
+    if server._chain():
+        return server.session(transport, era="modern")
+    table = server.handler_table()
+    loop = asyncio.get_running_loop()
+    proto: _Prototype | None = getattr(server, _PROTOTYPE_ATTR, None)
+    if proto is None or not proto.valid_for(server, table, loop):
+        proto = _Prototype(server, table, loop)
+        setattr(server, _PROTOTYPE_ATTR, proto)
+    server.relay.start()
+    return proto.copy(transport)

@@ -1,0 +1,169 @@
+"""Per-request modern sessions copied from a prototype (mcpkit.server.request_sessions): each
+copy is what ``server.session(transport, era="modern")`` makes, shares nothing mutable with
+the prototype or another copy, and follows every change to the server."""
+
+from __future__ import annotations
+
+import types
+from collections import deque
+from typing import Any
+
+import orjson
+
+from mcpkit import Server
+from mcpkit.server.request_sessions import (
+    SHARED_ATTRIBUTES,
+    modern_request_session,
+    session_factory_server,
+)
+from mcpkit.transports.base import Transport
+from mcpkit.transports.http.modern_server import ModernRequestTransport
+
+_CONTAINERS = (dict, set, list, deque)
+
+
+def _server() -> Server:
+    server = Server("protos", version="1")
+
+    @server.tool()
+    async def echo(text: str) -> str:
+        return text
+
+    return server
+
+
+def _normalised(value: Any) -> Any:
+    # Handlers bound to a session compare by their function (each copy has its own binding).
+    if isinstance(value, types.MethodType):
+        return ("method", value.__func__)
+    if isinstance(value, dict):
+        return {k: _normalised(v) for k, v in value.items()}
+    return value
+
+
+async def test_a_copy_equals_an_ordinary_modern_session() -> None:
+    server = _server()
+    copy = modern_request_session(server, ModernRequestTransport(1))
+    plain = server.session(ModernRequestTransport(1), era="modern")
+    assert type(copy) is type(plain)
+    assert vars(copy).keys() == vars(plain).keys()
+    for name, value in vars(plain).items():
+        if name in ("lifecycle", "transport", "_notification_handlers"):
+            continue
+        assert _normalised(vars(copy)[name]) == _normalised(value), name
+    assert vars(copy)["_notification_handlers"].keys() == plain._notification_handlers.keys()
+    for slot in type(plain.lifecycle).__slots__:
+        assert getattr(copy.lifecycle, slot) == getattr(plain.lifecycle, slot), slot
+    assert copy.era == "modern" and copy.protocol_version is plain.protocol_version
+
+
+async def test_copies_share_no_mutable_state() -> None:
+    server = _server()
+    first = modern_request_session(server, ModernRequestTransport(1))
+    second = modern_request_session(server, ModernRequestTransport(2))
+    proto = getattr(server, "_mcpkit_modern_prototype").session
+    for name, value in vars(first).items():
+        if type(value) in _CONTAINERS and name not in SHARED_ATTRIBUTES:
+            assert value is not vars(second)[name], name
+            assert value is not vars(proto)[name], name
+    assert first.lifecycle is not second.lifecycle
+    assert first.lifecycle.peer_capabilities is not second.lifecycle.peer_capabilities
+    # What is bound to a session is bound to its copy.
+    for session in (first, second):
+        assert session._handlers["initialize"].__self__ is session
+        assert session._notification_handlers["notifications/initialized"].__self__ is session
+        roots = session._notification_handlers["notifications/roots/list_changed"]
+        assert roots.args == (session,)
+    assert first.transport is not second.transport
+
+
+async def test_only_a_servers_own_factory_is_recognised() -> None:
+    server = _server()
+    assert session_factory_server(server.session) is server
+    assert session_factory_server(lambda t: server.session(t)) is None
+    assert session_factory_server(Transport) is None
+
+
+def _call(name: str, rid: int = 1) -> tuple[dict[str, Any], bytes]:
+    body = orjson.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "method": "tools/call",
+            "params": {
+                "name": name,
+                "arguments": {"text": "hi"},
+                "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientCapabilities": {},
+                },
+            },
+        }
+    )
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/mcp",
+        "query_string": b"",
+        "server": ("127.0.0.1", 8000),
+        "headers": [
+            (b"host", b"127.0.0.1:8000"),
+            (b"accept", b"application/json, text/event-stream"),
+            (b"content-type", b"application/json"),
+            (b"mcp-protocol-version", b"2026-07-28"),
+            (b"mcp-method", b"tools/call"),
+            (b"mcp-name", name.encode()),
+        ],
+    }
+    return scope, body
+
+
+async def _post(app: Any, name: str) -> tuple[int, dict[str, Any]]:
+    scope, body = _call(name)
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send)
+    return sent[0]["status"], orjson.loads(sent[1]["body"])
+
+
+async def test_the_prototype_follows_registrations_and_settings() -> None:
+    server = _server()
+    app = server.http_app(stateless=True, json_response=True)
+    status, answer = await _post(app, "echo")
+    assert status == 200 and answer["result"]["content"][0]["text"] == "hi"
+    first = getattr(server, "_mcpkit_modern_prototype")
+
+    @server.tool()
+    async def shout(text: str) -> str:
+        return text.upper()
+
+    status, answer = await _post(app, "shout")
+    assert status == 200 and answer["result"]["content"][0]["text"] == "HI"
+    assert getattr(server, "_mcpkit_modern_prototype") is not first
+    second = getattr(server, "_mcpkit_modern_prototype")
+    server.debug = not server.debug
+    await _post(app, "echo")
+    assert getattr(server, "_mcpkit_modern_prototype") is not second
+    assert not server.sessions  # every per-request session ended with its request
+
+
+async def test_a_server_with_middleware_is_served_the_ordinary_way() -> None:
+    server = _server()
+    seen: list[str] = []
+
+    async def record(ctx: Any, call_next: Any) -> Any:
+        seen.append(ctx.method)
+        return await call_next(ctx)
+
+    server.add_middleware(record)
+    app = server.http_app(stateless=True, json_response=True)
+    status, answer = await _post(app, "echo")
+    assert status == 200 and answer["result"]["content"][0]["text"] == "hi"
+    assert seen == ["tools/call"]
+    assert getattr(server, "_mcpkit_modern_prototype", None) is None
