@@ -11,9 +11,14 @@ A dialect mcpkit does not support is an error at compile time, never a silent sk
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema_rs
+from mcpkit._lazy import lazy_module
+
+if TYPE_CHECKING:
+    import jsonschema_rs
+else:  # a large native library: it loads with the first schema compiled
+    jsonschema_rs = lazy_module("jsonschema_rs", globals(), "jsonschema_rs")
 
 __all__ = [
     "DEFAULT_DIALECT",
@@ -27,11 +32,12 @@ __all__ = [
 
 DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
-_DIALECTS: dict[str, Any] = {
-    "https://json-schema.org/draft/2020-12/schema": jsonschema_rs.Draft202012Validator,
-    "https://json-schema.org/draft/2019-09/schema": jsonschema_rs.Draft201909Validator,
-    "http://json-schema.org/draft-07/schema": jsonschema_rs.Draft7Validator,
-    "http://json-schema.org/draft-06/schema": jsonschema_rs.Draft6Validator,
+# dialect URI -> the name of its jsonschema-rs validator class
+_DIALECTS: dict[str, str] = {
+    "https://json-schema.org/draft/2020-12/schema": "Draft202012Validator",
+    "https://json-schema.org/draft/2019-09/schema": "Draft201909Validator",
+    "http://json-schema.org/draft-07/schema": "Draft7Validator",
+    "http://json-schema.org/draft-06/schema": "Draft6Validator",
 }
 #: Dialect URIs accepted in ``$schema`` (with or without a trailing ``#``, http or https).
 SUPPORTED_DIALECTS: tuple[str, ...] = tuple(_DIALECTS)
@@ -78,12 +84,13 @@ class SchemaValidator:
     def __init__(self, schema: dict[str, Any]) -> None:
         self.schema = schema
         self.dialect = dialect_of(schema)
-        cls = _DIALECTS.get(self.dialect)
-        if cls is None:
+        validator_class = _DIALECTS.get(self.dialect)
+        if validator_class is None:
             raise UnsupportedDialectError(
                 f"JSON Schema dialect {schema.get('$schema')!r} is not supported; "
                 f"use one of: {', '.join(SUPPORTED_DIALECTS)} (2020-12 when $schema is absent)"
             )
+        cls = getattr(jsonschema_rs, validator_class)
         try:
             self._validator = cls(schema, validate_formats=False, retriever=_no_remote)
         except (ValueError, jsonschema_rs.ValidationError) as exc:
