@@ -22,13 +22,15 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
 
-import jsonschema_rs
-
+from mcpkit._lazy import lazy_module
 from mcpkit._models import is_model_class, to_jsonable
 from mcpkit.json_schema import SchemaValidator, compile_schema, inline_local_refs
 
 if TYPE_CHECKING:
+    import jsonschema_rs
     from pydantic import BaseModel, TypeAdapter, ValidationError
+else:  # its error kinds, for messages (loaded with the first validator anyway)
+    jsonschema_rs = lazy_module("jsonschema_rs", globals(), "jsonschema_rs")
 
 __all__ = [
     "ArgumentsError",
@@ -235,7 +237,8 @@ class Signature:
         light = self._light
         if light is not None:
             checker = self._strict_validator
-            assert checker is not None
+            if checker is None:  # compiled on first use: a server starts without the engine
+                checker = self._strict_validator = compile_schema(self.input_schema)
             if not checker.is_valid(arguments):
                 raise ArgumentsError(schema_errors_message(checker, arguments))
             kwargs = dict(arguments)
@@ -452,8 +455,7 @@ def _light_signature(sig: Signature, fields: dict[str, tuple[Any, Any]], lax: bo
     if required:
         schema_out["required"] = required
     schema_out["type"] = "object"
-    sig.input_schema = schema_out
-    sig._strict_validator = compile_schema(schema_out)
+    sig.input_schema = schema_out  # its validator is compiled on first use (see validate)
     sig._light = converters
     sig._choices = choices
     return True
