@@ -138,6 +138,8 @@ def test_import_and_construction_load_no_optional_module() -> None:
         "app.handler_table()\n"
     )
     assert loaded_after(code, OPTIONAL) == []
+    # the validator engine (a large native library) loads with the first call validated
+    assert loaded_after(code, ("jsonschema_rs",)) == []
 
 
 def test_serving_a_2025_session_loads_no_optional_module() -> None:
