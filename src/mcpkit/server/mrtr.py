@@ -35,7 +35,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hashlib
 from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
@@ -47,10 +46,13 @@ from mcpkit.envelope import missing_capability_error, missing_client_capabilitie
 from mcpkit.errors import McpError
 
 if TYPE_CHECKING:
+    import hashlib
+
     from mcpkit.server import request_state as _request_state
     from mcpkit.server.request_state import RequestBinding, RequestState, RequestStateSealer
 else:  # sealing loads with the first round (a server with no MRTR use never needs it)
     _request_state = lazy_module("mcpkit.server.request_state", globals(), "_request_state")
+    hashlib = lazy_module("hashlib", globals(), "hashlib")  # for the first question's key
 
 __all__ = [
     "DEFAULT_MAX_QUESTIONS",
