@@ -106,6 +106,26 @@ def check_call(msg: dict[str, Any], text: str, modern: bool = False) -> str | No
 LARGE_KINDS = ("resource", "tool")
 #: Megabytes (10^6 bytes) of text in one large answer: MB/s = answers/s * LARGE_MB.
 LARGE_MB = len(LARGE_TEXT) / 1e6
+#: The text as a JSON string's characters: every JSON encoder writes ASCII quotes and
+#: newlines as \" and \n, so a right answer holds exactly these bytes.
+LARGE_JSON = orjson.dumps(LARGE_TEXT)[1:-1]
+_LARGE_HEAD = LARGE_JSON[:64]
+#: What :func:`cut_large` leaves where it found the text.
+LARGE_CUT = "bench: the 1 MiB text was here"
+_LARGE_CUT_JSON = LARGE_CUT.encode()
+
+
+def cut_large(raw: bytes) -> bytes:
+    """`raw` (a JSON message, or SSE events) with the JSON string that is exactly the 1 MiB
+    text replaced by :data:`LARGE_CUT`, when there is one: the bytes are compared instead of
+    decoded, and only the small rest is parsed (decoding 1 MiB costs the client about as
+    much as encoding it costs a fast server). Anything else is returned as it is and gets
+    parsed in full, so an answer that differs in any byte is still caught."""
+    i = raw.find(_LARGE_HEAD)
+    end = i + len(LARGE_JSON)
+    if i > 0 and raw[i - 1] == 0x22 and raw.startswith(LARGE_JSON, i) and raw[end:end + 1] == b'"':
+        return raw[:i] + _LARGE_CUT_JSON + raw[end:]
+    return raw
 
 
 def encode_large(rid: int, kind: str) -> bytes:
@@ -117,7 +137,8 @@ def encode_large(rid: int, kind: str) -> bytes:
 
 def check_large(msg: dict[str, Any], kind: str) -> str | None:
     """None when `msg` carries the whole 1 MiB text (as resource contents, or as the first
-    text block of a tool result), else what is wrong with it."""
+    text block of a tool result; :data:`LARGE_CUT` where :func:`cut_large` found it), else
+    what is wrong with it."""
     result = msg.get("result")
     if not isinstance(result, dict):
         return f"error response: {str(msg.get('error'))[:200]}"
@@ -133,7 +154,7 @@ def check_large(msg: dict[str, Any], kind: str) -> str | None:
         got = item["text"]
     except (KeyError, IndexError, TypeError, AttributeError):
         return f"malformed result: {str(result)[:200]}"
-    if got != LARGE_TEXT:
+    if got != LARGE_CUT and got != LARGE_TEXT:
         size = len(got) if isinstance(got, str) else type(got).__name__
         return f"not the 1 MiB text (got {size} characters)"
     return None
@@ -320,25 +341,31 @@ class StdioServer:
         """The next message that is a response; server notifications are skipped and server
         requests (none expected) are refused, so they never block the client."""
         while True:
-            line = await self.reader.readline()
-            if not line:
-                raise BenchError(f"server closed stdout (exit code {self.proc.returncode})")
-            if not line.strip():
-                continue
-            try:
-                msg = orjson.loads(line)
-            except orjson.JSONDecodeError as exc:
-                raise BenchError(f"not JSON on stdout: {line[:200]!r}") from exc
-            if not isinstance(msg, dict):
-                raise BenchError(f"unexpected message: {line[:200]!r}")
-            if "method" in msg:
-                if "id" in msg:
-                    self.writer.write(orjson.dumps({
-                        "jsonrpc": "2.0", "id": msg["id"],
-                        "error": {"code": -32601, "message": "not supported by bench client"},
-                    }) + b"\n")
-                continue
-            return msg
+            msg = self.decode(await self.reader.readline())
+            if msg is not None:
+                return msg
+
+    def decode(self, line: bytes) -> dict[str, Any] | None:
+        """The response in one line from the server; None for a blank line or a server
+        notification or request (a request is refused at once)."""
+        if not line:
+            raise BenchError(f"server closed stdout (exit code {self.proc.returncode})")
+        if not line.strip():
+            return None
+        try:
+            msg = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            raise BenchError(f"not JSON on stdout: {line[:200]!r}") from exc
+        if not isinstance(msg, dict):
+            raise BenchError(f"unexpected message: {line[:200]!r}")
+        if "method" in msg:
+            if "id" in msg:
+                self.writer.write(orjson.dumps({
+                    "jsonrpc": "2.0", "id": msg["id"],
+                    "error": {"code": -32601, "message": "not supported by bench client"},
+                }) + b"\n")
+            return None
+        return msg
 
     async def recv_response(self, rid: int) -> dict[str, Any]:
         while True:
@@ -390,9 +417,11 @@ class StdioServer:
         m = Measure()
         with _Clock(self.pid) as clock:
             deadline = clock.t0 + max_seconds
+            readline = self.reader.readline
             for i in range(n):
                 self.writer.write(requests[i])
-                msg = await self.recv()
+                while (msg := self.decode(cut_large(await readline()))) is None:
+                    pass
                 if msg.get("id") != base + i:
                     m.error(f"unexpected response id {msg.get('id')!r}")
                     msg = await self.recv_response(base + i)
@@ -581,9 +610,10 @@ class HttpClient:
 
     async def calls(self, n: int, deadline: float, m: Measure, requests: list[bytes],
                     base: int, check: Callable[[dict[str, Any]], str | None] | None = None,
-                    ) -> None:
+                    cut: Callable[[bytes], bytes] | None = None) -> None:
         """Sequential pre-encoded calls on this connection, until n or the deadline; each
-        answer is checked by `check` (default: the echo of its request's text)."""
+        answer is checked by `check` (default: the echo of its request's text), after `cut`
+        (if any) made its body smaller."""
         for i in range(n):
             rid = base + i
             try:
@@ -594,6 +624,8 @@ class HttpClient:
                     ctype = _header(head, lower, b"content-type") or b""
                     if b"text/event-stream" in ctype:
                         m.sse_responses += 1
+                    if cut is not None:
+                        payload = cut(payload)
                     for msg in parse_payload(ctype, payload):
                         if isinstance(msg, dict) and "method" not in msg:
                             if msg.get("id") != rid:
@@ -660,7 +692,8 @@ async def http_large(port: int, server_pid: int, kind: str, n: int, stateless: b
         scratch = Measure()
         base = c.next_id
         await c.calls(warmup, float("inf"), scratch,
-                      [c.encode(encode_large(base + i, kind)) for i in range(warmup)], base, check)
+                      [c.encode(encode_large(base + i, kind)) for i in range(warmup)], base, check,
+                      cut_large)
         if scratch.errors:
             raise BenchError(f"warm-up calls failed: {scratch.first_error}")
         base = base + warmup
@@ -668,7 +701,7 @@ async def http_large(port: int, server_pid: int, kind: str, n: int, stateless: b
         requests = [c.encode(encode_large(base + i, kind)) for i in range(n)]
         m = Measure()
         with _Clock(server_pid) as clock:
-            await c.calls(n, clock.t0 + max_seconds, m, requests, base, check)
+            await c.calls(n, clock.t0 + max_seconds, m, requests, base, check, cut_large)
         return clock.fill(m)
     finally:
         await c.close()
