@@ -82,6 +82,8 @@ _ENVELOPE_KEYS = frozenset(
 )
 #: ClientCapabilities members whose value must be an object when present.
 _OBJECT_CAPABILITIES = ("elicitation", "roots", "sampling", "experimental", "extensions")
+#: ClientCapabilities members whose every value must be an object.
+_NESTED_CAPABILITIES = ("experimental", "extensions")
 
 
 @dataclass(slots=True)
@@ -134,6 +136,51 @@ def _is_object(value: Any) -> bool:
 
 
 def _read(params: Any, supported: tuple[ProtocolVersion, ...] | None) -> Envelope:
+    # The usual envelope (decoded JSON objects) takes this path: the checks of _read_all
+    # below, with subscripts for lookups; anything unusual goes there for its error.
+    try:
+        meta = params["_meta"]
+        version = meta[PROTOCOL_VERSION_KEY]
+        caps = meta[CLIENT_CAPABILITIES_KEY]
+    except (KeyError, TypeError):
+        return _read_all(params, supported)
+    if (
+        type(params) is not dict
+        or type(meta) is not dict
+        or type(version) is not str
+        or not version
+        or type(caps) is not dict
+    ):
+        return _read_all(params, supported)
+    if caps:
+        for name in _OBJECT_CAPABILITIES:
+            if name in caps and type(caps[name]) is not dict:
+                return _read_all(params, supported)
+        for name in _NESTED_CAPABILITIES:
+            nested = caps.get(name)
+            if nested and any(type(value) is not dict for value in nested.values()):
+                return _read_all(params, supported)
+    known = 2
+    info = meta.get(CLIENT_INFO_KEY)
+    if info is not None:
+        if not (
+            type(info) is dict
+            and type(info.get("name")) is str
+            and type(info.get("version")) is str
+        ):
+            return _read_all(params, supported)
+        known = 3
+    level = meta.get(LOG_LEVEL_KEY)
+    if level is not None:
+        if type(level) is not str or level not in _LOG_RANK:
+            return _read_all(params, supported)
+        known += 1
+    revision = get(version) if supported is None else check_supported_version(version, supported)
+    extra = {k: v for k, v in meta.items() if k not in _ENVELOPE_KEYS} if len(meta) > known else {}
+    return Envelope(revision, version, caps, info, level, extra)
+
+
+def _read_all(params: Any, supported: tuple[ProtocolVersion, ...] | None) -> Envelope:
     if params is None:
         raise _invalid("Missing params._meta: every request must carry the request envelope")
     if type(params) is not dict and not _is_object(params):
@@ -169,7 +216,7 @@ def _read(params: Any, supported: tuple[ProtocolVersion, ...] | None) -> Envelop
     ):
         raise _invalid(f"{CLIENT_INFO_KEY} must be an object with string name and version")
     level = meta.get(LOG_LEVEL_KEY)
-    if level is not None and level not in _LOG_RANK:
+    if level is not None and (type(level) is not str or level not in _LOG_RANK):
         raise _invalid(f"{LOG_LEVEL_KEY} must be one of {', '.join(LOG_LEVELS)}")
     revision = get(version) if supported is None else check_supported_version(version, supported)
     known = 2 + (info is not None) + (level is not None)

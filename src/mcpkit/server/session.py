@@ -41,7 +41,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from mcpkit._lazy import lazy_module
-from mcpkit.envelope import Envelope, finish_result, should_log
+from mcpkit.envelope import SERVER_INFO_KEY, Envelope, should_log
 from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import JSONObject, RequestId
 from mcpkit.lifecycle import Phase
@@ -193,7 +193,16 @@ class AppSession(ServerSession):
                 "inputResponses" in params or "requestState" in params
             )
             result = apply_cache_hints(result, method, hints, retried=retried)
-        return finish_result(result, self.server_info)
+        # finish_result, inline (every modern result passes here).
+        out = result.copy()
+        if "resultType" not in out:
+            out["resultType"] = "complete"
+        meta = out.get("_meta")
+        merged: dict[str, Any] = {SERVER_INFO_KEY: self.server_info}
+        if meta is not None and (type(meta) is dict or isinstance(meta, Mapping)):
+            merged.update(meta)
+        out["_meta"] = merged
+        return out
 
     def install(self, table: Mapping[str, ServerHandler]) -> None:
         """Serve the methods of ``table`` (a server's handler table) with its handlers."""

@@ -371,7 +371,7 @@ class ToolRegistry:
             if limiter is not None:
                 await limiter.acquire()  # Overloaded (an McpError) when the queue is full
             try:
-                if request.envelope is None:  # the legacy hot path: no round to consider
+                if request.envelope is None or not takes_context:  # no round to consider
                     value = await entry.function.call(request.workers, **kwargs)
                 else:
                     value = await request.call_user(entry.function, kwargs, rounds=takes_context)

@@ -82,11 +82,30 @@ _WATCH_AFTER: Final = 0.05
 _INFO: Final = TransportInfo(kind="http")
 
 
-#: Header names and values seen before, decoded (a few names, the versions, methods and
-#: tool names a server sees over and over), and whether a value is plain (see _plain).
-_NAMES: dict[bytes, str] = {}
+#: Header names seen before: the decoded name of an ``Mcp-*`` one, None for any other (a
+#: server sees the same few names over and over). Routing-header values seen before,
+#: decoded, and whether a value is plain (see _plain). All bounded.
+_NAMES: dict[bytes, str | None] = {}
+_VALUES: dict[bytes, str] = {}
 _PLAIN: dict[str, bool] = {}
 _CACHE_MAX: Final = 4096
+_VALUE_MAX: Final = 256
+#: The headers whose values are remembered (not Mcp-Param-*: those carry arguments).
+_ROUTING: Final = frozenset({"mcp-protocol-version", "mcp-method", "mcp-name"})
+
+
+def _name_of(k: bytes) -> str | None:
+    name = k.decode("latin-1") if k.startswith(b"mcp-") else None  # ASGI names are lower-case
+    if len(_NAMES) < _CACHE_MAX:
+        _NAMES[k] = name
+    return name
+
+
+def _value_of(v: bytes) -> str:
+    value = v.decode("latin-1")
+    if len(_VALUES) < _CACHE_MAX and len(v) <= _VALUE_MAX:
+        _VALUES[v] = value
+    return value
 
 
 def header_mapping(raw: Sequence[tuple[bytes, bytes]]) -> dict[str, str]:
@@ -94,27 +113,32 @@ def header_mapping(raw: Sequence[tuple[bytes, bytes]]) -> dict[str, str]:
     scope (names lower-case) as ``{name: value}``; repeated fields are joined with ``", "``
     (RFC 9110), so a duplicated ``Mcp-Method`` no longer equals the body's."""
     out: dict[str, str] = {}
-    names = _NAMES
+    names, values = _NAMES, _VALUES
     for k, v in raw:
-        if not k.startswith(b"mcp-"):  # ASGI header names are lower-case
-            continue
-        name = names.get(k)
+        try:
+            name = names[k]
+        except KeyError:
+            name = _name_of(k)
         if name is None:
-            name = k.decode("latin-1")
-            if len(names) < _CACHE_MAX:
-                names[k] = name
-        value = v.decode("latin-1")
-        prev = out.get(name)
-        out[name] = value if prev is None else prev + ", " + value
+            continue
+        try:
+            value = values[v]
+        except KeyError:
+            value = _value_of(v) if name in _ROUTING else v.decode("latin-1")
+        if name in out:
+            out[name] = out[name] + ", " + value
+        else:
+            out[name] = value
     return out
 
 
 def _plain(value: str) -> bool:
     # A value the full checks take as it is: visible ASCII, no surrounding spaces, not in
     # the =?base64?...?= form.
-    known = _PLAIN.get(value)
-    if known is not None:
-        return known
+    try:
+        return _PLAIN[value]
+    except KeyError:
+        pass
     plain = (
         value.isascii()
         and value.isprintable()
@@ -122,7 +146,7 @@ def _plain(value: str) -> bool:
         and value[-1:] != " "
         and not value.startswith("=?base64?")
     )
-    if len(_PLAIN) < _CACHE_MAX and len(value) <= 256:
+    if len(_PLAIN) < _CACHE_MAX and len(value) <= _VALUE_MAX:
         _PLAIN[value] = plain
     return plain
 
@@ -134,15 +158,19 @@ def headers_match(headers: Mapping[str, str], method: str, params: Any) -> bool:
     passes :func:`~mcpkit.transports.http.modern_headers.check_modern_headers`; False
     means it must be asked (the usual request of a well-behaved client costs one lookup
     per header instead of the full checks)."""
-    if type(params) is not dict:
+    try:
+        meta = params["_meta"]
+        version = headers["mcp-protocol-version"]
+        if (
+            type(params) is not dict
+            or type(meta) is not dict
+            or version != meta[PROTOCOL_VERSION_KEY]
+            or headers["mcp-method"] != method
+        ):
+            return False
+    except (KeyError, TypeError):
         return False
-    meta = params.get("_meta")
-    if type(meta) is not dict:
-        return False
-    version = headers.get("mcp-protocol-version")
-    if version is None or version != meta.get(PROTOCOL_VERSION_KEY) or not _plain(version):
-        return False
-    if headers.get("mcp-method") != method or not _plain(method):
+    if not (_plain(version) and _plain(method)):
         return False
     field = NAME_SOURCES.get(method)
     if field is None:
@@ -176,27 +204,28 @@ class ModernRequestTransport(Transport):
     that request (notifications, then the response) for the POST answering it."""
 
     info = _INFO
+    # Defaults of what most requests never change (each instance sets only what differs).
+    sink: MessageSink | None = None
+    size = 0
+    #: The encoded final response, once written.
+    response: bytes | None = None
+    #: The JSON-RPC error code of the response (None: a result).
+    error_code: int | None = None
+    _event: asyncio.Event | None = None
+    closed = False
+    #: End the stream after what it has (the server is shutting down).
+    ending = False
+    #: The task watching for the client's disconnect (started once the request has
+    #: waited past the quick-answer window), and when the wait began.
+    watcher: asyncio.Task[None] | None = None
+    started = 0.0
+    _drained: asyncio.Event | None = None
 
     def __init__(self, request_id: RequestId | None, max_buffer: int = 4 * 1024 * 1024) -> None:
         self.request_id = request_id
         self.max_buffer = max_buffer
-        self.sink: MessageSink | None = None
         #: Encoded notifications waiting to be streamed.
         self.frames: deque[bytes] = deque()
-        self.size = 0
-        #: The encoded final response, once written.
-        self.response: bytes | None = None
-        #: The JSON-RPC error code of the response (None: a result).
-        self.error_code: int | None = None
-        self._event: asyncio.Event | None = None
-        self.closed = False
-        #: End the stream after what it has (the server is shutting down).
-        self.ending = False
-        #: The task watching for the client's disconnect (started once the request has
-        #: waited past the quick-answer window), and when the wait began.
-        self.watcher: asyncio.Task[None] | None = None
-        self.started = 0.0
-        self._drained: asyncio.Event | None = None
 
     @property
     def event(self) -> asyncio.Event:
