@@ -84,26 +84,11 @@ class _Prototype:
             if (rebuild := _rebinder(handler, session)) is not None
         )
 
-    def valid_for(self, server: Server, table: Mapping[str, Any], loop: Any) -> bool:
-        return (
-            self.table is table
-            and self.loop is loop
-            and self.debug == server.debug
-            and self.info is server.server_info
-            and self.instructions == server.instructions
-            and self.notifications == len(server._raw_notifications)
-        )
-
     def copy(self, transport: Transport) -> AppSession:
         state = vars(self.session).copy()
         for name in self.fresh:
             state[name] = state[name].copy()
-        lifecycle = object.__new__(Lifecycle)
-        for name, value in self.lifecycle:
-            setattr(lifecycle, name, value)
-        lifecycle.peer_capabilities = {}
-        lifecycle.peer_info = {}
-        state["lifecycle"] = lifecycle
+        state["lifecycle"] = _copy_lifecycle(self.session.lifecycle, self.lifecycle)
         state["transport"] = transport
         session: AppSession = object.__new__(AppSession)
         session.__dict__ = state
@@ -112,12 +97,48 @@ class _Prototype:
         return session
 
 
+#: The slots :func:`_copy_lifecycle` copies one by one (the generic loop is for a
+#: Lifecycle with other slots).
+_COPIED_SLOTS: Final = frozenset(
+    {
+        "_in_notification",
+        "_in_request",
+        "_out_request",
+        "_phase",
+        "capabilities",
+        "peer_capabilities",
+        "peer_info",
+        "role",
+        "version",
+    }
+)
+_KNOWN_SLOTS: Final = frozenset(_LIFECYCLE_SLOTS) == _COPIED_SLOTS
+
+
+def _copy_lifecycle(source: Lifecycle, slots: tuple[tuple[str, Any], ...]) -> Lifecycle:
+    """A copy of ``source`` (whose slots are ``slots``) with peer dicts of its own."""
+    lifecycle: Lifecycle = object.__new__(Lifecycle)
+    if _KNOWN_SLOTS:
+        lifecycle._in_notification = source._in_notification
+        lifecycle._in_request = source._in_request
+        lifecycle._out_request = source._out_request
+        lifecycle._phase = source._phase
+        lifecycle.capabilities = source.capabilities
+        lifecycle.role = source.role
+        lifecycle.version = source.version
+    else:
+        for name, value in slots:
+            setattr(lifecycle, name, value)
+    lifecycle.peer_capabilities = {}
+    lifecycle.peer_info = {}
+    return lifecycle
+
+
 def _rebinder(handler: Any, session: AppSession) -> Callable[[AppSession], Any] | None:
     """How to remake ``handler`` for another session when it is bound to ``session`` (a
     bound method, or a partial taking it); None when it does not refer to it."""
     if isinstance(handler, types.MethodType) and handler.__self__ is session:
-        func = handler.__func__
-        return lambda other: types.MethodType(func, other)
+        return handler.__func__.__get__
     if isinstance(handler, functools.partial) and any(a is session for a in handler.args):
         inner, args, keywords = handler.func, handler.args, handler.keywords
         return lambda other: functools.partial(
@@ -144,7 +165,15 @@ def modern_request_session(server: Server, transport: Transport) -> AppSession:
     table = server.handler_table()
     loop = asyncio.get_running_loop()
     proto: _Prototype | None = getattr(server, _PROTOTYPE_ATTR, None)
-    if proto is None or not proto.valid_for(server, table, loop):
+    if (
+        proto is None
+        or proto.table is not table
+        or proto.loop is not loop
+        or proto.debug != server.debug
+        or proto.info is not server.server_info
+        or proto.instructions != server.instructions
+        or proto.notifications != len(server._raw_notifications)
+    ):
         proto = _Prototype(server, table, loop)
         setattr(server, _PROTOTYPE_ATTR, proto)
     server.relay.start()

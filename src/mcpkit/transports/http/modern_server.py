@@ -170,14 +170,25 @@ def headers_match(headers: Mapping[str, str], method: str, params: Any) -> bool:
             return False
     except (KeyError, TypeError):
         return False
-    if not (_plain(version) and _plain(method)):
-        return False
+    plain = _PLAIN
+    try:
+        if not (plain[version] and plain[method]):
+            return False
+    except KeyError:
+        if not (_plain(version) and _plain(method)):
+            return False
     field = NAME_SOURCES.get(method)
     if field is None:
         return True
     name = headers.get("mcp-name")
-    if name is None or not _plain(name):
+    if name is None:
         return False
+    try:
+        if not plain[name]:
+            return False
+    except KeyError:
+        if not _plain(name):
+            return False
     body = params.get(field)
     return type(body) is not str or body == name
 
@@ -325,18 +336,17 @@ def tool_header_params(session: Any, name: Any) -> tuple[HeaderParam, ...] | Non
     if type(name) is not str:
         return None
     try:
-        tools = session.server.tools.tools
-    except AttributeError:  # not a Server's session
+        definition = session.server.tools.tools[name].definition
+    except (AttributeError, KeyError, TypeError):  # no such tool, or not a Server's session
         return None
-    if type(tools) is not dict:
-        return None
-    entry = tools.get(name)
-    definition = getattr(entry, "definition", None)
     if type(definition) is not dict:
         return None
-    cached = _PARAMS_CACHE.get(id(definition))
-    if cached is not None and cached[0] is definition:
-        return cached[1]
+    try:
+        cached = _PARAMS_CACHE[id(definition)]
+        if cached[0] is definition:
+            return cached[1]
+    except KeyError:
+        pass
     params: tuple[HeaderParam, ...] | None
     try:
         params = header_params(definition.get("inputSchema"))
