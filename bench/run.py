@@ -166,17 +166,19 @@ class Budget:
     tools_lists: int = 15
     warmup: int = 200
     start_timeout: float = 60.0
-    large_calls: int = 400  # sequential 1 MiB answers per measurement (or max_seconds)
+    large_calls: int = 400  # sequential 1 MiB answers per measurement (or large_seconds)
+    large_seconds: float = 2.0
     large_warmup: int = 3
     sessions: int = 10_000  # idle HTTP sessions to open (or sessions_seconds)
-    sessions_seconds: float = 20.0
+    sessions_seconds: float = 15.0
     sessions_connections: int = 8
     sessions_warmup: int = 16
 
 
 FULL = Budget()
 SMOKE = Budget(stdio_seq=100, stdio_32=200, http_seq=50, http_32=64, max_seconds=1.0,
-               cold_starts=1, tools_lists=2, warmup=5, large_calls=2, large_warmup=1,
+               cold_starts=1, tools_lists=2, warmup=5, large_calls=2, large_seconds=1.0,
+               large_warmup=1,
                sessions=20, sessions_seconds=5.0, sessions_connections=2, sessions_warmup=2)
 
 
@@ -380,7 +382,7 @@ class Runner:
                 if t == transport and self.wants(k, impl=impl)]
 
     def large_seconds(self, transport: str, impl: Impl) -> float:
-        return len(self.large_keys(transport, impl)) * (self.budget.max_seconds + 10)
+        return len(self.large_keys(transport, impl)) * (self.budget.large_seconds + 10)
 
     @staticmethod
     def record_large(cell: Cell, m: Measure) -> None:
@@ -392,11 +394,11 @@ class Runner:
         b = self.budget
         for key in self.large_keys("stdio", impl):
             kind = LARGE_WORKLOADS[key][1]
-            warm = await server.large_calls(kind, b.large_warmup, b.max_seconds)
+            warm = await server.large_calls(kind, b.large_warmup, b.large_seconds)
             if warm.errors:
                 raise BenchError(f"1 MiB {kind} warm-up failed: {warm.first_error}")
             self.record_large(cells[key], await server.large_calls(kind, b.large_calls,
-                                                                   b.max_seconds))
+                                                                   b.large_seconds))
 
     async def http_large(self, impl: Impl, port: int, pid: int, transport: str,
                          cells: dict[str, Cell]) -> None:
@@ -404,7 +406,7 @@ class Runner:
         for key in self.large_keys(transport, impl):
             kind = LARGE_WORKLOADS[key][1]
             m = await client.http_large(port, pid, kind, b.large_calls, transport == "json",
-                                        b.max_seconds, b.large_warmup)
+                                        b.large_seconds, b.large_warmup)
             self.record_large(cells[key], m)
 
     @staticmethod
