@@ -118,15 +118,17 @@ class RedisBus:
         """The logged events after entry ``after`` (oldest first, with their ids), and
         whether some of them may have been trimmed away meanwhile (then the list may be
         incomplete; said conservatively: also when only ``after`` itself is gone)."""
-        client = self.backend.client
         try:
-            pipe = client.pipeline(transaction=False)
+            pipe = self.backend.client.pipeline(transaction=False)
             pipe.xrange(self.log, f"({after}", "+")  # the log is bounded: read it all
-            pipe.exists(self.log)
-            raw, exists = await pipe.execute()
-            info: Any = await client.xinfo_stream(self.log) if exists else {}
+            pipe.xinfo_stream(self.log)
+            raw, info = await pipe.execute(raise_on_error=False)
         except Exception as exc:
             raise unavailable(exc, self.backend.url) from None
+        if isinstance(raw, Exception):
+            raise unavailable(raw, self.backend.url)
+        if isinstance(info, Exception):  # no log (nothing published, or it expired)
+            info = {}
         events: list[tuple[str, BusEvent]] = []
         for entry_id, fields in raw:
             try:
