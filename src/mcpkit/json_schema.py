@@ -7,10 +7,15 @@ A dialect mcpkit does not support is an error at compile time, never a silent sk
 
 :func:`inline_local_refs` replaces local ``$ref`` references to ``$defs`` by what they point to
 (many LLM clients do not follow references); recursive definitions keep theirs.
+
+:class:`FlatObjectCheck` answers, in plain Python, for the commonest tool schema (an object
+whose properties each have one primitive type): a server whose tools take only such
+arguments never loads the schema engine (a large native library).
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from mcpkit._lazy import lazy_module
@@ -23,10 +28,12 @@ else:  # a large native library: it loads with the first schema compiled
 __all__ = [
     "DEFAULT_DIALECT",
     "SUPPORTED_DIALECTS",
+    "FlatObjectCheck",
     "InvalidSchemaError",
     "SchemaValidator",
     "UnsupportedDialectError",
     "compile_schema",
+    "flat_object_check",
     "inline_local_refs",
 ]
 
@@ -121,6 +128,70 @@ class SchemaValidator:
 def compile_schema(schema: dict[str, Any]) -> SchemaValidator:
     """Compile ``schema`` once; raise UnsupportedDialectError / InvalidSchemaError."""
     return SchemaValidator(schema)
+
+
+# JSON type -> the Python type a decoded JSON value of that type has
+_PRIMITIVE_TYPES: dict[str, type] = {
+    "string": str,
+    "integer": int,
+    "number": float,
+    "boolean": bool,
+}
+# keywords that do not change what a schema accepts
+_ANNOTATIONS = frozenset(("title", "description", "default", "examples", "deprecated"))
+_FLAT_OBJECT_KEYS = frozenset(("type", "properties", "required", "additionalProperties"))
+
+
+class FlatObjectCheck:
+    """A pure-Python check of an object against a closed schema whose properties each have
+    one primitive type (string, integer, number, boolean). :meth:`matches` True: the schema
+    accepts the value; False: it may not, ask the validator (which has the message)."""
+
+    __slots__ = ("_kinds", "_required")
+
+    def __init__(self, kinds: dict[str, type], required: frozenset[str]) -> None:
+        self._kinds = kinds
+        self._required = required
+
+    def matches(self, value: dict[str, Any]) -> bool:
+        """True when ``value`` (a dict) certainly matches the schema."""
+        kinds = self._kinds
+        for name, item in value.items():
+            kind = kinds.get(name)  # None: a property the schema does not allow
+            tp = type(item)
+            if tp is not kind:
+                if kind is not float or tp is not int:  # an int is a JSON number too
+                    return False
+            elif tp is float and not math.isfinite(item):
+                return False
+        return self._required <= value.keys()
+
+
+def flat_object_check(schema: dict[str, Any]) -> FlatObjectCheck | None:
+    """A :class:`FlatObjectCheck` for ``schema``, or None when it is not of that shape
+    (``{"type": "object", "properties": {name: {"type": <primitive>}}, "required": [...],
+    "additionalProperties": false}``, annotations allowed, no ``$schema``)."""
+    if set(schema) - _FLAT_OBJECT_KEYS - _ANNOTATIONS:
+        return None
+    properties = schema.get("properties", {})
+    required = schema.get("required", [])
+    if (
+        schema.get("type") != "object"
+        or schema.get("additionalProperties") is not False
+        or not isinstance(properties, dict)
+        or not isinstance(required, list)
+        or not all(isinstance(name, str) and name in properties for name in required)
+    ):
+        return None
+    kinds: dict[str, type] = {}
+    for name, prop in properties.items():
+        if not isinstance(prop, dict) or set(prop) - _ANNOTATIONS != {"type"}:
+            return None
+        kind = _PRIMITIVE_TYPES.get(prop["type"]) if isinstance(prop["type"], str) else None
+        if kind is None:
+            return None
+        kinds[name] = kind
+    return FlatObjectCheck(kinds, frozenset(required))
 
 
 _DEFS_KEYS = ("$defs", "definitions")
