@@ -24,7 +24,13 @@ from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
 
 from mcpkit._lazy import lazy_module
 from mcpkit._models import is_model_class, to_jsonable
-from mcpkit.json_schema import SchemaValidator, compile_schema, inline_local_refs
+from mcpkit.json_schema import (
+    FlatObjectCheck,
+    SchemaValidator,
+    compile_schema,
+    flat_object_check,
+    inline_local_refs,
+)
 
 if TYPE_CHECKING:
     import jsonschema_rs
@@ -190,6 +196,7 @@ class Signature:
 
     __slots__ = (
         "_choices",
+        "_fast_check",
         "_field_to_param",
         "_light",
         "_pass_as",
@@ -213,6 +220,7 @@ class Signature:
         self._field_to_param: list[tuple[str, str]] = []
         self._raw_validator: SchemaValidator | None = None
         self._strict_validator: SchemaValidator | None = None
+        self._fast_check: FlatObjectCheck | None = None
         self._pass_as: str | None = None
         self._validator: Any = None
         self._validation_error: type[ValidationError] | None = None
@@ -236,11 +244,13 @@ class Signature:
             raise ArgumentsError("Arguments must be an object")
         light = self._light
         if light is not None:
-            checker = self._strict_validator
-            if checker is None:  # compiled on first use: a server starts without the engine
-                checker = self._strict_validator = compile_schema(self.input_schema)
-            if not checker.is_valid(arguments):
-                raise ArgumentsError(schema_errors_message(checker, arguments))
+            fast = self._fast_check  # primitive-typed properties: no engine needed
+            if fast is None or not fast.matches(arguments):
+                checker = self._strict_validator
+                if checker is None:  # compiled on first use
+                    checker = self._strict_validator = compile_schema(self.input_schema)
+                if not checker.is_valid(arguments):
+                    raise ArgumentsError(schema_errors_message(checker, arguments))
             kwargs = dict(arguments)
             for param, convert in light:
                 if param in kwargs:
@@ -456,6 +466,7 @@ def _light_signature(sig: Signature, fields: dict[str, tuple[Any, Any]], lax: bo
         schema_out["required"] = required
     schema_out["type"] = "object"
     sig.input_schema = schema_out  # its validator is compiled on first use (see validate)
+    sig._fast_check = flat_object_check(schema_out)
     sig._light = converters
     sig._choices = choices
     return True
@@ -474,7 +485,7 @@ def analyze(
     """Inspect ``fn`` once and build its argument validator.
 
     ``strict``: the generated input schema is the contract. Arguments are first checked
-    against it with a validator compiled here (JSON semantics: ``"5"`` is not an integer,
+    against it with a validator compiled once (JSON semantics: ``"5"`` is not an integer,
     ``5`` is a number, objects are accepted for models/dataclasses/TypedDicts), then converted
     by pydantic (enums, datetimes, models, ...). Without it (prompt arguments and URI template
     variables, which arrive as strings) pydantic's lax conversion alone decides.
