@@ -1,0 +1,114 @@
+"""FlatObjectCheck, the pure-Python check of the commonest tool schema, never accepts what
+the schema engine rejects, and does accept the ordinary valid arguments (so a server whose
+tools take only primitives need not load the engine)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from mcpkit.json_schema import compile_schema, flat_object_check
+from mcpkit.server.context import Context
+from mcpkit.server.schema import analyze
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "s": {"type": "string", "title": "S"},
+        "i": {"type": "integer", "default": 3},
+        "n": {"type": "number"},
+        "b": {"type": "boolean", "description": "a flag"},
+    },
+    "required": ["s", "i"],
+    "additionalProperties": False,
+}
+
+VALUES: list[Any] = [
+    "",
+    "x",
+    0,
+    -1,
+    2**70,
+    1.0,
+    1.5,
+    -0.0,
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+    True,
+    False,
+    None,
+    [],
+    ["x"],
+    {},
+    {"a": 1},
+]
+
+
+def argument_sets() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{}, {"s": "x"}, {"i": 1}, {"s": "x", "i": 1, "zz": 1}]
+    for s, i in itertools.product(VALUES, VALUES):
+        out.append({"s": s, "i": i})
+    for n, b in itertools.product(VALUES, VALUES):
+        out.append({"s": "x", "i": 1, "n": n, "b": b})
+    return out
+
+
+def test_never_accepts_what_the_engine_rejects_and_accepts_plain_valid_arguments() -> None:
+    check = flat_object_check(SCHEMA)
+    assert check is not None
+    engine = compile_schema(SCHEMA)
+    accepted = 0
+    for arguments in argument_sets():
+        if check.matches(arguments):
+            accepted += 1
+            assert engine.is_valid(arguments), arguments
+    assert accepted > 0
+    for valid in (
+        {"s": "x", "i": 1},
+        {"s": "", "i": -1, "n": 2.5, "b": False},
+        {"s": "x", "i": 2**70, "n": 3},
+    ):
+        assert engine.is_valid(valid)
+        assert check.matches(valid), valid
+    # what it leaves to the engine: a float that is an integer, missing or unknown names
+    for unsure in ({"s": "x", "i": 1.0}, {"s": "x"}, {"s": "x", "i": 1, "zz": 1}):
+        assert not check.matches(unsure), unsure
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {**SCHEMA, "additionalProperties": True},
+        {**SCHEMA, "$schema": "http://json-schema.org/draft-07/schema"},
+        {**SCHEMA, "properties": {"s": {"type": "string", "minLength": 2}}, "required": []},
+        {**SCHEMA, "properties": {"s": {"type": ["string", "null"]}}, "required": []},
+        {**SCHEMA, "properties": {"s": {"type": "array"}}, "required": []},
+        {**SCHEMA, "properties": {"s": {"anyOf": [{"type": "string"}]}}, "required": []},
+        {**SCHEMA, "required": ["nope"]},
+        {"type": "array"},
+    ],
+)
+def test_other_shapes_are_left_to_the_engine(schema: dict[str, Any]) -> None:
+    assert flat_object_check(schema) is None
+
+
+def test_a_signature_of_primitives_validates_with_it_and_reports_with_the_engine() -> None:
+    def tool(text: str, count: int = 1, ratio: float = 0.5, loud: bool = False) -> str:
+        return text
+
+    sig = analyze(tool, Context, strict=True)
+    assert sig.validate({"text": "a", "count": 2, "ratio": 1}) == {
+        "text": "a",
+        "count": 2,
+        "ratio": 1.0,
+    }
+    assert sig.validate({"text": "a", "count": 2.0}) == {"text": "a", "count": 2}  # via engine
+    with pytest.raises(ValueError, match="'text': Field required"):
+        sig.validate({"count": 2})
+    with pytest.raises(ValueError, match="'other': Unexpected argument"):
+        sig.validate({"text": "a", "other": 1})
+    with pytest.raises(ValueError, match="is not of type"):
+        sig.validate({"text": "a", "loud": "yes"})
