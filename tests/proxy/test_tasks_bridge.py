@@ -107,9 +107,17 @@ async def test_the_2026_tasks_extension_served_by_2025_tasks(
     transport: str, wire: Callable[..., WireChecker]
 ) -> None:
     checker = wire("2026-07-28")
+    asked: list[Any] = []
+
+    async def elicit(params: Any, ctx: Any) -> Any:
+        asked.append(params)
+        return {"action": "accept", "content": {"name": "Grace"}}
+
     async with (
         proxy_of("legacy", transport) as target,
-        Client(target, era="2026-07-28", tracer=checker, timeout=60) as client,
+        Client(
+            target, era="2026-07-28", tracer=checker, elicitation_handler=elicit, timeout=60
+        ) as client,
     ):
         extensions = (client.discover_result or {})["capabilities"]["extensions"]
         assert "io.modelcontextprotocol/tasks" in extensions
@@ -121,6 +129,14 @@ async def test_the_2026_tasks_extension_served_by_2025_tasks(
         report = await client.start_tool_task("report", {"topic": "eras"})
         assert report.task_id is not None
         assert (await report.result()).content[0].text == "report on eras"  # type: ignore[union-attr]
+
+        # the task's question (a live request upstream) is its inputRequests here,
+        # answered with tasks/update
+        greeting = await client.start_tool_task("task_greet")
+        assert greeting.task_id is not None
+        assert (await greeting.result()).content[0].text == "hello Grace"  # type: ignore[union-attr]
+        assert [p.message for p in asked] == ["Your name?"]
+        assert checker.sent("tasks/update")
 
         waiting = await client.start_tool_task("task_wait")
         assert waiting.task_id is not None and waiting.status == "working"
@@ -142,4 +158,10 @@ async def test_the_2026_tasks_extension_served_by_2025_tasks(
         for m in checker.received()
         if isinstance(m.get("result"), dict) and m["result"].get("resultType") == "task"
     ]
-    assert len(created) == 3
+    assert len(created) == 4
+    details = [
+        m["result"]
+        for m in checker.received()
+        if isinstance(m.get("result"), dict) and m["result"].get("status") == "input_required"
+    ]
+    assert details and all("inputRequests" in d for d in details)

@@ -60,6 +60,7 @@ from mcpkit.proxy.tasks import (
     LEGACY_TASKS_CAPABILITY,
     TASK_METHODS,
     LegacyRequestor,
+    TaskQuestions,
     modern_task_request,
     opt_in,
 )
@@ -180,6 +181,7 @@ class ProxyServer(Server):
         self._traits: set[str] = set()  # what the upstream was seen doing (see Link)
         self._task_support: dict[str, str] = {}  # upstream tool -> its taskSupport
         self._requestor = LegacyRequestor()
+        self._task_questions = TaskQuestions()
         self._background: set[asyncio.Task[Any]] = set()
         self._watchers: set[asyncio.Task[Any]] = set()
         self.on_roots_changed(self._roots_changed_upstream)
@@ -193,6 +195,7 @@ class ProxyServer(Server):
             session=session,
             shared=shared,
             traits=self._traits,
+            task_questions=self._task_questions,
         )
 
     def _publish_list_changed(self, kind: str) -> None:
@@ -686,7 +689,18 @@ class ProxyServer(Server):
             async def plain(m: str, p: JSONObject) -> Any:
                 return await _call(main, link, rctx, m, p)
 
-            return await modern_task_request(method, strip_envelope(params), rctx, plain)
+            upstream_params = strip_envelope(params)
+            if method == "tasks/update" and upstream_params is not None and params is not None:
+                # the extension's own inputResponses (strip_envelope drops MRTR's)
+                upstream_params["inputResponses"] = params.get("inputResponses")
+            return await modern_task_request(
+                method,
+                upstream_params,
+                rctx,
+                plain,
+                questions=self._task_questions,
+                wait=lambda task_id: self._wait_task(main, task_id),
+            )
         if method not in MRTR_METHODS:
             result = await _call(main, link, rctx, method, strip_envelope(params))
             if method == "tools/list":
@@ -765,6 +779,19 @@ class ProxyServer(Server):
             run = _after(link.refresh_roots(ROOTS_REFRESH_WAIT), run)
         call.start(run)
         return await call.round(rctx, params)
+
+    def _wait_task(self, client: Client, task_id: str) -> None:
+        """Wait on a handshake-era task's ``tasks/result`` (its questions come meanwhile)
+        until it ends or the proxy stops."""
+
+        async def wait() -> None:
+            with contextlib.suppress(McpError, TransportError):
+                await client.session.request("tasks/result", {"taskId": task_id}, timeout=None)
+            self._task_questions.forget(task_id)
+
+        waiter = asyncio.get_running_loop().create_task(wait())
+        self._watchers.add(waiter)
+        waiter.add_done_callback(self._watchers.discard)
 
     def _roots_changed_upstream(self, session: AppSession) -> Any:
         owned = self._owned.get(session)

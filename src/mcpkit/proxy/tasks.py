@@ -19,9 +19,11 @@ upstream (``tasks/result`` polls ``tasks/get`` at the upstream's interval, askin
 client each of the task's questions as a live request and answering them with
 ``tasks/update``; ``tasks/list`` lists the tasks this client created through the proxy).
 :func:`modern_task_request` serves a 2026-07-28 client's with a handshake-era upstream
-(``tasks/get`` of a terminal task fetches its ``tasks/result`` to inline it). A
-handshake-era task's own questions are not offered to 2026-07-28 clients: the upstream
-asks them while someone waits on ``tasks/result``, which nobody does here.
+(``tasks/get`` of a terminal task fetches its ``tasks/result`` to inline it). The questions
+a handshake-era task asks (live requests whose ``_meta`` names the task, sent while
+someone waits on ``tasks/result``: the proxy does, from the task's creation) are kept by
+:class:`TaskQuestions`: ``tasks/get`` shows them as the task's ``inputRequests``,
+``tasks/update`` answers them.
 """
 
 from __future__ import annotations
@@ -45,10 +47,12 @@ __all__ = [
     "LEGACY_TASKS_CAPABILITY",
     "TASK_METHODS",
     "LegacyRequestor",
+    "TaskQuestions",
     "flat_task",
     "legacy_task",
     "modern_task_request",
     "opt_in",
+    "related_task",
 ]
 
 #: The task requests of either design.
@@ -104,6 +108,71 @@ def opt_in(params: JSONObject) -> JSONObject:
     caps["extensions"] = {**dict(caps.get("extensions") or {}), EXTENSION_ID: {}}
     meta[CLIENT_CAPABILITIES_KEY] = caps
     return {**params, "_meta": meta}
+
+
+def related_task(params: JSONObject | None) -> str | None:
+    """The task a server-to-client request's ``_meta`` relates it to, if any."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    related = meta.get(RELATED_TASK) if isinstance(meta, dict) else None
+    task_id = related.get("taskId") if isinstance(related, dict) else None
+    return task_id if isinstance(task_id, str) else None
+
+
+class TaskQuestions:
+    """The questions handshake-era tasks created for 2026-07-28 clients ask, until
+    answered: by task id, each under a key of its own."""
+
+    def __init__(self) -> None:
+        self._tasks: dict[str, dict[str, tuple[JSONObject, asyncio.Future[Any]]]] = {}
+        self._count = 0
+
+    def track(self, task_id: str) -> None:
+        """Keep the questions of ``task_id`` from now on."""
+        self._tasks.setdefault(task_id, {})
+
+    def knows(self, task_id: str) -> bool:
+        """True for a task whose questions are kept."""
+        return task_id in self._tasks
+
+    def forget(self, task_id: str) -> None:
+        """The task ended: its unanswered questions are cancelled."""
+        for _, future in self._tasks.pop(task_id, {}).values():
+            future.cancel()
+
+    async def ask(self, task_id: str, method: str, params: JSONObject | None) -> JSONObject:
+        """The upstream asks ``method`` for ``task_id``: wait for the client's answer."""
+        self._count += 1
+        key = f"proxy-task-{self._count}"
+        shown = dict(params or {})
+        meta = {k: v for k, v in dict(shown.get("_meta") or {}).items() if k != RELATED_TASK}
+        if meta:
+            shown["_meta"] = meta
+        else:
+            shown.pop("_meta", None)
+        request: JSONObject = {"method": method, "params": shown}
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        waiting = self._tasks.setdefault(task_id, {})
+        waiting[key] = (request, future)
+        try:
+            answer = await future
+        finally:
+            waiting.pop(key, None)
+        return answer if isinstance(answer, dict) else {}
+
+    def pending(self, task_id: str) -> JSONObject:
+        """The unanswered questions of ``task_id``, as ``inputRequests``."""
+        waiting = self._tasks.get(task_id, {})
+        return {key: request for key, (request, future) in waiting.items() if not future.done()}
+
+    def answer(self, task_id: str, responses: Any) -> None:
+        """``tasks/update``'s ``inputResponses``: unknown keys are ignored."""
+        if not isinstance(responses, dict):
+            raise McpError(INVALID_PARAMS, "'inputResponses' must be an object")
+        waiting = self._tasks.get(task_id, {})
+        for key, value in responses.items():
+            entry = waiting.get(key)
+            if entry is not None and not entry[1].done():
+                entry[1].set_result(value)
 
 
 def _task_id(params: JSONObject | None) -> str:
@@ -215,12 +284,19 @@ class LegacyRequestor:
 
 
 async def modern_task_request(
-    method: str, params: JSONObject | None, rctx: ServerRequestContext, send: Send
+    method: str,
+    params: JSONObject | None,
+    rctx: ServerRequestContext,
+    send: Send,
+    *,
+    questions: TaskQuestions,
+    wait: Callable[[str], None],
 ) -> Any:
     """Answer a 2026-07-28 client's ``tools/call`` that opted in to the tasks extension
     (of a tool that runs as a task), or its ``tasks/*``, with a handshake-era upstream;
     ``send(method, params)`` sends one 2025-11-25 request upstream (its params as they are,
-    no envelope)."""
+    no envelope); ``wait(task_id)`` starts waiting on the task's ``tasks/result`` (so the
+    upstream sends its questions, kept in ``questions``)."""
     require_extension(rctx.envelope)
     if method == "tools/call":
         body = dict(params or {})
@@ -229,23 +305,30 @@ async def modern_task_request(
         task = created.get("task") if isinstance(created, dict) else None
         if not isinstance(task, dict):
             return created  # it ran as a plain call after all
+        if isinstance(task.get("taskId"), str) and task.get("status") not in _TERMINAL:
+            questions.track(task["taskId"])
+            wait(task["taskId"])
         return {"resultType": "task", **flat_task(task)}
     if method in ("tasks/result", "tasks/list"):
         raise McpError(METHOD_NOT_FOUND, f"{method} is not a request of the tasks extension")
     task_id = _task_id(params)
     if method == "tasks/update":
-        raise McpError(
-            INVALID_PARAMS,
-            f"Task {task_id} asks nothing here: the questions of a handshake-era task are "
-            "not offered through the proxy",
-        )
+        await send("tasks/get", {"taskId": task_id})  # -32602 for an unknown task
+        questions.answer(task_id, (params or {}).get("inputResponses"))
+        return {"resultType": "complete"}
     if method == "tasks/cancel":
         task = await send("tasks/get", {"taskId": task_id})
         if task.get("status") not in _TERMINAL:
             await send("tasks/cancel", {"taskId": task_id})
+        questions.forget(task_id)
         return {"resultType": "complete"}
     task = await send("tasks/get", {"taskId": task_id})
     out: JSONObject = {"resultType": "complete", **flat_task(task)}
+    if task.get("status") in _TERMINAL:
+        questions.forget(task_id)
+    elif questions.pending(task_id):
+        out["status"] = "input_required"
+        out["inputRequests"] = questions.pending(task_id)
     if task.get("status") == "completed":
         out["result"] = _without_related(await send("tasks/result", {"taskId": task_id}))
     elif task.get("status") == "failed":

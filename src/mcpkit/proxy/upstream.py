@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from mcpkit.client import Client
     from mcpkit.client.client import Era
     from mcpkit.proxy.rounds import ParkedCall
+    from mcpkit.proxy.tasks import TaskQuestions
     from mcpkit.server.session import AppSession, ServerRequestContext
     from mcpkit.session import RequestContext
 
@@ -72,6 +73,7 @@ class Link:
         session: AppSession | None = None,
         shared: bool = False,
         traits: set[str] | None = None,
+        task_questions: TaskQuestions | None = None,
     ) -> None:
         #: The shared connection: its list changes and resource updates go to the bus.
         self.shared = shared
@@ -93,6 +95,8 @@ class Link:
         #: fetches the roots on its own, after initialize, and keeps them).
         self.traits: set[str] = traits if traits is not None else set()
         self._roots_answered: asyncio.Event | None = None
+        #: The questions of handshake-era tasks created for 2026-07-28 clients.
+        self.task_questions = task_questions
 
     def current(self) -> ServerRequestContext | None:
         """The latest downstream request in flight here."""
@@ -128,6 +132,13 @@ class Link:
 
     async def ask(self, method: str, params: JSONObject | None) -> JSONObject:
         """Answer the upstream's ``method`` request by asking the downstream client."""
+        questions = self.task_questions
+        if questions is not None and self.session is None:
+            from mcpkit.proxy.tasks import related_task
+
+            task_id = related_task(params)
+            if task_id is not None and questions.knows(task_id):
+                return await questions.ask(task_id, method, params)
         call = self.call
         if call is not None:
             answer = await call.ask(method, params)
