@@ -286,6 +286,20 @@ class TaskStore(ABC):
     def release(self, task_id: str) -> None:  # noqa: B027
         """The run of ``task_id`` in this process ended (see :meth:`claim`)."""
 
+    #: Seconds between looks for answers other processes posted (:meth:`take_input`) while
+    #: a task of this process waits for input; None: this store never has any.
+    input_poll_interval: float | None = None
+
+    async def post_input(self, task_id: str, responses: JSONObject) -> bool:
+        """Hand answers to ``task_id``'s input requests to the process running it (a shared
+        store, the task running elsewhere); False when this store cannot (an in-process
+        store: the task runs in this process or nowhere)."""
+        return False
+
+    async def take_input(self, task_id: str) -> tuple[JSONObject, ...]:
+        """The answers other processes posted for ``task_id`` (each returned once)."""
+        return ()
+
     async def wait(self, task_id: str, poll_interval: float) -> None:
         """Return once the task is terminal or gone (this default polls)."""
         while True:

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -68,6 +69,8 @@ __all__ = [
     "require_extension",
     "start_task",
 ]
+
+logger = logging.getLogger(__name__)
 
 EXTENSION_ID: Final = "io.modelcontextprotocol/tasks"
 #: What a client must declare to get (and reach) tasks on the modern wire.
@@ -187,9 +190,27 @@ class ModernTaskContext(RequestContext):
                 await self.manager.store.update(
                     self.tid, "input_required", input_requests=self.open_requests()
                 )
-            return await future
+            return await self._answered(future)
         finally:
             self._waiting.pop(name, None)
+
+    async def _answered(self, future: asyncio.Future[JSONObject]) -> JSONObject:
+        """The answer: set by ``tasks/update`` in this process or, with a shared store,
+        posted by one on another replica (looked for every ``input_poll_interval``)."""
+        store = self.manager.store
+        interval = store.input_poll_interval
+        if interval is None:
+            return await future
+        while not future.done():
+            await asyncio.wait({future}, timeout=interval)
+            if future.done():
+                break
+            for responses in await store.take_input(self.tid):
+                try:
+                    await self.answer(responses)
+                except McpError as exc:  # checked where it was posted: not expected
+                    logger.warning("Ignoring answers posted for task %s: %s", self.tid, exc)
+        return future.result()
 
     async def answer(self, responses: Mapping[str, Any]) -> None:
         """Deliver ``tasks/update``'s ``inputResponses``: all checked first (-32602 for an
@@ -284,7 +305,8 @@ async def detailed_task(manager: TaskReceiver, info: TaskInfo) -> JSONObject:
     elif info.status in ("completed", "failed"):
         outcome = await manager.store.outcome(info.task_id) or {}
         if info.status == "completed" and isinstance(outcome.get("result"), dict):
-            out["result"] = outcome["result"]
+            # A CallToolResult of the 2026-07-28 wire, whose resultType is required.
+            out["result"] = {"resultType": "complete", **outcome["result"]}
         elif isinstance(outcome.get("error"), dict):
             out["error"] = outcome["error"]
         elif isinstance(outcome.get("result"), dict):  # a 2025 task failed by isError
@@ -323,7 +345,32 @@ async def handle_update(
     tctx = manager.execution_context(info.task_id)
     if isinstance(tctx, ModernTaskContext) and not info.terminal:
         await tctx.answer(responses)
+    elif not info.terminal and info.input_requests:
+        # Running in another process (a shared store): checked here, handed over there.
+        checked = _checked_answers(info.input_requests, responses)
+        if checked:
+            await manager.store.post_input(info.task_id, checked)
     return {}
+
+
+#: The kind of input request of each method (the inverse of INPUT_METHODS).
+_KINDS: Final[Mapping[str, InputKind]] = {
+    "elicitation/create": "elicitation",
+    "sampling/createMessage": "sampling",
+    "roots/list": "roots",
+}
+
+
+def _checked_answers(open_requests: Mapping[str, Any], responses: Mapping[str, Any]) -> JSONObject:
+    """The answers to ``open_requests`` (the stored ``inputRequests``), each checked like an
+    MRTR answer (-32602 when invalid); keys not open are ignored."""
+    out: JSONObject = {}
+    for name, response in responses.items():
+        request = open_requests.get(name)
+        kind = _KINDS.get(str(request.get("method"))) if isinstance(request, Mapping) else None
+        if kind is not None:
+            out[name] = _validate_answer(kind, name, response)
+    return out
 
 
 async def handle_cancel(

@@ -19,7 +19,23 @@ More operations, each repeatable and run in this order after the lists:
 ``--call TOOL JSON``, ``--read URI``, ``--get PROMPT JSON``, ``--complete REF NAME ARG VALUE``
 (``REF`` is ``prompt`` or ``template``; ``NAME`` the prompt name or the URI template), and
 ``--listen-tools TOOL JSON`` (2026-07-28: open ``subscriptions/listen`` for tool-list
-changes, call TOOL, report the first event that arrives within ``--listen-wait`` seconds).
+changes, call TOOL, report the first event that arrives within ``--listen-wait`` seconds),
+``--task TOOL JSON`` (2026-07-28: the call as a task of the tasks extension, see below).
+
+Notifications and streams: ``--subscribe URI`` (repeatable) sends ``resources/subscribe``
+before the calls; every server notification but progress is reported in
+``"notifications"`` (``{"method", "params"}``, in arrival order); ``--wait-notifications
+N`` waits (at most ``--notify-wait`` seconds) after the calls until N have arrived, then
+``--settle`` seconds more, so that one arriving twice would be seen. Each call's progress
+notifications are in its ``"progress"`` (their messages). The SDK resumes a broken SSE
+stream itself (GET with ``Last-Event-ID``, after the server's ``retry`` delay).
+
+Tasks (2026-07-28): the SDK ships no tasks API; its extension interface
+(``Client(extensions=[...])``, a ``ResultClaim`` for ``resultType: "task"``) is how a
+client adds one, so ``--task`` declares ``io.modelcontextprotocol/tasks`` through it and
+finishes the claimed ``CreateTaskResult`` by polling ``tasks/get`` (answering an
+``input_required`` task's elicitation with ``tasks/update``). ``"tasks"`` lists each with
+the statuses it saw and its result (or error).
 
 The client declares sampling, elicitation and roots and answers them with canned values
 (so a server may ask, on either era: requests on 2025, ``input_required`` on 2026):
@@ -34,11 +50,16 @@ import argparse
 import asyncio
 import json
 import sys
-from typing import Any
+import time
+from typing import Any, Literal
 
 import mcp_types as types
 from mcp.client.client import Client
+from mcp.client.extension import ClaimContext, ClientExtension, ResultClaim
 from mcp.client.stdio import StdioServerParameters
+from pydantic import ConfigDict
+
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 
 
 def _dump(model: Any) -> Any:
@@ -105,6 +126,122 @@ async def _listen(client: Client, tool: str, arguments: Any, wait: float) -> dic
     return {"honored": honored, "call": _dump(result), "events": events}
 
 
+class TaskCreated(types.Result):
+    """The tasks extension's ``CreateTaskResult`` (``resultType: "task"``)."""
+
+    model_config = ConfigDict(extra="allow")
+    result_type: Literal["task"]
+    task_id: str
+    status: str
+
+
+class TaskIdParams(types.RequestParams):
+    model_config = ConfigDict(extra="allow")
+    task_id: str
+
+
+class TasksGet(types.Request[TaskIdParams, Literal["tasks/get"]]):
+    name_param = "taskId"
+
+
+class TasksUpdate(types.Request[TaskIdParams, Literal["tasks/update"]]):
+    name_param = "taskId"
+
+
+class AnyResult(types.Result):
+    model_config = ConfigDict(extra="allow")
+
+
+class TasksExtension(ClientExtension):
+    """The client side of ``io.modelcontextprotocol/tasks`` on the SDK's extension API."""
+
+    identifier = TASKS_EXTENSION
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        #: Task id -> the statuses ``tasks/get`` reported, in order (repeats dropped).
+        self.statuses: dict[str, list[str]] = {}
+
+    def claims(self) -> Any:
+        return [ResultClaim(result_type="task", model=TaskCreated, resolve=self._finish)]
+
+    def _answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        method = request.get("method")
+        if method == "elicitation/create":
+            return {"action": "accept", "content": json.loads(self.args.elicit_content)}
+        if method == "sampling/createMessage":
+            return {
+                "role": "assistant",
+                "content": {"type": "text", "text": self.args.sampling_text},
+                "model": "interop-model",
+            }
+        uris = self.args.root or ["file:///interop/root"]
+        return {"roots": [{"uri": uri, "name": f"root {i}"} for i, uri in enumerate(uris)]}
+
+    async def _finish(self, created: TaskCreated, ctx: ClaimContext) -> types.CallToolResult:
+        seen = self.statuses.setdefault(created.task_id, [created.status])
+        answered: set[str] = set()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            got = await ctx.session.send_request(
+                TasksGet(method="tasks/get", params=TaskIdParams(task_id=created.task_id)),
+                AnyResult,
+            )
+            task = got.model_dump(by_alias=True, mode="json")
+            status = task["status"]
+            if seen[-1] != status:
+                seen.append(status)
+            if status == "completed":
+                return types.CallToolResult.model_validate(task["result"])
+            if status in ("failed", "cancelled"):
+                raise RuntimeError(f"task {status}: {task.get('error')}")
+            pending = {
+                key: self._answer(request)
+                for key, request in (task.get("inputRequests") or {}).items()
+                if key not in answered
+            }
+            if pending:
+                params = TaskIdParams(task_id=created.task_id, inputResponses=pending)
+                await ctx.session.send_request(
+                    TasksUpdate(method="tasks/update", params=params), AnyResult
+                )
+                answered.update(pending)
+            await asyncio.sleep(0.05)
+        raise TimeoutError(f"task {created.task_id} did not finish in 60 s")
+
+
+async def _call(client: Client, name: str, arguments: Any) -> dict[str, Any]:
+    """One ``tools/call``, its progress messages recorded."""
+    call: dict[str, Any] = {"name": name, "arguments": arguments, "progress": []}
+
+    async def progress(value: float, total: float | None, message: str | None) -> None:
+        call["progress"].append(message)
+
+    try:
+        result = await client.call_tool(name, arguments, progress_callback=progress)
+        call["result"] = _dump(result)
+    except Exception as exc:  # a protocol error answer, reported (the call is listed)
+        call["error"] = f"{type(exc).__name__}: {exc}"
+    return call
+
+
+async def _wait_notifications(
+    notifications: list[dict[str, Any]], arrived: asyncio.Event, args: argparse.Namespace
+) -> None:
+    """Until ``--wait-notifications`` have arrived (bounded), then ``--settle`` more."""
+    deadline = time.monotonic() + args.notify_wait
+    while len(notifications) < args.wait_notifications:
+        arrived.clear()
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        try:
+            await asyncio.wait_for(arrived.wait(), left)
+        except TimeoutError:
+            break
+    await asyncio.sleep(args.settle)
+
+
 async def drive(args: argparse.Namespace) -> dict[str, Any]:
     if args.url:
         target: Any = args.url
@@ -113,8 +250,26 @@ async def drive(args: argparse.Namespace) -> dict[str, Any]:
             raise SystemExit("give --url or a stdio server command after --")
         target = StdioServerParameters(command=args.command[0], args=args.command[1:])
     answered: list[dict[str, Any]] = []
-    report: dict[str, Any] = {"calls": [], "answered": answered}
-    async with Client(target, mode=args.mode, **_answerers(args, answered)) as client:
+    notifications: list[dict[str, Any]] = []
+    report: dict[str, Any] = {"calls": [], "answered": answered, "notifications": notifications}
+    arrived = asyncio.Event()
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, Exception):
+            return
+        dumped = _dump(getattr(message, "root", message))
+        if isinstance(dumped, dict) and dumped.get("method") != "notifications/progress":
+            notifications.append({"method": dumped.get("method"), "params": dumped.get("params")})
+            arrived.set()
+
+    tasks = TasksExtension(args) if args.task else None
+    async with Client(
+        target,
+        mode=args.mode,
+        message_handler=on_message,
+        extensions=[tasks] if tasks is not None else None,
+        **_answerers(args, answered),
+    ) as client:
         report["protocolVersion"] = client.protocol_version
         report["serverInfo"] = _dump(client.server_info)
         report["capabilities"] = _dump(client.server_capabilities)
@@ -130,14 +285,12 @@ async def drive(args: argparse.Namespace) -> dict[str, Any]:
             report["templates"] = await _listed(
                 lambda: client.list_resource_templates(), "resource_templates", "uri_template"
             )
+        for uri in args.subscribe:
+            await client.subscribe_resource(uri)
         for name, arguments in args.call:
-            parsed = json.loads(arguments)
-            call: dict[str, Any] = {"name": name, "arguments": parsed}
-            try:
-                call["result"] = _dump(await client.call_tool(name, parsed))
-            except Exception as exc:  # a protocol error answer, reported (the call is listed)
-                call["error"] = f"{type(exc).__name__}: {exc}"
-            report["calls"].append(call)
+            report["calls"].append(await _call(client, name, json.loads(arguments)))
+        if args.wait_notifications:
+            await _wait_notifications(notifications, arrived, args)
         if args.read:
             report["reads"] = [
                 {"uri": uri, "result": _dump(await client.read_resource(uri))} for uri in args.read
@@ -160,6 +313,16 @@ async def drive(args: argparse.Namespace) -> dict[str, Any]:
         if args.listen_tools:
             tool, arguments = args.listen_tools
             report["listen"] = await _listen(client, tool, json.loads(arguments), args.listen_wait)
+        if tasks is not None:
+            report["tasks"] = []
+            for name, arguments in args.task:
+                done: dict[str, Any] = {"name": name}
+                try:
+                    done["result"] = _dump(await client.call_tool(name, json.loads(arguments)))
+                except Exception as exc:
+                    done["error"] = f"{type(exc).__name__}: {exc}"
+                done["statuses"] = list(tasks.statuses.values())[-1] if tasks.statuses else []
+                report["tasks"].append(done)
     return report
 
 
@@ -177,6 +340,11 @@ def main() -> None:
     )
     parser.add_argument("--listen-tools", nargs=2, metavar=("TOOL", "JSON_ARGUMENTS"))
     parser.add_argument("--listen-wait", type=float, default=3.0)
+    parser.add_argument("--task", nargs=2, action="append", default=[], metavar=("TOOL", "JSON"))
+    parser.add_argument("--subscribe", action="append", default=[], metavar="URI")
+    parser.add_argument("--wait-notifications", type=int, default=0, metavar="N")
+    parser.add_argument("--notify-wait", type=float, default=10.0)
+    parser.add_argument("--settle", type=float, default=0.5)
     parser.add_argument("--sampling-text", default="sampled by the official client")
     parser.add_argument("--elicit-content", default="{}")
     parser.add_argument("--root", action="append", default=[])
