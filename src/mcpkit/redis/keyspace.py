@@ -5,12 +5,15 @@ Lua scripts that touch several of them run on one Redis Cluster slot. Nothing is
 scanning (no ``KEYS``/``SCAN``): every key is named from an id the caller holds. Every key
 has a TTL (sessions: the idle timeout, refreshed on use; tasks: their ``ttl``; heartbeats:
 a few seconds) and every stream is trimmed (``XADD ... MAXLEN ~``).
+Keys without a tag (heartbeats, owner lists, the counters, the sealing keys, the bus log)
+are only ever used by single-key commands, so nothing crosses slots on a cluster.
 
 ========================================  =====================================================
 key                                       what
 ========================================  =====================================================
 ``P:s:{sid}``                             hash: a 2025-era session (version, client caps/info,
-                                          log level, subscriptions, standalone stream, id blocks)
+                                          log level, subscriptions, standalone stream, id blocks,
+                                          the bus log position it has heard up to)
 ``P:s:{sid}:streams``                     hash: stream key -> JSON (producer replica, request ids)
 ``P:s:{sid}:ev:<stream>``                 stream: the SSE events of one stream (entry ``1-<seq>``)
 ``P:alive:<replica>``                     string: a replica's heartbeat (expires when it dies)

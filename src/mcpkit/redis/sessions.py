@@ -536,6 +536,7 @@ class RedisSessionTransport(HttpSessionTransport):
         except StoreUnavailable as exc:
             logger.warning("Cannot open the GET stream: %s", exc)
             conn.abort()
+            self._live_bus = None
             return
         await self._start_tail(self._standalone.key, conn, delivered)
         self._release_held(None, self._standalone)
