@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from mcpkit import Server
+from mcpkit import Context, Server
 from mcpkit.server.request_sessions import (
     SHARED_ATTRIBUTES,
     modern_request_session,
@@ -151,6 +151,24 @@ async def test_the_prototype_follows_registrations_and_settings() -> None:
     await _post(app, "echo")
     assert getattr(server, "_mcpkit_modern_prototype") is not second
     assert not server.sessions  # every per-request session ended with its request
+
+
+async def test_a_copy_is_one_of_the_servers_sessions_while_it_serves() -> None:
+    server = _server()
+    seen: list[bool] = []
+
+    @server.tool()
+    async def probe(text: str, ctx: Context) -> str:
+        seen.append(ctx.session in ctx.server.sessions)
+        seen.append(ctx.session.transport.sink is ctx.session)
+        return text
+
+    app = server.http_app(stateless=True, json_response=True)
+    status, answer = await _post(app, "probe")
+    assert status == 200 and answer["result"]["content"][0]["text"] == "hi"
+    assert getattr(server, "_mcpkit_modern_prototype", None) is not None
+    assert seen == [True, True]
+    assert not server.sessions
 
 
 async def test_a_server_with_middleware_is_served_the_ordinary_way() -> None:

@@ -66,11 +66,13 @@ class _Prototype:
         self.instructions = server.instructions
         self.notifications = len(server._raw_notifications)
         state = vars(session)
-        #: Attributes whose container each copy gets a copy of.
-        self.fresh = tuple(
-            name
-            for name, value in state.items()
-            if type(value) in _CONTAINERS and name not in SHARED_ATTRIBUTES
+        #: Gives a copy's state its own containers (see _filler).
+        self.fresh = _filler(
+            [
+                (name, value)
+                for name, value in state.items()
+                if type(value) in _CONTAINERS and name not in SHARED_ATTRIBUTES
+            ]
         )
         #: The lifecycle's slots as the prototype has them.
         self.lifecycle = tuple(
@@ -86,8 +88,7 @@ class _Prototype:
 
     def copy(self, transport: Transport) -> AppSession:
         state = vars(self.session).copy()
-        for name in self.fresh:
-            state[name] = state[name].copy()
+        self.fresh(state)
         state["lifecycle"] = _copy_lifecycle(self.session.lifecycle, self.lifecycle)
         state["transport"] = transport
         session: AppSession = object.__new__(AppSession)
@@ -141,10 +142,28 @@ def _rebinder(handler: Any, session: AppSession) -> Callable[[AppSession], Any] 
         return handler.__func__.__get__
     if isinstance(handler, functools.partial) and any(a is session for a in handler.args):
         inner, args, keywords = handler.func, handler.args, handler.keywords
+        if args == (session,) and not keywords:  # partial(fn, session): the usual one
+            return lambda other: functools.partial(inner, other)
         return lambda other: functools.partial(
-            inner, *(other if a is session else a for a in args), **keywords
+            inner, *[other if a is session else a for a in args], **keywords
         )
     return None
+
+
+def _filler(fresh: list[tuple[str, Any]]) -> Callable[[dict[str, Any]], None]:
+    """A function that gives a copied session state new containers in place of ``fresh``
+    (attribute, the prototype's container): an empty one for an empty dict, set or list,
+    a shallow copy otherwise. Written out as one assignment per attribute (no loop, no
+    method call for the empty ones: this runs for every request)."""
+    empty: dict[type, str] = {dict: "{}", set: "set()", list: "[]"}
+    lines = ["def fill(state):", "    pass"]
+    for name, value in fresh:
+        expr = empty.get(type(value)) if not value else None
+        lines.append(f"    state[{name!r}] = {expr or f'state[{name!r}].copy()'}")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)  # names are the session's own attribute names
+    fill: Callable[[dict[str, Any]], None] = namespace["fill"]
+    return fill
 
 
 def session_factory_server(factory: Callable[[Transport], Any]) -> Server | None:

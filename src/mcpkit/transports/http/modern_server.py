@@ -412,10 +412,11 @@ class DisconnectWatch:
             self._timer = loop.call_at(first + self.after, self._sweep)
 
 
-def _new_session(factory: Any, transport: ModernRequestTransport) -> Any:
-    """A modern session for one request: a copy of the server's prototype when ``factory``
-    is a :class:`~mcpkit.server.app.Server`'s own ``session`` (see
-    :mod:`mcpkit.server.request_sessions`), else ``factory(transport)`` in the modern era."""
+def _new_session(factory: Any, transport: ModernRequestTransport) -> tuple[Any, bool]:
+    """A modern session for one request and whether it is started: a copy of the server's
+    prototype when ``factory`` is a :class:`~mcpkit.server.app.Server`'s own ``session``
+    (see :mod:`mcpkit.server.request_sessions`), started here; else ``factory(transport)``
+    in the modern era, to be started."""
     global _sessions
     sessions = _sessions
     if sessions is None:  # loaded with the first request (it imports the server package)
@@ -424,10 +425,15 @@ def _new_session(factory: Any, transport: ModernRequestTransport) -> Any:
         _sessions = sessions
     server = sessions.session_factory_server(factory)
     if server is not None:
-        return sessions.modern_request_session(server, transport)
+        session = sessions.modern_request_session(server, transport)
+        # AppSession.start for a copy: its handler table was checked as it was made, and
+        # this transport's start only takes its sink.
+        server.sessions.add(session)
+        transport.sink = session
+        return session, True
     session = factory(transport)
     session.enter_modern()
-    return session
+    return session, False
 
 
 _sessions: Any = None
@@ -471,7 +477,7 @@ async def serve_modern_post(
             await _respond_error(send, rid, exc)
             return
     transport = ModernRequestTransport(rid, app.max_stream_buffer)
-    session = _new_session(app.session_factory, transport)
+    session, started = _new_session(app.session_factory, transport)
     if method == "tools/call" and type(params) is dict:
         wanted = tool_header_params(session, params.get("name"))
         if wanted:
@@ -479,8 +485,10 @@ async def serve_modern_post(
                 _validate_param_headers(headers, wanted, params.get("arguments"))
             except McpError as exc:
                 await _respond_error(send, rid, exc)
+                await session.close()
                 return
-    await session.start()
+    if not started:
+        await session.start()
     try:
         session.receive_classified(msg, kind)
         json_ok = accepts(accept, "application/json")
