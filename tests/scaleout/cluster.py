@@ -113,7 +113,10 @@ class Replica:
 
     def spawn(self) -> None:
         """Start without waiting for it to listen (see :meth:`listening`)."""
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "MCPKIT_REQUEST_STATE_KEYS": ""}
+        # This tree's mcpkit (src/) first: a copy of the tree runs its own code, not the
+        # checkout the venv's editable install points at.
+        path = os.pathsep.join((str(ROOT / "src"), str(ROOT)))
+        env = {**os.environ, "PYTHONPATH": path, "MCPKIT_REQUEST_STATE_KEYS": ""}
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [
