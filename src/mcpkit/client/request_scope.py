@@ -16,9 +16,7 @@ goes to the client's ``on_log`` (a proxy: to the latest request in flight).
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,12 +31,24 @@ __all__ = ["RequestScope", "related_scope", "request_scope"]
 class RequestScope:
     """One request sent on ``session``: ``on_log`` gets the log messages of its stream,
     ``related`` is the caller's own (a proxy: the downstream request it forwards); ``open``
-    turns false once the request is answered."""
+    turns false once the request is answered. A context manager: see
+    :func:`request_scope`."""
 
     session: ClientSession
     on_log: LogHook | None = None
     related: Any = None
     open: bool = True
+    _token: contextvars.Token[RequestScope | None] | None = None
+
+    def __enter__(self) -> RequestScope:
+        self._token = _CURRENT.set(self)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.open = False
+        if self._token is not None:
+            _CURRENT.reset(self._token)
+            self._token = None
 
 
 _CURRENT: contextvars.ContextVar[RequestScope | None] = contextvars.ContextVar(
@@ -46,19 +56,13 @@ _CURRENT: contextvars.ContextVar[RequestScope | None] = contextvars.ContextVar(
 )
 
 
-@contextlib.contextmanager
 def request_scope(
     session: ClientSession, *, on_log: LogHook | None = None, related: Any = None
-) -> Iterator[RequestScope]:
-    """Send one request on ``session`` inside this block: what arrives on its response
-    stream is related to the scope yielded (see the module docstring)."""
-    scope = RequestScope(session, on_log, related)
-    token = _CURRENT.set(scope)
-    try:
-        yield scope
-    finally:
-        scope.open = False
-        _CURRENT.reset(token)
+) -> RequestScope:
+    """``with request_scope(session, ...):`` send one request on ``session`` inside the
+    block; what arrives on its response stream is related to the scope (see the module
+    docstring)."""
+    return RequestScope(session, on_log, related)
 
 
 def related_scope(session: ClientSession) -> RequestScope | None:

@@ -892,5 +892,12 @@ async def _call(
             with contextlib.suppress(ConnectionClosed, McpError):
                 await rctx.notify("notifications/progress", note)
 
-    with link.forwarding(rctx):
-        return await _send(client, method, params, on_progress=on_progress)
+    link.in_flight.append(rctx)
+    scope = link.scope_for(rctx)
+    try:
+        if scope is None:
+            return await _send(client, method, params, on_progress=on_progress)
+        with scope:
+            return await _send(client, method, params, on_progress=on_progress)
+    finally:
+        link.in_flight.remove(rctx)

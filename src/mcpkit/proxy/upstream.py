@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from mcpkit.client.request_scope import related_scope, request_scope
+from mcpkit.client.request_scope import RequestScope, related_scope, request_scope
 from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import METHOD_NOT_FOUND, JSONObject
 
@@ -102,20 +102,13 @@ class Link:
         """The latest downstream request in flight here."""
         return self.in_flight[-1] if self.in_flight else None
 
-    @contextlib.contextmanager
-    def forwarding(self, rctx: ServerRequestContext) -> Iterator[None]:
-        """Forward one request of ``rctx`` inside this block: what the upstream sends on
-        that request's own response stream is related to ``rctx``."""
-        self.in_flight.append(rctx)
-        try:
-            client = self.client
-            if client is not None and client.connected:
-                with request_scope(client.session, related=rctx):
-                    yield
-            else:
-                yield
-        finally:
-            self.in_flight.remove(rctx)
+    def scope_for(self, rctx: ServerRequestContext) -> RequestScope | None:
+        """The scope to forward one request of ``rctx`` in (``with scope: ...``): what the
+        upstream sends on that request's own response stream is related to ``rctx``."""
+        client = self.client
+        if client is None or not client.connected:
+            return None
+        return request_scope(client.session, related=rctx)
 
     def related(self) -> tuple[bool, ServerRequestContext | None]:
         """Whom the upstream notification being handled relates to: the forwarded request
