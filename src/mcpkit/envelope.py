@@ -175,7 +175,14 @@ def _read(params: Any, supported: tuple[ProtocolVersion, ...] | None) -> Envelop
         if type(level) is not str or level not in _LOG_RANK:
             return _read_all(params, supported)
         known += 1
-    revision = get(version) if supported is None else check_supported_version(version, supported)
+    if supported is None:
+        revision = get(version)
+    else:
+        for revision in supported:
+            if revision.name == version:
+                break
+        else:
+            revision = check_supported_version(version, supported)  # -32022
     extra = {k: v for k, v in meta.items() if k not in _ENVELOPE_KEYS} if len(meta) > known else {}
     return Envelope(revision, version, caps, info, level, extra)
 

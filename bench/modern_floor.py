@@ -1,0 +1,172 @@
+"""Where a stateless HTTP ``tools/call`` spends the server's CPU: the floors under mcpkit.
+
+Usage: python bench/modern_floor.py [--rounds R] [--calls N] [--smoke]
+
+Three servers answer the same echo ``tools/call`` from the one benchmark client
+(``client.py``: 32 keep-alive connections, every answer checked), interleaved round by
+round:
+
+- ``raw asyncio``: ``servers/raw_http.py``, the floor of ``run.py`` (asyncio streams, orjson,
+  no HTTP library; 2025 stateless JSON only: it knows no ``resultType``);
+- ``bare ASGI``: an ASGI app of a dozen lines that parses the body with orjson and answers
+  the echo (with ``resultType`` and ``_meta`` serverInfo on the 2026-07-28 wire), served by
+  uvicorn exactly as mcpkit is (``mcpkit.transports.http.serve.run``: uvloop, httptools):
+  what the HTTP server costs before any MCP work;
+- ``mcpkit``: ``servers/mcpkit_server.py`` in its stateless JSON mode.
+
+For each wire (2025-11-25 stateless JSON, 2026-07-28 JSON) it prints calls/s, server and
+client CPU per call (medians over rounds) and mcpkit's own share (mcpkit minus bare ASGI).
+On two cores the client and the server share the machine, so calls/s is bounded by their
+CPU together. ``--smoke`` runs one tiny round (its table only shows that every row ran;
+exit 1 on any wrong answer or failure). Loopback only; every measurement bounded in calls and time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import client  # noqa: E402  (the benchmark client, next to this file)
+
+SERVERS = HERE / "servers"
+
+
+async def _bare_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    import orjson
+
+    if scope["type"] != "http":
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+        return
+    body = b""
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    msg = orjson.loads(body)
+    if "id" not in msg:  # a notification (the client's notifications/initialized)
+        await send({"type": "http.response.start", "status": 202, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+        return
+    params = msg.get("params") or {}
+    result: dict[str, Any]
+    if msg["method"] == "initialize":
+        result = {
+            "protocolVersion": params.get("protocolVersion"),
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "bare", "version": "1"},
+        }
+    else:
+        result = {"content": [{"type": "text", "text": params["arguments"]["text"]}]}
+    if "_meta" in params:
+        result["resultType"] = "complete"
+        result["_meta"] = {"io.modelcontextprotocol/serverInfo": {"name": "bare", "version": "1"}}
+    data = orjson.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(data))]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": data})
+
+
+def serve_bare(port: int) -> None:
+    """Run the bare ASGI app as mcpkit runs its own (uvloop, httptools, loopback)."""
+    from mcpkit.transports.http.serve import run
+
+    run(_bare_app, host="127.0.0.1", port=port, log_level="warning")
+
+
+def _argv(name: str, port: int) -> list[str]:
+    py = sys.executable
+    if name == "raw asyncio":
+        return [py, str(SERVERS / "raw_http.py"), "--port", str(port), "--stateless",
+                "--json-response"]
+    if name == "bare ASGI":
+        return [py, str(Path(__file__).resolve()), "--serve-bare", str(port)]
+    return [py, str(SERVERS / "mcpkit_server.py"), "http", "--port", str(port), "--stateless",
+            "--json-response"]
+
+
+WIRES = {"2025-11-25 stateless JSON": False, "2026-07-28 JSON": True}
+SERVED = {
+    "2025-11-25 stateless JSON": ["raw asyncio", "bare ASGI", "mcpkit"],
+    "2026-07-28 JSON": ["bare ASGI", "mcpkit"],
+}
+
+
+async def _measure(name: str, modern: bool, calls: int, seconds: float) -> client.Measure:
+    port = client.free_port()
+    env = dict(os.environ)
+    proc = await client.spawn(_argv(name, port), env, asyncio.subprocess.DEVNULL, stdio=False)
+    try:
+        await client.wait_for_port(port, proc, 30)
+        return await asyncio.wait_for(
+            client.http_calls(port, proc.pid, 32, calls, True, seconds, 2, modern=modern),
+            timeout=seconds + 60,
+        )
+    finally:
+        await client.stop(proc)
+
+
+async def main(rounds: int, calls: int, seconds: float, smoke: bool) -> int:
+    results: dict[tuple[str, str], list[client.Measure]] = {}
+    failed = False
+    for r in range(rounds):
+        for wire, modern in WIRES.items():
+            names = SERVED[wire]
+            names = names[r % len(names):] + names[: r % len(names)]
+            for name in names:
+                try:
+                    m = await _measure(name, modern, calls, seconds)
+                except Exception as exc:
+                    print(f"{name} / {wire}: failed: {exc}", file=sys.stderr)
+                    failed = True
+                    continue
+                if m.errors:
+                    print(f"{name} / {wire}: {m.errors} wrong answers: {m.first_error}",
+                          file=sys.stderr)
+                    failed = True
+                results.setdefault((wire, name), []).append(m)
+    if smoke:
+        print("smoke round (tiny counts: the timings say nothing; every answer checked)"
+              + (" FAILURES" if failed else ""))
+    print("| wire | server | calls/s | server CPU/call µs | client CPU/call µs |")
+    print("|---|---|---:|---:|---:|")
+    medians: dict[tuple[str, str], float] = {}
+    for (wire, name), ms in results.items():
+        rate = statistics.median(m.rate for m in ms)
+        server = statistics.median(m.server_us for m in ms)
+        clnt = statistics.median(m.client_us for m in ms)
+        medians[(wire, name)] = server
+        print(f"| {wire} | {name} | {rate:,.0f} | {server:.1f} | {clnt:.1f} |")
+    print()
+    for wire in WIRES:
+        own, bare = medians.get((wire, "mcpkit")), medians.get((wire, "bare ASGI"))
+        if own is not None and bare is not None:
+            print(f"{wire}: mcpkit's own server CPU per call (mcpkit - bare ASGI): "
+                  f"{own - bare:.1f} µs of {own:.1f}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--calls", type=int, default=20_000)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--smoke", action="store_true")
+    parser.add_argument("--serve-bare", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_bare:
+        serve_bare(args.serve_bare)
+        sys.exit(0)
+    if args.smoke:
+        args.rounds, args.calls, args.seconds = 1, 200, 1.0
+    sys.exit(asyncio.run(main(args.rounds, args.calls, args.seconds, args.smoke)))

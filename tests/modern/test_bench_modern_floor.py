@@ -1,0 +1,33 @@
+"""bench/modern_floor.py --smoke runs: one tiny round of every server on both wires, every
+answer checked by the benchmark client."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_floor_benchmark_smoke_round() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "modern_floor.py"), "--smoke"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    rows = [line.split("|")[1:-1] for line in done.stdout.splitlines() if line.startswith("| ")]
+    cells = [[cell.strip() for cell in row] for row in rows[1:]]  # after the header row
+    assert sorted((c[0], c[1]) for c in cells) == [
+        ("2025-11-25 stateless JSON", "bare ASGI"),
+        ("2025-11-25 stateless JSON", "mcpkit"),
+        ("2025-11-25 stateless JSON", "raw asyncio"),
+        ("2026-07-28 JSON", "bare ASGI"),
+        ("2026-07-28 JSON", "mcpkit"),
+    ]
+    for cell in cells:
+        assert float(cell[2].replace(",", "")) > 0 and float(cell[3]) > 0
+    assert "mcpkit's own server CPU per call" in done.stdout
