@@ -168,7 +168,10 @@ async def test_official_python_client_streams(live: Deployment, py_peer: PythonP
     check_streams(json.loads(run.stdout), before, await replica_counts(live))
 
 
-async def test_typescript_client_streams(live: Deployment, ts_peer: NodePeer) -> None:
+async def test_typescript_client_streams_and_tasks(live: Deployment, ts_peer: NodePeer) -> None:
+    """Also 2025-11-25 tasks, through the official tasks package (its V1 protocol on the
+    SDK Client: task-augmented calls, tasks/get and tasks/result on any replica, the
+    elicitation of a task answered through the session's stream)."""
     before = await replica_counts(live)
     run = await asyncio.to_thread(
         ts_peer.run,
@@ -178,12 +181,13 @@ async def test_typescript_client_streams(live: Deployment, ts_peer: NodePeer) ->
         "--url",
         live.url,
         *stream_args(),
+        *TASK_ARGS,
         timeout=120,
     )
     assert run.returncode == 0, run.stderr[-3000:]
-    check_streams(
-        json.loads(run.stdout.strip().splitlines()[-1]), before, await replica_counts(live)
-    )
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    check_streams(report, before, await replica_counts(live))
+    check_tasks(report, "accept")
 
 
 TASK_ARGS = ["--task", "slow", json.dumps({"seconds": 0.3}), "--task", "confirm", "{}"]

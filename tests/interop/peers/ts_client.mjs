@@ -111,11 +111,18 @@ for (const method of [
 }
 client.fallbackNotificationHandler = async (notification) => notified(notification);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-// Until `count` notifications arrived or `seconds` passed.
+// Until `count` notifications arrived or `seconds` passed (the timer, unref'd, never keeps
+// the process alive).
 const notificationsArrived = async (count, seconds) => {
   const deadline = Date.now() + seconds * 1000;
   while (notifications.length < count && Date.now() < deadline) {
-    await Promise.race([new Promise((resolve) => arrivals.push(resolve)), sleep(deadline - Date.now())]);
+    let timer;
+    const timeout = new Promise((resolve) => {
+      timer = setTimeout(resolve, deadline - Date.now());
+      timer.unref();
+    });
+    await Promise.race([new Promise((resolve) => arrivals.push(resolve)), timeout]);
+    clearTimeout(timer);
   }
 };
 await client.connect(transport);
