@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import orjson
 
+from mcpkit.redis import RedisBackend
 from tests.scaleout.cluster import Deployment, direct_url
 
 HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
@@ -82,6 +83,25 @@ class RawSession:
         return await self.request("tools/call", {"name": tool, "arguments": arguments}, url)
 
 
+async def published(deployment: Deployment, session: RawSession, count: int) -> None:
+    """Wait until ``count`` bus events after the session's bus position are in the log: a
+    tool's announcement is published as it answers, not before, and the GET stream opened
+    next must find them there (test-only reads of the layout)."""
+    backend = RedisBackend(deployment.redis.url)
+    try:
+        client = backend.client
+        keys = backend.keys
+        async with asyncio.timeout(20):
+            while True:
+                position = await client.hget(keys.session(session.sid), "bp")
+                after = position.decode() if position else "0-0"
+                if len(await client.xrange(keys.bus_log, f"({after}", "+")) >= count:
+                    return
+                await asyncio.sleep(0.02)
+    finally:
+        await backend.aclose()
+
+
 def notification_name(message: Any) -> str:
     """``tools`` for a list change, the URI for a resource update."""
     method = str(message["method"])
@@ -141,6 +161,7 @@ async def missed_broadcasts_tour(deployment: Deployment) -> None:
             await session.call("touch", uri="note://p")
             await session.call("touch", uri="note://unsubscribed")
             await session.call("changed")
+        await published(deployment, session, 9)
         first, second = (direct_url(r) for r in deployment.replicas[:2])
         seen, last = await follow_get(session, first, ["tools", "note://p"])
         assert seen == ["note://p", "tools", "note://marker"] or seen == [
@@ -155,6 +176,7 @@ async def missed_broadcasts_tour(deployment: Deployment) -> None:
             await session.call("changed")
             await session.call("touch", uri="note://p")
             await session.call("touch", uri="note://unsubscribed")
+        await published(deployment, session, 6)
         seen, _ = await follow_get(session, second, ["tools", "note://p"], last_event_id=last)
         # (A change made just as the first stream closed may have gone to it, still seen
         # open, and so come back from its log: each kind at least once, nothing else.)
