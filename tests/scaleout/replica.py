@@ -5,8 +5,9 @@ on 127.0.0.1:P with ``store=URL``. Every HTTP request it serves is counted (by m
 JSON-RPC method); the ``replica`` tool returns its name and the counts, so a test can show
 that consecutive requests landed on different replicas. It also says how many GETs it
 served that resumed a stream (``Last-Event-ID``) and which sessions' GET streams and how
-many ``subscriptions/listen`` streams it holds open right now (``gets``, ``listens``), so a
-test knows where a stream is before it kills that replica.
+many ``subscriptions/listen`` streams and ``stream`` calls it holds open right now
+(``gets``, ``listens``, ``running``), so a test knows where a stream is before it kills
+that replica.
 
 Tools for the failover and tour tests: ``stream`` (progress notifications), ``cut`` (the
 same, closing its SSE stream midway: the client resumes elsewhere), ``push`` (a session
@@ -38,6 +39,8 @@ RESUMED: collections.Counter[str] = collections.Counter()
 OPEN_GETS: collections.Counter[str] = collections.Counter()
 #: Open ``subscriptions/listen`` POSTs.
 OPEN_LISTENS: collections.Counter[str] = collections.Counter()
+#: ``stream`` calls running here now.
+RUNNING: collections.Counter[str] = collections.Counter()
 #: Background announcements (kept referenced until done).
 _PENDING: set[asyncio.Task[None]] = set()
 
@@ -66,6 +69,7 @@ def build(name: str, redis_url: str | None) -> Server[Any]:
             "resumed": sum(RESUMED.values()),
             "gets": sorted(sid for sid, n in OPEN_GETS.items() if n > 0),
             "listens": sum(OPEN_LISTENS.values()),
+            "running": RUNNING["stream"],
         }
 
     @app.tool()
@@ -78,9 +82,13 @@ def build(name: str, redis_url: str | None) -> Server[Any]:
         """``count`` progress notifications, ``delay`` seconds apart (messages
         ``NAME:STEP``, or ``NAME:STEP:TAG`` given a ``tag``)."""
         suffix = f":{tag}" if tag else ""
-        for i in range(1, count + 1):
-            await ctx.progress(i, count, f"{name}:{i}{suffix}")
-            await asyncio.sleep(delay)
+        RUNNING["stream"] += 1
+        try:
+            for i in range(1, count + 1):
+                await ctx.progress(i, count, f"{name}:{i}{suffix}")
+                await asyncio.sleep(delay)
+        finally:
+            RUNNING["stream"] -= 1
         return f"streamed {count} on {name}"
 
     @app.tool()

@@ -24,7 +24,7 @@ from mcpkit.server.tasks_extension import EXTENSION_ID as TASKS_EXTENSION
 from tests.interop.conftest import PEER_SCRIPTS, NodePeer, PythonPeer, py_peer, ts_peer
 from tests.scaleout.cluster import direct_url
 from tests.scaleout.conftest import Deployment
-from tests.scaleout.tours import client
+from tests.scaleout.tours import client, replica_counts
 
 __all__ = ["py_peer", "ts_peer"]
 
@@ -109,16 +109,6 @@ def stream_args() -> list[str]:
     out = ["--subscribe", "note://tour", "--wait-notifications", "6", "--settle", "0.8"]
     for name, arguments in STREAM_CALLS:
         out += ["--call", name, json.dumps(arguments)]
-    return out
-
-
-async def replica_counts(live: Deployment) -> dict[str, dict[str, Any]]:
-    """What each replica says it served, asked directly (stateless 2026 calls)."""
-    out: dict[str, dict[str, Any]] = {}
-    for member in live.replicas:
-        async with Client(direct_url(member), era="2026-07-28", timeout=30) as direct:
-            result = await direct.call_tool("replica", {})
-            out[member.name] = dict(result.structured_content or {})
     return out
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from mcpkit import Client
 from mcpkit.types import CreateMessageResult, Root, TextContent
+from tests.scaleout.cluster import Deployment, direct_url
 
 
 async def until(predicate: Callable[[], bool], timeout: float = 20.0) -> None:
@@ -58,3 +59,17 @@ def client(url: str, era: str, **kwargs: Any) -> Client:
         timeout=30,
         **kwargs,
     )
+
+
+async def replica_counts(live: Deployment) -> dict[str, dict[str, Any]]:
+    """What each running replica says it served and holds (its ``replica`` tool), asked
+    directly with stateless 2026 calls."""
+
+    async def ask(url: str) -> dict[str, Any]:
+        async with Client(url, era="2026-07-28", timeout=30) as direct:
+            result = await direct.call_tool("replica", {})
+            return dict(result.structured_content or {})
+
+    members = [m for m in live.replicas if m.listening()]
+    answers = await asyncio.gather(*(ask(direct_url(m)) for m in members))
+    return {m.name: answer for m, answer in zip(members, answers, strict=True)}
