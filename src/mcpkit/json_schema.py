@@ -16,7 +16,7 @@ arguments never loads the schema engine (a large native library).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mcpkit._lazy import lazy_module
 
@@ -161,7 +161,7 @@ class FlatObjectCheck:
             if type(item) is not kind:
                 if kind is not float or type(item) is not int:  # an int is a JSON number too
                     return False
-            elif kind is float and not math.isfinite(item):
+            elif kind is float and not math.isfinite(cast(float, item)):
                 return False
         for name in self._required:  # noqa: SIM110 (a loop: cheaper than all() or a set)
             if name not in value:
