@@ -79,6 +79,8 @@ logger = logging.getLogger("mcpkit.http")
 #: How long the answer waits for its request before it watches for a disconnect (a quick
 #: answer needs no watcher task).
 _WATCH_AFTER: Final = 0.05
+# Enum members as module names: looked up on their class they cost ~0.4 µs each (3.11).
+_REQUEST, _NOTIFICATION = MessageKind.REQUEST, MessageKind.NOTIFICATION
 _INFO: Final = TransportInfo(kind="http")
 
 
@@ -454,13 +456,13 @@ async def serve_modern_post(
         )
         return
     kind, why = classify(msg)
-    if kind is MessageKind.NOTIFICATION:
+    if kind is _NOTIFICATION:
         await respond(send, 202)
         return
     rid = msg.get("id")
     if type(rid) is not str and type(rid) is not int:
         rid = None
-    if kind is not MessageKind.REQUEST:
+    if kind is not _REQUEST:
         reason = (
             f"Invalid request: {why}"
             if kind is MessageKind.INVALID
