@@ -4,6 +4,8 @@
 The names of optional features (tasks, elicitation results, URI templates) load on first
 use, so a server that does not use them does not import them."""
 
+from __future__ import annotations
+
 from typing import TYPE_CHECKING, Any
 
 from mcpkit._lazy import load_export
