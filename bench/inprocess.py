@@ -1,13 +1,36 @@
-"""In-process cost of one stateless ``tools/call`` on the Streamable HTTP app, both eras.
+"""In-process cost of one ``tools/call`` on mcpkit's server paths.
 
-Usage: python bench/inprocess.py [--calls N] [--rounds R] [--profile legacy|modern]
+Usage: python bench/inprocess.py [--calls N] [--rounds R] [--case NAME ...] [--turn]
+       python bench/inprocess.py --profile legacy|modern|sse|stdio32 [--calls N]
 
-Drives the ASGI app directly (pre-built scope, receive and send; no sockets, no HTTP
-parser) with the ``echo`` tool: the 2025-11-25 stateless JSON mode against the 2026-07-28
-JSON answer on the same app, in interleaved rounds. Reports CPU µs per call of each era
-(process time, steadier than wall time on a shared machine; the best round and the median)
-and their ratio. ``--profile`` runs one era under cProfile and prints the top functions by
-own time and the number of function calls per request.
+Drives the server directly with the ``echo`` tool, no client library in between:
+
+- ``legacy``: the Streamable HTTP app in its 2025-11-25 stateless JSON mode, and
+  ``modern``: the same app answering a 2026-07-28 request (pre-built scope, receive and
+  send; no sockets, no HTTP parser);
+- ``sse``: the app with sessions and SSE answers (2025-11-25): one session initialized
+  first, then every call a POST with its ``Mcp-Session-Id`` answered by an SSE stream;
+- ``stdio32``: a stdio server session on real pipes, fed 32 requests per chunk (framing,
+  engine, ``tools/call``, encoding and the batched write).
+
+By default ``legacy`` and ``modern`` run in interleaved rounds (``--case`` picks others).
+Reports CPU µs per call of each case (process time, steadier than wall time on a shared
+machine; the best round and the median) and, with both eras, their ratio. ``--profile``
+runs one case under cProfile and prints the top functions by own time and the number of
+function calls per request. Every answer is checked (a 200 with a result, or on stdio
+every response of each chunk); ``--smoke`` runs each case a few times and exits.
+
+The HTTP cases call the app back to back, so the event loop never turns between calls;
+``--turn`` lets it run once after each call, as a real server's does (timers a request
+armed and cancelled are then dropped from the loop's heap as they would be; without it they
+pile up, and their cost with them).
+
+Instructions per call, stable on a loaded machine (callgrind; one case at a time):
+
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        python bench/inprocess.py --case sse --calls 500 --rounds 1   # then --calls 2000
+
+(the difference of the two totals / 1500 is one call).
 """
 
 from __future__ import annotations
@@ -16,9 +39,11 @@ import argparse
 import asyncio
 import cProfile
 import gc
+import os
 import pstats
 import statistics
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -84,7 +109,13 @@ def modern_case() -> tuple[dict[str, Any], bytes]:
     return scope, body
 
 
-def make_app() -> Any:
+#: Let the event loop run once after every HTTP call (``--turn``), as it does between the
+#: requests a real server serves: what the calls scheduled (timers) is then run or dropped
+#: as it would be, instead of piling up in a loop that never turns.
+_TURN = [False]
+
+
+def make_server() -> Server:
     server = Server("bench", version="1.0")
 
     @server.tool(name="echo")
@@ -92,58 +123,241 @@ def make_app() -> Any:
         """Echo the text."""
         return text
 
-    return server.http_app(stateless=True, json_response=True)
+    return server
+
+
+def make_app() -> Any:
+    return make_server().http_app(stateless=True, json_response=True)
 
 
 async def run_calls(app: Any, scope: dict[str, Any], body: bytes, n: int) -> float:
     """Seconds for ``n`` sequential calls (each checked for a 200 with a result)."""
     message = {"type": "http.request", "body": body, "more_body": False}
-    status: list[int] = []
-    last: list[bytes] = []
+    # Only the last answer is kept (and the count of bad statuses): nothing grows with the
+    # number of calls, so the cost per call is the same for any number of them.
+    status = [0, 0]  # bad statuses, last status
+    last = [b""]
 
     async def receive() -> dict[str, Any]:
         return message
 
     async def send(m: dict[str, Any]) -> None:
         if m["type"] == "http.response.start":
-            status.append(m["status"])
+            code = status[1] = m["status"]
+            if code != 200:
+                status[0] += 1
         else:
-            last.append(m.get("body", b""))
+            last[0] = m.get("body", b"")
 
+    turn = _TURN[0]
     start = time.process_time()
     for _ in range(n):
         await app(scope, receive, send)
+        if turn:
+            await asyncio.sleep(0)
     elapsed = time.process_time() - start
-    if any(s != 200 for s in status) or b'"result"' not in last[-1]:
-        raise SystemExit(f"unexpected answer: {status[-1]} {last[-1][:200]!r}")
+    if status[0] or b'"result"' not in last[0]:
+        raise SystemExit(f"unexpected answer: {status[1]} {last[0][:200]!r}")
     return elapsed
 
 
-async def measure(calls: int, rounds: int) -> dict[str, list[float]]:
+Runner = Callable[[int], Awaitable[float]]
+
+
+async def http_case(era: str) -> Runner:
+    """A stateless ``tools/call`` of one era on the stateless JSON app."""
     app = make_app()
-    cases = {"2025 stateless JSON": legacy_case(), "2026 JSON": modern_case()}
-    out: dict[str, list[float]] = {k: [] for k in cases}
-    for scope, body in cases.values():
-        await run_calls(app, scope, body, 200)  # warm-up
+    scope, body = legacy_case() if era == "legacy" else modern_case()
+
+    async def run(n: int) -> float:
+        return await run_calls(app, scope, body, n)
+
+    return run
+
+
+async def sse_case() -> Runner:
+    """``tools/call`` on an initialized 2025-11-25 session, answered by an SSE stream."""
+    app = make_server().http_app()
+    init = orjson.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "1"},
+            },
+        }
+    )
+    sent: list[dict[str, Any]] = []
+
+    async def post(scope: dict[str, Any], body: bytes) -> None:
+        message = {"type": "http.request", "body": body, "more_body": False}
+
+        async def receive() -> dict[str, Any]:
+            return message
+
+        async def send(m: dict[str, Any]) -> None:
+            sent.append(m)
+
+        await app(scope, receive, send)
+
+    await post(_scope([]), init)
+    sid = dict(sent[0]["headers"]).get(b"mcp-session-id")
+    if sid is None:
+        raise SystemExit(f"initialize failed: {sent!r}")
+    headers = [(b"mcp-session-id", sid), (b"mcp-protocol-version", b"2025-11-25")]
+    scope = _scope(headers)
+    await post(scope, orjson.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "echo", "arguments": {"text": "hello"}},
+    }
+    body = orjson.dumps(call)
+    message = {"type": "http.request", "body": body, "more_body": False}
+    counts = [0, 0, 0]  # answers carrying the echoed text, bad statuses, last status
+    last = [b""]
+
+    async def receive() -> dict[str, Any]:
+        return message
+
+    async def send(m: dict[str, Any]) -> None:
+        if m["type"] == "http.response.start":
+            code = counts[2] = m["status"]
+            if code != 200:
+                counts[1] += 1
+        else:
+            data = last[0] = m.get("body", b"")
+            counts[0] += data.count(b'"text":"hello"')
+
+    async def run(n: int) -> float:
+        counts[:] = [0, 0, 0]
+        turn = _TURN[0]
+        start = time.process_time()
+        for _ in range(n):
+            await app(scope, receive, send)
+            if turn:
+                await asyncio.sleep(0)
+        elapsed = time.process_time() - start
+        if counts[1] or counts[0] != n:
+            raise SystemExit(f"unexpected answer: {counts[2]} {last[0][-300:]!r}")
+        return elapsed
+
+    return run
+
+
+class _Collect(asyncio.Protocol):
+    """Reads the server's stdout: counts whole lines, wakes the waiter at a target."""
+
+    def __init__(self) -> None:
+        self.buf = bytearray()
+        self.lines = 0
+        self.want = 0
+        self.waiter: asyncio.Future[None] | None = None
+
+    def data_received(self, data: bytes) -> None:
+        self.buf += data
+        self.lines += data.count(b"\n")
+        if self.waiter is not None and self.lines >= self.want and not self.waiter.done():
+            self.waiter.set_result(None)
+
+
+async def stdio_case(chunk: int = 32) -> Runner:
+    """A stdio server session on pipes, fed ``chunk`` pipelined requests at a time."""
+    from mcpkit.transports.stdio import StdioServerTransport
+
+    loop = asyncio.get_running_loop()
+    in_r, in_w = os.pipe()
+    out_r, out_w = os.pipe()
+    transport = StdioServerTransport(
+        stdin=os.fdopen(in_r, "rb", buffering=0), stdout=os.fdopen(out_w, "wb", buffering=0)
+    )
+    session = make_server().session(transport)
+    await session.start()
+    collect = _Collect()
+    await loop.connect_read_pipe(lambda: collect, os.fdopen(out_r, "rb", buffering=0))
+    writer = os.fdopen(in_w, "wb", buffering=0)
+
+    async def exchange(data: bytes, lines: int) -> bytes:
+        collect.want = collect.lines + lines
+        collect.waiter = loop.create_future()
+        writer.write(data)
+        await collect.waiter
+        out = bytes(collect.buf)
+        collect.buf.clear()
+        return out
+
+    init = {
+        "jsonrpc": "2.0",
+        "id": "init",
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "bench", "version": "1"},
+        },
+    }
+    await exchange(orjson.dumps(init) + b"\n", 1)
+    writer.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+    calls = b"".join(
+        orjson.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": i,
+                "method": "tools/call",
+                "params": {"name": "echo", "arguments": {"text": "hello"}},
+            }
+        )
+        + b"\n"
+        for i in range(chunk)
+    )
+
+    async def run(n: int) -> float:
+        rounds = max(1, n // chunk)
+        start = time.process_time()
+        for _ in range(rounds):
+            out = await exchange(calls, chunk)
+            if out.count(b'"text":"hello"') != chunk:
+                raise SystemExit(f"unexpected answer: {out[-300:]!r}")
+        return (time.process_time() - start) * n / (rounds * chunk)
+
+    return run
+
+
+CASES: dict[str, tuple[str, Callable[[], Awaitable[Runner]]]] = {
+    "legacy": ("2025 stateless JSON", lambda: http_case("legacy")),
+    "modern": ("2026 JSON", lambda: http_case("modern")),
+    "sse": ("2025 session SSE", sse_case),
+    "stdio32": ("stdio 32 per chunk", stdio_case),
+}
+
+
+async def measure(calls: int, rounds: int, cases: list[str]) -> dict[str, list[float]]:
+    runners = {CASES[c][0]: await CASES[c][1]() for c in cases}
+    out: dict[str, list[float]] = {k: [] for k in runners}
+    for run in runners.values():
+        await run(200)  # warm-up
     for _ in range(rounds):
-        for name, (scope, body) in cases.items():
+        for name, run in runners.items():
             gc.collect()
-            elapsed = await run_calls(app, scope, body, calls)
+            elapsed = await run(calls)
             out[name].append(elapsed / calls * 1e6)
     return out
 
 
-async def profile(era: str, calls: int) -> None:
-    app = make_app()
-    scope, body = legacy_case() if era == "legacy" else modern_case()
-    await run_calls(app, scope, body, 200)
+async def profile(case: str, calls: int) -> None:
+    run = await CASES[case][1]()
+    await run(200)
     prof = cProfile.Profile()
     prof.enable()
-    await run_calls(app, scope, body, calls)
+    await run(calls)
     prof.disable()
     stats = pstats.Stats(prof)
     total = sum(v[1] for v in stats.stats.values())  # type: ignore[attr-defined]
-    print(f"{era}: {total / calls:.1f} function calls per request")
+    print(f"{case}: {total / calls:.1f} function calls per request")
     stats.sort_stats("tottime").print_stats(35)
 
 
@@ -151,17 +365,25 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--profile", choices=["legacy", "modern"])
+    parser.add_argument("--case", action="append", choices=list(CASES))
+    parser.add_argument("--profile", choices=list(CASES))
+    parser.add_argument("--smoke", action="store_true", help="every case, a few calls")
+    parser.add_argument("--turn", action="store_true", help="a loop turn after each HTTP call")
     args = parser.parse_args()
+    _TURN[0] = args.turn
     if args.profile:
         asyncio.run(profile(args.profile, args.calls))
         return
-    out = asyncio.run(measure(args.calls, args.rounds))
-    print(f"{'era':24} {'best µs':>9} {'median µs':>10}")
+    cases = args.case or ["legacy", "modern"]
+    if args.smoke:
+        cases, args.calls, args.rounds = list(CASES), 64, 1
+    out = asyncio.run(measure(args.calls, args.rounds, cases))
+    print(f"{'case':24} {'best µs':>9} {'median µs':>10}")
     for name, values in out.items():
         print(f"{name:24} {min(values):9.1f} {statistics.median(values):10.1f}")
-    legacy, modern = (min(v) for v in out.values())
-    print(f"modern / legacy (best): {modern / legacy:.2f}")
+    if "legacy" in cases and "modern" in cases:
+        legacy, modern = (min(out[CASES[c][0]]) for c in ("legacy", "modern"))
+        print(f"modern / legacy (best): {modern / legacy:.2f}")
 
 
 if __name__ == "__main__":

@@ -18,13 +18,14 @@ import contextlib
 import contextvars
 import logging
 import traceback
-from collections.abc import Awaitable, Callable, Coroutine, Generator
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Final
 
 import orjson
 
 from mcpkit import versions
 from mcpkit._defaults import DEFAULT
+from mcpkit.eager import resume
 from mcpkit.envelope import Envelope, parse_request_envelope
 from mcpkit.errors import ConnectionClosed, McpError, RequestTimeout
 from mcpkit.jsonrpc import (
@@ -96,9 +97,13 @@ class RequestContext:
         self.method = method
         self.params = params
         meta = params.get("_meta") if params is not None else None
-        self.meta: JSONObject | None = meta if type(meta) is dict else None
-        token = self.meta.get("progressToken") if self.meta is not None else None
-        self.progress_token: str | int | None = token if is_valid_id(token) else None
+        if type(meta) is dict:
+            self.meta: JSONObject | None = meta
+            token = meta.get("progressToken")
+            self.progress_token: str | int | None = token if is_valid_id(token) else None
+        else:
+            self.meta = None
+            self.progress_token = None
         #: Set when the peer cancelled this request; sync code can poll it.
         self.cancelled = False
         self.task: asyncio.Task[None] | None = None
@@ -580,7 +585,7 @@ class Session:
                 logger.exception("Serving %r failed", ctx.method)
                 self._done_serving(ctx.request_id)
                 return
-            ctx.task = self._loop.create_task(_go_on(coro, waiting_on), context=context)
+            ctx.task = self._loop.create_task(resume(coro, waiting_on), context=context)
         else:
             ctx.task = self._loop.create_task(coro)
         if len(self._in_flight) >= self._max_in_flight and not self._reading_paused:
@@ -872,40 +877,6 @@ class Session:
 
 async def _ping(params: JSONObject | None, ctx: RequestContext) -> JSONObject:
     return {}
-
-
-async def _go_on(coro: Coroutine[Any, Any, None], waiting_on: Any) -> None:
-    """Drive ``coro``, started outside any task and now waiting on ``waiting_on``, to its
-    end inside the task running this."""
-    await _Resume(coro, waiting_on)
-
-
-class _Resume:
-    """Hands the future a started coroutine waits on to the task awaiting this, then passes
-    the task's sends and throws (cancellation) on to that coroutine."""
-
-    __slots__ = ("coro", "waiting_on")
-
-    def __init__(self, coro: Coroutine[Any, Any, None], waiting_on: Any) -> None:
-        self.coro = coro
-        self.waiting_on = waiting_on
-
-    def __await__(self) -> Generator[Any, Any, None]:
-        coro, waiting_on = self.coro, self.waiting_on
-        self.waiting_on = None
-        while True:
-            try:
-                sent = yield waiting_on
-            except BaseException as exc:
-                try:
-                    waiting_on = coro.throw(exc)
-                except StopIteration:
-                    return
-            else:
-                try:
-                    waiting_on = coro.send(sent)
-                except StopIteration:
-                    return
 
 
 async def _logged(awaitable: Awaitable[Any], what: str) -> None:

@@ -7,10 +7,13 @@ once and writes whole bodies.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any, Final
 
 import orjson
+
+from mcpkit.eager import Resume
 
 __all__ = [
     "JSON_HEADERS",
@@ -25,8 +28,10 @@ __all__ = [
     "error_body",
     "oversized_headers",
     "read_body",
+    "read_body_within",
     "respond",
     "respond_error",
+    "respond_json",
 ]
 
 Scope = MutableMapping[str, Any]
@@ -127,6 +132,18 @@ async def respond(
     await send({"type": "http.response.body", "body": body})
 
 
+async def respond_json(
+    send: Send, status: int, body: bytes, extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    """A whole JSON answer, with its ``Content-Length`` (without one the ASGI server has to
+    send it chunked: a chunk header, then the terminating chunk)."""
+    headers = [*JSON_HEADERS, (b"content-length", b"%d" % len(body))]
+    if extra:
+        headers += extra
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
 async def respond_error(
     send: Send,
     status: int,
@@ -135,10 +152,7 @@ async def respond_error(
     rid: Any = None,
     extra: list[tuple[bytes, bytes]] | None = None,
 ) -> None:
-    headers = list(JSON_HEADERS)
-    if extra:
-        headers += extra
-    await respond(send, status, error_body(code, message, rid), headers)
+    await respond_json(send, status, error_body(code, message, rid), extra)
 
 
 class BodyTooLarge(Exception):
@@ -171,6 +185,21 @@ async def read_body(receive: Receive, limit: int) -> bytes | None:
     if size > limit:
         raise BodyTooLarge
     return b"".join(chunks)
+
+
+async def read_body_within(receive: Receive, limit: int, timeout: float | None) -> bytes | None:
+    """:func:`read_body` with the whole body due within ``timeout`` seconds (else
+    ``TimeoutError``). A body the ASGI server already holds is read at once, with no timer
+    armed: only a read that has to wait runs under the timeout."""
+    coro = read_body(receive, limit)
+    try:
+        waiting_on = coro.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    if timeout is None:
+        return await Resume(coro, waiting_on)
+    async with asyncio.timeout(timeout):
+        return await Resume(coro, waiting_on)
 
 
 def oversized_headers(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from typing import Any, Final
 
@@ -23,6 +24,13 @@ def _server(app: Any, host: str, port: int, **kwargs: Any) -> Any:
         raise error from None
 
     kwargs.setdefault("log_level", "warning")
+    # uvicorn logs each response at INFO whenever its access logger has a handler, and
+    # builds the line's arguments first (the quoted path, the client address): when the
+    # level hides INFO, no access logger spares that work on every request.
+    level = kwargs["log_level"]
+    if isinstance(level, str):
+        level = logging.getLevelName(level.upper())
+    kwargs.setdefault("access_log", not isinstance(level, int) or level <= logging.INFO)
     kwargs.setdefault("lifespan", "on")
     # A backstop only: the app's streams end as soon as shutdown starts (below).
     kwargs.setdefault("timeout_graceful_shutdown", 5)
@@ -75,7 +83,12 @@ def _head_timeout_protocol(timeout: float) -> type[Any] | None:
         return None
 
     class HeadTimeoutProtocol(HttpToolsProtocol):
+        # One timer per connection, not one per request: a head that begins notes the time,
+        # and the timer (armed when none is pending) checks when it fires whether a head
+        # has been arriving for ``timeout`` seconds, else re-arms for the one in progress.
         _head_timer: asyncio.TimerHandle | None = None
+        #: When the current request head began (None: not in a head).
+        _head_began: float | None = None
         #: Bytes received since the current request head began (None: not in a head).
         _head_bytes: int | None = 0
 
@@ -93,31 +106,40 @@ def _head_timeout_protocol(timeout: float) -> type[Any] | None:
             super().on_message_complete()
             self._head_bytes = 0  # the next request's head starts
 
-        def _arm(self) -> None:
-            self._disarm()
-            self._head_timer = self.loop.call_later(timeout, self._head_expired)
+        def _head_starts(self) -> None:
+            began = self._head_began = self.loop.time()
+            if self._head_timer is None:
+                self._head_timer = self.loop.call_at(began + timeout, self._head_check)
 
         def _disarm(self) -> None:
+            self._head_began = None
             timer, self._head_timer = self._head_timer, None
             if timer is not None:
                 timer.cancel()
 
-        def _head_expired(self) -> None:
+        def _head_check(self) -> None:
             self._head_timer = None
+            began = self._head_began
+            if began is None:
+                return  # no head arriving: the next one arms the timer again
+            remaining = began + timeout - self.loop.time()
+            if remaining > 0.005:  # a later head than the one the timer was armed for
+                self._head_timer = self.loop.call_later(remaining, self._head_check)
+                return
             if not self.transport.is_closing():
                 self.transport.write(_TIMED_OUT)
                 self.transport.close()
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
-            self._arm()
+            self._head_starts()
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
-            self._arm()
+            self._head_starts()
 
         def on_headers_complete(self) -> None:
-            self._disarm()
+            self._head_began = None
             self._head_bytes = None
             super().on_headers_complete()
 

@@ -39,7 +39,6 @@ from mcpkit.session import ServerSession
 from mcpkit.transports.base import MessageSink, Transport
 from mcpkit.transports.http import sse
 from mcpkit.transports.http.asgi import (
-    JSON_HEADERS,
     SSE_HEADERS,
     BodyTooLarge,
     Message,
@@ -49,9 +48,10 @@ from mcpkit.transports.http.asgi import (
     Send,
     accepts,
     oversized_headers,
-    read_body,
+    read_body_within,
     respond,
     respond_error,
+    respond_json,
 )
 from mcpkit.transports.http.event_store import EventStore, MemoryEventStore
 from mcpkit.transports.http.host_origin import HostOriginMiddleware
@@ -68,6 +68,7 @@ from mcpkit.transports.http.modern_server import (
 )
 from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
 from mcpkit.transports.http.shutdown import watch_signals
+from mcpkit.transports.http.stateless import StatelessJsonTransport
 from mcpkit.versions import ProtocolVersion
 
 __all__ = [
@@ -90,6 +91,8 @@ SessionFactory = Callable[[Transport], ServerSession]
 SESSION_NOT_FOUND: Final = -32001
 #: Sent with a 408: the rest of the body is never read, so the connection ends with it.
 _CLOSE: Final = [(b"connection", b"close")]
+#: The headers of an answer without a body (a length, so it is not sent chunked).
+_NO_BODY: Final = [(b"content-length", b"0")]
 _DEFAULT_VERSION = versions.V2025_03_26
 
 
@@ -381,8 +384,7 @@ class StreamableHTTPApp:
                 await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
                 return
         try:
-            async with asyncio.timeout(self.body_timeout):
-                body = await read_body(receive, self.max_body_size)
+            body = await read_body_within(receive, self.max_body_size, self.body_timeout)
         except BodyTooLarge:
             await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
             return
@@ -490,7 +492,7 @@ class StreamableHTTPApp:
                 cancelled = cancelled_request_id(msg.get("params"))
                 if cancelled is not None:
                     transport.cancel_request(cancelled)
-            await respond(send, 202)
+            await respond(send, 202, b"", _NO_BODY)
             return
         rid = msg["id"]
         if transport.has_request(rid):
@@ -511,7 +513,7 @@ class StreamableHTTPApp:
         try:
             if kind is MessageKind.RESULT or kind is MessageKind.ERROR:
                 if await self.shared.route_response(transport, msg):
-                    await respond(send, 202)
+                    await respond(send, 202, b"", _NO_BODY)
                     return True
             elif kind is MessageKind.NOTIFICATION and msg["method"] == "notifications/cancelled":
                 await self.shared.broadcast_cancel(transport.session_id, msg)
@@ -602,7 +604,7 @@ class StreamableHTTPApp:
             transport = await self._fresh_session(version)
             if not ids:
                 await transport.close()
-                await respond(send, 202)
+                await respond(send, 202, b"", _NO_BODY)
                 return
             try:
                 await self._serve_requests(transport, items, ids, receive, send)
@@ -612,7 +614,7 @@ class StreamableHTTPApp:
         transport.touch()
         if not ids:
             transport.sink.receive(items)  # type: ignore[union-attr]
-            await respond(send, 202)
+            await respond(send, 202, b"", _NO_BODY)
             return
         await self._serve_requests(transport, items, ids, receive, send)
 
@@ -641,14 +643,13 @@ class StreamableHTTPApp:
                 if transport.closed and sid is not None:
                     await self._not_found(send, ids[0])
                 else:
-                    await respond(send, 202)  # cancelled by the client: no response
+                    # Cancelled by the client: no response.
+                    await respond(send, 202, b"", _NO_BODY)
                 return
-            headers = list(JSON_HEADERS)
-            if sid is not None:
-                headers.append((b"mcp-session-id", sid.encode()))
+            extra = [(b"mcp-session-id", sid.encode())] if sid is not None else []
             if extra_headers:
-                headers += extra_headers
-            await respond(send, 200, data, headers)
+                extra += extra_headers
+            await respond_json(send, 200, data, extra)
             return
         conn = SSEConnection(self.max_stream_buffer)
         transport.open_request_stream(ids, conn)
@@ -702,7 +703,7 @@ class StreamableHTTPApp:
             await respond_error(send, 500, INVALID_REQUEST, "Session closed during initialize")
             return
         ok = b'"error"' not in data or "error" not in orjson.loads(data)
-        headers = list(JSON_HEADERS)
+        headers: list[tuple[bytes, bytes]] = []
         if ok and not session.closed and self.shared is not None:
             transport.protocol_version = session.protocol_version
             try:
@@ -719,7 +720,7 @@ class StreamableHTTPApp:
             self._ensure_reaper()
         else:
             await session.close()
-        await respond(send, 200, data, headers)
+        await respond_json(send, 200, data, headers)
 
     async def _fresh_session(self, version: ProtocolVersion | None) -> HttpSessionTransport:
         transport = HttpSessionTransport(
@@ -742,7 +743,10 @@ class StreamableHTTPApp:
         send: Send,
     ) -> None:
         if not is_request:
-            await respond(send, 202)  # no session to deliver it to
+            await respond(send, 202, b"", _NO_BODY)  # no session to deliver it to
+            return
+        if self.json_response:
+            await self._stateless_json(msg, version, send)
             return
         transport = HttpSessionTransport(
             None,
@@ -756,6 +760,32 @@ class StreamableHTTPApp:
             transport.protocol_version = session.protocol_version
         try:
             await self._serve_requests(transport, msg, [msg["id"]], receive, send)
+        finally:
+            await session.close()
+
+    async def _stateless_json(
+        self, msg: dict[str, Any], version: ProtocolVersion | None, send: Send
+    ) -> None:
+        """One request of a stateless POST answered with JSON: its session can send
+        nothing but the response (see :mod:`~mcpkit.transports.http.stateless`)."""
+        transport = StatelessJsonTransport(msg["id"])
+        session = self.session_factory(transport)
+        await session.start()
+        if msg["method"] != "initialize":
+            session.assume_initialized(version or _DEFAULT_VERSION)
+        try:
+            session.receive_classified(msg, MessageKind.REQUEST)
+            data = transport.response  # a handler that finished at once answered already
+            if data is None:
+                try:
+                    data = await transport.wait()
+                except asyncio.CancelledError:
+                    task = asyncio.current_task()
+                    if task is not None and task.cancelling():
+                        raise
+                    await respond(send, 202, b"", _NO_BODY)  # ended with no response
+                    return
+            await respond_json(send, 200, data)
         finally:
             await session.close()
 
@@ -913,7 +943,7 @@ class StreamableHTTPApp:
                 await respond_error(send, 503, INTERNAL_ERROR, str(exc))
                 return
         await self._end_session(transport)
-        await respond(send, 200)
+        await respond(send, 200, b"", _NO_BODY)
 
     # -- streaming -----------------------------------------------------------------------------
 
@@ -952,6 +982,15 @@ class StreamableHTTPApp:
                     await event.wait()
                 finally:
                     timer.cancel()
+            if conn.finished and conn.frames:
+                # The whole answer is here: one body with its length (not chunked).
+                data = conn.take()
+                headers = [*headers, (b"content-length", b"%d" % len(data))]
+                await send({"type": "http.response.start", "status": 200, "headers": headers})
+                conn.sending = True
+                await send({"type": "http.response.body", "body": data, "more_body": False})
+                conn.sending = False
+                return
             await send({"type": "http.response.start", "status": 200, "headers": headers})
             while True:
                 if conn.frames:

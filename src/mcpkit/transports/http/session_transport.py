@@ -66,6 +66,44 @@ def _related_task(message: Any) -> str | None:
     return task_id if type(task_id) is str else None
 
 
+class Signal:
+    """What :class:`asyncio.Event` does for the one handler that waits on a connection: a
+    flag, and a future made only when that handler has to wait for it (an Event costs a
+    deque and its loop binding on every response)."""
+
+    __slots__ = ("_flag", "_waiter")
+
+    def __init__(self) -> None:
+        self._flag = False
+        self._waiter: asyncio.Future[None] | None = None
+
+    def is_set(self) -> bool:
+        return self._flag
+
+    def set(self) -> None:
+        if self._flag:
+            return
+        self._flag = True
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._flag = False
+
+    async def wait(self) -> bool:
+        """Return (True) once the flag is set."""
+        if self._flag:
+            return True
+        waiter = self._waiter
+        if waiter is None or waiter.done():
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+        await waiter
+        return True
+
+
 class SSEConnection:
     """One HTTP response streaming SSE frames; the ASGI handler drains :attr:`frames`.
 
@@ -98,7 +136,8 @@ class SSEConnection:
         self.size = 0
         self.max_buffer = max_buffer
         self.max_frames = max_frames
-        self.event = asyncio.Event()
+        #: Set when there is something for the handler to do (frames, the end, a ping).
+        self.event = Signal()
         #: End the response once the buffered frames are sent.
         self.finished = False
         #: Stop now (client gone, replaced, or too slow); buffered frames are dropped.
@@ -232,6 +271,7 @@ class HttpSessionTransport(Transport):
         self.closed = False
         self._on_close = on_close
         self._counter = 0
+        self._key_prefix: str | None = None
         self._streams: dict[str, _Stream] = {}
         self._by_request: dict[RequestId, _Stream] = {}
         self._json: dict[RequestId, asyncio.Future[bytes]] = {}
@@ -531,13 +571,16 @@ class HttpSessionTransport(Transport):
     # -- internals -----------------------------------------------------------------------------
 
     def _new_key(self) -> str:
+        self._counter += 1
         if self.session_id is None:
-            self._counter += 1  # not resumable: no need for unguessable keys
-            return str(self._counter)
-        while True:
-            key = secrets.token_hex(6)
-            if key not in self._streams:
-                return key
+            return str(self._counter)  # not resumable: no need for unguessable keys
+        # A random prefix per transport (drawn once) and a counter: keys no other view of
+        # this session (another replica, a restored session) can repeat, without a draw
+        # from the system's random source for every stream.
+        prefix = self._key_prefix
+        if prefix is None:
+            prefix = self._key_prefix = secrets.token_hex(6)
+        return f"{prefix}{self._counter}"
 
     def _prime(self, stream: _Stream, conn: SSEConnection) -> None:
         if self.store is None or self.session_id is None:

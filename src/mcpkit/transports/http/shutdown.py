@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import signal
 import threading
+import time
 import weakref
 from collections.abc import Callable
 from types import FrameType
@@ -31,14 +32,18 @@ class StreamCloser(Protocol):
 
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
-_apps: weakref.WeakKeyDictionary[StreamCloser, asyncio.AbstractEventLoop] = (
+#: Each watched app: the loop it serves on, and when the handlers were last looked at.
+_apps: weakref.WeakKeyDictionary[StreamCloser, tuple[asyncio.AbstractEventLoop, float]] = (
     weakref.WeakKeyDictionary()
 )
 _previous: dict[int, Callable[[int, FrameType | None], Any]] = {}
+#: Seconds between two looks at the installed handlers for one app (``signal.getsignal``
+#: costs several µs for a Python handler: every stream of a busy server would pay it).
+_RECHECK = 1.0
 
 
 def _hook(signum: int, frame: FrameType | None) -> None:
-    for app, loop in list(_apps.items()):
+    for app, (loop, _) in list(_apps.items()):
         with contextlib.suppress(RuntimeError):  # that loop is closed
             loop.call_soon_threadsafe(app.close_streams)
     previous = _previous.get(signum)
@@ -51,10 +56,15 @@ def watch_signals(app: StreamCloser) -> None:
 
     Only a Python-level handler is chained (a default or ignored disposition is left alone:
     the process then dies at once or not at all, and nothing waits for streams). Cheap to
-    call repeatedly; a no-op off the main thread.
+    call repeatedly (the handlers are looked at again at most once a second per app); a
+    no-op off the main thread.
     """
-    if app not in _apps:
-        _apps[app] = asyncio.get_running_loop()
+    loop = asyncio.get_running_loop()
+    now = time.monotonic()
+    seen = _apps.get(app)
+    if seen is not None and seen[0] is loop and now - seen[1] < _RECHECK:
+        return
+    _apps[app] = (loop, now)
     if threading.current_thread() is not threading.main_thread():
         return
     for signum in _SIGNALS:

@@ -23,6 +23,17 @@ def encode_event(
     retry: int | None = None,
 ) -> bytes:
     """One SSE event. ``data=None`` (with an id) makes a priming event: id and empty data."""
+    if (
+        event == "message"
+        and retry is None
+        and data is not None
+        and b"\n" not in data
+        and b"\r" not in data
+    ):
+        # The usual event: one JSON message on one line.
+        if event_id is None:
+            return b"event: message\ndata: " + data + b"\n\n"
+        return b"id: %b\nevent: message\ndata: %b\n\n" % (event_id.encode(), data)
     parts: list[bytes] = []
     if event_id is not None:
         parts.append(b"id: " + event_id.encode() + b"\n")
