@@ -126,7 +126,7 @@ def read_request_envelope(params: Any) -> Envelope:
     """Parse ``params._meta`` without judging the version; -32602 when it is missing or
     malformed (``protocolVersion`` not a non-empty string, ``clientCapabilities`` not an
     object, ``clientInfo`` not an Implementation, ``logLevel`` not a LoggingLevel)."""
-    return _read(params, None)
+    return parse_request_envelope(params, None)
 
 
 def _is_object(value: Any) -> bool:
@@ -135,7 +135,14 @@ def _is_object(value: Any) -> bool:
     return type(value) is dict or isinstance(value, Mapping)
 
 
-def _read(params: Any, supported: tuple[ProtocolVersion, ...] | None) -> Envelope:
+def parse_request_envelope(
+    params: Any, supported: Iterable[ProtocolVersion] | None = MODERN_SUPPORTED
+) -> Envelope:
+    """:func:`read_request_envelope` then :func:`check_supported_version`: the envelope of a
+    request this server can serve (its ``version`` set), or the McpError to answer with
+    (``supported`` None: the version is not judged, as :func:`read_request_envelope`)."""
+    if supported is not None and type(supported) is not tuple:
+        supported = tuple(supported)
     # The usual envelope (decoded JSON objects) takes this path: the checks of _read_all
     # below, with subscripts for lookups; anything unusual goes there for its error.
     try:
@@ -187,7 +194,11 @@ def _read(params: Any, supported: tuple[ProtocolVersion, ...] | None) -> Envelop
     return Envelope(revision, version, caps, info, level, extra)
 
 
-def _read_all(params: Any, supported: tuple[ProtocolVersion, ...] | None) -> Envelope:
+#: The quick reading (the tests compare it with the full one).
+_read = parse_request_envelope
+
+
+def _read_all(params: Any, supported: Iterable[ProtocolVersion] | None) -> Envelope:
     if params is None:
         raise _invalid("Missing params._meta: every request must carry the request envelope")
     if type(params) is not dict and not _is_object(params):
@@ -241,14 +252,6 @@ def check_supported_version(
         if v.name == requested:
             return v
     raise UnsupportedProtocolVersion.build(requested, [v.name for v in listed])
-
-
-def parse_request_envelope(
-    params: Any, supported: Iterable[ProtocolVersion] = MODERN_SUPPORTED
-) -> Envelope:
-    """:func:`read_request_envelope` then :func:`check_supported_version`: the envelope of a
-    request this server can serve (its ``version`` set), or the McpError to answer with."""
-    return _read(params, supported if type(supported) is tuple else tuple(supported))
 
 
 def build_request_meta(

@@ -4,6 +4,7 @@ the prototype or another copy, and follows every change to the server."""
 
 from __future__ import annotations
 
+import asyncio
 import types
 from collections import deque
 from typing import Any
@@ -185,3 +186,49 @@ async def test_a_server_with_middleware_is_served_the_ordinary_way() -> None:
     assert status == 200 and answer["result"]["content"][0]["text"] == "hi"
     assert seen == ["tools/call"]
     assert getattr(server, "_mcpkit_modern_prototype", None) is None
+
+
+async def test_a_client_that_goes_away_cancels_a_copied_sessions_request() -> None:
+    server = _server()
+    events: list[str] = []
+    started = asyncio.Event()
+
+    @server.tool()
+    async def slow(text: str) -> str:
+        events.append("started")
+        started.set()
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            events.append("cancelled")
+            raise
+        return text
+
+    app = server.http_app(stateless=True, json_response=True)
+    scope, body = _call("slow")
+    gone = asyncio.Event()
+    calls = 0
+
+    async def receive() -> dict[str, Any]:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            return {"type": "http.request", "body": body, "more_body": False}
+        await gone.wait()
+        return {"type": "http.disconnect"}
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    serving = asyncio.create_task(app(scope, receive, send))
+    await asyncio.wait_for(started.wait(), 10)
+    assert getattr(server, "_mcpkit_modern_prototype", None) is not None
+    assert len(server.sessions) == 1
+    await asyncio.sleep(0.1)  # past the quick-answer window: a watcher listens
+    gone.set()
+    await asyncio.wait_for(serving, 10)
+    assert events == ["started", "cancelled"]
+    assert sent == []  # nobody to answer
+    assert not server.sessions

@@ -311,6 +311,10 @@ class ModernRequestTransport(Transport):
             await drained.wait()
 
     async def close(self) -> None:
+        self.close_now()
+
+    def close_now(self) -> None:
+        """:meth:`close`, which never waits: the session is told at once."""
         if self.closed:
             return
         self.closed = True
@@ -498,7 +502,16 @@ async def serve_modern_post(
         stream = not json_ok or (not app.json_response and accepts(accept, "text/event-stream"))
         await _answer(app, transport, stream, json_ok, receive, send)
     finally:
-        await session.close()
+        if started:
+            # Session.close for a copy, without its coroutines: close the transport, end
+            # the session (connection_lost), then wait for its background tasks, if any.
+            transport.close_now()
+            if not session.closed:  # the transport was closed by the client's disconnect
+                session.connection_lost(None)
+            if session._background:
+                await session.close()
+        else:
+            await session.close()
 
 
 async def _answer(
