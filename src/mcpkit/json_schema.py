@@ -130,13 +130,15 @@ def compile_schema(schema: dict[str, Any]) -> SchemaValidator:
     return SchemaValidator(schema)
 
 
-# JSON type -> the Python type a decoded JSON value of that type has
-_PRIMITIVE_TYPES: dict[str, type] = {
-    "string": str,
-    "integer": int,
-    "number": float,
-    "boolean": bool,
+# JSON type -> the Python types a decoded JSON value of that type has
+_PRIMITIVE_TYPES: dict[str, frozenset[type]] = {
+    "string": frozenset((str,)),
+    "integer": frozenset((int,)),
+    "number": frozenset((int, float)),  # a float only when finite: see matches
+    "boolean": frozenset((bool,)),
+    "null": frozenset((type(None),)),
 }
+_NO_TYPES: frozenset[type] = frozenset()
 # keywords that do not change what a schema accepts
 _ANNOTATIONS = frozenset(("title", "description", "default", "examples", "deprecated"))
 _FLAT_OBJECT_KEYS = frozenset(("type", "properties", "required", "additionalProperties"))
@@ -144,12 +146,13 @@ _FLAT_OBJECT_KEYS = frozenset(("type", "properties", "required", "additionalProp
 
 class FlatObjectCheck:
     """A pure-Python check of an object against a closed schema whose properties each have
-    one primitive type (string, integer, number, boolean). :meth:`matches` True: the schema
-    accepts the value; False: it may not, ask the validator (which has the message)."""
+    a primitive type (string, integer, number, boolean, null) or are an ``anyOf`` of such
+    types (``Optional``). :meth:`matches` True: the schema accepts the value; False: it may
+    not, ask the validator (which has the message)."""
 
     __slots__ = ("_kinds", "_required")
 
-    def __init__(self, kinds: dict[str, type], required: tuple[str, ...]) -> None:
+    def __init__(self, kinds: dict[str, frozenset[type]], required: tuple[str, ...]) -> None:
         self._kinds = kinds
         self._required = required
 
@@ -157,11 +160,10 @@ class FlatObjectCheck:
         """True when ``value`` (a dict) certainly matches the schema."""
         kinds = self._kinds
         for name, item in value.items():
-            kind = kinds.get(name)  # None: a property the schema does not allow
-            if type(item) is not kind:
-                if kind is not float or type(item) is not int:  # an int is a JSON number too
-                    return False
-            elif kind is float and not math.isfinite(cast(float, item)):
+            tp = type(item)  # exact: a subclass (or a property not allowed) asks the engine
+            if tp not in kinds.get(name, _NO_TYPES):
+                return False
+            if tp is float and not math.isfinite(cast(float, item)):
                 return False
         for name in self._required:  # noqa: SIM110 (a loop: cheaper than all() or a set)
             if name not in value:
@@ -169,10 +171,33 @@ class FlatObjectCheck:
         return True
 
 
+def _property_types(prop: Any) -> frozenset[type] | None:
+    """The Python types a property schema ``{"type": T}`` or ``{"anyOf": [{"type": T},
+    ...]}`` (annotations allowed) accepts, None for any other schema."""
+    if not isinstance(prop, dict):
+        return None
+    keys = set(prop) - _ANNOTATIONS
+    if keys == {"type"}:
+        kind = prop["type"]
+        return _PRIMITIVE_TYPES.get(kind) if isinstance(kind, str) else None
+    if keys == {"anyOf"} and isinstance(prop["anyOf"], list) and prop["anyOf"]:
+        kinds: frozenset[type] = frozenset()
+        for branch in prop["anyOf"]:
+            if not isinstance(branch, dict) or set(branch) != {"type"}:
+                return None
+            part = _property_types(branch)
+            if part is None:
+                return None
+            kinds |= part
+        return kinds
+    return None
+
+
 def flat_object_check(schema: dict[str, Any]) -> FlatObjectCheck | None:
     """A :class:`FlatObjectCheck` for ``schema``, or None when it is not of that shape
-    (``{"type": "object", "properties": {name: {"type": <primitive>}}, "required": [...],
-    "additionalProperties": false}``, annotations allowed, no ``$schema``)."""
+    (``{"type": "object", "properties": {name: {"type": <primitive>} or {"anyOf": [...]}},
+    "required": [...], "additionalProperties": false}``, annotations allowed, no
+    ``$schema``)."""
     if set(schema) - _FLAT_OBJECT_KEYS - _ANNOTATIONS:
         return None
     properties = schema.get("properties", {})
@@ -185,14 +210,12 @@ def flat_object_check(schema: dict[str, Any]) -> FlatObjectCheck | None:
         or not all(isinstance(name, str) and name in properties for name in required)
     ):
         return None
-    kinds: dict[str, type] = {}
+    kinds: dict[str, frozenset[type]] = {}
     for name, prop in properties.items():
-        if not isinstance(prop, dict) or set(prop) - _ANNOTATIONS != {"type"}:
+        types = _property_types(prop)
+        if types is None:
             return None
-        kind = _PRIMITIVE_TYPES.get(prop["type"]) if isinstance(prop["type"], str) else None
-        if kind is None:
-            return None
-        kinds[name] = kind
+        kinds[name] = types
     return FlatObjectCheck(kinds, tuple(dict.fromkeys(required)))
 
 
