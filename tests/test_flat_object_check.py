@@ -20,6 +20,7 @@ SCHEMA: dict[str, Any] = {
         "i": {"type": "integer", "default": 3},
         "n": {"type": "number"},
         "b": {"type": "boolean", "description": "a flag"},
+        "o": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": None},
     },
     "required": ["s", "i"],
     "additionalProperties": False,
@@ -53,6 +54,8 @@ def argument_sets() -> list[dict[str, Any]]:
         out.append({"s": s, "i": i})
     for n, b in itertools.product(VALUES, VALUES):
         out.append({"s": "x", "i": 1, "n": n, "b": b})
+    for o in VALUES:
+        out.append({"s": "x", "i": 1, "o": o})
     return out
 
 
@@ -70,6 +73,8 @@ def test_never_accepts_what_the_engine_rejects_and_accepts_plain_valid_arguments
         {"s": "x", "i": 1},
         {"s": "", "i": -1, "n": 2.5, "b": False},
         {"s": "x", "i": 2**70, "n": 3},
+        {"s": "x", "i": 1, "o": None},
+        {"s": "x", "i": 1, "o": 7},
     ):
         assert engine.is_valid(valid)
         assert check.matches(valid), valid
@@ -86,7 +91,13 @@ def test_never_accepts_what_the_engine_rejects_and_accepts_plain_valid_arguments
         {**SCHEMA, "properties": {"s": {"type": "string", "minLength": 2}}, "required": []},
         {**SCHEMA, "properties": {"s": {"type": ["string", "null"]}}, "required": []},
         {**SCHEMA, "properties": {"s": {"type": "array"}}, "required": []},
-        {**SCHEMA, "properties": {"s": {"anyOf": [{"type": "string"}]}}, "required": []},
+        {
+            **SCHEMA,
+            "properties": {"s": {"anyOf": [{"type": "string", "minLength": 1}]}},
+            "required": [],
+        },
+        {**SCHEMA, "properties": {"s": {"anyOf": []}}, "required": []},
+        {**SCHEMA, "properties": {"s": {"enum": ["a", "b"], "type": "string"}}, "required": []},
         {**SCHEMA, "required": ["nope"]},
         {"type": "array"},
     ],
@@ -96,10 +107,14 @@ def test_other_shapes_are_left_to_the_engine(schema: dict[str, Any]) -> None:
 
 
 def test_a_signature_of_primitives_validates_with_it_and_reports_with_the_engine() -> None:
-    def tool(text: str, count: int = 1, ratio: float = 0.5, loud: bool = False) -> str:
+    def tool(
+        text: str, count: int = 1, ratio: float = 0.5, loud: bool = False, limit: int | None = None
+    ) -> str:
         return text
 
     sig = analyze(tool, Context, strict=True)
+    assert sig._fast_check is not None  # this signature is checked without the engine
+    assert sig.validate({"text": "a", "limit": None}) == {"text": "a", "limit": None}
     assert sig.validate({"text": "a", "count": 2, "ratio": 1}) == {
         "text": "a",
         "count": 2,
