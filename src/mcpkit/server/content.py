@@ -220,7 +220,7 @@ def content_types(with_models: bool = True) -> tuple[type, ...]:
 def needs_downgrade(version: Any) -> bool:
     """True when ``version`` lacks a content type a result may hold (audio before
     2025-03-26, resource links before 2025-06-18)."""
-    return version is not None and not (version.audio and version.structured_output)
+    return version is not None and not (version.audio_content and version.resource_links)
 
 
 def downgrade_blocks(blocks: list[Any], version: Any) -> list[Any]:
