@@ -323,11 +323,15 @@ class RedisSessionTransport(HttpSessionTransport):
         self.synced = state
         sid = self.session_id or ""
         keys = self.shared.backend.keys
-        mapping = {"lvl": str(state[0]), "subs": orjson.dumps(sorted(state[1]))}
+        subs = orjson.dumps(sorted(state[1]))
+        mapping: dict[str, Any] = {"lvl": str(state[0]), "subs": subs}
 
         def add(pipe: Pipeline) -> None:
             pipe.hset(keys.session(sid), mapping=mapping)  # type: ignore[arg-type]
-            _publish(pipe, keys.session_channel(sid), b"S")
+            # The new state rides along: the GET stream's holder applies it as it hears it
+            # (a resource update published right after a subscribe is not missed), then
+            # re-reads the hash (two changes heard out of order end as stored).
+            _publish(pipe, keys.session_channel(sid), b"S" + mapping["lvl"].encode() + b" " + subs)
 
         self._enqueue(add)
 
@@ -627,6 +631,10 @@ class RedisSessionTransport(HttpSessionTransport):
             if key in self._tails:
                 self._offer(key, int(seq_text), None)
         elif kind == b"S":
+            level, _, subs = data[1:].partition(b" ")
+            if level.isdigit() and subs:
+                with contextlib.suppress(orjson.JSONDecodeError, TypeError):
+                    self.apply_state(level, subs)
             self.spawn(self.shared.refresh(self))
 
     def resync(self) -> None:
