@@ -100,7 +100,8 @@ def classify(msg: Any) -> tuple[MessageKind, str | None]:
         if params is not None and type(params) is not dict:
             return _INVALID, '"params" must be an object'
         if "id" in msg:
-            if not is_valid_id(msg["id"]):
+            t = type(msg["id"])  # is_valid_id, inline: this runs for every request
+            if t is not str and t is not int:
                 return _INVALID, '"id" must be a string or an integer'
             return _REQUEST, None
         return _NOTIFICATION, None

@@ -14,6 +14,10 @@ prototype is rebuilt when anything it was made from changes (the server's handle
 which every registration replaces, its debug flag, server info, instructions, raw
 notification handlers, the event loop). A server with middleware (whose notification
 wrappers hold their session) is served the ordinary way.
+
+The stateless mode of the handshake era is served the same way
+(:func:`legacy_request_session`): one prototype per version it assumes, equal to
+``server.session(transport, era="legacy")`` after ``assume_initialized(version)``.
 """
 
 from __future__ import annotations
@@ -29,13 +33,16 @@ from mcpkit.lifecycle import Lifecycle
 from mcpkit.server.app import Server
 from mcpkit.server.session import AppSession
 from mcpkit.transports.base import Transport
+from mcpkit.versions import ProtocolVersion
 
-__all__ = ["modern_request_session", "session_factory_server"]
+__all__ = ["legacy_request_session", "modern_request_session", "session_factory_server"]
 
 #: Session attributes that are the server's own containers, shared by every session.
 SHARED_ATTRIBUTES: Final = frozenset({"handler_table", "server_info"})
 _CONTAINERS: Final = (dict, set, list, deque)
 _PROTOTYPE_ATTR: Final = "_mcpkit_modern_prototype"
+#: The prototypes of 2025-era stateless sessions, by the version assumed.
+_LEGACY_ATTR: Final = "_mcpkit_legacy_prototypes"
 _LIFECYCLE_SLOTS: Final = tuple(Lifecycle.__slots__)
 _SESSION: Final = Server.session
 
@@ -56,8 +63,18 @@ class _Prototype:
         "table",
     )
 
-    def __init__(self, server: Server, table: Mapping[str, Any], loop: Any) -> None:
-        session = server.session(Transport(), era="modern")
+    def __init__(
+        self,
+        server: Server,
+        table: Mapping[str, Any],
+        loop: Any,
+        version: ProtocolVersion | None = None,
+    ) -> None:
+        if version is None:
+            session = server.session(Transport(), era="modern")
+        else:  # a stateless 2025-era session, its handshake assumed for ``version``
+            session = server.session(Transport(), era="legacy")
+            session.assume_initialized(version)
         self.session = session
         self.table = table
         self.loop = loop
@@ -173,6 +190,42 @@ def session_factory_server(factory: Callable[[Transport], Any]) -> Server | None
         return None
     owner = factory.__self__  # type: ignore[attr-defined]
     return owner if isinstance(owner, Server) else None
+
+
+def _current(proto: _Prototype | None, server: Server, table: Any, loop: Any) -> bool:
+    return (
+        proto is not None
+        and proto.table is table
+        and proto.loop is loop
+        and proto.debug == server.debug
+        and proto.info is server.server_info
+        and proto.instructions == server.instructions
+        and proto.notifications == len(server._raw_notifications)
+    )
+
+
+def legacy_request_session(
+    server: Server, transport: Transport, version: ProtocolVersion
+) -> AppSession:
+    """A session of ``server`` for one request of the 2025-era stateless mode on
+    ``transport`` (not started): equal to ``server.session(transport, era="legacy")`` with
+    its handshake assumed for ``version``, copied from the server's prototype for that
+    version (built and kept as the modern one is)."""
+    if server._chain():
+        session = server.session(transport, era="legacy")
+        session.assume_initialized(version)
+        return session
+    table = server.handler_table()
+    loop = asyncio.get_running_loop()
+    protos: dict[str, _Prototype] | None = getattr(server, _LEGACY_ATTR, None)
+    if protos is None:
+        protos = {}
+        setattr(server, _LEGACY_ATTR, protos)
+    proto = protos.get(version.name)
+    if proto is None or not _current(proto, server, table, loop):
+        proto = protos[version.name] = _Prototype(server, table, loop, version)
+    server.relay.start()
+    return proto.copy(transport)
 
 
 def modern_request_session(server: Server, transport: Transport) -> AppSession:

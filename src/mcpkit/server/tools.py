@@ -364,15 +364,18 @@ class ToolRegistry:
         takes_context = entry.context_param is not None
         if takes_context:
             kwargs[entry.context_param] = request.context(rctx)  # type: ignore[index]
-        else:
+        elif request.session.server.log_bridge:  # only when a logging bridge listens
             request.bind_logging(rctx)
         limiter = entry.limiter
         try:
             if limiter is not None:
                 await limiter.acquire()  # Overloaded (an McpError) when the queue is full
             try:
-                if request.envelope is None or not takes_context:  # no round to consider
-                    value = await entry.function.call(request.workers, **kwargs)
+                function = entry.function
+                if function.is_async and not takes_context:
+                    value = await function.fn(**kwargs)  # UserFunction.call, one frame less
+                elif request.envelope is None or not takes_context:  # no round to consider
+                    value = await function.call(request.workers, **kwargs)
                 else:
                     value = await request.call_user(entry.function, kwargs, rounds=takes_context)
             finally:

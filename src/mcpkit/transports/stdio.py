@@ -209,10 +209,12 @@ class _WriteProto(asyncio.BaseProtocol):
 
     def pause_writing(self) -> None:
         self.flow.pause()
+        self.owner.writing_paused = True
         self.owner._set_paused(output=True)
 
     def resume_writing(self) -> None:
         self.flow.resume()
+        self.owner.writing_paused = False
         self.owner._set_paused(output=False)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -253,10 +255,9 @@ class StdioServerTransport(Transport):
         self._paused_by_output = False
         self._thread_gate = threading.Event()
         self._thread_gate.set()
-
-    @property
-    def writing_paused(self) -> bool:  # type: ignore[override]
-        return self._flow.paused
+        #: Whether stdout's buffer is full (a plain attribute, read after every write; the
+        #: write pipe's protocol keeps it).
+        self.writing_paused = False
 
     async def start(self, sink: MessageSink) -> None:
         loop = self._loop = asyncio.get_running_loop()

@@ -769,10 +769,23 @@ class StreamableHTTPApp:
         """One request of a stateless POST answered with JSON: its session can send
         nothing but the response (see :mod:`~mcpkit.transports.http.stateless`)."""
         transport = StatelessJsonTransport(msg["id"])
-        session = self.session_factory(transport)
-        await session.start()
+        server = None
         if msg["method"] != "initialize":
-            session.assume_initialized(version or _DEFAULT_VERSION)
+            sessions = _request_sessions()
+            server = sessions.session_factory_server(self.session_factory)
+        if server is not None:
+            # A copy of the server's prototype for this version, started in place (what
+            # AppSession.start does: its handler table was checked as it was copied).
+            session = sessions.legacy_request_session(
+                server, transport, version or _DEFAULT_VERSION
+            )
+            server.sessions.add(session)
+            transport.sink = session
+        else:
+            session = self.session_factory(transport)
+            await session.start()
+            if msg["method"] != "initialize":
+                session.assume_initialized(version or _DEFAULT_VERSION)
         try:
             session.receive_classified(msg, MessageKind.REQUEST)
             data = transport.response  # a handler that finished at once answered already
@@ -1040,6 +1053,20 @@ class StreamableHTTPApp:
             transport.connections -= 1
             transport.detach(conn)
             transport.touch()
+
+
+_sessions: Any = None
+
+
+def _request_sessions() -> Any:
+    """:mod:`mcpkit.server.request_sessions`, loaded with the first stateless request (it
+    imports the server package, which an app of another session factory may not need)."""
+    global _sessions
+    if _sessions is None:
+        from mcpkit.server import request_sessions
+
+        _sessions = request_sessions
+    return _sessions
 
 
 def _deliver(sink: MessageSink, msg: Any) -> None:
