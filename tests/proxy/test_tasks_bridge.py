@@ -165,3 +165,9 @@ async def test_the_2026_tasks_extension_served_by_2025_tasks(
         if isinstance(m.get("result"), dict) and m["result"].get("status") == "input_required"
     ]
     assert details and all("inputRequests" in d for d in details)
+    inlined = [
+        m["result"]["result"]
+        for m in checker.received()
+        if isinstance(m.get("result"), dict) and m["result"].get("status") == "completed"
+    ]
+    assert inlined and all(r["resultType"] == "complete" for r in inlined)

@@ -193,6 +193,13 @@ def _without_related(result: Any) -> Any:
     return out
 
 
+def _as_modern(result: Any) -> Any:
+    """A 2025-11-25 ``tasks/result`` answer as the 2026-07-28 ``CallToolResult`` a
+    ``DetailedTask`` inlines (``resultType: "complete"``, no related-task key)."""
+    out = _without_related(result)
+    return {**out, "resultType": "complete"} if isinstance(out, dict) else out
+
+
 class LegacyRequestor:
     """Handshake-era clients' task requests served by a 2026-07-28 upstream with the tasks
     extension (see the module docstring); remembers the tasks each client created here."""
@@ -330,7 +337,7 @@ async def modern_task_request(
         out["status"] = "input_required"
         out["inputRequests"] = questions.pending(task_id)
     if task.get("status") == "completed":
-        out["result"] = _without_related(await send("tasks/result", {"taskId": task_id}))
+        out["result"] = _as_modern(await send("tasks/result", {"taskId": task_id}))
     elif task.get("status") == "failed":
         try:
             result = await send("tasks/result", {"taskId": task_id})
@@ -341,5 +348,5 @@ async def modern_task_request(
             out["error"] = error
         else:  # a tool error: a completed task on this wire
             out["status"] = "completed"
-            out["result"] = _without_related(result)
+            out["result"] = _as_modern(result)
     return out
