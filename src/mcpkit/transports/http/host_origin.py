@@ -116,6 +116,7 @@ class HostOriginMiddleware:
         self._any_origin = self.allowed_origins is not None and "*" in self.allowed_origins
         self.dns_rebinding_protection = dns_rebinding_protection
         self._protect_cache: dict[Any, bool] = {}
+        self._host_cache: dict[str, bool] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -131,6 +132,15 @@ class HostOriginMiddleware:
                 return
         await self.app(scope, receive, send)
 
+    def _host_ok(self, host: str) -> bool:
+        # Remembered per Host value (a server sees the same few over and over), bounded.
+        known = self._host_cache.get(host)
+        if known is None:
+            known = _host_allowed(host, self.allowed_hosts)
+            if len(self._host_cache) < 256:
+                self._host_cache[host] = known
+        return known
+
     def refusal(self, scope: Scope, host: str | None, origin: str | None) -> str | None:
         """Why the request is refused with 403 (None: it may go on)."""
         enabled = self.dns_rebinding_protection
@@ -145,7 +155,7 @@ class HostOriginMiddleware:
                     cached = bound in _LOOPBACK_NAMES or bound.startswith("127.")
                     self._protect_cache[server] = cached
                 enabled = cached
-        if enabled and (host is None or not _host_allowed(host, self.allowed_hosts)):
+        if enabled and (host is None or not self._host_ok(host)):
             logger.warning("Rejected a request for Host %r (DNS rebinding protection)", host)
             return f"Forbidden: Host {host!r} is not allowed (DNS rebinding protection)"
         if origin is None or self._any_origin:

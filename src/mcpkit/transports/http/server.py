@@ -237,6 +237,8 @@ class StreamableHTTPApp:
         self.disconnect_watch = DisconnectWatch()
         #: True once shutdown began: open streams were ended and new ones end at once.
         self.shutting_down = False
+        #: When the signal handlers were last looked at (see watch_signals).
+        self._signals_watched: tuple[asyncio.AbstractEventLoop | None, float] = (None, 0.0)
         #: Called first when shutdown begins (:meth:`close_streams`): a Server ends its
         #: ``subscriptions/listen`` streams here, and the modern streams then get
         #: ``shutdown_grace`` seconds to send their closing results before they end.
@@ -979,10 +981,14 @@ class StreamableHTTPApp:
         """
         transport.connections += 1
         self._live.add(conn)
-        watch_signals(self)
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        watched_loop, watched_at = self._signals_watched
+        if watched_loop is not loop or now - watched_at >= 1.0:  # at most once a second
+            self._signals_watched = (loop, now)
+            watch_signals(self)
         if self.shutting_down:
             conn.finish()
-        loop = asyncio.get_running_loop()
         # Short POST streams end before a disconnect matters; long ones (and GET streams)
         # watch for it so a vanished client is detached and its coroutine ends.
         watcher = loop.create_task(_watch_disconnect(receive, conn)) if watch else None
