@@ -431,7 +431,17 @@ class Session:
             self._receive_batch(msg)
             return
         kind, why = classify(msg)
-        self.receive_classified(msg, kind, why)
+        # receive_classified, inline (every message comes this way on stdio).
+        if self._tracer is not None:
+            self._tracer("recv", msg)
+        if kind is _REQUEST:
+            self._on_request(msg, None)
+        elif kind is _NOTIFICATION:
+            self._on_notification(msg)
+        elif kind is _RESULT or kind is _ERROR:
+            self._on_response(msg, kind)
+        else:
+            self._on_invalid(msg, why)
 
     def receive_classified(self, msg: Any, kind: MessageKind, why: str | None = None) -> None:
         """Take one message its transport has already classified with

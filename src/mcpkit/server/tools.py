@@ -135,6 +135,9 @@ class ToolEntry:
 
     def to_result(self, value: Any) -> JSONObject:
         """The ``CallToolResult`` dict for a return value."""
+        output = self.output
+        if output is None and type(value) is str:  # the usual text result, at once
+            return {"content": [{"type": "text", "text": value}]}
         pt = self.passthrough_type
         if pt is None and is_model(value):
             # Registered before mcpkit.types was imported; a model value means it is now.
@@ -142,7 +145,6 @@ class ToolEntry:
             pt = self.passthrough_type = getattr(types_module, "CallToolResult", None)
         if pt is not None and isinstance(value, pt):
             return wire_dict(value, "result")
-        output = self.output
         if output is None:
             return {"content": to_content(value)}
         structured = output.structured(value)
@@ -397,7 +399,7 @@ class ToolRegistry:
             result = entry.to_result(value)
         except Exception as exc:
             return error_result(f"Tool '{entry.name}' returned a value that cannot be sent: {exc}")
-        version = request.session.protocol_version
+        version = request.session.lifecycle.version  # protocol_version, without the property
         if needs_downgrade(version):
             result = downgrade_result(result, version)
         return result
