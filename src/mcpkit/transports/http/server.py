@@ -802,6 +802,9 @@ class StreamableHTTPApp:
                     return
             await respond_json(send, 200, data)
         finally:
+            # The session ends with its transport, at once (no coroutine for either);
+            # close() then only waits for its background tasks, if it has any.
+            transport.close_now()
             await session.close()
 
     async def _not_found(self, send: Send, rid: Any) -> None:

@@ -71,6 +71,10 @@ class StatelessJsonTransport(Transport):
         return self.response
 
     async def close(self) -> None:
+        self.close_now()
+
+    def close_now(self) -> None:
+        """:meth:`close`, which never waits: the session is told at once."""
         if self.closed:
             return
         self.closed = True
