@@ -7,8 +7,10 @@
 #                       `@modelcontextprotocol/server`: the 2026-07-28 era), the Inspector and
 #                       the reference server `@modelcontextprotocol/server-everything` (the
 #                       proxy tests) and `@modelcontextprotocol/ext-apps` (its JSON Schemas
-#                       check the MCP Apps metadata, tests/apps), run with the Node 22 of .cache/node22 (installed here
-#                       when missing)
+#                       check the MCP Apps metadata, tests/apps) and
+#                       `@modelcontextprotocol/ext-tasks` (the TypeScript tasks client of the
+#                       scale-out tours), run with the Node 22 of .cache/node22 (installed
+#                       here when missing)
 # tests/interop/conftest.py finds them there. Prints the installed versions.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,7 +21,8 @@ FASTMCP_PEERS=("fastmcp==4.2.3")
 NODE_PEERS=("@modelcontextprotocol/client@2.4.0" "@modelcontextprotocol/server@2.4.0"
             "@modelcontextprotocol/inspector@2.12.0"
             "@modelcontextprotocol/server-everything@2026.8.31"
-            "@modelcontextprotocol/ext-apps@2.0.4")
+            "@modelcontextprotocol/ext-apps@2.0.4"
+            "@modelcontextprotocol/ext-tasks@0.2.2")
 PEERS="$ROOT/.cache/peers"
 PYVENV="$PEERS/py"
 NODEDIR="$PEERS/node"
@@ -64,7 +67,7 @@ fi
 # --- what is there ---
 echo "python peer: $("$PYVENV/bin/python" -c 'import importlib.metadata as m; print("mcp", m.version("mcp"))')"
 echo "python peer: $("$FASTVENV/bin/python" -c 'import importlib.metadata as m; print("fastmcp", m.version("fastmcp"))')"
-for pkg in client server inspector server-everything; do
+for pkg in client server inspector server-everything ext-tasks; do
     manifest="$NODEDIR/node_modules/@modelcontextprotocol/$pkg/package.json"
     echo "node peer: @modelcontextprotocol/$pkg $("$NODE22" -p "require('$manifest').version")"
 done
