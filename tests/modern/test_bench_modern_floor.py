@@ -28,6 +28,6 @@ def test_the_floor_benchmark_smoke_round() -> None:
         ("2026-07-28 JSON", "bare ASGI"),
         ("2026-07-28 JSON", "mcpkit"),
     ]
-    for cell in cells:
-        assert float(cell[2].replace(",", "")) > 0 and float(cell[3]) > 0
+    for cell in cells:  # calls were made (CPU per call may read 0: clock ticks are 10 ms)
+        assert float(cell[2].replace(",", "")) > 0
     assert "mcpkit's own server CPU per call" in done.stdout
