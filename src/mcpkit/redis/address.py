@@ -103,6 +103,9 @@ class StoreAddress:
         beyond them waits up to ``command_timeout`` for one to be free."""
         if not self.cluster:
             import redis.asyncio as aioredis
+            from redis.asyncio.retry import Retry
+            from redis.backoff import NoBackoff
+            from redis.exceptions import ConnectionError as RedisConnectionError
 
             pool = aioredis.BlockingConnectionPool.from_url(
                 self.url,
@@ -111,6 +114,9 @@ class StoreAddress:
                 socket_connect_timeout=connect_timeout,
                 socket_timeout=command_timeout,
                 health_check_interval=0,
+                # A pooled connection that Redis closed while it sat idle (Redis restarted)
+                # fails its next command: that command goes once more on a new connection.
+                retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
             )
             client = aioredis.Redis(connection_pool=pool)
             client.auto_close_connection_pool = True  # aclose() closes the pool too

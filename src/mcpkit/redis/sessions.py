@@ -102,7 +102,18 @@ return {b, redis.call('HGETALL', KEYS[1])}
 _TOUCH = """
 if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 0 then return false end
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
-return redis.call('HMGET', KEYS[1], 'lvl', 'subs')
+return redis.call('HMGET', KEYS[1], 'lvl', 'subs', 'sv')
+"""
+#: KEYS: session hash. ARGV: log level, subscriptions (JSON), the session's channel. The new
+#: state is stored with a version and published with it from the session's own node, so a
+#: view applies only what is newer than what it has (messages relayed by other cluster nodes
+#: may arrive out of order). False when the session is gone.
+_STATE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local v = redis.call('HINCRBY', KEYS[1], 'sv', 1)
+redis.call('HSET', KEYS[1], 'lvl', ARGV[1], 'subs', ARGV[2])
+redis.call('PUBLISH', ARGV[3], 'S' .. v .. ' ' .. ARGV[1] .. ' ' .. ARGV[2])
+return v
 """
 #: Lua: whether stream id ``a`` is newer than ``b`` (false/nil: none yet).
 _NEWER = """
@@ -264,6 +275,8 @@ class RedisSessionTransport(HttpSessionTransport):
         self._subscribed = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self.synced: tuple[int, frozenset[str]] = (0, frozenset())
+        #: The version of the stored state :attr:`synced` reflects (see ``_STATE``).
+        self.state_version = 0
         #: The bus position the next GET-stream write records (a bus notification's).
         self._bus_mark: str | None = None
         #: Bus notifications sent live since a GET stream opened, while its catch-up reads.
@@ -324,22 +337,25 @@ class RedisSessionTransport(HttpSessionTransport):
         sid = self.session_id or ""
         keys = self.shared.backend.keys
         subs = orjson.dumps(sorted(state[1]))
-        mapping: dict[str, Any] = {"lvl": str(state[0]), "subs": subs}
+        level = str(state[0])
 
         def add(pipe: Pipeline) -> None:
-            pipe.hset(keys.session(sid), mapping=mapping)  # type: ignore[arg-type]
-            # The new state rides along: the GET stream's holder applies it as it hears it
-            # (a resource update published right after a subscribe is not missed), then
-            # re-reads the hash (two changes heard out of order end as stored).
-            _publish(pipe, keys.session_channel(sid), b"S" + mapping["lvl"].encode() + b" " + subs)
+            # The new state rides along, versioned: the GET stream's holder applies it as it
+            # hears it, so a resource update published right after a subscribe is not missed.
+            pipe.eval(_STATE, 1, keys.session(sid), level, subs, keys.session_channel(sid))
 
         self._enqueue(add)
 
-    def apply_state(self, level: Any, subs: Any) -> None:
-        """Take the log level and subscriptions stored in Redis into the view."""
+    def apply_state(self, level: Any, subs: Any, version: Any = None) -> None:
+        """Take the log level and subscriptions stored in Redis into the view, unless the
+        view already has a newer ``version`` of them."""
         sink: Any = self.sink
         if sink is None:
             return
+        ver = int(_text(version)) if version else 0
+        if ver < self.state_version:
+            return
+        self.state_version = ver
         lvl = int(_text(level)) if level else 0
         uris = frozenset(orjson.loads(subs)) if subs else frozenset()
         sink.log_level = lvl
@@ -631,11 +647,13 @@ class RedisSessionTransport(HttpSessionTransport):
             if key in self._tails:
                 self._offer(key, int(seq_text), None)
         elif kind == b"S":
-            level, _, subs = data[1:].partition(b" ")
-            if level.isdigit() and subs:
+            version, _, rest = data[1:].partition(b" ")
+            level, _, subs = rest.partition(b" ")
+            if version.isdigit() and level.isdigit() and subs:
                 with contextlib.suppress(orjson.JSONDecodeError, TypeError):
-                    self.apply_state(level, subs)
-            self.spawn(self.shared.refresh(self))
+                    self.apply_state(level, subs, version)
+            else:
+                self.spawn(self.shared.refresh(self))
 
     def resync(self) -> None:
         """After a pub/sub reconnect: re-read every followed stream."""
@@ -873,7 +891,7 @@ class SharedSessions:
         if tok and hasattr(session, "_task_owner_key"):
             session._task_owner_key = tok
         transport.protocol_version = version
-        transport.apply_state(fields.get("lvl"), fields.get("subs"))
+        transport.apply_state(fields.get("lvl"), fields.get("subs"), fields.get("sv"))
         app.sessions[sid] = transport
         app._ensure_reaper()
         self.loaded += 1
@@ -889,7 +907,7 @@ class SharedSessions:
         )
         if not raw:
             return False
-        transport.apply_state(raw[0], raw[1])
+        transport.apply_state(raw[0], raw[1], raw[2])
         # The view made by initialize waits for the client's `initialized`, which may have
         # reached another replica: a later request of the session shows it was sent (the
         # views other replicas load start operating), so this one operates too (else it
