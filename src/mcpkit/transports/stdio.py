@@ -419,7 +419,12 @@ class _ProcessProto(asyncio.SubprocessProtocol):
         self.owner._flow.resume()
 
     def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
-        if fd == 1:
+        if fd == 2:
+            owner = self.owner
+            owner._stderr_open = False
+            if owner._exited.is_set() and owner._stdout_closed:
+                owner._process_gone()
+        elif fd == 1:
             owner = self.owner
             owner._stdout_closed = True
             if owner._exited.is_set():
@@ -486,6 +491,9 @@ class StdioClientTransport(Transport):
         self._stdin: asyncio.WriteTransport | None = None
         self._exited = asyncio.Event()
         self._stdout_closed = False
+        #: Whether the server's stderr is a pipe not read to its end yet.
+        self._stderr_open = False
+        self._stderr_wait = False
         self._gone = False
         self._shutdown: asyncio.Task[None] | None = None
 
@@ -536,6 +544,7 @@ class StdioClientTransport(Transport):
             raise ConnectionClosed(f"Could not start server {self.command!r}: {exc}") from exc
         self._proc = proc
         self._stdin = proc.get_pipe_transport(0)  # type: ignore[assignment]
+        self._stderr_open = stderr is not None
 
     def _stderr_received(self, data: bytes) -> None:
         self._stderr_tail.append(data)
@@ -551,8 +560,15 @@ class StdioClientTransport(Transport):
                 except Exception:
                     logger.exception("on_stderr callback failed")
 
-    def _process_gone(self) -> None:
+    def _process_gone(self, waited: bool = False) -> None:
         if self._gone:
+            return
+        if self._stderr_open and not waited:
+            # Its last words (a crash's message) may still be in the stderr pipe: read them
+            # first, but not longer than a grandchild holding stderr open allows.
+            if not self._stderr_wait:
+                self._stderr_wait = True
+                asyncio.get_running_loop().call_later(_EXIT_GRACE, self._process_gone, True)
             return
         self._gone = True
         self._flow.lost(None)
