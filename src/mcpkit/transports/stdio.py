@@ -183,16 +183,17 @@ class _FlowControl:
 # -- server end -------------------------------------------------------------------------------
 
 
-def _pollable(stream: IO[bytes]) -> bool:
+def _pollable(stream: IO[bytes], events: int = selectors.EVENT_READ) -> bool:
     """True when the event loop can wait on ``stream`` (epoll refuses regular files and some
-    character devices such as /dev/null, and asyncio only finds out in a callback)."""
+    character devices such as /dev/null; asyncio only finds out in a callback, and uvloop
+    aborts the process)."""
     try:
         fd = stream.fileno()
     except (AttributeError, OSError, ValueError):
         return False
     try:
         with selectors.DefaultSelector() as probe:
-            probe.register(fd, selectors.EVENT_READ)
+            probe.register(fd, events)
     except (OSError, ValueError):
         return False
     return True
@@ -286,12 +287,12 @@ class StdioServerTransport(Transport):
                 os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
             out = os.fdopen(fd, "wb", buffering=0)
         self._out_file = out
-        try:
-            self._writer, _ = await loop.connect_write_pipe(
-                lambda: _WriteProto(self._flow, self), out
-            )
-        except (ValueError, OSError):
-            self._writer = None  # a regular file: plain blocking writes
+        self._writer = None  # a regular file or /dev/null: plain blocking writes
+        if _pollable(out, selectors.EVENT_WRITE):
+            with contextlib.suppress(ValueError, OSError):
+                self._writer, _ = await loop.connect_write_pipe(
+                    lambda: _WriteProto(self._flow, self), out
+                )
         inp = self._stdin if self._stdin is not None else sys.stdin.buffer
         if not _pollable(inp):
             # A regular file or a device epoll refuses (/dev/null): read it in a thread.
