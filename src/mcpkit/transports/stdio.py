@@ -581,6 +581,9 @@ class StdioClientTransport(Transport):
     def _stdout_gone(self) -> None:
         if self._gone:
             return
+        if self._exited.is_set():
+            self._process_gone(True)  # it exited meanwhile (its stderr is still held open)
+            return
         self._gone = True
         self._flow.lost(None)
         if self._sink is not None:
