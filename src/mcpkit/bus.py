@@ -6,11 +6,13 @@ with a filter and receive them. :class:`NotificationBus` is the interface (a Red
 implementation publishes :meth:`BusEvent.to_json` on a channel and feeds local
 subscriptions from it); :class:`MemoryBus` is the in-process one.
 
-Slow subscribers: events are invalidations, so a subscription's queue coalesces them (an
-event already waiting is not queued twice), which bounds it by the number of distinct
-events. When more than ``max_pending`` distinct events wait, the subscriber is dropped:
+Slow subscribers: events are invalidations, so a subscription's queue coalesces them by
+default (an event already waiting is not queued twice), which bounds it by the number of
+distinct events. When more than ``max_pending`` events wait, the subscriber is dropped:
 its iteration ends and :attr:`Subscription.overflowed` is True; a listen stream then
-ends, and the client re-listens and re-fetches.
+ends, and the client re-listens and re-fetches. A relay subscribes with
+``coalesce=False``: it hands each event on at once, and a burst that reached it while
+its loop was busy is not thinned there (each 2025 session hears every event once).
 
 :class:`BusRelay` is one process's side of a bus: it subscribes to the bus once and fans
 each event out locally, to callbacks (a server's handshake-era sessions) and to the
@@ -29,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, Protocol
@@ -231,17 +233,22 @@ EventFilter = ListenFilter | Callable[[BusEvent], bool] | None
 
 
 class Subscription:
-    """The events of one subscriber, in order, coalesced; iterate with ``async for``."""
+    """The events of one subscriber, in order (coalesced unless ``coalesce`` is False);
+    iterate with ``async for``."""
 
     def __init__(
         self,
         accept: Callable[[BusEvent], bool],
         max_pending: int,
         on_close: Callable[[Subscription], None],
+        *,
+        coalesce: bool = True,
     ) -> None:
         self._accept = accept
         self._max = max_pending
-        self._pending: OrderedDict[BusEvent, None] = OrderedDict()
+        self._pending: deque[BusEvent] = deque()
+        #: The events waiting, when coalescing (None: every event is queued).
+        self._waiting: set[BusEvent] | None = set() if coalesce else None
         self._wake = asyncio.Event()
         self._closed = False
         self._on_close = on_close
@@ -254,13 +261,16 @@ class Subscription:
         return self._closed
 
     def _offer(self, event: BusEvent) -> None:
-        if self._closed or not self._accept(event) or event in self._pending:
+        waiting = self._waiting
+        if self._closed or not self._accept(event) or (waiting is not None and event in waiting):
             return
         if len(self._pending) >= self._max:
             self.overflowed = True
             self.close()
             return
-        self._pending[event] = None
+        self._pending.append(event)
+        if waiting is not None:
+            waiting.add(event)
         self._wake.set()
 
     def close(self) -> None:
@@ -271,6 +281,8 @@ class Subscription:
         self._closed = True
         if self.overflowed:
             self._pending.clear()
+            if self._waiting is not None:
+                self._waiting.clear()
         self._wake.set()
         self._on_close(self)
 
@@ -283,7 +295,9 @@ class Subscription:
                 raise StopAsyncIteration
             self._wake.clear()
             await self._wake.wait()
-        event, _ = self._pending.popitem(last=False)
+        event = self._pending.popleft()
+        if self._waiting is not None:
+            self._waiting.discard(event)
         return event
 
 
@@ -294,9 +308,14 @@ class NotificationBus(Protocol):
         """Deliver ``event`` to every matching subscription (of every replica)."""
 
     def subscribe(
-        self, accept: EventFilter = None, *, max_pending: int = DEFAULT_MAX_PENDING
+        self,
+        accept: EventFilter = None,
+        *,
+        max_pending: int = DEFAULT_MAX_PENDING,
+        coalesce: bool = True,
     ) -> Subscription:
-        """A new subscription receiving the events ``accept`` matches (None: all)."""
+        """A new subscription receiving the events ``accept`` matches (None: all),
+        coalescing the events still waiting unless ``coalesce`` is False."""
 
     async def aclose(self) -> None:
         """Close every subscription and release the bus."""
@@ -322,9 +341,14 @@ class MemoryBus:
         self.publish_nowait(event)
 
     def subscribe(
-        self, accept: EventFilter = None, *, max_pending: int = DEFAULT_MAX_PENDING
+        self,
+        accept: EventFilter = None,
+        *,
+        max_pending: int = DEFAULT_MAX_PENDING,
+        coalesce: bool = True,
     ) -> Subscription:
-        """A new subscription; ``accept`` is a :class:`ListenFilter`, a predicate or None."""
+        """A new subscription; ``accept`` is a :class:`ListenFilter`, a predicate or None
+        (see :meth:`NotificationBus.subscribe`)."""
         if self._closed:
             raise RuntimeError("the bus is closed")
         if max_pending < 1:
@@ -335,7 +359,7 @@ class MemoryBus:
             predicate = accept.matches
         else:
             predicate = accept
-        sub = Subscription(predicate, max_pending, self._subs.discard)
+        sub = Subscription(predicate, max_pending, self._subs.discard, coalesce=coalesce)
         self._subs.add(sub)
         return sub
 
@@ -447,7 +471,7 @@ class BusRelay:
         self.stop()
         self._loop = loop
         try:
-            self._sub = self.bus.subscribe(max_pending=self._max)
+            self._sub = self.bus.subscribe(max_pending=self._max, coalesce=False)
         except RuntimeError as exc:  # the bus was closed: nothing will come
             logger.warning("Not relaying notifications: %s", exc)
             return
@@ -534,7 +558,7 @@ class BusRelay:
             )
             self.end_listens()
             try:
-                self._sub = self.bus.subscribe(max_pending=self._max)
+                self._sub = self.bus.subscribe(max_pending=self._max, coalesce=False)
             except RuntimeError:
                 self._sub = None
         if self._sub is not None and self._sub.closed:

@@ -86,6 +86,19 @@ async def test_events_are_coalesced() -> None:
     assert queued(sub) == [CONFIG, TOOLS]
 
 
+async def test_a_subscription_that_does_not_coalesce_keeps_every_event() -> None:
+    bus = MemoryBus()
+    every = bus.subscribe(max_pending=4, coalesce=False)
+    for _ in range(2):
+        await bus.publish(TOOLS)
+        await bus.publish(CONFIG)
+    assert queued(every) == [TOOLS, CONFIG, TOOLS, CONFIG]
+    assert await drain(every, 4) == [TOOLS, CONFIG, TOOLS, CONFIG]
+    for _ in range(5):  # bounded all the same: the fifth waiting event drops it
+        await bus.publish(TOOLS)
+    assert every.overflowed and queued(every) == []
+
+
 async def test_slow_subscriber_is_dropped() -> None:
     bus = MemoryBus()
     slow = bus.subscribe(max_pending=3)

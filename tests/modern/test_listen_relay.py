@@ -41,6 +41,21 @@ async def test_one_subscription_feeds_sinks_and_listens() -> None:
     assert [f async for f in streams[0]] == []  # ended: its handler answers the closing result
 
 
+async def test_a_burst_reaching_the_relay_is_handed_on_whole() -> None:
+    """Events that reached the bus while the relay's loop was busy: each 2025 session (a
+    sink) hears every one of them; a listen stream may coalesce what waits for it."""
+    bus = MemoryBus()
+    seen: list[BusEvent] = []
+    relay = BusRelay(bus, (seen.append,))
+    stream = relay.open_listen(1, ALL, CAPS)
+    await frames(stream, 1)
+    for _ in range(3):
+        bus.publish_nowait(TOOLS)  # before the relay's pump runs
+    assert await frames(stream, 1) == ["notifications/tools/list_changed"]
+    assert seen == [TOOLS] * 3
+    relay.stop()
+
+
 async def test_publishing_from_another_thread() -> None:
     relay = BusRelay(MemoryBus())
     stream = relay.open_listen("x", ALL, CAPS)
@@ -133,8 +148,10 @@ def test_without_a_loop_a_shared_bus_gets_nothing() -> None:
         async def publish(self, event: BusEvent) -> None:
             await self.inner.publish(event)
 
-        def subscribe(self, accept: Any = None, *, max_pending: int = 1) -> Any:
-            return self.inner.subscribe(accept, max_pending=max_pending)
+        def subscribe(
+            self, accept: Any = None, *, max_pending: int = 1, coalesce: bool = True
+        ) -> Any:
+            return self.inner.subscribe(accept, max_pending=max_pending, coalesce=coalesce)
 
         async def aclose(self) -> None:
             await self.inner.aclose()

@@ -53,12 +53,15 @@ async def test_handshake_era_tour(live: Deployment) -> None:
         assert progress == [(i, f"{owner}:{i}") for i in range(1, 6)]
         await c.set_logging_level("error")  # stored: every replica's view honours it
         await c.subscribe_resource("note://a")
-        for _ in range(3):
+        # Events are invalidations: two updates of one URI still waiting on a busy
+        # replica are sent once. Each update is awaited before the next, so every one of
+        # them must arrive, once.
+        for i in range(3):
             await c.call_tool("touch", {"uri": "note://a"})
+            await until(lambda i=i: len(updated) == i + 1, seen=updated)
             await c.call_tool("touch", {"uri": "note://unsubscribed"})
-        await until(lambda: len(updated) == 3)
         await c.call_tool("changed", {})
-        await until(lambda: len(changed) == 1)
+        await until(lambda: len(changed) == 1, seen=changed)
         await asyncio.sleep(0.3)  # nothing more arrives: each notification came once
         assert updated == ["note://a"] * 3 and changed == ["tools"]
         await c.unsubscribe_resource("note://a")
@@ -84,11 +87,12 @@ async def test_modern_era_tour(live: Deployment) -> None:
                     got.append(event)
 
             reader = asyncio.get_running_loop().create_task(collect())
-            for _ in range(3):
+            for i in range(3):  # each awaited before the next (see the handshake tour)
                 await c.call_tool("touch", {"uri": "note://b"})
+                await until(lambda i=i: len(got) == i + 1, seen=got)
                 await c.call_tool("touch", {"uri": "note://other"})
             await c.call_tool("changed", {})
-            await until(lambda: len(got) == 4)
+            await until(lambda: len(got) == 4, seen=got)
             await asyncio.sleep(0.3)
             reader.cancel()
         methods = sorted(e.method for e in got)

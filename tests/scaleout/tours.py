@@ -11,13 +11,16 @@ from mcpkit.types import CreateMessageResult, Root, TextContent
 from tests.scaleout.cluster import Deployment, direct_url
 
 
-async def until(predicate: Callable[[], bool], timeout: float = 20.0) -> None:
-    """Wait (bounded) for ``predicate`` to hold."""
+async def until(
+    predicate: Callable[[], bool], timeout: float = 20.0, *, seen: object = None
+) -> None:
+    """Wait (bounded) for ``predicate`` to hold; ``seen`` (what was received) is shown
+    when it does not."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not predicate():
         if loop.time() > deadline:
-            raise AssertionError("condition not reached in time")
+            raise AssertionError(f"condition not reached in time; seen: {seen!r}")
         await asyncio.sleep(0.02)
 
 

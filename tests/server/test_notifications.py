@@ -125,9 +125,13 @@ class SharedBus:
         self.inner.publish_nowait(BusEvent.from_json(data))
 
     def subscribe(
-        self, accept: EventFilter = None, *, max_pending: int = DEFAULT_MAX_PENDING
+        self,
+        accept: EventFilter = None,
+        *,
+        max_pending: int = DEFAULT_MAX_PENDING,
+        coalesce: bool = True,
     ) -> Subscription:
-        return self.inner.subscribe(accept, max_pending=max_pending)
+        return self.inner.subscribe(accept, max_pending=max_pending, coalesce=coalesce)
 
     async def aclose(self) -> None:
         await self.inner.aclose()

@@ -145,12 +145,16 @@ class RedisBus:
         return events, trimmed
 
     def subscribe(
-        self, accept: EventFilter = None, *, max_pending: int = DEFAULT_MAX_PENDING
+        self,
+        accept: EventFilter = None,
+        *,
+        max_pending: int = DEFAULT_MAX_PENDING,
+        coalesce: bool = True,
     ) -> Subscription:
         """A new subscription (see :meth:`MemoryBus.subscribe`); starts this process's
         pub/sub connection when needed."""
         self.backend.start()
-        return self._local.subscribe(accept, max_pending=max_pending)
+        return self._local.subscribe(accept, max_pending=max_pending, coalesce=coalesce)
 
     async def aclose(self) -> None:
         """Close every local subscription."""
