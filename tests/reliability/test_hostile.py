@@ -36,6 +36,12 @@ LEGIT_BOUND = 5
 FD_SLACK = 2
 
 
+def fresh_connections() -> httpx.AsyncClient:
+    """A client that opens a connection per request: the server closes idle keep-alive
+    connections after 1 s here, and a pooled one reused just as it closes fails the read."""
+    return httpx.AsyncClient(timeout=10, limits=httpx.Limits(max_keepalive_connections=0))
+
+
 @pytest.fixture
 async def server() -> AsyncIterator[HttpServer]:
     async with http_server(
@@ -50,7 +56,7 @@ async def server() -> AsyncIterator[HttpServer]:
         "--max-stream-buffer",
         str(256 * 1024),
     ) as served:
-        async with httpx.AsyncClient(timeout=10) as http:
+        async with fresh_connections() as http:
             await legit_call(http, served.url)  # warm: the first session's imports
         yield served
 
@@ -90,7 +96,7 @@ async def test_slow_heads_and_slow_bodies_are_dropped_and_others_are_served(
 ) -> None:
     rss0, fds0 = server.rss_kb(), server.fd_count()
     stop = asyncio.Event()
-    async with httpx.AsyncClient(timeout=10) as http:
+    async with fresh_connections() as http:
         heads = [await hostile.slow_head(server.url, stop) for _ in range(200)]
         bodies = [await hostile.slow_body(server.url) for _ in range(50)]
         assert server.fd_count() >= fds0 + 200
@@ -155,7 +161,7 @@ async def huge_and_many_headers(url: str) -> None:
 
 async def test_huge_and_many_headers_are_refused_and_memory_comes_back(server: HttpServer) -> None:
     fds0 = server.fd_count()
-    async with httpx.AsyncClient(timeout=10) as http:
+    async with fresh_connections() as http:
         # What the first round leaves is the allocator's high-water mark (glibc keeps freed
         # heap); a second round of the same attack must not add to it.
         await huge_and_many_headers(server.url)
@@ -172,13 +178,13 @@ async def test_connection_churn_and_abandoned_sessions_leave_nothing_behind(
 ) -> None:
     rss0, fds0 = server.rss_kb(), server.fd_count()
     cut_points = range(0, 400, 7)
-    async with httpx.AsyncClient(timeout=10) as http:
+    async with fresh_connections() as http:
         for round_ in range(10):
             await asyncio.gather(*(hostile.vanish(server.url, c + round_) for c in cut_points))
         # Sessions opened and abandoned (never deleted), each on its own connection.
         headers = {"content-type": "application/json", "accept": hostile.ACCEPT}
         for _ in range(5):
-            async with httpx.AsyncClient(timeout=10) as one:
+            async with fresh_connections() as one:
                 sids = await asyncio.gather(
                     *(
                         one.post(server.url, content=hostile.INIT, headers=headers)
@@ -240,7 +246,7 @@ async def test_sse_readers_that_never_read_are_dropped_and_memory_stays_bounded(
     server: HttpServer,
 ) -> None:
     rss0, fds0 = server.rss_kb(), server.fd_count()
-    async with httpx.AsyncClient(timeout=10) as http:
+    async with fresh_connections() as http:
         first = await stall_sse_readers(server, http, 10)
         # A stalled stream holds its buffer (256 KiB), what the kernel took and the events
         # kept for its resumption: measured about 9 MiB each, not the 30 MB its tool sends.

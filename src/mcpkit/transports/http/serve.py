@@ -39,8 +39,8 @@ def _server(app: Any, host: str, port: int, **kwargs: Any) -> Any:
     kwargs.setdefault("timeout_keep_alive", 5)
     kwargs.setdefault("h11_max_incomplete_event_size", 64 * 1024)
     head_timeout = kwargs.pop("head_timeout", 10.0)
-    if "http" not in kwargs and head_timeout is not None:
-        protocol = _head_timeout_protocol(float(head_timeout))
+    if "http" not in kwargs:
+        protocol = _http_protocol(None if head_timeout is None else float(head_timeout))
         if protocol is not None:
             kwargs["http"] = protocol
     config = uvicorn.Config(app, host=host, port=port, **kwargs)
@@ -72,17 +72,114 @@ _TIMED_OUT: Final = (
 )
 
 
-def _head_timeout_protocol(timeout: float) -> type[Any] | None:
-    """uvicorn's httptools protocol with a deadline on request heads: a connection that has
-    not sent a whole request head ``timeout`` seconds after it opened (or after the request
-    began) gets 408 and is closed, so slow senders cannot hold connections (uvicorn has no
-    such limit). None without httptools (uvicorn then uses h11 and its head size limit)."""
+#: Bytes a connection holds back within one loop turn before it writes them at once (so
+#: a handler streaming without pause still meets the transport's flow control).
+TURN_WRITE_LIMIT: Final = 64 * 1024
+
+
+class TurnWrites(asyncio.Transport):
+    """The connection's transport as uvicorn's protocol sees it, sending what one loop turn
+    wrote as one write: uvicorn writes a response's head, then its body (and, chunked, its
+    end) separately, two or three segments and as many wake-ups of the client. Here the
+    writes of a turn wait for its end (or for :data:`TURN_WRITE_LIMIT` bytes) and go in one
+    ``writelines`` (one ``writev`` with uvloop, nothing copied)."""
+
+    __slots__ = ("_held", "_loop", "_size", "_transport")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__()
+        self._transport = transport
+        self._loop = loop
+        self._held: list[bytes] | None = None
+        self._size = 0
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        data = bytes(data) if not isinstance(data, bytes) else data
+        held = self._held
+        if held is None:
+            self._held = [data]
+            self._size = len(data)
+            if self._size > TURN_WRITE_LIMIT:
+                self.flush()
+            else:
+                self._loop.call_soon(self.flush)
+            return
+        held.append(data)
+        self._size += len(data)
+        if self._size > TURN_WRITE_LIMIT:
+            self.flush()
+
+    def flush(self) -> None:
+        """Send what waits (at the end of the loop turn, or before closing)."""
+        held = self._held
+        if held is not None:
+            self._held = None
+            if len(held) == 1:
+                self._transport.write(held[0])
+            else:
+                self._transport.writelines(held)
+
+    def close(self) -> None:
+        self.flush()
+        self._transport.close()
+
+    def abort(self) -> None:
+        self._held = None
+        self._transport.abort()
+
+    def is_closing(self) -> bool:
+        return self._transport.is_closing()
+
+    def pause_reading(self) -> None:
+        self._transport.pause_reading()
+
+    def resume_reading(self) -> None:
+        self._transport.resume_reading()
+
+    def is_reading(self) -> bool:
+        return self._transport.is_reading()
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return self._transport.get_extra_info(name, default)
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self.flush()
+        self._transport.set_protocol(protocol)
+
+    def get_protocol(self) -> asyncio.BaseProtocol:
+        return self._transport.get_protocol()
+
+    def get_write_buffer_size(self) -> int:
+        held = self._size if self._held is not None else 0
+        return self._transport.get_write_buffer_size() + held
+
+    def get_write_buffer_limits(self) -> tuple[int, int]:
+        return self._transport.get_write_buffer_limits()
+
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        self._transport.set_write_buffer_limits(high, low)
+
+    def can_write_eof(self) -> bool:
+        return self._transport.can_write_eof()
+
+    def write_eof(self) -> None:
+        self.flush()
+        self._transport.write_eof()
+
+
+def _http_protocol(timeout: float | None) -> type[Any] | None:
+    """uvicorn's httptools protocol with the writes of a loop turn sent as one
+    (:class:`TurnWrites`) and, unless ``timeout`` is None, a deadline on request heads: a
+    connection that has not sent a whole request head ``timeout`` seconds after it opened
+    (or after the request began) gets 408 and is closed, so slow senders cannot hold
+    connections (uvicorn has no such limit). None without httptools (uvicorn then uses h11
+    and its head size limit)."""
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
     except ImportError:
         return None
 
-    class HeadTimeoutProtocol(HttpToolsProtocol):
+    class HttpProtocol(HttpToolsProtocol):
         # One timer per connection, not one per request: a head that begins notes the time,
         # and the timer (armed when none is pending) checks when it fires whether a head
         # has been arriving for ``timeout`` seconds, else re-arms for the one in progress.
@@ -107,6 +204,8 @@ def _head_timeout_protocol(timeout: float) -> type[Any] | None:
             self._head_bytes = 0  # the next request's head starts
 
         def _head_starts(self) -> None:
+            if timeout is None:
+                return
             began = self._head_began = self.loop.time()
             if self._head_timer is None:
                 self._head_timer = self.loop.call_at(began + timeout, self._head_check)
@@ -120,7 +219,7 @@ def _head_timeout_protocol(timeout: float) -> type[Any] | None:
         def _head_check(self) -> None:
             self._head_timer = None
             began = self._head_began
-            if began is None:
+            if began is None or timeout is None:
                 return  # no head arriving: the next one arms the timer again
             remaining = began + timeout - self.loop.time()
             if remaining > 0.005:  # a later head than the one the timer was armed for
@@ -131,7 +230,7 @@ def _head_timeout_protocol(timeout: float) -> type[Any] | None:
                 self.transport.close()
 
         def connection_made(self, transport: Any) -> None:
-            super().connection_made(transport)
+            super().connection_made(TurnWrites(transport, self.loop))
             self._head_starts()
 
         def on_message_begin(self) -> None:
@@ -147,7 +246,7 @@ def _head_timeout_protocol(timeout: float) -> type[Any] | None:
             self._disarm()
             super().connection_lost(exc)
 
-    return HeadTimeoutProtocol
+    return HttpProtocol
 
 
 async def serve(
