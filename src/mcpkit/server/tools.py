@@ -45,6 +45,7 @@ from mcpkit.server.schema import (
 from mcpkit.session import RequestContext
 
 if TYPE_CHECKING:
+    from mcpkit.http_headers import HeaderParam
     from mcpkit.server import tasks_extension
     from mcpkit.server.caching import CacheHints
     from mcpkit.server.middleware.concurrency import ConcurrencyLimiter
@@ -86,6 +87,8 @@ class ToolEntry:
     """One registered tool."""
 
     __slots__ = (
+        "_header_params",
+        "_header_params_found",
         "cache",
         "context_param",
         "definition",
@@ -127,6 +130,22 @@ class ToolEntry:
         self.passthrough_type = passthrough_type
         #: Bounds the calls running at once (``max_concurrency``), or None.
         self.limiter: ConcurrencyLimiter | None = None
+        self._header_params: tuple[HeaderParam, ...] | None = None
+        self._header_params_found = False
+
+    def header_params(self) -> tuple[HeaderParam, ...] | None:
+        """The ``x-mcp-header`` parameters its ``inputSchema`` declares (2026-07-28), found
+        on first use; None when an annotation breaks the rules (then none is mirrored)."""
+        if not self._header_params_found:
+            from mcpkit.http_headers import InvalidHeaderAnnotation
+            from mcpkit.http_headers import header_params as declared
+
+            try:
+                self._header_params = declared(self.definition.get("inputSchema"))
+            except InvalidHeaderAnnotation:
+                self._header_params = None
+            self._header_params_found = True
+        return self._header_params
 
     @property
     def accepts_tasks(self) -> bool:

@@ -46,7 +46,7 @@ import orjson
 
 from mcpkit.envelope import PROTOCOL_VERSION_KEY
 from mcpkit.errors import McpError
-from mcpkit.http_headers import NAME_SOURCES, HeaderParam, InvalidHeaderAnnotation, header_params
+from mcpkit.http_headers import NAME_SOURCES, HeaderParam
 from mcpkit.http_headers import validate_param_headers as _validate_param_headers
 from mcpkit.jsonrpc import INVALID_REQUEST, MessageKind, RequestId, classify
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
@@ -332,36 +332,19 @@ class ModernRequestTransport(Transport):
 
 # -- Mcp-Param-* ---------------------------------------------------------------------------------
 
-_PARAMS_CACHE: dict[int, tuple[Any, tuple[HeaderParam, ...] | None]] = {}
-
 
 def tool_header_params(session: Any, name: Any) -> tuple[HeaderParam, ...] | None:
-    """The ``x-mcp-header`` parameters of the tool ``name`` a server session serves (cached
-    per tool definition); None when there is no such tool or its annotations are invalid
-    (the call itself then fails or runs as the body says)."""
+    """The ``x-mcp-header`` parameters of the tool ``name`` a server session serves (found
+    once per tool); None when there is no such tool or its annotations are invalid (the
+    call itself then fails or runs as the body says)."""
     if type(name) is not str:
         return None
     try:
-        definition = session.server.tools.tools[name].definition
+        entry = session.server.tools.tools[name]
     except (AttributeError, KeyError, TypeError):  # no such tool, or not a Server's session
         return None
-    if type(definition) is not dict:
-        return None
-    try:
-        cached = _PARAMS_CACHE[id(definition)]
-        if cached[0] is definition:
-            return cached[1]
-    except KeyError:
-        pass
-    params: tuple[HeaderParam, ...] | None
-    try:
-        params = header_params(definition.get("inputSchema"))
-    except InvalidHeaderAnnotation:
-        params = None
-    if len(_PARAMS_CACHE) >= 1024:
-        _PARAMS_CACHE.clear()
-    _PARAMS_CACHE[id(definition)] = (definition, params)
-    return params
+    found: tuple[HeaderParam, ...] | None = entry.header_params()
+    return found
 
 
 # -- serving -------------------------------------------------------------------------------------
