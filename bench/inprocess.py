@@ -10,6 +10,9 @@ Drives the server directly with the ``echo`` tool, no client library in between:
   send; no sockets, no HTTP parser);
 - ``sse``: the app with sessions and SSE answers (2025-11-25): one session initialized
   first, then every call a POST with its ``Mcp-Session-Id`` answered by an SSE stream;
+- ``initialize``: one idle 2025-11-25 session opened per call (``initialize`` and
+  ``notifications/initialized``, the sessions kept), as ``bench/run.py``'s ``sessions-*``
+  rows open them;
 - ``stdio32``: a stdio server session on real pipes, fed 32 requests per chunk (framing,
   engine, ``tools/call``, encoding and the batched write).
 
@@ -249,6 +252,77 @@ async def sse_case() -> Runner:
     return run
 
 
+async def initialize_case() -> Runner:
+    """One idle 2025-11-25 session opened per call, as ``bench/run.py``'s ``sessions-*``
+    rows open them: an ``initialize`` POST (its answer must carry an ``Mcp-Session-Id``)
+    and the ``notifications/initialized`` POST of that session (a 202). The sessions are
+    kept open, so the cost of holding many is in the measure too."""
+    app = make_server().http_app()
+    app.max_sessions = 1 << 30
+    init_scope = _scope([])
+    init = {
+        "type": "http.request",
+        "body": orjson.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {},
+                    "clientInfo": {"name": "bench", "version": "1"},
+                },
+            }
+        ),
+        "more_body": False,
+    }
+    initialized = {
+        "type": "http.request",
+        "body": b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        "more_body": False,
+    }
+    base_headers = init_scope["headers"] + [(b"mcp-protocol-version", b"2025-11-25")]
+    state: dict[str, Any] = {"sid": None, "status": 0, "body": b"", "bad": 0}
+
+    async def receive_init() -> dict[str, Any]:
+        return init
+
+    async def receive_initialized() -> dict[str, Any]:
+        return initialized
+
+    async def send(m: dict[str, Any]) -> None:
+        if m["type"] == "http.response.start":
+            state["status"] = m["status"]
+            for name, value in m["headers"]:
+                if name == b"mcp-session-id":
+                    state["sid"] = value
+        else:
+            state["body"] = m.get("body", b"")
+
+    async def run(n: int) -> float:
+        turn = _TURN[0]
+        start = time.process_time()
+        for _ in range(n):
+            state["sid"] = None
+            await app(init_scope, receive_init, send)
+            sid = state["sid"]
+            if sid is None or state["status"] != 200 or b'"result"' not in state["body"]:
+                state["bad"] += 1
+                continue
+            scope = dict(init_scope, headers=[*base_headers, (b"mcp-session-id", sid)])
+            await app(scope, receive_initialized, send)
+            if state["status"] != 202:
+                state["bad"] += 1
+            if turn:
+                await asyncio.sleep(0)
+        elapsed = time.process_time() - start
+        if state["bad"]:
+            raise SystemExit(f"unexpected answer: {state['status']} {state['body'][:300]!r}")
+        return elapsed
+
+    return run
+
+
 class _Collect(asyncio.Protocol):
     """Reads the server's stdout: counts whole lines, wakes the waiter at a target."""
 
@@ -332,6 +406,7 @@ CASES: dict[str, tuple[str, Callable[[], Awaitable[Runner]]]] = {
     "modern": ("2026 JSON", lambda: http_case("modern")),
     "sse": ("2025 session SSE", sse_case),
     "stdio32": ("stdio 32 per chunk", stdio_case),
+    "initialize": ("2025 session opened", initialize_case),
 }
 
 

@@ -17,6 +17,7 @@ from mcpkit.server.request_sessions import (
     modern_request_session,
     session_factory_server,
 )
+from mcpkit.server.session import AppSession
 from mcpkit.transports.base import Transport
 from mcpkit.transports.http.modern_server import ModernRequestTransport
 
@@ -55,6 +56,8 @@ async def test_a_copy_equals_an_ordinary_modern_session() -> None:
     assert vars(copy)["_notification_handlers"].keys() == plain._notification_handlers.keys()
     for slot in type(plain.lifecycle).__slots__:
         assert getattr(copy.lifecycle, slot) == getattr(plain.lifecycle, slot), slot
+    for slot in AppSession.__slots__:  # the session's own attributes, out of its dict
+        assert getattr(copy, slot) == getattr(plain, slot), slot
     assert copy.era == "modern" and copy.protocol_version is plain.protocol_version
 
 

@@ -17,7 +17,12 @@ wrappers hold their session) is served the ordinary way.
 
 The stateless mode of the handshake era is served the same way
 (:func:`legacy_request_session`): one prototype per version it assumes, equal to
-``server.session(transport, era="legacy")`` after ``assume_initialized(version)``.
+``server.session(transport, era="legacy")`` after ``assume_initialized(version)``. So is
+every new session of the handshake era's stateful mode (:func:`new_session`: equal to
+``server.session(transport)``, before its ``initialize``), where a server opening many
+sessions spends most of each one's making.
+
+A copy takes the prototype's instance dict and its :class:`AppSession` slots.
 """
 
 from __future__ import annotations
@@ -35,7 +40,12 @@ from mcpkit.server.session import AppSession
 from mcpkit.transports.base import Transport
 from mcpkit.versions import ProtocolVersion
 
-__all__ = ["legacy_request_session", "modern_request_session", "session_factory_server"]
+__all__ = [
+    "legacy_request_session",
+    "modern_request_session",
+    "new_session",
+    "session_factory_server",
+]
 
 #: Session attributes that are the server's own containers, shared by every session.
 SHARED_ATTRIBUTES: Final = frozenset({"handler_table", "server_info"})
@@ -43,6 +53,8 @@ _CONTAINERS: Final = (dict, set, list, deque)
 _PROTOTYPE_ATTR: Final = "_mcpkit_modern_prototype"
 #: The prototypes of 2025-era stateless sessions, by the version assumed.
 _LEGACY_ATTR: Final = "_mcpkit_legacy_prototypes"
+#: The prototype of new sessions of the stateful mode (their era fixed by ``initialize``).
+_NEW_ATTR: Final = "_mcpkit_new_session_prototype"
 _LIFECYCLE_SLOTS: Final = tuple(Lifecycle.__slots__)
 _SESSION: Final = Server.session
 
@@ -51,6 +63,7 @@ class _Prototype:
     """A modern session of one server, never started, and what copying it takes."""
 
     __slots__ = (
+        "copy_slots",
         "debug",
         "fresh",
         "info",
@@ -69,8 +82,12 @@ class _Prototype:
         table: Mapping[str, Any],
         loop: Any,
         version: ProtocolVersion | None = None,
+        *,
+        stateful: bool = False,
     ) -> None:
-        if version is None:
+        if stateful:  # a new session of the stateful mode: its initialize fixes the rest
+            session = server.session(Transport())
+        elif version is None:
             session = server.session(Transport(), era="modern")
         else:  # a stateless 2025-era session, its handshake assumed for ``version``
             session = server.session(Transport(), era="legacy")
@@ -91,6 +108,10 @@ class _Prototype:
                 if type(value) in _CONTAINERS and name not in SHARED_ATTRIBUTES
             ]
         )
+        #: Copies the AppSession slots (a fresh container for a non-empty one, see below).
+        self.copy_slots = _slot_copier(
+            [(name, getattr(session, name)) for name in _APP_SLOTS if name not in SHARED_ATTRIBUTES]
+        )
         #: The lifecycle's slots as the prototype has them.
         self.lifecycle = tuple(
             (name, getattr(session.lifecycle, name)) for name in _LIFECYCLE_SLOTS
@@ -110,6 +131,7 @@ class _Prototype:
         state["transport"] = transport
         session: AppSession = object.__new__(AppSession)
         session.__dict__ = state
+        self.copy_slots(self.session, session)
         for attr, key, rebuild in self.rebind:
             state[attr][key] = rebuild(session)
         return session
@@ -183,6 +205,27 @@ def _filler(fresh: list[tuple[str, Any]]) -> Callable[[dict[str, Any]], None]:
     return fill
 
 
+#: The slots of an AppSession (its own attributes; the engine's are in the instance dict).
+_APP_SLOTS: Final = tuple(AppSession.__slots__)
+
+
+def _slot_copier(slots: list[tuple[str, Any]]) -> Callable[[AppSession, AppSession], None]:
+    """A function copying the AppSession slots of one session to another: shared values
+    as they are (``handler_table``...), a container of the prototype's as a fresh copy
+    (the lazy ones are None in a prototype and stay so), written out like :func:`_filler`."""
+    lines = ["def copy(src, dst):"]
+    for name, value in slots:
+        fresh = type(value) in _CONTAINERS
+        lines.append(f"    dst.{name} = src.{name}{'.copy()' if fresh else ''}")
+    lines += [
+        f"    dst.{name} = src.{name}" for name in sorted(SHARED_ATTRIBUTES & set(_APP_SLOTS))
+    ]
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)  # names are AppSession's own slot names
+    copy: Callable[[AppSession, AppSession], None] = namespace["copy"]
+    return copy
+
+
 def session_factory_server(factory: Callable[[Transport], Any]) -> Server | None:
     """The :class:`Server` whose own :meth:`~mcpkit.server.app.Server.session` ``factory``
     is (as :meth:`Server.http_app` passes it), else None (any other factory)."""
@@ -224,6 +267,22 @@ def legacy_request_session(
     proto = protos.get(version.name)
     if proto is None or not _current(proto, server, table, loop):
         proto = protos[version.name] = _Prototype(server, table, loop, version)
+    server.relay.start()
+    return proto.copy(transport)
+
+
+def new_session(server: Server, transport: Transport) -> AppSession:
+    """A new session of ``server`` on ``transport`` for the handshake era's stateful mode
+    (not started): equal to ``server.session(transport)``, copied from the server's
+    prototype of new sessions (built and kept as the others are)."""
+    if server._chain():
+        return server.session(transport)
+    table = server.handler_table()
+    loop = asyncio.get_running_loop()
+    proto: _Prototype | None = getattr(server, _NEW_ATTR, None)
+    if proto is None or not _current(proto, server, table, loop):
+        proto = _Prototype(server, table, loop, stateful=True)
+        setattr(server, _NEW_ATTR, proto)
     server.relay.start()
     return proto.copy(transport)
 

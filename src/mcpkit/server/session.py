@@ -151,9 +151,29 @@ class ServerRequestContext(RequestContext):
 ServerHandler = Callable[[JSONObject | None, ServerRequestContext], Awaitable[Any]]
 
 
+_SERVER_INITIALIZE = ServerSession._initialize
+
+
 class AppSession(ServerSession):
     """A server session belonging to a :class:`Server`: it keeps the client's logging level
-    and resource subscriptions, and takes part in the server's broadcasts."""
+    and resource subscriptions, and takes part in the server's broadcasts.
+
+    Memory: a server may hold many idle sessions. This class's own attributes are slots,
+    so that the instance dict keeps only the engine's (few enough for CPython to share its
+    keys between instances: ~0.4 KB instead of ~1.6 KB), and the containers most sessions
+    never use (subscriptions, background tasks) are made on first use."""
+
+    __slots__ = (
+        "_app_tasks",
+        "_inline_tools",
+        "_subscriptions",
+        "_task_owner_key",
+        "handler_table",
+        "log_level",
+        "loop",
+        "server",
+        "workers",
+    )
 
     def __init__(self, server: Server, transport: Transport, **kwargs: Any) -> None:
         kwargs.setdefault("modern_versions", server.modern_versions)
@@ -164,15 +184,26 @@ class AppSession(ServerSession):
         self.loop = self._loop
         #: Minimum severity of ``notifications/message`` (everything until the client sets one).
         self.log_level = 0
-        #: Resource URIs this client subscribed to.
-        self.subscriptions: set[str] = set()
-        self._app_tasks: set[asyncio.Task[Any]] = set()
+        self._subscriptions: set[str] | None = None
+        self._app_tasks: set[asyncio.Task[Any]] | None = None
         self._task_owner_key: str | None = None
         #: The server's handler table this session was last given.
         self.handler_table: Mapping[str, ServerHandler] | None = None
         # tools/call is the registry's own handler (no middleware around it): a call of an
         # async tool that cannot suspend is served inline (see serves_inline).
         self._inline_tools = False
+
+    @property
+    def subscriptions(self) -> set[str]:
+        """Resource URIs this client subscribed to (the set is made on first use)."""
+        subs = self._subscriptions
+        if subs is None:
+            subs = self._subscriptions = set()
+        return subs
+
+    @subscriptions.setter
+    def subscriptions(self, uris: set[str]) -> None:
+        self._subscriptions = uris
 
     def build_context(
         self, request_id: RequestId, method: str, params: JSONObject | None
@@ -220,7 +251,13 @@ class AppSession(ServerSession):
     def serves_inline(self, method: str, params: JSONObject | None) -> bool:
         """A ``tools/call`` of an ``async def`` tool whose body cannot suspend (no
         ``await``, ``async with`` or ``async for``; not a task, no Context) runs inline:
-        nothing in it waits, so it needs no task (see :meth:`Session.serves_inline`)."""
+        nothing in it waits, so it needs no task (see :meth:`Session.serves_inline`); so
+        does the session's own ``initialize``."""
+        if method == "initialize":
+            # The engine's own handshake (no middleware, no handler of the user's) answers
+            # at once: no task, no loop turn before the answer is written.
+            handler = self._handlers.get(method)
+            return getattr(handler, "__func__", None) is _SERVER_INITIALIZE
         if method != "tools/call" or not self._inline_tools or params is None:
             return False
         name = params.get("name")
@@ -248,8 +285,9 @@ class AppSession(ServerSession):
 
     def on_closed(self, exc: BaseException | None) -> None:
         self.server.sessions.discard(self)
-        for task in list(self._app_tasks):
-            task.cancel()
+        if self._app_tasks:
+            for task in list(self._app_tasks):
+                task.cancel()
         # Handlers bound to this session (initialize, roots hooks) make reference cycles;
         # a closed session serves nothing, so drop them and let refcounting free it at once.
         self._handlers.clear()
@@ -258,8 +296,11 @@ class AppSession(ServerSession):
     def spawn(self, coro: Awaitable[Any]) -> None:
         """Run ``coro`` in the background, tied to this session."""
         task: asyncio.Task[Any] = self.loop.create_task(coro)  # type: ignore[arg-type]
-        self._app_tasks.add(task)
-        task.add_done_callback(self._app_tasks.discard)
+        tasks = self._app_tasks
+        if tasks is None:
+            tasks = self._app_tasks = set()
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
 
     def call_soon(self, coro_fn: Callable[[], Awaitable[Any]]) -> None:
         """Spawn ``coro_fn()`` from any thread."""

@@ -254,7 +254,10 @@ class HttpSessionTransport(Transport):
         self.session_id = session_id
         self.slow_reader_timeout = slow_reader_timeout
         #: Connections whose reader is behind (writes wait in :meth:`drain` while any is).
-        self._full: set[SSEConnection] = set()
+        #: This and the other containers below that most sessions never use (the standalone
+        #: stream, its backlog, the held task messages) are made on first use: an idle
+        #: session holds none of them.
+        self._full: set[SSEConnection] | None = None
         #: Streams whose reader was dropped for being slow, until it resumes (writes wait for
         #: it once, up to ``resume_grace`` seconds, so the store keeps what it missed).
         self._awaiting: dict[_Stream, asyncio.Event] = {}
@@ -275,11 +278,11 @@ class HttpSessionTransport(Transport):
         self._streams: dict[str, _Stream] = {}
         self._by_request: dict[RequestId, _Stream] = {}
         self._json: dict[RequestId, asyncio.Future[bytes]] = {}
-        self._standalone = _Stream(self._new_key(), standalone=True)
-        self._streams[self._standalone.key] = self._standalone
-        self._backlog: deque[bytes] = deque(maxlen=backlog)
+        self._standalone_stream: _Stream | None = None
+        self._backlog_limit = backlog
+        self._backlog: deque[bytes] | None = None
         #: Task messages with no route yet, oldest first: (task id, request id, JSON).
-        self._held: deque[tuple[str, RequestId | None, bytes]] = deque()
+        self._held: deque[tuple[str, RequestId | None, bytes]] | None = None
         self._held_limit = held_limit
         #: Ids of held requests dropped undelivered (their cancellation is not sent either).
         self._undelivered: dict[RequestId, None] = {}
@@ -287,6 +290,16 @@ class HttpSessionTransport(Transport):
         self._task_streams: dict[str, _Stream] = {}
         #: Open connections (a session with any is never idle).
         self.connections = 0
+
+    @property
+    def _standalone(self) -> _Stream:
+        """The standalone (GET) stream, made on first use."""
+        stream = self._standalone_stream
+        if stream is None:
+            stream = self._standalone_stream = _Stream(self._new_key(), standalone=True)
+            if not self.closed:
+                self._streams[stream.key] = stream
+        return stream
 
     # -- Transport interface -------------------------------------------------------------------
 
@@ -303,6 +316,8 @@ class HttpSessionTransport(Transport):
             if future is not None:
                 if is_response:
                     del self._json[related_request_id]
+                    if not self._json:
+                        self._json = {}  # an emptied dict keeps its table: let it go
                     if type(message) is list:
                         for item in message:
                             rid = item.get("id") if type(item) is dict else None
@@ -367,8 +382,10 @@ class HttpSessionTransport(Transport):
 
     def _pressure(self, conn: SSEConnection, full: bool) -> None:
         if full:
+            if self._full is None:
+                self._full = set()
             self._full.add(conn)
-        else:
+        elif self._full is not None:
             self._full.discard(conn)
         self.writing_paused = bool(self._full or self._awaiting)
 
@@ -409,15 +426,15 @@ class HttpSessionTransport(Transport):
         for resumed in self._awaiting.values():
             resumed.set()
         self._awaiting.clear()
-        self._full.clear()
+        self._full = None
         self.writing_paused = False
         self._by_request.clear()
         for future in self._json.values():
             if not future.done():
                 future.cancel()
         self._json.clear()
-        self._backlog.clear()
-        self._held.clear()
+        self._backlog = None
+        self._held = None
         self._task_streams.clear()
         if self.store is not None and self.session_id is not None:
             self.store.delete_session(self.session_id)
@@ -472,8 +489,9 @@ class HttpSessionTransport(Transport):
             old.finish()
         self._attach(stream, conn)
         self._prime(stream, conn)
-        while self._backlog and not conn.aborted:
-            conn.push(self._backlog.popleft())
+        backlog = self._backlog
+        while backlog and not conn.aborted:
+            conn.push(backlog.popleft())
         self._release_held(None, stream)
 
     def resume(self, last_event_id: str, conn: SSEConnection) -> bool:
@@ -502,14 +520,14 @@ class HttpSessionTransport(Transport):
         self._attach(stream, conn)
         self._resumed(stream)
         if stream.standalone:
-            self._backlog.clear()  # those were stored and just replayed
+            self._backlog = None  # those were stored and just replayed
             self._release_held(None, stream)
         return True
 
     def detach(self, conn: SSEConnection) -> None:
         """A connection ended (client gone or response complete)."""
         conn.on_pressure = None
-        if conn in self._full:
+        if self._full and conn in self._full:
             self._pressure(conn, False)
         for stream in self._streams.values():
             if stream.conn is conn:
@@ -529,7 +547,7 @@ class HttpSessionTransport(Transport):
 
     def close_standalone_sse_stream(self) -> bool:
         """Like :meth:`close_response_stream`, for the standalone GET stream."""
-        return self._close_conn(self._standalone)
+        return self._close_conn(self._standalone_stream)
 
     def cancel_request(self, rid: RequestId) -> None:
         """The client cancelled ``rid``: no response will come, so end its stream."""
@@ -566,7 +584,7 @@ class HttpSessionTransport(Transport):
         self._emit(self._standalone, data)
 
     def request_stream_count(self) -> int:
-        return len(self._streams) - 1
+        return len(self._streams) - (self._standalone_stream is not None)
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -608,7 +626,10 @@ class HttpSessionTransport(Transport):
             if not conn.push(frame):
                 self._dropped(conn)  # push aborted it: producers wait for the resumption
         elif stream.standalone:
-            self._backlog.append(frame)
+            backlog = self._backlog
+            if backlog is None:
+                backlog = self._backlog = deque(maxlen=self._backlog_limit)
+            backlog.append(frame)
         # else: the client left this stream; it is in the store if resumption is on.
 
     def _unrelated(self, message: Any, data: bytes) -> None:
@@ -635,6 +656,8 @@ class HttpSessionTransport(Transport):
 
     def _hold(self, task_id: str, rid: RequestId | None, data: bytes) -> None:
         held = self._held
+        if held is None:
+            held = self._held = deque()
         if len(held) >= self._held_limit:
             old_task, old_rid, _ = held.popleft()
             logger.warning(
@@ -658,11 +681,12 @@ class HttpSessionTransport(Transport):
         params = message.get("params")
         if type(params) is not dict:
             return False
+        held = self._held
         if method == "notifications/tasks/status" and params.get("status") in _TERMINAL:
             task_id = params.get("taskId")
-            if any(t == task_id for t, _, _ in self._held):
+            if held and any(t == task_id for t, _, _ in held):
                 kept: deque[tuple[str, RequestId | None, bytes]] = deque()
-                for entry in self._held:
+                for entry in held:
                     if entry[0] != task_id:
                         kept.append(entry)
                     elif entry[1] is not None:
@@ -676,10 +700,11 @@ class HttpSessionTransport(Transport):
             if rid in self._undelivered:
                 del self._undelivered[rid]
                 return True  # the peer never saw the request
-            for i, entry in enumerate(self._held):
-                if entry[1] == rid:
-                    del self._held[i]
-                    return True
+            if held:
+                for i, entry in enumerate(held):
+                    if entry[1] == rid:
+                        del held[i]
+                        return True
         return False
 
     def _release_held(self, task_id: str | None, stream: _Stream) -> None:
@@ -687,7 +712,7 @@ class HttpSessionTransport(Transport):
         if not self._held:
             return
         if task_id is None:
-            held, self._held = self._held, deque()
+            held, self._held = self._held, None
         else:
             held = deque()
             kept: deque[tuple[str, RequestId | None, bytes]] = deque()
