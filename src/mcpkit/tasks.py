@@ -542,6 +542,11 @@ class TaskReceiver:
         self.debug = debug
         self._running: dict[str, _Execution] = {}
 
+    @property
+    def running_count(self) -> int:
+        """Tasks this manager is running in this process now."""
+        return len(self._running)
+
     @staticmethod
     def _default_owner(session: Session) -> str | None:
         return None

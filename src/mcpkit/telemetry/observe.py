@@ -57,5 +57,4 @@ def active_sessions(server: Server) -> int:
 
 def active_tasks(server: Server) -> int:
     """Tasks of ``server`` running in this process."""
-    running = getattr(server.task_manager, "_running", None)
-    return len(running) if running is not None else 0
+    return server.task_manager.running_count
