@@ -66,6 +66,9 @@ ProgressCallback = Callable[[float, float | None, str | None], Awaitable[None] |
 Tracer = Callable[[str, Any], None]
 
 _NO_CANCEL: Final = frozenset({"initialize"})
+#: Seconds the requests cancelled at the end of a drain get to unwind before they are
+#: answered regardless.
+_CUT_OFF_GRACE: Final = 1.0
 # Enum members as module names: looked up on their class they cost ~0.4 µs each (3.11).
 _REQUEST, _NOTIFICATION = MessageKind.REQUEST, MessageKind.NOTIFICATION
 _RESULT, _ERROR = MessageKind.RESULT, MessageKind.ERROR
@@ -197,6 +200,13 @@ class _Batch:
 
 class Session:
     """A JSON-RPC endpoint over one transport. See the module docstring."""
+
+    # Set by end_of_input (class defaults: a session whose input never ends pays nothing).
+    #: Why requests to the peer fail at once: its input to us ended, no answer can come.
+    _input_gone: ConnectionClosed | None = None
+    #: The answer (a -32603 message) of requests cut off at the end of a drain.
+    _cut_off: str | None = None
+    _drain_task: asyncio.Task[None] | None = None
 
     def __init__(
         self,
@@ -333,6 +343,8 @@ class Session:
             timeout = self.default_timeout
         if self._closed:
             raise self._closed_error()
+        if self._input_gone is not None:
+            raise self._input_gone
         self.lifecycle.check_outgoing_request(method)
         slots = self._pending_slots
         if slots is None:
@@ -402,8 +414,12 @@ class Session:
         await self.request("ping", timeout=timeout)
 
     async def close(self) -> None:
-        """Close the connection: in-flight handlers are cancelled, pending requests fail."""
+        """Close the connection: in-flight handlers are cancelled, pending requests fail
+        (and are cancelled at the peer first: a stdio server answers what it was asked
+        before it exits, unless told it is no longer wanted)."""
         if not self._closed:
+            if self._pending and self._input_gone is None:
+                self._cancel_pending("The connection is closing")
             with contextlib.suppress(Exception):
                 await self.transport.close()
             self.connection_lost(None)
@@ -477,6 +493,86 @@ class Session:
         if self._closed_event is not None:
             self._closed_event.set()
         self.on_closed(exc)
+
+    def end_of_input(self, drain_timeout: float) -> None:
+        """The peer closed its sending half (a stdio server's stdin reached end of file)
+        while ours stays open: answer what was already asked, then close.
+
+        Nothing more can arrive, so requests to the peer (sampling, elicitation, roots,
+        ping) fail at once with :class:`ConnectionClosed`, those waiting already too. The
+        requests in flight run to their end and their answers (and notifications) go out;
+        those still running after ``drain_timeout`` seconds are cancelled and each answered
+        with a -32603 error saying so. Then the session closes as :meth:`close` does. A
+        :meth:`connection_lost` meanwhile (the output closed too) ends everything at once.
+        """
+        if self._closed or self._input_gone is not None:
+            return
+        gone = self._input_gone = ConnectionClosed(
+            "The client closed its input (end of stdin): no answer to a request can arrive"
+        )
+        for pending in list(self._pending.values()):
+            if not pending.future.done():
+                pending.future.set_exception(gone)
+        self._drain_task = self._loop.create_task(self._drain_input(drain_timeout))
+
+    async def _drain_input(self, drain_timeout: float) -> None:
+        loop = self._loop
+        deadline = loop.time() + drain_timeout
+        while not self._closed:
+            left = self._running()
+            remaining = deadline - loop.time()
+            if not left or remaining <= 0:
+                break
+            await asyncio.wait(_tasks(left), timeout=remaining)
+        left = self._running()
+        if left and not self._closed:
+            cut_off = self._cut_off = (
+                f"Request cancelled: the client closed its input (end of stdin) and the "
+                f"request did not finish within the drain timeout of {drain_timeout:g} s"
+            )
+            logger.warning(
+                "%d request(s) still running %g s after the end of input: cancelled",
+                len(left),
+                drain_timeout,
+            )
+            for ctx in left:
+                if ctx.task is not None:
+                    ctx.task.cancel()
+            await asyncio.wait(_tasks(left), timeout=_CUT_OFF_GRACE)
+            for ctx in self._running():  # it ignored its cancellation: answered regardless
+                ctx.cancelled = True
+                self._write(error_response(ctx.request_id, INTERNAL_ERROR, cut_off), ctx.request_id)
+        await self.close()
+
+    def _cancel_pending(self, reason: str) -> None:
+        for rid, pending in list(self._pending.items()):
+            if pending.method in _NO_CANCEL or pending.future.done():
+                continue
+            message = {
+                "jsonrpc": "2.0",
+                "method": "notifications/cancelled",
+                "params": {"requestId": rid, "reason": reason},
+            }
+            try:
+                self.transport.write(message)
+            except Exception:
+                return  # the transport is gone already: nothing to tell
+            if self._tracer is not None:
+                self._tracer("send", message)
+
+    def _running(self) -> list[RequestContext]:
+        """The requests in flight still to be answered (a request the peer cancelled before
+        its task began never ran its own cleanup: it is dropped here)."""
+        running = []
+        for rid, ctx in list(self._in_flight.items()):
+            task = ctx.task
+            if task is None:
+                continue
+            if task.done():
+                self._in_flight.pop(rid, None)
+            elif not ctx.cancelled:
+                running.append(ctx)
+        return running
 
     def on_closed(self, exc: BaseException | None) -> None:
         """Hook for subclasses: the connection ended."""
@@ -614,12 +710,15 @@ class Session:
         except McpError as exc:
             response = error_response(rid, exc.code, exc.message, exc.data)
         except asyncio.CancelledError:
-            self._done_serving(rid)
-            if ctx.cancelled or self._closed:
-                if batch is not None:
-                    self._batch_done(batch)
-                return  # a cancelled request gets no response
-            raise
+            cut_off = self._cut_off
+            if cut_off is None or ctx.cancelled or self._closed:
+                self._done_serving(rid)
+                if ctx.cancelled or self._closed:
+                    if batch is not None:
+                        self._batch_done(batch)
+                    return  # a cancelled request gets no response
+                raise
+            response = error_response(rid, INTERNAL_ERROR, cut_off)
         except Exception as exc:
             logger.exception("Handler for %r failed", ctx.method)
             data = {"traceback": traceback.format_exc()} if self.debug else None
@@ -883,6 +982,10 @@ class Session:
         if reason is not None:
             return ConnectionClosed(f"Connection closed: {reason}")
         return ConnectionClosed()
+
+
+def _tasks(contexts: list[RequestContext]) -> set[asyncio.Task[None]]:
+    return {ctx.task for ctx in contexts if ctx.task is not None}
 
 
 async def _ping(params: JSONObject | None, ctx: RequestContext) -> JSONObject:

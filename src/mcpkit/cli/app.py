@@ -174,6 +174,13 @@ def build_parser() -> argparse.ArgumentParser:
         "their own instead of beside the endpoint",
     )
     run.add_argument(
+        "--drain-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="stdio: at end of input, seconds the requests already received get to finish "
+        "before they are cancelled and answered with an error (default 10)",
+    )
+    run.add_argument(
         "--reload",
         action="store_true",
         help="restart the server when a .py file next to it changes (for development; "

@@ -67,6 +67,8 @@ def _child_argv(args: argparse.Namespace) -> list[str]:
             argv.append("--metrics")
         if args.observability_port is not None:
             argv += ["--observability-port", str(args.observability_port)]
+    if args.transport == "stdio" and getattr(args, "drain_timeout", None) is not None:
+        argv += ["--drain-timeout", str(args.drain_timeout)]
     if args.debug:
         argv.append("--debug")
     return argv
@@ -251,7 +253,10 @@ def run_server(args: argparse.Namespace) -> int:
                 "starts this command and talks JSON-RPC on stdin/stdout (Ctrl-C stops; "
                 "--transport http serves a URL; mcpkit inspect FILE looks inside)"
             )
-        asyncio.run(app.run_stdio())
+        drain = getattr(args, "drain_timeout", None)
+        if drain is not None and not drain >= 0:
+            raise CliError(f"bad --drain-timeout: {drain}", "give 0 or more seconds", EXIT_USAGE)
+        asyncio.run(app.run_stdio() if drain is None else app.run_stdio(drain_timeout=drain))
         return 0
     try:
         import mcpkit.transports.http  # noqa: F401

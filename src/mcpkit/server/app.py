@@ -1079,12 +1079,19 @@ class Server(Generic[LifespanT]):
 
     async def run_stdio(self, **session_kwargs: Any) -> None:
         """Serve one client over this process's stdin/stdout (``max_message_size``, bytes,
-        goes to the transport; the rest to the session)."""
-        from mcpkit.transports.stdio import DEFAULT_MAX_MESSAGE_SIZE, StdioServerTransport
+        and ``drain_timeout``, the seconds requests received before stdin's end of file get
+        to finish, go to the transport; the rest to the session)."""
+        from mcpkit.transports.stdio import (
+            DEFAULT_DRAIN_TIMEOUT,
+            DEFAULT_MAX_MESSAGE_SIZE,
+            StdioServerTransport,
+        )
 
         limit = session_kwargs.pop("max_message_size", DEFAULT_MAX_MESSAGE_SIZE)
+        drain = session_kwargs.pop("drain_timeout", DEFAULT_DRAIN_TIMEOUT)
         async with self.running():
-            session = self.session(StdioServerTransport(max_message_size=limit), **session_kwargs)
+            transport = StdioServerTransport(max_message_size=limit, drain_timeout=drain)
+            session = self.session(transport, **session_kwargs)
             await session.start()
             await session.wait_closed()
 

@@ -1,9 +1,13 @@
 """stdio transport: newline-delimited JSON over a process's stdin and stdout.
 
 The server end reads its own stdin and writes its own stdout (and moves anything else that
-would be printed to stdout over to stderr, so no stray print can corrupt the protocol). The
-client end spawns the server as a subprocess, captures or forwards its stderr, and shuts it
-down as the spec says: close its stdin, wait, then SIGTERM, then SIGKILL.
+would be printed to stdout over to stderr, so no stray print can corrupt the protocol). When
+stdin reaches end of file while stdout stays open (``server.py < requests.jsonl``, or a client
+that writes its requests, closes its end and reads), the server answers what it was already
+asked before it ends: see :meth:`mcpkit.session.Session.end_of_input`, bounded by
+``drain_timeout``. The client end spawns the server as a subprocess, captures or forwards
+its stderr, and shuts it down as the spec says: close its stdin, wait, then SIGTERM, then
+SIGKILL.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from mcpkit.jsonrpc import INVALID_REQUEST, MessageKind, RequestId, error_respon
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
 
 __all__ = [
+    "DEFAULT_DRAIN_TIMEOUT",
     "DEFAULT_MAX_MESSAGE_SIZE",
     "LineFramer",
     "StdioClientTransport",
@@ -37,6 +42,11 @@ logger = logging.getLogger("mcpkit.stdio")
 
 DEFAULT_MAX_MESSAGE_SIZE = 4 * 1024 * 1024
 _OPT = orjson.OPT_APPEND_NEWLINE
+#: Seconds a stdio server whose stdin reached end of file gives the requests it already
+#: received to finish, before it cancels them (each answered with an error) and exits.
+DEFAULT_DRAIN_TIMEOUT = 10.0
+#: Seconds a closing server end waits for what it wrote to leave stdout's buffer.
+_OUTPUT_GRACE = 2.0
 #: Seconds after the server process exited to read what is left on a stdout that another
 #: process keeps open, before pending requests fail.
 _EXIT_GRACE = 0.5
@@ -114,6 +124,17 @@ class LineFramer:
             buf.clear()
             self._discarding = True
             self.on_oversize(head)
+
+    def finish(self) -> None:
+        """The stream ended: a last message without its newline is taken as it is."""
+        buf = self._buf
+        if self._discarding:
+            self._discarding = False
+        elif buf and not buf.isspace():
+            data = bytes(buf)
+            buf.clear()
+            self.sink.receive_bytes(data)
+        buf.clear()
 
 
 def _oversize_reply(
@@ -232,10 +253,16 @@ class _WriteProto(asyncio.BaseProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.flow.lost(exc)
+        self.owner._output_closed(exc)
 
 
 class StdioServerTransport(Transport):
-    """Serve on this process's stdin/stdout (or the binary streams given)."""
+    """Serve on this process's stdin/stdout (or the binary streams given).
+
+    At stdin's end of file the session answers the requests it already received (at most
+    ``drain_timeout`` seconds; those still running then are answered with an error) and
+    then closes; a read error, or stdout closing meanwhile, ends it at once.
+    """
 
     info = TransportInfo(kind="stdio")
 
@@ -246,7 +273,15 @@ class StdioServerTransport(Transport):
         *,
         max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
         protect_stdout: bool = True,
+        drain_timeout: float = DEFAULT_DRAIN_TIMEOUT,
     ) -> None:
+        if not drain_timeout >= 0:
+            raise ValueError(f"drain_timeout must be 0 or more seconds, not {drain_timeout!r}")
+        #: Seconds the requests received before stdin's end of file get to finish.
+        self.drain_timeout = drain_timeout
+        self._input_ended = False
+        self._closing = False
+        self._out_done: asyncio.Future[None] | None = None
         self._stdin = stdin
         self._stdout = stdout
         self.max_message_size = max_message_size
@@ -329,9 +364,32 @@ class StdioServerTransport(Transport):
     def _input_closed(self, exc: BaseException | None) -> None:
         if self._closed:
             return
+        if exc is None and not self._closing and not self._input_ended and self._output_open():
+            end_of_input = getattr(self._sink, "end_of_input", None)
+            if end_of_input is not None:
+                # End of file with stdout still open: what was asked is answered first.
+                self._input_ended = True
+                if self._framer is not None:
+                    self._framer.finish()
+                end_of_input(self.drain_timeout)
+                return
         self._closed = True
         if self._sink is not None:
             self._sink.connection_lost(exc)
+
+    def _output_open(self) -> bool:
+        writer = self._writer
+        if writer is not None:
+            return not writer.is_closing()
+        return self._out_file is not None
+
+    def _output_closed(self, exc: BaseException | None) -> None:
+        done = self._out_done
+        if done is not None and not done.done():
+            done.set_result(None)
+        if self._input_ended and not self._closing:
+            # stdout closed while answering after the end of input: nobody can read the rest.
+            self._input_closed(exc or ConnectionClosed("stdout is closed"))
 
     def write(self, message: Any, related_request_id: RequestId | None = None) -> None:
         data = orjson.dumps(message, option=_OPT)
@@ -389,12 +447,19 @@ class StdioServerTransport(Transport):
                 reader.resume_reading()
 
     async def close(self) -> None:
+        """Close both streams, once what was written has left stdout (at most 2 s)."""
+        self._closing = True
         self._thread_gate.set()
         if self._reader is not None:
             self._reader.close()
-        if self._writer is not None:
+        writer = self._writer
+        if writer is not None:
             self._flush()
-            self._writer.close()
+            if not writer.is_closing():
+                done = self._out_done = self._loop.create_future()
+                writer.close()
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(done, _OUTPUT_GRACE)
         self._input_closed(None)
 
 
