@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -284,6 +285,27 @@ def test_stdout_closed_ends_the_server_at_once(tmp_path: Path) -> None:
         proc.kill()
         proc.wait()
     assert code == 0, proc.stderr.read() if proc.stderr else b""
+
+
+def test_sigterm_during_the_drain_ends_the_server_at_once(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, str(script(tmp_path)), "60"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(lines([initialize(), INITIALIZED, call(2, "slow", seconds=60)]))
+        proc.stdin.close()
+        assert read_lines(proc, 2)[0]["id"] == 1  # draining: the slow call is running
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=20)  # not the 60 s of the drain
+    finally:
+        proc.kill()
+        proc.wait()
+    assert code == -signal.SIGTERM
 
 
 CLI_SERVER = """
