@@ -220,6 +220,25 @@ _CELLS: dict[tuple[Role, Phase], tuple[dict[str, Refusal | None], ...]] = {
     for p in Phase
 }
 _ACCEPTED, _INITIALIZED = Event.INITIALIZE_ACCEPTED, Event.INITIALIZED_RECEIVED
+
+#: What a server offers a handshake, by its tuple of supported versions (kept with it):
+#: its legacy versions by name and the latest one (None: it speaks no legacy revision).
+_Offer = tuple[tuple[ProtocolVersion, ...], dict[str, ProtocolVersion], ProtocolVersion | None]
+_offers: dict[int, _Offer] = {}
+
+
+def _offer(supported: tuple[ProtocolVersion, ...]) -> _Offer:
+    legacy = [v for v in supported if v.era == "legacy"]
+    by_name: dict[str, ProtocolVersion] = {}
+    for v in legacy:
+        by_name.setdefault(v.name, v)  # the first of a name, as negotiate() finds it
+    offer: _Offer = (supported, by_name, legacy[0] if legacy else None)
+    if len(_offers) >= 64:  # a few tuples in practice; never grows without bound
+        _offers.clear()
+    _offers[id(supported)] = offer
+    return offer
+
+
 _ANSWERED, _ASSUMED, _CLOSED_EVENT = Event.INITIALIZE_ANSWERED, Event.ASSUMED, Event.CLOSED
 
 
@@ -476,10 +495,15 @@ class Lifecycle:
         info = params.get("clientInfo")
         if info is not None and not isinstance(info, dict):
             raise McpError(INVALID_PARAMS, "initialize: 'clientInfo' must be an object")
-        if not any(v.era == "legacy" for v in supported):
+        offer = _offers.get(id(supported))
+        if offer is None or offer[0] is not supported:
+            offer = _offer(supported)
+        _, by_name, latest = offer
+        if latest is None:
             # A modern-only server names what it speaks: the client has no other diagnostic.
             raise UnsupportedProtocolVersion.build(requested, [v.name for v in supported])
-        version = versions.negotiate(requested, supported)
+        # versions.negotiate, looked up: the client's version when supported, else our latest.
+        version = by_name.get(requested, latest)
         self.version = version
         self.peer_capabilities = caps
         self.peer_info = info or {}

@@ -691,8 +691,17 @@ class StreamableHTTPApp:
             on_close=self._forget,
             slow_reader_timeout=self.slow_reader_timeout,
         )
-        session = self.session_factory(transport)
-        await session.start()
+        sessions = _request_sessions()
+        server = sessions.session_factory_server(self.session_factory)
+        if server is not None:
+            # A copy of the server's prototype of new sessions, started in place (what
+            # AppSession.start does: its handler table was checked as it was copied).
+            session = sessions.new_session(server, transport)
+            server.sessions.add(session)
+            await transport.start(session)
+        else:
+            session = self.session_factory(transport)
+            await session.start()
         future = transport.expect_json([msg["id"]])
         session.receive_classified(msg, MessageKind.REQUEST)
         try:
