@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import contextlib
 import datetime as dt
+import importlib.util
 import json
 import os
 import platform
@@ -87,6 +88,9 @@ def all_impls() -> list[Impl]:
     return [
         Impl("raw", "raw asyncio", "main", "raw_stdio.py", "raw_http.py"),
         Impl("mcpkit", "mcpkit", "main", "mcpkit_server.py", modern=True),
+        # The same server on granian's HTTP server instead of uvicorn (the granian extra).
+        Impl("mcpkit-granian", "mcpkit on granian", "main", "mcpkit_server.py",
+             extra=("--server", "granian"), modern=True),
         Impl("mcpkit-sync", "mcpkit sync tool", "main", "mcpkit_server.py", extra=("--sync-tool",),
              modern=True),
         Impl("mcp-lowlevel", "mcp lowlevel", "ref", "mcp_lowlevel.py", modern=True),
@@ -679,6 +683,8 @@ def render(impls: list[Impl], results: Results, workloads: list[str],
                   ("mcpkit", "ts", "mcpkit / TS SDK"),
                   ("mcpkit", "raw", "mcpkit / raw asyncio"),
                   ("mcpkit-compat", "mcp-mcpserver", "MCPServer file: mcpkit / mcp")]
+    if any(i.key == "mcpkit-granian" for i in impls):  # the ASGI servers side by side
+        ratio_refs.append(("mcpkit-granian", "mcpkit", "mcpkit: granian / uvicorn"))
     head = ["workload", "unit", "better"] + [i.label for i in cols] + [
         label for _, _, label in ratio_refs]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -775,6 +781,9 @@ async def main_async(args: argparse.Namespace) -> int:
     only = [k for k in args.only.split(",") if k]
     workloads = [w for w in args.workloads.split(",") if w] or [w.key for w in WORKLOADS]
     impls = [i for i in all_impls() if not only or i.key in only]
+    if not only and importlib.util.find_spec("granian") is None:
+        # The mcpkit-on-granian column needs the granian extra: asked for by name only then.
+        impls = [i for i in impls if i.key != "mcpkit-granian"]
 
     setup: dict[str, str | None] = {}
     if any(i.runtime == "ref" for i in impls):
@@ -797,6 +806,7 @@ async def main_async(args: argparse.Namespace) -> int:
             impl.status = f"n/a ({problem})"
         impl.version = {
             "raw": "", "mcpkit": mcpkit_version(), "mcpkit-sync": mcpkit_version(),
+            "mcpkit-granian": mcpkit_version(),
             "mcpkit-compat": mcpkit_version(),
             "mcp-lowlevel": versions.get("mcp", ""),
             "mcp-mcpserver": versions.get("mcp", ""), "fastmcp": versions.get("fastmcp", ""),

@@ -2,7 +2,7 @@
 
 Usage: python mcpkit_server.py stdio [--tools N] [--sync-tool]
        python mcpkit_server.py http --port P [--stateless] [--json-response] [--tools N]
-                                    [--sync-tool]
+                                    [--sync-tool] [--server auto|uvicorn|granian]
 
 ``echo`` is ``async def`` (the idiomatic form of non-blocking code in an asyncio SDK: it
 runs on the event loop). ``--sync-tool`` registers it as a plain ``def`` instead, which
@@ -39,6 +39,8 @@ def main() -> None:
     parser.add_argument("--json-response", action="store_true")
     parser.add_argument("--tools", type=int, default=0)
     parser.add_argument("--sync-tool", action="store_true")
+    parser.add_argument("--server", choices=["auto", "uvicorn", "granian"], default="auto",
+                        help="HTTP: the ASGI server (auto: mcpkit's default)")
     args = parser.parse_args()
 
     app = Server("bench", version="1.0")
@@ -78,7 +80,7 @@ def main() -> None:
         app.run()
     else:
         app.run("http", host="127.0.0.1", port=args.port, stateless=args.stateless,
-                json_response=args.json_response)
+                json_response=args.json_response, server=args.server)
 
 
 if __name__ == "__main__":

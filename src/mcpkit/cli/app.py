@@ -167,6 +167,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="HTTP: Prometheus metrics on /metrics (needs prometheus-client: the metrics extra)",
     )
     run.add_argument(
+        "--server",
+        dest="http_server",
+        choices=("auto", "uvicorn", "granian"),
+        default="auto",
+        help="HTTP: the ASGI server (auto: $MCPKIT_HTTP_SERVER, else mcpkit's default; "
+        "granian needs the granian extra)",
+    )
+    run.add_argument(
         "--observability-port",
         type=int,
         metavar="PORT",

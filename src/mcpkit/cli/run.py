@@ -67,6 +67,8 @@ def _child_argv(args: argparse.Namespace) -> list[str]:
             argv.append("--metrics")
         if args.observability_port is not None:
             argv += ["--observability-port", str(args.observability_port)]
+        if getattr(args, "http_server", "auto") != "auto":
+            argv += ["--server", args.http_server]
     if args.transport == "stdio" and getattr(args, "drain_timeout", None) is not None:
         argv += ["--drain-timeout", str(args.drain_timeout)]
     if args.debug:
@@ -147,6 +149,22 @@ def _check_address(host: str, port: int) -> None:
         raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}", hint) from None
 
 
+def _check_server(server: str) -> None:
+    """Fail with one clear line when the chosen ASGI server is not installed."""
+    import importlib.util
+
+    from mcpkit.transports.http.serve import choose_server
+
+    try:
+        chosen = choose_server(server)
+    except ValueError as exc:  # a bad MCPKIT_HTTP_SERVER
+        raise CliError(str(exc), "set MCPKIT_HTTP_SERVER to uvicorn or granian") from None
+    if chosen == "granian" and importlib.util.find_spec("granian") is None:
+        raise CliError(
+            "serving with granian needs the granian package", INSTALL_HINT.format(extras="granian")
+        )
+
+
 async def _serve_http(app: Any, args: argparse.Namespace) -> None:
     from mcpkit.transports.http import running
 
@@ -177,8 +195,11 @@ async def _serve_http(app: Any, args: argparse.Namespace) -> None:
     with contextlib.suppress(NotImplementedError):
         loop.add_signal_handler(signal.SIGTERM, stop.set)
     asgi = app.http_app(**options)
+    server: Any = getattr(args, "http_server", "auto")
     async with contextlib.AsyncExitStack() as stack:
-        base = await stack.enter_async_context(running(asgi, host=args.host, port=args.port))
+        base = await stack.enter_async_context(
+            running(asgi, host=args.host, port=args.port, server=server)
+        )
         probes = ""
         if side_port is not None:
             from mcpkit.transports.http.health import probes_for
@@ -186,7 +207,9 @@ async def _serve_http(app: Any, args: argparse.Namespace) -> None:
             side = probes_for(
                 app, asgi.app, health=args.health or not args.metrics, metrics=args.metrics
             )
-            at = await stack.enter_async_context(running(side, host=args.host, port=side_port))
+            at = await stack.enter_async_context(
+                running(side, host=args.host, port=side_port, server=server)
+            )
             probes = f"; {', '.join(side.routes)} on {at}"
         elif args.health or args.metrics:
             probes = f"; {', '.join(asgi.probes.routes)} beside it" if asgi.probes else ""
@@ -265,6 +288,7 @@ def run_server(args: argparse.Namespace) -> int:
             f"Streamable HTTP is not available: {exc}", INSTALL_HINT.format(extras="http")
         ) from None
     _check_address(args.host, args.port)
+    _check_server(getattr(args, "http_server", "auto"))
     if args.metrics:
         try:
             import prometheus_client  # noqa: F401

@@ -1005,6 +1005,7 @@ class Server(Generic[LifespanT]):
         observability_port: int | None = None,
         max_in_flight: int | None = None,
         max_queued: int | None = None,
+        server: Literal["auto", "uvicorn", "granian"] = "auto",
     ) -> None: ...
 
     def run(self, transport: str = "stdio", **options: Any) -> None:
@@ -1017,7 +1018,9 @@ class Server(Generic[LifespanT]):
         ``/messages``) beside it. For stdio, ``options`` go to :meth:`session`.
         ``health=True`` / ``metrics=True`` serve ``/healthz`` and ``/readyz`` / ``/metrics``
         beside the endpoint, or on ``observability_port`` when given (health then by
-        default; see :mod:`mcpkit.transports.http.health`).
+        default; see :mod:`mcpkit.transports.http.health`). ``server``: the ASGI server
+        (``"uvicorn"``, ``"granian"`` with the ``granian`` extra, or ``"auto"``: see
+        :func:`mcpkit.transports.http.serve.choose_server`).
         """
         # uvloop's event loop when it is installed (the http extra brings it), for stdio too:
         # about a third less CPU per message than asyncio's own loop on the pipes.
@@ -1055,19 +1058,22 @@ class Server(Generic[LifespanT]):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(signal.SIGTERM, stop.set)
         observability_port = options.pop("observability_port", None)
+        server = options.pop("server", "auto")
         health, metrics = options.pop("health", False), options.pop("metrics", False)
         if observability_port is None:
             options.update(health=health, metrics=metrics)
         asgi = self.http_app(path, **options)
         async with contextlib.AsyncExitStack() as stack:
-            base = await stack.enter_async_context(running(asgi, host=host, port=port))
+            # The server choice is passed on only when one was made.
+            choice = {} if server == "auto" else {"server": server}
+            base = await stack.enter_async_context(running(asgi, host=host, port=port, **choice))
             probes = ""
             if observability_port is not None:
                 from mcpkit.transports.http.health import probes_for
 
                 side = probes_for(self, asgi.app, health=health or not metrics, metrics=metrics)
                 at = await stack.enter_async_context(
-                    running(side, host=host, port=observability_port)
+                    running(side, host=host, port=observability_port, **choice)
                 )
                 probes = f"; {', '.join(side.routes)} on {at}"
             sys.stderr.write(

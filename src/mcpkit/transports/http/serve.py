@@ -1,17 +1,45 @@
-"""Serving a :class:`StreamableHTTPApp` (or any ASGI app) with uvicorn."""
+"""Serving a :class:`StreamableHTTPApp` (or any ASGI app) with uvicorn, or with granian
+(:mod:`.granian_serve`, the ``granian`` extra) when ``server="granian"``."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import logging
+import os
 from collections.abc import AsyncIterator
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from mcpkit.transports.http.extra import missing_extra
 from mcpkit.transports.http.shutdown import StreamCloser
 
-__all__ = ["run", "running", "serve"]
+__all__ = ["SERVER_ENV", "ServerChoice", "choose_server", "run", "running", "serve"]
+
+#: The ASGI servers :func:`run`, :func:`serve` and :func:`running` can use.
+ServerChoice = Literal["auto", "uvicorn", "granian"]
+
+#: The environment variable that decides ``server="auto"`` (``uvicorn`` or ``granian``).
+SERVER_ENV: Final = "MCPKIT_HTTP_SERVER"
+
+#: The server ``"auto"`` picks when :data:`SERVER_ENV` is unset, if it is installed.
+AUTO_SERVER: Final[str] = "uvicorn"
+
+
+def choose_server(server: str = "auto") -> Literal["uvicorn", "granian"]:
+    """The ASGI server to use for ``server``: ``"uvicorn"`` or ``"granian"`` as given;
+    ``"auto"``: the one named by ``$MCPKIT_HTTP_SERVER``, else :data:`AUTO_SERVER` when it
+    is installed, else uvicorn."""
+    if server == "auto":
+        server = os.environ.get(SERVER_ENV, "").strip().lower() or "auto"
+        if server == "auto":
+            installed = importlib.util.find_spec(AUTO_SERVER) is not None
+            return "granian" if installed and AUTO_SERVER == "granian" else "uvicorn"
+    if server == "uvicorn":
+        return "uvicorn"
+    if server == "granian":
+        return "granian"
+    raise ValueError(f"unknown HTTP server {server!r}: use 'auto', 'uvicorn' or 'granian'")
 
 
 def _server(app: Any, host: str, port: int, **kwargs: Any) -> Any:
@@ -250,20 +278,39 @@ def _http_protocol(timeout: float | None) -> type[Any] | None:
 
 
 async def serve(
-    app: Any, host: str = "127.0.0.1", port: int = 8000, **uvicorn_options: Any
+    app: Any,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    server: ServerChoice = "auto",
+    **uvicorn_options: Any,
 ) -> None:
     """Serve ``app`` until cancelled or interrupted. Binds to 127.0.0.1 unless told otherwise.
 
     ``uvicorn_options`` go to ``uvicorn.Config``, plus ``head_timeout`` (seconds a client
-    may take to send a request head; 10 by default, None for no limit)."""
-    server = _server(app, host, port, **uvicorn_options)
-    await server.serve()
+    may take to send a request head; 10 by default, None for no limit). ``server``: the
+    ASGI server (:func:`choose_server`); granian takes the options of
+    :class:`~mcpkit.transports.http.granian_serve.GranianServer`."""
+    if choose_server(server) == "granian":
+        from mcpkit.transports.http import granian_serve
+
+        await granian_serve.serve(app, host, port, **uvicorn_options)
+        return
+    uvicorn_server = _server(app, host, port, **uvicorn_options)
+    await uvicorn_server.serve()
 
 
-def run(app: Any, host: str = "127.0.0.1", port: int = 8000, **uvicorn_options: Any) -> None:
+def run(
+    app: Any,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    server: ServerChoice = "auto",
+    **uvicorn_options: Any,
+) -> None:
     """Blocking form of :func:`serve` (runs its own event loop: uvloop's when installed, as
     the ``http`` extra does; about 30 % more requests per second than asyncio's)."""
-    coro = serve(app, host, port, **uvicorn_options)
+    coro = serve(app, host, port, server=server, **uvicorn_options)
     try:
         import uvloop
     except ImportError:
@@ -278,12 +325,32 @@ def run(app: Any, host: str = "127.0.0.1", port: int = 8000, **uvicorn_options: 
 
 @contextlib.asynccontextmanager
 async def running(
-    app: Any, host: str = "127.0.0.1", port: int = 0, **uvicorn_options: Any
+    app: Any,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    server: ServerChoice = "auto",
+    **uvicorn_options: Any,
 ) -> AsyncIterator[str]:
     """Serve ``app`` in the background for the duration of the block; yields its base URL.
 
     ``port=0`` picks a free port. On exit the server shuts down (bounded) and is awaited.
+    ``server``: the ASGI server, as for :func:`serve`.
     """
+    if choose_server(server) == "granian":
+        from mcpkit.transports.http import granian_serve
+
+        async with granian_serve.running(app, host, port, **uvicorn_options) as base:
+            yield base
+        return
+    async with _running_uvicorn(app, host, port, **uvicorn_options) as base:
+        yield base
+
+
+@contextlib.asynccontextmanager
+async def _running_uvicorn(
+    app: Any, host: str, port: int, **uvicorn_options: Any
+) -> AsyncIterator[str]:
     server = _server(app, host, port, **uvicorn_options)
     server.install_signal_handlers = lambda: None
     task = asyncio.get_running_loop().create_task(server.serve())
