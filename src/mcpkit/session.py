@@ -247,7 +247,7 @@ class Session:
         # Event cost about 1 µs each, on every per-request session of stateless HTTP).
         self._max_pending = max_pending
         self._pending_slots: asyncio.Semaphore | None = None
-        self._background: set[asyncio.Task[Any]] = set()
+        self._background: set[asyncio.Task[Any]] | None = None  # made on first use
         self._closed = False
         self._close_reason: BaseException | None = None
         self._closed_event: asyncio.Event | None = None
@@ -972,8 +972,11 @@ class Session:
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task = self._loop.create_task(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        background = self._background
+        if background is None:
+            background = self._background = set()
+        background.add(task)
+        task.add_done_callback(background.discard)
 
     def _closed_error(self) -> ConnectionClosed:
         reason = self._close_reason

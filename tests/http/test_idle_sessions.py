@@ -6,6 +6,7 @@ tasks) is made on first use; a new session is a copy of the server's prototype (
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections import deque
 from typing import Any
 
@@ -66,8 +67,13 @@ async def test_an_idle_session_holds_none_of_what_it_never_used() -> None:
         assert transport._standalone_stream is None and transport.request_stream_count() == 0
         assert transport._backlog is None and transport._held is None
         assert transport._full is None and transport._key_prefix is None
+        assert transport._awaiting is None and transport._undelivered is None
         assert not transport._json and not transport._streams
         assert session._subscriptions is None and session._app_tasks is None
+        assert session._background is None
+        # What the handshake's request grew is let go: the maps are as small as new ones.
+        empty = sys.getsizeof({})
+        assert sys.getsizeof(transport._json) == sys.getsizeof(session._in_flight) == empty
         # The engine's attributes alone are in the instance dict: few enough for CPython to
         # share their keys between the instances of the class.
         assert len(vars(session)) < 30

@@ -235,6 +235,13 @@ class AppSession(ServerSession):
         out["_meta"] = merged
         return out
 
+    def _initialized(self, params: JSONObject | None) -> Awaitable[None] | None:
+        # The handshake is over: the in-flight table its initialize grew (an emptied dict
+        # keeps its table) is let go, so that an idle session holds an empty one.
+        if not self._in_flight:
+            self._in_flight = {}
+        return super()._initialized(params)
+
     def install(self, table: Mapping[str, ServerHandler]) -> None:
         """Serve the methods of ``table`` (a server's handler table) with its handlers."""
         if self.handler_table is table:

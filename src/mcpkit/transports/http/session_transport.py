@@ -260,7 +260,7 @@ class HttpSessionTransport(Transport):
         self._full: set[SSEConnection] | None = None
         #: Streams whose reader was dropped for being slow, until it resumes (writes wait for
         #: it once, up to ``resume_grace`` seconds, so the store keeps what it missed).
-        self._awaiting: dict[_Stream, asyncio.Event] = {}
+        self._awaiting: dict[_Stream, asyncio.Event] | None = None
         self.resume_grace = resume_grace
         self.store = event_store if session_id is not None else None
         self.info = TransportInfo("http", session_id, self.store is not None)
@@ -285,7 +285,7 @@ class HttpSessionTransport(Transport):
         self._held: deque[tuple[str, RequestId | None, bytes]] | None = None
         self._held_limit = held_limit
         #: Ids of held requests dropped undelivered (their cancellation is not sent either).
-        self._undelivered: dict[RequestId, None] = {}
+        self._undelivered: dict[RequestId, None] | None = None
         #: The open ``tasks/result`` stream of each task (newest wins).
         self._task_streams: dict[str, _Stream] = {}
         #: Open connections (a session with any is never idle).
@@ -374,6 +374,7 @@ class HttpSessionTransport(Transport):
                     )
                     self._dropped(conn)
                 continue
+            assert self._awaiting is not None
             stream, resumed = next(iter(self._awaiting.items()))
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.resume_grace):
@@ -398,12 +399,15 @@ class HttpSessionTransport(Transport):
                 stream.conn = None
                 if self.store is not None and not stream.waited and not self.closed:
                     stream.waited = True
+                    if self._awaiting is None:
+                        self._awaiting = {}
                     self._awaiting[stream] = asyncio.Event()
                     self.writing_paused = True
                 break
 
     def _resumed(self, stream: _Stream) -> None:
-        resumed = self._awaiting.pop(stream, None)
+        awaiting = self._awaiting
+        resumed = awaiting.pop(stream, None) if awaiting else None
         if resumed is not None:
             resumed.set()
             self.writing_paused = bool(self._full or self._awaiting)
@@ -423,9 +427,9 @@ class HttpSessionTransport(Transport):
                 stream.conn.finish()
                 stream.conn = None
         self._streams.clear()
-        for resumed in self._awaiting.values():
+        for resumed in (self._awaiting or {}).values():
             resumed.set()
-        self._awaiting.clear()
+        self._awaiting = None
         self._full = None
         self.writing_paused = False
         self._by_request.clear()
@@ -669,6 +673,8 @@ class HttpSessionTransport(Transport):
 
     def _forget_request(self, rid: RequestId) -> None:
         undelivered = self._undelivered
+        if undelivered is None:
+            undelivered = self._undelivered = {}
         undelivered[rid] = None
         if len(undelivered) > self._held_limit:
             del undelivered[next(iter(undelivered))]
@@ -697,7 +703,7 @@ class HttpSessionTransport(Transport):
             rid = params.get("requestId")
             if type(rid) is not str and type(rid) is not int:
                 return False
-            if rid in self._undelivered:
+            if self._undelivered and rid in self._undelivered:
                 del self._undelivered[rid]
                 return True  # the peer never saw the request
             if held:
