@@ -92,6 +92,22 @@ async def test_both_eras_are_served_on_a_port_of_its_own(connect: Any) -> None:
     await asgi.aclose()
 
 
+async def test_granian_threads_have_ended_when_serving_returns() -> None:
+    # A runtime thread of granian still running when the interpreter finalizes aborts the
+    # process: the server returns only once they have ended.
+    def threads() -> set[str]:
+        return set(os.listdir("/proc/self/task"))
+
+    asgi = echo_server().http_app()
+    before = threads()
+    async with running(asgi, server="granian") as base:
+        assert threads() - before  # granian's own
+        async with httpx.AsyncClient(timeout=10) as http:
+            assert (await http.get(base + "/")).status_code == 200
+    assert not (threads() - before)
+    await asgi.aclose()
+
+
 async def test_heads_past_the_buffer_and_the_app_bound_get_431() -> None:
     asgi = echo_server().http_app()
     async with running(asgi, server="granian") as base:

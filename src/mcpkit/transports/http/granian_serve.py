@@ -12,8 +12,8 @@ granian can express it:
   ``header_read_timeout``: a connection that has not sent a whole request head within it
   (after it opened, or after the previous response) is closed. It is closed without an
   answer: granian sends no 408;
-- request heads larger than ``max_head_buffer`` (1 MiB, as uvicorn's path) are refused
-  with 431 by granian; the app refuses heads over its own ``max_header_bytes`` itself.
+- request heads larger than ``max_head_buffer`` (1 MiB + 64 KiB) are refused with 431 by
+  granian; the app refuses heads over its own ``max_header_bytes`` itself.
 
 The bound address is read from the listening socket, so ``port=0`` works.
 """
@@ -35,13 +35,18 @@ from mcpkit.transports.http.shutdown import StreamCloser
 
 __all__ = ["GRANIAN_MAX_HEAD_BUFFER", "GranianServer", "granian_server", "run", "running", "serve"]
 
-#: Bytes granian buffers for one request head before it refuses it with 431 (the same
-#: bound as the uvicorn path's).
-GRANIAN_MAX_HEAD_BUFFER: Final = 1024 * 1024
+#: Bytes granian buffers for one request head before it refuses it with 431: the uvicorn
+#: path's bound (1 MiB) plus the app's ``max_header_bytes`` (64 KiB). granian answers once
+#: its buffer is full, without reading the rest: a head just past the bound is still read
+#: whole and refused by the app, its answer seen by a client still sending.
+GRANIAN_MAX_HEAD_BUFFER: Final = 1024 * 1024 + 64 * 1024
 
 #: Requests one server runs at once (granian's ``backpressure``): an open SSE stream is a
 #: request, so this is well above the app's own limits (``max_sessions``).
 _BACKPRESSURE: Final = 16384
+
+#: Seconds a stopped server waits for granian's runtime threads to end.
+_THREADS_END: Final = 2.0
 
 
 class _NotExperimental(logging.Filter):
@@ -128,7 +133,9 @@ class GranianServer:
         read_timeout_ms = int(min(timeouts) * 1000) if timeouts else 24 * 3600 * 1000
         self.host = host
         self.port = port
-        self.started = False
+        self._spawned = False
+        self._threads: set[str] = set()
+        self._probe: socket.socket | None = None
         self._closer = app.close_streams if isinstance(app, StreamCloser) else None
         self._grace = timeout_graceful_shutdown
         self._address: tuple[str, int] | None = None
@@ -144,12 +151,14 @@ class GranianServer:
                 self._ssp = None
                 self._shd = holder
                 self._sfd = holder.get_fd()
-                with socket.socket(fileno=os.dup(self._sfd)) as sock:
-                    outer._address = sock.getsockname()[:2]
+                # A duplicate of the listening socket: where it is bound, and when
+                # granian's thread has started listening on it (see started).
+                probe = outer._probe = socket.socket(fileno=os.dup(self._sfd))
+                outer._address = probe.getsockname()[:2]
 
             def startup(self, spawn_target: Any, target_loader: Any) -> None:
                 super().startup(spawn_target, target_loader)
-                outer.started = True
+                outer._spawned = True
 
             async def shutdown(self, exit_code: int = 0) -> None:
                 # granian drains open requests before the lifespan ends: end the SSE
@@ -179,6 +188,15 @@ class GranianServer:
             log_dictconfig=_log_config(),
             log_access=access_log,
         )
+
+    @property
+    def started(self) -> bool:
+        """Whether the server accepts connections (its worker runs and the socket listens:
+        granian's thread starts listening a moment after the worker is spawned)."""
+        probe = self._probe
+        if not self._spawned or probe is None or probe.fileno() < 0:
+            return False
+        return bool(probe.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN))
 
     @property
     def address(self) -> tuple[str, int]:
@@ -211,10 +229,27 @@ class GranianServer:
         finally:
             for sig in installed:
                 loop.remove_signal_handler(sig)
+            if self._probe is not None:
+                self._probe.close()
+            await self._threads_end()
+
+    async def _threads_end(self) -> None:
+        # granian's runtime threads end a moment after its worker does: one still running
+        # when the interpreter finalizes aborts the process (a panic in granian), so a
+        # program that returns right after serving must not get there first. Bounded.
+        deadline = asyncio.get_running_loop().time() + _THREADS_END
+        while self._threads & _thread_ids():
+            if asyncio.get_running_loop().time() > deadline:
+                break
+            await asyncio.sleep(0.005)
 
     async def _serve_bounded(self) -> None:
+        before = _thread_ids()
         task = asyncio.ensure_future(self._server.serve())
         try:
+            while not self.started and not task.done():
+                await asyncio.wait({task}, timeout=0.005)
+            self._threads = _thread_ids() - before  # granian's own
             await asyncio.shield(task)
         except asyncio.CancelledError:
             # Cancelled: shut down, bounded, then let the cancellation go on.
@@ -227,6 +262,14 @@ class GranianServer:
                 with contextlib.suppress(BaseException):
                     await task
             raise
+
+
+def _thread_ids() -> set[str]:
+    """The ids of this process's threads, Python's and others' (Linux; empty elsewhere)."""
+    try:
+        return set(os.listdir("/proc/self/task"))
+    except OSError:
+        return set()
 
 
 def granian_server(app: Any, host: str, port: int, **options: Any) -> GranianServer:
