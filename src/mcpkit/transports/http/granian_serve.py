@@ -15,7 +15,13 @@ granian can express it:
 - request heads larger than ``max_head_buffer`` (1 MiB + 64 KiB) are refused with 431 by
   granian; the app refuses heads over its own ``max_header_bytes`` itself.
 
-The bound address is read from the listening socket, so ``port=0`` works.
+What granian cannot do that the uvicorn path does: answer a slow head with 408; keep a
+connection usable after a 413 to a body it did not read (it closes it, and a client still
+sending may read a reset); bound a stalled SSE reader to the app's stream buffer alone (it
+holds its own on top). docs/transports.md lists the tests these fail.
+
+The bound address is read from the listening socket, so ``port=0`` works; the server is
+``started`` once granian's thread listens, and returns once granian's threads have ended.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from typing import Any, Final
 
 from mcpkit.transports.http.shutdown import StreamCloser
 
-__all__ = ["GRANIAN_MAX_HEAD_BUFFER", "GranianServer", "granian_server", "run", "running", "serve"]
+__all__ = ["GRANIAN_MAX_HEAD_BUFFER", "GranianServer", "run", "running", "serve"]
 
 #: Bytes granian buffers for one request head before it refuses it with 431: the uvicorn
 #: path's bound (1 MiB) plus the app's ``max_header_bytes`` (64 KiB). granian answers once
@@ -270,11 +276,6 @@ def _thread_ids() -> set[str]:
         return set(os.listdir("/proc/self/task"))
     except OSError:
         return set()
-
-
-def granian_server(app: Any, host: str, port: int, **options: Any) -> GranianServer:
-    """A :class:`GranianServer` for ``app``, options as :func:`serve` takes them."""
-    return GranianServer(app, host, port, **options)
 
 
 async def serve(app: Any, host: str = "127.0.0.1", port: int = 8000, **options: Any) -> None:
