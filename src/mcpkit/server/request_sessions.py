@@ -63,15 +63,13 @@ class _Prototype:
     """A modern session of one server, never started, and what copying it takes."""
 
     __slots__ = (
-        "copy_slots",
+        "build",
         "debug",
-        "fresh",
         "info",
         "instructions",
         "lifecycle",
         "loop",
         "notifications",
-        "rebind",
         "session",
         "table",
     )
@@ -100,40 +98,35 @@ class _Prototype:
         self.instructions = server.instructions
         self.notifications = len(server._raw_notifications)
         state = vars(session)
-        #: Gives a copy's state its own containers (see _filler).
-        self.fresh = _filler(
+        #: Completes a copy (see _builder): its own containers in place of the prototype's,
+        #: the AppSession slots, and the handlers bound to the prototype bound to the copy.
+        self.build = _builder(
             [
                 (name, value)
                 for name, value in state.items()
                 if type(value) in _CONTAINERS and name not in SHARED_ATTRIBUTES
-            ]
-        )
-        #: Copies the AppSession slots (a fresh container for a non-empty one, see below).
-        self.copy_slots = _slot_copier(
-            [(name, getattr(session, name)) for name in _APP_SLOTS if name not in SHARED_ATTRIBUTES]
+            ],
+            [(name, getattr(session, name)) for name in _APP_SLOTS],
+            [
+                (attr, key, rebuild)
+                for attr in ("_handlers", "_notification_handlers")
+                for key, handler in state[attr].items()
+                if (rebuild := _rebinder(handler, session)) is not None
+            ],
         )
         #: The lifecycle's slots as the prototype has them.
         self.lifecycle = tuple(
             (name, getattr(session.lifecycle, name)) for name in _LIFECYCLE_SLOTS
         )
-        #: (attribute, key, rebuild) of every handler bound to the prototype.
-        self.rebind: tuple[tuple[str, str, Callable[[AppSession], Any]], ...] = tuple(
-            (attr, key, rebuild)
-            for attr in ("_handlers", "_notification_handlers")
-            for key, handler in state[attr].items()
-            if (rebuild := _rebinder(handler, session)) is not None
-        )
 
     def copy(self, transport: Transport) -> AppSession:
-        state = vars(self.session).copy()
-        self.fresh(state)
-        state["lifecycle"] = _copy_lifecycle(self.session.lifecycle, self.lifecycle)
+        proto = self.session
+        state = vars(proto).copy()
+        state["lifecycle"] = _copy_lifecycle(proto.lifecycle, self.lifecycle)
         state["transport"] = transport
         session: AppSession = object.__new__(AppSession)
         session.__dict__ = state
-        self.copy_slots(self.session, session)
-        for attr, key, rebuild in self.rebind:
-            state[attr][key] = rebuild(session)
+        self.build(state, proto, session)
         return session
 
 
@@ -189,41 +182,39 @@ def _rebinder(handler: Any, session: AppSession) -> Callable[[AppSession], Any] 
     return None
 
 
-def _filler(fresh: list[tuple[str, Any]]) -> Callable[[dict[str, Any]], None]:
-    """A function that gives a copied session state new containers in place of ``fresh``
-    (attribute, the prototype's container): an empty one for an empty dict, set or list,
-    a shallow copy otherwise. Written out as one assignment per attribute (no loop, no
-    method call for the empty ones: this runs for every request)."""
-    empty: dict[type, str] = {dict: "{}", set: "set()", list: "[]"}
-    lines = ["def fill(state):", "    pass"]
-    for name, value in fresh:
-        expr = empty.get(type(value)) if not value else None
-        lines.append(f"    state[{name!r}] = {expr or f'state[{name!r}].copy()'}")
-    namespace: dict[str, Any] = {}
-    exec("\n".join(lines), namespace)  # names are the session's own attribute names
-    fill: Callable[[dict[str, Any]], None] = namespace["fill"]
-    return fill
-
-
 #: The slots of an AppSession (its own attributes; the engine's are in the instance dict).
 _APP_SLOTS: Final = tuple(AppSession.__slots__)
 
 
-def _slot_copier(slots: list[tuple[str, Any]]) -> Callable[[AppSession, AppSession], None]:
-    """A function copying the AppSession slots of one session to another: shared values
-    as they are (``handler_table``...), a container of the prototype's as a fresh copy
-    (the lazy ones are None in a prototype and stay so), written out like :func:`_filler`."""
-    lines = ["def copy(src, dst):"]
+def _builder(
+    fresh: list[tuple[str, Any]],
+    slots: list[tuple[str, Any]],
+    rebind: list[tuple[str, str, Callable[[AppSession], Any]]],
+) -> Callable[[dict[str, Any], AppSession, AppSession], None]:
+    """A function ``build(state, proto, copy)`` completing a copy whose instance dict is
+    ``state`` (a copy of the prototype's): a new container in place of each of ``fresh``
+    (attribute, the prototype's container: an empty one for an empty dict, set or list, a
+    shallow copy otherwise), the AppSession ``slots`` copied (a container of the
+    prototype's as a fresh copy; the lazy ones are None in a prototype and stay so; the
+    server's own shared), and each handler of ``rebind`` (attribute, key, how to remake it)
+    remade for the copy. Written out as one statement per item (no loop, no method call
+    for the empty containers: this runs for every request)."""
+    empty: dict[type, str] = {dict: "{}", set: "set()", list: "[]"}
+    lines = ["def build(state, src, dst):", "    pass"]
+    for name, value in fresh:
+        expr = empty.get(type(value)) if not value else None
+        lines.append(f"    state[{name!r}] = {expr or f'state[{name!r}].copy()'}")
     for name, value in slots:
-        fresh = type(value) in _CONTAINERS
-        lines.append(f"    dst.{name} = src.{name}{'.copy()' if fresh else ''}")
-    lines += [
-        f"    dst.{name} = src.{name}" for name in sorted(SHARED_ATTRIBUTES & set(_APP_SLOTS))
-    ]
+        fresh_copy = type(value) in _CONTAINERS and name not in SHARED_ATTRIBUTES
+        lines.append(f"    dst.{name} = src.{name}{'.copy()' if fresh_copy else ''}")
     namespace: dict[str, Any] = {}
-    exec("\n".join(lines), namespace)  # names are AppSession's own slot names
-    copy: Callable[[AppSession, AppSession], None] = namespace["copy"]
-    return copy
+    for i, (attr, key, rebuild) in enumerate(rebind):
+        namespace[f"rebuild{i}"] = rebuild
+        lines.append(f"    state[{attr!r}][{key!r}] = rebuild{i}(dst)")
+    # Names are the session's own attribute names and the server's method names.
+    exec("\n".join(lines), namespace)
+    build: Callable[[dict[str, Any], AppSession, AppSession], None] = namespace["build"]
+    return build
 
 
 def session_factory_server(factory: Callable[[Transport], Any]) -> Server | None:
