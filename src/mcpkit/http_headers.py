@@ -51,6 +51,7 @@ __all__ = [
     "HeaderParam",
     "InvalidHeaderAnnotation",
     "decode_value",
+    "definition_header_params",
     "encode_value",
     "header_params",
     "param_headers",
@@ -164,6 +165,15 @@ def header_params(input_schema: Any) -> tuple[HeaderParam, ...]:
         seen[value.lower()] = value
         found.append(HeaderParam(value, path, kind))
     return tuple(found)
+
+
+def definition_header_params(definition: Mapping[str, Any]) -> tuple[HeaderParam, ...] | None:
+    """:func:`header_params` of a tool definition's ``inputSchema``; None when an annotation
+    breaks the rules (the tool then mirrors nothing)."""
+    try:
+        return header_params(definition.get("inputSchema"))
+    except InvalidHeaderAnnotation:
+        return None
 
 
 def _annotated(

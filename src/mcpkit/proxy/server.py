@@ -47,6 +47,7 @@ from mcpkit import versions
 from mcpkit.bus import LISTEN_METHOD, BusEvent, BusRelay, parse_listen_params
 from mcpkit.envelope import build_request_meta
 from mcpkit.errors import ConnectionClosed, McpError, TransportError
+from mcpkit.http_headers import HeaderParam, definition_header_params
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
 from mcpkit.proxy.rounds import (
     STATE_PREFIX,
@@ -117,6 +118,10 @@ class UpstreamTool:
     definition: JSONObject
     cache: CacheHints | None = None
     accepts_tasks: bool = False
+
+    def header_params(self) -> tuple[HeaderParam, ...] | None:
+        """The ``x-mcp-header`` parameters of its definition (as a local tool's)."""
+        return definition_header_params(self.definition)
 
 
 class ProxyServer(Server):

@@ -137,13 +137,9 @@ class ToolEntry:
         """The ``x-mcp-header`` parameters its ``inputSchema`` declares (2026-07-28), found
         on first use; None when an annotation breaks the rules (then none is mirrored)."""
         if not self._header_params_found:
-            from mcpkit.http_headers import InvalidHeaderAnnotation
-            from mcpkit.http_headers import header_params as declared
+            from mcpkit.http_headers import definition_header_params
 
-            try:
-                self._header_params = declared(self.definition.get("inputSchema"))
-            except InvalidHeaderAnnotation:
-                self._header_params = None
+            self._header_params = definition_header_params(self.definition)
             self._header_params_found = True
         return self._header_params
 

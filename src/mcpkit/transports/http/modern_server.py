@@ -334,9 +334,10 @@ class ModernRequestTransport(Transport):
 
 
 def tool_header_params(session: Any, name: Any) -> tuple[HeaderParam, ...] | None:
-    """The ``x-mcp-header`` parameters of the tool ``name`` a server session serves (found
-    once per tool); None when there is no such tool or its annotations are invalid (the
-    call itself then fails or runs as the body says)."""
+    """The ``x-mcp-header`` parameters of the tool ``name`` a server session serves (its
+    registry entry's ``header_params()``: a local tool's, found once, or a proxied one's);
+    None when there is no such tool or its annotations are invalid (the call itself then
+    fails or runs as the body says)."""
     if type(name) is not str:
         return None
     try:
