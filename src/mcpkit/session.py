@@ -241,6 +241,8 @@ class Session:
         self._progress: dict[str | int, _Pending] = {}
         self._progress_listeners: dict[str | int, ProgressCallback] = {}
         self._in_flight: dict[RequestId, RequestContext] = {}
+        #: The batch each batched request in flight belongs to (batches only).
+        self._batch_of: dict[RequestId, _Batch] = {}
         self._max_in_flight = max_in_flight
         self._reading_paused = False
         # Made on first use: most server sessions never send a request (a Semaphore and an
@@ -678,6 +680,8 @@ class Session:
         self, handler: RequestHandler, ctx: RequestContext, batch: _Batch | None
     ) -> None:
         coro = self._serve(handler, ctx, batch)
+        if batch is not None:
+            self._batch_of[ctx.request_id] = batch
         if self.serves_inline(ctx.method, ctx.params):
             # A task costs about 3 µs (creation, registration, a loop turn): a handler that
             # finishes at once does without. What does wait continues in a task, in the
@@ -744,6 +748,8 @@ class Session:
 
     def _done_serving(self, rid: RequestId) -> None:
         self._in_flight.pop(rid, None)
+        if self._batch_of:
+            self._batch_of.pop(rid, None)
         if self._reading_paused and len(self._in_flight) <= self._max_in_flight // 2:
             self._reading_paused = False
             self.transport.resume_reading()
@@ -794,8 +800,22 @@ class Session:
             return  # unknown, finished or not cancellable: ignore, as the spec says
         logger.debug("Request %r cancelled by the peer: %s", rid, params.get("reason"))
         ctx.cancelled = True
-        if ctx.task is not None:
-            ctx.task.cancel()
+        task = ctx.task
+        if task is not None:
+            task.cancel()
+            task.add_done_callback(lambda _: self._settle_cancelled(ctx))
+
+    def _settle_cancelled(self, ctx: RequestContext) -> None:
+        """A cancelled request's task ended: when its handler never began (the request and
+        its cancellation came in one read), nothing in it ran to forget the request or to
+        count it in its batch; done here."""
+        rid = ctx.request_id
+        if self._in_flight.get(rid) is not ctx:
+            return  # it ended itself
+        batch = self._batch_of.get(rid)
+        self._done_serving(rid)
+        if batch is not None:
+            self._batch_done(batch)
 
     def _on_progress(self, params: JSONObject | None) -> None:
         if not isinstance(params, dict):
