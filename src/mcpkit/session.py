@@ -207,6 +207,9 @@ class Session:
     #: The answer (a -32603 message) of requests cut off at the end of a drain.
     _cut_off: str | None = None
     _drain_task: asyncio.Task[None] | None = None
+    #: The batch each batched request in flight belongs to (made by the first batch: an
+    #: instance attribute more for every session would cost each attribute read a little).
+    _batch_of: dict[RequestId, _Batch] | None = None
 
     def __init__(
         self,
@@ -241,8 +244,6 @@ class Session:
         self._progress: dict[str | int, _Pending] = {}
         self._progress_listeners: dict[str | int, ProgressCallback] = {}
         self._in_flight: dict[RequestId, RequestContext] = {}
-        #: The batch each batched request in flight belongs to (batches only).
-        self._batch_of: dict[RequestId, _Batch] = {}
         self._max_in_flight = max_in_flight
         self._reading_paused = False
         # Made on first use: most server sessions never send a request (a Semaphore and an
@@ -681,6 +682,8 @@ class Session:
     ) -> None:
         coro = self._serve(handler, ctx, batch)
         if batch is not None:
+            if self._batch_of is None:
+                self._batch_of = {}
             self._batch_of[ctx.request_id] = batch
         if self.serves_inline(ctx.method, ctx.params):
             # A task costs about 3 µs (creation, registration, a loop turn): a handler that
@@ -812,7 +815,7 @@ class Session:
         rid = ctx.request_id
         if self._in_flight.get(rid) is not ctx:
             return  # it ended itself
-        batch = self._batch_of.get(rid)
+        batch = self._batch_of.get(rid) if self._batch_of is not None else None
         self._done_serving(rid)
         if batch is not None:
             self._batch_done(batch)
