@@ -37,6 +37,13 @@ stage "interop peers" bash scripts/peers.sh
 # redis-server, nginx and chromium for the scale-out and browser tests (Debian packages).
 stage "system packages" bash scripts/system_packages.sh
 stage "pytest" pytest_stage "$@"
+# The HTTP tests again with granian serving (server="granian"; uvicorn is the default).
+# Deselected: the 408 for a head that stops arriving (granian closes without an answer) and
+# the message when uvicorn is missing (about uvicorn itself); see docs/transports.md.
+stage "pytest, HTTP under granian" env MCPKIT_HTTP_SERVER=granian python -m pytest -q \
+    -p no:cacheprovider tests/http tests/modern \
+    --deselect tests/http/test_http_limits.py::test_a_request_head_that_stops_arriving_gets_408_and_is_closed \
+    --deselect tests/http/test_http_extra.py::test_serving_http_without_uvicorn_names_the_extra
 # One tiny round of every benchmark workload: mcpkit must start and answer every call
 # right (timings are never checked).
 stage "benchmark smoke run" python bench/run.py --smoke
