@@ -39,7 +39,7 @@ from typing import Any, Final
 
 from mcpkit.transports.http.shutdown import StreamCloser
 
-__all__ = ["GRANIAN_MAX_HEAD_BUFFER", "GranianServer", "run", "running", "serve"]
+__all__ = ["GRANIAN_MAX_HEAD_BUFFER", "GranianServer", "running", "serve"]
 
 #: Bytes granian buffers for one request head before it refuses it with 431: the uvicorn
 #: path's bound (1 MiB) plus the app's ``max_header_bytes`` (64 KiB). granian answers once
@@ -282,18 +282,6 @@ async def serve(app: Any, host: str = "127.0.0.1", port: int = 8000, **options: 
     """Serve ``app`` with granian until cancelled or interrupted (127.0.0.1 unless told
     otherwise). ``options``: those of :class:`GranianServer`."""
     await GranianServer(app, host, port, **options).serve()
-
-
-def run(app: Any, host: str = "127.0.0.1", port: int = 8000, **options: Any) -> None:
-    """Blocking form of :func:`serve` (uvloop's event loop when installed)."""
-    try:
-        import uvloop
-    except ImportError:
-        factory = None
-    else:
-        factory = uvloop.new_event_loop
-    with contextlib.suppress(KeyboardInterrupt), asyncio.Runner(loop_factory=factory) as runner:
-        runner.run(serve(app, host, port, **options))
 
 
 @contextlib.asynccontextmanager
