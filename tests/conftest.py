@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -13,6 +14,13 @@ import pytest
 from mcpkit.session import ClientSession, ServerSession
 from mcpkit.transports import MemoryTransport, StdioClientTransport
 from tests.servers import core_server
+
+# A suite started with SIGINT ignored (a background job of a non-interactive shell) would hand
+# that on to every process it starts (an ignored signal stays ignored across exec), and the
+# tests that stop a server with Ctrl-C would wait for it in vain. A handler of our own is
+# reset to the default in each child.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 from tests.wire import WireChecker
 
 ROOT = Path(__file__).resolve().parent.parent
