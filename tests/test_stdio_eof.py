@@ -239,14 +239,19 @@ def read_lines(proc: subprocess.Popen[bytes], count: int | None, timeout: float 
     return [json.loads(line) for line in buf.splitlines()]
 
 
-def test_a_request_to_the_client_waiting_at_the_end_of_input_fails(tmp_path: Path) -> None:
-    """The sampling request went out before the input closed; its answer never will."""
-    proc = subprocess.Popen(
-        [sys.executable, str(script(tmp_path)), "60"],
+def spawn(tmp_path: Path, drain_timeout: float) -> subprocess.Popen[bytes]:
+    """The test server with every stream piped to this process."""
+    return subprocess.Popen(
+        [sys.executable, str(script(tmp_path)), str(drain_timeout)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+
+
+def test_a_request_to_the_client_waiting_at_the_end_of_input_fails(tmp_path: Path) -> None:
+    """The sampling request went out before the input closed; its answer never will."""
+    proc = spawn(tmp_path, drain_timeout=60)
     assert proc.stdin is not None
     try:
         proc.stdin.write(lines([initialize(), INITIALIZED, call(2, "ask")]))
@@ -267,12 +272,7 @@ def test_a_request_to_the_client_waiting_at_the_end_of_input_fails(tmp_path: Pat
 
 def test_stdout_closed_ends_the_server_at_once(tmp_path: Path) -> None:
     """Nobody reads the answers any more: the drain does not wait for them."""
-    proc = subprocess.Popen(
-        [sys.executable, str(script(tmp_path)), "60"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    proc = spawn(tmp_path, drain_timeout=60)
     assert proc.stdin is not None and proc.stdout is not None
     try:
         proc.stdin.write(lines([initialize(), INITIALIZED, call(2, "slow", seconds=60)]))
@@ -288,12 +288,7 @@ def test_stdout_closed_ends_the_server_at_once(tmp_path: Path) -> None:
 
 
 def test_sigterm_during_the_drain_ends_the_server_at_once(tmp_path: Path) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, str(script(tmp_path)), "60"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    proc = spawn(tmp_path, drain_timeout=60)
     assert proc.stdin is not None
     try:
         proc.stdin.write(lines([initialize(), INITIALIZED, call(2, "slow", seconds=60)]))
