@@ -159,7 +159,7 @@ async def test_a_new_session_is_a_copy_equal_to_an_ordinary_one() -> None:
     # Nothing mutable is shared with another copy or the prototype; what is bound to a
     # session is bound to its copy.
     other = new_session(server, HttpSessionTransport("c"))
-    proto = getattr(server, "_mcpkit_new_session_prototype").session
+    proto = server.session_prototypes["new"].session
     for name, value in _state(copy).items():
         if type(value) in _CONTAINERS and name not in SHARED_ATTRIBUTES:
             assert value is not _state(other)[name], name

@@ -65,7 +65,7 @@ async def test_copies_share_no_mutable_state() -> None:
     server = _server()
     first = modern_request_session(server, ModernRequestTransport(1))
     second = modern_request_session(server, ModernRequestTransport(2))
-    proto = getattr(server, "_mcpkit_modern_prototype").session
+    proto = server.session_prototypes["modern"].session
     for name, value in vars(first).items():
         if type(value) in _CONTAINERS and name not in SHARED_ATTRIBUTES:
             assert value is not vars(second)[name], name
@@ -141,7 +141,7 @@ async def test_the_prototype_follows_registrations_and_settings() -> None:
     app = server.http_app(stateless=True, json_response=True)
     status, answer = await _post(app, "echo")
     assert status == 200 and answer["result"]["content"][0]["text"] == "hi"
-    first = getattr(server, "_mcpkit_modern_prototype")
+    first = server.session_prototypes["modern"]
 
     @server.tool()
     async def shout(text: str) -> str:
@@ -149,11 +149,11 @@ async def test_the_prototype_follows_registrations_and_settings() -> None:
 
     status, answer = await _post(app, "shout")
     assert status == 200 and answer["result"]["content"][0]["text"] == "HI"
-    assert getattr(server, "_mcpkit_modern_prototype") is not first
-    second = getattr(server, "_mcpkit_modern_prototype")
+    assert server.session_prototypes["modern"] is not first
+    second = server.session_prototypes["modern"]
     server.debug = not server.debug
     await _post(app, "echo")
-    assert getattr(server, "_mcpkit_modern_prototype") is not second
+    assert server.session_prototypes["modern"] is not second
     assert not server.sessions  # every per-request session ended with its request
 
 
@@ -170,7 +170,7 @@ async def test_a_copy_is_one_of_the_servers_sessions_while_it_serves() -> None:
     app = server.http_app(stateless=True, json_response=True)
     status, answer = await _post(app, "probe")
     assert status == 200 and answer["result"]["content"][0]["text"] == "hi"
-    assert getattr(server, "_mcpkit_modern_prototype", None) is not None
+    assert server.session_prototypes.get("modern") is not None
     assert seen == [True, True]
     assert not server.sessions
 
@@ -188,7 +188,7 @@ async def test_a_server_with_middleware_is_served_the_ordinary_way() -> None:
     status, answer = await _post(app, "echo")
     assert status == 200 and answer["result"]["content"][0]["text"] == "hi"
     assert seen == ["tools/call"]
-    assert getattr(server, "_mcpkit_modern_prototype", None) is None
+    assert server.session_prototypes.get("modern") is None
 
 
 async def test_a_client_that_goes_away_cancels_a_copied_sessions_request() -> None:
@@ -227,7 +227,7 @@ async def test_a_client_that_goes_away_cancels_a_copied_sessions_request() -> No
 
     serving = asyncio.create_task(app(scope, receive, send))
     await asyncio.wait_for(started.wait(), 10)
-    assert getattr(server, "_mcpkit_modern_prototype", None) is not None
+    assert server.session_prototypes.get("modern") is not None
     assert len(server.sessions) == 1
     await asyncio.sleep(0.1)  # past the quick-answer window: a watcher listens
     gone.set()

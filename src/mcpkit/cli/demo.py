@@ -152,7 +152,7 @@ class _Demo:
         info = client.server_info
         self.show("server", f"{info.name} {info.version} ({info.title})")
         self.show("protocol", client.protocol_version)
-        self.show("session", getattr(client.transport, "session_id", None))
+        self.show("session", client.transport.info.session_id)
         caps = client.server_capabilities.to_wire()
         self.show("capabilities", ", ".join(caps))
         self.show("instructions", client.instructions)

@@ -132,7 +132,7 @@ class TaskRequestor:
     ) -> TaskHandle:
         """See :func:`start_tool_task`."""
         client = self._client
-        if getattr(client, "_wire", None) is None:
+        if not client.modern:
             task = await self.call_tool(
                 name, arguments, ttl=ttl, timeout=timeout, on_progress=on_progress, meta=meta
             )

@@ -54,6 +54,7 @@ import orjson
 from mcpkit.jsonrpc import INTERNAL_ERROR, MessageKind, RequestId, classify
 from mcpkit.lifecycle import Phase
 from mcpkit.redis.backend import StoreUnavailable, unavailable
+from mcpkit.server.session import AppSession
 from mcpkit.transports.base import TransportInfo
 from mcpkit.transports.http import sse
 from mcpkit.transports.http.session_transport import (
@@ -282,6 +283,12 @@ class RedisSessionTransport(HttpSessionTransport):
         #: Bus notifications sent live since a GET stream opened, while its catch-up reads.
         self._live_bus: set[tuple[str, str | None]] | None = None
 
+    @property
+    def session(self) -> AppSession | None:
+        """The server session this view serves, once started."""
+        sink = self.sink
+        return sink if isinstance(sink, AppSession) else None
+
     # -- background work -----------------------------------------------------------------------
 
     def spawn(self, coro: Any) -> None:
@@ -327,10 +334,10 @@ class RedisSessionTransport(HttpSessionTransport):
 
     def _sync_state(self) -> None:
         """Write the view's log level and subscriptions back when a handler changed them."""
-        sink: Any = self.sink
+        sink = self.session
         if sink is None:
             return
-        state = (int(getattr(sink, "log_level", 0)), frozenset(getattr(sink, "subscriptions", ())))
+        state = (sink.log_level, frozenset(sink.subscriptions))
         if state == self.synced:
             return
         self.synced = state
@@ -349,7 +356,7 @@ class RedisSessionTransport(HttpSessionTransport):
     def apply_state(self, level: Any, subs: Any, version: Any = None) -> None:
         """Take the log level and subscriptions stored in Redis into the view, unless the
         view already has a newer ``version`` of them."""
-        sink: Any = self.sink
+        sink = self.session
         if sink is None:
             return
         ver = int(_text(version)) if version else 0
@@ -568,7 +575,7 @@ class RedisSessionTransport(HttpSessionTransport):
         live = self._live_bus
         bus = self.shared.backend.shared_bus
         sid = self.session_id
-        sink: Any = self.sink
+        sink = self.session
         try:
             if bus is None or sid is None or sink is None or not self._holds_standalone():
                 return
@@ -582,7 +589,7 @@ class RedisSessionTransport(HttpSessionTransport):
         finally:
             if self._live_bus is live:
                 self._live_bus = None
-        subscribed = set(getattr(sink, "subscriptions", ()))
+        subscribed = set(sink.subscriptions)
         pending: dict[tuple[str, str | None], None] = {}
         for _, event in events:
             if event.uri is not None and event.uri not in subscribed:
@@ -591,14 +598,13 @@ class RedisSessionTransport(HttpSessionTransport):
             pending.pop(key, None)  # coalesced: the newest counts
             pending[key] = None
         if trimmed:
-            lifecycle = getattr(sink, "lifecycle", None)
-            caps = getattr(lifecycle, "capabilities", None) or {}
+            caps = sink.lifecycle.capabilities or {}
             for kind in ("tools", "prompts", "resources"):
                 entry = caps.get(kind)
                 if isinstance(entry, dict) and entry.get("listChanged"):
                     pending.setdefault((f"notifications/{kind}/list_changed", None), None)
-            for uri in sorted(subscribed):
-                pending.setdefault(("notifications/resources/updated", uri), None)
+            for subscribed_uri in sorted(subscribed):
+                pending.setdefault(("notifications/resources/updated", subscribed_uri), None)
         newest = events[-1][0] if events else None
         items = [k for k in pending if live is None or k not in live]
         for i, (method, uri) in enumerate(items):
@@ -797,17 +803,19 @@ class SharedSessions:
     async def register(self, transport: RedisSessionTransport) -> None:
         """Store a session just initialized here (its view holds id block 0)."""
         sid = transport.session_id or ""
-        sink: Any = transport.sink
+        sink = transport.session
+        if sink is None:
+            raise RuntimeError("a shared session is registered once its server session started")
         version = transport.protocol_version
         self.backend.start()
         mapping: dict[str, Any] = {
             "v": version.name if version is not None else "",
             "caps": orjson.dumps(sink.client_capabilities),
             "info": orjson.dumps(sink.client_info),
-            "lvl": str(getattr(sink, "log_level", 0)),
+            "lvl": str(sink.log_level),
             "subs": b"[]",
             "sk": transport._standalone.key,
-            "tok": getattr(sink, "task_owner_key", ""),
+            "tok": sink.task_owner_key,
             "blk": "0",
             "b:0": self.backend.replica_id,
             "sseq": "0",
@@ -912,9 +920,9 @@ class SharedSessions:
         # reached another replica: a later request of the session shows it was sent (the
         # views other replicas load start operating), so this one operates too (else it
         # would never carry list changes or resource updates).
-        lifecycle = getattr(transport.sink, "lifecycle", None)
-        if lifecycle is not None and lifecycle.phase is Phase.INITIALIZING:
-            lifecycle.server_initialized()
+        sink = transport.session
+        if sink is not None and sink.lifecycle.phase is Phase.INITIALIZING:
+            sink.lifecycle.server_initialized()
         return True
 
     async def delete(self, sid: str) -> None:

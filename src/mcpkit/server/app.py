@@ -24,7 +24,15 @@ import functools
 import inspect
 import logging
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    Coroutine,
+    Iterable,
+    Mapping,
+)
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
 
@@ -230,6 +238,9 @@ class Server(Generic[LifespanT]):
             self.task_manager.owner_of = task_owner
         #: The stateless revisions served (empty: legacy only).
         self.modern_versions = modern_versions
+        #: The prototypes new sessions are copied from (kept by
+        #: :mod:`mcpkit.server.request_sessions`, by kind: "modern", "new", "legacy <version>").
+        self.session_prototypes: dict[str, Any] = {}
         #: Default caching hints of cacheable modern results.
         self.cache_default = (
             DEFAULT_HINTS
@@ -730,6 +741,13 @@ class Server(Generic[LifespanT]):
             session.install(table)
         if self.relay.running:  # registering before serving tells no one (no replica either)
             self.notify_list_changed(kind)
+
+    @contextlib.asynccontextmanager
+    async def hold_resources(self, uris: Collection[str]) -> AsyncIterator[None]:
+        """Keep the updates of ``uris`` flowing to this server's bus for the block. A local
+        server's updates always do; a server that must ask its source for them (a proxy)
+        overrides this."""
+        yield
 
     def notify_list_changed(self, kind: Literal["tools", "prompts", "resources"]) -> None:
         """Announce that the ``kind`` list changed for a reason registration does not see

@@ -684,12 +684,10 @@ class _Mounts:
 @contextlib.asynccontextmanager
 async def hold_resources(server: Server[Any], uris: list[str]) -> AsyncIterator[None]:
     """Keep the updates of ``uris`` (in ``server``'s own names) flowing to ``server``'s
-    bus for the duration of the block: a server that must ask for them (a proxy, through
-    its ``hold_resources``) asks, and so do the servers mounted in it, in their names."""
+    bus for the duration of the block: ``server`` itself (:meth:`Server.hold_resources`:
+    a proxy asks its upstream), and the servers mounted in it, in their names."""
     async with contextlib.AsyncExitStack() as stack:
-        hold = getattr(server, "hold_resources", None)
-        if hold is not None:
-            await stack.enter_async_context(hold(uris))
+        await stack.enter_async_context(server.hold_resources(uris))
         mounts = _mounts(server)
         for m in list(mounts.mounts) if mounts is not None else ():
             local = [u for u in (m.local_uri(uri) for uri in uris) if u is not None]

@@ -50,11 +50,6 @@ __all__ = [
 #: Session attributes that are the server's own containers, shared by every session.
 SHARED_ATTRIBUTES: Final = frozenset({"handler_table", "server_info"})
 _CONTAINERS: Final = (dict, set, list, deque)
-_PROTOTYPE_ATTR: Final = "_mcpkit_modern_prototype"
-#: The prototypes of 2025-era stateless sessions, by the version assumed.
-_LEGACY_ATTR: Final = "_mcpkit_legacy_prototypes"
-#: The prototype of new sessions of the stateful mode (their era fixed by ``initialize``).
-_NEW_ATTR: Final = "_mcpkit_new_session_prototype"
 _LIFECYCLE_SLOTS: Final = tuple(Lifecycle.__slots__)
 _SESSION: Final = Server.session
 
@@ -251,13 +246,11 @@ def legacy_request_session(
         return session
     table = server.handler_table()
     loop = asyncio.get_running_loop()
-    protos: dict[str, _Prototype] | None = getattr(server, _LEGACY_ATTR, None)
-    if protos is None:
-        protos = {}
-        setattr(server, _LEGACY_ATTR, protos)
-    proto = protos.get(version.name)
+    protos = server.session_prototypes
+    key = f"legacy {version.name}"
+    proto: _Prototype | None = protos.get(key)
     if proto is None or not _current(proto, server, table, loop):
-        proto = protos[version.name] = _Prototype(server, table, loop, version)
+        proto = protos[key] = _Prototype(server, table, loop, version)
     server.relay.start()
     return proto.copy(transport)
 
@@ -270,10 +263,9 @@ def new_session(server: Server, transport: Transport) -> AppSession:
         return server.session(transport)
     table = server.handler_table()
     loop = asyncio.get_running_loop()
-    proto: _Prototype | None = getattr(server, _NEW_ATTR, None)
+    proto: _Prototype | None = server.session_prototypes.get("new")
     if proto is None or not _current(proto, server, table, loop):
-        proto = _Prototype(server, table, loop, stateful=True)
-        setattr(server, _NEW_ATTR, proto)
+        proto = server.session_prototypes["new"] = _Prototype(server, table, loop, stateful=True)
     server.relay.start()
     return proto.copy(transport)
 
@@ -286,7 +278,7 @@ def modern_request_session(server: Server, transport: Transport) -> AppSession:
         return server.session(transport, era="modern")
     table = server.handler_table()
     loop = asyncio.get_running_loop()
-    proto: _Prototype | None = getattr(server, _PROTOTYPE_ATTR, None)
+    proto: _Prototype | None = server.session_prototypes.get("modern")
     if (
         proto is None
         or proto.table is not table
@@ -296,7 +288,6 @@ def modern_request_session(server: Server, transport: Transport) -> AppSession:
         or proto.instructions != server.instructions
         or proto.notifications != len(server._raw_notifications)
     ):
-        proto = _Prototype(server, table, loop)
-        setattr(server, _PROTOTYPE_ATTR, proto)
+        proto = server.session_prototypes["modern"] = _Prototype(server, table, loop)
     server.relay.start()
     return proto.copy(transport)

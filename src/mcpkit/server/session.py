@@ -218,7 +218,8 @@ class AppSession(ServerSession):
             return result
         method = ctx.method
         if method in CACHEABLE_METHODS or result.get("resultType") == "input_required":
-            hints = getattr(ctx, "cache_hints", None) or self.server.cache_hints(method)
+            own = ctx.cache_hints if isinstance(ctx, ServerRequestContext) else None
+            hints = own or self.server.cache_hints(method)
             params = ctx.params
             retried = params is not None and (
                 "inputResponses" in params or "requestState" in params

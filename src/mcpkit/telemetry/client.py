@@ -110,8 +110,8 @@ class ClientTelemetry:
                 attrs[sc.SERVER_ADDRESS] = parts.hostname
                 port = parts.port or (443 if parts.scheme == "https" else 80)
                 attrs[sc.SERVER_PORT] = port
-            session_id = getattr(client.transport, "session_id", None)
-            if isinstance(session_id, str):
+            session_id = client.transport.info.session_id
+            if session_id is not None:
                 attrs[sc.MCP_SESSION_ID] = session_id
         else:
             attrs.update(sc.network_attributes(client.transport.info.kind))

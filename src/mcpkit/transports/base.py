@@ -10,12 +10,12 @@ connection ends the transport calls ``session.connection_lost``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from mcpkit.jsonrpc import MessageKind, RequestId
 
-__all__ = ["MessageSink", "Transport", "TransportInfo", "TransportKind"]
+__all__ = ["DrainingSink", "MessageSink", "Transport", "TransportInfo", "TransportKind"]
 
 TransportKind = Literal["stdio", "memory", "http", "legacy-sse", "custom"]
 
@@ -47,6 +47,15 @@ class MessageSink(Protocol):
         ...
 
     def connection_lost(self, exc: BaseException | None) -> None: ...
+
+
+@runtime_checkable
+class DrainingSink(MessageSink, Protocol):
+    """A sink that can answer what it was asked after the peer's sending half closed (a
+    :class:`~mcpkit.session.Session`); a transport whose input ends while its output stays
+    open calls :meth:`end_of_input` instead of ``connection_lost``."""
+
+    def end_of_input(self, drain_timeout: float) -> None: ...
 
 
 class Transport:

@@ -28,7 +28,7 @@ import orjson
 
 from mcpkit.errors import ConnectionClosed, ProcessExited
 from mcpkit.jsonrpc import INVALID_REQUEST, MessageKind, RequestId, error_response, peek
-from mcpkit.transports.base import MessageSink, Transport, TransportInfo
+from mcpkit.transports.base import DrainingSink, MessageSink, Transport, TransportInfo
 
 __all__ = [
     "DEFAULT_DRAIN_TIMEOUT",
@@ -365,13 +365,13 @@ class StdioServerTransport(Transport):
         if self._closed:
             return
         if exc is None and not self._closing and not self._input_ended and self._output_open():
-            end_of_input = getattr(self._sink, "end_of_input", None)
-            if end_of_input is not None:
+            sink = self._sink
+            if isinstance(sink, DrainingSink):
                 # End of file with stdout still open: what was asked is answered first.
                 self._input_ended = True
                 if self._framer is not None:
                     self._framer.finish()
-                end_of_input(self.drain_timeout)
+                sink.end_of_input(self.drain_timeout)
                 return
         self._closed = True
         if self._sink is not None:

@@ -191,8 +191,7 @@ class MiddlewareContext:
     def session_id(self) -> str | None:
         """The HTTP ``Mcp-Session-Id`` of a 2025-era HTTP session, else None (stdio and
         in-memory connections, stateless requests)."""
-        sid = getattr(self.session.transport, "session_id", None)
-        return sid if isinstance(sid, str) else None
+        return self.session.transport.info.session_id
 
     @property
     def remote_address(self) -> str | None:

@@ -36,7 +36,7 @@ import orjson
 from mcpkit.errors import ConnectionClosed, TransportError
 from mcpkit.http_headers import HeaderParam, request_headers
 from mcpkit.jsonrpc import INVALID_REQUEST, RequestId
-from mcpkit.transports.base import MessageSink, Transport
+from mcpkit.transports.base import MessageSink, Transport, TransportInfo
 from mcpkit.transports.http.sse import SSEDecoder
 
 __all__ = ["HTTP_ERROR", "HttpStatusError", "StreamableHTTPClientTransport"]
@@ -101,6 +101,19 @@ class StreamableHTTPClientTransport(Transport):
     then not closed here).
     """
 
+    _session_id: str | None
+
+    @property
+    def session_id(self) -> str | None:
+        """The session id the server issued (None before initialization or if it issued
+        none); :attr:`info` says the same."""
+        return self._session_id
+
+    @session_id.setter
+    def session_id(self, sid: str | None) -> None:
+        self._session_id = sid
+        self.info = TransportInfo("http", sid)
+
     def __init__(
         self,
         url: str,
@@ -141,8 +154,8 @@ class StreamableHTTPClientTransport(Transport):
         self._reinit_lock = asyncio.Lock()
         self._reinit_ids = itertools.count(1)
         self._legacy: Any = None
-        #: The session id the server issued (None before initialization or if it issued none).
-        self.session_id: str | None = None
+        self._session_id = None
+        self.info = TransportInfo("http")
         #: The negotiated protocol version (sent as ``MCP-Protocol-Version``).
         self.protocol_version: str | None = None
         #: The ``x-mcp-header`` parameters of a tool, by name (modern ``tools/call``).

@@ -137,6 +137,7 @@ class GranianServer:
         # shorter of the two bounds is the one it can keep.
         timeouts = [t for t in (head_timeout, timeout_keep_alive) if t is not None]
         read_timeout_ms = int(min(timeouts) * 1000) if timeouts else 24 * 3600 * 1000
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.host = host
         self.port = port
         self._spawned = False
@@ -214,7 +215,7 @@ class GranianServer:
     def stop(self) -> None:
         """Ask the server to shut down (thread-safe: a signal handler may call it)."""
         self._server.stop()
-        loop = getattr(self, "_loop", None)
+        loop = self._loop
         if loop is not None and not loop.is_closed():
             # granian's main loop waits on an asyncio.Event: wake it from the loop.
             loop.call_soon_threadsafe(lambda: None)

@@ -31,7 +31,7 @@ import asyncio
 import inspect
 import weakref
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
 import orjson
 
@@ -40,6 +40,7 @@ from mcpkit.transports.http.asgi import JSON_HEADERS, Receive, Scope, Send, resp
 if TYPE_CHECKING:
     from mcpkit.server.app import Server
     from mcpkit.telemetry.prometheus import PrometheusMetrics
+    from mcpkit.transports.http.server import StreamableHTTPApp
 
 __all__ = [
     "HEALTHZ_PATH",
@@ -59,6 +60,14 @@ METRICS_PATH: Final = "/metrics"
 ReadinessCheck = Callable[[], Awaitable[object] | object]
 _HEALTH: weakref.WeakKeyDictionary[Server, Health] = weakref.WeakKeyDictionary()
 _TEXT: Final = [(b"content-type", b"text/plain; charset=utf-8")]
+
+
+@runtime_checkable
+class SupportsReady(Protocol):
+    """A store that can say whether it is reachable (a Redis backend, bus or task store):
+    its ``ready()`` takes part in ``/readyz``."""
+
+    def ready(self) -> Awaitable[object] | object: ...
 
 
 class Health:
@@ -85,30 +94,31 @@ class Health:
         """The checks added with :meth:`add_check`, by name."""
         return dict(self._checks)
 
-    def started(self, http_app: Any = None) -> bool:
+    def started(self, http_app: StreamableHTTPApp | None = None) -> bool:
         """True while the server's lifespan runs, until shutdown begins (of ``http_app``, a
         :class:`~mcpkit.transports.http.StreamableHTTPApp`, when given)."""
         server = self._server()
         if server is None or not server.lifespan_running:
             return False
-        return not getattr(http_app, "shutting_down", False)
+        return http_app is None or not http_app.shutting_down
 
     def _store_checks(self, stores: Iterable[tuple[str, object]]) -> dict[str, ReadinessCheck]:
         found: dict[str, ReadinessCheck] = {}
         server = self._server()
         candidates: list[tuple[str, object]] = []
         if server is not None:
-            candidates.append(("store", getattr(server, "store_backend", None)))
+            candidates.append(("store", server.store_backend))
             candidates.append(("bus", server.bus))
-            candidates.append(("task_store", getattr(server.task_manager, "store", None)))
+            candidates.append(("task_store", server.task_manager.store))
         candidates.extend(stores)
         for name, store in candidates:
-            ready = getattr(store, "ready", None)
-            if store is not None and callable(ready):
-                found[name] = ready
+            if isinstance(store, SupportsReady):
+                found[name] = store.ready
         return found
 
-    async def readiness(self, http_app: Any = None) -> tuple[bool, dict[str, str]]:
+    async def readiness(
+        self, http_app: StreamableHTTPApp | None = None
+    ) -> tuple[bool, dict[str, str]]:
         """Run every check (at once, each bounded by :attr:`timeout`): whether all pass, and
         each one's outcome (``"ok"`` or why not). ``http_app``: the
         :class:`~mcpkit.transports.http.StreamableHTTPApp` served (its shutdown and its
@@ -116,12 +126,14 @@ class Health:
         server = self._server()
         if server is None or not server.lifespan_running:
             lifespan = "not running"
-        elif getattr(http_app, "shutting_down", False):
+        elif http_app is not None and http_app.shutting_down:
             lifespan = "shutting down"
         else:
             lifespan = "ok"
         report: dict[str, str] = {"lifespan": lifespan}
-        stores = [("event_store", getattr(http_app, "event_store", None))]
+        stores: list[tuple[str, object]] = []
+        if http_app is not None:
+            stores.append(("event_store", http_app.event_store))
         checks = {**self._store_checks(stores), **self._checks}
         names = list(checks)
         outcomes = await asyncio.gather(*(self._run(checks[name]) for name in names))
@@ -165,7 +177,7 @@ class ObservabilityApp:
         *,
         health: Health | None = None,
         metrics: PrometheusMetrics | None = None,
-        http_app: Any = None,
+        http_app: StreamableHTTPApp | None = None,
     ) -> None:
         self.health = health
         self.metrics = metrics
@@ -231,7 +243,11 @@ class ObservabilityApp:
 
 
 def probes_for(
-    server: Server, http_app: Any = None, *, health: bool = True, metrics: bool = False
+    server: Server,
+    http_app: StreamableHTTPApp | None = None,
+    *,
+    health: bool = True,
+    metrics: bool = False,
 ) -> ObservabilityApp:
     """The probe app of ``server`` (and of its Streamable HTTP app ``http_app``):
     ``health`` adds ``/healthz`` and ``/readyz``, ``metrics`` ``/metrics`` (installing the

@@ -18,6 +18,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable
+from types import MethodType
 from typing import Any, Final
 
 import orjson
@@ -544,12 +545,15 @@ class StreamableHTTPApp:
         if found is None:
             # A Server's bound ``session`` says it directly; any other factory is asked
             # through a session it makes (never started).
-            owner = getattr(self.session_factory, "__self__", None)
-            listed: Any = getattr(owner, "modern_versions", None)
-            if not isinstance(listed, tuple):
-                probe = self.session_factory(ModernRequestTransport(None))
-                listed = getattr(probe, "modern_versions", ())
-            found = self._modern_versions = tuple(listed)
+            from mcpkit.server.app import Server  # once per app: the server imports this
+
+            factory = self.session_factory
+            owner = factory.__self__ if isinstance(factory, MethodType) else None
+            if isinstance(owner, Server):
+                found = owner.modern_versions
+            else:
+                found = factory(ModernRequestTransport(None)).modern_versions
+            self._modern_versions = found
         return found
 
     async def _post_batch(
