@@ -24,6 +24,7 @@ __all__ = [
     "RequestHeaders",
     "Scope",
     "Send",
+    "accept_flags",
     "accepts",
     "error_body",
     "oversized_headers",
@@ -104,6 +105,26 @@ def accepts(accept: str | None, kind: str) -> bool:
         if len(_ACCEPT_CACHE) < 512:
             _ACCEPT_CACHE[key] = cached
     return cached
+
+
+_FLAGS_CACHE: dict[str, tuple[bool, bool]] = {}
+_NEITHER: Final = (False, False)
+
+
+def accept_flags(accept: str | None) -> tuple[bool, bool]:
+    """Whether an Accept header admits ``application/json`` and ``text/event-stream``
+    (:func:`accepts` of each), found once per distinct header value."""
+    if accept is None:
+        return _NEITHER
+    flags = _FLAGS_CACHE.get(accept)
+    if flags is None:
+        flags = (
+            _parse_accepts(accept, "application/json"),
+            _parse_accepts(accept, "text/event-stream"),
+        )
+        if len(_FLAGS_CACHE) < 512:
+            _FLAGS_CACHE[accept] = flags
+    return flags
 
 
 def _parse_accepts(accept: str, kind: str) -> bool:

@@ -56,7 +56,6 @@ from mcpkit.transports.http.asgi import (
     SSE_HEADERS,
     Receive,
     Send,
-    accepts,
     respond,
 )
 from mcpkit.transports.http.modern_headers import check_modern_headers, status_for_code
@@ -433,11 +432,12 @@ async def serve_modern_post(
     app: StreamableHTTPApp,
     msg: Any,
     headers: Mapping[str, str],
-    accept: str | None,
+    accepted: tuple[bool, bool],
     receive: Receive,
     send: Send,
 ) -> None:
-    """Answer one modern POST whose body ``msg`` was parsed (see the module docstring)."""
+    """Answer one modern POST whose body ``msg`` was parsed (see the module docstring);
+    ``accepted``: whether its Accept admits JSON and SSE (:func:`accept_flags`)."""
     if type(msg) is not dict:
         await _respond_error(
             send, None, McpError(INVALID_REQUEST, "Invalid request: the modern wire takes no batch")
@@ -481,9 +481,9 @@ async def serve_modern_post(
         await session.start()
     try:
         session.receive_classified(msg, kind)
-        json_ok = accepts(accept, "application/json")
+        json_ok, sse_ok = accepted
         # A client that takes only SSE gets its result as an SSE event even in JSON mode.
-        stream = not json_ok or (not app.json_response and accepts(accept, "text/event-stream"))
+        stream = not json_ok or (not app.json_response and sse_ok)
         await _answer(app, transport, stream, json_ok, receive, send)
     finally:
         if started:

@@ -47,6 +47,7 @@ from mcpkit.transports.http.asgi import (
     RequestHeaders,
     Scope,
     Send,
+    accept_flags,
     accepts,
     oversized_headers,
     read_body_within,
@@ -360,10 +361,8 @@ class StreamableHTTPApp:
     # -- POST ----------------------------------------------------------------------------------
 
     async def _post(self, scope: Scope, h: RequestHeaders, receive: Receive, send: Send) -> None:
-        accept = h.accept
-        acceptable = accepts(accept, "application/json") and (
-            self.json_response or accepts(accept, "text/event-stream")
-        )
+        flags = accept_flags(h.accept)
+        acceptable = flags[0] and (self.json_response or flags[1])
         # A POST without a session id or a legacy version header may be modern: its era
         # (and with it the Accept rule) is known once the body is read.
         maybe_modern = h.session_id is None and (
@@ -422,13 +421,11 @@ class StreamableHTTPApp:
                 if is_modern_request(pv_probe, params):
                     modern = self.modern_versions
             if modern:
-                if not (
-                    accepts(accept, "application/json") or accepts(accept, "text/event-stream")
-                ):
+                if not (flags[0] or flags[1]):
                     await self._not_acceptable(send, modern=True)
                     return
                 await serve_modern_post(
-                    self, msg, header_mapping(scope["headers"]), accept, receive, send
+                    self, msg, header_mapping(scope["headers"]), flags, receive, send
                 )
                 return
             if not acceptable:
