@@ -103,7 +103,9 @@ class RequestContext:
         if type(meta) is dict:
             self.meta: JSONObject | None = meta
             token = meta.get("progressToken")
-            self.progress_token: str | int | None = token if is_valid_id(token) else None
+            self.progress_token: str | int | None = (
+                token if token is not None and is_valid_id(token) else None
+            )
         else:
             self.meta = None
             self.progress_token = None

@@ -268,7 +268,8 @@ class ModernRequestTransport(Transport):
                 code = error.get("code")
                 self.error_code = code if type(code) is int else 0
             self.response = orjson.dumps(message)
-            self._wake()
+            if self._event is not None:
+                self._event.set()
             return
         if "id" in message:
             # The caller's request fails at once instead of waiting for an answer that
@@ -317,7 +318,8 @@ class ModernRequestTransport(Transport):
         if self.closed:
             return
         self.closed = True
-        self._wake()
+        if self._event is not None:
+            self._event.set()
         if self._drained is not None:
             self._drained.set()
         sink = self.sink
@@ -484,7 +486,18 @@ async def serve_modern_post(
         json_ok, sse_ok = accepted
         # A client that takes only SSE gets its result as an SSE event even in JSON mode.
         stream = not json_ok or (not app.json_response and sse_ok)
-        await _answer(app, transport, stream, json_ok, receive, send)
+        response = transport.response
+        if (
+            response is not None
+            and not (stream and transport.frames)
+            and not transport.closed
+            and (json_ok or transport.error_code is not None)
+        ):
+            # Answered as it was dispatched (the usual quick request): no waiting, no watch.
+            code = transport.error_code
+            await _respond_json(send, 200 if code is None else status_for_code(code), response)
+        else:
+            await _answer(app, transport, stream, json_ok, receive, send)
     finally:
         if started:
             # Session.close for a copy, without its coroutines: close the transport, end
@@ -506,17 +519,8 @@ async def _answer(
     receive: Receive,
     send: Send,
 ) -> None:
-    response = transport.response
-    if (
-        response is not None
-        and not (stream and transport.frames)
-        and not transport.closed
-        and (json_ok or transport.error_code is not None)
-    ):
-        # Answered as it was dispatched (the usual quick request): no waiting, no watch.
-        code = transport.error_code
-        await _respond_json(send, 200 if code is None else status_for_code(code), response)
-        return
+    """The answer of a request not answered as it was dispatched (see serve_modern_post):
+    JSON once it is, or an SSE stream when it streams or runs long."""
     loop = asyncio.get_running_loop()
     event = transport.event
     watch = app.disconnect_watch
