@@ -38,6 +38,7 @@ from typing import Any, Final, Literal, Protocol
 
 import orjson
 
+from mcpkit._loop import running_loop
 from mcpkit.envelope import SUBSCRIPTION_ID_KEY, result_meta
 from mcpkit.errors import McpError
 
@@ -465,7 +466,7 @@ class BusRelay:
 
     def start(self) -> None:
         """Subscribe (once) and fan out on the running loop; a no-op when already so."""
-        loop = asyncio.get_running_loop()
+        loop = running_loop()
         if self._loop is loop and self.running:
             return
         self.stop()

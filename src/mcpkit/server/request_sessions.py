@@ -27,13 +27,13 @@ A copy takes the prototype's instance dict and its :class:`AppSession` slots.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import types
 from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
+from mcpkit._loop import running_loop
 from mcpkit.lifecycle import Lifecycle
 from mcpkit.server.app import Server
 from mcpkit.server.session import AppSession
@@ -245,7 +245,7 @@ def legacy_request_session(
         session.assume_initialized(version)
         return session
     table = server.handler_table()
-    loop = asyncio.get_running_loop()
+    loop = running_loop()
     protos = server.session_prototypes
     key = f"legacy {version.name}"
     proto: _Prototype | None = protos.get(key)
@@ -262,7 +262,7 @@ def new_session(server: Server, transport: Transport) -> AppSession:
     if server._chain():
         return server.session(transport)
     table = server.handler_table()
-    loop = asyncio.get_running_loop()
+    loop = running_loop()
     proto: _Prototype | None = server.session_prototypes.get("new")
     if proto is None or not _current(proto, server, table, loop):
         proto = server.session_prototypes["new"] = _Prototype(server, table, loop, stateful=True)
@@ -277,7 +277,7 @@ def modern_request_session(server: Server, transport: Transport) -> AppSession:
     if server._chain():
         return server.session(transport, era="modern")
     table = server.handler_table()
-    loop = asyncio.get_running_loop()
+    loop = running_loop()
     proto: _Prototype | None = server.session_prototypes.get("modern")
     if (
         proto is None

@@ -24,6 +24,7 @@ from typing import Any, Final
 import orjson
 
 from mcpkit import versions
+from mcpkit._loop import running_loop
 from mcpkit.envelope import PROTOCOL_VERSION_KEY
 from mcpkit.jsonrpc import (
     INTERNAL_ERROR,
@@ -994,7 +995,7 @@ class StreamableHTTPApp:
         """
         transport.connections += 1
         self._live.add(conn)
-        loop = asyncio.get_running_loop()
+        loop = running_loop()
         now = loop.time()
         watched_loop, watched_at = self._signals_watched
         if watched_loop is not loop or now - watched_at >= 1.0:  # at most once a second

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from mcpkit._loop import running_loop
 from mcpkit.errors import ConnectionClosed
 from mcpkit.jsonrpc import JSONObject, RequestId
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
@@ -145,7 +146,7 @@ class SSEConnection:
         self.sending = False
         #: The keep-alive timer fired: the handler sends a comment if nothing else is due.
         self.keepalive_due = False
-        self.task: asyncio.Task[Any] | None = asyncio.current_task()
+        self.task: asyncio.Task[Any] | None = asyncio.current_task(running_loop())
         #: Set while the connection is full (None: it is not); set again once it drained.
         self.drained: asyncio.Event | None = None
         #: Told ``(conn, full)`` when the connection fills up and when it drains.
