@@ -200,6 +200,17 @@ class _Batch:
         self.related: RequestId | None = None
 
 
+class SharedTable(dict[str, Any]):
+    """A handler table shared by sessions copied from one prototype (see
+    :mod:`mcpkit.server.request_sessions`): a session copies it before changing it and
+    is never cleared."""
+
+    __slots__ = ()
+
+    def clear(self) -> None:
+        """Nothing: the table is the prototype's (a closed session drops only its own)."""
+
+
 class Session:
     """A JSON-RPC endpoint over one transport. See the module docstring."""
 
@@ -275,16 +286,25 @@ class Session:
         """True once the connection is gone."""
         return self._closed
 
+    def _own_handlers(self) -> None:
+        # Tables shared with a prototype become this session's before it changes them.
+        if type(self._handlers) is SharedTable:
+            self._handlers = dict(self._handlers)
+            self._notification_handlers = dict(self._notification_handlers)
+
     def set_request_handler(self, method: str, handler: RequestHandler) -> None:
         """Serve ``method`` with ``handler`` (replacing any earlier one)."""
+        self._own_handlers()
         self._handlers[method] = handler
 
     def remove_request_handler(self, method: str) -> None:
         """Stop serving ``method`` (it then answers -32601)."""
+        self._own_handlers()
         self._handlers.pop(method, None)
 
     def set_notification_handler(self, method: str, handler: NotificationHandler) -> None:
         """Call ``handler(params)`` for each ``method`` notification (sync or async)."""
+        self._own_handlers()
         self._notification_handlers[method] = handler
 
     def observe_notifications(

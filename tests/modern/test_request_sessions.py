@@ -5,6 +5,7 @@ the prototype or another copy, and follows every change to the server."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import types
 from collections import deque
 from typing import Any
@@ -43,6 +44,12 @@ def _normalised(value: Any) -> Any:
     return value
 
 
+def _bound_to(handler: Any, session: Any) -> bool:
+    return (isinstance(handler, types.MethodType) and handler.__self__ is session) or (
+        isinstance(handler, functools.partial) and session in handler.args
+    )
+
+
 async def test_a_copy_equals_an_ordinary_modern_session() -> None:
     server = _server()
     copy = modern_request_session(server, ModernRequestTransport(1))
@@ -50,10 +57,15 @@ async def test_a_copy_equals_an_ordinary_modern_session() -> None:
     assert type(copy) is type(plain)
     assert vars(copy).keys() == vars(plain).keys()
     for name, value in vars(plain).items():
-        if name in ("lifecycle", "transport", "_notification_handlers"):
+        if name in ("lifecycle", "transport", "_handlers", "_notification_handlers"):
             continue
         assert _normalised(vars(copy)[name]) == _normalised(value), name
-    assert vars(copy)["_notification_handlers"].keys() == plain._notification_handlers.keys()
+    # The handler tables are the same but for the handlers bound to a session: those of the
+    # handshake era (initialize, its notifications), which a modern request never reaches
+    # (see test_copies_share_one_handler_table_without_the_handshakes).
+    for attr in ("_handlers", "_notification_handlers"):
+        own = {k: v for k, v in vars(plain)[attr].items() if not _bound_to(v, plain)}
+        assert _normalised(vars(copy)[attr]) == _normalised(own), attr
     for slot in type(plain.lifecycle).__slots__:
         assert getattr(copy.lifecycle, slot) == getattr(plain.lifecycle, slot), slot
     for slot in AppSession.__slots__:  # the session's own attributes, out of its dict
@@ -72,13 +84,26 @@ async def test_copies_share_no_mutable_state() -> None:
             assert value is not vars(proto)[name], name
     assert first.lifecycle is not second.lifecycle
     assert first.lifecycle.peer_capabilities is not second.lifecycle.peer_capabilities
-    # What is bound to a session is bound to its copy.
+    # Nothing of the tables is bound to a session (see the test of the shared tables).
+    for session in (first, second):
+        assert "initialize" not in session._handlers
+        assert "notifications/initialized" not in session._notification_handlers
+    assert first.transport is not second.transport
+
+
+async def test_legacy_copies_bind_their_handshake_to_themselves() -> None:
+    from mcpkit.server.request_sessions import legacy_request_session
+    from mcpkit.versions import LATEST_LEGACY
+
+    server = _server()
+    first = legacy_request_session(server, Transport(), LATEST_LEGACY)
+    second = legacy_request_session(server, Transport(), LATEST_LEGACY)
+    assert first._handlers is not second._handlers
     for session in (first, second):
         assert session._handlers["initialize"].__self__ is session
         assert session._notification_handlers["notifications/initialized"].__self__ is session
         roots = session._notification_handlers["notifications/roots/list_changed"]
         assert roots.args == (session,)
-    assert first.transport is not second.transport
 
 
 async def test_only_a_servers_own_factory_is_recognised() -> None:
@@ -235,3 +260,38 @@ async def test_a_client_that_goes_away_cancels_a_copied_sessions_request() -> No
     assert events == ["started", "cancelled"]
     assert sent == []  # nobody to answer
     assert not server.sessions
+
+
+async def test_copies_share_one_handler_table_without_the_handshakes() -> None:
+    server = _server()
+    first = modern_request_session(server, ModernRequestTransport(1))
+    second = modern_request_session(server, ModernRequestTransport(2))
+    assert first._handlers is second._handlers
+    assert first._notification_handlers is second._notification_handlers
+    assert "tools/call" in first._handlers
+    # Nothing in the shared tables is bound to a session (no copy would serve another's).
+    assert "initialize" not in first._handlers
+    for table in (first._handlers, first._notification_handlers):
+        assert not [
+            k
+            for k, v in table.items()
+            if isinstance(v, types.MethodType) and isinstance(v.__self__, AppSession)
+        ]
+
+    async def extra(params: Any, ctx: Any) -> dict[str, Any]:
+        return {}
+
+    # A copy that changes its tables gets its own first: the others keep the shared ones.
+    first.set_request_handler("x/extra", extra)
+    first.set_notification_handler("notifications/x", lambda params: None)
+    assert "x/extra" in first._handlers and "x/extra" not in second._handlers
+    assert "notifications/x" not in second._notification_handlers
+    second.remove_request_handler("tools/call")
+    assert "tools/call" in first._handlers
+    assert "tools/call" not in second._handlers
+    third = modern_request_session(server, ModernRequestTransport(3))
+    assert "tools/call" in third._handlers and "x/extra" not in third._handlers
+    # A closed copy leaves the shared tables as they are.
+    third.connection_lost(None)
+    fourth = modern_request_session(server, ModernRequestTransport(4))
+    assert fourth._handlers is third._handlers and "tools/call" in fourth._handlers

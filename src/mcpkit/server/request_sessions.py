@@ -37,6 +37,7 @@ from mcpkit._loop import running_loop
 from mcpkit.lifecycle import Lifecycle
 from mcpkit.server.app import Server
 from mcpkit.server.session import AppSession
+from mcpkit.session import SharedTable
 from mcpkit.transports.base import Transport
 from mcpkit.versions import ProtocolVersion
 
@@ -85,6 +86,21 @@ class _Prototype:
         else:  # a stateless 2025-era session, its handshake assumed for ``version``
             session = server.session(Transport(), era="legacy")
             session.assume_initialized(version)
+        if version is None and not stateful:
+            # A modern request has no handshake and no notifications reach its session: the
+            # copies share one handler table, without the handlers bound to this prototype
+            # (initialize and the notifications of the handshake era).
+            for attr in ("_handlers", "_notification_handlers"):
+                table_of = getattr(session, attr)
+                setattr(
+                    session,
+                    attr,
+                    SharedTable(
+                        (key, handler)
+                        for key, handler in table_of.items()
+                        if _rebinder(handler, session) is None
+                    ),
+                )
         self.session = session
         self.table = table
         self.loop = loop

@@ -248,6 +248,7 @@ class AppSession(ServerSession):
         if self.handler_table is table:
             return
         self.handler_table = table
+        self._own_handlers()
         self._inline_tools = table.get("tools/call") == self.server.tools.call_tool
         if self.era == "modern" and self.lifecycle.version is not None:
             # No handshake fixed them: a modern connection serves what is registered now.
@@ -297,7 +298,8 @@ class AppSession(ServerSession):
             for task in list(self._app_tasks):
                 task.cancel()
         # Handlers bound to this session (initialize, roots hooks) make reference cycles;
-        # a closed session serves nothing, so drop them and let refcounting free it at once.
+        # a closed session serves nothing, so drop them and let refcounting free it at once
+        # (a SharedTable, a prototype's, holds none of this session's: it stays as it is).
         self._handlers.clear()
         self._notification_handlers.clear()
 
