@@ -62,3 +62,43 @@ async def test_a_tool_registered_before_initialize_is_served(wire: Any) -> None:
         finally:
             await client.close()
             await server.close()
+
+
+def test_the_handler_table_follows_every_change_it_is_made_of() -> None:
+    # The table is kept between requests (found once, not per request): each change of what
+    # it is made of makes the next request find it again.
+    app = Server("table")
+
+    @app.tool()
+    def echo(text: str) -> str:
+        return text
+
+    first = app.handler_table()
+    assert app.handler_table() is first
+    assert "tools/call" in first and "completion/complete" not in first
+    assert "prompts/list" not in first
+
+    # A completion registered (no prompt needs to exist for the handler to be served).
+    app.completion(prompt="greet", argument="name")(lambda value: ["ada"])
+    second = app.handler_table()
+    assert second is not first and "completion/complete" in second
+
+    # A feature declared after the server was made.
+    app.declared = app.declared | {"prompts"}
+    third = app.handler_table()
+    assert "prompts/list" in third and "prompts/list" not in second
+
+    # A raw handler, and middleware, replace the table too.
+    @app.request_handler("x/custom")
+    async def custom(params: Any, ctx: Any) -> dict[str, Any]:
+        return {}
+
+    fourth = app.handler_table()
+    assert "x/custom" in fourth and "x/custom" not in third
+    app.add_middleware(lambda ctx, call_next: call_next(ctx))
+    assert app.handler_table() is not fourth
+
+    # A tool removed: the table is found again (tools/call stays while a tool is declared).
+    before = app.handler_table()
+    app.tools.remove("echo")
+    assert app.handler_table() is not before

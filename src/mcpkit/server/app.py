@@ -192,7 +192,9 @@ class Server(Generic[LifespanT]):
         self.tools.inline_refs = inline_schema_refs
         self.resources = ResourceRegistry(page_size, Context, lambda: self._changed("resources"))
         self.prompts = PromptRegistry(page_size, Context, lambda: self._changed("prompts"))
-        self.completions = CompletionRegistry(self.prompts, self.resources)
+        self.completions = CompletionRegistry(
+            self.prompts, self.resources, on_change=self._forget_tables
+        )
         #: Live, started sessions.
         self.sessions: set[AppSession] = set()
         #: Where list changes and resource updates are published (a shared bus, e.g. Redis,
@@ -215,6 +217,8 @@ class Server(Generic[LifespanT]):
             max_workers or min(32, (os.cpu_count() or 1) + 4), thread_name_prefix="mcpkit-tool"
         )
         self._tables: dict[tuple[bool, ...], dict[str, ServerHandler]] = {}
+        #: The table :meth:`handler_table` last gave (None: to be found again).
+        self._table: dict[str, ServerHandler] | None = None
         #: The middleware chain, outermost first (see :meth:`add_middleware`).
         self.middleware: list[MiddlewareLike] = list(middleware)
         self._http_gates = False
@@ -226,8 +230,7 @@ class Server(Generic[LifespanT]):
             raise ValueError(
                 f"declare: unknown feature(s) {', '.join(sorted(declared - _FEATURES))}"
             )
-        #: Features declared even while nothing is registered for them (``declare=``).
-        self.declared = declared
+        self._declared: frozenset[str] = declared
         self._task_manager = tasks
         #: A :class:`mcpkit.auth.ResourceServer` protecting :meth:`http_app` with OAuth; tasks
         #: then belong to the authenticated principal (unless the TaskManager has an owner=).
@@ -692,8 +695,23 @@ class Server(Generic[LifespanT]):
         self.middleware.append(middleware)
         self._reinstall()
 
-    def _reinstall(self) -> None:
+    @property
+    def declared(self) -> frozenset[str]:
+        """Features declared even while nothing is registered for them (``declare=``)."""
+        return self._declared
+
+    @declared.setter
+    def declared(self, features: frozenset[str]) -> None:
+        self._declared = frozenset(features)
+        self._table = None
+
+    def _forget_tables(self) -> None:
+        # Something the handler table is made of changed: found again on the next request.
         self._tables.clear()
+        self._table = None
+
+    def _reinstall(self) -> None:
+        self._forget_tables()
         table = self.handler_table()
         for session in list(self.sessions):
             session.install(table)
@@ -733,7 +751,7 @@ class Server(Generic[LifespanT]):
     # -- notifications to clients ---------------------------------------------------------------
 
     def _changed(self, kind: Literal["tools", "prompts", "resources"]) -> None:
-        self._tables.clear()
+        self._forget_tables()
         self._hints.clear()
         self._caps.clear()
         table = self.handler_table()
@@ -869,9 +887,13 @@ class Server(Generic[LifespanT]):
     def handler_table(self) -> Mapping[str, ServerHandler]:
         """The request handlers of what is registered now, collected from the features (and
         :meth:`request_handler`'s, which replace them); kept until a registration changes."""
+        table = self._table
+        if table is not None:  # every request asks: nothing changed since the last one
+            return table
         features = self._features()
         table = self._tables.get(features)
         if table is not None:
+            self._table = table
             return table
         tools, resources, prompts, completions, tasks = features
         table = log_feature.handlers()
@@ -900,7 +922,7 @@ class Server(Generic[LifespanT]):
             table = {method: wrap_request(method, h, chain, self) for method, h in table.items()}
         else:
             table.update(self._raw_handlers)
-        self._tables[features] = table
+        self._tables[features] = self._table = table
         return table
 
     def cache_hints(self, method: str) -> CacheHints:

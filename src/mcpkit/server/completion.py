@@ -83,12 +83,17 @@ class CompletionRegistry:
     without a handler)."""
 
     def __init__(
-        self, prompts: PromptRegistry | None = None, resources: ResourceRegistry | None = None
+        self,
+        prompts: PromptRegistry | None = None,
+        resources: ResourceRegistry | None = None,
+        on_change: Callable[[], None] | None = None,
     ) -> None:
         #: The registered functions, by (reference type, prompt or template, argument or None).
         self.functions: dict[tuple[str, str, str | None], UserFunction] = {}
         self.prompts = prompts
         self.resources = resources
+        #: Called after each registration (the server finds its handler table again).
+        self._on_change = on_change
 
     @property
     def any(self) -> bool:
@@ -112,6 +117,8 @@ class CompletionRegistry:
             assert resource_template is not None
             key = ("ref/resource", resource_template, argument)
         self.functions[key] = UserFunction(fn)
+        if self._on_change is not None:
+            self._on_change()
 
     async def complete(
         self,

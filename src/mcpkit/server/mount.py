@@ -432,7 +432,7 @@ class _Mounts:
     def reinstall(self) -> None:
         """The parent's sessions serve its handler table as it is now."""
         parent = self.parent
-        parent._tables.clear()
+        parent._forget_tables()
         table = parent.handler_table()
         for session in list(parent.sessions):
             session.install(table)
