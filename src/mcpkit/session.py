@@ -202,13 +202,10 @@ class _Batch:
 
 class SharedTable(dict[str, Any]):
     """A handler table shared by sessions copied from one prototype (see
-    :mod:`mcpkit.server.request_sessions`): a session copies it before changing it and
-    is never cleared."""
+    :mod:`mcpkit.server.request_sessions`): a session copies it before changing it, and a
+    closed one leaves it as it is."""
 
     __slots__ = ()
-
-    def clear(self) -> None:
-        """Nothing: the table is the prototype's (a closed session drops only its own)."""
 
 
 class Session:

@@ -90,17 +90,8 @@ class _Prototype:
             # A modern request has no handshake and no notifications reach its session: the
             # copies share one handler table, without the handlers bound to this prototype
             # (initialize and the notifications of the handshake era).
-            for attr in ("_handlers", "_notification_handlers"):
-                table_of = getattr(session, attr)
-                setattr(
-                    session,
-                    attr,
-                    SharedTable(
-                        (key, handler)
-                        for key, handler in table_of.items()
-                        if _rebinder(handler, session) is None
-                    ),
-                )
+            session._handlers = _unbound(session._handlers, session)
+            session._notification_handlers = _unbound(session._notification_handlers, session)
         self.session = session
         self.table = table
         self.loop = loop
@@ -176,6 +167,11 @@ def _copy_lifecycle(source: Lifecycle, slots: tuple[tuple[str, Any], ...]) -> Li
     lifecycle.peer_capabilities = {}
     lifecycle.peer_info = {}
     return lifecycle
+
+
+def _unbound(table: Mapping[str, Any], session: AppSession) -> SharedTable:
+    """``table`` without the handlers bound to ``session``, as a table copies may share."""
+    return SharedTable((k, h) for k, h in table.items() if _rebinder(h, session) is None)
 
 
 def _rebinder(handler: Any, session: AppSession) -> Callable[[AppSession], Any] | None:

@@ -50,7 +50,7 @@ from mcpkit.server.context import Context
 from mcpkit.server.logging import LEVELS, current_context
 from mcpkit.server.mrtr import MRTR_METHODS, Round, current_round
 from mcpkit.server.offload import WorkerPool
-from mcpkit.session import RequestContext, RequestHandler, ServerSession
+from mcpkit.session import RequestContext, RequestHandler, ServerSession, SharedTable
 from mcpkit.transports.base import Transport
 
 if TYPE_CHECKING:
@@ -300,8 +300,9 @@ class AppSession(ServerSession):
         # Handlers bound to this session (initialize, roots hooks) make reference cycles;
         # a closed session serves nothing, so drop them and let refcounting free it at once
         # (a SharedTable, a prototype's, holds none of this session's: it stays as it is).
-        self._handlers.clear()
-        self._notification_handlers.clear()
+        if type(self._handlers) is not SharedTable:
+            self._handlers.clear()
+            self._notification_handlers.clear()
 
     def spawn(self, coro: Awaitable[Any]) -> None:
         """Run ``coro`` in the background, tied to this session."""
