@@ -746,10 +746,7 @@ class Session:
                 raise
             response = error_response(rid, INTERNAL_ERROR, cut_off)
         except Exception as exc:
-            logger.exception("Handler for %r failed", ctx.method)
-            data = {"traceback": traceback.format_exc()} if self.debug else None
-            message = f"Internal error: {exc}" if self.debug else "Internal error"
-            response = error_response(rid, INTERNAL_ERROR, message, data)
+            response = self._internal_error(ctx, exc)
         self._done_serving(rid)
         if ctx.cancelled or self._closed:
             if batch is not None:
@@ -767,6 +764,30 @@ class Session:
                 await self.transport.drain()
         except Exception as exc:
             self._write_failed(response, exc)
+
+    async def respond_alone(self, ctx: RequestContext) -> JSONObject:
+        """The JSON-RPC response to ``ctx``'s request (a method this session serves) apart
+        from its request table: nothing registered, nothing written, what :meth:`_serve`
+        would write for it. For a stateless request that needs no session of its own (see
+        :func:`mcpkit.server.request_sessions.sessionless_context`)."""
+        rid = ctx.request_id
+        try:
+            result = await self._handlers[ctx.method](ctx.params, ctx)
+            if ctx.envelope is not None:
+                result = self.finish_modern(ctx, result)
+        except McpError as exc:
+            return error_response(rid, exc.code, exc.message, exc.data)
+        except Exception as exc:
+            return self._internal_error(ctx, exc)
+        return {"jsonrpc": "2.0", "id": rid, "result": result}
+
+    def _internal_error(self, ctx: RequestContext, exc: Exception) -> JSONObject:
+        """The response to a request whose handler raised ``exc`` (logged here; its text and
+        traceback only in debug mode)."""
+        logger.exception("Handler for %r failed", ctx.method)
+        data = {"traceback": traceback.format_exc()} if self.debug else None
+        message = f"Internal error: {exc}" if self.debug else "Internal error"
+        return error_response(ctx.request_id, INTERNAL_ERROR, message, data)
 
     def _done_serving(self, rid: RequestId) -> None:
         self._in_flight.pop(rid, None)

@@ -23,6 +23,11 @@ every new session of the handshake era's stateful mode (:func:`new_session`: equ
 sessions spends most of each one's making.
 
 A copy takes the prototype's instance dict and its :class:`AppSession` slots.
+
+Most modern requests need no copy at all: a ``tools/call`` of a tool that cannot suspend
+and cannot talk back (:func:`sessionless_context`) is served by the prototype itself, with
+:meth:`~mcpkit.session.Session.respond_alone`, which registers and writes nothing; its
+answer is the one a copy would have written.
 """
 
 from __future__ import annotations
@@ -34,9 +39,12 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from mcpkit._loop import running_loop
+from mcpkit.envelope import parse_request_envelope
+from mcpkit.errors import McpError
+from mcpkit.jsonrpc import RequestId
 from mcpkit.lifecycle import Lifecycle
 from mcpkit.server.app import Server
-from mcpkit.server.session import AppSession
+from mcpkit.server.session import AppSession, ServerRequestContext
 from mcpkit.session import SharedTable
 from mcpkit.transports.base import Transport
 from mcpkit.versions import ProtocolVersion
@@ -46,6 +54,8 @@ __all__ = [
     "modern_request_session",
     "new_session",
     "session_factory_server",
+    "session_server",
+    "sessionless_context",
 ]
 
 #: Session attributes that are the server's own containers, shared by every session.
@@ -224,6 +234,11 @@ def _builder(
     return build
 
 
+def session_server(session: Any) -> Server | None:
+    """The :class:`Server` of ``session`` when it is an :class:`AppSession`, else None."""
+    return session.server if isinstance(session, AppSession) else None
+
+
 def session_factory_server(factory: Callable[[Transport], Any]) -> Server | None:
     """The :class:`Server` whose own :meth:`~mcpkit.server.app.Server.session` ``factory``
     is (as :meth:`Server.http_app` passes it), else None (any other factory)."""
@@ -282,12 +297,8 @@ def new_session(server: Server, transport: Transport) -> AppSession:
     return proto.copy(transport)
 
 
-def modern_request_session(server: Server, transport: Transport) -> AppSession:
-    """A session of ``server`` in the modern era on ``transport`` for one request (not
-    started): equal to ``server.session(transport, era="modern")``, copied from the
-    server's prototype (see the module docstring)."""
-    if server._chain():
-        return server.session(transport, era="modern")
+def _modern_prototype(server: Server) -> _Prototype:
+    """The server's current prototype of modern request sessions (remade when stale)."""
     table = server.handler_table()
     loop = running_loop()
     proto: _Prototype | None = server.session_prototypes.get("modern")
@@ -301,5 +312,49 @@ def modern_request_session(server: Server, transport: Transport) -> AppSession:
         or proto.notifications != len(server._raw_notifications)
     ):
         proto = server.session_prototypes["modern"] = _Prototype(server, table, loop)
+    return proto
+
+
+def modern_request_session(server: Server, transport: Transport) -> AppSession:
+    """A session of ``server`` in the modern era on ``transport`` for one request (not
+    started): equal to ``server.session(transport, era="modern")``, copied from the
+    server's prototype (see the module docstring)."""
+    if server._chain():
+        return server.session(transport, era="modern")
+    proto = _modern_prototype(server)
     server.relay.start()
     return proto.copy(transport)
+
+
+def sessionless_context(
+    server: Server, request_id: RequestId, method: str, params: Any
+) -> ServerRequestContext | None:
+    """The context to serve a modern request with no session of its own, or None when it
+    needs one (it is then served by a :func:`modern_request_session`).
+
+    A request needs none when nothing it does can reach a session: a ``tools/call`` the
+    session would serve inline (:meth:`AppSession.serves_inline`: an ``async def`` tool
+    that cannot suspend, takes no Context and is no task), with no concurrency limit, no
+    middleware and no logging bridge (nothing then sends a notification or a request, waits
+    or can be cancelled), whose envelope is valid and whose capability is declared (any
+    error of those is answered by the session path). Its context belongs to the prototype
+    (never started, shared, left unchanged: :meth:`~mcpkit.session.Session.respond_alone`
+    registers and writes nothing), so the answer is the one a copy would have written."""
+    if method != "tools/call" or type(params) is not dict or server.log_bridge:
+        return None
+    if server._chain():
+        return None
+    session = _modern_prototype(server).session
+    if not session.serves_inline(method, params):
+        return None
+    if server.tools.tools[params["name"]].limiter is not None:
+        return None
+    try:
+        envelope = parse_request_envelope(params, session.modern_versions)
+    except McpError:
+        return None
+    if session.lifecycle.own_capability_error(method) is not None:
+        return None
+    ctx = session.build_context(request_id, method, params)
+    ctx.envelope = envelope
+    return ctx

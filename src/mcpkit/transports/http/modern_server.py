@@ -7,7 +7,10 @@ conformance suite assumes (:func:`~mcpkit.transports.http.modern_headers.
 check_modern_headers`, then ``Mcp-Param-*`` against the called tool's ``x-mcp-header``
 parameters), then serves it with a fresh session of the modern era on a
 :class:`ModernRequestTransport` (which judges the ``_meta`` envelope and the version:
--32602, -32022) and nothing is kept afterwards.
+-32602, -32022) and nothing is kept afterwards. A quick ``tools/call`` that nothing could
+make reach a session (see
+:func:`~mcpkit.server.request_sessions.sessionless_context`) is answered the same way
+without one: the server's prototype session computes its response.
 
 The answer:
 
@@ -194,6 +197,12 @@ def headers_match(headers: Mapping[str, str], method: str, params: Any) -> bool:
     return type(body) is not str or body == name
 
 
+def _error_code(error: Any) -> int:
+    """The code of a JSON-RPC error object as the status of its answer reads it (0: none)."""
+    code = error.get("code") if type(error) is dict else None
+    return code if type(code) is int else 0
+
+
 def _error_body(rid: Any, error: McpError) -> bytes:
     err: dict[str, Any] = {"code": error.code, "message": error.message}
     if error.data is not None:
@@ -265,8 +274,7 @@ class ModernRequestTransport(Transport):
                 return
             error = message.get("error")
             if type(error) is dict:
-                code = error.get("code")
-                self.error_code = code if type(code) is int else 0
+                self.error_code = _error_code(error)
             self.response = orjson.dumps(message)
             if self._event is not None:
                 self._event.set()
@@ -334,16 +342,16 @@ class ModernRequestTransport(Transport):
 # -- Mcp-Param-* ---------------------------------------------------------------------------------
 
 
-def tool_header_params(session: Any, name: Any) -> tuple[HeaderParam, ...] | None:
-    """The ``x-mcp-header`` parameters of the tool ``name`` a server session serves (its
-    registry entry's ``header_params()``: a local tool's, found once, or a proxied one's);
-    None when there is no such tool or its annotations are invalid (the call itself then
-    fails or runs as the body says)."""
+def tool_header_params(server: Any, name: Any) -> tuple[HeaderParam, ...] | None:
+    """The ``x-mcp-header`` parameters of the tool ``name`` of ``server`` (its registry
+    entry's ``header_params()``: a local tool's, found once, or a proxied one's); None when
+    there is no such tool or its annotations are invalid (the call itself then fails or
+    runs as the body says)."""
     if type(name) is not str:
         return None
     try:
-        entry = session.server.tools.tools[name]
-    except (AttributeError, KeyError, TypeError):  # no such tool, or not a Server's session
+        entry = server.tools.tools[name]
+    except (AttributeError, KeyError, TypeError):  # no such tool, or not a Server
         return None
     found: tuple[HeaderParam, ...] | None = entry.header_params()
     return found
@@ -403,20 +411,25 @@ class DisconnectWatch:
             self._timer = loop.call_at(first + self.after, self._sweep)
 
 
-def _new_session(factory: Any, transport: ModernRequestTransport) -> tuple[Any, bool]:
-    """A modern session for one request and whether it is started: a copy of the server's
-    prototype when ``factory`` is a :class:`~mcpkit.server.app.Server`'s own ``session``
-    (see :mod:`mcpkit.server.request_sessions`), started here; else ``factory(transport)``
-    in the modern era, to be started."""
+def _request_sessions() -> Any:
+    """:mod:`mcpkit.server.request_sessions`, loaded with the first request (it imports the
+    server package)."""
     global _sessions
     sessions = _sessions
-    if sessions is None:  # loaded with the first request (it imports the server package)
+    if sessions is None:
         from mcpkit.server import request_sessions as sessions
 
         _sessions = sessions
-    server = sessions.session_factory_server(factory)
+    return sessions
+
+
+def _new_session(factory: Any, server: Any, transport: ModernRequestTransport) -> tuple[Any, bool]:
+    """A modern session for one request and whether it is started: a copy of the server's
+    prototype when ``server``, the :class:`~mcpkit.server.app.Server` whose own
+    ``session`` ``factory`` is, is not None (see :mod:`mcpkit.server.request_sessions`),
+    started here; else ``factory(transport)`` in the modern era, to be started."""
     if server is not None:
-        session = sessions.modern_request_session(server, transport)
+        session = _request_sessions().modern_request_session(server, transport)
         # AppSession.start for a copy: its handler table was checked as it was made, and
         # this transport's start only takes its sink.
         server.sessions.add(session)
@@ -428,6 +441,21 @@ def _new_session(factory: Any, transport: ModernRequestTransport) -> tuple[Any, 
 
 
 _sessions: Any = None
+
+
+async def _check_param_headers(
+    server: Any, headers: Mapping[str, str], rid: Any, params: Any, send: Send
+) -> bool:
+    """False once a ``tools/call`` whose ``Mcp-Param-*`` headers disagree with its
+    arguments (as the tool's ``x-mcp-header`` parameters name them) is answered."""
+    wanted = tool_header_params(server, params.get("name"))
+    if wanted:
+        try:
+            _validate_param_headers(headers, wanted, params.get("arguments"))
+        except McpError as exc:
+            await _respond_error(send, rid, exc)
+            return False
+    return True
 
 
 async def serve_modern_post(
@@ -468,17 +496,34 @@ async def serve_modern_post(
         except McpError as exc:
             await _respond_error(send, rid, exc)
             return
-    transport = ModernRequestTransport(rid, app.max_stream_buffer)
-    session, started = _new_session(app.session_factory, transport)
-    if method == "tools/call" and type(params) is dict:
-        wanted = tool_header_params(session, params.get("name"))
-        if wanted:
-            try:
-                _validate_param_headers(headers, wanted, params.get("arguments"))
-            except McpError as exc:
-                await _respond_error(send, rid, exc)
-                await session.close()
+    sessions = _request_sessions()
+    factory = app.session_factory
+    server = sessions.session_factory_server(factory)
+    calls_tool = method == "tools/call" and type(params) is dict
+    if server is not None:
+        if calls_tool and not await _check_param_headers(server, headers, rid, params, send):
+            return
+        if accepted[0]:
+            # A quick request that needs no session of its own (the usual tools/call):
+            # served by the prototype's engine, answered as its copy would answer it.
+            ctx = sessions.sessionless_context(server, rid, method, params)
+            if ctx is not None:
+                response = await ctx.session.respond_alone(ctx)
+                error = response.get("error")
+                await _respond_json(
+                    send,
+                    200 if error is None else status_for_code(_error_code(error)),
+                    orjson.dumps(response),
+                )
                 return
+    transport = ModernRequestTransport(rid, app.max_stream_buffer)
+    session, started = _new_session(factory, server, transport)
+    if server is None and calls_tool:
+        # Any other factory's session: its server's tools, if it is a server's session.
+        owner = sessions.session_server(session)
+        if not await _check_param_headers(owner, headers, rid, params, send):
+            await session.close()
+            return
     if not started:
         await session.start()
     try:

@@ -1,0 +1,247 @@
+"""2026-07-28 requests served with no session of their own
+(``mcpkit.server.request_sessions.sessionless_context``): a quick ``tools/call`` is answered
+by the prototype's engine, byte for byte as a per-request session answers it, and leaves the
+prototype as it was; every request that could reach a session still gets one."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import orjson
+import pytest
+
+from mcpkit import Context, Server
+from mcpkit.errors import McpError
+from mcpkit.server import request_sessions
+from mcpkit.transports.http import StreamableHTTPApp
+from tests.wire import WireChecker
+
+V = "2026-07-28"
+_META = {
+    "io.modelcontextprotocol/protocolVersion": V,
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "sessionless-test", "version": "1"},
+}
+
+
+def _server() -> Server:
+    server = Server("sessionless", version="1")
+
+    @server.tool()
+    async def echo(text: str) -> str:
+        return text
+
+    @server.tool()
+    async def add(a: int, b: int) -> dict[str, int]:
+        return {"sum": a + b}
+
+    @server.tool()
+    async def fails(text: str) -> str:
+        raise RuntimeError(f"no {text}")
+
+    @server.tool()
+    async def refuses(text: str) -> str:
+        raise McpError(-32602, f"refused {text}", {"why": text})
+
+    @server.tool()
+    async def unsendable(text: str) -> object:
+        return object()
+
+    @server.tool()
+    async def with_context(text: str, ctx: Context) -> str:
+        return f"{text} from {ctx.request_id}"
+
+    @server.tool(max_concurrency=1)
+    async def limited(text: str) -> str:
+        return text
+
+    return server
+
+
+def _scope(name: str | None, accept: bytes = b"application/json, text/event-stream") -> Any:
+    headers = [
+        (b"host", b"127.0.0.1:8000"),
+        (b"accept", accept),
+        (b"content-type", b"application/json"),
+        (b"mcp-protocol-version", V.encode()),
+        (b"mcp-method", b"tools/call"),
+    ]
+    if name is not None:
+        headers.append((b"mcp-name", name.encode()))
+    return {
+        "type": "http",
+        "method": "POST",
+        "path": "/mcp",
+        "query_string": b"",
+        "server": ("127.0.0.1", 8000),
+        "headers": headers,
+    }
+
+
+def _body(name: str, arguments: Any, meta: Any = None, rid: Any = 7) -> bytes:
+    params: dict[str, Any] = {"name": name, "arguments": arguments, "_meta": meta or _META}
+    return orjson.dumps({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
+
+
+async def _post(app: Any, scope: Any, body: bytes) -> tuple[int, bytes, list[Any]]:
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send)
+    head = sent[0]
+    return head["status"], b"".join(m.get("body", b"") for m in sent[1:]), head["headers"]
+
+
+class _Copies:
+    """Counts the per-request sessions made (modern_request_session calls)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        real = request_sessions.modern_request_session
+
+        def counting(server: Server, transport: Any) -> Any:
+            self.count += 1
+            return real(server, transport)
+
+        monkeypatch.setattr(request_sessions, "modern_request_session", counting)
+
+
+#: (tool, arguments): every outcome of a quick call: a result, structured content, a tool
+#: error, an McpError, a value that cannot be sent, invalid arguments, an unknown tool.
+CASES = [
+    ("echo", {"text": "hi"}),
+    ("add", {"a": 2, "b": 3}),
+    ("fails", {"text": "luck"}),
+    ("refuses", {"text": "this"}),
+    ("unsendable", {"text": "x"}),
+    ("echo", {"text": 5}),
+    ("echo", {}),
+    ("nope", {"text": "hi"}),
+]
+
+
+@pytest.mark.parametrize(("tool", "arguments"), CASES)
+async def test_the_answer_is_the_per_request_sessions_answer(
+    tool: str, arguments: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = _server()
+    quick = server.http_app(stateless=True, json_response=True)
+    # A factory that is not the server's own session is always served by a session.
+    ordinary = StreamableHTTPApp(lambda t: server.session(t), stateless=True, json_response=True)
+    copies = _Copies(monkeypatch)
+    body = _body(tool, arguments, meta={**_META, "progressToken": "p1", "vendor/x": 1})
+    status, answer, headers = await _post(quick, _scope(tool), body)
+    quick_copies = copies.count
+    expected = await _post(ordinary, _scope(tool), body)
+    assert (status, answer, headers) == expected
+    known = tool != "nope"
+    assert quick_copies == (0 if known else 1)  # an unknown tool is the session path's
+    checker = WireChecker(V)
+    checker("recv", orjson.loads(body))
+    checker("send", orjson.loads(answer))
+    assert not checker.errors
+
+
+async def test_the_prototype_is_left_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    server = _server()
+    app = server.http_app(stateless=True, json_response=True)
+    copies = _Copies(monkeypatch)
+    for rid in (1, 1, "same", 2):  # one id over and over: nothing is kept per request
+        status, answer, _ = await _post(app, _scope("echo"), _body("echo", {"text": "a"}, rid=rid))
+        assert status == 200
+        assert orjson.loads(answer) == {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "result": {
+                "content": [{"type": "text", "text": "a"}],
+                "resultType": "complete",
+                "_meta": {"io.modelcontextprotocol/serverInfo": server.server_info},
+            },
+        }
+    assert copies.count == 0
+    proto = server.session_prototypes["modern"].session
+    assert proto._in_flight == {} and not proto.closed
+    assert not server.sessions  # the prototype never joins the server's sessions
+
+
+async def test_what_may_reach_a_session_gets_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    server = _server()
+    app = server.http_app(stateless=True, json_response=True)
+    copies = _Copies(monkeypatch)
+
+    # A tool taking a Context (it may notify, ask the client, be cancelled).
+    status, answer, _ = await _post(
+        app, _scope("with_context"), _body("with_context", {"text": "hi"})
+    )
+    assert status == 200 and orjson.loads(answer)["result"]["content"][0]["text"] == "hi from 7"
+    assert copies.count == 1
+    # A tool with a concurrency limit (its queue may wait).
+    status, _, _ = await _post(app, _scope("limited"), _body("limited", {"text": "hi"}))
+    assert status == 200 and copies.count == 2
+    # A client that takes only SSE (its answer is a stream).
+    status, answer, _ = await _post(
+        app, _scope("echo", accept=b"text/event-stream"), _body("echo", {"text": "hi"})
+    )
+    assert status == 200 and answer.startswith(b"event: message") and copies.count == 3
+    # A malformed envelope and an unsupported version: the session path's errors.
+    bad = {**_META, "io.modelcontextprotocol/clientCapabilities": []}
+    status, answer, _ = await _post(app, _scope("echo"), _body("echo", {"text": "hi"}, bad))
+    assert status == 400 and orjson.loads(answer)["error"]["code"] == -32602
+    assert copies.count == 4
+    # A logging bridge (a tool's log records go to the client it serves).
+    server.log_handler(logging.INFO)
+    status, _, _ = await _post(app, _scope("echo"), _body("echo", {"text": "hi"}))
+    assert status == 200 and copies.count == 5
+
+
+async def test_a_server_with_middleware_gets_a_session_per_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    server = _server()
+    seen: list[str] = []
+
+    async def record(ctx: Any, call_next: Any) -> Any:
+        seen.append(ctx.method)
+        return await call_next(ctx)
+
+    server.add_middleware(record)
+    app = server.http_app(stateless=True, json_response=True)
+    copies = _Copies(monkeypatch)
+    status, _, _ = await _post(app, _scope("echo"), _body("echo", {"text": "hi"}))
+    assert status == 200 and seen == ["tools/call"] and copies.count == 1
+
+
+async def test_mismatched_param_headers_are_refused_before_the_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    server = Server("headers", version="1")
+    calls: list[str] = []
+
+    async def region(where: str) -> str:
+        calls.append(where)
+        return where
+
+    server.add_tool(
+        region,
+        name="region",
+        input_schema={
+            "type": "object",
+            "properties": {"where": {"type": "string", "x-mcp-header": "Region"}},
+            "required": ["where"],
+        },
+    )
+    app = server.http_app(stateless=True, json_response=True)
+    copies = _Copies(monkeypatch)
+    scope = _scope("region")
+    scope["headers"].append((b"mcp-param-region", b"north"))
+    status, answer, _ = await _post(app, scope, _body("region", {"where": "south"}))
+    assert status == 400 and orjson.loads(answer)["error"]["code"] == -32020
+    assert calls == []
+    status, answer, _ = await _post(app, scope, _body("region", {"where": "north"}))
+    assert status == 200 and calls == ["north"] and copies.count == 0
