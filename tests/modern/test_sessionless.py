@@ -245,3 +245,78 @@ async def test_mismatched_param_headers_are_refused_before_the_call(
     assert calls == []
     status, answer, _ = await _post(app, scope, _body("region", {"where": "north"}))
     assert status == 200 and calls == ["north"] and copies.count == 0
+
+
+# -- the 2025-era stateless JSON mode ----------------------------------------------------------
+
+
+def _legacy_scope(version: str | None) -> Any:
+    headers = [
+        (b"host", b"127.0.0.1:8000"),
+        (b"accept", b"application/json, text/event-stream"),
+        (b"content-type", b"application/json"),
+    ]
+    if version is not None:
+        headers.append((b"mcp-protocol-version", version.encode()))
+    return {
+        "type": "http",
+        "method": "POST",
+        "path": "/mcp",
+        "query_string": b"",
+        "server": ("127.0.0.1", 8000),
+        "headers": headers,
+    }
+
+
+def _legacy_body(name: str, arguments: Any, rid: Any = 7) -> bytes:
+    params = {"name": name, "arguments": arguments, "_meta": {"progressToken": 3}}
+    return orjson.dumps({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
+
+
+class _LegacyCopies:
+    """Counts the 2025-era stateless sessions made (legacy_request_session calls)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        real = request_sessions.legacy_request_session
+
+        def counting(server: Server, transport: Any, version: Any) -> Any:
+            self.count += 1
+            return real(server, transport, version)
+
+        monkeypatch.setattr(request_sessions, "legacy_request_session", counting)
+
+
+@pytest.mark.parametrize("version", ["2025-11-25", "2025-03-26", None])
+@pytest.mark.parametrize(("tool", "arguments"), CASES)
+async def test_a_legacy_stateless_answer_is_the_sessions_answer(
+    tool: str, arguments: Any, version: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = _server()
+    quick = server.http_app(stateless=True, json_response=True)
+    ordinary = StreamableHTTPApp(lambda t: server.session(t), stateless=True, json_response=True)
+    copies = _LegacyCopies(monkeypatch)
+    body = _legacy_body(tool, arguments)
+    answer = await _post(quick, _legacy_scope(version), body)
+    assert copies.count == (0 if tool != "nope" else 1)
+    assert answer == await _post(ordinary, _legacy_scope(version), body)
+    checker = WireChecker(version or "2025-03-26")
+    checker("recv", orjson.loads(body))
+    checker("send", orjson.loads(answer[1]))
+    assert not checker.errors
+
+
+async def test_a_legacy_request_that_may_reach_a_session_gets_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    server = _server()
+    app = server.http_app(stateless=True, json_response=True)
+    copies = _LegacyCopies(monkeypatch)
+    for tool in ("with_context", "limited"):
+        status, answer, _ = await _post(
+            app, _legacy_scope("2025-11-25"), _legacy_body(tool, {"text": "hi"})
+        )
+        assert status == 200 and "result" in orjson.loads(answer)
+    assert copies.count == 2
+    proto = server.session_prototypes["legacy 2025-11-25"].session
+    assert proto._in_flight == {} and not server.sessions

@@ -271,6 +271,13 @@ def legacy_request_session(
         session = server.session(transport, era="legacy")
         session.assume_initialized(version)
         return session
+    proto = _legacy_prototype(server, version)
+    server.relay.start()
+    return proto.copy(transport)
+
+
+def _legacy_prototype(server: Server, version: ProtocolVersion) -> _Prototype:
+    """The server's current prototype of 2025-era stateless sessions of ``version``."""
     table = server.handler_table()
     loop = running_loop()
     protos = server.session_prototypes
@@ -278,8 +285,7 @@ def legacy_request_session(
     proto: _Prototype | None = protos.get(key)
     if proto is None or not _current(proto, server, table, loop):
         proto = protos[key] = _Prototype(server, table, loop, version)
-    server.relay.start()
-    return proto.copy(transport)
+    return proto
 
 
 def new_session(server: Server, transport: Transport) -> AppSession:
@@ -327,33 +333,46 @@ def modern_request_session(server: Server, transport: Transport) -> AppSession:
 
 
 def sessionless_context(
-    server: Server, request_id: RequestId, method: str, params: Any
+    server: Server,
+    request_id: RequestId,
+    method: str,
+    params: Any,
+    version: ProtocolVersion | None = None,
 ) -> ServerRequestContext | None:
-    """The context to serve a modern request with no session of its own, or None when it
-    needs one (it is then served by a :func:`modern_request_session`).
+    """The context to serve a stateless request with no session of its own, or None when
+    it needs one (it is then served by a :func:`modern_request_session`, or with
+    ``version``, the revision a 2025-era stateless request assumes, by a
+    :func:`legacy_request_session`).
 
     A request needs none when nothing it does can reach a session: a ``tools/call`` the
     session would serve inline (:meth:`AppSession.serves_inline`: an ``async def`` tool
     that cannot suspend, takes no Context and is no task), with no concurrency limit, no
     middleware and no logging bridge (nothing then sends a notification or a request, waits
-    or can be cancelled), whose envelope is valid and whose capability is declared (any
-    error of those is answered by the session path). Its context belongs to the prototype
-    (never started, shared, left unchanged: :meth:`~mcpkit.session.Session.respond_alone`
-    registers and writes nothing), so the answer is the one a copy would have written."""
+    or can be cancelled), that the session would dispatch at once (a valid envelope on the
+    modern wire, the capability declared: any error of those is answered by the session
+    path). Its context belongs to the prototype (never started, shared, left unchanged:
+    :meth:`~mcpkit.session.Session.respond_alone` registers and writes nothing), so the
+    answer is the one a copy would have written."""
     if method != "tools/call" or type(params) is not dict or server.log_bridge:
         return None
     if server._chain():
         return None
-    session = _modern_prototype(server).session
-    if not session.serves_inline(method, params):
+    if version is None:
+        session = _modern_prototype(server).session
+    else:
+        session = _legacy_prototype(server, version).session
+    entry = session.inline_tool(params)
+    if entry is None or entry.limiter is not None:
         return None
-    if server.tools.tools[params["name"]].limiter is not None:
-        return None
-    try:
-        envelope = parse_request_envelope(params, session.modern_versions)
-    except McpError:
-        return None
-    if session.lifecycle.own_capability_error(method) is not None:
+    envelope = None
+    if version is None:
+        try:
+            envelope = parse_request_envelope(params, session.modern_versions)
+        except McpError:
+            return None
+        if session.lifecycle.own_capability_error(method) is not None:
+            return None
+    elif session.lifecycle.check_incoming_request(method) is not None:
         return None
     ctx = session.build_context(request_id, method, params)
     ctx.envelope = envelope

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from mcpkit.server import roots as _roots
     from mcpkit.server.app import Server
     from mcpkit.server.invoke import UserFunction
+    from mcpkit.server.tools import ToolEntry
     from mcpkit.types import Root
 else:  # loads when a handler first asks for the client's roots
     _roots = lazy_module("mcpkit.server.roots", globals(), "_roots")
@@ -267,17 +268,26 @@ class AppSession(ServerSession):
             # at once: no task, no loop turn before the answer is written.
             handler = self._handlers.get(method)
             return getattr(handler, "__func__", None) is _SERVER_INITIALIZE
-        if method != "tools/call" or not self._inline_tools or params is None:
+        if method != "tools/call" or params is None:
             return False
+        return self.inline_tool(params) is not None
+
+    def inline_tool(self, params: JSONObject) -> ToolEntry | None:
+        """The tool a ``tools/call`` with ``params`` runs inline (see :meth:`serves_inline`),
+        or None."""
+        if not self._inline_tools:
+            return None
         name = params.get("name")
         entry = self.server.tools.tools.get(name) if type(name) is str else None
-        return (
+        if (
             entry is not None
             and entry.function.never_suspends
             and entry.context_param is None
             and not entry.accepts_tasks
             and "task" not in params
-        )
+        ):
+            return entry
+        return None
 
     @property
     def task_owner_key(self) -> str:

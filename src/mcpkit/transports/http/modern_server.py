@@ -497,8 +497,7 @@ async def serve_modern_post(
             await _respond_error(send, rid, exc)
             return
     sessions = _request_sessions()
-    factory = app.session_factory
-    server = sessions.session_factory_server(factory)
+    server = app.factory_server()
     calls_tool = method == "tools/call" and type(params) is dict
     if server is not None:
         if calls_tool and not await _check_param_headers(server, headers, rid, params, send):
@@ -517,7 +516,7 @@ async def serve_modern_post(
                 )
                 return
     transport = ModernRequestTransport(rid, app.max_stream_buffer)
-    session, started = _new_session(factory, server, transport)
+    session, started = _new_session(app.session_factory, server, transport)
     if server is None and calls_tool:
         # Any other factory's session: its server's tools, if it is a server's session.
         owner = sessions.session_server(session)

@@ -192,6 +192,8 @@ class StreamableHTTPApp:
         shared: Any = None,
     ) -> None:
         self.session_factory = session_factory
+        #: The last factory seen and the Server whose own ``session`` it is (or None).
+        self._factory_owner: tuple[Any, Any] = (None, None)
         #: Where 2025-era sessions are shared between replicas (a
         #: :class:`mcpkit.redis.SharedSessions`; None: sessions live in this process).
         self.shared = shared
@@ -693,9 +695,9 @@ class StreamableHTTPApp:
             on_close=self._forget,
             slow_reader_timeout=self.slow_reader_timeout,
         )
-        sessions = _request_sessions()
-        server = sessions.session_factory_server(self.session_factory)
+        server = self.factory_server()
         if server is not None:
+            sessions = _request_sessions()
             # A copy of the server's prototype of new sessions, started in place (what
             # AppSession.start does: its handler table was checked as it was copied).
             session = sessions.new_session(server, transport)
@@ -781,11 +783,18 @@ class StreamableHTTPApp:
     ) -> None:
         """One request of a stateless POST answered with JSON: its session can send
         nothing but the response (see :mod:`~mcpkit.transports.http.stateless`)."""
-        transport = StatelessJsonTransport(msg["id"])
-        server = None
-        if msg["method"] != "initialize":
+        server = self.factory_server() if msg["method"] != "initialize" else None
+        if server is not None:
             sessions = _request_sessions()
-            server = sessions.session_factory_server(self.session_factory)
+            # A quick request that needs no session of its own (the usual tools/call):
+            # served by the prototype's engine, answered as its copy would answer it.
+            ctx = sessions.sessionless_context(
+                server, msg["id"], msg["method"], msg.get("params"), version or _DEFAULT_VERSION
+            )
+            if ctx is not None:
+                await respond_json(send, 200, orjson.dumps(await ctx.session.respond_alone(ctx)))
+                return
+        transport = StatelessJsonTransport(msg["id"])
         if server is not None:
             # A copy of the server's prototype for this version, started in place (what
             # AppSession.start does: its handler table was checked as it was copied).
@@ -817,6 +826,17 @@ class StreamableHTTPApp:
             # close() then only waits for its background tasks, if it has any.
             transport.close_now()
             await session.close()
+
+    def factory_server(self) -> Any:
+        """The :class:`~mcpkit.server.app.Server` whose own ``session`` the session factory
+        is (its requests may then be served by copies of its prototypes, or by none), else
+        None; found once per factory."""
+        factory = self.session_factory
+        seen, owner = self._factory_owner
+        if factory is not seen:
+            owner = _request_sessions().session_factory_server(factory)
+            self._factory_owner = (factory, owner)
+        return owner
 
     async def _not_found(self, send: Send, rid: Any) -> None:
         await respond_error(
