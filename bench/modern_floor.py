@@ -2,7 +2,7 @@
 
 Usage: python bench/modern_floor.py [--rounds R] [--calls N] [--smoke]
 
-Three servers answer the same echo ``tools/call`` from the one benchmark client
+These servers answer the same echo ``tools/call`` from the one benchmark client
 (``client.py``: 32 keep-alive connections, every answer checked), interleaved round by
 round:
 
@@ -12,10 +12,15 @@ round:
   the echo (with ``resultType`` and ``_meta`` serverInfo on the 2026-07-28 wire), served by
   uvicorn exactly as mcpkit is (``mcpkit.transports.http.serve.run``: uvloop, httptools):
   what the HTTP server costs before any MCP work;
+- ``bare granian``: the same app under granian's embedded server as mcpkit runs it with
+  ``server="granian"`` (only when the ``granian`` extra is installed): the other ASGI server
+  measured;
 - ``mcpkit``: ``servers/mcpkit_server.py`` in its stateless JSON mode.
 
-For each wire (2025-11-25 stateless JSON, 2026-07-28 JSON) it prints calls/s, server and
-client CPU per call (medians over rounds) and mcpkit's own share (mcpkit minus bare ASGI).
+For each wire (2025-11-25 stateless JSON, 2026-07-28 JSON) it prints calls/s (and as a
+share of the raw loop's on the 2025 wire, the reference of ``run.py``'s raw-loop ratios),
+server and client CPU per call (medians over rounds) and mcpkit's own share (mcpkit minus
+bare ASGI).
 On two cores the client and the server share the machine, so calls/s is bounded by their
 CPU together. ``--smoke`` runs one tiny round (its table only shows that every row ran;
 exit 1 on any wrong answer or failure). Loopback only; every measurement bounded in calls and time.
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import os
 import statistics
 import sys
@@ -77,11 +83,12 @@ async def _bare_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     await send({"type": "http.response.body", "body": data})
 
 
-def serve_bare(port: int) -> None:
-    """Run the bare ASGI app as mcpkit runs its own (uvloop, httptools, loopback)."""
+def serve_bare(port: int, server: str = "uvicorn") -> None:
+    """Run the bare ASGI app as mcpkit runs its own (uvloop; uvicorn with httptools, or
+    granian; loopback)."""
     from mcpkit.transports.http.serve import run
 
-    run(_bare_app, host="127.0.0.1", port=port, log_level="warning")
+    run(_bare_app, host="127.0.0.1", port=port, log_level="warning", server=server)
 
 
 def _argv(name: str, port: int) -> list[str]:
@@ -91,14 +98,17 @@ def _argv(name: str, port: int) -> list[str]:
                 "--json-response"]
     if name == "bare ASGI":
         return [py, str(Path(__file__).resolve()), "--serve-bare", str(port)]
+    if name == "bare granian":
+        return [py, str(Path(__file__).resolve()), "--serve-bare", str(port), "--granian"]
     return [py, str(SERVERS / "mcpkit_server.py"), "http", "--port", str(port), "--stateless",
             "--json-response"]
 
 
 WIRES = {"2025-11-25 stateless JSON": False, "2026-07-28 JSON": True}
+_GRANIAN = ["bare granian"] if importlib.util.find_spec("granian") is not None else []
 SERVED = {
-    "2025-11-25 stateless JSON": ["raw asyncio", "bare ASGI", "mcpkit"],
-    "2026-07-28 JSON": ["bare ASGI", "mcpkit"],
+    "2025-11-25 stateless JSON": ["raw asyncio", "bare ASGI", *_GRANIAN, "mcpkit"],
+    "2026-07-28 JSON": ["bare ASGI", *_GRANIAN, "mcpkit"],
 }
 
 
@@ -138,15 +148,18 @@ async def main(rounds: int, calls: int, seconds: float, smoke: bool) -> int:
     if smoke:
         print("smoke round (tiny counts: the timings say nothing; every answer checked)"
               + (" FAILURES" if failed else ""))
-    print("| wire | server | calls/s | server CPU/call µs | client CPU/call µs |")
-    print("|---|---|---:|---:|---:|")
+    print("| wire | server | calls/s | / raw asyncio | server CPU/call µs | client CPU/call µs |")
+    print("|---|---|---:|---:|---:|---:|")
     medians: dict[tuple[str, str], float] = {}
+    raw = [m.rate for m in results.get(("2025-11-25 stateless JSON", "raw asyncio"), [])]
+    raw_rate = statistics.median(raw) if raw else None
     for (wire, name), ms in results.items():
         rate = statistics.median(m.rate for m in ms)
         server = statistics.median(m.server_us for m in ms)
         clnt = statistics.median(m.client_us for m in ms)
         medians[(wire, name)] = server
-        print(f"| {wire} | {name} | {rate:,.0f} | {server:.1f} | {clnt:.1f} |")
+        share = f"{rate / raw_rate:.2f}x" if raw_rate else "-"
+        print(f"| {wire} | {name} | {rate:,.0f} | {share} | {server:.1f} | {clnt:.1f} |")
     print()
     for wire in WIRES:
         own, bare = medians.get((wire, "mcpkit")), medians.get((wire, "bare ASGI"))
@@ -163,9 +176,10 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--smoke", action="store_true")
     parser.add_argument("--serve-bare", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument("--granian", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_bare:
-        serve_bare(args.serve_bare)
+        serve_bare(args.serve_bare, "granian" if args.granian else "uvicorn")
         sys.exit(0)
     if args.smoke:
         args.rounds, args.calls, args.seconds = 1, 200, 1.0
