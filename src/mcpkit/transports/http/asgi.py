@@ -49,17 +49,20 @@ SSE_HEADERS: Final = [
 
 
 class RequestHeaders:
-    """The request headers the transports look at, read in one pass."""
+    """The request headers the transports look at, read in one pass, with the size of them
+    all (``size``: bytes of names and values; ``count``)."""
 
     __slots__ = (
         "accept",
         "content_length",
         "content_type",
+        "count",
         "host",
         "last_event_id",
         "origin",
         "protocol_version",
         "session_id",
+        "size",
     )
 
     def __init__(self, raw: Iterable[tuple[bytes, bytes]]) -> None:
@@ -71,7 +74,10 @@ class RequestHeaders:
         self.protocol_version: str | None = None
         self.last_event_id: str | None = None
         self.content_length: str | None = None
+        size = count = 0
         for k, v in raw:
+            size += len(k) + len(v)
+            count += 1
             if k == b"accept":
                 value = v.decode("latin-1")
                 self.accept = value if self.accept is None else self.accept + "," + value
@@ -89,6 +95,8 @@ class RequestHeaders:
                 self.last_event_id = v.decode("latin-1").strip()
             elif k == b"content-length":
                 self.content_length = v.decode("latin-1")
+        self.size = size
+        self.count = count
 
 
 _ACCEPT_CACHE: dict[tuple[str, str], bool] = {}

@@ -443,19 +443,16 @@ def _new_session(factory: Any, server: Any, transport: ModernRequestTransport) -
 _sessions: Any = None
 
 
-async def _check_param_headers(
-    server: Any, headers: Mapping[str, str], rid: Any, params: Any, send: Send
-) -> bool:
-    """False once a ``tools/call`` whose ``Mcp-Param-*`` headers disagree with its
-    arguments (as the tool's ``x-mcp-header`` parameters name them) is answered."""
+def _param_header_error(server: Any, headers: Mapping[str, str], params: Any) -> McpError | None:
+    """The error of a ``tools/call`` whose ``Mcp-Param-*`` headers disagree with its
+    arguments (as the tool's ``x-mcp-header`` parameters name them), else None."""
     wanted = tool_header_params(server, params.get("name"))
     if wanted:
         try:
             _validate_param_headers(headers, wanted, params.get("arguments"))
         except McpError as exc:
-            await _respond_error(send, rid, exc)
-            return False
-    return True
+            return exc
+    return None
 
 
 async def serve_modern_post(
@@ -500,7 +497,8 @@ async def serve_modern_post(
     server = app.factory_server()
     calls_tool = method == "tools/call" and type(params) is dict
     if server is not None:
-        if calls_tool and not await _check_param_headers(server, headers, rid, params, send):
+        if calls_tool and (refused := _param_header_error(server, headers, params)) is not None:
+            await _respond_error(send, rid, refused)
             return
         if accepted[0]:
             # A quick request that needs no session of its own (the usual tools/call):
@@ -519,8 +517,9 @@ async def serve_modern_post(
     session, started = _new_session(app.session_factory, server, transport)
     if server is None and calls_tool:
         # Any other factory's session: its server's tools, if it is a server's session.
-        owner = sessions.session_server(session)
-        if not await _check_param_headers(owner, headers, rid, params, send):
+        refused = _param_header_error(sessions.session_server(session), headers, params)
+        if refused is not None:
+            await _respond_error(send, rid, refused)
             await session.close()
             return
     if not started:

@@ -260,13 +260,25 @@ class StreamableHTTPApp:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind == "http":
-            if oversized_headers(scope["headers"], self.max_header_bytes, self.max_header_count):
-                await respond_error(send, 431, INVALID_REQUEST, "Request Header Fields Too Large")
-                return
             if self.auth is not None:
+                if oversized_headers(
+                    scope["headers"], self.max_header_bytes, self.max_header_count
+                ):
+                    await self._too_large_head(send)
+                    return
                 await self.auth.handle(scope, receive, send, self.host_origin)
-            else:
-                await self.host_origin(scope, receive, send)
+                return
+            # The headers are read once: their size, then the Host/Origin policy (what
+            # self.host_origin does as middleware), then the request itself.
+            h = RequestHeaders(scope["headers"])
+            if h.size > self.max_header_bytes or h.count > self.max_header_count:
+                await self._too_large_head(send)
+                return
+            refused = self.host_origin.refusal(scope, h.host, h.origin)
+            if refused is not None:
+                await respond_error(send, 403, INVALID_REQUEST, refused)
+                return
+            await self._route(scope, h, receive, send)
         elif kind == "lifespan":
             await self._lifespan(receive, send)
 
@@ -282,14 +294,20 @@ class StreamableHTTPApp:
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
+    async def _too_large_head(self, send: Send) -> None:
+        await respond_error(send, 431, INVALID_REQUEST, "Request Header Fields Too Large")
+
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """An HTTP request past the Host/Origin policy (the app of :attr:`host_origin`)."""
+        await self._route(scope, RequestHeaders(scope["headers"]), receive, send)
+
+    async def _route(self, scope: Scope, h: RequestHeaders, receive: Receive, send: Send) -> None:
         path: str = scope["path"]
         root: str = scope.get("root_path", "")
         if root and path.startswith(root):
             path = path[len(root) :]
         if len(path) > 1:
             path = path.rstrip("/")
-        h = RequestHeaders(scope["headers"])
         method: str = scope["method"]
         if path != (self.path or "/"):
             if self.legacy is not None and await self.legacy.handle(
@@ -375,7 +393,9 @@ class StreamableHTTPApp:
             await self._not_acceptable(send)
             return
         ctype = h.content_type
-        if ctype is None or ctype.split(";", 1)[0].strip().lower() != "application/json":
+        if ctype != "application/json" and (
+            ctype is None or ctype.split(";", 1)[0].strip().lower() != "application/json"
+        ):
             await respond_error(
                 send, 415, INVALID_REQUEST, "Unsupported Media Type: use application/json"
             )
