@@ -320,3 +320,17 @@ async def test_a_legacy_request_that_may_reach_a_session_gets_one(
     assert copies.count == 2
     proto = server.session_prototypes["legacy 2025-11-25"].session
     assert proto._in_flight == {} and not server.sessions
+
+
+async def test_a_prototype_knows_whether_its_session_dispatches_tool_calls() -> None:
+    from mcpkit import versions
+
+    server = _server()
+    assert request_sessions._modern_prototype(server).quick_calls
+    assert request_sessions._legacy_prototype(server, versions.V2025_11_25).quick_calls
+    bare = Server("no-tools", version="1")  # no tools capability: tools/call is -32601
+    assert not request_sessions._modern_prototype(bare).quick_calls
+    assert not request_sessions._legacy_prototype(bare, versions.V2025_11_25).quick_calls
+    app = bare.http_app(stateless=True, json_response=True)
+    status, answer, _ = await _post(app, _scope("echo"), _body("echo", {"text": "hi"}))
+    assert status == 404 and orjson.loads(answer)["error"]["code"] == -32601

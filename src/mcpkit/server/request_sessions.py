@@ -76,6 +76,7 @@ class _Prototype:
         "lifecycle",
         "loop",
         "notifications",
+        "quick_calls",
         "session",
         "table",
     )
@@ -103,6 +104,14 @@ class _Prototype:
             session._handlers = _unbound(session._handlers, session)
             session._notification_handlers = _unbound(session._notification_handlers, session)
         self.session = session
+        #: Whether its session dispatches a ``tools/call`` at once (the capability declared,
+        #: the lifecycle past any handshake): what :func:`sessionless_context` needs, fixed
+        #: for the prototype's life (it is remade when the table changes).
+        self.quick_calls = (
+            session.lifecycle.own_capability_error("tools/call") is None
+            if version is None and not stateful
+            else session.lifecycle.check_incoming_request("tools/call") is None
+        )
         self.table = table
         self.loop = loop
         self.debug = server.debug
@@ -357,10 +366,10 @@ def sessionless_context(
         return None
     if server._chain():
         return None
-    if version is None:
-        session = _modern_prototype(server).session
-    else:
-        session = _legacy_prototype(server, version).session
+    proto = _modern_prototype(server) if version is None else _legacy_prototype(server, version)
+    if not proto.quick_calls:
+        return None
+    session = proto.session
     entry = session.inline_tool(params)
     if entry is None or entry.limiter is not None:
         return None
@@ -370,10 +379,6 @@ def sessionless_context(
             envelope = parse_request_envelope(params, session.modern_versions)
         except McpError:
             return None
-        if session.lifecycle.own_capability_error(method) is not None:
-            return None
-    elif session.lifecycle.check_incoming_request(method) is not None:
-        return None
     ctx = session.build_context(request_id, method, params)
     ctx.envelope = envelope
     return ctx
