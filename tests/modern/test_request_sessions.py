@@ -21,6 +21,7 @@ from mcpkit.server.request_sessions import (
 from mcpkit.server.session import AppSession
 from mcpkit.transports.base import Transport
 from mcpkit.transports.http.modern_server import ModernRequestTransport
+from tests.modern.asgi import post, post_scope
 
 _CONTAINERS = (dict, set, list, deque)
 
@@ -129,36 +130,17 @@ def _call(name: str, rid: int = 1) -> tuple[dict[str, Any], bytes]:
             },
         }
     )
-    scope = {
-        "type": "http",
-        "method": "POST",
-        "path": "/mcp",
-        "query_string": b"",
-        "server": ("127.0.0.1", 8000),
-        "headers": [
-            (b"host", b"127.0.0.1:8000"),
-            (b"accept", b"application/json, text/event-stream"),
-            (b"content-type", b"application/json"),
-            (b"mcp-protocol-version", b"2026-07-28"),
-            (b"mcp-method", b"tools/call"),
-            (b"mcp-name", name.encode()),
-        ],
-    }
+    scope = post_scope(
+        (b"mcp-protocol-version", b"2026-07-28"),
+        (b"mcp-method", b"tools/call"),
+        (b"mcp-name", name.encode()),
+    )
     return scope, body
 
 
 async def _post(app: Any, name: str) -> tuple[int, dict[str, Any]]:
-    scope, body = _call(name)
-    sent: list[dict[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    await app(scope, receive, send)
-    return sent[0]["status"], orjson.loads(sent[1]["body"])
+    status, body, _ = await post(app, *_call(name))
+    return status, orjson.loads(body)
 
 
 async def test_the_prototype_follows_registrations_and_settings() -> None:

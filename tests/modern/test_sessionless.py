@@ -15,6 +15,8 @@ from mcpkit import Context, Server
 from mcpkit.errors import McpError
 from mcpkit.server import request_sessions
 from mcpkit.transports.http import StreamableHTTPApp
+from tests.modern.asgi import post as _post
+from tests.modern.asgi import post_scope
 from tests.wire import WireChecker
 
 V = "2026-07-28"
@@ -60,42 +62,15 @@ def _server() -> Server:
 
 
 def _scope(name: str | None, accept: bytes = b"application/json, text/event-stream") -> Any:
-    headers = [
-        (b"host", b"127.0.0.1:8000"),
-        (b"accept", accept),
-        (b"content-type", b"application/json"),
-        (b"mcp-protocol-version", V.encode()),
-        (b"mcp-method", b"tools/call"),
-    ]
+    routing = [(b"mcp-protocol-version", V.encode()), (b"mcp-method", b"tools/call")]
     if name is not None:
-        headers.append((b"mcp-name", name.encode()))
-    return {
-        "type": "http",
-        "method": "POST",
-        "path": "/mcp",
-        "query_string": b"",
-        "server": ("127.0.0.1", 8000),
-        "headers": headers,
-    }
+        routing.append((b"mcp-name", name.encode()))
+    return post_scope(*routing, accept=accept)
 
 
 def _body(name: str, arguments: Any, meta: Any = None, rid: Any = 7) -> bytes:
     params: dict[str, Any] = {"name": name, "arguments": arguments, "_meta": meta or _META}
     return orjson.dumps({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
-
-
-async def _post(app: Any, scope: Any, body: bytes) -> tuple[int, bytes, list[Any]]:
-    sent: list[dict[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    await app(scope, receive, send)
-    head = sent[0]
-    return head["status"], b"".join(m.get("body", b"") for m in sent[1:]), head["headers"]
 
 
 class _Copies:
@@ -200,23 +175,6 @@ async def test_what_may_reach_a_session_gets_one(monkeypatch: pytest.MonkeyPatch
     assert status == 200 and copies.count == 5
 
 
-async def test_a_server_with_middleware_gets_a_session_per_request(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    server = _server()
-    seen: list[str] = []
-
-    async def record(ctx: Any, call_next: Any) -> Any:
-        seen.append(ctx.method)
-        return await call_next(ctx)
-
-    server.add_middleware(record)
-    app = server.http_app(stateless=True, json_response=True)
-    copies = _Copies(monkeypatch)
-    status, _, _ = await _post(app, _scope("echo"), _body("echo", {"text": "hi"}))
-    assert status == 200 and seen == ["tools/call"] and copies.count == 1
-
-
 async def test_mismatched_param_headers_are_refused_before_the_call(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -251,21 +209,8 @@ async def test_mismatched_param_headers_are_refused_before_the_call(
 
 
 def _legacy_scope(version: str | None) -> Any:
-    headers = [
-        (b"host", b"127.0.0.1:8000"),
-        (b"accept", b"application/json, text/event-stream"),
-        (b"content-type", b"application/json"),
-    ]
-    if version is not None:
-        headers.append((b"mcp-protocol-version", version.encode()))
-    return {
-        "type": "http",
-        "method": "POST",
-        "path": "/mcp",
-        "query_string": b"",
-        "server": ("127.0.0.1", 8000),
-        "headers": headers,
-    }
+    extra = [] if version is None else [(b"mcp-protocol-version", version.encode())]
+    return post_scope(*extra)
 
 
 def _legacy_body(name: str, arguments: Any, rid: Any = 7) -> bytes:
