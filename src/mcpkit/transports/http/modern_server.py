@@ -411,9 +411,10 @@ class DisconnectWatch:
             self._timer = loop.call_at(first + self.after, self._sweep)
 
 
-def _request_sessions() -> Any:
-    """:mod:`mcpkit.server.request_sessions`, loaded with the first request (it imports the
-    server package)."""
+def request_sessions() -> Any:
+    """:mod:`mcpkit.server.request_sessions`, loaded with the first request that needs it
+    (it imports the server package, which an app of another session factory may not
+    need)."""
     global _sessions
     sessions = _sessions
     if sessions is None:
@@ -429,7 +430,7 @@ def _new_session(factory: Any, server: Any, transport: ModernRequestTransport) -
     ``session`` ``factory`` is, is not None (see :mod:`mcpkit.server.request_sessions`),
     started here; else ``factory(transport)`` in the modern era, to be started."""
     if server is not None:
-        session = _request_sessions().modern_request_session(server, transport)
+        session = request_sessions().modern_request_session(server, transport)
         # AppSession.start for a copy: its handler table was checked as it was made, and
         # this transport's start only takes its sink.
         server.sessions.add(session)
@@ -493,7 +494,7 @@ async def serve_modern_post(
         except McpError as exc:
             await _respond_error(send, rid, exc)
             return
-    sessions = _request_sessions()
+    sessions = request_sessions()
     server = app.factory_server()
     calls_tool = method == "tools/call" and type(params) is dict
     if server is not None:

@@ -67,6 +67,7 @@ from mcpkit.transports.http.modern_server import (
     DisconnectWatch,
     ModernRequestTransport,
     header_mapping,
+    request_sessions,
     serve_modern_post,
 )
 from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
@@ -717,7 +718,7 @@ class StreamableHTTPApp:
         )
         server = self.factory_server()
         if server is not None:
-            sessions = _request_sessions()
+            sessions = request_sessions()
             # A copy of the server's prototype of new sessions, started in place (what
             # AppSession.start does: its handler table was checked as it was copied).
             session = sessions.new_session(server, transport)
@@ -805,7 +806,7 @@ class StreamableHTTPApp:
         nothing but the response (see :mod:`~mcpkit.transports.http.stateless`)."""
         server = self.factory_server() if msg["method"] != "initialize" else None
         if server is not None:
-            sessions = _request_sessions()
+            sessions = request_sessions()
             # A quick request that needs no session of its own (the usual tools/call):
             # served by the prototype's engine, answered as its copy would answer it.
             ctx = sessions.sessionless_context(
@@ -854,7 +855,7 @@ class StreamableHTTPApp:
         factory = self.session_factory
         seen, owner = self._factory_owner
         if factory is not seen:
-            owner = _request_sessions().session_factory_server(factory)
+            owner = request_sessions().session_factory_server(factory)
             self._factory_owner = (factory, owner)
         return owner
 
@@ -1113,20 +1114,6 @@ class StreamableHTTPApp:
             transport.connections -= 1
             transport.detach(conn)
             transport.touch()
-
-
-_sessions: Any = None
-
-
-def _request_sessions() -> Any:
-    """:mod:`mcpkit.server.request_sessions`, loaded with the first stateless request (it
-    imports the server package, which an app of another session factory may not need)."""
-    global _sessions
-    if _sessions is None:
-        from mcpkit.server import request_sessions
-
-        _sessions = request_sessions
-    return _sessions
 
 
 def _deliver(sink: MessageSink, msg: Any) -> None:
