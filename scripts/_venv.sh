@@ -16,11 +16,16 @@ if [ ! -x "$VENV/bin/python" ]; then
         "$PY" -m pip --python "$VENV/bin/python" install --quiet pip
     fi
 fi
-# Reinstall when pyproject.toml changed since the last install.
-if [ ! -f "$STAMP" ] || [ pyproject.toml -nt "$STAMP" ]; then
-    echo "==> installing mcpkit and its test dependencies"
-    "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet -e ".[dev,http,cli,auth,redis,otel,metrics]"
+# Install from the lock (locks/dev.txt: exact versions with hashes, scripts/lock.sh writes
+# it), then mcpkit itself without resolving anything again. Reinstall when the lock or
+# pyproject.toml changed since the last install.
+LOCK="$ROOT/locks/dev.txt"
+if [ ! -f "$STAMP" ] || [ "$LOCK" -nt "$STAMP" ] || [ pyproject.toml -nt "$STAMP" ]; then
+    echo "==> installing mcpkit's test environment from locks/dev.txt"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes \
+        -r "$LOCK"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
+        --no-build-isolation -e .
     touch "$STAMP"
 fi
 export PATH="$VENV/bin:$PATH"

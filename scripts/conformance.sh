@@ -31,14 +31,8 @@ for rev in "${REVISIONS[@]}"; do
     esac
 done
 
-if [ ! -f "$SUITE" ] || ! grep -q "\"version\": \"$SUITE_VERSION\"" \
-        "$CACHE/conformance/node_modules/@modelcontextprotocol/conformance/package.json"; then
-    echo "==> installing @modelcontextprotocol/conformance@$SUITE_VERSION"
-    mkdir -p "$CACHE/conformance"
-    (cd "$CACHE/conformance" && { [ -f package.json ] || "${NPM[@]}" init -y >/dev/null; } \
-        && PATH="$(dirname "$NODE22"):$PATH" "${NPM[@]}" install --no-audit --no-fund --silent \
-            "@modelcontextprotocol/conformance@$SUITE_VERSION")
-fi
+PATH="$(dirname "$NODE22"):$PATH" npm_locked conformance "$CACHE/conformance" \
+    "@modelcontextprotocol/conformance@$SUITE_VERSION"
 CONF=("$NODE22" "$SUITE")
 "${CONF[@]}" --version
 

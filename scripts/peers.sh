@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the interoperability peers into .cache/peers, pinned and idempotently (a second run
-# only checks them):
+# Installs the interoperability peers into .cache/peers from the locks (locks/peer-*.txt,
+# locks/node/peers), idempotently (a second run only checks them):
 #   .cache/peers/py     a venv with the official Python SDK (PyPI `mcp`, 2.x: both eras)
 #   .cache/peers/fastmcp  a venv with `fastmcp` (4.x), for the compat tests (tests/compat)
 #   .cache/peers/node   the official TypeScript SDK v2 (`@modelcontextprotocol/client`,
@@ -16,8 +16,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-PY_PEERS=("mcp==2.3.0")
-FASTMCP_PEERS=("fastmcp==4.2.3")
+# The Python peers are pinned in locks/peer-mcp.in and locks/peer-fastmcp.in; the Node peers
+# here (used when locks/node/peers is written anew).
 NODE_PEERS=("@modelcontextprotocol/client@2.4.0" "@modelcontextprotocol/server@2.4.0"
             "@modelcontextprotocol/inspector@2.12.0"
             "@modelcontextprotocol/server-everything@2026.8.31"
@@ -30,39 +30,29 @@ mkdir -p "$PEERS"
 
 source "$ROOT/scripts/_node22.sh"
 
-# --- the Python SDK ---
-py_stamp="$PYVENV/.peers-ready"
-if [ ! -f "$py_stamp" ] || [ "$(cat "$py_stamp")" != "${PY_PEERS[*]}" ]; then
-    echo "==> installing ${PY_PEERS[*]} into .cache/peers/py"
-    if [ ! -x "$PYVENV/bin/python" ]; then
-        "${PYTHON:-python3}" -m venv "$PYVENV"
+# py_locked DIR LOCK: a venv in DIR with exactly what locks/LOCK.txt records.
+py_locked() {
+    local venv="$1" lock="$ROOT/locks/$2.txt"
+    local stamp="$venv/.locked"
+    if [ -f "$stamp" ] && cmp -s "$lock" "$stamp"; then
+        return 0
     fi
-    "$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PY_PEERS[@]}"
-    echo "${PY_PEERS[*]}" >"$py_stamp"
-fi
+    echo "==> installing locks/$2.txt into ${venv#"$ROOT"/}"
+    if [ ! -x "$venv/bin/python" ]; then
+        "${PYTHON:-python3}" -m venv "$venv"
+    fi
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes \
+        -r "$lock"
+    cp "$lock" "$stamp"
+}
 
-# --- fastmcp ---
+# --- the Python SDK and fastmcp (locks/peer-mcp.txt, locks/peer-fastmcp.txt) ---
+py_locked "$PYVENV" peer-mcp
 FASTVENV="$PEERS/fastmcp"
-fast_stamp="$FASTVENV/.peers-ready"
-if [ ! -f "$fast_stamp" ] || [ "$(cat "$fast_stamp")" != "${FASTMCP_PEERS[*]}" ]; then
-    echo "==> installing ${FASTMCP_PEERS[*]} into .cache/peers/fastmcp"
-    if [ ! -x "$FASTVENV/bin/python" ]; then
-        "${PYTHON:-python3}" -m venv "$FASTVENV"
-    fi
-    "$FASTVENV/bin/python" -m pip install --quiet --disable-pip-version-check "${FASTMCP_PEERS[@]}"
-    echo "${FASTMCP_PEERS[*]}" >"$fast_stamp"
-fi
+py_locked "$FASTVENV" peer-fastmcp
 
-# --- the TypeScript SDK v2 and the Inspector ---
-node_stamp="$NODEDIR/.peers-ready"
-if [ ! -f "$node_stamp" ] || [ "$(cat "$node_stamp")" != "${NODE_PEERS[*]}" ]; then
-    echo "==> installing ${NODE_PEERS[*]} into .cache/peers/node"
-    mkdir -p "$NODEDIR"
-    (cd "$NODEDIR" && { [ -f package.json ] || "${NPM[@]}" init -y >/dev/null; } \
-        && PATH="$(dirname "$NODE22"):$PATH" "${NPM[@]}" install --no-audit --no-fund --silent \
-            "${NODE_PEERS[@]}")
-    echo "${NODE_PEERS[*]}" >"$node_stamp"
-fi
+# --- the TypeScript SDK v2, the Inspector and the rest (locks/node/peers) ---
+PATH="$(dirname "$NODE22"):$PATH" npm_locked peers "$NODEDIR" "${NODE_PEERS[@]}"
 
 # --- what is there ---
 echo "python peer: $("$PYVENV/bin/python" -c 'import importlib.metadata as m; print("mcp", m.version("mcp"))')"

@@ -114,7 +114,7 @@ class Router:
         owner, self._pubsub_owner = self._pubsub_owner, None
         if ps is not None:
             with contextlib.suppress(Exception):
-                await ps.aclose()  # type: ignore[no-untyped-call]
+                await ps.aclose()
         if owner is not None:
             with contextlib.suppress(Exception):
                 await owner.aclose()

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Regenerates the lock files the tests, CI and benchmarks install from (locks/). The library's
+# own requirements stay ranges in pyproject.toml; these files pin the exact versions (with
+# hashes) every test run uses, so a release of any dependency cannot change a test run until
+# someone runs this script and commits the result.
+#
+#   locks/dev.txt          mcpkit's test environment (.venv): every extra, the dev tools,
+#                          pip and the build backend
+#   locks/peer-mcp.txt     the official Python SDK peer (.cache/peers/py)
+#   locks/peer-fastmcp.txt the fastmcp peer (.cache/peers/fastmcp)
+#   locks/bench-ref.txt    the benchmark's reference SDKs (bench/.venv-ref)
+#   locks/node/*/          package.json + package-lock.json of each Node tree (npm ci)
+#
+# Usage: scripts/lock.sh [--upgrade]   (--upgrade: newest versions within the ranges)
+# Node trees are re-locked by deleting locks/node/<tree>/package-lock.json and running
+# the script that installs the tree (it writes the new lock back).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+UV_VERSION="0.13.8"
+TOOLS="$ROOT/.cache/tools"
+if [ ! -x "$TOOLS/bin/uv" ] || [ "$("$TOOLS/bin/uv" --version | cut -d' ' -f2)" != "$UV_VERSION" ]; then
+    "${PYTHON:-python3}" -m venv "$TOOLS"
+    "$TOOLS/bin/python" -m pip install --quiet "uv==$UV_VERSION"
+fi
+UV=("$TOOLS/bin/uv" pip compile --universal --python-version 3.11 --generate-hashes --no-header
+    --constraint locks/constraints.txt
+    --quiet)
+[ "${1:-}" = "--upgrade" ] && UV+=(--upgrade)
+"${UV[@]}" pyproject.toml locks/build.in --extra dev --extra http --extra cli --extra auth \
+    --extra redis --extra otel --extra metrics -o locks/dev.txt
+for lock in peer-mcp peer-fastmcp bench-ref; do
+    "${UV[@]}" "locks/$lock.in" -o "locks/$lock.txt"
+done
+echo "locks written: $(ls locks/*.txt | tr '\n' ' ')"
