@@ -48,6 +48,9 @@ stage "pytest, HTTP under granian" env MCPKIT_HTTP_SERVER=granian python -m pyte
 # right (timings are never checked).
 stage "benchmark smoke run" python bench/run.py --smoke
 stage "official MCP conformance suite" bash scripts/conformance.sh
+# The documentation site (mkdocs.yml: the guide and the API reference from the docstrings),
+# every warning an error.
+stage "docs site (mkdocs --strict)" env NO_MKDOCS_2_WARNING=1 mkdocs build --strict --quiet
 
 echo
 if [ "${#failed[@]}" -ne 0 ]; then
