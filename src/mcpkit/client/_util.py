@@ -4,17 +4,34 @@ from __future__ import annotations
 
 import inspect
 import logging
+import sys
 from collections.abc import Awaitable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pydantic
 
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 
+if TYPE_CHECKING:
+    from mcpkit.transports.http.client import StreamableHTTPClientTransport
+
 logger = logging.getLogger("mcpkit.client")
 
 T = TypeVar("T", bound=pydantic.BaseModel)
+
+
+def http_transport(transport: object) -> StreamableHTTPClientTransport | None:
+    """``transport`` when it is the HTTP client transport, else None.
+
+    Never imports the HTTP transport (and httpx): an instance exists only once its module
+    is loaded, so an install without the HTTP extra still runs stdio and in-memory clients.
+    """
+    module = sys.modules.get("mcpkit.transports.http.client")
+    if module is None:
+        return None
+    cls: type[StreamableHTTPClientTransport] = module.StreamableHTTPClientTransport
+    return transport if isinstance(transport, cls) else None
 
 
 async def maybe_await(value: Any) -> Any:

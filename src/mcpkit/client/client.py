@@ -35,6 +35,7 @@ import orjson
 import pydantic
 
 from mcpkit import versions
+from mcpkit.client._util import http_transport
 from mcpkit.client.arguments import Arguments, CompletionRef, arguments_to_wire, ref_to_wire
 from mcpkit.client.cache import (
     INVALIDATING_NOTIFICATIONS,
@@ -461,10 +462,7 @@ class Client:
         return None
 
     def _http(self) -> Any:
-        from mcpkit.transports.http.client import StreamableHTTPClientTransport
-
-        transport = self._conn.transport if self._conn is not None else None
-        return transport if isinstance(transport, StreamableHTTPClientTransport) else None
+        return http_transport(self._conn.transport if self._conn is not None else None)
 
     async def _open(self, session: ClientSession) -> JSONObject:
         """Choose the era (see :data:`Era`); the ``initialize`` result on the legacy wire."""

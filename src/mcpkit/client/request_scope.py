@@ -20,6 +20,8 @@ import contextvars
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from mcpkit.client._util import http_transport
+
 if TYPE_CHECKING:
     from mcpkit.client.notifications import LogHook
     from mcpkit.session import ClientSession
@@ -73,8 +75,6 @@ def related_scope(session: ClientSession) -> RequestScope | None:
     scope = _CURRENT.get()
     if scope is None or scope.session is not session:
         return None
-    from mcpkit.transports.http.client import StreamableHTTPClientTransport
-
-    if not isinstance(session.transport, StreamableHTTPClientTransport):
+    if http_transport(session.transport) is None:
         return None
     return scope

@@ -315,11 +315,15 @@ class StdioServerTransport(Transport):
         )
         out = self._stdout
         if out is None:
-            sys.stdout.flush()
+            if not self._protect_stdout:
+                sys.stdout.flush()
             fd = os.dup(sys.stdout.fileno())
             if self._protect_stdout:
                 # From now on fd 1 is stderr: print() and C libraries cannot touch the protocol.
+                sys.stderr.flush()
                 os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+                # What was printed before (still in stdout's buffer) goes to stderr too.
+                sys.stdout.flush()
             out = os.fdopen(fd, "wb", buffering=0)
         self._out_file = out
         self._writer = None  # a regular file or /dev/null: plain blocking writes
