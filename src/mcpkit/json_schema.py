@@ -35,6 +35,7 @@ __all__ = [
     "compile_schema",
     "flat_object_check",
     "inline_local_refs",
+    "nested_too_deeply",
 ]
 
 DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -110,11 +111,14 @@ class SchemaValidator:
     def errors(self, instance: Any, limit: int = 5) -> list[str]:
         """Readable messages, each naming the offending location (``at 'a.b'``)."""
         out: list[str] = []
-        for err in self._validator.iter_errors(instance):
-            path = ".".join(str(p) for p in err.instance_path)
-            out.append(f"{err.message} (at '{path}')" if path else err.message)
-            if len(out) >= limit:
-                break
+        try:
+            for err in self._validator.iter_errors(instance):
+                path = ".".join(str(p) for p in err.instance_path)
+                out.append(f"{err.message} (at '{path}')" if path else err.message)
+                if len(out) >= limit:
+                    break
+        except ValueError as exc:  # the engine's limits (a value nested too deeply)
+            out.append(nested_too_deeply(exc))
         return out
 
     def first_error(self, instance: Any) -> str | None:
@@ -123,6 +127,15 @@ class SchemaValidator:
             return None
         errs = self.errors(instance, limit=1)
         return errs[0] if errs else "value does not match the schema"
+
+
+def nested_too_deeply(exc: BaseException) -> str:
+    """The message for a value the engine gave up on while reporting its errors (it
+    refuses values nested more than a few hundred levels deep)."""
+    text = str(exc) or type(exc).__name__
+    if "recursion" in text.lower():
+        return "the value is nested too deeply to validate"
+    return f"the value could not be validated ({text})"
 
 
 def compile_schema(schema: dict[str, Any]) -> SchemaValidator:

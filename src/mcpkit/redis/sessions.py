@@ -671,11 +671,11 @@ class RedisSessionTransport(HttpSessionTransport):
     async def aresume(self, last_event_id: str, conn: SSEConnection) -> bool:
         """Follow the stream named by ``last_event_id`` from after it on ``conn`` (on any
         replica); False when the id names no stream of this session."""
-        key, sep, seq_text = last_event_id.rpartition("-")
+        parsed = sse.split_event_id(last_event_id)
         sid = self.session_id
-        if not sep or not seq_text.isdigit() or sid is None:
+        if parsed is None or sid is None:
             return False
-        after = int(seq_text)
+        key, after = parsed
         if key == self._standalone.key:
             old = self._standalone.conn
             if old is not None and old is not conn:

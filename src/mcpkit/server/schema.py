@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import itertools
 import sys
 import types
 import typing
@@ -30,6 +31,7 @@ from mcpkit.json_schema import (
     compile_schema,
     flat_object_check,
     inline_local_refs,
+    nested_too_deeply,
 )
 
 if TYPE_CHECKING:
@@ -76,8 +78,12 @@ def validation_message(exc: ValidationError, limit: int = 3) -> str:
 def schema_errors_message(validator: SchemaValidator, instance: Any, limit: int = 3) -> str:
     """Schema errors in the style of :func:`validation_message` (each names its field)."""
     parts: list[str] = []
-    # The compiled jsonschema-rs validator, for the structured error kinds.
-    for err in validator._validator.iter_errors(instance):
+    try:
+        # The compiled jsonschema-rs validator, for the structured error kinds.
+        errors = list(itertools.islice(validator._validator.iter_errors(instance), limit))
+    except ValueError as exc:  # its limits (a value nested hundreds of levels deep)
+        return nested_too_deeply(exc)
+    for err in errors:
         path = [str(p) for p in err.instance_path]
         kind = err.kind
         if isinstance(kind, jsonschema_rs.ValidationErrorKind.Required):

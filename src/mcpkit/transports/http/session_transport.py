@@ -504,10 +504,10 @@ class HttpSessionTransport(Transport):
 
         False when the id names no stream of this session (or resumption is unavailable).
         """
-        key, sep, seq_text = last_event_id.rpartition("-")
-        if not sep or not seq_text.isdigit() or self.store is None or self.session_id is None:
+        parsed = sse.split_event_id(last_event_id)
+        if parsed is None or self.store is None or self.session_id is None:
             return False
-        after = int(seq_text)
+        key, after = parsed
         events = self.store.replay(self.session_id, key, after)
         if events is None:
             return False

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["KEEPALIVE", "SSEDecoder", "ServerSentEvent", "encode_event", "encode_retry"]
+__all__ = [
+    "KEEPALIVE",
+    "SSEDecoder",
+    "ServerSentEvent",
+    "encode_event",
+    "encode_retry",
+    "split_event_id",
+]
 
 #: A comment line: keeps idle connections (and proxies) from timing out; clients ignore it.
 KEEPALIVE = b": keep-alive\n\n"
@@ -51,6 +58,16 @@ def encode_event(
         parts.append(b"data: " + data + b"\n")
     parts.append(b"\n")
     return b"".join(parts)
+
+
+def split_event_id(event_id: str) -> tuple[str, int] | None:
+    """``(stream key, seq)`` of an event id of the form ``<key>-<seq>`` (what the server
+    issues); None when it is not of that form (``seq`` must be 1 to 18 ASCII digits, so a
+    hostile ``Last-Event-ID`` never reaches ``int`` with something it refuses)."""
+    key, sep, seq = event_id.rpartition("-")
+    if not sep or not 0 < len(seq) <= 18 or not seq.isascii() or not seq.isdigit():
+        return None
+    return key, int(seq)
 
 
 def encode_retry(retry_ms: int) -> bytes:
