@@ -3,6 +3,7 @@
 Client side: :class:`OAuthClientAuth` (an ``httpx.Auth``; pass it as ``auth=`` to
 :class:`mcpkit.Client`), :class:`ClientMetadata`, :class:`PrivateKey`, the token stores.
 Server side (resource server): :class:`ResourceServer`, :class:`AccessToken`,
+:class:`APIKeyVerifier` (API keys, with or without OAuth),
 :class:`TokenVerifier`, and the verifiers :class:`JWTVerifier` (JWT access tokens, keys from
 a JWKS), :class:`IntrospectionVerifier` (RFC 7662) and :class:`DPoPVerifier` (RFC 9449
 proofs). Names load on first use, so importing :mod:`mcpkit.auth` is cheap.
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from mcpkit._lazy import load_export
 
 if TYPE_CHECKING:
+    from mcpkit.auth.api_keys import APIKey, APIKeyVerifier, hash_api_key
     from mcpkit.auth.client import (
         AuthorizationHandler,
         AuthorizationResponse,
@@ -48,6 +50,9 @@ if TYPE_CHECKING:
     )
 
 _WHERE = {
+    "APIKey": "api_keys",
+    "APIKeyVerifier": "api_keys",
+    "hash_api_key": "api_keys",
     "AuthorizationHandler": "client",
     "AuthorizationResponse": "client",
     "OAuthClientAuth": "client",
@@ -80,6 +85,8 @@ _WHERE = {
 }
 
 __all__ = [
+    "APIKey",
+    "APIKeyVerifier",
     "AccessToken",
     "AuthorizationHandler",
     "AuthorizationResponse",
@@ -108,6 +115,7 @@ __all__ = [
     "TokenVerifier",
     "UseDPoPNonceError",
     "VerifierUnavailableError",
+    "hash_api_key",
     "headless_authorization_handler",
 ]
 

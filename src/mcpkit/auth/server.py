@@ -32,12 +32,14 @@ from urllib.parse import quote, urlsplit, urlunsplit
 import orjson
 
 if TYPE_CHECKING:
+    from mcpkit.auth.api_keys import APIKeyVerifier
     from mcpkit.auth.dpop_verifier import DPoPVerifier
 
 __all__ = [
     "AccessToken",
     "ResourceServer",
     "TokenVerifier",
+    "as_resource_server",
     "canonical_uri",
     "get_access_token",
     "task_owner",
@@ -117,6 +119,20 @@ def task_owner(session: Any) -> str | None:
     return TaskManager._default_owner(session)
 
 
+def as_resource_server(auth: Any) -> Any:
+    """What ``auth=`` of a Server or an HTTP app protects with: a :class:`ResourceServer`
+    as it is, an :class:`~mcpkit.auth.APIKeyVerifier` as a key-only ResourceServer."""
+    from mcpkit.auth.api_keys import APIKeyVerifier
+
+    if isinstance(auth, APIKeyVerifier):
+        return ResourceServer(auth)
+    if not callable(getattr(auth, "handle", None)):
+        raise TypeError(
+            "auth must be a ResourceServer or an APIKeyVerifier, not " + type(auth).__name__
+        )
+    return auth
+
+
 #: The scope that asks the authorization server for a refresh token.
 OFFLINE = "offline_access"
 
@@ -158,14 +174,20 @@ class ResourceServer:
     :class:`~mcpkit.auth.DPoPVerifier`, or True for one with the defaults) accepts
     DPoP-bound tokens with their proofs and advertises them (``DPoP`` challenges,
     ``dpop_signing_alg_values_supported`` in the metadata).
+
+    API keys (:class:`~mcpkit.auth.APIKeyVerifier`): as ``api_keys=`` beside OAuth (a key
+    is this server's own credential: no audience to check), or as the ``verifier`` alone,
+    without ``authorization_servers`` (``resource`` is then optional): the server is no
+    OAuth resource, serves no protected resource metadata and challenges with a plain
+    ``Bearer realm="..."``. A key may also come in the verifier's ``header`` (``X-API-Key``).
     """
 
     def __init__(
         self,
-        verifier: VerifierLike,
+        verifier: VerifierLike | APIKeyVerifier,
         *,
-        resource: str,
-        authorization_servers: Sequence[str],
+        resource: str | None = None,
+        authorization_servers: Sequence[str] = (),
         scopes_supported: Sequence[str] | None = None,
         required_scopes: Iterable[str] = (),
         scopes_for: Callable[[str, Any], Iterable[str]] | None = None,
@@ -176,9 +198,31 @@ class ResourceServer:
         max_body_size: int = 4 * 1024 * 1024,
         max_bound_sessions: int = 100_000,
         dpop: DPoPVerifier | bool = False,
+        api_keys: APIKeyVerifier | None = None,
     ) -> None:
-        if not authorization_servers:
-            raise ValueError("a protected resource needs at least one authorization server")
+        from mcpkit.auth.api_keys import APIKeyVerifier
+
+        #: The API keys accepted (beside OAuth tokens, or alone), or None.
+        self.api_keys: APIKeyVerifier | None = api_keys
+        #: False when only API keys are accepted (no authorization server, no metadata).
+        self.oauth = True
+        if isinstance(verifier, APIKeyVerifier) and not authorization_servers:
+            if api_keys is not None:
+                raise ValueError("api_keys= is for keys beside OAuth: give one APIKeyVerifier")
+            if dpop:
+                raise ValueError("DPoP binds OAuth access tokens: not API keys")
+            self.api_keys, self.oauth = verifier, False
+        elif not authorization_servers:
+            raise ValueError(
+                "a protected resource needs at least one authorization server (or an "
+                "APIKeyVerifier as the verifier, for API keys without OAuth)"
+            )
+        elif resource is None:
+            raise ValueError("an OAuth protected resource needs its resource URI")
+        #: The request header carrying an API key besides Authorization (lower case), or None.
+        self.key_header: bytes | None = None if self.api_keys is None else self.api_keys.header
+        if resource is None:
+            resource = "http://localhost/"
         parts = urlsplit(resource)
         if parts.scheme not in ("http", "https") or not parts.netloc or parts.fragment:
             raise ValueError(
@@ -198,7 +242,9 @@ class ResourceServer:
         self.scopes_for = scopes_for
         self.validate_audience = validate_audience
         self.max_body_size = max_body_size
-        self._verify = self._adapt(verifier)
+        self._verify: Callable[[str], Awaitable[AccessToken | None]] | None = (
+            self._adapt(verifier) if self.oauth else None
+        )
         if dpop is True:
             from mcpkit.auth.dpop_verifier import DPoPVerifier
 
@@ -208,9 +254,14 @@ class ResourceServer:
         path = parts.path.rstrip("/")
         origin = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
         self._origin = urlunsplit((parts.scheme.lower(), parts.netloc.lower(), "", "", ""))
-        #: Where the metadata is served (path-based for a resource with a path, RFC 9728 s3.1).
-        self.metadata_path = PRM_WELL_KNOWN + path
-        self.metadata_url = origin + self.metadata_path
+        #: Where the metadata is served (path-based for a resource with a path, RFC 9728
+        #: s3.1); None for API keys alone (no metadata: the path is protected like others).
+        self.metadata_path: str | None = PRM_WELL_KNOWN + path if self.oauth else None
+        #: The metadata's URL (None for API keys alone).
+        self.metadata_url: str | None = (
+            origin + self.metadata_path if self.metadata_path is not None else None
+        )
+        self._realm = resource_name or "mcp"
         doc: dict[str, Any] = {
             "resource": resource,
             "authorization_servers": self.authorization_servers,
@@ -227,7 +278,8 @@ class ResourceServer:
             if self.dpop.required:
                 doc["dpop_bound_access_tokens_required"] = True
         doc.update(metadata or {})
-        self.metadata = doc
+        #: The protected resource metadata document (None for API keys alone).
+        self.metadata: dict[str, Any] | None = doc if self.oauth else None
         self._metadata_body = orjson.dumps(doc)
         self._sessions: OrderedDict[str, str] = OrderedDict()
         self._max_bound = max_bound_sessions
@@ -274,11 +326,26 @@ class ResourceServer:
         return None if token.jkt is not None else token
 
     async def _checked(self, value: str, scheme: str) -> AccessToken:
-        """The verified, unexpired token for this audience, else a refusal."""
+        """The verified, unexpired token for this audience (or API key), else a refusal."""
         from mcpkit.auth.verification import InvalidTokenError, VerifierUnavailableError
 
+        keys = self.api_keys
+        verify = self._verify
+        if keys is not None:
+            try:
+                found = await keys.verify_token(value)
+            except Exception:
+                logger.exception("The API key lookup failed")
+                found = None
+            if found is not None:  # this server's own credential: no audience to check
+                if found.expires_at is not None and time.time() >= found.expires_at:
+                    raise _Refusal(401, "invalid_token", "The API key has expired", scheme)
+                return found
+            if verify is None:
+                raise _Refusal(401, "invalid_token", "The API key is invalid", scheme)
+        assert verify is not None
         try:
-            token = await self._verify(value)
+            token = await verify(value)
         except InvalidTokenError as exc:
             logger.info("Refused an access token: %s", exc)
             raise _Refusal(401, "invalid_token", str(exc), scheme) from None
@@ -378,7 +445,10 @@ class ResourceServer:
             parts.append(f"error_description={_quote(_description(description))}")
         if scopes:
             parts.append(f"scope={_quote(' '.join(scopes))}")
-        parts.append(f"resource_metadata={_quote(self.metadata_url)}")
+        if self.metadata_url is not None:
+            parts.append(f"resource_metadata={_quote(self.metadata_url)}")
+        else:  # API keys alone: no OAuth to point at
+            parts.insert(0, f"realm={_quote(self._realm)}")
         return "Bearer " + ", ".join(parts)
 
     def dpop_challenge(
@@ -397,7 +467,8 @@ class ResourceServer:
         if scopes:
             parts.append(f"scope={_quote(' '.join(scopes))}")
         parts.append(f"algs={_quote(self.dpop.algs)}")
-        parts.append(f"resource_metadata={_quote(self.metadata_url)}")
+        if self.metadata_url is not None:
+            parts.append(f"resource_metadata={_quote(self.metadata_url)}")
         return "DPoP " + ", ".join(parts)
 
     # -- ASGI -----------------------------------------------------------------------------------
@@ -416,6 +487,7 @@ class ResourceServer:
             return
         header = sid = None
         proofs: list[str] = []
+        key_header = self.key_header
         for k, v in scope["headers"]:
             if k == b"authorization":
                 header = v.decode("latin-1")
@@ -423,6 +495,8 @@ class ResourceServer:
                 sid = v.decode("latin-1")
             elif k == b"dpop":
                 proofs.append(v.decode("latin-1"))
+            elif k == key_header and header is None:
+                header = "Bearer " + v.decode("latin-1").strip()
         try:
             token, used = await self._authenticate_scope(scope, header, proofs)
         except _Refusal as refusal:

@@ -232,8 +232,13 @@ class Server(Generic[LifespanT]):
             )
         self._declared: frozenset[str] = declared
         self._task_manager = tasks
-        #: A :class:`mcpkit.auth.ResourceServer` protecting :meth:`http_app` with OAuth; tasks
-        #: then belong to the authenticated principal (unless the TaskManager has an owner=).
+        #: A :class:`mcpkit.auth.ResourceServer` protecting :meth:`http_app` with OAuth (an
+        #: :class:`mcpkit.auth.APIKeyVerifier` becomes a key-only one); tasks then belong to
+        #: the authenticated principal (unless the TaskManager has an owner=).
+        if auth is not None:
+            from mcpkit.auth.server import as_resource_server
+
+            auth = as_resource_server(auth)
         self.auth = auth
         if auth is not None and not self.task_manager.custom_owner:
             from mcpkit.auth.server import task_owner

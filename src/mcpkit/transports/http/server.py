@@ -201,7 +201,12 @@ class StreamableHTTPApp:
         if shared is not None:
             shared.attach(self)
             event_store = False  # shared sessions keep their events in the shared log
-        #: A :class:`mcpkit.auth.ResourceServer`: OAuth-protected endpoint plus its metadata.
+        if auth is not None:
+            from mcpkit.auth.server import as_resource_server
+
+            auth = as_resource_server(auth)
+        #: A :class:`mcpkit.auth.ResourceServer`: OAuth-protected endpoint plus its metadata
+        #: (an :class:`mcpkit.auth.APIKeyVerifier` given as ``auth`` becomes a key-only one).
         self.auth = auth
         self.path = "/" + path.strip("/") if path.strip("/") else "/"
         self.stateless = stateless
