@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mcpkit._lazy import export_names, load_export
-
-__version__ = "0.1.0"
+from mcpkit._version import __version__ as __version__
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {

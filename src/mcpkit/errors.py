@@ -3,9 +3,9 @@
 The hierarchy (``except`` the node that fits; every leaf is catchable by its parents)::
 
     McpkitError                      anything mcpkit raises on purpose
-    ├── McpError                     a JSON-RPC error: code, message, data
-    │   │                            (exactly McpError: the peer answered with this error;
-    │   │                            raised by a handler: the error to answer with)
+    ├── McpError                     a JSON-RPC error: code, message, data; ``from_peer``:
+    │   │                            the peer answered with it (else raised on this side,
+    │   │                            by a handler: the error to answer with)
     │   ├── RequestRefused           refused locally, nothing was sent: the lifecycle or the
     │   │   │                        peer's capabilities forbid the request (the code is the
     │   │   │                        one the peer would answer, -32600 or -32601)
@@ -23,13 +23,43 @@ The hierarchy (``except`` the node that fits; every leaf is catchable by its par
     │   ├── Overloaded               -31503: a concurrency limit is reached and its queue
     │   │                            is full (a server's per-tool or in-flight limit)
     │   ├── ResponseTooLarge         -31413: a result over the server's size limit
-    │   └── client.errors.*          InvalidServerResponse, ToolError, URLElicitationRequired
+    │   ├── redis.backend.StoreUnavailable
+    │   │                            the shared store (Redis) cannot serve the request
+    │   └── client.errors.*          InvalidServerResponse (OutputSchemaError), ToolError,
+    │                                URLElicitationRequired
     ├── TransportError               the connection to the peer failed
+    │   ├── transports.http.client.HttpStatusError
+    │   │                            the HTTP server answered an error status
     │   └── ConnectionClosed         closed while a request waited (or before sending)
-    │       └── ProcessExited        the stdio server process exited: returncode, stderr_tail
+    │       ├── ProcessExited        the stdio server process exited: returncode, stderr_tail
+    │       └── client.targets.TargetError
+    │                                the client's target cannot be connected to as given
     ├── AuthError                    authorization could not be obtained or was refused
-    │                                (mcpkit.auth's errors derive from it)
-    └── CommandLineError             a failure the command line reports to its user
+    │   └── auth.errors.OAuthError   an OAuth failure: IssuerMismatchError,
+    │                                AuthorizationServerMismatchError, ResourceMismatchError,
+    │                                and the verifiers' InvalidTokenError,
+    │                                InvalidDPoPProofError, UseDPoPNonceError,
+    │                                VerifierUnavailableError (auth.verification)
+    ├── CommandLineError             a failure the command line reports to its user
+    │   └── cli.errors.CliError      (and its Declined)
+    ├── client.mrtr.MrtrError        a multi round-trip request could not be completed:
+    │                                InputRoundsExceeded, UnsupportedInputRequest
+    ├── client.group.ServerFailure   one server of a ClientGroup failed
+    ├── client.group.NameCollision   two servers of a group give one name (also ValueError)
+    ├── client.group.UnknownName     no server of the group has the name (also LookupError)
+    ├── server.resources.ResourceNotFound
+    │                                raised by a resource function: nothing at the URI
+    ├── tasks.TaskLimitError         the task store is full of tasks it may not evict
+    └── invalid values given to mcpkit (each also a ValueError):
+        client.apps.AppToolRefused, client.apps.NotAnApp, client.icons.IconError,
+        http_headers.InvalidHeaderAnnotation, json_schema.InvalidSchemaError,
+        json_schema.UnsupportedDialectError, server.elicitation.ElicitationError,
+        server.uri_template.URITemplateError
+
+Exceptions used for control flow inside mcpkit, which never reach a caller, stay outside
+the tree (server.mrtr.InputRequired, server.tasks_extension.StartTask,
+server.schema.ArgumentsError, transports.http.asgi.BodyTooLarge and private classes); so do
+the compat layer's, which mirror the hierarchy of the SDK they imitate.
 
 An error the peer sent is turned into an exception by :meth:`McpError.from_error`, which
 picks the class by code (:data:`ERROR_CLASSES`); codes not in the table give a plain
@@ -69,8 +99,13 @@ class McpError(McpkitError):
     when the peer answered with one.
 
     ``code`` is the JSON-RPC error code, ``message`` a short human-readable text, ``data`` any
-    JSON value with details (for example ``{"uri": ...}`` for -32002).
+    JSON value with details (for example ``{"uri": ...}`` for -32002). ``from_peer`` is True
+    when the peer answered with this error (built by :meth:`from_error`), False when it was
+    raised on this side (by a handler, or a refusal before anything was sent).
     """
+
+    #: True when the peer sent this error (set by :meth:`from_error`).
+    from_peer: bool = False
 
     def __init__(self, code: int, message: str, data: Any = None) -> None:
         super().__init__(message)
@@ -89,9 +124,13 @@ class McpError(McpkitError):
             message = message if isinstance(message, str) else "Malformed error from peer"
             special = ERROR_CLASSES.get(code)
             if special is not None:
-                return special(message, error.get("data"))
-            return cls(code, message, error.get("data"))
-        return cls(-32603, "Malformed error from peer", error)
+                exc: McpError = special(message, error.get("data"))
+            else:
+                exc = cls(code, message, error.get("data"))
+        else:
+            exc = cls(-32603, "Malformed error from peer", error)
+        exc.from_peer = True
+        return exc
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code}, {self.message!r})"

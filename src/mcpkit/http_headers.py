@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, Final, Literal
 
-from mcpkit.errors import HeaderMismatch
+from mcpkit.errors import HeaderMismatch, McpkitError
 
 __all__ = [
     "HEADER_MISMATCH_STATUS",
@@ -99,7 +99,7 @@ _DATA_KEYWORDS: Final = frozenset({"const", "default", "enum", "examples"})
 HeaderType = Literal["string", "integer", "boolean"]
 
 
-class InvalidHeaderAnnotation(ValueError):
+class InvalidHeaderAnnotation(McpkitError, ValueError):
     """A tool's ``x-mcp-header`` annotation breaks the rules; the tool must not be used."""
 
 

@@ -19,6 +19,7 @@ import math
 from typing import TYPE_CHECKING, Any, cast
 
 from mcpkit._lazy import lazy_module
+from mcpkit.errors import McpkitError
 
 if TYPE_CHECKING:
     import jsonschema_rs
@@ -51,11 +52,11 @@ _DIALECTS: dict[str, str] = {
 SUPPORTED_DIALECTS: tuple[str, ...] = tuple(_DIALECTS)
 
 
-class UnsupportedDialectError(ValueError):
+class UnsupportedDialectError(McpkitError, ValueError):
     """The schema declares a ``$schema`` dialect mcpkit cannot validate."""
 
 
-class InvalidSchemaError(ValueError):
+class InvalidSchemaError(McpkitError, ValueError):
     """The schema itself is not a valid JSON Schema."""
 
 

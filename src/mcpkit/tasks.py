@@ -38,7 +38,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from mcpkit._cursor import decode_cursor, encode_cursor
-from mcpkit.errors import ConnectionClosed, McpError
+from mcpkit.errors import ConnectionClosed, McpError, McpkitError
 from mcpkit.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -218,7 +218,7 @@ def new_task_id() -> str:
     return secrets.token_hex(16)
 
 
-class TaskLimitError(Exception):
+class TaskLimitError(McpkitError):
     """The store is full of tasks that may not be evicted yet."""
 
 

@@ -63,7 +63,7 @@ def _add_args_json(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``mcpkit`` and its commands."""
-    from mcpkit import __version__
+    from mcpkit._version import __version__
     from mcpkit.cli.common import add_connection_options
 
     parser = _Parser(

@@ -242,6 +242,6 @@ async def connect(
 
 
 def _version() -> str:
-    from mcpkit import __version__
+    from mcpkit._version import __version__
 
     return __version__

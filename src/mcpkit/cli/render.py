@@ -208,11 +208,6 @@ class Output:
 
     # -- files ----------------------------------------------------------------------------------
 
-    @property
-    def saving(self) -> bool:
-        """Whether binary content is written to files (only to a folder the user named)."""
-        return self._save_dir is not None
-
     def save(self, data: bytes, mime_type: str | None, stem: str) -> Path | None:
         """Write ``data`` to the save folder under a fresh name and return the path; None
         (nothing written) when no folder was named with ``--save-dir``."""

@@ -36,6 +36,7 @@ from mcpkit.apps import (
     Visibility,
     client_settings,
 )
+from mcpkit.errors import McpkitError
 
 if TYPE_CHECKING:
     from mcpkit.client.client import Client
@@ -58,12 +59,12 @@ __all__ = [
 APPS_EXTENSION: Final[Mapping[str, Mapping[str, Any]]] = {EXTENSION_ID: client_settings()}
 
 
-class NotAnApp(ValueError):
+class NotAnApp(McpkitError, ValueError):
     """The resource read is not an app (not ``ui://``, not ``text/html;profile=mcp-app``,
     or not text)."""
 
 
-class AppToolRefused(ValueError):
+class AppToolRefused(McpkitError, ValueError):
     """An app asked to call a tool whose visibility does not include ``"app"``."""
 
 

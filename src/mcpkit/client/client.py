@@ -784,7 +784,7 @@ class Client:
                     )
                 return await session.request(name, sent, timeout=chosen, on_progress=on_progress)
             except McpError as exc:
-                if exc.code == URL_ELICITATION_REQUIRED and type(exc) is McpError:
+                if exc.code == URL_ELICITATION_REQUIRED and exc.from_peer:
                     raise self._url_elicitations.required_error(exc) from None
                 raise
 
@@ -1072,7 +1072,7 @@ class Client:
                 "tools/call", params, timeout=chosen, on_progress=progress, on_log=on_log
             )
         except McpError as exc:
-            if exc.code == METHOD_NOT_FOUND and type(exc) is McpError:
+            if exc.code == METHOD_NOT_FOUND and exc.from_peer:
                 await self._task_requestor.explain_not_found(name, exc)
             raise
         return await self._catalogue.tool_result(
@@ -1463,7 +1463,7 @@ def _bound(
 
 def _info_dict(info: Implementation | Mapping[str, Any] | None) -> JSONObject:
     if info is None:
-        from mcpkit import __version__
+        from mcpkit._version import __version__
 
         return {"name": "mcpkit", "version": __version__}
     if isinstance(info, pydantic.BaseModel):

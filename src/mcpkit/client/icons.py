@@ -24,6 +24,8 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from mcpkit.errors import McpkitError
+
 if TYPE_CHECKING:
     from mcpkit.types import Icon
 
@@ -39,7 +41,7 @@ __all__ = [
 DEFAULT_ALLOWED_TYPES: frozenset[str] = frozenset({"image/png", "image/jpeg"})
 
 
-class IconError(ValueError):
+class IconError(McpkitError, ValueError):
     """The icon was refused (unsafe URI, origin, redirect, size, type) or could not be read."""
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
 from mcpkit._models import is_model_class
-from mcpkit.errors import McpError
+from mcpkit.errors import McpError, McpkitError
 from mcpkit.json_schema import compile_schema
 from mcpkit.jsonrpc import URL_ELICITATION_REQUIRED, JSONObject
 from mcpkit.lifecycle import has_capability
@@ -44,7 +44,7 @@ _ALLOWED_KEYS = {
 _FORMATS = {"email", "uri", "date", "date-time"}
 
 
-class ElicitationError(ValueError):
+class ElicitationError(McpkitError, ValueError):
     """The elicitation schema is not allowed, or the user's answer does not fit it."""
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcpkit._lazy import lazy_module
 from mcpkit._models import is_model
-from mcpkit.errors import McpError
+from mcpkit.errors import McpError, McpkitError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, JSONObject
 from mcpkit.server.content import annotations_dict, to_json_text
 from mcpkit.server.invoke import UserFunction
@@ -39,7 +39,7 @@ else:  # RFC 6570 templates load with the first template registered
 __all__ = ["ResourceEntry", "ResourceNotFound", "ResourceRegistry", "to_contents"]
 
 
-class ResourceNotFound(Exception):
+class ResourceNotFound(McpkitError):
     """Raise it from a resource or template function when there is nothing at the URI: the
     client gets the spec's resource-not-found error (-32002, ``data.uri``) instead of an
     internal error. A template function's :class:`FileNotFoundError` counts as one too.

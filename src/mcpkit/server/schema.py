@@ -714,9 +714,3 @@ def _is_content_like(tp: Any, content_types: tuple[type, ...]) -> bool:
     if isinstance(tp, type):
         return issubclass(tp, content_types)
     return False
-
-
-def is_field_info(value: Any) -> bool:
-    """True for a pydantic ``Field(...)`` default."""
-    fields = sys.modules.get("pydantic.fields")
-    return fields is not None and isinstance(value, fields.FieldInfo)

@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote
 
+from mcpkit.errors import McpkitError
+
 __all__ = ["URITemplate", "URITemplateError"]
 
 
-class URITemplateError(ValueError):
+class URITemplateError(McpkitError, ValueError):
     """The template is not a valid RFC 6570 template."""
 
 

@@ -34,7 +34,7 @@ except ModuleNotFoundError as exc:  # the extra is not installed
         "pip install 'mcpkit[otel]'"
     ) from None
 
-from mcpkit import __version__
+from mcpkit._version import __version__
 from mcpkit.telemetry import semconv as sc
 from mcpkit.telemetry.propagation import inject_meta
 

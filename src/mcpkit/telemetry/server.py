@@ -43,7 +43,7 @@ except ModuleNotFoundError as exc:  # the extra is not installed
         "pip install 'mcpkit[otel]'"
     ) from None
 
-from mcpkit import __version__
+from mcpkit._version import __version__
 from mcpkit.jsonrpc import INTERNAL_ERROR
 from mcpkit.server.middleware.base import CallNext, Middleware, MiddlewareContext
 from mcpkit.telemetry import semconv as sc
