@@ -40,6 +40,8 @@ The hierarchy (``except`` the node that fits; every leaf is catchable by its par
     │                                and the verifiers' InvalidTokenError,
     │                                InvalidDPoPProofError, UseDPoPNonceError,
     │                                VerifierUnavailableError (auth.verification)
+    ├── FetchRefused                 a URL a server named was not fetched: the fetch policy
+    │                                refused it; ``url`` and ``rule`` say which and why
     ├── CommandLineError             a failure the command line reports to its user
     │   └── cli.errors.CliError      (and its Declined)
     ├── client.mrtr.MrtrError        a multi round-trip request could not be completed:
@@ -75,6 +77,7 @@ __all__ = [
     "AuthError",
     "CommandLineError",
     "ConnectionClosed",
+    "FetchRefused",
     "HeaderMismatch",
     "McpError",
     "McpkitError",
@@ -296,6 +299,18 @@ class ProcessExited(ConnectionClosed):
 
 class AuthError(McpkitError):
     """Authorization could not be obtained, or the peer refused the credentials."""
+
+
+class FetchRefused(McpkitError):
+    """A URL a server made the client fetch (OAuth metadata, a JWKS, an icon, ...) was refused
+    by the client's :class:`~mcpkit.fetch.FetchPolicy`, or its answer was: ``url`` is the
+    URL, ``rule`` the rule (``scheme``, ``host``, ``credentials``, ``address``, ``size``,
+    ``encoding``, ``deadline``)."""
+
+    def __init__(self, message: str, *, url: str, rule: str) -> None:
+        super().__init__(message)
+        self.url = url
+        self.rule = rule
 
 
 class CommandLineError(McpkitError):

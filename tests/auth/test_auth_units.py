@@ -190,6 +190,7 @@ async def test_token_request_goes_again_once_when_its_connection_was_dropped() -
     from mcpkit.auth import OAuthClientAuth
     from mcpkit.auth.discovery import AuthorizationServerMetadata
     from mcpkit.auth.tokens import ClientInfo
+    from mcpkit.fetch import FetchPolicy
 
     seen: list[dict[str, str]] = []
     drops = {"left": 1}
@@ -206,8 +207,16 @@ async def test_token_request_goes_again_once_when_its_connection_was_dropped() -
         "https://as",
         {"issuer": "https://as", "token_endpoint": "https://as/token"},
     )
+
+    async def public(host: str) -> list[str]:
+        return ["93.184.215.14"]  # the made-up hosts as public addresses (no DNS)
+
     auth = OAuthClientAuth(
-        "https://rs/mcp", grant_type="client_credentials", client_id="svc", client_secret="pw"
+        "https://rs/mcp",
+        grant_type="client_credentials",
+        client_id="svc",
+        client_secret="pw",
+        fetch_policy=FetchPolicy(resolver=public),
     )
     client = ClientInfo("svc", "pw", "client_secret_post", source="preregistered")
     form = {"grant_type": "client_credentials"}

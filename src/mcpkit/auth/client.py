@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hmac
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Generator
@@ -56,6 +57,7 @@ from mcpkit.auth.registration import (
     token_lifetime,
 )
 from mcpkit.auth.tokens import ClientInfo, MemoryTokenStore, OAuthToken, TokenStore
+from mcpkit.fetch import Fetcher, FetchPolicy
 
 __all__ = [
     "JWT_BEARER",
@@ -176,6 +178,13 @@ class OAuthClientAuth(httpx.Auth):
     ``insufficient_scope`` challenge. ``http_client`` is used for the OAuth requests (PRM, AS
     metadata, registration, token endpoint). Authorization server endpoints and redirect URIs
     must be HTTPS or loopback HTTP unless ``allow_insecure_http``.
+
+    Every URL the server makes the client fetch follows ``fetch_policy`` (a
+    :class:`~mcpkit.fetch.FetchPolicy`; by default one whose ``deadline`` is ``timeout``):
+    https only (loopback http for a server on loopback), no private, link-local or metadata
+    addresses unless the server is on that network or the policy allows them, a size cap, one
+    deadline per discovery, registration or token request. A refusal raises
+    :class:`~mcpkit.errors.FetchRefused`.
     """
 
     requires_request_body = False
@@ -201,6 +210,7 @@ class OAuthClientAuth(httpx.Auth):
         max_step_up: int = 2,
         timeout: float = 30.0,
         allow_insecure_http: bool = False,
+        fetch_policy: FetchPolicy | None = None,
     ) -> None:
         if grant_type == "authorization_code" and authorization_handler is None:
             raise ValueError("the authorization_code grant needs an authorization_handler")
@@ -231,6 +241,12 @@ class OAuthClientAuth(httpx.Auth):
         self.store: TokenStore = store if store is not None else MemoryTokenStore()
         self.max_step_up = max_step_up
         self.timeout = timeout
+        policy = fetch_policy if fetch_policy is not None else FetchPolicy(deadline=timeout)
+        #: The rules for every URL the server makes this client fetch (its metadata, the
+        #: authorization server's metadata, registration and token endpoints).
+        self.fetch_policy = (
+            dataclasses.replace(policy, allow_http=True) if allow_insecure_http else policy
+        )
         self._http_client = http_client
         self._preregistered = (
             ClientInfo(
@@ -456,13 +472,20 @@ class OAuthClientAuth(httpx.Auth):
 
     # -- discovery and registration ------------------------------------------------------------
 
+    def _fetcher(self, http: httpx.AsyncClient) -> Fetcher:
+        """Fetches of one operation under :attr:`fetch_policy` (one deadline for them all)."""
+        return Fetcher(http, self.fetch_policy, self.server_url)
+
     async def _discover(self, http: httpx.AsyncClient, challenge: Challenge) -> None:
-        prm = await discover_protected_resource(http, self.server_url, challenge.resource_metadata)
+        fetcher = self._fetcher(http)  # one deadline for the whole discovery
+        prm = await discover_protected_resource(
+            fetcher, self.server_url, challenge.resource_metadata
+        )
         check_resource(prm.resource, self.server_url)
         issuer = prm.authorization_servers[0]
         meta = self._meta
         if meta is None or meta.issuer != issuer:
-            meta = await discover_authorization_server(http, issuer)
+            meta = await discover_authorization_server(fetcher, issuer)
             if not self.allow_insecure_http:
                 for name in ("authorization_endpoint", "token_endpoint", "registration_endpoint"):
                     url = meta.get(name)
@@ -503,7 +526,7 @@ class OAuthClientAuth(httpx.Auth):
                     "metadata documents (or none is configured) nor dynamic registration, and "
                     "no pre-registered client_id was given"
                 )
-            client = await register_client(http, meta, self.client_metadata)
+            client = await register_client(self._fetcher(http), meta, self.client_metadata)
             await self.store.set_client(meta.issuer, client)
         self._client_info = client
         return client
@@ -666,6 +689,7 @@ class OAuthClientAuth(httpx.Auth):
         endpoint = meta.token_endpoint
         assert endpoint is not None
         dpop = self._dpop_for(meta)
+        fetcher = self._fetcher(http)
         nonce_retried = reconnected = False
         while True:
             body = dict(form)
@@ -681,8 +705,8 @@ class OAuthClientAuth(httpx.Auth):
             if dpop is not None:
                 headers["DPoP"] = dpop.proof("POST", endpoint, nonce=self._as_nonce)
             try:
-                response = await http.post(
-                    endpoint, data=body, headers=headers, follow_redirects=False
+                response = await fetcher.request(
+                    "POST", endpoint, what="token endpoint", data=body, headers=headers
                 )
             except (httpx.ReadError, httpx.RemoteProtocolError) as exc:
                 # The server closed a kept-alive connection as the request went out on it (a

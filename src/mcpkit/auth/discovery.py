@@ -15,6 +15,7 @@ import httpx
 
 from mcpkit.auth.errors import OAuthError, ResourceMismatchError
 from mcpkit.auth.issuer import check_metadata_issuer
+from mcpkit.fetch import Fetcher, FetchPolicy
 
 __all__ = [
     "AuthorizationServerMetadata",
@@ -262,11 +263,22 @@ class AuthorizationServerMetadata:
         return self.raw.get("authorization_response_iss_parameter_supported") is True
 
 
-async def _get_json(http: httpx.AsyncClient, url: str) -> tuple[int, Any]:
-    """GET ``url``; (status, parsed JSON or None)."""
+def _fetcher(
+    http: httpx.AsyncClient | Fetcher, server_url: str, policy: FetchPolicy | None
+) -> Fetcher:
+    """``http`` when it is a :class:`Fetcher` (its policy and deadline), else one made for
+    it under ``policy`` (the default policy when None), its deadline starting now."""
+    if isinstance(http, Fetcher):
+        return http
+    return Fetcher(http, policy or FetchPolicy(), server_url)
+
+
+async def _get_json(fetcher: Fetcher, url: str, what: str) -> tuple[int, Any]:
+    """GET ``url`` under the fetch policy; (status, parsed JSON or None).
+    :class:`~mcpkit.errors.FetchRefused` when the policy refuses it."""
     try:
-        response = await http.get(
-            url, headers={"accept": "application/json"}, follow_redirects=False
+        response = await fetcher.request(
+            "GET", url, what=what, headers={"accept": "application/json"}
         )
     except httpx.HTTPError as exc:
         logger.info("Could not fetch %s: %s", url, exc)
@@ -280,15 +292,22 @@ async def _get_json(http: httpx.AsyncClient, url: str) -> tuple[int, Any]:
 
 
 async def discover_protected_resource(
-    http: httpx.AsyncClient, server_url: str, resource_metadata_url: str | None = None
+    http: httpx.AsyncClient | Fetcher,
+    server_url: str,
+    resource_metadata_url: str | None = None,
+    *,
+    policy: FetchPolicy | None = None,
 ) -> ProtectedResourceMetadata:
     """Fetch the server's protected resource metadata: from the challenge's
-    ``resource_metadata`` URL when given, else from the well-known URLs in order."""
+    ``resource_metadata`` URL when given, else from the well-known URLs in order. Every URL
+    is fetched under ``policy`` (or the :class:`Fetcher`'s): a refused one raises
+    :class:`~mcpkit.errors.FetchRefused`."""
+    fetcher = _fetcher(http, server_url, policy)
     candidates = [resource_metadata_url] if resource_metadata_url else []
     candidates += [u for u in prm_urls(server_url) if u not in candidates]
     problems: list[str] = []
     for url in candidates:
-        status, doc = await _get_json(http, url)
+        status, doc = await _get_json(fetcher, url, "protected resource metadata")
         if doc is None:
             problems.append(f"{url}: HTTP {status}" if status else f"{url}: unreachable")
             continue
@@ -300,13 +319,16 @@ async def discover_protected_resource(
 
 
 async def discover_authorization_server(
-    http: httpx.AsyncClient, issuer: str
+    http: httpx.AsyncClient | Fetcher, issuer: str, *, policy: FetchPolicy | None = None
 ) -> AuthorizationServerMetadata:
     """Fetch ``issuer``'s metadata (RFC 8414, then OpenID Connect discovery). The document's
-    ``issuer`` must equal ``issuer`` exactly, or it is refused and nothing of it is used."""
+    ``issuer`` must equal ``issuer`` exactly, or it is refused and nothing of it is used.
+    The fetches follow ``policy`` (or the :class:`Fetcher`'s; a plain client's reference
+    origin is then ``issuer`` itself)."""
+    fetcher = _fetcher(http, issuer, policy)
     problems: list[str] = []
     for url in as_metadata_urls(issuer):
-        status, doc = await _get_json(http, url)
+        status, doc = await _get_json(fetcher, url, "authorization server metadata")
         if not isinstance(doc, dict):
             problems.append(f"{url}: HTTP {status}" if status else f"{url}: unreachable")
             continue

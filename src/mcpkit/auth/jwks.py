@@ -23,6 +23,7 @@ import orjson
 
 from mcpkit.auth.registration import is_secure_url
 from mcpkit.auth.verification import VerifierUnavailableError, key_type_for
+from mcpkit.fetch import Fetcher, FetchPolicy
 
 if TYPE_CHECKING:
     from joserfc.jwk import Key
@@ -143,6 +144,7 @@ class RemoteJWKS:
         if where is not None and not allow_insecure_http and not is_secure_url(where):
             raise ValueError(f"the JWKS URL must be HTTPS (or loopback HTTP): {where}")
         self.url = url
+        self._configured = url
         self.issuer = issuer
         self.allow_insecure_http = allow_insecure_http
         self.cache_ttl = cache_ttl
@@ -200,27 +202,32 @@ class RemoteJWKS:
     async def _fetch(self) -> list[Key]:
         client = self._http or httpx.AsyncClient(timeout=self.timeout)
         try:
+            # what the operator configured (the JWKS URL, else the issuer) is the reference
+            # origin; the discovery and the key set share one deadline, bodies are capped
+            reference = self._configured or self.issuer
+            assert reference is not None
+            policy = FetchPolicy(
+                max_bytes=self.max_bytes,
+                deadline=self.timeout,
+                allow_http=self.allow_insecure_http,
+            )
+            fetcher = Fetcher(client, policy, reference)
             if self.url is None:
-                self.url = await self._discover(client)
-            async with client.stream(
-                "GET", self.url, headers={"accept": "application/json"}, follow_redirects=False
-            ) as response:
-                if response.status_code != 200:
-                    raise ValueError(f"HTTP {response.status_code}")
-                body = bytearray()
-                async for chunk in response.aiter_bytes():
-                    body += chunk
-                    if len(body) > self.max_bytes:
-                        raise ValueError(f"larger than {self.max_bytes} bytes")
+                self.url = await self._discover(fetcher)
+            response = await fetcher.request(
+                "GET", self.url, what="JWKS", headers={"accept": "application/json"}
+            )
+            if response.status_code != 200:
+                raise ValueError(f"HTTP {response.status_code}")
         finally:
             if self._http is None:
                 await client.aclose()
-        keys = _jwks_keys(orjson.loads(body))
+        keys = _jwks_keys(orjson.loads(response.content))
         if not keys:
             raise ValueError("no usable keys")
         return keys
 
-    async def _discover(self, client: httpx.AsyncClient) -> str:
+    async def _discover(self, client: Fetcher) -> str:
         from mcpkit.auth.discovery import discover_authorization_server
 
         assert self.issuer is not None

@@ -16,6 +16,7 @@ import httpx
 from mcpkit.auth.discovery import AuthorizationServerMetadata
 from mcpkit.auth.errors import OAuthError
 from mcpkit.auth.tokens import ClientInfo
+from mcpkit.fetch import Fetcher, FetchPolicy
 
 __all__ = [
     "ClientMetadata",
@@ -138,9 +139,15 @@ def choose_auth_method(
 
 
 async def register_client(
-    http: httpx.AsyncClient, meta: AuthorizationServerMetadata, metadata: ClientMetadata
+    http: httpx.AsyncClient | Fetcher,
+    meta: AuthorizationServerMetadata,
+    metadata: ClientMetadata,
+    *,
+    policy: FetchPolicy | None = None,
 ) -> ClientInfo:
-    """Dynamic client registration at the AS's ``registration_endpoint``."""
+    """Dynamic client registration at the AS's ``registration_endpoint``, fetched under
+    ``policy`` (or the :class:`~mcpkit.fetch.Fetcher`'s; a plain client's reference origin is
+    the issuer)."""
     endpoint = meta.registration_endpoint
     if endpoint is None:
         raise OAuthError(f"The authorization server {meta.issuer} offers no registration")
@@ -151,8 +158,11 @@ async def register_client(
     else:
         method = next((m for m in _SECRET_METHODS if m in supported), supported[0])
     body = metadata.to_wire(method)
+    fetcher = (
+        http if isinstance(http, Fetcher) else Fetcher(http, policy or FetchPolicy(), meta.issuer)
+    )
     try:
-        response = await http.post(endpoint, json=body, follow_redirects=False)
+        response = await fetcher.request("POST", endpoint, what="registration endpoint", json=body)
     except httpx.HTTPError as exc:
         reason = str(exc) or type(exc).__name__  # a timeout's text is empty
         raise OAuthError(f"Client registration at {endpoint} failed: {reason}") from exc
