@@ -38,6 +38,9 @@ INPUT_REQUIRED_METHODS = frozenset({"tools/call", "prompts/get", "resources/read
 #: The requests of the tasks extension (io.modelcontextprotocol/tasks) on the modern wire,
 #: checked by tests/tasks/wire_tasks.py (the core schema has none).
 TASKS_METHODS = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
+#: The requests of the Skills extension (io.modelcontextprotocol/skills), both eras, checked
+#: by tests/skills/wire_skills.py.
+SKILLS_METHODS = frozenset({"skills/list", "skills/get", "resources/directory/read"})
 
 # Result definitions whose name is not simply "<Request name minus Request>Result".
 _RESULT_EXCEPTIONS = {
@@ -222,6 +225,11 @@ class WireChecker:
             else "JSONRPCResponse"
         )
         self.errors.extend(f"{where}: {e}" for e in validate(version, env, msg))
+        if method in SKILLS_METHODS:  # the Skills extension's (either era)
+            from tests.skills.wire_skills import check_result as check_skills
+
+            self.errors.extend(check_skills(method, msg.get("result"), version, where))
+            return
         req_def = method_defs(version)[0].get(method)
         if req_def is None and is_modern(version) and method in TASKS_METHODS:
             req_def = method  # the tasks extension's, checked below
@@ -273,6 +281,16 @@ class WireChecker:
                 version,
             )
             self.errors.extend(check_request(method, msg.get("params"), version, where))
+            return
+        if method in SKILLS_METHODS and "id" in msg:
+            from tests.skills.wire_skills import check_request as check_skills
+
+            (self._sent if direction == "send" else self._received)[msg["id"]] = (
+                method,
+                msg.get("params"),
+                version,
+            )
+            self.errors.extend(check_skills(method, msg.get("params"), version, where))
             return
         if "id" in msg:
             (self._sent if direction == "send" else self._received)[msg["id"]] = (

@@ -91,6 +91,7 @@ if TYPE_CHECKING:
     import httpx
 
     from mcpkit.client.icons import FetchedIcon
+    from mcpkit.client.skills import Skills
     from mcpkit.telemetry.client import ClientTelemetry
     from mcpkit.types import (
         CallToolResult,
@@ -344,6 +345,7 @@ class Client:
         self._server_caps: ServerCapabilities | None = None
         self._catalogue = ToolCatalogue(self.list_tools)
         self._task_requestor = TaskRequestor(self, on_progress=on_progress)
+        self._skills: Skills | None = None
         self._url_elicitations = UrlElicitations()
         self._notifications = NotificationRouter(
             ClientHooks(
@@ -711,6 +713,17 @@ class Client:
     def task_receiver(self) -> TaskReceiver | None:
         """The receiver running the server's task-augmented requests (``tasks=...``)."""
         return self._task_receiver
+
+    @property
+    def skills(self) -> Skills:
+        """The server's skills (the Skills extension), verified against their entries: see
+        :mod:`mcpkit.client.skills`."""
+        skills = self._skills
+        if skills is None:
+            from mcpkit.client.skills import Skills
+
+            skills = self._skills = Skills(self)
+        return skills
 
     def supports(self, *path: str) -> bool:
         """True when the server declared the capability ``path`` (e.g. ``"resources",

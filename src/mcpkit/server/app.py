@@ -68,6 +68,7 @@ if TYPE_CHECKING:
     from mcpkit.server.mount import Mount
     from mcpkit.server.openapi import Route
     from mcpkit.server.request_state import KeyRing, RequestStateSealer
+    from mcpkit.server.skills import FileSource, Skill, SkillRegistry
     from mcpkit.server.tasks import TaskManager
     from mcpkit.transports.http.event_store import EventStore
     from mcpkit.transports.http.health import ObservabilityApp
@@ -265,6 +266,7 @@ class Server(Generic[LifespanT]):
         self.extensions: dict[str, dict[str, Any]] = {
             k: dict(v) for k, v in (extensions or {}).items()
         }
+        self._skills: SkillRegistry | None = None
 
     @property
     def task_manager(self) -> TaskManager:
@@ -641,6 +643,76 @@ class Server(Generic[LifespanT]):
 
         return decorator
 
+    # -- skills (io.modelcontextprotocol/skills) ----------------------------------------------
+
+    @property
+    def skills(self) -> SkillRegistry:
+        """The skills this server serves (see :mod:`mcpkit.server.skills`)."""
+        registry = self._skills
+        if registry is None:
+            from mcpkit.server.skills import SkillRegistry
+
+            registry = self._skills = SkillRegistry(self)
+        return registry
+
+    def add_skill(
+        self,
+        source: FileSource,
+        *,
+        path: str | None = None,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
+    ) -> Skill:
+        """Serve a skill (the Skills extension): ``source`` is its directory (read at each
+        request) or a mapping of relative file paths to text or bytes (a snapshot).
+        ``path``: where it lives in the skill namespace (``"acme/billing/refunds"``; default
+        the directory's name); its last segment must be the ``name`` of its ``SKILL.md``
+        frontmatter. ``ttl_ms``/``cache_scope``: caching hints of its entries (2026-07-28).
+        The files are served as ``skill://<path>/<file>`` resources; ``skills/list``,
+        ``skills/get`` and ``resources/directory/read`` are answered (see
+        :mod:`mcpkit.server.skills`)."""
+        return self.skills.add(source, path=path, cache=_item_hints(ttl_ms, cache_scope))
+
+    def add_skills(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        prefix: str | None = None,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
+    ) -> list[Skill]:
+        """Serve every directory under ``root`` that holds a ``SKILL.md`` (nested skills
+        too), each at its path relative to ``root``, under ``prefix`` when given."""
+        return self.skills.add_tree(root, prefix=prefix, cache=_item_hints(ttl_ms, cache_scope))
+
+    def skill(
+        self,
+        path: str,
+        *,
+        dynamic: bool = False,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
+    ) -> Callable[[F], F]:
+        """Serve the skill a function returns (a directory or a mapping of files) at
+        ``path``. The function is called once, now; with ``dynamic=True`` it is called (sync
+        or async) at each request instead, and the skill's entries say
+        ``"resources": "dynamic"`` (no digests: hosts may decline it)."""
+
+        def decorator(fn: F) -> F:
+            cache = _item_hints(ttl_ms, cache_scope)
+            if dynamic:
+                self.skills.add(path=path, dynamic=fn, cache=cache)
+            else:
+                self.skills.add(fn(), path=path, cache=cache)
+            return fn
+
+        return decorator
+
+    def remove_skill(self, path_or_uri: str) -> None:
+        """Stop serving a skill (by path or ``SKILL.md`` URI); clients get
+        ``resources/list_changed``."""
+        self.skills.remove(path_or_uri)
+
     def remove_prompt(self, name: str) -> None:
         """Unregister a prompt; clients get ``notifications/prompts/list_changed``."""
         self.prompts.remove(name)
@@ -886,6 +958,8 @@ class Server(Generic[LifespanT]):
             if tasks and version.tasks:
                 caps["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
             apps_feature.advertise(self, caps)
+            if self._skills is not None:
+                self._skills.advertise(caps)
             self._caps[key] = caps
         return caps
 
@@ -907,6 +981,8 @@ class Server(Generic[LifespanT]):
             apps_feature.install_visibility(self, table)
         if resources:
             table.update(self.resources.handlers())
+            if self._skills is not None:
+                table.update(self._skills.handlers())
         if prompts:
             table.update(self.prompts.handlers())
         if completions:
