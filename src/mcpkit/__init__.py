@@ -34,6 +34,7 @@ _EXPORTS: dict[str, str] = {
     "ProtocolVersion": "mcpkit.versions",
     "Server": "mcpkit.server",
     "Context": "mcpkit.server",
+    "HttpRequest": "mcpkit.http_request",
     "Image": "mcpkit.server",
     "Audio": "mcpkit.server",
     "ResourceNotFound": "mcpkit.server.resources",
@@ -54,6 +55,7 @@ if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
     from mcpkit.errors import RequestTimeout as RequestTimeout
     from mcpkit.errors import TransportError as TransportError
     from mcpkit.errors import UnsupportedProtocolVersion as UnsupportedProtocolVersion
+    from mcpkit.http_request import HttpRequest as HttpRequest
     from mcpkit.server import Audio as Audio
     from mcpkit.server import Context as Context
     from mcpkit.server import Image as Image

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 from mcpkit._lazy import lazy_module
 from mcpkit.envelope import Envelope, should_log
 from mcpkit.errors import McpError
+from mcpkit.http_request import current_http_request
 from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject, RequestId
 from mcpkit.server.logging import LoggingLevel
 from mcpkit.server.mrtr import InputKind, current_round
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from typing_extensions import TypeVar as DefaultTypeVar
 
     from mcpkit.auth.server import AccessToken
+    from mcpkit.http_request import HttpRequest
     from mcpkit.server import elicitation as _elicitation
     from mcpkit.server import roots as _roots
     from mcpkit.server import sampling as _sampling
@@ -45,6 +47,10 @@ else:  # what only some handlers use loads on first use
     _sampling = lazy_module("mcpkit.server.sampling", globals(), "_sampling")
 
 __all__ = ["Context", "LifespanT"]
+
+#: Transports no HTTP request comes over (a handler's task may still inherit an outer one's
+#: mark: an in-memory client used inside an HTTP handler).
+_NOT_HTTP = frozenset({"stdio", "memory"})
 
 M = TypeVar("M", bound="BaseModel")
 #: What the server's lifespan yields: ``Server[State]`` and ``Context[State]`` type
@@ -125,6 +131,16 @@ class Context(Generic[LifespanT]):
         from mcpkit.auth.server import get_access_token
 
         return get_access_token()
+
+    @property
+    def request(self) -> HttpRequest | None:
+        """The HTTP request that carried this message (a :class:`mcpkit.HttpRequest`:
+        headers, the client's address, the authenticated principal with its scopes and
+        claims): a 2026-07-28 request itself, the POST that carried a 2025 session's
+        message. None over stdio and in memory."""
+        if self.session.transport.info.kind in _NOT_HTTP:
+            return None
+        return current_http_request()
 
     @property
     def era(self) -> Era:

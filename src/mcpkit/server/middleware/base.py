@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from mcpkit.jsonrpc import JSONObject, RequestId
 
 if TYPE_CHECKING:
+    from mcpkit.http_request import HttpRequest
     from mcpkit.server.app import Server
     from mcpkit.server.context import Context
     from mcpkit.server.session import AppSession, ServerRequestContext
@@ -186,6 +187,16 @@ class MiddlewareContext:
 
         token = get_access_token()
         return None if token is None else (token.subject or token.client_id)
+
+    @property
+    def http_request(self) -> HttpRequest | None:
+        """The HTTP request that carried this message (what handlers read as
+        ``ctx.request``); None over stdio and in memory."""
+        if self.session.transport.info.kind in ("stdio", "memory"):
+            return None
+        from mcpkit.http_request import current_http_request
+
+        return current_http_request()
 
     @property
     def session_id(self) -> str | None:

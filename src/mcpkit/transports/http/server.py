@@ -26,6 +26,7 @@ import orjson
 from mcpkit import versions
 from mcpkit._loop import running_loop
 from mcpkit.envelope import PROTOCOL_VERSION_KEY
+from mcpkit.http_request import serving, stop_serving
 from mcpkit.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -266,25 +267,30 @@ class StreamableHTTPApp:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind == "http":
-            if self.auth is not None:
-                if oversized_headers(
-                    scope["headers"], self.max_header_bytes, self.max_header_count
-                ):
+            # Handlers of what this request carries read it as ctx.request.
+            mark = serving(scope)
+            try:
+                if self.auth is not None:
+                    if oversized_headers(
+                        scope["headers"], self.max_header_bytes, self.max_header_count
+                    ):
+                        await self._too_large_head(send)
+                        return
+                    await self.auth.handle(scope, receive, send, self.host_origin)
+                    return
+                # The headers are read once: their size, then the Host/Origin policy (what
+                # self.host_origin does as middleware), then the request itself.
+                h = RequestHeaders(scope["headers"])
+                if h.size > self.max_header_bytes or h.count > self.max_header_count:
                     await self._too_large_head(send)
                     return
-                await self.auth.handle(scope, receive, send, self.host_origin)
-                return
-            # The headers are read once: their size, then the Host/Origin policy (what
-            # self.host_origin does as middleware), then the request itself.
-            h = RequestHeaders(scope["headers"])
-            if h.size > self.max_header_bytes or h.count > self.max_header_count:
-                await self._too_large_head(send)
-                return
-            refused = self.host_origin.refusal(scope, h.host, h.origin)
-            if refused is not None:
-                await respond_error(send, 403, INVALID_REQUEST, refused)
-                return
-            await self._route(scope, h, receive, send)
+                refused = self.host_origin.refusal(scope, h.host, h.origin)
+                if refused is not None:
+                    await respond_error(send, 403, INVALID_REQUEST, refused)
+                    return
+                await self._route(scope, h, receive, send)
+            finally:
+                stop_serving(mark)
         elif kind == "lifespan":
             await self._lifespan(receive, send)
 
