@@ -54,7 +54,7 @@ from mcpkit.server.pagination import DEFAULT_PAGE_SIZE
 from mcpkit.server.prompts import PromptRegistry
 from mcpkit.server.resources import ResourceRegistry
 from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
-from mcpkit.server.tools import TaskStart, TaskSupport, ToolRegistry, wire_dict
+from mcpkit.server.tools import TaskStart, TaskSupport, ToolRegistry, check_timeout, wire_dict
 from mcpkit.session import NotificationHandler
 from mcpkit.transports.base import Transport
 from mcpkit.versions import Era, ProtocolVersion
@@ -124,7 +124,8 @@ class Server(Generic[LifespanT]):
     :meth:`add_middleware` and :mod:`mcpkit.server.middleware`). ``max_tool_concurrency``
     / ``max_tool_queued``: the default ``max_concurrency`` / ``max_queued`` of every tool
     (see :meth:`tool`). ``inline_schema_refs`` (default True): generated input schemas have
-    their local ``$ref``/``$defs`` inlined (recursive models keep theirs).
+    their local ``$ref``/``$defs`` inlined (recursive models keep theirs). ``tool_timeout``:
+    the default ``timeout`` of every tool, in seconds (see :meth:`tool`).
     """
 
     def __init__(
@@ -156,6 +157,7 @@ class Server(Generic[LifespanT]):
         max_tool_queued: int | None = None,
         inline_schema_refs: bool = True,
         store: str | RedisBackend | None = None,
+        tool_timeout: float | None = None,
     ) -> None:
         #: The shared store (``store=``: a ``redis://`` URL or a RedisBackend) every
         #: replica's sessions, events, bus, tasks and sealing keys live in; None: memory.
@@ -191,6 +193,7 @@ class Server(Generic[LifespanT]):
         self.tools = ToolRegistry(page_size, Context, lambda: self._changed("tools"))
         self.tools.default_concurrency = (max_tool_concurrency, max_tool_queued)
         self.tools.inline_refs = inline_schema_refs
+        self.tools.default_timeout = check_timeout(tool_timeout)
         self.resources = ResourceRegistry(page_size, Context, lambda: self._changed("resources"))
         self.prompts = PromptRegistry(page_size, Context, lambda: self._changed("prompts"))
         self.completions = CompletionRegistry(
@@ -384,6 +387,7 @@ class Server(Generic[LifespanT]):
         max_concurrency: int | None = None,
         max_queued: int | None = None,
         inline_refs: bool | None = None,
+        timeout: float | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(
@@ -407,6 +411,7 @@ class Server(Generic[LifespanT]):
         max_concurrency: int | None = None,
         max_queued: int | None = None,
         inline_refs: bool | None = None,
+        timeout: float | None = None,
     ) -> Callable[[F], F] | F:
         """Register a function (sync or async) as a tool: ``@app.tool`` or
         ``@app.tool(...)`` with options.
@@ -432,6 +437,10 @@ class Server(Generic[LifespanT]):
         ``inline_refs``: the generated input schema has its local ``$ref``/``$defs``
         (nested models) inlined (default the server's ``inline_schema_refs``, True);
         recursive models keep their references.
+        ``timeout``: seconds a call may run (default the server's ``tool_timeout``, else no
+        limit; ``math.inf`` for none): then it is cancelled and the client gets an error
+        result (``isError``) saying the tool timed out. A task-augmented call is not timed
+        (its task lives by its TTL).
         ``ui``: the ``ui://`` app resource (:meth:`ui`) rendering its results, and
         ``visibility``: who may call it, ``["model", "app"]`` (the default), ``["app"]``
         (only the app: hidden from clients without MCP Apps) or ``["model"]`` (see
@@ -462,6 +471,7 @@ class Server(Generic[LifespanT]):
                 max_concurrency=max_concurrency,
                 max_queued=max_queued,
                 inline_refs=inline_refs,
+                timeout=timeout,
             )
             return fn
 

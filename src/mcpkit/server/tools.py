@@ -10,8 +10,11 @@ background. ``tools/list`` pages are pre-encoded and kept until the registry cha
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
+import logging
+import math
 import re
 import sys
 import traceback
@@ -63,6 +66,7 @@ __all__ = [
     "wire_dict",
 ]
 
+logger = logging.getLogger("mcpkit.server")
 TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
 TaskSupport = Literal["forbidden", "optional", "required"]
 TaskStart = Literal["call", "explicit"]
@@ -71,6 +75,16 @@ TaskStart = Literal["call", "explicit"]
 def error_result(message: str) -> JSONObject:
     """A tool execution error result (``isError: true``)."""
     return {"content": [{"type": "text", "text": message}], "isError": True}
+
+
+def check_timeout(timeout: float | None) -> float | None:
+    """A tool timeout in seconds: None or ``math.inf`` for no limit, else a positive number
+    (ValueError otherwise)."""
+    if timeout is None or timeout == math.inf:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+    return float(timeout)
 
 
 def wire_dict(value: Any, what: str) -> dict[str, Any]:
@@ -101,6 +115,7 @@ class ToolEntry:
         "signature",
         "task_start",
         "task_support",
+        "timeout",
     )
 
     def __init__(
@@ -132,6 +147,8 @@ class ToolEntry:
         self.limiter: ConcurrencyLimiter | None = None
         self._header_params: tuple[HeaderParam, ...] | None = None
         self._header_params_found = False
+        #: Seconds a call may run before it is cancelled (None: no limit).
+        self.timeout: float | None = None
 
     def header_params(self) -> tuple[HeaderParam, ...] | None:
         """The ``x-mcp-header`` parameters its ``inputSchema`` declares (2026-07-28), found
@@ -194,6 +211,10 @@ class ToolRegistry:
         self.inline_refs = True
         #: ``(max_concurrency, max_queued)`` of a tool registered without its own.
         self.default_concurrency: tuple[int | None, int | None] = (None, None)
+        #: The ``timeout`` of a tool registered without its own (None: no limit).
+        self.default_timeout: float | None = None
+        #: How many tools have a timeout (none: ``tools/call`` is served without the timer).
+        self.timed_tools = 0
 
     def _definitions(self) -> list[JSONObject]:
         cache = self._definitions_cache
@@ -225,6 +246,7 @@ class ToolRegistry:
         max_concurrency: int | None = None,
         max_queued: int | None = None,
         inline_refs: bool | None = None,
+        timeout: float | None = None,
     ) -> ToolEntry:
         """Register ``fn`` as a tool (see :meth:`mcpkit.Server.tool`)."""
         tool_name = name or getattr(fn, "__name__", None)
@@ -242,6 +264,7 @@ class ToolRegistry:
             raise ValueError("task_support must be 'forbidden', 'optional' or 'required'")
         if task_start not in ("call", "explicit"):
             raise ValueError("task_start must be 'call' or 'explicit'")
+        limit_s = check_timeout(timeout if timeout is not None else self.default_timeout)
         signature = analyze(
             fn,
             self.context_type,
@@ -294,9 +317,12 @@ class ToolRegistry:
             entry.limiter = ConcurrencyLimiter(limit, queued, what=f"tool '{tool_name}'")
         elif max_queued is not None:
             raise ValueError("max_queued needs max_concurrency (or the server's default)")
+        entry.timeout = limit_s
         self.tools[tool_name] = entry
         if entry.accepts_tasks:
             self.task_tools += 1
+        if limit_s is not None:
+            self.timed_tools += 1
         self._changed()
         return entry
 
@@ -305,6 +331,8 @@ class ToolRegistry:
         entry = self.tools.pop(name)
         if entry.accepts_tasks:
             self.task_tools -= 1
+        if entry.timeout is not None:
+            self.timed_tools -= 1
         self._changed()
 
     def lookup(self, params: JSONObject | None) -> ToolEntry:
@@ -321,7 +349,8 @@ class ToolRegistry:
 
     def handlers(self) -> dict[str, ServerHandler]:
         """``tools/list`` and ``tools/call``, by method."""
-        return {"tools/list": self.list_tools, "tools/call": self.call_tool}
+        call = self.call_tool_timed if self.timed_tools else self.call_tool
+        return {"tools/list": self.list_tools, "tools/call": call}
 
     async def list_tools(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
         """``tools/list``: one page of definitions."""
@@ -360,6 +389,25 @@ class ToolRegistry:
                         "(execution.taskSupport is 'required': add 'task' to the params)",
                     )
         return await self.run(entry, arguments, rctx)
+
+    async def call_tool_timed(
+        self, params: JSONObject | None, rctx: ServerRequestContext
+    ) -> JSONObject:
+        """``tools/call`` of a server with timed tools: a call still running after its
+        tool's ``timeout`` is cancelled and answers an error result. A task-augmented call
+        answers at once (its task lives by its own TTL)."""
+        entry = self.lookup(params)
+        timeout = entry.timeout
+        if timeout is None:
+            return await self.call_tool(params, rctx)
+        try:
+            async with asyncio.timeout(timeout):
+                return await self.call_tool(params, rctx)
+        except TimeoutError:
+            if rctx.cancelled:
+                raise
+            logger.warning("tool %r timed out after %gs: cancelled", entry.name, timeout)
+            return error_result(f"Tool '{entry.name}' timed out after {timeout:g}s")
 
     async def run(
         self,
