@@ -178,7 +178,8 @@ async def test_proof_header_and_key_rules() -> None:
     ]
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=env)) as http:
         r = await http.post(URL, content=b"{}", headers=latin)
-    assert r.status_code == 401 and challenges(r)["dpop"].error == "invalid_dpop_proof"
+    # (the token is checked before the proof: the token is what is refused)
+    assert r.status_code == 401 and challenges(r)["dpop"].error == "invalid_token"
     # no proof, or two
     r = await env.post({"authorization": f"DPoP {token}"})
     assert challenges(r)["dpop"].error == "invalid_dpop_proof"
@@ -295,18 +296,62 @@ async def test_a_shared_replay_cache_is_used() -> None:
     assert len(shared) == 1
 
 
-async def test_replay_cache_is_bounded_and_time_windowed(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_replay_cache_keeps_each_entry_for_its_own_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Entries leave when their own time is up, never to make room: a full cache refuses
+    new entries (the verifier answers 503) rather than forgetting a proof id early."""
     import mcpkit.auth.dpop_verifier as module
+    from mcpkit.auth.verification import VerifierUnavailableError
 
     now = [1000.0]
     monkeypatch.setattr(module.time, "monotonic", lambda: now[0])
     cache = MemoryReplayCache(max_entries=3)
-    assert await cache.add("a", 10) and not await cache.add("a", 10)
-    for k in "bcd":
-        assert await cache.add(k, 10)
-    assert len(cache) == 3 and await cache.add("a", 10)  # the oldest went first
-    now[0] += 11
-    assert await cache.add("b", 10) and len(cache) == 1  # the rest expired
+    assert await cache.add("a", 30) and not await cache.add("a", 30)
+    assert await cache.add("b", 10) and await cache.add("c", 20)
+    with pytest.raises(VerifierUnavailableError):
+        await cache.add("d", 10)
+    assert not await cache.add("a", 30)  # still remembered: nothing was evicted
+    now[0] += 11  # b's time is up, not a's (inserted first, kept longest)
+    assert await cache.add("d", 10) and not await cache.add("a", 30)
+    now[0] += 100
+    assert await cache.add("e", 10) and len(cache) == 1  # the rest expired
+
+
+async def test_replay_cache_flush_attack_fails() -> None:
+    """An attacker with a token of its own sends many fresh proofs to push a victim's used
+    proof out of the cache, then replays it: it stays refused."""
+    env = Env(replay_cache=MemoryReplayCache(max_entries=5))
+    victim = env.dpop_headers(env.bound())
+    assert (await env.post(victim)).status_code == 200
+    attacker = DPoPKey()
+    token = env.bound(attacker)
+    for _ in range(10):
+        proof = attacker.proof("POST", URL, access_token=token)
+        r = await env.post({"authorization": f"DPoP {token}", "dpop": proof})
+        assert r.status_code in (200, 503)
+    r = await env.post(victim)
+    assert r.status_code != 200
+    assert len(env.seen) == 5  # the victim's request and the proofs that fit
+
+
+async def test_refused_tokens_consume_no_proof_ids() -> None:
+    """The token is checked before the proof id is recorded: proofs that come with a token
+    that is invalid, or bound to another key, leave the replay cache untouched (an
+    unauthenticated flood cannot fill it)."""
+    cache = MemoryReplayCache()
+    env = Env(replay_cache=cache)
+    # signed by a key the issuer never published, under a published key's kid
+    forged = env.issuer.mint(
+        es256_key("forger"), header={"kid": "ec-1"}, cnf={"jkt": env.key.thumbprint}
+    )
+    for token in (forged, "not-a-token", env.bound(DPoPKey())):  # the last: another key
+        r = await env.post(env.dpop_headers(token))
+        assert r.status_code == 401
+        assert challenges(r)["dpop"].params["error"] == "invalid_token"
+    assert len(cache) == 0 and env.seen == []
+    assert (await env.post(env.dpop_headers(env.bound()))).status_code == 200
+    assert len(cache) == 1
 
 
 def test_request_url_of_an_asgi_scope() -> None:

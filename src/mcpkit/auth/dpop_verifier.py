@@ -5,8 +5,10 @@ with a DPoP-bound access token (``Authorization: DPoP <token>`` plus a ``DPoP`` 
 public ``jwk`` in the header whose key verifies the signature (joserfc), ``htm`` equal to the
 request method, ``htu`` equal to the request URL without query and fragment (both normalised
 as RFC 3986 section 6 says), ``iat`` within ``iat_window`` seconds of now, ``ath`` the
-SHA-256 of the access token, a ``jti`` never seen in that window (:class:`MemoryReplayCache`,
-bounded; give a shared :class:`ReplayCache` when several instances serve one resource), and
+SHA-256 of the access token, a ``jti`` never seen while the proof is acceptable
+(:class:`MemoryReplayCache` keeps each id until its proof's window ends; give a shared
+:class:`ReplayCache` when several instances serve one resource; a resource server records the
+id only once the token passed too), and
 optionally the server's current nonce (stateless HMAC nonces, rotated every
 ``nonce_lifetime`` seconds). It returns the RFC 7638 thumbprint of the proof's key, which the
 resource server compares with the token's ``cnf.jkt``.
@@ -16,25 +18,28 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import heapq
 import hmac
 import os
 import re
 import struct
 import time
-from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from mcpkit.auth.verification import (
     InvalidDPoPProofError,
     UseDPoPNonceError,
+    VerifierUnavailableError,
     check_algorithms,
     key_type_for,
 )
 
 __all__ = [
     "DPOP_ALGORITHMS",
+    "CheckedProof",
     "DPoPVerifier",
     "MemoryReplayCache",
     "ReplayCache",
@@ -104,30 +109,52 @@ class ReplayCache(Protocol):
 
 
 class MemoryReplayCache:
-    """Proof ids of this process, at most ``max_entries`` (the oldest go first)."""
+    """Proof ids of this process, each kept until its own time is up (the end of the proof's
+    acceptance window). Nothing is evicted to make room: past ``max_entries`` live ids a new
+    one is refused with :class:`~mcpkit.auth.verification.VerifierUnavailableError` (the
+    request gets 503), so a flood of proofs cannot push a used one out and replay it. Memory
+    is bounded by the accepted proofs of one window."""
 
     def __init__(self, max_entries: int = 100_000) -> None:
         self.max_entries = max_entries
-        self._seen: OrderedDict[str, float] = OrderedDict()
+        self._seen: dict[str, float] = {}
+        self._expiry: list[tuple[float, str]] = []  # a heap of (expires, key)
 
     def __len__(self) -> int:
+        self._expire(time.monotonic())
         return len(self._seen)
+
+    def _expire(self, now: float) -> None:
+        heap, seen = self._expiry, self._seen
+        while heap and heap[0][0] <= now:
+            expires, key = heapq.heappop(heap)
+            if seen.get(key) == expires:
+                del seen[key]
 
     async def add(self, key: str, ttl: float) -> bool:
         """Record ``key`` for ``ttl`` seconds; False when it was already recorded."""
         now = time.monotonic()
-        seen = self._seen
-        while seen:  # entries expire in insertion order (one ttl for all)
-            oldest = next(iter(seen.values()))
-            if oldest > now:
-                break
-            seen.popitem(last=False)
-        if key in seen:
+        self._expire(now)
+        if key in self._seen:
             return False
-        seen[key] = now + ttl
-        while len(seen) > self.max_entries:
-            seen.popitem(last=False)
+        if len(self._seen) >= self.max_entries:
+            raise VerifierUnavailableError(
+                "The DPoP replay cache is full: try again shortly (MemoryReplayCache.max_entries)"
+            )
+        expires = now + ttl
+        self._seen[key] = expires
+        heapq.heappush(self._expiry, (expires, key))
         return True
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedProof:
+    """A DPoP proof whose checks passed, not yet recorded: the RFC 7638 ``thumbprint`` of
+    its key, its replay-cache ``key`` and the seconds until its acceptance window ends."""
+
+    thumbprint: str
+    key: str
+    ttl: float
 
 
 class DPoPVerifier:
@@ -194,9 +221,24 @@ class DPoPVerifier:
     # -- proofs ----------------------------------------------------------------------------------
 
     async def verify(self, proof: str, *, method: str, url: str, access_token: str | None) -> str:
-        """Check ``proof`` for a request (``method``, ``url``) presenting ``access_token``;
-        the thumbprint (RFC 7638) of its key, or :class:`InvalidDPoPProofError` /
-        :class:`UseDPoPNonceError`."""
+        """Check ``proof`` for a request (``method``, ``url``) presenting ``access_token`` and
+        record its ``jti``; the thumbprint (RFC 7638) of its key, or
+        :class:`InvalidDPoPProofError` / :class:`UseDPoPNonceError`. A resource server checks
+        the token between :meth:`check` and :meth:`record` instead."""
+        checked = await self.check(proof, method=method, url=url, access_token=access_token)
+        await self.record(checked)
+        return checked.thumbprint
+
+    async def record(self, checked: CheckedProof) -> None:
+        """Record a checked proof's ``jti`` until its window ends (once the token passed
+        too); :class:`InvalidDPoPProofError` when it was used before."""
+        if not await self.replay_cache.add(checked.key, checked.ttl):
+            raise InvalidDPoPProofError("The DPoP proof was already used")
+
+    async def check(
+        self, proof: str, *, method: str, url: str, access_token: str | None
+    ) -> CheckedProof:
+        """Every check of ``proof`` but the replay cache (see :meth:`verify`)."""
         from joserfc import jwt
         from joserfc.errors import JoseError
         from joserfc.jwk import JWKRegistry
@@ -255,8 +297,6 @@ class DPoPVerifier:
                 "The DPoP proof needs the server's nonce", nonce=self.current_nonce()
             )
         thumbprint = str(key.thumbprint())
-        # an unexpired proof stays refusable until its iat leaves the window (iat can be up
-        # to a window ahead of now, hence twice the window)
-        if not await self.replay_cache.add(f"{thumbprint}:{jti}", 2 * self.iat_window):
-            raise InvalidDPoPProofError("The DPoP proof was already used")
-        return thumbprint
+        # the proof is accepted while |now - iat| <= window: its id is kept until then
+        ttl = max(iat + self.iat_window - time.time(), 0.0) + 1.0
+        return CheckedProof(thumbprint, f"{thumbprint}:{jti}", ttl)

@@ -403,31 +403,41 @@ class ResourceServer:
                 raise _Refusal(401, "invalid_token", "Only DPoP-bound tokens are accepted", "dpop")
             return token, "bearer"
         if kind == "dpop" and value and dpop is not None:
-            from mcpkit.auth.verification import InvalidDPoPProofError, UseDPoPNonceError
+            from mcpkit.auth.verification import (
+                InvalidDPoPProofError,
+                UseDPoPNonceError,
+                VerifierUnavailableError,
+            )
 
             if len(proofs) != 1:
                 raise _Refusal(
                     401, "invalid_dpop_proof", "Exactly one DPoP proof is needed", "dpop"
                 )
+            # The token first, then the proof; its jti is recorded only once both passed, so
+            # a request that is refused consumes nothing in the replay cache.
+            token = await self._checked(value, "dpop")
+            if token.jkt is None:
+                raise _Refusal(401, "invalid_token", "The access token is not DPoP-bound", "dpop")
             try:
-                jkt = await dpop.verify(
+                checked = await dpop.check(
                     proofs[0],
                     method=scope["method"],
                     url=self.request_url(scope),
                     access_token=value,
                 )
+                if not hmac.compare_digest(token.jkt.encode(), checked.thumbprint.encode()):
+                    raise _Refusal(
+                        401, "invalid_token", "The access token is bound to another key", "dpop"
+                    )
+                await dpop.record(checked)
             except InvalidDPoPProofError as exc:
                 logger.info("Refused a DPoP proof: %s", exc)
                 raise _Refusal(401, "invalid_dpop_proof", str(exc), "dpop") from None
             except UseDPoPNonceError as exc:
                 raise _Refusal(401, "use_dpop_nonce", str(exc), "dpop", exc.nonce) from None
-            token = await self._checked(value, "dpop")
-            if token.jkt is None:
-                raise _Refusal(401, "invalid_token", "The access token is not DPoP-bound", "dpop")
-            if not hmac.compare_digest(token.jkt.encode(), jkt.encode()):
-                raise _Refusal(
-                    401, "invalid_token", "The access token is bound to another key", "dpop"
-                )
+            except VerifierUnavailableError as exc:
+                logger.warning("Could not check a DPoP proof: %s", exc)
+                raise _Refusal(503, "temporarily_unavailable", str(exc), "dpop") from None
             return token, "dpop"
         raise _Refusal(401, "invalid_token", "The access token is invalid", None)
 
