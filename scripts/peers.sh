@@ -3,6 +3,8 @@
 # locks/node/peers), idempotently (a second run only checks them):
 #   .cache/peers/py     a venv with the official Python SDK (PyPI `mcp`, 2.x: both eras)
 #   .cache/peers/fastmcp  a venv with `fastmcp` (4.x), for the compat tests (tests/compat)
+#   .cache/peers/mcp1   a venv with the official SDK's last 1.x (`mcp` 1.x: FastMCP, the
+#                       low-level server's decorators), for the compat tests
 #   .cache/peers/node   the official TypeScript SDK v2 (`@modelcontextprotocol/client`,
 #                       `@modelcontextprotocol/server`: the 2026-07-28 era), the Inspector and
 #                       the reference server `@modelcontextprotocol/server-everything` (the
@@ -50,6 +52,8 @@ py_locked() {
 py_locked "$PYVENV" peer-mcp
 FASTVENV="$PEERS/fastmcp"
 py_locked "$FASTVENV" peer-fastmcp
+MCP1VENV="$PEERS/mcp1"
+py_locked "$MCP1VENV" peer-mcp1
 
 # --- the TypeScript SDK v2, the Inspector and the rest (locks/node/peers) ---
 PATH="$(dirname "$NODE22"):$PATH" npm_locked peers "$NODEDIR" "${NODE_PEERS[@]}"
@@ -57,6 +61,7 @@ PATH="$(dirname "$NODE22"):$PATH" npm_locked peers "$NODEDIR" "${NODE_PEERS[@]}"
 # --- what is there ---
 echo "python peer: $("$PYVENV/bin/python" -c 'import importlib.metadata as m; print("mcp", m.version("mcp"))')"
 echo "python peer: $("$FASTVENV/bin/python" -c 'import importlib.metadata as m; print("fastmcp", m.version("fastmcp"))')"
+echo "python peer: $("$MCP1VENV/bin/python" -c 'import importlib.metadata as m; print("mcp", m.version("mcp"))')"
 for pkg in client server inspector server-everything ext-tasks; do
     manifest="$NODEDIR/node_modules/@modelcontextprotocol/$pkg/package.json"
     echo "node peer: @modelcontextprotocol/$pkg $("$NODE22" -p "require('$manifest').version")"

@@ -11,7 +11,8 @@ resource, template and prompt in full, all pages followed), ``{"op": "call", "na
 ``{"op": "complete", "ref", "argument", "context"}``, ``{"op": "level", "level"}``. Each
 result in the report carries the log messages and progress that arrived meanwhile; the
 notifications seen are listed by method. The client declares sampling, elicitation and roots
-and answers them with canned values.
+and answers them with canned values. A stdio server gets this process's environment (so
+``PYTHONPATH`` reaches it).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -89,7 +91,9 @@ async def main() -> None:
     if args.url:
         target: Any = args.url
     else:
-        target = StdioServerParameters(command=args.command[0], args=args.command[1:])
+        target = StdioServerParameters(
+            command=args.command[0], args=args.command[1:], env=dict(os.environ)
+        )
     report: dict[str, Any] = {"ops": []}
     async with Client(
         target,
@@ -102,7 +106,7 @@ async def main() -> None:
         message_handler=on_message,
     ) as client:
         report["serverInfo"] = dump(client.server_info)
-        report["capabilities"] = sorted(dump(client.server_capabilities) or {})
+        report["capabilities"] = dump(client.server_capabilities) or {}
         report["instructions"] = getattr(client, "instructions", None)
         for op in script:
             kind = op["op"]

@@ -75,7 +75,8 @@ async def test_session_requests_and_subscripted_context() -> None:
         assert (await client.call_tool("url")).content[0].text == "accept"
         assert (await client.call_tool("sync_ctx")).content[0].text == "{} True"
         refused = await client.call_tool("refuse")
-        assert refused.is_error and refused.content[0].text == "no, because"
+        assert refused.is_error
+        assert refused.content[0].text == "Error executing tool refuse: no, because"
         bad = await client.call_tool("roots", {"unknown": 1})
         assert bad.is_error  # arguments the schema does not name are refused
 

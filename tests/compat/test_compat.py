@@ -27,9 +27,6 @@ SERVERS = HERE / "servers"
 DRIVE = HERE / "drive.py"
 FASTMCP_PYTHON = PEERS_DIR / "fastmcp" / "bin" / "python"
 
-#: What mcpkit declares beyond the other SDK: logging (always), completions (with prompts).
-EXTRA_CAPABILITIES = {"logging", "completions"}
-
 CORE_SCRIPT: list[dict[str, Any]] = [
     {"op": "list"},
     {"op": "call", "name": "add", "args": {"a": 2, "b": 3}},
@@ -203,9 +200,7 @@ def drop_schema_title(answered: list[Any]) -> list[Any]:
 
 def compare(theirs: dict[str, Any], ours: dict[str, Any]) -> None:
     """What the official client saw must be the same, but for mcpkit's deliberate extras."""
-    extra = set(ours["capabilities"]) - set(theirs["capabilities"])
-    assert set(theirs["capabilities"]) <= set(ours["capabilities"])
-    assert extra <= EXTRA_CAPABILITIES, extra
+    assert ours["capabilities"] == theirs["capabilities"]
     assert ours["serverInfo"]["name"] == theirs["serverInfo"]["name"]
     assert ours["instructions"] == theirs["instructions"]
     assert len(ours["ops"]) == len(theirs["ops"])

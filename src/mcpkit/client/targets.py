@@ -141,9 +141,17 @@ def is_url(value: str) -> bool:
 
 
 def _is_server(value: object) -> bool:
+    """An mcpkit ``Server``, or a server of another SDK's API served by one (the compat
+    layer's ``FastMCP``, ``MCPServer``, low-level ``Server``: its ``native``)."""
     from mcpkit.server import Server
 
-    return isinstance(value, Server)
+    return isinstance(value, Server) or isinstance(getattr(value, "native", None), Server)
+
+
+def _native(value: Any) -> Server:
+    from mcpkit.server import Server
+
+    return value if isinstance(value, Server) else value.native
 
 
 def _import_file(path: Path) -> Any:
@@ -218,15 +226,15 @@ def load_server(ref: ServerRef) -> Server:
                 f"{ref} is a {type(value).__name__}, not an mcpkit Server",
                 "point at the object created with Server(...)",
             )
-        server: Server = value
+        server: Server = _native(value)
         return server
     for name in _DEFAULT_NAMES:
         value = getattr(module, name, None)
         if _is_server(value):
-            return value  # type: ignore[no-any-return]
+            return _native(value)
     found = _servers_in(module)
     if len(found) == 1:
-        return getattr(module, found[0])  # type: ignore[no-any-return]
+        return _native(getattr(module, found[0]))
     if not found:
         raise TargetError(
             f"no mcpkit Server found in {ref}",

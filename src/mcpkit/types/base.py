@@ -7,7 +7,8 @@ protocol revision. Models are built lazily (``defer_build=True``) so importing
 :mod:`mcpkit.types` stays cheap.
 """
 
-from typing import Any, ClassVar, Literal, Self, TypeAlias
+import re
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeAlias
 
 from pydantic import (
     BaseModel,
@@ -35,6 +36,9 @@ Meta: TypeAlias = dict[str, Any]
 """Free-form `_meta` object (keys may be namespaced, e.g. ``io.modelcontextprotocol/...``)."""
 
 
+_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])([A-Z])")
+
+
 class McpModel(BaseModel):
     """Base of every MCP model: camelCase on the wire, unknown fields kept, lazy build."""
 
@@ -54,6 +58,20 @@ class McpModel(BaseModel):
     def from_wire(cls, data: Any) -> Self:
         """Parse a wire dict (camelCase or snake_case keys) into this model."""
         return cls.model_validate(data)
+
+    if not TYPE_CHECKING:  # typed code uses the snake_case names
+
+        def __getattr__(self, name: str) -> Any:
+            # A field read by its wire (camelCase) name, as the official SDK's 1.x models
+            # spell their attributes (``tool.inputSchema``): only reached when the normal
+            # lookup failed, so it costs nothing otherwise.
+            try:
+                return super().__getattr__(name)
+            except AttributeError:
+                snake = _CAMEL_HUMP.sub(r"_\1", name).lower()
+                if snake != name and snake in type(self).model_fields:
+                    return getattr(self, snake)
+                raise
 
 
 class NullPreservingModel(McpModel):

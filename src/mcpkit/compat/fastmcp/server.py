@@ -23,6 +23,7 @@ from mcpkit.compat._adapt import (
 from mcpkit.compat.fastmcp.context import Context
 from mcpkit.compat.mcp.server.mcpserver.exceptions import MCPServerError
 from mcpkit.compat.mcp.server.mcpserver.server import MCPServer, _http_options
+from mcpkit.jsonrpc import JSONObject
 from mcpkit.server.app import ServerHTTPApp
 from mcpkit.server.context import Context as NativeContext
 from mcpkit.server.tools import error_result
@@ -93,6 +94,17 @@ class FastMCP(MCPServer[Any]):
 
     def _context(self, native: NativeContext) -> Context:
         return Context(native, self)
+
+    def _declare_as(self, caps: JSONObject) -> JSONObject:
+        """The capabilities as fastmcp declares them: logging, and tools, resources and
+        prompts with ``listChanged`` (no ``subscribe``)."""
+        out: JSONObject = {"logging": {}}
+        if self._completion:
+            out["completions"] = {}
+        out["prompts"] = {"listChanged": True}
+        out["resources"] = {"subscribe": False, "listChanged": True}
+        out["tools"] = {"listChanged": True}
+        return out
 
     # -- tools --------------------------------------------------------------------------------
 

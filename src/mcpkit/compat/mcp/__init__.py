@@ -15,15 +15,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from mcpkit.errors import McpError
+from mcpkit.compat.mcp.shared.exceptions import MCPError, McpError, UrlElicitationRequiredError
 
 if TYPE_CHECKING:
     from mcpkit.compat.mcp import types as types
 
-MCPError = McpError
-"""The official SDK's name for a JSON-RPC error: mcpkit's :class:`~mcpkit.McpError`."""
-
-__all__ = ["MCPError", "McpError", "types"]
+__all__ = ["MCPError", "McpError", "UrlElicitationRequiredError", "types"]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,11 +1,17 @@
 """``mcp.types`` on mcpkit: the protocol models a server builds and returns.
 
 These are mcpkit's own models (:mod:`mcpkit.types`; snake_case attributes, camelCase on the
-wire), under the official SDK's names, plus its error-code constants.
+wire), under the official SDK's names, plus its error-code constants. The models with a
+``uri`` also take it as a ``pydantic.AnyUrl``, as the official SDK's do (it is kept as text).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from pydantic import field_validator
+
+import mcpkit.types as _t
 from mcpkit.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -17,19 +23,63 @@ from mcpkit.types import *  # noqa: F403
 from mcpkit.types import CreateMessageResult, ElicitationRequestedSchema, Error
 from mcpkit.types import __all__ as _native
 
+
+def _uri_as_text(cls: Any, value: Any) -> Any:
+    return value if value is None or isinstance(value, str) else str(value)
+
+
+def _taking_urls(cls: Any) -> Any:
+    """``cls`` whose ``uri`` may be given as a URL object: a subclass of the same name that
+    the native class's instances are instances of too (``isinstance`` checks hold both
+    ways)."""
+
+    class _Either(type(cls)):  # type: ignore[misc]
+        def __instancecheck__(self, obj: Any) -> bool:
+            return isinstance(obj, cls)
+
+        def __subclasscheck__(self, sub: Any) -> bool:
+            return issubclass(sub, cls)
+
+    namespace = {
+        "__module__": __name__,
+        "__qualname__": cls.__qualname__,
+        "__doc__": cls.__doc__,
+        "_uri_as_text": field_validator("uri", mode="before")(classmethod(_uri_as_text)),
+    }
+    return _Either(cls.__name__, (cls,), namespace)
+
+
+for _name in _native:
+    _cls = getattr(_t, _name)
+    if isinstance(_cls, type) and "uri" in getattr(_cls, "model_fields", {}):
+        globals()[_name] = _taking_urls(_cls)
+
 ErrorData = Error
 ElicitRequestedSchema = ElicitationRequestedSchema
 CreateMessageResultWithTools = CreateMessageResult
 URL_ELICITATION_REQUIRED = -32042
 
+
+def LoggingCapability(**settings: Any) -> dict[str, Any]:
+    """The ``logging`` capability (an object of settings, usually empty)."""
+    return dict(settings)
+
+
+def CompletionsCapability(**settings: Any) -> dict[str, Any]:
+    """The ``completions`` capability (an object of settings, usually empty)."""
+    return dict(settings)
+
+
 __all__ = [
     *_native,
+    "CompletionsCapability",
     "CreateMessageResultWithTools",
     "ElicitRequestedSchema",
     "ErrorData",
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
     "INVALID_REQUEST",
+    "LoggingCapability",
     "METHOD_NOT_FOUND",
     "PARSE_ERROR",
     "URL_ELICITATION_REQUIRED",

@@ -1,10 +1,60 @@
-"""``mcp.shared.exceptions`` on mcpkit."""
+"""``mcp.shared.exceptions`` on mcpkit: the JSON-RPC error a handler raises to answer with
+an error, under both of the official SDK's spellings (1.x ``McpError(ErrorData(...))``,
+2.x ``MCPError(code, message, data)``), and :class:`UrlElicitationRequiredError`."""
 
 from __future__ import annotations
 
-from mcpkit.errors import McpError
+from typing import Any
+
+from mcpkit.errors import McpError as _NativeMcpError
+
+__all__ = ["MCPError", "McpError", "UrlElicitationRequiredError"]
+
+URL_ELICITATION_REQUIRED = -32042
+
+
+class McpError(_NativeMcpError):
+    """A JSON-RPC error: ``McpError(ErrorData(code=..., message=...))`` or
+    ``McpError(code, message, data)``; ``.error`` is its ``ErrorData``."""
+
+    def __init__(self, error: Any, message: str | None = None, data: Any = None) -> None:
+        if isinstance(error, int) and not isinstance(error, bool):
+            super().__init__(error, message or "", data)
+        else:
+            super().__init__(error.code, error.message, getattr(error, "data", None))
+
+    @property
+    def error(self) -> Any:
+        """The error as an ``ErrorData`` model."""
+        from mcpkit.types import Error
+
+        if self.data is None:
+            return Error(code=self.code, message=self.message)
+        return Error(code=self.code, message=self.message, data=self.data)
+
+    def __str__(self) -> str:
+        return self.message
+
 
 MCPError = McpError
-"""The official SDK's name for a JSON-RPC error: mcpkit's :class:`~mcpkit.McpError`."""
 
-__all__ = ["MCPError", "McpError"]
+
+class UrlElicitationRequiredError(McpError):
+    """Answer -32042: the client must complete these URL elicitations first."""
+
+    def __init__(self, elicitations: list[Any], message: str | None = None) -> None:
+        if message is None:
+            message = f"URL elicitation{'s' if len(elicitations) > 1 else ''} required"
+        self._elicitations = elicitations
+        data = {
+            "elicitations": [
+                e.model_dump(by_alias=True, exclude_none=True) if hasattr(e, "model_dump") else e
+                for e in elicitations
+            ]
+        }
+        super().__init__(URL_ELICITATION_REQUIRED, message, data)
+
+    @property
+    def elicitations(self) -> list[Any]:
+        """The URL elicitations required."""
+        return self._elicitations

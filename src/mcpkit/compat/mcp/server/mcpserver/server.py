@@ -17,6 +17,7 @@ from mcpkit.compat._adapt import (
     resolved_hints,
     to_json_text,
 )
+from mcpkit.compat._native import CompatServer
 from mcpkit.compat.mcp.server.mcpserver.context import Context
 from mcpkit.compat.mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcpkit.errors import McpError
@@ -79,7 +80,7 @@ class MCPServer(Generic[LifespanResultT]):
                 yield state
 
         #: The mcpkit server everything is registered on.
-        self.native = Server(
+        self.native = CompatServer(
             name or "mcp-server",
             version,
             instructions=instructions,
@@ -91,7 +92,28 @@ class MCPServer(Generic[LifespanResultT]):
             debug=debug,
             declare=("tools", "resources", "prompts"),  # declared from the start, as there
         )
+        self._completion = False
+        self.native.declare_as = self._declare_as
         self._http: ServerHTTPApp | None = None
+
+    #: Whether a failing tool's own message is shown for any exception (1.x), or only for a
+    #: ToolError or ResourceError (2.x).
+    _show_failure_text = False
+    #: Whether an (empty) ``experimental`` capability object is declared (1.x).
+    _declare_experimental = False
+
+    def _declare_as(self, caps: JSONObject) -> JSONObject:
+        """The capabilities as the official SDK declares them: tools, resources and prompts
+        without ``listChanged`` or ``subscribe``, completions with a completion handler."""
+        out: JSONObject = {}
+        if self._declare_experimental:
+            out["experimental"] = {}
+        if self._completion:
+            out["completions"] = {}
+        out["prompts"] = {"listChanged": False}
+        out["resources"] = {"subscribe": False, "listChanged": False}
+        out["tools"] = {"listChanged": False}
+        return out
 
     # -- identity -----------------------------------------------------------------------------
 
@@ -160,7 +182,12 @@ class MCPServer(Generic[LifespanResultT]):
         tool_name = name or fn.__name__
         if structured_output is None and resolved_hints(fn).get("return") is str:
             structured_output = True  # the official SDK wraps a str as {"result": ...}
-        wrapped = adapt(fn, Context, self._context, around=_failures_as_results(tool_name))
+        wrapped = adapt(
+            fn,
+            Context,
+            self._context,
+            around=_failures_as_results(tool_name, self._show_failure_text),
+        )
         entry = self.native.tools.add(
             wrapped,
             name=tool_name,
@@ -268,6 +295,7 @@ class MCPServer(Generic[LifespanResultT]):
                 completion = {"values": []} if result is None else wire_dict(result, "completion")
                 return {"completion": completion}
 
+            self._completion = True
             self.native.declared = self.native.declared | {"completions"}
             self.native.request_handler("completion/complete")(complete)
             return fn
@@ -375,14 +403,17 @@ def _http_options(options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return path, http
 
 
-def _failures_as_results(tool_name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """A tool's exceptions as the official SDK reports them: a ``ToolError``'s message, for
-    anything else ``Error executing tool <name>`` (the message is not shown)."""
+def _failures_as_results(
+    tool_name: str, show_all: bool = False
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A tool's exceptions as the official SDK reports them: ``Error executing tool <name>:
+    <message>`` for a ``ToolError`` or ``ResourceError`` (for anything, ``show_all``: 1.x),
+    else ``Error executing tool <name>`` (the message is not shown)."""
 
     def around(fn: Callable[..., Any]) -> Callable[..., Any]:
         def failure(exc: Exception) -> ToolFailure:
-            if isinstance(exc, ToolError | ResourceError):
-                return ToolFailure(str(exc))
+            if show_all or isinstance(exc, ToolError | ResourceError):
+                return ToolFailure(f"Error executing tool {tool_name}: {exc}")
             return ToolFailure(f"Error executing tool {tool_name}")
 
         if inspect.iscoroutinefunction(fn):

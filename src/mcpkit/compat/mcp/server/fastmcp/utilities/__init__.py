@@ -1,0 +1,1 @@
+"""``mcp.server.fastmcp.utilities`` on mcpkit."""

@@ -1,0 +1,129 @@
+"""Servers written for the official SDK (1.x and 2.x, low-level and high-level) and for
+fastmcp, run UNCHANGED: once on the package they were written for (its venv under
+``.cache/peers``), once on mcpkit with ``python -m mcpkit.compat FILE`` (the import names
+``mcp``/``fastmcp`` served by the compat layer). The official Python client drives both
+(``drive.py``); what it saw must be equal after normalising what differs by nature (the
+SDK's version string in ``serverInfo``). mcpkit's side of each conversation is checked
+against the protocol's schema."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.compat.test_compat import DRIVE
+from tests.interop.conftest import PEER_SCRIPTS, PEERS_DIR, check_recorded
+
+HERE = Path(__file__).resolve().parent
+SERVERS = HERE / "servers"
+EXAMPLES = HERE / "examples"
+
+PEERS = {
+    "mcp1": PEERS_DIR / "mcp1" / "bin" / "python",
+    "mcp2": PEERS_DIR / "py" / "bin" / "python",
+    "fastmcp": PEERS_DIR / "fastmcp" / "bin" / "python",
+}
+
+
+def peer(name: str) -> Path:
+    """A peer's interpreter (fails, never skips, when it is not installed)."""
+    python = PEERS[name]
+    if not python.exists():
+        pytest.fail(f"{python} is missing: run scripts/peers.sh", pytrace=False)
+    return python
+
+
+def drive(script: list[Any], command: list[str], tmp: Path, tag: str) -> dict[str, Any]:
+    """What the official client saw running ``script`` against the stdio ``command``."""
+    script_file = tmp / f"{tag}.json"
+    script_file.write_text(json.dumps(script))
+    argv = [str(peer("mcp2")), str(DRIVE), str(script_file), "--", *command]
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, f"the official client failed ({tag}):\n{proc.stderr[-4000:]}"
+    report: dict[str, Any] = json.loads(proc.stdout)
+    return report
+
+
+def normalised(report: dict[str, Any]) -> dict[str, Any]:
+    """``report`` without what differs by nature: the server's version string when the
+    server names none (each SDK fills in its own)."""
+    out = json.loads(json.dumps(report))
+    out["serverInfo"].pop("version", None)
+    return out
+
+
+def both(
+    sdk: str, server: Path, script: list[Any], tmp: Path, *args: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The reports of the official client on ``server`` run by the ``sdk`` peer and run
+    unchanged on mcpkit (``python -m mcpkit.compat``), mcpkit's wire checked."""
+    log = tmp / "wire.jsonl"
+    recorded = [sys.executable, str(PEER_SCRIPTS / "tee.py"), str(log), "--"]
+    theirs = drive(script, [str(peer(sdk)), str(server), *args], tmp, "theirs")
+    ours = drive(
+        script,
+        [*recorded, sys.executable, "-m", "mcpkit.compat", str(server), *args],
+        tmp,
+        "ours",
+    )
+    assert not check_recorded(log).errors
+    return normalised(theirs), normalised(ours)
+
+
+def assert_same(theirs: dict[str, Any], ours: dict[str, Any]) -> None:
+    """Every part of what the client saw is equal, op by op (for a readable failure)."""
+    for key in ("serverInfo", "capabilities", "instructions"):
+        assert ours[key] == theirs[key], key
+    assert len(ours["ops"]) == len(theirs["ops"])
+    for mine, ref in zip(ours["ops"], theirs["ops"], strict=True):
+        what = f"{ref['op']} {ref.get('name') or ref.get('uri') or ''}"
+        assert mine == ref, what
+    assert ours["notifications"] == theirs["notifications"]
+    assert ours["answered"] == theirs["answered"]
+
+
+LOWLEVEL_V1_SCRIPT: list[dict[str, Any]] = [
+    {"op": "list"},
+    {"op": "call", "name": "add-note", "args": {"name": "third", "content": "!"}},
+    {"op": "call", "name": "add-note", "args": {"name": "fourth"}},
+    {"op": "call", "name": "stats"},
+    {"op": "call", "name": "bad-stats"},
+    {"op": "call", "name": "both"},
+    {"op": "call", "name": "picture"},
+    {"op": "call", "name": "direct"},
+    {"op": "call", "name": "slow"},
+    {"op": "call", "name": "protocol-error"},
+    {"op": "call", "name": "boom"},
+    {"op": "call", "name": "unknown-tool"},
+    {"op": "read", "uri": "note://internal/first"},
+    {"op": "read", "uri": "note://internal/third"},
+    {"op": "read", "uri": "data://pixel"},
+    {"op": "read", "uri": "note://internal/missing"},
+    {"op": "get", "name": "summarize", "args": {"style": "long"}},
+    {"op": "get", "name": "nope"},
+    {
+        "op": "complete",
+        "ref": {"type": "ref/prompt", "name": "summarize"},
+        "argument": {"name": "style", "value": "b"},
+    },
+    {"op": "list"},
+]
+
+
+def test_lowlevel_1x_decorators(tmp_path: Path) -> None:
+    """The 1.x low-level server: decorators, ``request_context``, ``stdio_server`` and
+    ``InitializationOptions``; input and output validation, every result form, errors."""
+    theirs, ours = both("mcp1", SERVERS / "lowlevel_v1.py", LOWLEVEL_V1_SCRIPT, tmp_path)
+    assert_same(theirs, ours)
+    assert ours["capabilities"]["resources"] == {"subscribe": False, "listChanged": True}
+    ops = ours["ops"]
+    assert ops[2]["result"]["content"][0]["text"].startswith("Input validation error:")
+    assert ops[4]["result"]["content"][0]["text"].startswith("Output validation error:")
+    assert ops[8]["progress"] == [[1, 2, "step 1"], [2, 2, "step 2"]]
+    assert ops[9]["result"]["content"][0]["text"] == "refused here"
+    assert ours["notifications"] == ["notifications/resources/list_changed"]
