@@ -27,6 +27,7 @@ _EXPORTS: dict[str, str] = {
     "ClientGroup": "mcpkit.client.group",
     "ServerFailure": "mcpkit.client.group",
     "Timeout": "mcpkit.timeouts",
+    "Retry": "mcpkit.client.retry",
     "ClientSession": "mcpkit.session",
     "ServerSession": "mcpkit.session",
     "RequestContext": "mcpkit.session",
@@ -44,6 +45,7 @@ if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
     from mcpkit.client import Client as Client
     from mcpkit.client.group import ClientGroup as ClientGroup
     from mcpkit.client.group import ServerFailure as ServerFailure
+    from mcpkit.client.retry import Retry as Retry
     from mcpkit.errors import AuthError as AuthError
     from mcpkit.errors import ConnectionClosed as ConnectionClosed
     from mcpkit.errors import HeaderMismatch as HeaderMismatch

@@ -70,10 +70,11 @@ picks the class by code (:data:`ERROR_CLASSES`); codes not in the table give a p
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 __all__ = [
     "ERROR_CLASSES",
+    "HTTP_ERROR",
     "AuthError",
     "CommandLineError",
     "ConnectionClosed",
@@ -91,6 +92,13 @@ __all__ = [
     "TransportError",
     "UnsupportedProtocolVersion",
 ]
+
+
+#: The code of the JSON-RPC error a client's HTTP transport answers a request with when the
+#: HTTP exchange itself failed: ``data.status`` (an HTTP error status, with
+#: ``data.retryAfterMs`` when the server sent ``Retry-After``) or ``data.exception`` (the
+#: connection failed; the name of the HTTP library's exception).
+HTTP_ERROR: Final = -32000
 
 
 class McpkitError(Exception):

@@ -10,6 +10,7 @@ from mcpkit.client.errors import (
     ToolError,
     URLElicitationRequired,
 )
+from mcpkit.client.retry import Retry, RetryEvent
 from mcpkit.client.sampling import USER_REJECTED, SamplingHandler
 from mcpkit.client.targets import Target, TargetError
 
@@ -21,6 +22,8 @@ __all__ = [
     "ElicitationHandler",
     "InvalidServerResponse",
     "OutputSchemaError",
+    "Retry",
+    "RetryEvent",
     "SamplingHandler",
     "Target",
     "TargetError",

@@ -37,6 +37,8 @@ class ToolCatalogue:
         self._list_tools = list_tools
         # tool name -> execution.taskSupport (None: absent), from the last tools/list pages
         self._task_support: dict[str, str | None] = {}
+        # tools annotated idempotentHint or readOnlyHint: a call is safe to send again
+        self._repeatable: set[str] = set()
         # tool name -> raw outputSchema (None: no schema); None as a whole: not (freshly) listed
         self._output_schemas: dict[str, JSONObject | None] | None = None
         self._complete = False
@@ -51,8 +53,16 @@ class ToolCatalogue:
         schemas: dict[str, JSONObject | None] = {} if replace or old is None else old
         if replace:
             self._task_support = {}
+            self._repeatable = set()
         for tool in raw_tools:
             name = tool.get("name")
+            hints = tool.get("annotations")
+            if isinstance(hints, dict) and (
+                hints.get("idempotentHint") is True or hints.get("readOnlyHint") is True
+            ):
+                self._repeatable.add(name)
+            else:
+                self._repeatable.discard(name)
             execution = tool.get("execution")
             support = execution.get("taskSupport") if isinstance(execution, dict) else None
             self._task_support[name] = support if isinstance(support, str) else None
@@ -70,6 +80,7 @@ class ToolCatalogue:
     def forget(self) -> None:
         """Forget every tool (the list changed, or a new connection)."""
         self._task_support = {}
+        self._repeatable = set()
         self._output_schemas = None
         self._complete = False
         self._validators.clear()
@@ -81,6 +92,11 @@ class ToolCatalogue:
     def task_support(self, name: str) -> str | None:
         """Tool ``name``'s ``execution.taskSupport`` (None: absent, or the tool is unknown)."""
         return self._task_support.get(name)
+
+    def repeatable(self, name: str) -> bool:
+        """True when tool ``name`` was listed as idempotent or read-only (its annotations):
+        a call cut off mid-way may be sent again."""
+        return name in self._repeatable
 
     def requires_task(self, name: str) -> bool:
         """True when tool ``name`` is known to need a task-augmented call."""

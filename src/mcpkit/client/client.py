@@ -70,6 +70,7 @@ from mcpkit.client.notifications import (
 )
 from mcpkit.client.request_scope import request_scope
 from mcpkit.client.results import all_pages, cursor_params, lenient, parse
+from mcpkit.client.retry import Retry, RetryEvent
 from mcpkit.client.roots import RootsSource, check_roots, serve_roots
 from mcpkit.client.sampling import SamplingHandler, sampling_capability, serve_sampling
 from mcpkit.client.targets import Connection, Target, config_entry, open_target
@@ -195,7 +196,10 @@ class Client:
     forever) restarts whenever the server reports progress, but never runs past its
     ``max_total``; each call can override it. ``max_total_timeout`` and
     ``reset_timeout_on_progress`` are the same settings given one by one (with a number
-    as ``timeout``).
+    as ``timeout``). ``retry`` (a :class:`~mcpkit.client.retry.Retry`) sends a failed request
+    again when the server said it did not run it (rate limited, overloaded, HTTP 429/503,
+    after the time it asked for), when the connection could not be made, or when it broke
+    mid-way and the request is safe to repeat; default: never.
 
     Era (see :data:`Era`): ``era="auto"`` (the default) opens with ``server/discover`` and
     speaks the stateless 2026-07-28 wire to a server that answers it, the ``initialize``
@@ -256,6 +260,7 @@ class Client:
         request_handlers: Mapping[str, RequestHandler] | None = None,
         tracing: bool | ClientTelemetry | None = None,
         extensions: Mapping[str, Mapping[str, Any]] | None = None,
+        retry: Retry | None = None,
     ) -> None:
         if era not in _ERAS:
             raise ValueError(f"era must be one of {', '.join(_ERAS)}; got {era!r}")
@@ -264,6 +269,8 @@ class Client:
         self.target = target
         self.era: Era = era
         self.max_input_rounds = max_input_rounds
+        #: When failed requests are sent again (None: never); see :mod:`mcpkit.client.retry`.
+        self.retry = retry
         self._request_handlers = dict(request_handlers or {})
         if cache is True:
             self._cache: ResponseCache | None = MemoryResponseCache()
@@ -785,21 +792,55 @@ class Client:
                 sent = wire.wrap(body)
                 if on_log is not None and wire.log_level is None:  # this call hears all
                     sent["_meta"] = {**sent["_meta"], LOG_LEVEL_KEY: "debug"}
-            try:
-                if self._telemetry is not None:
-                    return await self._telemetry.request(
-                        self,
-                        name,
-                        sent,
-                        lambda traced: session.request(
-                            name, traced, timeout=chosen, on_progress=on_progress
-                        ),
+            retry = self.retry
+            attempt = 0
+            waited = 0.0
+            while True:
+                attempt += 1
+                try:
+                    if self._telemetry is not None:
+                        return await self._telemetry.request(
+                            self,
+                            name,
+                            sent,
+                            lambda traced: session.request(
+                                name, traced, timeout=chosen, on_progress=on_progress
+                            ),
+                        )
+                    return await session.request(
+                        name, sent, timeout=chosen, on_progress=on_progress
                     )
-                return await session.request(name, sent, timeout=chosen, on_progress=on_progress)
-            except McpError as exc:
-                if exc.code == URL_ELICITATION_REQUIRED and exc.from_peer:
-                    raise self._url_elicitations.required_error(exc) from None
-                raise
+                except McpError as exc:
+                    if exc.code == URL_ELICITATION_REQUIRED and exc.from_peer:
+                        raise self._url_elicitations.required_error(exc) from None
+                    if retry is None:
+                        raise
+                    tool = sent.get("name") if name == "tools/call" and sent else None
+                    decided = retry.delay(
+                        exc,
+                        name,
+                        attempt=attempt,
+                        waited=waited,
+                        repeatable=isinstance(tool, str) and self._catalogue.repeatable(tool),
+                    )
+                    if decided is None:
+                        raise
+                    kind, wait = decided
+                    event = RetryEvent(name, attempt, kind, wait, exc)
+                    logger.info(
+                        "Retrying %s in %.2fs (attempt %d failed, %s): %s",
+                        name,
+                        wait,
+                        attempt,
+                        kind,
+                        exc.message,
+                    )
+                    if self._telemetry is not None:
+                        self._telemetry.retrying(event)
+                    if retry.on_retry is not None:
+                        retry.on_retry(event)
+                    await asyncio.sleep(wait)
+                    waited += wait
 
         if wire is None:
             return await send(method, params)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from mcpkit.client.era import CLIENT_VERSIONS, EraDecision, decide_http, decide_stdio
 from mcpkit.envelope import SERVER_INFO_KEY, build_request_meta
-from mcpkit.errors import McpError, RequestTimeout
+from mcpkit.errors import HTTP_ERROR, McpError, RequestTimeout
 
 if TYPE_CHECKING:
     from mcpkit.jsonrpc import JSONObject
@@ -35,7 +35,6 @@ __all__ = ["MODERN_VERSION", "PROBE_TIMEOUT", "ModernWire", "probe"]
 MODERN_VERSION: Final = "2026-07-28"
 #: Seconds the stdio probe waits before taking the silence for a legacy server.
 PROBE_TIMEOUT: Final = 10.0
-_HTTP_ERROR: Final = -32000
 
 
 @dataclass
@@ -109,7 +108,7 @@ async def probe(
             return decide_stdio(response, requested=requested, retried=retried), None, exc
         status = http.last_error_status
         http.last_error_status = None
-        if exc.code == _HTTP_ERROR and isinstance(exc.data, dict) and status is None:
+        if exc.code == HTTP_ERROR and isinstance(exc.data, dict) and status is None:
             code = exc.data.get("status")
             decision = decide_http(
                 code if isinstance(code, int) else 500,

@@ -10,7 +10,9 @@ conventions (``"tools/call echo"``) with ``mcp.method.name``, ``jsonrpc.request.
 ``server.address``/``server.port`` and, on failure, ``error.type`` (and
 ``rpc.response.status_code`` for a JSON-RPC error) with an ``ERROR`` status; the duration
 goes to the ``mcp.client.operation.duration`` histogram. Answers from the response cache
-send nothing and make no span.
+send nothing and make no span. A request sent again by ``Client(retry=...)`` makes one span
+per send, and each retry counts in the ``mcpkit.client.retries`` counter (by
+``mcp.method.name`` and ``mcpkit.retry.kind``: refused, unsent or lost).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from mcpkit.telemetry.propagation import inject_meta
 
 if TYPE_CHECKING:
     from mcpkit.client.client import Client
+    from mcpkit.client.retry import RetryEvent
 
 __all__ = ["ClientTelemetry", "client_telemetry"]
 
@@ -72,6 +75,11 @@ class ClientTelemetry:
             unit="s",
             description="Duration of an MCP request as the client sees it, until its response",
             explicit_bucket_boundaries_advisory=sc.DURATION_BUCKETS,
+        )
+        self.retries = meter.create_counter(
+            "mcpkit.client.retries",
+            unit="{request}",
+            description="Requests sent again after a failure the retry policy allows",
         )
         self.propagator = propagator
         self._span: ContextVar[Span | None] = ContextVar("mcpkit_client_span", default=None)
@@ -163,6 +171,10 @@ class ClientTelemetry:
         span.end()
         self._record(started, attrs)
         return result
+
+    def retrying(self, event: RetryEvent) -> None:
+        """Count a retry about to happen."""
+        self.retries.add(1, {sc.MCP_METHOD_NAME: event.method, "mcpkit.retry.kind": event.kind})
 
     def _connection(self, client: Client) -> dict[str, Any]:
         """:meth:`connection_attributes`, worked out once per connection."""

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
+import email.utils
 import itertools
 import logging
 from collections.abc import Callable, Mapping, Sequence
@@ -33,7 +35,7 @@ from typing import Any, Final
 import httpx
 import orjson
 
-from mcpkit.errors import ConnectionClosed, TransportError
+from mcpkit.errors import HTTP_ERROR, ConnectionClosed, TransportError
 from mcpkit.http_headers import HeaderParam, request_headers
 from mcpkit.jsonrpc import INVALID_REQUEST, RequestId
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
@@ -50,17 +52,36 @@ logger = logging.getLogger("mcpkit.http.client")
 KEEPALIVE_EXPIRY = 2.0
 
 #: JSON-RPC error code given to a call whose HTTP exchange failed (status in ``data``).
-HTTP_ERROR: Final = -32000
 _ACCEPT: Final = "application/json, text/event-stream"
 
 
-class HttpStatusError(TransportError):
-    """The server answered with an HTTP error status."""
+def retry_after_seconds(value: str | None) -> float | None:
+    """A ``Retry-After`` header's wait in seconds (delay-seconds or an HTTP date), or None
+    when absent or unreadable."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    with contextlib.suppress(TypeError, ValueError, IndexError, OverflowError):
+        when = email.utils.parsedate_to_datetime(value)
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=datetime.UTC)
+        return max(0.0, (when - datetime.datetime.now(datetime.UTC)).total_seconds())
+    return None
 
-    def __init__(self, status: int, reason: str, body: bytes) -> None:
+
+class HttpStatusError(TransportError):
+    """The server answered with an HTTP error status; ``retry_after``: the seconds its
+    ``Retry-After`` header asked to wait (None without one)."""
+
+    def __init__(
+        self, status: int, reason: str, body: bytes, retry_after: float | None = None
+    ) -> None:
         self.status = status
         self.reason = reason
         self.body = body
+        self.retry_after = retry_after
         detail = ""
         self.rpc_error: dict[str, Any] | None = None
         with contextlib.suppress(Exception):
@@ -316,6 +337,8 @@ class StreamableHTTPClientTransport(Transport):
             return
         if isinstance(exc, HttpStatusError):
             data: dict[str, Any] = {"status": exc.status}
+            if exc.retry_after is not None:
+                data["retryAfterMs"] = round(exc.retry_after * 1000)
             message = str(exc)
         else:
             data = {"exception": type(exc).__name__}
@@ -395,11 +418,21 @@ class StreamableHTTPClientTransport(Transport):
                 raise HttpStatusError(status, response.reason_phrase, body)
             if status >= 400:
                 body = await _read_limited(response)
-                error = HttpStatusError(status, response.reason_phrase, body)
+                wait = retry_after_seconds(response.headers.get("retry-after"))
+                error = HttpStatusError(status, response.reason_phrase, body, wait)
                 if modern and error.rpc_error is not None and 400 <= status < 500:
                     self.last_error_status = status
+                    rpc_error = error.rpc_error
+                    data = rpc_error.get("data")
+                    if (
+                        wait is not None
+                        and (data is None or isinstance(data, dict))
+                        and not (data or {}).get("retryAfterMs")
+                    ):
+                        data = {**(data or {}), "retryAfterMs": round(wait * 1000)}
+                        rpc_error = {**rpc_error, "data": data}
                     for rid in ids:
-                        self._deliver({"jsonrpc": "2.0", "id": rid, "error": error.rpc_error})
+                        self._deliver({"jsonrpc": "2.0", "id": rid, "error": rpc_error})
                     return
                 raise error
             if is_init:
