@@ -52,11 +52,15 @@ The hierarchy (``except`` the node that fits; every leaf is catchable by its par
     ├── server.resources.ResourceNotFound
     │                                raised by a resource function: nothing at the URI
     ├── tasks.TaskLimitError         the task store is full of tasks it may not evict
+    ├── client.skills.SkillsNotSupported
+    │                                the server does not offer the Skills extension
+    │                                (also a RuntimeError)
     └── invalid values given to mcpkit (each also a ValueError):
         client.apps.AppToolRefused, client.apps.NotAnApp, client.icons.IconError,
         http_headers.InvalidHeaderAnnotation, json_schema.InvalidSchemaError,
         json_schema.UnsupportedDialectError, server.elicitation.ElicitationError,
-        server.uri_template.URITemplateError
+        server.uri_template.URITemplateError, skills.SkillFormatError,
+        client.skills.InvalidSkillEntry, client.skills.SkillVerificationError
 
 Exceptions used for control flow inside mcpkit, which never reach a caller, stay outside
 the tree (server.mrtr.InputRequired, server.tasks_extension.StartTask,

@@ -20,6 +20,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
+from mcpkit.errors import McpkitError
+
 __all__ = [
     "DIRECTORY_MIME_TYPE",
     "EXTENSION_ID",
@@ -49,7 +51,7 @@ _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)(?:\r?\n)?^---[ \t]*(?:\r?\n|\Z)", re.S | re.M)
 
 
-class SkillFormatError(ValueError):
+class SkillFormatError(McpkitError, ValueError):
     """A ``SKILL.md`` or skill path that breaks the Agent Skills rules."""
 
 

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
+from mcpkit.errors import McpkitError
 from mcpkit.skills import (
     EXTENSION_ID,
     MAX_FILES,
@@ -68,16 +69,16 @@ logger = logging.getLogger("mcpkit.client.skills")
 _DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
 
 
-class SkillsNotSupported(RuntimeError):
+class SkillsNotSupported(McpkitError, RuntimeError):
     """The server did not declare the Skills extension (or ``directoryRead``)."""
 
 
-class InvalidSkillEntry(ValueError):
+class InvalidSkillEntry(McpkitError, ValueError):
     """A ``skills/list`` or ``skills/get`` entry that breaks the extension's rules: it must
     not be loaded."""
 
 
-class SkillVerificationError(ValueError):
+class SkillVerificationError(McpkitError, ValueError):
     """A file read through an entry is not what the entry describes (unlisted, wrong size,
     wrong digest, or a ``SKILL.md`` whose frontmatter differs): do not use it; refresh the
     entry with :meth:`Skills.get`."""
