@@ -27,7 +27,7 @@ from mcpkit import versions
 from mcpkit._defaults import DEFAULT
 from mcpkit.eager import resume
 from mcpkit.envelope import Envelope, parse_request_envelope
-from mcpkit.errors import ConnectionClosed, McpError, RequestTimeout
+from mcpkit.errors import ConnectionClosed, McpError, RequestTimeout, UnsupportedProtocolVersion
 from mcpkit.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -664,6 +664,8 @@ class Session:
         method: str = msg["method"]
         params = msg.get("params")
         error = era_refusal("modern", method)
+        if method == "initialize":
+            error = self._late_initialize(params)
         handler = None
         envelope = None
         if error is None:
@@ -687,6 +689,18 @@ class Session:
         ctx.envelope = envelope
         self._in_flight[rid] = ctx
         self._start_serving(handler, ctx, None)
+
+    def _late_initialize(self, params: Any) -> McpError:
+        """-32022 for an ``initialize`` on a connection that speaks the modern revision
+        (a client that gave up on its ``server/discover`` probe before this server read
+        it): its data lists the revisions served, so the client switches to one of them."""
+        requested = params.get("protocolVersion") if isinstance(params, dict) else None
+        supported = [v.name for v in self.modern_versions]
+        data: JSONObject = {"supported": supported}
+        if isinstance(requested, str):
+            data["requested"] = requested
+        message = f"Unsupported protocol version: this connection speaks {supported[0]}"
+        return UnsupportedProtocolVersion(message, data)
 
     def serves_inline(self, method: str, params: JSONObject | None) -> bool:
         """Hook for roles: True when the handler of ``method`` (with ``params``) cannot

@@ -139,10 +139,6 @@ async def test_malformed_capabilities_are_invalid_params(peer: ModernPeer) -> No
 @pytest.mark.parametrize(
     ("method", "params"),
     [
-        (
-            "initialize",
-            {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": CLIENT_INFO},
-        ),
         ("ping", {}),
         ("logging/setLevel", {"level": "debug"}),
         ("resources/subscribe", {"uri": "test://static"}),
@@ -157,6 +153,15 @@ async def test_removed_methods_are_method_not_found(
     response = await peer.request(method, params, check=False)
     assert response["error"]["code"] == -32601
     assert response["id"] == peer._next
+
+
+async def test_initialize_after_discover_names_the_version_spoken(peer: ModernPeer) -> None:
+    await peer.result("server/discover")
+    params = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": CLIENT_INFO}
+    response = await peer.request("initialize", params, check=False)
+    assert response["error"]["code"] == -32022
+    assert response["error"]["data"] == {"supported": ["2026-07-28"], "requested": "2025-11-25"}
+    assert "2026-07-28" in response["error"]["message"]
 
 
 async def test_initialize_first_with_the_envelope_is_still_a_handshake(wire: Any) -> None:
@@ -417,7 +422,8 @@ async def test_a_session_made_modern_up_front(wire: Any) -> None:
             {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": CLIENT_INFO},
             check=False,
         )
-        assert error["code"] == -32601
+        assert error["code"] == -32022  # names the version the session speaks
+        assert error["data"]["supported"] == ["2026-07-28"]
 
 
 async def test_a_session_fixed_legacy_ignores_the_envelope(wire: Any) -> None:

@@ -53,10 +53,16 @@ from mcpkit.client.elicitation import (
     serve_elicitation,
 )
 from mcpkit.client.elicitation import elicitation_modes as _elicitation_modes
-from mcpkit.client.era import EraMemo, http_target
+from mcpkit.client.era import EraDecision, EraMemo, http_target
 from mcpkit.client.errors import URL_ELICITATION_REQUIRED, InvalidServerResponse
 from mcpkit.client.listen import Listener, Subscriptions, listen_filter
-from mcpkit.client.modern import MODERN_VERSION, PROBE_TIMEOUT, ModernWire, probe
+from mcpkit.client.modern import (
+    MODERN_VERSION,
+    PROBE_TIMEOUT,
+    START_TIMEOUT,
+    ModernWire,
+    probe,
+)
 from mcpkit.client.mrtr import DEFAULT_MAX_ROUNDS, InputHandler, drive
 from mcpkit.client.notifications import (
     LOG_LEVELS,
@@ -213,6 +219,11 @@ class Client:
     ``cache_principal`` names the authorization context of private entries in a shared
     store (default: one of this client's own).
 
+    Start-up (stdio, ``era="auto"``): the ``server/discover`` probe waits while the server
+    has not read it yet (a slow import, a model loading), up to ``start_timeout`` seconds
+    (None: no limit); once read, ``probe_timeout`` seconds without an answer mean a server
+    of the handshake era.
+
     Extensions: ``extensions`` (id -> settings) are declared in ``capabilities.extensions``
     on both eras, e.g. :data:`mcpkit.client.apps.APPS_EXTENSION` for MCP Apps.
     """
@@ -261,6 +272,8 @@ class Client:
         tracing: bool | ClientTelemetry | None = None,
         extensions: Mapping[str, Mapping[str, Any]] | None = None,
         retry: Retry | None = None,
+        probe_timeout: float = PROBE_TIMEOUT,
+        start_timeout: float | None = START_TIMEOUT,
     ) -> None:
         if era not in _ERAS:
             raise ValueError(f"era must be one of {', '.join(_ERAS)}; got {era!r}")
@@ -268,6 +281,10 @@ class Client:
             raise ValueError("max_input_rounds must be >= 0")
         self.target = target
         self.era: Era = era
+        #: Seconds a stdio server has to answer ``server/discover`` once it has read it.
+        self.probe_timeout = probe_timeout
+        #: Seconds a stdio server may take to start reading its stdin (None: no limit).
+        self.start_timeout = start_timeout
         self.max_input_rounds = max_input_rounds
         #: When failed requests are sent again (None: never); see :mod:`mcpkit.client.retry`.
         self.retry = retry
@@ -492,16 +509,38 @@ class Client:
         if http is not None:
             http.header_params = self._params_of
         retried = False
+        unread = getattr(self._conn.transport, "unread_input", None) if self._conn else None
         while True:
-            timeout = None if http is not None else PROBE_TIMEOUT
+            timeout = None if http is not None else self.probe_timeout
             if self.timeout.timeout is not None and timeout is not None:
                 timeout = min(timeout, self.timeout.timeout)
             decision, result, error = await probe(
-                session, wire, http=http, retried=retried, timeout=timeout
+                session,
+                wire,
+                http=http,
+                retried=retried,
+                timeout=timeout,
+                unread=unread,
+                start_timeout=self.start_timeout,
             )
             if decision.action == "retry" and decision.version is not None:
                 wire.version, retried = decision.version, True
                 continue
+            if decision.action == "fallback" and self.era == "auto":
+                logger.debug("%s: %s; opening with initialize", self.target, decision.reason)
+                try:
+                    opened = await self._initialize(session, decision.version)
+                except UnsupportedProtocolVersion as exc:
+                    # A modern server that read the probe too late for it: it speaks the
+                    # version it names now.
+                    if wire.version not in exc.supported:
+                        raise
+                    decision = EraDecision("modern", wire.version, "initialize answered -32022")
+                    result = None
+                else:
+                    if key is not None:
+                        ERA_MEMO.remember(key, decision)
+                    return opened
             if decision.action == "modern":
                 wire.version = decision.version or wire.version
                 wire.discover = result if isinstance(result, dict) else {}
@@ -513,11 +552,6 @@ class Client:
                 if key is not None:
                     ERA_MEMO.remember(key, decision)
                 return {}
-            if decision.action == "fallback" and self.era == "auto":
-                if key is not None:
-                    ERA_MEMO.remember(key, decision)
-                logger.debug("%s: %s; opening with initialize", self.target, decision.reason)
-                return await self._initialize(session, decision.version)
             if error is not None and decision.action != "fallback":
                 raise error
             raise UnsupportedProtocolVersion(

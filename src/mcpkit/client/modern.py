@@ -16,7 +16,8 @@ the level becomes the ``logLevel`` of every later request's envelope.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import asyncio
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -29,12 +30,25 @@ if TYPE_CHECKING:
     from mcpkit.session import ClientSession
     from mcpkit.transports.http.client import StreamableHTTPClientTransport
 
-__all__ = ["MODERN_VERSION", "PROBE_TIMEOUT", "ModernWire", "probe"]
+__all__ = [
+    "MODERN_VERSION",
+    "PROBE_TIMEOUT",
+    "START_TIMEOUT",
+    "ModernWire",
+    "ServerNotStarted",
+    "probe",
+]
 
 #: The stateless revision this client speaks.
 MODERN_VERSION: Final = "2026-07-28"
-#: Seconds the stdio probe waits before taking the silence for a legacy server.
+#: Seconds the stdio probe waits, once the server has read it, before taking the silence
+#: for a legacy server.
 PROBE_TIMEOUT: Final = 10.0
+#: Seconds a stdio server may take to start reading its stdin (importing, loading a model)
+#: before the client gives up on it.
+START_TIMEOUT: Final = 120.0
+#: Seconds between two looks at whether a stdio server has read the probe yet.
+_POLL: Final = 0.1
 
 
 @dataclass
@@ -89,19 +103,26 @@ async def probe(
     http: StreamableHTTPClientTransport | None,
     retried: bool,
     timeout: float | None,
+    unread: Callable[[], int | None] | None = None,
+    start_timeout: float | None = START_TIMEOUT,
 ) -> tuple[EraDecision, Any, McpError | None]:
     """Send ``server/discover`` with ``wire``'s envelope; ``(decision, result, error)``.
 
     ``result`` is the discover result when the server answered one; ``error`` the
     :class:`~mcpkit.errors.McpError` it answered with (to raise when the decision is
-    ``"incompatible"`` or ``"undetermined"``)."""
+    ``"incompatible"`` or ``"undetermined"``). ``timeout`` runs from when the server has
+    read the probe, as ``unread`` (bytes sent but not read yet, see
+    :meth:`~mcpkit.transports.stdio.StdioClientTransport.unread_input`) tells; a server
+    that reads nothing for ``start_timeout`` seconds raises :class:`ServerNotStarted`."""
     requested = wire.version
     try:
-        result = await session.request("server/discover", wire.wrap({}), timeout=timeout)
+        result = await _discover(session, wire.wrap({}), timeout, unread, start_timeout)
     except RequestTimeout:
         if http is not None:
             raise
         return decide_stdio(None, requested=requested, retried=retried), None, None
+    except ServerNotStarted:
+        raise
     except McpError as exc:
         response = {"error": {"code": exc.code, "message": exc.message, "data": exc.data}}
         if http is None:
@@ -134,3 +155,45 @@ async def probe(
         200, answer, method="server/discover", requested=requested, retried=retried
     )
     return decision, result, None
+
+
+class ServerNotStarted(McpError):
+    """A stdio server read nothing of its stdin in time (it is still starting, or hung)."""
+
+    def __init__(self, waited: float) -> None:
+        super().__init__(
+            -32001,
+            f"The server has not started reading its input after {waited:g}s "
+            "(still loading? give it longer with start_timeout=...)",
+        )
+
+
+async def _discover(
+    session: ClientSession,
+    params: JSONObject,
+    timeout: float | None,
+    unread: Callable[[], int | None] | None,
+    start_timeout: float | None,
+) -> Any:
+    """The ``server/discover`` request, its ``timeout`` counted from when it was read."""
+    if timeout is None or unread is None or unread() is None:
+        return await session.request("server/discover", params, timeout=timeout)
+    loop = asyncio.get_running_loop()
+    started = read_at = loop.time()
+    ask = asyncio.ensure_future(session.request("server/discover", params, timeout=None))
+    try:
+        while True:
+            done, _ = await asyncio.wait((ask,), timeout=_POLL)
+            if done:
+                return ask.result()
+            now = loop.time()
+            if unread():  # not read yet: the server is still starting
+                read_at = now
+                if start_timeout is not None and now - started >= start_timeout:
+                    raise ServerNotStarted(start_timeout)
+            elif now - read_at >= timeout:
+                raise RequestTimeout("server/discover", timeout)
+    finally:
+        if not ask.done():
+            ask.cancel()  # sends notifications/cancelled
+            await asyncio.gather(ask, return_exceptions=True)

@@ -671,6 +671,25 @@ class StdioClientTransport(Transport):
             raise ProcessExited(self.returncode, self.stderr_tail)
         stdin.write(orjson.dumps(message, option=_OPT))
 
+    def unread_input(self) -> int | None:
+        """Bytes written to the server that it has not read yet (still in this side's
+        buffer or in the pipe); None where the platform cannot tell. A server still
+        starting (importing, loading a model) has not read its first message."""
+        stdin = self._stdin
+        if stdin is None or stdin.is_closing():
+            return None
+        pending = stdin.get_write_buffer_size()
+        pipe = stdin.get_extra_info("pipe")
+        try:
+            import fcntl
+            import termios
+
+            fd = pipe.fileno()
+            raw = fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0")
+        except (ImportError, AttributeError, OSError, ValueError):
+            return None
+        return pending + int.from_bytes(raw, sys.byteorder, signed=True)
+
     def write_bytes(self, data: bytes) -> None:
         """Send raw bytes (tests use it to send malformed input)."""
         if self._stdin is None or self._stdin.is_closing():
