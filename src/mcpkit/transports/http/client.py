@@ -39,6 +39,7 @@ from mcpkit.errors import HTTP_ERROR, ConnectionClosed, TransportError
 from mcpkit.http_headers import HeaderParam, request_headers
 from mcpkit.jsonrpc import INVALID_REQUEST, RequestId
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
+from mcpkit.transports.http.header_guard import guard_client, guarded
 from mcpkit.transports.http.sse import SSEDecoder
 
 __all__ = ["HTTP_ERROR", "HttpStatusError", "StreamableHTTPClientTransport"]
@@ -166,6 +167,11 @@ class StreamableHTTPClientTransport(Transport):
         self.max_message_size = max_message_size
         self._client = httpx_client
         self._owns_client = httpx_client is None
+        #: Marks requests carrying ``headers`` with the server's origin: they are dropped
+        #: from any request to another origin (a redirect), see ``header_guard``.
+        self._mark = guarded(url, self.headers)
+        if httpx_client is not None:
+            guard_client(httpx_client)
         self._sink: MessageSink | None = None
         self._closed = False
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -199,6 +205,7 @@ class StreamableHTTPClientTransport(Transport):
                 limits=httpx.Limits(keepalive_expiry=KEEPALIVE_EXPIRY),
                 follow_redirects=True,
             )
+            guard_client(self._client)
 
     def write(self, message: Any, related_request_id: RequestId | None = None) -> None:
         if self._closed:
@@ -269,7 +276,11 @@ class StreamableHTTPClientTransport(Transport):
         elif self.session_id is not None and self.terminate_on_close and self._client is not None:
             with contextlib.suppress(Exception):
                 await self._client.delete(
-                    self.url, headers=self._headers(), auth=self._auth(), timeout=5.0
+                    self.url,
+                    headers=self._headers(),
+                    auth=self._auth(),
+                    timeout=5.0,
+                    extensions=self._mark,
                 )
         if self._owns_client and self._client is not None:
             await self._client.aclose()
@@ -399,7 +410,7 @@ class StreamableHTTPClientTransport(Transport):
                 params = self.header_params(tool)
             headers.update(request_headers(message, params))
         request = client.build_request(
-            "POST", self.url, content=orjson.dumps(message), headers=headers
+            "POST", self.url, content=orjson.dumps(message), headers=headers, extensions=self._mark
         )
         response = await client.send(request, stream=True, auth=self._auth())
         try:
@@ -523,7 +534,9 @@ class StreamableHTTPClientTransport(Transport):
         headers = self._headers(
             accept="text/event-stream", **{"last-event-id": decoder.last_event_id}
         )
-        async with client.stream("GET", self.url, headers=headers, auth=self._auth()) as response:
+        async with client.stream(
+            "GET", self.url, headers=headers, auth=self._auth(), extensions=self._mark
+        ) as response:
             if response.status_code >= 400:
                 raise HttpStatusError(
                     response.status_code, response.reason_phrase, await _read_limited(response)
@@ -550,7 +563,9 @@ class StreamableHTTPClientTransport(Transport):
             if decoder.last_event_id is not None:
                 headers["last-event-id"] = decoder.last_event_id
             try:
-                async with client.stream("GET", self.url, headers=headers, auth=self._auth()) as r:
+                async with client.stream(
+                    "GET", self.url, headers=headers, auth=self._auth(), extensions=self._mark
+                ) as r:
                     ctype = r.headers.get("content-type", "").split(";", 1)[0].strip().lower()
                     if r.status_code >= 400 or ctype != "text/event-stream":
                         if r.status_code == 400 and decoder.last_event_id is not None:
@@ -614,7 +629,12 @@ class StreamableHTTPClientTransport(Transport):
         headers.pop("mcp-protocol-version", None)
         result: Any = None
         async with client.stream(
-            "POST", self.url, content=orjson.dumps(message), headers=headers, auth=self._auth()
+            "POST",
+            self.url,
+            content=orjson.dumps(message),
+            headers=headers,
+            auth=self._auth(),
+            extensions=self._mark,
         ) as response:
             if response.status_code >= 400:
                 raise HttpStatusError(
@@ -659,7 +679,13 @@ class StreamableHTTPClientTransport(Transport):
 
         assert self._client is not None and self._sink is not None
         legacy = LegacySSEClient(
-            self.url, self._client, self._headers, self._auth, self._deliver, self._legacy_lost
+            self.url,
+            self._client,
+            self._headers,
+            self._auth,
+            self._deliver,
+            self._legacy_lost,
+            extensions=self._mark,
         )
         if await legacy.connect(self.timeout):
             self._legacy = legacy

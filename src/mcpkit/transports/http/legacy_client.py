@@ -17,6 +17,8 @@ from urllib.parse import urljoin
 import httpx
 import orjson
 
+from mcpkit.errors import TransportError
+from mcpkit.fetch.policy import origin_of
 from mcpkit.transports.http import sse
 
 __all__ = ["LegacySSEClient"]
@@ -35,6 +37,8 @@ class LegacySSEClient:
         auth: Callable[[], Any],
         deliver: Callable[[Any], None],
         on_lost: Callable[[], None] | None = None,
+        *,
+        extensions: dict[str, object] | None = None,
     ) -> None:
         self.url = url
         self.client = client
@@ -42,11 +46,14 @@ class LegacySSEClient:
         self.auth = auth
         self.deliver = deliver
         self.on_lost = on_lost
+        self.extensions = extensions or {}
         self.endpoint: str | None = None
         self._task: asyncio.Task[None] | None = None
 
     async def connect(self, timeout: float) -> bool:
-        """Open the stream; True once its ``endpoint`` event arrived."""
+        """Open the stream; True once its ``endpoint`` event arrived. An ``endpoint`` on
+        another origin than the stream's is refused (:class:`~mcpkit.errors.TransportError`):
+        the spec requires the same origin, and the configured headers go nowhere else."""
         found: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
         self._task = asyncio.get_running_loop().create_task(self._run(found))
         try:
@@ -57,7 +64,14 @@ class LegacySSEClient:
         if endpoint is None:
             await self.aclose()
             return False
-        self.endpoint = urljoin(self.url, endpoint)
+        url = urljoin(self.url, endpoint)
+        if origin_of(url) != origin_of(self.url):
+            await self.aclose()
+            raise TransportError(
+                f"The server's HTTP+SSE endpoint event names {url}, on another origin than "
+                f"{self.url}: refused (the endpoint must be on the server's own origin)"
+            )
+        self.endpoint = url
         return True
 
     async def _run(self, found: asyncio.Future[str | None]) -> None:
@@ -65,7 +79,9 @@ class LegacySSEClient:
         headers.pop("mcp-session-id", None)
         headers.pop("mcp-protocol-version", None)
         try:
-            async with self.client.stream("GET", self.url, headers=headers, auth=self.auth()) as r:
+            async with self.client.stream(
+                "GET", self.url, headers=headers, auth=self.auth(), extensions=self.extensions
+            ) as r:
                 ctype = r.headers.get("content-type", "").split(";", 1)[0].strip().lower()
                 if r.status_code != 200 or ctype != "text/event-stream":
                     return
@@ -98,7 +114,11 @@ class LegacySSEClient:
         headers.pop("mcp-session-id", None)
         headers.pop("mcp-protocol-version", None)
         response = await self.client.post(
-            self.endpoint, content=orjson.dumps(message), headers=headers, auth=self.auth()
+            self.endpoint,
+            content=orjson.dumps(message),
+            headers=headers,
+            auth=self.auth(),
+            extensions=self.extensions,
         )
         if response.status_code >= 400:
             raise HttpStatusError(response.status_code, response.reason_phrase, response.content)

@@ -1,0 +1,43 @@
+"""Configured headers go to the configured origin only.
+
+Headers the user gives the HTTP client transport (an API key, an ``Authorization`` value)
+are meant for the MCP server they configured. Each request carrying them is marked with
+that origin (``request.extensions``, which httpx keeps across redirects), and a request hook
+drops them from any request to another origin (scheme, host and port), such as a redirect
+the server answered with.
+"""
+
+from __future__ import annotations
+
+import httpx
+
+from mcpkit.fetch.policy import origin_of
+
+__all__ = ["GUARD", "guard_client", "guarded"]
+
+#: The ``request.extensions`` key: (origin, lower-case names of the configured headers).
+GUARD = "mcpkit.configured_headers"
+
+
+async def _drop_foreign(request: httpx.Request) -> None:
+    """The request hook: a marked request to another origin loses the configured headers."""
+    guard = request.extensions.get(GUARD)
+    if guard is None:
+        return
+    origin, names = guard
+    if origin_of(str(request.url)) != origin:
+        for name in names:
+            if name in request.headers:
+                del request.headers[name]
+
+
+def guard_client(client: httpx.AsyncClient) -> None:
+    """Install the hook on ``client`` (once; it touches only marked requests)."""
+    hooks = client.event_hooks
+    if _drop_foreign not in hooks.get("request", []):
+        client.event_hooks = {**hooks, "request": [*hooks.get("request", []), _drop_foreign]}
+
+
+def guarded(url: str, headers: dict[str, str]) -> dict[str, object]:
+    """The ``extensions`` marking requests to ``url`` that carry the configured ``headers``."""
+    return {GUARD: (origin_of(url), tuple(name.lower() for name in headers))}
