@@ -220,6 +220,9 @@ class Session:
     #: The batch each batched request in flight belongs to (made by the first batch: an
     #: instance attribute more for every session would cost each attribute read a little).
     _batch_of: dict[RequestId, _Batch] | None = None
+    #: Methods whose requests stay open until cancelled (``subscriptions/listen``): at the
+    #: end of input they end at once instead of holding the drain.
+    stream_methods: frozenset[str] = frozenset({"subscriptions/listen"})
 
     def __init__(
         self,
@@ -538,6 +541,12 @@ class Session:
         self._drain_task = self._loop.create_task(self._drain_input(drain_timeout))
 
     async def _drain_input(self, drain_timeout: float) -> None:
+        for ctx in self._running():
+            if ctx.method in self.stream_methods and ctx.task is not None:
+                # A stream the client kept open has nothing more to say to a client gone:
+                # it ends unanswered, as when the client cancels it.
+                ctx.cancelled = True
+                ctx.task.cancel()
         loop = self._loop
         deadline = loop.time() + drain_timeout
         while not self._closed:

@@ -18,3 +18,18 @@ def env_with(*paths: Path | str, **extra: str) -> dict[str, str]:
     env.pop("PYTHONUNBUFFERED", None)  # stdout on a pipe is buffered, as clients start servers
     env.update(extra)
     return env
+
+
+def modern(rid: int, method: str, params: dict[str, object] | None = None) -> dict[str, object]:
+    """A 2026-07-28 request with its ``_meta`` envelope."""
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "first-hour", "version": "1"},
+    }
+    return {
+        "jsonrpc": "2.0",
+        "id": rid,
+        "method": method,
+        "params": {**(params or {}), "_meta": meta},
+    }
