@@ -551,6 +551,11 @@ class TaskReceiver:
     def _default_owner(session: Session) -> str | None:
         return None
 
+    #: Whether ``tasks/list`` shows the tasks whose owner is None to a requestor whose owner
+    #: is None (a client's: its only requestor is its server; a server's never does, see
+    #: :mod:`mcpkit.owner`).
+    list_unowned = True
+
     def failure_message(self, result: JSONObject) -> str | None:
         """A status message when ``result`` means the task ``failed`` (None: completed).
         Results are successes here; the server's manager fails tool results with isError."""
@@ -809,10 +814,11 @@ class TaskReceiver:
         """``tasks/list`` (cursor-paginated, only the requestor's tasks)."""
         cursor = params.get("cursor") if type(params) is dict else None
         after = 0 if cursor is None else decode_cursor(cursor)
+        owner = self.owner_of(rctx.session)
+        if owner is None and not self.list_unowned:
+            return {"tasks": []}  # nobody's tasks are reached by their ids only
         try:
-            page, next_pos = await self.store.list(
-                self.owner_of(rctx.session), after, self.page_size
-            )
+            page, next_pos = await self.store.list(owner, after, self.page_size)
         except ValueError:
             raise McpError(INVALID_PARAMS, "Invalid cursor") from None
         result: JSONObject = {"tasks": [t.to_wire() for t in page]}

@@ -306,25 +306,23 @@ async def test_ttl_is_kept_then_the_task_expires() -> None:
     assert not checker.errors, checker.errors
 
 
-async def test_owner_is_the_authenticated_principal(monkeypatch: pytest.MonkeyPatch) -> None:
-    import mcpkit.auth.server as auth_server
+async def test_owner_is_the_authenticated_principal() -> None:
     from mcpkit.auth.server import AccessToken
+    from mcpkit.owner import token_var
 
-    who = {"subject": "alice"}
-    monkeypatch.setattr(
-        auth_server,
-        "get_access_token",
-        lambda: AccessToken("t", client_id="c", subject=who["subject"]),
-    )
+    def act_as(subject: str) -> None:  # what the resource server does for each request
+        token_var.set(AccessToken("t", client_id="c", subject=subject))
+
+    act_as("alice")
     checker = TasksWireChecker("2026-07-28")
     async with ModernPeer(make_app(), checker) as peer:
         created = await call(peer, "slow", {"n": 1})
         assert (await get(peer, created["taskId"]))["status"] == "working"
-        who["subject"] = "bob"
+        act_as("bob")
         for method in ("tasks/get", "tasks/cancel"):
             error = await peer.error(method, {"taskId": created["taskId"]}, capabilities=WITH_TASKS)
             assert error["code"] == -32602
-        who["subject"] = "alice"
+        act_as("alice")
         assert (await get(peer, created["taskId"]))["status"] == "working"
     assert not checker.errors, checker.errors
 

@@ -6,8 +6,9 @@ resource metadata (RFC 9728) at ``/.well-known/oauth-protected-resource[/path]``
 request without a valid bearer token with 401 and ``WWW-Authenticate: Bearer
 resource_metadata="..."`` (plus ``scope``), one whose token lacks a required scope with 403
 ``insufficient_scope``, checks the token's audience against the server's canonical URI and its
-expiry, keeps a session with the identity that created it, and makes the token reachable from
-handlers (``ctx.auth``, :func:`get_access_token`). Token validation itself is a
+expiry, makes what a request creates belong to the identity that made it (sessions, tasks,
+streams: :mod:`mcpkit.owner`), and makes the token reachable from handlers (``ctx.auth``,
+:func:`get_access_token`). Token validation itself is a
 :class:`TokenVerifier`: :class:`~mcpkit.auth.JWTVerifier` (JWT access tokens, keys from a
 JWKS), :class:`~mcpkit.auth.IntrospectionVerifier` (RFC 7662), or the application's own.
 With ``dpop=`` (a :class:`~mcpkit.auth.DPoPVerifier`) it also accepts DPoP-bound tokens
@@ -17,19 +18,19 @@ bearer token is always refused.
 
 from __future__ import annotations
 
-import contextvars
 import hmac
 import inspect
 import logging
 import re
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import orjson
+
+from mcpkit.owner import task_owner, token_var
 
 if TYPE_CHECKING:
     from mcpkit.auth.api_keys import APIKeyVerifier
@@ -98,25 +99,12 @@ VerifierLike = (
     | Callable[[str], AccessToken | None]
 )
 
-_current: contextvars.ContextVar[AccessToken | None] = contextvars.ContextVar(
-    "mcpkit_access_token", default=None
-)
+_current = token_var
 
 
 def get_access_token() -> AccessToken | None:
     """The access token of the request being handled (None without authorization)."""
     return _current.get()
-
-
-def task_owner(session: Any) -> str | None:
-    """A task owner function (``TaskManager(owner=task_owner)``): the authenticated
-    principal when the request carries a token, else the session (the default)."""
-    token = _current.get()
-    if token is not None:
-        return "oauth:" + token.principal
-    from mcpkit.server.tasks import TaskManager
-
-    return TaskManager._default_owner(session)
 
 
 def as_resource_server(auth: Any) -> Any:
@@ -196,7 +184,6 @@ class ResourceServer:
         validate_audience: bool = True,
         metadata: dict[str, Any] | None = None,
         max_body_size: int = 4 * 1024 * 1024,
-        max_bound_sessions: int = 100_000,
         dpop: DPoPVerifier | bool = False,
         api_keys: APIKeyVerifier | None = None,
     ) -> None:
@@ -281,8 +268,6 @@ class ResourceServer:
         #: The protected resource metadata document (None for API keys alone).
         self.metadata: dict[str, Any] | None = doc if self.oauth else None
         self._metadata_body = orjson.dumps(doc)
-        self._sessions: OrderedDict[str, str] = OrderedDict()
-        self._max_bound = max_bound_sessions
 
     @staticmethod
     def _adapt(verifier: VerifierLike) -> Callable[[str], Awaitable[AccessToken | None]]:
@@ -495,14 +480,12 @@ class ResourceServer:
         if path == self.metadata_path:
             await self._serve_metadata(scope, send)
             return
-        header = sid = None
+        header = None
         proofs: list[str] = []
         key_header = self.key_header
         for k, v in scope["headers"]:
             if k == b"authorization":
                 header = v.decode("latin-1")
-            elif k == b"mcp-session-id":
-                sid = v.decode("latin-1")
             elif k == b"dpop":
                 proofs.append(v.decode("latin-1"))
             elif k == key_header and header is None:
@@ -545,32 +528,13 @@ class ResourceServer:
                 scheme=used,
             )
             return
-        if sid is not None:
-            owner = self._sessions.get(sid)
-            if owner is not None and owner != token.principal:
-                logger.warning("Refused session %s to a different principal", sid)
-                await _json(send, 404, _rpc_error(-32001, "Session not found"))
-                return
+        # Whatever the app keeps for this request (a session, a task, a stream) belongs to
+        # this principal, and only this principal reaches it (see mcpkit.owner).
         reset = _current.set(token)
         try:
-            await app(scope, receive, self._binding_send(send, token, sid))
+            await app(scope, receive, send)
         finally:
             _current.reset(reset)
-
-    def _binding_send(self, send: Send, token: AccessToken, sid: str | None) -> Send:
-        if sid is not None:
-            return send
-
-        async def bind(message: Message) -> None:
-            if message["type"] == "http.response.start" and message.get("status", 500) < 300:
-                for k, v in message.get("headers", ()):
-                    if k.lower() == b"mcp-session-id":
-                        self._sessions[v.decode("latin-1")] = token.principal
-                        while len(self._sessions) > self._max_bound:
-                            self._sessions.popitem(last=False)
-            await send(message)
-
-        return bind
 
     def _scopes_for_body(self, body: bytes) -> list[str]:
         assert self.scopes_for is not None

@@ -49,6 +49,8 @@ from mcpkit.envelope import build_request_meta
 from mcpkit.errors import ConnectionClosed, McpError, TransportError
 from mcpkit.http_headers import HeaderParam, definition_header_params
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
+from mcpkit.owner import principal, task_owner
+from mcpkit.proxy.owners import TaskOwners
 from mcpkit.proxy.rounds import (
     STATE_PREFIX,
     ParkedCall,
@@ -186,6 +188,9 @@ class ProxyServer(Server):
         self._traits: set[str] = set()  # what the upstream was seen doing (see Link)
         self._task_support: dict[str, str] = {}  # upstream tool -> its taskSupport
         self._requestor = LegacyRequestor()
+        #: The downstream owner of each task created through the proxy (the upstream sees
+        #: one owner for every client sharing a connection).
+        self.task_owners = TaskOwners()
         self._task_questions = TaskQuestions()
         self._background: set[asyncio.Task[Any]] = set()
         self._watchers: set[asyncio.Task[Any]] = set()
@@ -646,11 +651,22 @@ class ProxyServer(Server):
             return await subscriptions.listen(params, rctx)
 
     async def _forward(self, params: JSONObject | None, rctx: ServerRequestContext) -> Any:
+        method = rctx.method
+        if (
+            method in TASK_METHODS
+            and method != "tasks/list"
+            and (rctx.envelope is None or opted_in(rctx.envelope))  # else -32021 first
+        ):
+            self.task_owners.check((params or {}).get("taskId"), task_owner(rctx.session))
         result = await self._forward_one(params, rctx)
-        if rctx.method == "tools/list" and isinstance(result, dict):
+        if method == "tools/list" and isinstance(result, dict):
             tools = result.get("tools")
             if isinstance(tools, list):
                 self._know_tools(tools)
+        elif method == "tools/call":
+            self.task_owners.created(result, task_owner(rctx.session))
+        elif method == "tasks/list":
+            result = self.task_owners.visible(result, task_owner(rctx.session))
         return result
 
     async def _forward_one(self, params: JSONObject | None, rctx: ServerRequestContext) -> Any:
@@ -762,7 +778,7 @@ class ProxyServer(Server):
     ) -> Any:
         state = (params or {}).get("requestState")
         if isinstance(state, str) and state.startswith(STATE_PREFIX):
-            call = check_state(self._parked.get(state), rctx.principal)
+            call = check_state(self._parked.get(state), principal())
             return await call.round(rctx, params)
         pair = await self._lease()
         client, link = pair
@@ -771,7 +787,7 @@ class ProxyServer(Server):
             self._parked.pop(done.state, None)
             self._give_back(pair)
 
-        call = ParkedCall(ttl=self.round_ttl, principal=rctx.principal, on_end=ended)
+        call = ParkedCall(ttl=self.round_ttl, principal=principal(), on_end=ended)
         link.call = call
         self._parked[call.state] = call
         body = strip_envelope(params)

@@ -2,7 +2,9 @@
 
 What a session *is* lives in the hash ``P:s:{sid}`` (negotiated version, client
 capabilities and info, log level, resource subscriptions, the standalone stream's key, the
-task owner key), expiring after ``session_ttl`` seconds idle; each replica keeps a *view*
+task owner key, and the session's owner: the principal that opened it, checked by every
+replica on every request, see :mod:`mcpkit.owner`), expiring after ``session_ttl`` seconds
+idle (``initialize_timeout`` until a request follows the initialize); each replica keeps a *view*
 of it (a :class:`~mcpkit.session.ServerSession` rebuilt from the hash on the first request it
 serves for the session, refreshed from it on every later one). A request runs on the
 replica its POST reached.
@@ -816,6 +818,8 @@ class SharedSessions:
             "subs": b"[]",
             "sk": transport._standalone.key,
             "tok": sink.task_owner_key,
+            # the owner (mcpkit.owner), checked by every replica that serves the session
+            "own": transport.owner or "",
             "blk": "0",
             "b:0": self.backend.replica_id,
             "sseq": "0",
@@ -826,7 +830,11 @@ class SharedSessions:
             mapping["bp"] = await bus.position()
         pipe = self._client().pipeline(transaction=False)
         pipe.hset(self.keys.session(sid), mapping=mapping)
-        pipe.pexpire(self.keys.session(sid), self.ttl_ms)
+        # Until a request follows the initialize the session lives initialize_timeout at
+        # most (the next request on any replica gives it the full idle TTL).
+        pending = self.app.initialize_timeout if self.app is not None else None
+        ttl = self.ttl_ms if not pending else min(self.ttl_ms, max(int(pending * 1000), 1))
+        pipe.pexpire(self.keys.session(sid), ttl)
         await self._run(pipe.execute())
 
     async def load(self, sid: str) -> RedisSessionTransport | None:
@@ -890,6 +898,7 @@ class SharedSessions:
         standalone.key = _text(fields.get("sk", b"")) or standalone.key
         transport._streams[standalone.key] = standalone
         transport.block = block
+        transport.owner = _text(fields.get("own", b"")) or None
         session: Any = app.session_factory(transport)
         await session.start()
         session.assume_initialized(version, orjson.loads(fields.get("caps") or b"{}"))

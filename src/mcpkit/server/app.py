@@ -237,17 +237,14 @@ class Server(Generic[LifespanT]):
         self._declared: frozenset[str] = declared
         self._task_manager = tasks
         #: A :class:`mcpkit.auth.ResourceServer` protecting :meth:`http_app` with OAuth (an
-        #: :class:`mcpkit.auth.APIKeyVerifier` becomes a key-only one); tasks then belong to
-        #: the authenticated principal (unless the TaskManager has an owner=).
+        #: :class:`mcpkit.auth.APIKeyVerifier` becomes a key-only one). What a request keeps
+        #: (sessions, tasks, streams) belongs to its principal however the token was checked
+        #: (:mod:`mcpkit.owner`).
         if auth is not None:
             from mcpkit.auth.server import as_resource_server
 
             auth = as_resource_server(auth)
         self.auth = auth
-        if auth is not None and not self.task_manager.custom_owner:
-            from mcpkit.auth.server import task_owner
-
-            self.task_manager.owner_of = task_owner
         #: The stateless revisions served (empty: legacy only).
         self.modern_versions = modern_versions
         #: The prototypes new sessions are copied from (kept by

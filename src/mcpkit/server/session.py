@@ -45,6 +45,8 @@ from mcpkit.envelope import SERVER_INFO_KEY, Envelope, should_log
 from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import JSONObject, RequestId
 from mcpkit.lifecycle import Phase
+from mcpkit.owner import current_token
+from mcpkit.owner import principal as owner_principal
 from mcpkit.server.caching import CACHEABLE_METHODS, CacheHints, apply_cache_hints
 from mcpkit.server.context import Context
 from mcpkit.server.logging import LEVELS, current_context
@@ -104,13 +106,9 @@ class ServerRequestContext(RequestContext):
 
     @property
     def principal(self) -> str | None:
-        """Who asks: the authenticated subject (or client id) when the server is protected
-        by OAuth, else None. MRTR ``requestState`` is bound to it."""
-        if self.session.server.auth is None:
-            return None
-        from mcpkit.auth.server import get_access_token
-
-        token = get_access_token()
+        """Who asks: the authenticated subject (or client id) when the request's token was
+        checked (wherever ``auth`` was attached), else None."""
+        token = current_token()
         if token is None:
             return None
         return token.subject or token.client_id
@@ -136,7 +134,7 @@ class ServerRequestContext(RequestContext):
             self.params or {},
             client_capabilities=env.client_capabilities,
             sealer=server.request_state,
-            principal=self.principal,
+            principal=owner_principal(),  # sealed state opens for its principal only
             max_rounds=server.max_rounds,
         )
         return await rnd.run(lambda: function.call(self.workers, **kwargs))

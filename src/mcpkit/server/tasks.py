@@ -10,10 +10,11 @@ tool waits on the client (elicitation, sampling, roots) the task is ``input_requ
 
 The machinery is role-independent and lives in :mod:`mcpkit.tasks` (state, stores, the
 :class:`~mcpkit.tasks.TaskReceiver`); :class:`TaskManager` adds what is particular to a
-server. Tasks are bound to an owner: by default the session that created them (for
-Streamable HTTP, the ``Mcp-Session-Id``; stateless HTTP has no owner, so its tasks are
-reachable by id alone: task ids are random 128-bit values). Pass ``owner=`` to bind them to
-an authorization context instead. A tool result with ``isError`` fails its task.
+server. Tasks are bound to an owner by the one rule of :mod:`mcpkit.owner`: the
+authenticated principal, else the session that created them (for Streamable HTTP, the
+``Mcp-Session-Id``), else nobody (stateless HTTP): such a task is reachable by its id alone
+(a random 128-bit value) and never listed. Pass ``owner=`` to decide otherwise. A tool
+result with ``isError`` fails its task.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from typing import Any
 from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, METHOD_NOT_FOUND, JSONObject
 from mcpkit.lifecycle import has_capability
+from mcpkit.owner import task_owner
 from mcpkit.server import tasks_extension
-from mcpkit.server.session import AppSession
 from mcpkit.session import RequestContext, Session
 from mcpkit.tasks import (
     RELATED_TASK,
@@ -67,17 +68,12 @@ class TaskManager(TaskReceiver):
     """Runs the task-augmented tool calls of one server and serves ``tasks/*``.
 
     Options as for :class:`~mcpkit.tasks.TaskReceiver`; the default owner of a task is the
-    session that created it (see the module docstring).
+    principal, else the session that created it (see the module docstring).
     """
 
-    @staticmethod
-    def _default_owner(session: Session) -> str | None:
-        info = session.transport.info
-        if info.kind == "http" or info.kind == "legacy-sse":
-            return info.session_id  # the HTTP session's id (None: stateless, no owner)
-        if isinstance(session, AppSession):
-            return session.task_owner_key
-        return None
+    _default_owner = staticmethod(task_owner)
+    #: Tasks of nobody (stateless, unauthenticated) are reached by id, never listed.
+    list_unowned = False
 
     def failure_message(self, result: JSONObject) -> str | None:
         """A tool result with ``isError`` fails the task (its first text is the message)."""

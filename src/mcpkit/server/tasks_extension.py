@@ -33,10 +33,10 @@ calls ``await ctx.start_task()``: that attempt answers the ``CreateTaskResult`` 
 tool runs again, from the top, as the task, its MRTR answers replayed (the MRTR rule: the
 questions before ``start_task`` are asked in the same order every time).
 
-**Owners.** A task created by a modern request belongs to the authenticated principal when
-the server is protected by OAuth (or to what ``TaskManager(owner=...)`` says); an
-unauthenticated modern request has no owner: the task id, 128 random bits, is the
-capability to reach it.
+**Owners.** A task created by a modern request belongs to the authenticated principal
+whenever the request's token was checked, wherever ``auth`` was attached (or to what
+``TaskManager(owner=...)`` says); an unauthenticated modern request has no owner: the task
+id, 128 random bits, is the capability to reach it (:mod:`mcpkit.owner`).
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, Final
 from mcpkit.envelope import Envelope, missing_capability_error, missing_client_capabilities
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject, RequestId
+from mcpkit.owner import principal
 from mcpkit.server.mrtr import INPUT_METHODS, InputKind, current_round, required_capability
 from mcpkit.server.mrtr import validate_answer as _validate_answer
 from mcpkit.session import RequestContext
@@ -252,10 +253,7 @@ def modern_owner(manager: TaskReceiver, rctx: RequestContext) -> str | None:
     """Who owns a task a modern request creates or reaches (see the module docstring)."""
     if manager.custom_owner:
         return manager.owner_of(rctx.session)
-    from mcpkit.auth.server import get_access_token
-
-    token = get_access_token()
-    return None if token is None else "oauth:" + token.principal
+    return principal()
 
 
 def create_task_result(info: TaskInfo) -> JSONObject:

@@ -177,15 +177,13 @@ class MiddlewareContext:
 
     @property
     def principal(self) -> str | None:
-        """The authenticated subject (or client id) when the server is protected by OAuth,
-        else None."""
+        """The authenticated subject (or client id) when the request's token was checked
+        (wherever ``auth`` was attached), else None."""
         if self.request is not None:
             return self.request.principal
-        if self.session.server.auth is None:
-            return None
-        from mcpkit.auth.server import get_access_token
+        from mcpkit.owner import current_token
 
-        token = get_access_token()
+        token = current_token()
         return None if token is None else (token.subject or token.client_id)
 
     @property

@@ -15,6 +15,7 @@ from urllib.parse import parse_qs
 import orjson
 
 from mcpkit.jsonrpc import INVALID_REQUEST, PARSE_ERROR, RequestId
+from mcpkit.owner import principal as current_owner
 from mcpkit.session import ServerSession
 from mcpkit.transports.base import TransportInfo
 from mcpkit.transports.http import sse
@@ -85,6 +86,7 @@ class LegacySSEServer:
             on_close=self._forget,
             slow_reader_timeout=self.app.slow_reader_timeout,
         )
+        transport.owner = current_owner()  # only its principal may post to it
         session = self.app.session_factory(transport)
         await session.start()
         self.sessions[sid] = transport
@@ -102,7 +104,7 @@ class LegacySSEServer:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         sid = (query.get("session_id") or [None])[0]
         transport = self.sessions.get(sid) if sid else None
-        if transport is None or transport.sink is None:
+        if transport is None or transport.sink is None or transport.owner != current_owner():
             await respond_error(send, 404 if sid else 400, INVALID_REQUEST, "Unknown session_id")
             return
         ctype = h.content_type

@@ -38,6 +38,7 @@ from mcpkit.jsonrpc import (
     classify,
     initialize_in_batch,
 )
+from mcpkit.owner import principal as current_owner
 from mcpkit.session import ServerSession
 from mcpkit.transports.base import MessageSink, Transport
 from mcpkit.transports.http import sse
@@ -129,9 +130,13 @@ class StreamableHTTPApp:
     ``event_store`` (None: a :class:`MemoryEventStore`; False: no resumability; or any
     :class:`EventStore` such as :class:`SQLiteEventStore`), ``allowed_hosts``,
     ``allowed_origins`` and ``dns_rebinding_protection`` (see below), ``max_body_size``
-    (bytes), ``session_idle_timeout`` (seconds), ``max_header_bytes`` and
+    (bytes), ``session_idle_timeout`` (seconds), ``initialize_timeout`` (seconds a session
+    may stay with nothing after its ``initialize``, not even ``notifications/initialized``,
+    before it ends; None: only ``session_idle_timeout``), ``max_header_bytes`` and
     ``max_header_count`` (past either: 431), ``body_timeout`` (seconds for a POST body to
-    arrive, else 408), ``max_sessions``, ``max_stream_buffer`` (bytes waiting for one SSE
+    arrive, else 408), ``max_sessions``, ``max_sessions_per_client`` (open sessions of one
+    authenticated principal, else of one remote address; past it ``initialize`` is answered
+    429 with ``Retry-After``; None: no limit), ``max_stream_buffer`` (bytes waiting for one SSE
     reader before its producers wait for it), ``slow_reader_timeout`` (seconds a reader may
     take nothing while producers wait before it is dropped; it may resume), ``sse_retry_ms``
     (the ``retry`` field of priming events),
@@ -181,7 +186,9 @@ class StreamableHTTPApp:
         max_header_count: int = 100,
         body_timeout: float | None = 30.0,
         session_idle_timeout: float | None = 1800.0,
+        initialize_timeout: float | None = 45.0,
         max_sessions: int = 10_000,
+        max_sessions_per_client: int | None = 100,
         sse_retry_ms: int | None = None,
         keepalive_interval: float = 15.0,
         max_stream_buffer: int = 4 * 1024 * 1024,
@@ -230,7 +237,11 @@ class StreamableHTTPApp:
         self.max_header_count = max_header_count
         self.body_timeout = body_timeout
         self.session_idle_timeout = session_idle_timeout
+        self.initialize_timeout = initialize_timeout
         self.max_sessions = max_sessions
+        self.max_sessions_per_client = max_sessions_per_client
+        #: Open sessions by client (principal, else remote address): see max_sessions_per_client.
+        self._per_client: dict[str, int] = {}
         self.sse_retry_ms = sse_retry_ms
         self.keepalive_interval = keepalive_interval
         self.max_stream_buffer = max_stream_buffer
@@ -496,7 +507,7 @@ class StreamableHTTPApp:
         sid = h.session_id
         if sid is None:
             if is_request and msg["method"] == "initialize":
-                await self._initialize(msg, send)
+                await self._initialize(msg, send, scope)
                 return
             await respond_error(
                 send,
@@ -513,10 +524,16 @@ class StreamableHTTPApp:
             )
             if transport is None:
                 return
-        if transport is None or transport.closed or transport.sink is None:
+        if (
+            transport is None
+            or transport.closed
+            or transport.sink is None
+            or transport.owner != current_owner()
+        ):
             await self._not_found(send, msg.get("id") if is_request else None)
             return
         transport.touch()
+        transport.established = True
         if not is_request:
             if self.shared is not None:
                 routed = await self._shared_message(transport, msg, kind, send)
@@ -609,9 +626,15 @@ class StreamableHTTPApp:
                 transport = await self._shared_session(sid, transport, send, None)
                 if transport is None:
                     return
-            if transport is None or transport.closed or transport.sink is None:
+            if (
+                transport is None
+                or transport.closed
+                or transport.sink is None
+                or transport.owner != current_owner()
+            ):
                 await self._not_found(send, None)
                 return
+            transport.established = True
             version = transport.protocol_version
         elif version is None:
             version = _DEFAULT_VERSION
@@ -703,7 +726,23 @@ class StreamableHTTPApp:
 
     # -- sessions ------------------------------------------------------------------------------
 
-    async def _initialize(self, msg: dict[str, Any], send: Send) -> None:
+    async def _initialize(self, msg: dict[str, Any], send: Send, scope: Scope) -> None:
+        owner = current_owner()
+        client = owner if owner is not None else _remote_address(scope)
+        cap = self.max_sessions_per_client
+        if cap is not None and client is not None and self._per_client.get(client, 0) >= cap:
+            await self._expire_idle()
+            if self._per_client.get(client, 0) >= cap:
+                await respond_error(
+                    send,
+                    429,
+                    INVALID_REQUEST,
+                    f"Too many sessions for this client (at most {cap}): end one with DELETE "
+                    "or try again later",
+                    msg["id"],
+                    [(b"retry-after", b"30")],
+                )
+                return
         if len(self.sessions) >= self.max_sessions:
             await self._expire_idle()
             if len(self.sessions) >= self.max_sessions:
@@ -727,6 +766,7 @@ class StreamableHTTPApp:
             on_close=self._forget,
             slow_reader_timeout=self.slow_reader_timeout,
         )
+        transport.owner = owner
         server = self.factory_server()
         if server is not None:
             sessions = request_sessions()
@@ -762,6 +802,9 @@ class StreamableHTTPApp:
         if ok and not session.closed:
             transport.protocol_version = session.protocol_version
             self.sessions[sid] = transport
+            if client is not None:
+                transport.client_key = client
+                self._per_client[client] = self._per_client.get(client, 0) + 1
             transport.touch()
             headers.append((b"mcp-session-id", sid.encode()))
             self._ensure_reaper()
@@ -879,6 +922,13 @@ class StreamableHTTPApp:
         sid = transport.session_id
         if sid is not None and self.sessions.get(sid) is transport:
             del self.sessions[sid]
+            client = transport.client_key
+            if client is not None:
+                left = self._per_client.get(client, 1) - 1
+                if left > 0:
+                    self._per_client[client] = left
+                else:
+                    self._per_client.pop(client, None)
 
     async def _end_session(self, transport: HttpSessionTransport) -> None:
         sink = transport.sink
@@ -934,27 +984,36 @@ class StreamableHTTPApp:
             await self.shared.shutdown()
 
     def _ensure_reaper(self) -> None:
-        if self.session_idle_timeout is None:
+        if self.session_idle_timeout is None and self.initialize_timeout is None:
             return
         if self._reaper is None or self._reaper.done():
             self._reaper = asyncio.get_running_loop().create_task(self._reap())
 
     async def _reap(self) -> None:
-        timeout = self.session_idle_timeout
-        assert timeout is not None
-        interval = min(max(timeout / 4, 0.05), 30.0)
+        timeouts = [t for t in (self.session_idle_timeout, self.initialize_timeout) if t]
+        interval = min(max(min(timeouts, default=120.0) / 4, 0.05), 30.0)
         while self.sessions:
             await asyncio.sleep(interval)
             await self._expire_idle()
 
     async def _expire_idle(self) -> None:
         timeout = self.session_idle_timeout
-        if timeout is None:
+        pending = self.initialize_timeout
+        if timeout is None and pending is None:
             return
-        cutoff = time.monotonic() - timeout
+        now = time.monotonic()
+        cutoff = -1.0 if timeout is None else now - timeout
+        # A session nothing followed its initialize (not even notifications/initialized)
+        # ends soon: a flood of bare initializes does not hold the session table.
+        pending_cutoff = cutoff if pending is None else max(cutoff, now - pending)
         for transport in list(self.sessions.values()):
-            if transport.last_active < cutoff and transport.idle():
-                logger.info("Session %s expired after %gs idle", transport.session_id, timeout)
+            limit = cutoff if transport.established else pending_cutoff
+            if transport.last_active < limit and transport.idle():
+                logger.info(
+                    "Session expired after %gs idle%s",
+                    now - transport.last_active,
+                    "" if transport.established else " (never used after initialize)",
+                )
                 await self._end_session(transport)
 
     # -- GET and DELETE ------------------------------------------------------------------------
@@ -974,10 +1033,13 @@ class StreamableHTTPApp:
             return None
         transport = self.sessions.get(sid)
         if self.shared is not None:
-            return await self._shared_session(sid, transport, send, None)
-        if transport is None or transport.closed:
+            transport = await self._shared_session(sid, transport, send, None)
+            if transport is None:
+                return None
+        if transport is None or transport.closed or transport.owner != current_owner():
             await self._not_found(send, None)
             return None
+        transport.established = True
         return transport
 
     async def _get(self, h: RequestHeaders, receive: Receive, send: Send) -> None:
@@ -1125,6 +1187,12 @@ class StreamableHTTPApp:
             transport.connections -= 1
             transport.detach(conn)
             transport.touch()
+
+
+def _remote_address(scope: Scope) -> str | None:
+    """The client's address of an HTTP request (what the ASGI server says), or None."""
+    client = scope.get("client")
+    return "address:" + str(client[0]) if client else None
 
 
 def _deliver(sink: MessageSink, msg: Any) -> None:

@@ -291,6 +291,14 @@ class HttpSessionTransport(Transport):
         self._task_streams: dict[str, _Stream] = {}
         #: Open connections (a session with any is never idle).
         self.connections = 0
+        #: Who owns the session (:mod:`mcpkit.owner`): the principal that opened it, or
+        #: None (no authorization: its unguessable id alone reaches it).
+        self.owner: str | None = None
+        #: Whom the session counts against for ``max_sessions_per_client``.
+        self.client_key: str | None = None
+        #: False until a request of the session follows its ``initialize`` (until then it
+        #: ends after the app's ``initialize_timeout``).
+        self.established = False
 
     @property
     def _standalone(self) -> _Stream:

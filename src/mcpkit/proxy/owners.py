@@ -1,0 +1,81 @@
+"""Whose is each task the proxy passes through: the downstream owner, not the upstream's.
+
+Every downstream client may share one upstream connection (a 2026-07-28 upstream, a
+stateless proxy, the pool of 2026-07-28 clients of a handshake-era upstream), so to the
+upstream all their tasks have one owner. The proxy therefore keeps the owner of each task
+it created for a downstream client (by the rule of :mod:`mcpkit.owner`: the principal, else
+the downstream session, else nobody) and checks it before forwarding ``tasks/get``,
+``tasks/result``, ``tasks/cancel`` and ``tasks/update``; ``tasks/list`` keeps only the
+asker's tasks (nobody's are never listed). A task the proxy did not create is unknown
+downstream (-32602, as the upstream would answer).
+
+The table is bounded: a task leaves it when its ttl ends, and past ``max_tasks`` the oldest
+entries go first; a forgotten task is refused, never opened to others.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from typing import Any, Final
+
+from mcpkit.errors import McpError
+from mcpkit.jsonrpc import INVALID_PARAMS
+from mcpkit.owner import allowed, listable
+
+__all__ = ["TaskOwners"]
+
+_NOT_FOUND: Final = "Failed to retrieve task: Task not found"
+
+
+class TaskOwners:
+    """The downstream owner of each task created through the proxy (see module docstring)."""
+
+    def __init__(self, max_tasks: int = 100_000) -> None:
+        self.max_tasks = max_tasks
+        #: task id -> (owner, expiry as time.monotonic(), or None for none)
+        self._owners: OrderedDict[str, tuple[str | None, float | None]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._owners)
+
+    def created(self, result: Any, owner: str | None) -> None:
+        """Note the task a ``tools/call`` ``result`` created (either design), if any."""
+        if not isinstance(result, dict):
+            return
+        task = result.get("task")
+        if isinstance(task, dict):  # 2025-11-25 CreateTaskResult
+            task_id, ttl = task.get("taskId"), task.get("ttl")
+        elif result.get("resultType") == "task":  # the tasks extension's
+            task_id, ttl = result.get("taskId"), result.get("ttlMs")
+        else:
+            return
+        if not isinstance(task_id, str):
+            return
+        expires = time.monotonic() + ttl / 1000 if isinstance(ttl, int | float) else None
+        self._owners[task_id] = (owner, expires)
+        while len(self._owners) > self.max_tasks:
+            self._owners.popitem(last=False)
+
+    def check(self, task_id: Any, owner: str | None) -> None:
+        """McpError(-32602) unless ``owner`` may reach the task ``task_id``."""
+        entry = self._owners.get(task_id) if isinstance(task_id, str) else None
+        if entry is not None and entry[1] is not None and entry[1] <= time.monotonic():
+            del self._owners[task_id]
+            entry = None
+        if entry is None or not allowed(entry[0], owner):
+            raise McpError(INVALID_PARAMS, _NOT_FOUND)
+
+    def visible(self, result: Any, owner: str | None) -> Any:
+        """A ``tasks/list`` result with only ``owner``'s tasks (none for nobody)."""
+        if not isinstance(result, dict) or not isinstance(result.get("tasks"), list):
+            return result
+        if not listable(owner):
+            return {**result, "tasks": []}
+        kept = []
+        for task in result["tasks"]:
+            task_id = task.get("taskId") if isinstance(task, dict) else None
+            entry = self._owners.get(task_id) if isinstance(task_id, str) else None
+            if entry is not None and allowed(entry[0], owner):
+                kept.append(task)
+        return {**result, "tasks": kept}
