@@ -63,7 +63,9 @@ if TYPE_CHECKING:
     from mcpkit import tasks as tasks_core
     from mcpkit.proxy import ProxyServer
     from mcpkit.redis.backend import RedisBackend
+    from mcpkit.server import components as components_feature
     from mcpkit.server import tasks_extension
+    from mcpkit.server.components import ComponentControl, Kind
     from mcpkit.server.middleware.base import MiddlewareLike
     from mcpkit.server.mount import Mount
     from mcpkit.server.openapi import Route
@@ -74,6 +76,7 @@ if TYPE_CHECKING:
     from mcpkit.transports.http.health import ObservabilityApp
     from mcpkit.transports.http.server import Receive, Scope, Send, StreamableHTTPApp
 else:  # optional features (tasks in either design): loaded on first use
+    components_feature = lazy_module("mcpkit.server.components", globals(), "components_feature")
     tasks_core = lazy_module("mcpkit.tasks", globals(), "tasks_core")
     tasks_extension = lazy_module("mcpkit.server.tasks_extension", globals(), "tasks_extension")
 
@@ -114,6 +117,11 @@ class Server(Generic[LifespanT]):
     hear them): registrations, :meth:`notify_list_changed` and
     :meth:`notify_resource_updated` become 2025 notifications and frames of 2026
     ``subscriptions/listen`` streams (see :mod:`mcpkit.server.subscriptions`).
+
+    ``include_tags`` / ``exclude_tags``: serve only the tools, resources, templates and
+    prompts with one of the included tags / none of the excluded ones (see
+    :mod:`mcpkit.server.components`; :meth:`enable`, :meth:`disable`, :meth:`disable_tool`
+    change what is served while it runs).
 
     ``store``: where state shared by replicas lives. None (or ``"memory"``): this process.
     A ``"redis://host:port/db"`` URL or a :class:`mcpkit.redis.RedisBackend`: 2025 sessions
@@ -158,6 +166,8 @@ class Server(Generic[LifespanT]):
         inline_schema_refs: bool = True,
         store: str | RedisBackend | None = None,
         tool_timeout: float | None = None,
+        include_tags: Iterable[str] | None = None,
+        exclude_tags: Iterable[str] | None = None,
     ) -> None:
         #: The shared store (``store=``: a ``redis://`` URL or a RedisBackend) every
         #: replica's sessions, events, bus, tasks and sealing keys live in; None: memory.
@@ -267,6 +277,9 @@ class Server(Generic[LifespanT]):
             k: dict(v) for k, v in (extensions or {}).items()
         }
         self._skills: SkillRegistry | None = None
+        self._components: ComponentControl | None = None
+        if include_tags is not None or exclude_tags is not None:
+            self._components = components_feature.ComponentControl(self, include_tags, exclude_tags)
 
     @property
     def task_manager(self) -> TaskManager:
@@ -385,6 +398,7 @@ class Server(Generic[LifespanT]):
         max_queued: int | None = None,
         inline_refs: bool | None = None,
         timeout: float | None = None,
+        tags: Iterable[str] | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(
@@ -409,6 +423,7 @@ class Server(Generic[LifespanT]):
         max_queued: int | None = None,
         inline_refs: bool | None = None,
         timeout: float | None = None,
+        tags: Iterable[str] | None = None,
     ) -> Callable[[F], F] | F:
         """Register a function (sync or async) as a tool: ``@app.tool`` or
         ``@app.tool(...)`` with options.
@@ -438,18 +453,22 @@ class Server(Generic[LifespanT]):
         limit; ``math.inf`` for none): then it is cancelled and the client gets an error
         result (``isError``) saying the tool timed out. A task-augmented call is not timed
         (its task lives by its TTL).
+        ``tags``: labels for the server's tag filter and :meth:`enable`/:meth:`disable`
+        (not sent to clients; see :mod:`mcpkit.server.components`).
         ``ui``: the ``ui://`` app resource (:meth:`ui`) rendering its results, and
         ``visibility``: who may call it, ``["model", "app"]`` (the default), ``["app"]``
         (only the app: hidden from clients without MCP Apps) or ``["model"]`` (see
         :mod:`mcpkit.server.apps`).
         """
         if callable(name):
-            self.tools.add(name)
+            entry = self.tools.add(name)
+            if self._components is not None:
+                self._components.registered("tools", entry.name, frozenset())
             return name
         tool_name = name
 
         def decorator(fn: F) -> F:
-            self.tools.add(
+            entry = self.tools.add(
                 fn,
                 name=tool_name,
                 title=title,
@@ -470,6 +489,8 @@ class Server(Generic[LifespanT]):
                 inline_refs=inline_refs,
                 timeout=timeout,
             )
+            if tags is not None or self._components is not None:
+                self.components.registered("tools", entry.name, _tags(tags))
             return fn
 
         return decorator
@@ -482,19 +503,82 @@ class Server(Generic[LifespanT]):
             options["meta"] = apps_feature.tool_meta(
                 self, name, options.get("meta"), ui, visibility
             )
-        self.tools.add(fn, **options)
+        tags = options.pop("tags", None)
+        entry = self.tools.add(fn, **options)
+        if tags is not None or self._components is not None:
+            self.components.registered("tools", entry.name, _tags(tags))
 
     def add_resource(self, fn: Callable[..., Any], uri: str, **options: Any) -> None:
         """Register ``fn`` for the resource or template ``uri`` (same options as
         :meth:`resource`)."""
-        self.resources.add(fn, uri, **options)
+        tags = options.pop("tags", None)
+        entry = self.resources.add(fn, uri, **options)
+        if tags is not None or self._components is not None:
+            kind: Kind = "templates" if entry.template is not None else "resources"
+            self.components.registered(kind, uri, _tags(tags))
 
     def add_prompt(self, fn: Callable[..., Any], **options: Any) -> None:
         """Register ``fn`` as a prompt (same options as :meth:`prompt`)."""
-        self.prompts.add(fn, **options)
+        tags = options.pop("tags", None)
+        entry = self.prompts.add(fn, **options)
+        if tags is not None or self._components is not None:
+            self.components.registered("prompts", entry.name, _tags(tags))
+
+    # -- component control ----------------------------------------------------------------------
+
+    @property
+    def components(self) -> ComponentControl:
+        """Tags, the tag filter and what is enabled (see :mod:`mcpkit.server.components`)."""
+        control = self._components
+        if control is None:
+            control = self._components = components_feature.ComponentControl(self)
+        return control
+
+    def enable_tool(self, name: str) -> None:
+        """Serve a tool :meth:`disable_tool` hid (unless its tags are filtered out);
+        clients get ``notifications/tools/list_changed``."""
+        self.components.set_enabled("tools", name, True)
+
+    def disable_tool(self, name: str) -> None:
+        """Stop serving a tool (it stays registered): it leaves ``tools/list`` and a call of
+        it is an unknown tool; clients get ``notifications/tools/list_changed``."""
+        self.components.set_enabled("tools", name, False)
+
+    def enable_prompt(self, name: str) -> None:
+        """Serve a prompt :meth:`disable_prompt` hid."""
+        self.components.set_enabled("prompts", name, True)
+
+    def disable_prompt(self, name: str) -> None:
+        """Stop serving a prompt (it stays registered)."""
+        self.components.set_enabled("prompts", name, False)
+
+    def _resource_kind(self, uri: str) -> Kind:
+        control = self._components
+        hidden = control is not None and ("templates", uri) in control.hidden
+        return "templates" if hidden or uri in self.resources.templates else "resources"
+
+    def enable_resource(self, uri: str) -> None:
+        """Serve a resource or template :meth:`disable_resource` hid."""
+        self.components.set_enabled(self._resource_kind(uri), uri, True)
+
+    def disable_resource(self, uri: str) -> None:
+        """Stop serving a resource or template (by its URI or URI template)."""
+        self.components.set_enabled(self._resource_kind(uri), uri, False)
+
+    def enable(self, *, tags: Iterable[str] | str) -> None:
+        """Serve the components with these tags again: the tags leave the exclusion (and
+        join ``include_tags`` when the server has them). Clients get list-changed."""
+        self.components.set_filter(enable=_tags(tags), disable=frozenset())
+
+    def disable(self, *, tags: Iterable[str] | str) -> None:
+        """Stop serving every component with one of these tags (now and when registered
+        later). Clients get list-changed."""
+        self.components.set_filter(enable=frozenset(), disable=_tags(tags))
 
     def remove_tool(self, name: str) -> None:
         """Unregister a tool; connected clients get ``notifications/tools/list_changed``."""
+        if self._components is not None and self._components.forget("tools", name):
+            return
         self.tools.remove(name)
 
     def resource(
@@ -511,16 +595,18 @@ class Server(Generic[LifespanT]):
         meta: dict[str, Any] | None = None,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
+        tags: Iterable[str] | None = None,
     ) -> Callable[[F], F]:
         """Register a resource (``"file:///x"``) or a template (``"weather://{city}/current"``).
 
         Template variables are passed to the function as typed arguments. The function returns
         ``str`` (text), ``bytes`` (a base64 blob), contents dicts/models, or any JSON-able value.
         ``ttl_ms``/``cache_scope``: caching hints of its ``resources/read`` (2026-07-28).
+        ``tags``: see :meth:`tool`.
         """
 
         def decorator(fn: F) -> F:
-            self.resources.add(
+            entry = self.resources.add(
                 fn,
                 uri,
                 name=name,
@@ -533,6 +619,9 @@ class Server(Generic[LifespanT]):
                 meta=meta,
                 cache=_item_hints(ttl_ms, cache_scope),
             )
+            if tags is not None or self._components is not None:
+                kind: Kind = "templates" if entry.template is not None else "resources"
+                self.components.registered(kind, uri, _tags(tags))
             return fn
 
         return decorator
@@ -600,6 +689,11 @@ class Server(Generic[LifespanT]):
 
     def remove_resource(self, uri: str) -> None:
         """Unregister a resource or template; clients get ``resources/list_changed``."""
+        control = self._components
+        if control is not None and (
+            control.forget("resources", uri) | control.forget("templates", uri)
+        ):
+            return
         self.resources.remove(uri)
 
     @overload
@@ -616,6 +710,7 @@ class Server(Generic[LifespanT]):
         meta: dict[str, Any] | None = None,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
+        tags: Iterable[str] | None = None,
     ) -> Callable[[F], F]: ...
 
     def prompt(
@@ -628,16 +723,19 @@ class Server(Generic[LifespanT]):
         meta: dict[str, Any] | None = None,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
+        tags: Iterable[str] | None = None,
     ) -> Callable[[F], F] | F:
         """Register a prompt (``@app.prompt`` or ``@app.prompt(...)`` with options); its
-        arguments come from the function's parameters."""
+        arguments come from the function's parameters. ``tags``: see :meth:`tool`."""
         if callable(name):
-            self.prompts.add(name)
+            entry = self.prompts.add(name)
+            if self._components is not None:
+                self._components.registered("prompts", entry.name, frozenset())
             return name
         prompt_name = name
 
         def decorator(fn: F) -> F:
-            self.prompts.add(
+            entry = self.prompts.add(
                 fn,
                 name=prompt_name,
                 title=title,
@@ -646,6 +744,8 @@ class Server(Generic[LifespanT]):
                 meta=meta,
                 cache=_item_hints(ttl_ms, cache_scope),
             )
+            if tags is not None or self._components is not None:
+                self.components.registered("prompts", entry.name, _tags(tags))
             return fn
 
         return decorator
@@ -722,6 +822,8 @@ class Server(Generic[LifespanT]):
 
     def remove_prompt(self, name: str) -> None:
         """Unregister a prompt; clients get ``notifications/prompts/list_changed``."""
+        if self._components is not None and self._components.forget("prompts", name):
+            return
         self.prompts.remove(name)
 
     def completion(
@@ -1303,6 +1405,10 @@ class Server(Generic[LifespanT]):
             outcome = hook(session)
             if inspect.isawaitable(outcome):
                 await outcome
+
+
+def _tags(tags: Iterable[str] | str | None) -> frozenset[str]:
+    return components_feature.normalize_tags(tags)
 
 
 def _sealer(keys: KeyRing | RequestStateSealer | str | None) -> RequestStateSealer:
