@@ -41,7 +41,8 @@ The hierarchy (``except`` the node that fits; every leaf is catchable by its par
     │                                InvalidDPoPProofError, UseDPoPNonceError,
     │                                VerifierUnavailableError (auth.verification)
     ├── FetchRefused                 a URL a server named was not fetched: the fetch policy
-    │                                refused it; ``url`` and ``rule`` say which and why
+    │   │                            refused it; ``url`` and ``rule`` say which and why
+    │   └── client.icons.IconRefused an icon's URL or answer (also an IconError)
     ├── CommandLineError             a failure the command line reports to its user
     │   └── cli.errors.CliError      (and its Declined)
     ├── client.mrtr.MrtrError        a multi round-trip request could not be completed:

@@ -119,6 +119,16 @@ async def test_a_public_server_cannot_point_at_loopback_or_plain_http() -> None:
     refused(exc, "http://93.184.215.15/prm", "scheme")
 
 
+@pytest.mark.parametrize("host", ["2130706433", "0x7f000001", "127.1"])
+async def test_loopback_spelled_as_a_name_is_resolved_and_refused(host: str) -> None:
+    """The system resolver reads these as 127.0.0.1; a public server cannot use them."""
+    target = f"https://{host}/prm"
+    server = HostileServer(PUBLIC_SERVER, resource_metadata=target)
+    exc = await attempt(server)
+    assert host not in server.hosts()
+    refused(exc, target, "address")
+
+
 async def test_names_are_resolved_and_every_address_checked() -> None:
     from mcpkit.fetch import FetchPolicy
 

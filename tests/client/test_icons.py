@@ -251,16 +251,41 @@ async def test_data_uris() -> None:
         await f.fetch("data:image/png;base64")
 
 
+async def public_cdn(host: str) -> list[str]:
+    """A resolver for the made-up CDN (a public address; no DNS in tests)."""
+    known = {"cdn.example.org": ["93.184.215.14"], "inside.example.org": ["10.0.0.7"]}
+    return known.get(host) or ["127.0.0.1"]  # localhost
+
+
 async def test_local_server_icons_and_private_hosts() -> None:
-    f, _ = fetcher({"https://cdn.example.org/i.png": R(200, content=png())})
+    from mcpkit.fetch import FetchPolicy
+
+    policy = FetchPolicy(resolver=public_cdn)
+    f, rec = fetcher({"https://cdn.example.org/i.png": R(200, content=png())}, fetch_policy=policy)
     assert (await f.fetch("https://cdn.example.org/i.png")).width == 16  # local server: any https
     for src in (
         "https://127.0.0.1/i.png",
         "https://10.0.0.5/i.png",
         "https://[::1]/i.png",
         "https://localhost/i.png",
+        "https://inside.example.org/i.png",  # a name for a private address
     ):
         with pytest.raises(IconError):
             await f.fetch(src)
+    assert {r.url.host for r in rec.requests} == {"cdn.example.org"}
     g, _ = fetcher({"https://127.0.0.1/i.png": R(200, content=png())}, allow_private_hosts=True)
     assert (await g.fetch("https://127.0.0.1/i.png")).width == 16
+
+
+@pytest.mark.parametrize("host", ["127.1", "2130706433", "0x7f000001", "169.254.169.254"])
+async def test_loopback_spelled_otherwise_and_metadata_are_refused(host: str) -> None:
+    """Numeric spellings the system resolver reads as 127.0.0.1 are resolved and refused;
+    a metadata address is refused even with allow_private_hosts."""
+    src = f"https://{host}/i.png"
+    f, rec = fetcher({src: R(200, content=png())}, allow_private_hosts=host.startswith("169"))
+    with pytest.raises(IconError) as info:
+        await f.fetch(src)
+    assert rec.requests == []
+    from mcpkit.errors import FetchRefused
+
+    assert isinstance(info.value, FetchRefused) and info.value.rule == "address"

@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import base64
 import binascii
-import ipaddress
+import dataclasses
 import struct
 import urllib.parse
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mcpkit.errors import McpkitError
+from mcpkit.errors import FetchRefused, McpkitError
 
 if TYPE_CHECKING:
+    from mcpkit.fetch import FetchPolicy
     from mcpkit.types import Icon
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "FetchedIcon",
     "IconError",
     "IconFetcher",
+    "IconRefused",
     "image_size",
     "sniff_image_type",
 ]
@@ -43,6 +45,16 @@ DEFAULT_ALLOWED_TYPES: frozenset[str] = frozenset({"image/png", "image/jpeg"})
 
 class IconError(McpkitError, ValueError):
     """The icon was refused (unsafe URI, origin, redirect, size, type) or could not be read."""
+
+
+class IconRefused(IconError, FetchRefused):
+    """The fetch policy refused the icon's URL or its answer (``url`` and ``rule`` say
+    which and why)."""
+
+    def __init__(self, message: str, *, url: str, rule: str) -> None:
+        IconError.__init__(self, message)
+        self.url = url
+        self.rule = rule
 
 
 @dataclass(frozen=True)
@@ -162,7 +174,10 @@ class IconFetcher:
     ``max_bytes``: largest download; ``max_dimension``: largest width/height in pixels;
     ``allowed_types``: sniffed types accepted (PNG and JPEG by default; add ``"image/webp"``
     or ``"image/gif"`` if you can render them safely); ``allow_private_hosts``: allow https
-    icons on loopback/private IP literals when the server is local (off by default);
+    icons on loopback, private and link-local addresses when the server is local (off by
+    default); ``fetch_policy``: the :class:`~mcpkit.fetch.FetchPolicy` every download follows
+    (by default one with ``timeout`` as the deadline for an icon and its redirects: the host
+    is resolved and every address checked, cloud metadata addresses are never fetched);
     ``transport``: an ``httpx`` transport (tests use a mock one).
     """
 
@@ -176,6 +191,7 @@ class IconFetcher:
         timeout: float = 10.0,
         allow_private_hosts: bool = False,
         transport: Any = None,
+        fetch_policy: FetchPolicy | None = None,
     ) -> None:
         self.max_bytes = max_bytes
         self.max_dimension = max_dimension
@@ -184,6 +200,13 @@ class IconFetcher:
         self.timeout = timeout
         self.allow_private_hosts = allow_private_hosts
         self._transport = transport
+        from mcpkit.fetch import FetchPolicy
+
+        base = fetch_policy or FetchPolicy(deadline=timeout)
+        #: The fetch policy of every download (its size cap is ``max_bytes``).
+        self.policy = dataclasses.replace(
+            base, max_bytes=max_bytes, allow_private=base.allow_private or allow_private_hosts
+        )
 
     async def fetch(self, icon: Icon | str, *, server_url: str | None = None) -> FetchedIcon:
         """Fetch ``icon`` (an :class:`~mcpkit.types.Icon` or a URI string).
@@ -245,24 +268,17 @@ class IconFetcher:
         host = (parts.hostname or "").lower()
         if not host:
             raise IconError("icon URI without a host")
-        if server_url is not None:
-            if _origin(url) != _origin(server_url):
-                raise IconError(
-                    f"icon origin {_origin(url)} differs from the server's {_origin(server_url)}"
-                )
-            return
-        if not self.allow_private_hosts:
-            try:
-                ip = ipaddress.ip_address(host.strip("[]"))
-            except ValueError:
-                if host == "localhost" or host.endswith(".localhost"):
-                    raise IconError("icon on localhost refused") from None
-                return
-            if not ip.is_global:
-                raise IconError(f"icon on a non-public address {ip} refused")
+        if server_url is not None and _origin(url) != _origin(server_url):
+            raise IconError(
+                f"icon origin {_origin(url)} differs from the server's {_origin(server_url)}"
+            )
+        # addresses: the fetch policy, which resolves the host and checks every address
 
     async def _download(self, url: str, server_url: str | None) -> tuple[bytes, str | None]:
         import httpx
+
+        from mcpkit.errors import FetchRefused
+        from mcpkit.fetch import Fetcher
 
         start_origin = _origin(url)
         async with httpx.AsyncClient(
@@ -272,39 +288,27 @@ class IconFetcher:
             timeout=self.timeout,
             headers={"Accept": "image/png, image/jpeg, image/webp;q=0.8, image/gif;q=0.5"},
         ) as http:
+            # every hop under the fetch policy, all of them within one deadline
+            fetcher = Fetcher(http, self.policy, server_url or "")
             for _ in range(self.max_redirects + 1):
                 http.cookies.clear()  # never send cookies, not even ones set by a redirect
                 try:
-                    async with http.stream("GET", url) as response:
-                        if response.is_redirect:
-                            location = response.headers.get("location", "")
-                            nxt = urllib.parse.urljoin(url, location)
-                            if _origin(nxt) != start_origin:
-                                raise IconError(
-                                    f"redirect to another origin or scheme refused: {nxt!r}"
-                                )
-                            self._check_url(nxt, server_url)
-                            url = nxt
-                            continue
-                        if response.status_code != 200:
-                            raise IconError(f"icon fetch failed: HTTP {response.status_code}")
-                        length = response.headers.get("content-length")
-                        if length is not None and length.isdigit() and int(length) > self.max_bytes:
-                            raise IconError(f"icon larger than {self.max_bytes} bytes")
-                        encoding = response.headers.get("content-encoding", "identity")
-                        if encoding.strip().lower() not in ("identity", ""):
-                            raise IconError("compressed icon responses are refused")
-                        buf = bytearray()
-                        async for (
-                            chunk
-                        ) in response.aiter_bytes():  # identity: encodings refused above
-                            buf += chunk
-                            if len(buf) > self.max_bytes:
-                                raise IconError(f"icon larger than {self.max_bytes} bytes")
-                        ctype = response.headers.get("content-type")
-                        return bytes(buf), ctype
+                    response = await fetcher.request("GET", url, what="icon")
+                except FetchRefused as exc:
+                    raise IconRefused(str(exc), url=exc.url, rule=exc.rule) from None
                 except httpx.HTTPError as exc:
                     raise IconError(f"icon fetch failed: {exc}") from None
+                if response.is_redirect:
+                    location = response.headers.get("location", "")
+                    nxt = urllib.parse.urljoin(url, location)
+                    if _origin(nxt) != start_origin:
+                        raise IconError(f"redirect to another origin or scheme refused: {nxt!r}")
+                    self._check_url(nxt, server_url)
+                    url = nxt
+                    continue
+                if response.status_code != 200:
+                    raise IconError(f"icon fetch failed: HTTP {response.status_code}")
+                return response.content, response.headers.get("content-type")
             raise IconError("too many redirects")
 
     # -- content --------------------------------------------------------------------------------
