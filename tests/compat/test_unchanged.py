@@ -127,3 +127,70 @@ def test_lowlevel_1x_decorators(tmp_path: Path) -> None:
     assert ops[8]["progress"] == [[1, 2, "step 1"], [2, 2, "step 2"]]
     assert ops[9]["result"]["content"][0]["text"] == "refused here"
     assert ours["notifications"] == ["notifications/resources/list_changed"]
+
+
+LOWLEVEL_V2_SCRIPT: list[dict[str, Any]] = [
+    {"op": "list"},
+    {"op": "call", "name": "convert", "args": {"value": 100}},
+    {"op": "call", "name": "log"},
+    {"op": "call", "name": "crash"},
+    {"op": "call", "name": "other"},
+    {"op": "read", "uri": "memo://today"},
+    {"op": "read", "uri": "memo://tomorrow"},
+    {"op": "get", "name": "greet", "args": {"who": "Ada"}},
+    {
+        "op": "complete",
+        "ref": {"type": "ref/prompt", "name": "greet"},
+        "argument": {"name": "who", "value": "A"},
+    },
+]
+
+
+def test_lowlevel_2x_constructor_handlers(tmp_path: Path) -> None:
+    """The 2.x low-level server: ``on_*`` handlers taking ``(ctx, params)``, the lifespan's
+    state in ``ctx.lifespan_context``, ``create_initialization_options()``; a handler's
+    crash is the JSON-RPC error the SDK answers in the handshake era (code 0, its text); a
+    method with no handler is not found."""
+    theirs, ours = both("mcp2", SERVERS / "lowlevel_v2.py", LOWLEVEL_V2_SCRIPT, tmp_path)
+    assert_same(theirs, ours)
+    assert "code=0 message='secret detail'" in ours["ops"][3]["error"]  # as 2.x answers it
+    assert "completions" not in ours["capabilities"]
+
+
+FASTMCP_V1_SCRIPT: list[dict[str, Any]] = [
+    {"op": "list"},
+    {"op": "call", "name": "add", "args": {"a": 2, "b": 3}},
+    {"op": "call", "name": "weather", "args": {"city": "Oslo"}},
+    {"op": "call", "name": "point", "args": {"x": 4}},
+    {"op": "call", "name": "plain_class", "args": {"name": "abc"}},
+    {"op": "call", "name": "typed_dict_return"},
+    {"op": "call", "name": "bare_dict"},
+    {"op": "call", "name": "builtin_dict"},
+    {"op": "call", "name": "text", "args": {"value": "ab"}},
+    {"op": "call", "name": "direct"},
+    {"op": "call", "name": "picture"},
+    {"op": "call", "name": "refuse"},
+    {"op": "call", "name": "crash", "args": {"n": 7}},
+    {"op": "call", "name": "work", "args": {"steps": 2}},
+    {"op": "read", "uri": "config://app"},
+    {"op": "read", "uri": "data://numbers"},
+    {"op": "read", "uri": "users://42/profile"},
+    {"op": "get", "name": "review", "args": {"code": "x = 1"}},
+    {"op": "get", "name": "debug_error", "args": {"error": "KeyError"}},
+]
+
+
+def test_fastmcp_1x_import_path(tmp_path: Path) -> None:
+    """``mcp.server.fastmcp.FastMCP`` (1.x): output schemas of every annotation kind
+    (``typing.Dict`` wrapped, a bare ``dict`` without one, a plain annotated class),
+    docstrings sent as written, 1.x's error texts (the message shown for any exception),
+    ``Context[ServerSession, State, Any]``, resources, templates and prompts."""
+    theirs, ours = both("mcp1", SERVERS / "fastmcp_v1.py", FASTMCP_V1_SCRIPT, tmp_path)
+    assert_same(theirs, ours)
+    tools = {t["name"]: t for t in ours["ops"][0]["tools"]}
+    assert "outputSchema" not in tools["bare_dict"]
+    assert tools["typed_dict_return"]["outputSchema"]["required"] == ["result"]
+    assert tools["add"]["description"].startswith("Add two numbers.\n\n    Args:")
+    assert (
+        ours["ops"][12]["result"]["content"][0]["text"] == "Error executing tool crash: 'missing 7'"
+    )

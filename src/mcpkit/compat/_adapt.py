@@ -20,7 +20,7 @@ from typing import Any, get_args, get_origin
 
 import pydantic_core
 
-from mcpkit._models import is_model
+from mcpkit._models import is_model, is_model_class
 from mcpkit.server.content import _Media, content_block
 from mcpkit.server.context import Context as NativeContext
 from mcpkit.server.tools import ToolEntry, error_result
@@ -210,6 +210,93 @@ def official_schemas(entry: ToolEntry, fn: Callable[..., Any]) -> None:
     elif get_origin(resolved_hints(fn).get("return")) is dict:
         out["title"] = f"{fname}DictOutput"
     entry.definition["outputSchema"] = out
+
+
+_PLAIN_SKIP = (str, int, float, bool, bytes, type(None), dict, list, tuple, set, frozenset)
+
+
+def plain_class_model(returns: Any) -> Any:
+    """For a return annotation naming an ordinary class with annotations (not a pydantic
+    model, TypedDict, dataclass or builtin), the pydantic model the official SDK makes of
+    it (its annotated attributes, read from the value's attributes); else None."""
+    import dataclasses
+
+    if not isinstance(returns, type) or returns in _PLAIN_SKIP or is_model_class(returns):
+        return None
+    if dataclasses.is_dataclass(returns) or typing.is_typeddict(returns):
+        return None
+    if issubclass(returns, (_Media, BaseException)) or _is_content_class(returns):
+        return None
+    try:
+        hints = typing.get_type_hints(returns)
+    except Exception:
+        return None
+    if not hints:
+        return None
+    from pydantic import ConfigDict, create_model
+
+    fields: dict[str, Any] = {}
+    for field, tp in hints.items():
+        if field.startswith("_"):
+            continue
+        default = getattr(returns, field, _NO_DEFAULT)
+        fields[field] = tp if default is _NO_DEFAULT else (tp, default)
+    return create_model(returns.__name__, __config__=ConfigDict(from_attributes=True), **fields)
+
+
+_NO_DEFAULT = object()
+
+
+def _is_content_class(cls: type) -> bool:
+    from mcpkit.server.content import content_types
+
+    return issubclass(cls, content_types())
+
+
+def structured_by_model(entry: ToolEntry, model: Any) -> None:
+    """Give ``entry`` the structured output of ``model`` (values read by attribute)."""
+    from pydantic import TypeAdapter
+
+    from mcpkit.server.schema import OutputSpec
+
+    adapter: Any = TypeAdapter(model)
+    schema = adapter.json_schema(mode="serialization")
+
+    def convert(value: Any) -> Any:
+        return adapter.dump_python(adapter.validate_python(value), mode="json")
+
+    entry.output = OutputSpec(schema, convert, wrap=False)
+    entry.definition["outputSchema"] = schema
+
+
+def is_typing_dict(returns: Any) -> bool:
+    """True for ``typing.Dict[...]`` (which the official SDK wraps as ``{"result": ...}``,
+    unlike ``dict[str, ...]``)."""
+    return (
+        get_origin(returns) is dict
+        and not isinstance(returns, types.GenericAlias)
+        and returns is not dict
+    )
+
+
+def wrap_output(entry: ToolEntry) -> None:
+    """``entry``'s structured output wrapped as ``{"result": ...}``."""
+    from mcpkit.server.schema import OutputSpec
+
+    output = entry.output
+    if output is None or output.wrap:
+        return
+    inner = dict(output.schema)
+    defs = inner.pop("$defs", None)
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {"result": inner},
+        "required": ["result"],
+    }
+    if defs:
+        schema["$defs"] = defs
+    entry.output = OutputSpec(schema, output.convert, wrap=True)
+    entry.definition["outputSchema"] = schema
 
 
 def drop_titles(schema: Any) -> Any:

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic
+
+from typing_extensions import TypeVar
 
 from mcpkit.compat.mcp.server.mcpserver.context import ServerSession
 
 __all__ = ["CallNext", "HandlerResult", "ServerMiddleware", "ServerRequestContext"]
 
-LifespanContextT = TypeVar("LifespanContextT")
-RequestT = TypeVar("RequestT")
+LifespanContextT = TypeVar("LifespanContextT", default=Any)
+RequestT = TypeVar("RequestT", default=Any)
 
 HandlerResult = Any
 CallNext = Callable[..., Awaitable[Any]]

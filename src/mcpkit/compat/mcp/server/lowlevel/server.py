@@ -20,7 +20,9 @@ import inspect
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic
+
+from typing_extensions import TypeVar
 
 from mcpkit.compat._native import CompatServer
 from mcpkit.compat.mcp.server.mcpserver.context import (
@@ -36,8 +38,8 @@ from mcpkit.server.session import ServerRequestContext as NativeRequestContext
 
 __all__ = ["NotificationOptions", "Server", "request_ctx"]
 
-LifespanResultT = TypeVar("LifespanResultT")
-RequestT = TypeVar("RequestT")
+LifespanResultT = TypeVar("LifespanResultT", default=Any)
+RequestT = TypeVar("RequestT", default=Any)
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: The request being served (what :attr:`Server.request_context` returns).
@@ -193,7 +195,7 @@ class Server(Generic[LifespanResultT, RequestT]):
         self.native.declare_as = self._declare_as
         for method in _PARAMS:
             if not method.startswith("notifications/") and method != "ping":
-                self.native.request_handler(method)(_not_found)
+                self.native.request_handler(method)(self._not_found)
         for key in ("cache_hints", "get_tool_input_schema"):
             handlers.pop(key, None)
         for key, fn in handlers.items():
@@ -209,6 +211,10 @@ class Server(Generic[LifespanResultT, RequestT]):
                 continue  # mcpkit serves subscriptions/listen itself
             else:
                 raise TypeError(f"Server() got an unexpected keyword argument {key!r}")
+
+    async def _not_found(self, params: JSONObject | None, rctx: Any) -> JSONObject:
+        """What a method no handler was registered for is answered with (2.x names it)."""
+        raise McpError(METHOD_NOT_FOUND, "Method not found", rctx.method if self._modern else None)
 
     # -- what is declared -----------------------------------------------------------------------
 
@@ -299,8 +305,10 @@ class Server(Generic[LifespanResultT, RequestT]):
         """The request being served (LookupError outside of one)."""
         return request_ctx.get()
 
-    def _install(self, method: str, produce: Produce, *, legacy_errors: bool) -> None:
-        """Serve ``method`` with ``produce(params, ctx)``, whose value is sent as the result."""
+    def _install(self, method: str, produce: Produce) -> None:
+        """Serve ``method`` with ``produce(params, ctx)``, whose value is sent as the result.
+        An exception is answered as the official SDK does: code 0 with its text in the
+        handshake era, an internal error without it on 2026-07-28."""
         self.request_handlers[method] = produce
 
         async def handle(params: JSONObject | None, rctx: NativeRequestContext) -> JSONObject:
@@ -322,7 +330,7 @@ class Server(Generic[LifespanResultT, RequestT]):
             except McpError:
                 raise
             except Exception as exc:
-                if legacy_errors:  # 1.x answers the exception's text with code 0
+                if ctx.era != "modern":  # the handshake era: its text, with code 0
                     raise McpError(0, str(exc)) from exc
                 raise McpError(INTERNAL_ERROR, "Internal server error") from exc
             finally:
@@ -337,7 +345,7 @@ class Server(Generic[LifespanResultT, RequestT]):
         async def produce(params: JSONObject, ctx: NativeContext) -> Any:
             return await fn(_modern_context(self, ctx, method, params), _params(method, params))
 
-        self._install(method, produce, legacy_errors=False)
+        self._install(method, produce)
 
     def add_request_handler(
         self, method: str, params_type: Any, handler: Callable[..., Awaitable[Any]]
@@ -348,7 +356,7 @@ class Server(Generic[LifespanResultT, RequestT]):
             parsed = params_type.model_validate(params) if params_type is not None else params
             return await handler(_modern_context(self, ctx, method, params), parsed)
 
-        self._install(method, produce, legacy_errors=False)
+        self._install(method, produce)
 
     def add_notification_handler(
         self, method: str, params_type: Any, handler: Callable[..., Awaitable[Any]]
@@ -389,7 +397,7 @@ class Server(Generic[LifespanResultT, RequestT]):
                 self._tool_cache.update({t["name"]: t for t in wired.get("tools", [])})
             return wired
 
-        self._install(method, produce, legacy_errors=True)
+        self._install(method, produce)
 
     def list_tools(self) -> Callable[[F], F]:
         """``@server.list_tools()``: ``async fn() -> list[Tool]`` (or ``fn(request) ->
@@ -435,7 +443,7 @@ class Server(Generic[LifespanResultT, RequestT]):
             async def produce(params: JSONObject, ctx: NativeContext) -> Any:
                 return await fn(params.get("name"), params.get("arguments"))
 
-            self._install("prompts/get", produce, legacy_errors=True)
+            self._install("prompts/get", produce)
             return fn
 
         return decorator
@@ -466,7 +474,7 @@ class Server(Generic[LifespanResultT, RequestT]):
                     }
                 raise ValueError(f"Unexpected return type from read_resource: {type(result)}")
 
-            self._install("resources/read", produce, legacy_errors=True)
+            self._install("resources/read", produce)
             return fn
 
         return decorator
@@ -479,7 +487,7 @@ class Server(Generic[LifespanResultT, RequestT]):
                 await fn(AnyUrl(str(params.get("uri", ""))))
                 return {}
 
-            self._install(method, produce, legacy_errors=True)
+            self._install(method, produce)
             return fn
 
         return decorator
@@ -500,7 +508,7 @@ class Server(Generic[LifespanResultT, RequestT]):
                 await fn(params.get("level"))
                 return {}
 
-            self._install("logging/setLevel", produce, legacy_errors=True)
+            self._install("logging/setLevel", produce)
             return fn
 
         return decorator
@@ -514,7 +522,7 @@ class Server(Generic[LifespanResultT, RequestT]):
                 completion = await fn(parsed.ref, parsed.argument, parsed.context)
                 return {"completion": {"values": []} if completion is None else _wire(completion)}
 
-            self._install("completion/complete", produce, legacy_errors=True)
+            self._install("completion/complete", produce)
             return fn
 
         return decorator
@@ -561,7 +569,7 @@ class Server(Generic[LifespanResultT, RequestT]):
                 except Exception as exc:
                     return _error(str(exc))
 
-            self._install("tools/call", produce, legacy_errors=True)
+            self._install("tools/call", produce)
             return fn
 
         return decorator
@@ -619,11 +627,6 @@ class Server(Generic[LifespanResultT, RequestT]):
         if self._session_manager is None:
             raise RuntimeError("Call streamable_http_app() first")
         return self._session_manager
-
-
-async def _not_found(params: JSONObject | None, rctx: Any) -> JSONObject:
-    """What a method no handler was registered for is answered with."""
-    raise McpError(METHOD_NOT_FOUND, "Method not found")
 
 
 def _meta(params: JSONObject | None) -> Any:

@@ -203,6 +203,13 @@ class Context(Generic[LifespanContextT, RequestT]):
     """What a handler annotated ``ctx: Context`` receives (any parameter name; subscripts
     such as ``Context[ServerSession, AppContext]`` work too)."""
 
+    if not TYPE_CHECKING:
+
+        def __class_getitem__(cls, params: Any) -> Any:
+            # Any generic arguments: 2.x's (lifespan, request), 1.x's (session, lifespan,
+            # request) or fewer; the annotation names the class either way.
+            return cls
+
     def __init__(self, native: NativeContext, server: MCPServer[Any] | None = None) -> None:
         #: The mcpkit :class:`~mcpkit.Context` serving this request.
         self.native = native

@@ -13,9 +13,13 @@ from mcpkit.compat._adapt import (
     CompatToolEntry,
     ToolFailure,
     adapt,
+    is_typing_dict,
     official_schemas,
+    plain_class_model,
     resolved_hints,
+    structured_by_model,
     to_json_text,
+    wrap_output,
 )
 from mcpkit.compat._native import CompatServer
 from mcpkit.compat.mcp.server.mcpserver.context import Context
@@ -180,8 +184,13 @@ class MCPServer(Generic[LifespanResultT]):
     ) -> None:
         """Register ``fn`` as a tool (the options of :meth:`tool`)."""
         tool_name = name or fn.__name__
-        if structured_output is None and resolved_hints(fn).get("return") is str:
-            structured_output = True  # the official SDK wraps a str as {"result": ...}
+        returns = resolved_hints(fn).get("return")
+        plain_model = plain_class_model(returns) if structured_output is not False else None
+        if structured_output is None:
+            if returns is str:
+                structured_output = True  # the official SDK wraps a str as {"result": ...}
+            elif returns is dict or plain_model is not None:
+                structured_output = False  # no schema for a bare dict; see below for classes
         wrapped = adapt(
             fn,
             Context,
@@ -192,13 +201,17 @@ class MCPServer(Generic[LifespanResultT]):
             wrapped,
             name=tool_name,
             title=title,
-            description=description,
+            description=description or fn.__doc__ or "",  # as written, indentation kept
             annotations=annotations,
             icons=icons,
             meta=meta,
             structured_output=structured_output,
         )
         entry.__class__ = CompatToolEntry
+        if plain_model is not None:
+            structured_by_model(entry, plain_model)
+        elif is_typing_dict(returns):
+            wrap_output(entry)
         official_schemas(entry, fn)
 
     def remove_tool(self, name: str) -> None:
@@ -225,7 +238,7 @@ class MCPServer(Generic[LifespanResultT]):
             raise TypeError("Use @mcp.resource('uri'), not @mcp.resource")
 
         def decorator(fn: F) -> F:
-            doc = description if description is not None else (inspect.getdoc(fn) or "")
+            doc = description or fn.__doc__ or ""  # as written, indentation kept
             entry = self.native.resources.add(
                 adapt(fn, Context, self._context, around=_resource_value),
                 uri,
@@ -256,13 +269,14 @@ class MCPServer(Generic[LifespanResultT]):
             return self.prompt()(name)
 
         def decorator(fn: F) -> F:
-            self.native.prompts.add(
+            entry = self.native.prompts.add(
                 adapt(fn, Context, self._context),
                 name=name,
                 title=title,
-                description=description,
+                description=description or fn.__doc__ or "",  # as written
                 icons=icons,
             )
+            entry.definition.setdefault("description", description or fn.__doc__ or "")
             return fn
 
         return decorator
