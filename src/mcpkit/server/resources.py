@@ -136,12 +136,20 @@ class ResourceEntry:
         self.function = UserFunction(fn)
 
 
+#: The longest resource URI a server looks up by default (characters).
+DEFAULT_MAX_URI_LENGTH = 16 * 1024
+
+
 class ResourceRegistry:
-    """The resources and resource templates of one server."""
+    """The resources and resource templates of one server.
+
+    ``max_uri_length``: a longer URI in ``resources/read`` or ``resources/subscribe`` is
+    refused with -32602 before any template is tried (None: no limit)."""
 
     def __init__(self, page_size: int, context_type: type, on_change: Callable[[], None]) -> None:
         self.resources: dict[str, ResourceEntry] = {}
         self.templates: dict[str, ResourceEntry] = {}
+        self.max_uri_length: int | None = DEFAULT_MAX_URI_LENGTH
         self.context_type = context_type
         self.paginator = Paginator(
             "resources", lambda: [r.definition for r in self.resources.values()], page_size
@@ -241,7 +249,15 @@ class ResourceRegistry:
         self._changed()
 
     def find(self, uri: str) -> tuple[ResourceEntry, dict[str, Any]] | None:
-        """The entry serving ``uri`` and the template variables, or None."""
+        """The entry serving ``uri`` and the template variables, or None; McpError -32602
+        when ``uri`` is longer than :attr:`max_uri_length`."""
+        limit = self.max_uri_length
+        if limit is not None and len(uri) > limit:
+            raise McpError(
+                INVALID_PARAMS,
+                f"Resource URI too long: {len(uri)} characters (this server accepts at most "
+                f"{limit})",
+            )
         entry = self.resources.get(uri)
         if entry is not None:
             return entry, {}

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from mcpkit.errors import McpkitError
+from mcpkit.server import _uri_match
 
 __all__ = ["URITemplate", "URITemplateError"]
 
@@ -126,7 +127,7 @@ def _str(value: Any) -> str:
 class URITemplate:
     """A parsed RFC 6570 template (levels 1-4)."""
 
-    __slots__ = ("_parts", "_regex", "template", "variables")
+    __slots__ = ("_deterministic", "_parts", "_steps", "template", "variables")
 
     def __init__(self, template: str) -> None:
         self.template = template
@@ -137,7 +138,8 @@ class URITemplate:
                 names.extend(v.name for v in p.vars if v.name not in names)
         #: Variable names in order of first appearance.
         self.variables: tuple[str, ...] = tuple(names)
-        self._regex = re.compile(self._pattern(), re.DOTALL)
+        self._steps = self._steps_of()
+        self._deterministic = _uri_match.deterministic(self._steps)
 
     def __repr__(self) -> str:
         return f"URITemplate({self.template!r})"
@@ -214,42 +216,48 @@ class URITemplate:
 
     # -- matching -----------------------------------------------------------------------------
 
-    def _pattern(self) -> str:
-        regex: list[str] = []
+    def _steps_of(self) -> tuple[_uri_match.Step, ...]:
+        steps: list[_uri_match.Step] = []
         for index, part in enumerate(self._parts):
             if isinstance(part, str):
-                regex.append(re.escape(part))
+                steps.append(_uri_match.Step(part, None, False, -1))
                 continue
             op = part.op
             single = len(part.vars) == 1 and not part.vars[0].explode
             if op.first == "" and op.reserved:  # {+var}
-                body = r"[^?#]*"
+                excluded = "?#"
             elif op.first == "#":
-                body = r".*"
+                excluded = ""
             elif op.first == "":
-                body = r"[^/?#&]*"
+                excluded = "/?#&"
             elif op.first in "?&":
-                body = r"[^#]*"
+                excluded = "#"
             elif op.first == "/":
-                body = r"[^/?#]*" if single else r"[^/?#]*(?:/[^/?#]*)*"
+                # one segment, or (list / several variables) segments joined by "/"
+                excluded = "/?#" if single else "?#"
             else:  # "." and ";"
-                body = r"[^/?#]*"
-            first = re.escape(op.first)
-            regex.append(f"(?:{first}(?P<e{index}>{body}))?" if first else f"(?P<e{index}>{body})")
-        return "^" + "".join(regex) + "$"
+                excluded = "/?#"
+            steps.append(_uri_match.Step(op.first, excluded, op.first != "", index))
+        return tuple(steps)
 
     def match(self, uri: str) -> dict[str, Any] | None:
-        """The variables ``uri`` was expanded from, or None when it does not fit the template."""
-        m = self._regex.match(uri)
-        if m is None:
+        """The variables ``uri`` was expanded from, or None when it does not fit the template.
+
+        Where the template is ambiguous (``{a}.{b}``, ``{+path}{.ext}``) the earlier
+        expression takes as much as still lets the rest match (``a.b.c`` -> ``a.b`` and
+        ``c``). Time is linear in ``len(uri)`` whatever the template."""
+        if self._deterministic:
+            spans = _uri_match.scan(self._steps, uri)
+        else:
+            spans = _uri_match.solve(self._steps, uri)
+        if spans is None:
             return None
         result: dict[str, Any] = {}
-        for index, part in enumerate(self._parts):
-            if isinstance(part, str):
+        for index, text in spans:
+            if text is None:  # an operator expression that expanded to nothing
                 continue
-            text = m.group(f"e{index}")
-            if text is None:
-                continue
+            part = self._parts[index]
+            assert isinstance(part, _Expr)
             if not self._assign(part, text, result):
                 return None
         return result
