@@ -38,6 +38,7 @@ _EXPORTS: dict[str, str] = {
     "HttpRequest": "mcpkit.http_request",
     "Image": "mcpkit.server",
     "Audio": "mcpkit.server",
+    "File": "mcpkit.server",
     "ResourceNotFound": "mcpkit.server.resources",
 }
 
@@ -60,6 +61,7 @@ if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
     from mcpkit.http_request import HttpRequest as HttpRequest
     from mcpkit.server import Audio as Audio
     from mcpkit.server import Context as Context
+    from mcpkit.server import File as File
     from mcpkit.server import Image as Image
     from mcpkit.server import Server as Server
     from mcpkit.server.resources import ResourceNotFound as ResourceNotFound

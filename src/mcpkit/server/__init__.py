@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcpkit._lazy import load_export
 from mcpkit.server.app import AppSession, Server, ServerHTTPApp
-from mcpkit.server.content import Audio, Image
+from mcpkit.server.content import Audio, File, Image
 from mcpkit.server.context import Context
 from mcpkit.server.prompts import assistant, user
 from mcpkit.server.resources import ResourceNotFound
@@ -37,6 +37,7 @@ __all__ = [
     "Context",
     "ElicitationError",
     "ElicitationResult",
+    "File",
     "Image",
     "MemoryTaskStore",
     "ResourceNotFound",

@@ -74,6 +74,7 @@ if TYPE_CHECKING:
     from mcpkit.server.tasks import TaskManager
     from mcpkit.transports.http.event_store import EventStore
     from mcpkit.transports.http.health import ObservabilityApp
+    from mcpkit.transports.http.routes import CustomRoutes
     from mcpkit.transports.http.server import Receive, Scope, Send, StreamableHTTPApp
 else:  # optional features (tasks in either design): loaded on first use
     components_feature = lazy_module("mcpkit.server.components", globals(), "components_feature")
@@ -278,6 +279,7 @@ class Server(Generic[LifespanT]):
         }
         self._skills: SkillRegistry | None = None
         self._components: ComponentControl | None = None
+        self._custom_routes: list[tuple[str, list[str] | None, Callable[..., Any], str | None]] = []
         if include_tags is not None or exclude_tags is not None:
             self._components = components_feature.ComponentControl(self, include_tags, exclude_tags)
 
@@ -849,6 +851,25 @@ class Server(Generic[LifespanT]):
 
         return decorator
 
+    def custom_route(
+        self, path: str, methods: Iterable[str] | None = None, *, name: str | None = None
+    ) -> Callable[[F], F]:
+        """Serve a plain HTTP route beside the MCP endpoint of :meth:`http_app` (and
+        ``run("http")``): a Starlette-style handler taking a ``starlette.requests.Request``
+        and returning a ``starlette.responses.Response``, sync or async. ``path`` may have
+        parameters (``"/items/{id}"``, in ``request.path_params``); ``methods`` default to
+        GET (and HEAD). The route is not behind the endpoint's Host/Origin or OAuth checks
+        (see :mod:`mcpkit.transports.http.routes`)."""
+        if not isinstance(path, str) or not path.startswith("/"):
+            raise ValueError(f"a route path starts with '/', not {path!r}")
+        chosen = None if methods is None else [m.upper() for m in methods]
+
+        def decorator(fn: F) -> F:
+            self._custom_routes.append((path, chosen, fn, name))
+            return fn
+
+        return decorator
+
     def on_roots_changed(self, fn: F) -> F:
         """Call ``fn(session)`` when a client sends ``notifications/roots/list_changed``."""
         self._roots_hooks.append(fn)
@@ -1385,6 +1406,13 @@ class Server(Generic[LifespanT]):
                 self._http_gates = True
                 self._reinstall()
         asgi = ServerHTTPApp(inner, self, gate)
+        if self._custom_routes:
+            from mcpkit.transports.http.routes import CustomRoutes
+
+            clash = [p for p, *_ in self._custom_routes if p.rstrip("/") == path.rstrip("/")]
+            if clash:
+                raise ValueError(f"custom route {clash[0]!r} is the MCP endpoint's path")
+            asgi.routes = CustomRoutes(self._custom_routes)
         if health or metrics:
             from mcpkit.transports.http.health import probes_for
 
@@ -1442,6 +1470,9 @@ class ServerHTTPApp:
         #: The ``/healthz``, ``/readyz`` and ``/metrics`` app (``http_app(health=,
         #: metrics=)``), answered ahead of everything else; None: no such paths.
         self.probes: ObservabilityApp | None = None
+        #: The plain routes of :meth:`Server.custom_route`, answered ahead of the endpoint;
+        #: None: no such routes.
+        self.routes: CustomRoutes | None = None
         # At shutdown listen streams end first, each answering its closing result.
         app.shutdown_hooks.append(server.relay.end_listens)
 
@@ -1472,6 +1503,10 @@ class ServerHTTPApp:
             probes = self.probes
             if probes is not None and scope["type"] == "http" and probes.route_of(scope):
                 await probes.answer(scope, send)
+                return
+            routes = self.routes
+            if routes is not None and routes.route_of(scope):
+                await routes(scope, receive, send)
                 return
             if self.gate is None and not self.server.middleware:
                 await self.app(scope, receive, send)

@@ -1,4 +1,5 @@
-"""Content helpers (:class:`Image`, :class:`Audio`) and turning return values into content.
+"""Content helpers (:class:`Image`, :class:`Audio`, :class:`File`) and turning return values
+into content.
 
 Tools, prompts and resources return ordinary Python values; this module turns them into
 content blocks (plain dicts, ready for the wire): ``str`` -> text, ``bytes``/:class:`Image`
@@ -28,6 +29,7 @@ else:  # loaded by the first Image or Audio made from a file
 
 __all__ = [
     "Audio",
+    "File",
     "Image",
     "annotations_dict",
     "content_block",
@@ -151,6 +153,70 @@ class Audio(_Media):
 
     kind = "audio"
     _magic = _AUDIO_MAGIC
+
+
+_TEXT_APPLICATION = ("application/json", "application/xml", "application/yaml", "application/toml")
+
+
+class File(_Media):
+    """A file for a tool or prompt result, sent as an embedded resource:
+    ``File(path="report.csv")``, ``File(data=b"...", name="data.bin")``.
+
+    The block is ``{"type": "resource", "resource": {"uri": "file:///<name>", "mimeType":
+    ..., "text" | "blob": ...}}``: text when the MIME type is textual and the bytes are UTF-8,
+    else base64. ``name`` defaults to the path's file name; ``uri`` to ``file:///<name>``;
+    the MIME type to the one given, else the name's, else ``application/octet-stream``."""
+
+    kind = "resource"
+
+    def __init__(
+        self,
+        data: bytes | str | None = None,
+        *,
+        path: str | Path | None = None,
+        name: str | None = None,
+        uri: str | None = None,
+        mime_type: str | None = None,
+        format: str | None = None,
+        annotations: Any = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        if isinstance(data, str):
+            data = data.encode("utf-8")  # a str is the file's text (not base64, as for Image)
+        if mime_type is None and format is not None:
+            ext = format.lower().lstrip(".")
+            mime_type = mimetypes.guess_type(f"f.{ext}")[0] or "application/octet-stream"
+        super().__init__(data, path=path, mime_type=mime_type, annotations=annotations, meta=meta)
+        self.name = name or (self.path.name if self.path is not None else "file")
+        self.uri = uri or f"file:///{self.name}"
+
+    @property
+    def mime_type(self) -> str:
+        """The MIME type: given, else from the name, else ``application/octet-stream``."""
+        if self._mime_type is not None:
+            return self._mime_type
+        guess, _ = mimetypes.guess_type(self.name)
+        return guess or "application/octet-stream"
+
+    def to_block(self) -> dict[str, Any]:
+        """The embedded resource block."""
+        mime = self.mime_type
+        data = self.data
+        resource: dict[str, Any] = {"uri": self.uri, "mimeType": mime}
+        textual = mime.startswith("text/") or mime in _TEXT_APPLICATION or mime.endswith("+json")
+        try:
+            if not textual:
+                raise UnicodeDecodeError("utf-8", b"", 0, 1, "binary type")
+            resource["text"] = data.decode("utf-8")
+        except UnicodeDecodeError:
+            resource["blob"] = base64.b64encode(data).decode()
+        block: dict[str, Any] = {"type": "resource", "resource": resource}
+        ann = annotations_dict(self.annotations)
+        if ann:
+            block["annotations"] = ann
+        if self.meta:
+            block["_meta"] = self.meta
+        return block
 
 
 def to_json_text(value: Any) -> str:
