@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -36,10 +37,11 @@ if TYPE_CHECKING:
     from mcpkit.client import Client
     from mcpkit.server import Server
 
+_pytest_asyncio: ModuleType | None
 try:
-    import pytest_asyncio
+    import pytest_asyncio as _pytest_asyncio
 except ModuleNotFoundError:  # the async fixtures say what is missing when used
-    pytest_asyncio = None
+    _pytest_asyncio = None
 
 __all__ = ["FakeClock"]
 
@@ -62,8 +64,8 @@ class FakeClock:
 
 
 def _async_fixture(func: Any) -> Any:
-    if pytest_asyncio is not None:
-        return pytest_asyncio.fixture(func)
+    if _pytest_asyncio is not None:
+        return _pytest_asyncio.fixture(func)
 
     @pytest.fixture(name=func.__name__)
     def missing() -> Any:
