@@ -42,6 +42,7 @@ from mcpkit.bus import BusEvent, BusRelay, MemoryBus, NotificationBus
 from mcpkit.jsonrpc import JSONObject
 from mcpkit.server import apps as apps_feature
 from mcpkit.server import logging as log_feature
+from mcpkit.server import scopes as scopes_feature
 from mcpkit.server import subscriptions
 from mcpkit.server.caching import DEFAULT_HINTS, CacheHints, CacheScope
 from mcpkit.server.completion import CompletionRegistry
@@ -401,6 +402,7 @@ class Server(Generic[LifespanT]):
         inline_refs: bool | None = None,
         timeout: float | None = None,
         tags: Iterable[str] | None = None,
+        scopes: Iterable[str] | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(
@@ -426,6 +428,7 @@ class Server(Generic[LifespanT]):
         inline_refs: bool | None = None,
         timeout: float | None = None,
         tags: Iterable[str] | None = None,
+        scopes: Iterable[str] | None = None,
     ) -> Callable[[F], F] | F:
         """Register a function (sync or async) as a tool: ``@app.tool`` or
         ``@app.tool(...)`` with options.
@@ -461,6 +464,8 @@ class Server(Generic[LifespanT]):
         ``visibility``: who may call it, ``["model", "app"]`` (the default), ``["app"]``
         (only the app: hidden from clients without MCP Apps) or ``["model"]`` (see
         :mod:`mcpkit.server.apps`).
+        ``scopes``: a principal whose token (or API key) lacks any of them neither sees the
+        tool in ``tools/list`` nor can call it (see :mod:`mcpkit.server.scopes`).
         """
         if callable(name):
             entry = self.tools.add(name)
@@ -490,6 +495,7 @@ class Server(Generic[LifespanT]):
                 max_queued=max_queued,
                 inline_refs=inline_refs,
                 timeout=timeout,
+                scopes=scopes,
             )
             if tags is not None or self._components is not None:
                 self.components.registered("tools", entry.name, _tags(tags))
@@ -598,6 +604,7 @@ class Server(Generic[LifespanT]):
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
         tags: Iterable[str] | None = None,
+        scopes: Iterable[str] | None = None,
     ) -> Callable[[F], F]:
         """Register a resource (``"file:///x"``) or a template (``"weather://{city}/current"``).
 
@@ -605,6 +612,7 @@ class Server(Generic[LifespanT]):
         ``str`` (text), ``bytes`` (a base64 blob), contents dicts/models, or any JSON-able value.
         ``ttl_ms``/``cache_scope``: caching hints of its ``resources/read`` (2026-07-28).
         ``tags``: see :meth:`tool`.
+        ``scopes``: needed to see it listed and read it (see :mod:`mcpkit.server.scopes`).
         """
 
         def decorator(fn: F) -> F:
@@ -620,6 +628,7 @@ class Server(Generic[LifespanT]):
                 icons=icons,
                 meta=meta,
                 cache=_item_hints(ttl_ms, cache_scope),
+                scopes=scopes,
             )
             if tags is not None or self._components is not None:
                 kind: Kind = "templates" if entry.template is not None else "resources"
@@ -713,6 +722,7 @@ class Server(Generic[LifespanT]):
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
         tags: Iterable[str] | None = None,
+        scopes: Iterable[str] | None = None,
     ) -> Callable[[F], F]: ...
 
     def prompt(
@@ -726,9 +736,11 @@ class Server(Generic[LifespanT]):
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
         tags: Iterable[str] | None = None,
+        scopes: Iterable[str] | None = None,
     ) -> Callable[[F], F] | F:
         """Register a prompt (``@app.prompt`` or ``@app.prompt(...)`` with options); its
-        arguments come from the function's parameters. ``tags``: see :meth:`tool`."""
+        arguments come from the function's parameters. ``tags``: see :meth:`tool`.
+        ``scopes``: needed to see it listed and get it (see :mod:`mcpkit.server.scopes`)."""
         if callable(name):
             entry = self.prompts.add(name)
             if self._components is not None:
@@ -745,6 +757,7 @@ class Server(Generic[LifespanT]):
                 icons=icons,
                 meta=meta,
                 cache=_item_hints(ttl_ms, cache_scope),
+                scopes=scopes,
             )
             if tags is not None or self._components is not None:
                 self.components.registered("prompts", entry.name, _tags(tags))
@@ -1123,6 +1136,7 @@ class Server(Generic[LifespanT]):
         if self.modern_versions:
             table[DISCOVER_METHOD] = self._discover
             table.update(subscriptions.handlers())
+        scopes_feature.install(self, table)  # per-user visibility; nothing when unused
         chain = self._chain()
         if chain:
             from mcpkit.server.middleware.chain import ping, serve_initialize, wrap_request

@@ -284,16 +284,26 @@ def _request_declares_apps(rctx: ServerRequestContext) -> bool:
     return _apps.declares_apps(caps)
 
 
+def request_declares_apps(rctx: ServerRequestContext) -> bool:
+    """Whether the client of this request declared the MCP Apps extension."""
+    return _request_declares_apps(rctx)
+
+
+def app_only_tools(server: Server[Any]) -> frozenset[str]:
+    """The names of the tools only apps may call (hidden from clients without MCP Apps)."""
+    return frozenset(
+        name
+        for name, entry in server.tools.tools.items()
+        if (ui := _tool_ui(entry.definition.get("_meta"))) is not None and not ui.model_visible
+    )
+
+
 def install_visibility(server: Server[Any], table: dict[str, ServerHandler]) -> None:
     """Serve ``tools/list`` and ``tools/call`` of ``table`` with the visibility rule: app-only
     tools only for clients that declared the extension. Nothing changes (no cost) when the
     server has no app-only tool."""
     registry = server.tools
-    hidden = frozenset(
-        name
-        for name, entry in registry.tools.items()
-        if (ui := _tool_ui(entry.definition.get("_meta"))) is not None and not ui.model_visible
-    )
+    hidden = app_only_tools(server)
     list_all = table.get("tools/list")
     call = table.get("tools/call")
     if not hidden or list_all is None or call is None:

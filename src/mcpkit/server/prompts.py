@@ -11,7 +11,7 @@ blocks (images, embedded resources) or a whole ``GetPromptResult``.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
 from mcpkit._models import is_model
@@ -22,7 +22,7 @@ from mcpkit.server.invoke import UserFunction
 from mcpkit.server.mrtr import InputRequired
 from mcpkit.server.pagination import Paginator
 from mcpkit.server.schema import ArgumentsError, Signature, analyze
-from mcpkit.server.tools import wire_dict
+from mcpkit.server.tools import scope_set, wire_dict
 
 if TYPE_CHECKING:
     from mcpkit.server.caching import CacheHints
@@ -71,7 +71,7 @@ def to_messages(value: Any) -> list[JSONObject]:
 class PromptEntry:
     """One registered prompt."""
 
-    __slots__ = ("cache", "definition", "fn", "function", "name", "signature")
+    __slots__ = ("cache", "definition", "fn", "function", "name", "scopes", "signature")
 
     def __init__(
         self,
@@ -88,6 +88,8 @@ class PromptEntry:
         self.definition = definition
         self.signature = signature
         self.function = UserFunction(fn)
+        #: The scopes a principal needs to see and get it (None: everyone).
+        self.scopes: frozenset[str] | None = None
 
 
 class PromptRegistry:
@@ -111,6 +113,7 @@ class PromptRegistry:
         icons: list[Any] | None = None,
         meta: dict[str, Any] | None = None,
         cache: CacheHints | None = None,
+        scopes: Iterable[str] | None = None,
     ) -> PromptEntry:
         """Register ``fn`` as a prompt."""
         prompt_name = name or getattr(fn, "__name__", None)
@@ -144,6 +147,7 @@ class PromptRegistry:
         if meta:
             definition["_meta"] = dict(meta)
         entry = PromptEntry(fn, prompt_name, definition, signature, cache)
+        entry.scopes = scope_set(scopes)
         self.prompts[prompt_name] = entry
         self.paginator.invalidate()
         self._on_change()

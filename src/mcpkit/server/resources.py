@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import base64
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from mcpkit._lazy import lazy_module
@@ -25,7 +25,7 @@ from mcpkit.server.invoke import UserFunction
 from mcpkit.server.mrtr import InputRequired
 from mcpkit.server.pagination import Paginator
 from mcpkit.server.schema import ArgumentsError, Signature, analyze
-from mcpkit.server.tools import wire_dict
+from mcpkit.server.tools import scope_set, wire_dict
 from mcpkit.session import RequestContext
 
 if TYPE_CHECKING:
@@ -110,6 +110,7 @@ class ResourceEntry:
         "fn",
         "function",
         "mime_type",
+        "scopes",
         "signature",
         "template",
         "uri",
@@ -134,6 +135,8 @@ class ResourceEntry:
         self.mime_type = mime_type
         self.template = template
         self.function = UserFunction(fn)
+        #: The scopes a principal needs to see and read it (None: everyone).
+        self.scopes: frozenset[str] | None = None
 
 
 #: The longest resource URI a server looks up by default (characters).
@@ -178,6 +181,7 @@ class ResourceRegistry:
         icons: list[Any] | None = None,
         meta: dict[str, Any] | None = None,
         cache: CacheHints | None = None,
+        scopes: Iterable[str] | None = None,
     ) -> ResourceEntry:
         """Register ``fn`` for ``uri`` (a template when it contains ``{...}``)."""
         if not isinstance(uri, str) or not uri:
@@ -236,6 +240,7 @@ class ResourceRegistry:
         if meta:
             definition["_meta"] = dict(meta)
         entry = ResourceEntry(fn, uri, definition, signature, mime_type, template, cache)
+        entry.scopes = scope_set(scopes)
         registry[uri] = entry
         self._changed()
         return entry

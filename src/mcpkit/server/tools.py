@@ -19,7 +19,7 @@ import re
 import sys
 import traceback
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
 from mcpkit._lazy import lazy_module
@@ -87,6 +87,16 @@ def check_timeout(timeout: float | None) -> float | None:
     return float(timeout)
 
 
+def scope_set(scopes: Iterable[str] | str | None) -> frozenset[str] | None:
+    """The ``scopes=`` of a registration: None (or empty) for everyone, else the set."""
+    if scopes is None:
+        return None
+    out = frozenset(scopes.split() if isinstance(scopes, str) else scopes)
+    if not all(isinstance(s, str) and s and " " not in s for s in out):
+        raise ValueError(f"scopes are non-empty strings without spaces: {sorted(map(str, out))}")
+    return out or None
+
+
 def wire_dict(value: Any, what: str) -> dict[str, Any]:
     """A protocol object given as a model or a dict (snake_case keys accepted) in wire form."""
     if is_model(value):
@@ -112,6 +122,7 @@ class ToolEntry:
         "name",
         "output",
         "passthrough_type",
+        "scopes",
         "signature",
         "task_start",
         "task_support",
@@ -149,6 +160,8 @@ class ToolEntry:
         self._header_params_found = False
         #: Seconds a call may run before it is cancelled (None: no limit).
         self.timeout: float | None = None
+        #: The scopes a principal needs to see and call it (None: everyone).
+        self.scopes: frozenset[str] | None = None
 
     def header_params(self) -> tuple[HeaderParam, ...] | None:
         """The ``x-mcp-header`` parameters its ``inputSchema`` declares (2026-07-28), found
@@ -247,6 +260,7 @@ class ToolRegistry:
         max_queued: int | None = None,
         inline_refs: bool | None = None,
         timeout: float | None = None,
+        scopes: Iterable[str] | None = None,
     ) -> ToolEntry:
         """Register ``fn`` as a tool (see :meth:`mcpkit.Server.tool`)."""
         tool_name = name or getattr(fn, "__name__", None)
@@ -308,6 +322,7 @@ class ToolRegistry:
             fn, tool_name, signature, output, definition, task_support, passthrough, cache
         )
         entry.task_start = task_start
+        entry.scopes = scope_set(scopes)
         default_limit, default_queued = self.default_concurrency
         limit = max_concurrency if max_concurrency is not None else default_limit
         if limit is not None:
