@@ -116,7 +116,8 @@ def _request_ids(message: Any) -> list[RequestId]:
 class StreamableHTTPClientTransport(Transport):
     """Talk to an MCP server at ``url`` over Streamable HTTP.
 
-    ``headers`` are sent with every request; ``auth`` is an ``httpx.Auth`` (the OAuth flow
+    ``headers`` are sent with every request to ``url``'s origin and dropped from any request
+    to another (a redirect); ``auth`` is an ``httpx.Auth`` (the OAuth flow
     plugs in there); ``timeout`` bounds connecting and sending, ``sse_read_timeout`` the wait
     between two chunks of a response; ``max_message_size`` bounds one SSE event (bytes). Pass
     ``httpx_client`` to reuse a configured client (it is

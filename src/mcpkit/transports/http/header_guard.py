@@ -15,6 +15,8 @@ from mcpkit.fetch.policy import origin_of
 
 __all__ = ["GUARD", "guard_client", "guarded"]
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
 #: The ``request.extensions`` key: (origin, lower-case names of the configured headers).
 GUARD = "mcpkit.configured_headers"
 
@@ -25,7 +27,8 @@ async def _drop_foreign(request: httpx.Request) -> None:
     if guard is None:
         return
     origin, names = guard
-    if origin_of(str(request.url)) != origin:
+    url = request.url
+    if (url.scheme, url.host, url.port or _DEFAULT_PORTS.get(url.scheme)) != origin:
         for name in names:
             if name in request.headers:
                 del request.headers[name]
@@ -38,6 +41,9 @@ def guard_client(client: httpx.AsyncClient) -> None:
         client.event_hooks = {**hooks, "request": [*hooks.get("request", []), _drop_foreign]}
 
 
-def guarded(url: str, headers: dict[str, str]) -> dict[str, object]:
-    """The ``extensions`` marking requests to ``url`` that carry the configured ``headers``."""
+def guarded(url: str, headers: dict[str, str]) -> dict[str, object] | None:
+    """The ``extensions`` marking requests to ``url`` that carry the configured ``headers``
+    (None when there are none: nothing to guard)."""
+    if not headers:
+        return None
     return {GUARD: (origin_of(url), tuple(name.lower() for name in headers))}

@@ -46,7 +46,7 @@ class LegacySSEClient:
         self.auth = auth
         self.deliver = deliver
         self.on_lost = on_lost
-        self.extensions = extensions or {}
+        self.extensions = extensions
         self.endpoint: str | None = None
         self._task: asyncio.Task[None] | None = None
 
