@@ -273,6 +273,41 @@ async def test_11_proxy_tasks_belong_to_the_downstream_principal() -> None:
         assert result["content"][0]["text"] == "secret of alice"
 
 
+async def test_11_proxy_rounds_belong_to_the_downstream_principal() -> None:
+    """The upstream seals requestState for the proxy; the proxy binds it to the principal."""
+    upstream = tenant_server()
+    async with contextlib.AsyncExitStack() as stack:
+        upstream_url = await stack.enter_async_context(running(upstream.http_app())) + "/mcp"
+        proxy = Server.proxy(upstream_url)
+        base = await stack.enter_async_context(running(proxy.http_app(auth=resource_server())))
+        alice, mallory, _ = await stack.enter_async_context(callers())
+        url = base + "/mcp"
+        steps = {"name": "two_steps", "arguments": {}}
+        first = (await alice.modern(url, "tools/call", steps)).result
+        assert first["resultType"] == "input_required"
+        second = (
+            await alice.modern(
+                url,
+                "tools/call",
+                {
+                    **steps,
+                    "inputResponses": {"step1": answer("Alice")},
+                    "requestState": first["requestState"],
+                },
+            )
+        ).result
+        stolen = {
+            **steps,
+            "inputResponses": {"step2": answer("Mallory")},
+            "requestState": second["requestState"],
+        }
+        r = await mallory.modern(url, "tools/call", stolen)
+        assert r.error_code == -32602, r.message
+        own = {**stolen, "inputResponses": {"step2": answer("Bob")}}
+        done = (await alice.modern(url, "tools/call", own)).result
+        assert done["content"][0]["text"] == "Alice then Bob"
+
+
 # -- 12. a flood of bare initializes ---------------------------------------------------------------
 
 

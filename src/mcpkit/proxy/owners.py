@@ -11,19 +11,27 @@ downstream (-32602, as the upstream would answer).
 
 The table is bounded: a task leaves it when its ttl ends, and past ``max_tasks`` the oldest
 entries go first; a forgotten task is refused, never opened to others.
+
+The MRTR ``requestState`` a 2026-07-28 upstream issues is bound to whom it saw: the proxy.
+For an authenticated downstream principal the proxy seals it once more, bound to that
+principal and request (:func:`seal_upstream_state`), and opens it before forwarding the next
+round (:func:`open_upstream_state`), so another principal cannot continue the round.
 """
 
 from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS
 from mcpkit.owner import allowed, listable
 
-__all__ = ["TaskOwners"]
+if TYPE_CHECKING:
+    from mcpkit.server.request_state import RequestStateSealer
+
+__all__ = ["TaskOwners", "open_upstream_state", "seal_upstream_state"]
 
 _NOT_FOUND: Final = "Failed to retrieve task: Task not found"
 
@@ -79,3 +87,37 @@ class TaskOwners:
             if entry is not None and allowed(entry[0], owner):
                 kept.append(task)
         return {**result, "tasks": kept}
+
+
+def _binding(method: str, params: Any, principal: str) -> Any:
+    from mcpkit.server.request_state import RequestBinding
+
+    return RequestBinding.of(method, params if isinstance(params, dict) else {}, principal)
+
+
+def open_upstream_state(
+    sealer: RequestStateSealer, method: str, params: Any, principal: str | None
+) -> Any:
+    """``params`` of a downstream MRTR round with the upstream's ``requestState`` in place of
+    the proxy's (McpError -32602 when it was issued to another principal or request)."""
+    if principal is None or not isinstance(params, dict):
+        return params
+    token = params.get("requestState")
+    if token is None:
+        return params
+    state = sealer.open(token, _binding(method, params, principal))
+    return {**params, "requestState": state.data.get("u")}
+
+
+def seal_upstream_state(
+    sealer: RequestStateSealer, method: str, params: Any, principal: str | None, result: Any
+) -> Any:
+    """An upstream's ``InputRequiredResult`` with its ``requestState`` sealed for the
+    downstream ``principal`` and request."""
+    if principal is None or not isinstance(result, dict):
+        return result
+    token = result.get("requestState")
+    if not isinstance(token, str):
+        return result
+    sealed = sealer.seal(_binding(method, params, principal), data={"u": token})
+    return {**result, "requestState": sealed}

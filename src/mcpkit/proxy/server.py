@@ -50,7 +50,7 @@ from mcpkit.errors import ConnectionClosed, McpError, TransportError
 from mcpkit.http_headers import HeaderParam, definition_header_params
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
 from mcpkit.owner import principal, task_owner
-from mcpkit.proxy.owners import TaskOwners
+from mcpkit.proxy.owners import TaskOwners, open_upstream_state, seal_upstream_state
 from mcpkit.proxy.rounds import (
     STATE_PREFIX,
     ParkedCall,
@@ -699,7 +699,14 @@ class ProxyServer(Server):
             return legacy_result(result)
         main, link = await self._upstream_of(rctx)
         if main.modern:
-            return await _call(main, link, rctx, method, params)
+            if method not in MRTR_METHODS:
+                return await _call(main, link, rctx, method, params)
+            # the upstream binds its requestState to the proxy: bind it to the principal
+            who = principal()
+            sealer = self.request_state
+            upstream = open_upstream_state(sealer, method, params, who)
+            result = await _call(main, link, rctx, method, upstream)
+            return seal_upstream_state(sealer, method, params, who, result)
         if method in TASK_METHODS or (
             method == "tools/call"
             and opted_in(rctx.envelope)
