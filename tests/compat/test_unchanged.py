@@ -57,17 +57,23 @@ def normalised(report: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: The two ways of running a server unchanged on mcpkit.
+PYTHON_M = ["-m", "mcpkit.compat"]
+MCPKIT_RUN = ["-m", "mcpkit", "run", "--compat"]
+
+
 def both(
-    sdk: str, server: Path, script: list[Any], tmp: Path, *args: str
+    sdk: str, server: Path, script: list[Any], tmp: Path, *args: str, via: list[str] = PYTHON_M
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The reports of the official client on ``server`` run by the ``sdk`` peer and run
-    unchanged on mcpkit (``python -m mcpkit.compat``), mcpkit's wire checked."""
+    unchanged on mcpkit (``via``: ``python -m mcpkit.compat`` or ``mcpkit run --compat``),
+    mcpkit's wire checked."""
     log = tmp / "wire.jsonl"
     recorded = [sys.executable, str(PEER_SCRIPTS / "tee.py"), str(log), "--"]
     theirs = drive(script, [str(peer(sdk)), str(server), *args], tmp, "theirs")
     ours = drive(
         script,
-        [*recorded, sys.executable, "-m", "mcpkit.compat", str(server), *args],
+        [*recorded, sys.executable, *via, str(server), *args],
         tmp,
         "ours",
     )
@@ -151,7 +157,9 @@ def test_lowlevel_2x_constructor_handlers(tmp_path: Path) -> None:
     state in ``ctx.lifespan_context``, ``create_initialization_options()``; a handler's
     crash is the JSON-RPC error the SDK answers in the handshake era (code 0, its text); a
     method with no handler is not found."""
-    theirs, ours = both("mcp2", SERVERS / "lowlevel_v2.py", LOWLEVEL_V2_SCRIPT, tmp_path)
+    theirs, ours = both(
+        "mcp2", SERVERS / "lowlevel_v2.py", LOWLEVEL_V2_SCRIPT, tmp_path, via=MCPKIT_RUN
+    )
     assert_same(theirs, ours)
     assert "code=0 message='secret detail'" in ours["ops"][3]["error"]  # as 2.x answers it
     assert "completions" not in ours["capabilities"]

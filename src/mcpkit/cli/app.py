@@ -101,6 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
         mcpkit run server.py -t http --host 0.0.0.0 --allowed-host mcp.example.com
         mcpkit run server.py -t http --health --metrics          # + /healthz /readyz /metrics
         mcpkit run server.py -t http --store redis://127.0.0.1:6379/0  # one of N replicas
+        mcpkit run --compat official_server.py         # a server written for mcp/fastmcp
+        mcpkit run --compat mcp-server-time --local-timezone UTC  # a console script, its args
         """,
     )
     run.add_argument("server", metavar="SERVER", help="path/to/file.py[:object] or module:object")
@@ -187,6 +189,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="stdio: at end of input, seconds the requests already received get to finish "
         "before they are cancelled and answered with an error (default 10)",
+    )
+    run.add_argument(
+        "--compat",
+        action="store_true",
+        help="the rest of the line is a server written for the official SDK (mcp 1.x/2.x) or "
+        "fastmcp and its arguments: a file, an installed console script or a module, run "
+        "unchanged with `mcp`/`fastmcp` served by mcpkit.compat (file.py:object, or "
+        "--transport http, serves the object with these options instead)",
     )
     run.add_argument(
         "--reload",
@@ -361,7 +371,14 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
     argv, old_spelling = _json_arguments(argv)
     if old_spelling:
         sys.stderr.write(_JSON_ARGS_DEPRECATED)
+    server_args: list[str] = []
+    if "run" in argv and "--compat" in argv[argv.index("run") :]:
+        # `run [OPTIONS] --compat TARGET [ARGS...]`: what follows TARGET is the server's own.
+        cut = argv.index("--compat", argv.index("run")) + 2
+        argv, server_args = argv[:cut], argv[cut:]
     args, extras = parser.parse_known_args(argv)
+    if getattr(args, "compat", False):
+        args.server_args = server_args
     command = getattr(args, "command", None)
     if extras and command in _WITH_ARGUMENTS:
         pairs = [e for e in extras if not e.startswith("-") and "=" in e]

@@ -252,8 +252,33 @@ def _attach_store(app: Any, args: argparse.Namespace) -> None:
         raise CliError(f"cannot use --store: {exc}") from None
 
 
+def _run_compat(args: argparse.Namespace) -> int | None:
+    """``--compat``: run a server written for the official SDK or fastmcp unchanged (its own
+    entry point, arguments and transport choice); None when the object is to be served with
+    this command's options instead (``file.py:object``, or ``--transport http``)."""
+    from mcpkit.compat._alias import install
+    from mcpkit.compat.run import CompatTargetError, run_target
+
+    install()
+    ref = parse_server_ref(args.server)
+    sys.argv = [args.server, *args.server_args]
+    if (ref is not None and ref.obj is not None) or args.transport == "http":
+        return None
+    try:
+        status = run_target(args.server, list(args.server_args))
+    except CompatTargetError as exc:
+        raise CliError(
+            str(exc), "give path/to/server.py, a console script on PATH or a module", EXIT_USAGE
+        ) from None
+    return status if isinstance(status, int) else 0
+
+
 def run_server(args: argparse.Namespace) -> int:
     """Serve the server named by ``args.server``."""
+    if getattr(args, "compat", False):
+        status = _run_compat(args)
+        if status is not None:
+            return status
     ref = parse_server_ref(args.server)
     if ref is None:
         raise CliError(

@@ -168,6 +168,10 @@ def _import_file(path: Path) -> Any:
     folder = str(resolved.parent)
     if folder not in sys.path:
         sys.path.insert(0, folder)
+    if _written_for_other_sdk(resolved):
+        from mcpkit.compat._alias import install
+
+        install()  # its `import mcp` / `import fastmcp` get mcpkit's compat layer
     spec = importlib.util.spec_from_file_location(name, resolved)
     if spec is None or spec.loader is None:
         raise TargetError(f"cannot load {path} as a Python module")
@@ -188,6 +192,25 @@ def _import_file(path: Path) -> Any:
             f"run `python {path}` to see the full traceback",
         ) from exc
     return module
+
+
+def _written_for_other_sdk(path: Path) -> bool:
+    """True when the file imports ``mcp``, ``mcp_types`` or ``fastmcp`` (a server written
+    for the official SDK or fastmcp, served here through :mod:`mcpkit.compat`)."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        if any(n.partition(".")[0] in ("mcp", "mcp_types", "fastmcp") for n in names):
+            return True
+    return False
 
 
 def _servers_in(module: Any) -> list[str]:
