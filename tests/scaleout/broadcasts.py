@@ -11,7 +11,7 @@ import httpx
 import orjson
 
 from mcpkit.redis import RedisBackend
-from tests.scaleout.cluster import Deployment, direct_url
+from tests.scaleout.cluster import PREFIX, Deployment, direct_url
 
 HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 VERSION = "2025-11-25"
@@ -87,7 +87,7 @@ async def published(deployment: Deployment, session: RawSession, count: int) -> 
     """Wait until ``count`` bus events after the session's bus position are in the log: a
     tool's announcement is published as it answers, not before, and the GET stream opened
     next must find them there (test-only reads of the layout)."""
-    backend = RedisBackend(deployment.redis.url)
+    backend = RedisBackend(deployment.redis.url, prefix=PREFIX)
     try:
         client = backend.client
         keys = backend.keys

@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcpkit.redis.keys import default_prefix
+
 ROOT = Path(__file__).resolve().parents[2]
+#: The deployment secret every replica of the test deployments is given.
+STORE_SECRET = "scaleout-test-deployment-secret-0001"
+#: The key prefix of the replicas' server ("scaleout") with that secret.
+PREFIX = default_prefix(STORE_SECRET.encode(), "scaleout")
 NGINX = "/usr/sbin/nginx"
 
 
@@ -116,7 +122,12 @@ class Replica:
         # This tree's mcpkit (src/) first: a copy of the tree runs its own code, not the
         # checkout the venv's editable install points at.
         path = os.pathsep.join((str(ROOT / "src"), str(ROOT)))
-        env = {**os.environ, "PYTHONPATH": path, "MCPKIT_REQUEST_STATE_KEYS": ""}
+        env = {
+            **os.environ,
+            "PYTHONPATH": path,
+            "MCPKIT_REQUEST_STATE_KEYS": "",
+            "MCPKIT_STORE_SECRET": STORE_SECRET,
+        }
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [

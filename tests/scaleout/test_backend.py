@@ -12,7 +12,7 @@ from mcpkit.bus import BusEvent
 from mcpkit.redis import RedisBackend, StoreUnavailable
 from mcpkit.redis.tasks import LEASE_EXPIRED_MESSAGE
 from tests.scaleout.broadcasts import RawSession, follow_get, missed_broadcasts_tour
-from tests.scaleout.cluster import direct_url
+from tests.scaleout.cluster import PREFIX, STORE_SECRET, direct_url
 from tests.scaleout.conftest import Deployment, free_port
 from tests.scaleout.tours import until
 
@@ -110,19 +110,23 @@ async def test_cancel_elsewhere_stops_the_run(pair: tuple[RedisBackend, RedisBac
 
 def test_key_ring_is_shared(live: Deployment) -> None:
     prefix = f"k{free_port()}"
-    one = RedisBackend(live.redis.url, prefix=prefix).key_ring()
-    two = RedisBackend(live.redis.url, prefix=prefix).key_ring()
+    one = RedisBackend(live.redis.url, prefix=prefix, secret=STORE_SECRET).key_ring()
+    two = RedisBackend(live.redis.url, prefix=prefix, secret=STORE_SECRET).key_ring()
     assert one._raw == two._raw and not one.ephemeral
 
 
 def test_key_ring_unreachable_is_a_clear_error() -> None:
-    backend = RedisBackend(f"redis://127.0.0.1:{free_port()}/0", connect_timeout=0.5)
+    backend = RedisBackend(
+        f"redis://127.0.0.1:{free_port()}/0", secret=STORE_SECRET, connect_timeout=0.5
+    )
     with pytest.raises(StoreUnavailable, match="Shared store unavailable: Redis at"):
         backend.key_ring()
 
 
 async def test_unreachable_redis_fails_fast() -> None:
-    backend = RedisBackend(f"redis://127.0.0.1:{free_port()}/0", connect_timeout=0.5)
+    backend = RedisBackend(
+        f"redis://127.0.0.1:{free_port()}/0", secret=STORE_SECRET, connect_timeout=0.5
+    )
     with pytest.raises(StoreUnavailable):
         await backend.task_store().create(ttl=None, poll_interval=None, owner=None)
     with pytest.raises(StoreUnavailable):
@@ -171,7 +175,7 @@ async def test_a_session_that_missed_more_than_the_log_holds_hears_everything_ch
         for uri in ("note://m1", "note://marker"):
             await session.request("resources/subscribe", {"uri": uri})
         await session.call("touch", uri="note://m1")
-        noise = RedisBackend(live.redis.url, replica_id="noise")
+        noise = RedisBackend(live.redis.url, prefix=PREFIX, replica_id="noise")
         try:
             for chunk in range(60):  # more than the replicas' bus_log_maxlen (1024)
                 await asyncio.gather(

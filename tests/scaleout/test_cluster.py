@@ -32,6 +32,7 @@ from tests.scaleout import test_backend as single
 from tests.scaleout import test_tour_mcpkit as tour
 from tests.scaleout.broadcasts import RawSession, missed_broadcasts_tour, sse_events
 from tests.scaleout.cluster import (
+    PREFIX,
     Deployment,
     RedisClusterNodes,
     direct_url,
@@ -248,13 +249,13 @@ async def _wait_for(store: RedisCluster, key: str) -> bytes:
 async def test_the_keys_written_share_a_slot_per_session_and_task(cluster: Deployment) -> None:
     """After the tours: on every master, each session's and task's keys (found here by a
     test-only SCAN) sit in one slot, and sessions landed on every master."""
-    tag = re.compile(rb"^mcpkit:(s|t):\{([^}]+)\}")
+    tag = re.compile(re.escape(PREFIX).encode() + rb":(s|t):\{([^}]+)\}")
     groups: dict[bytes, set[int]] = collections.defaultdict(set)
     holders: dict[bytes, set[int]] = collections.defaultdict(set)
     for port in nodes_of(cluster).ports:
         node = aioredis.Redis(port=port)
         try:
-            async for key in node.scan_iter(match="mcpkit:*", count=1000):
+            async for key in node.scan_iter(match=f"{PREFIX}:*", count=1000):
                 found = tag.match(key)
                 if found is None:
                     continue

@@ -21,6 +21,7 @@ import redis.asyncio as aioredis
 
 from mcpkit import McpError
 from mcpkit.redis.tasks import LEASE_EXPIRED_MESSAGE
+from tests.scaleout.cluster import PREFIX
 from tests.scaleout.conftest import Deployment
 from tests.scaleout.tours import client
 
@@ -56,7 +57,7 @@ async def test_task_of_a_killed_replica_fails_with_a_clear_error(live: Deploymen
             live.ensure_running()
             async with client(live.url, era) as c:
                 handle = await c.start_tool_task("slow", {"seconds": 60})
-                lease = await store.get(f"mcpkit:t:{{{handle.task_id}}}:lease")
+                lease = await store.get(f"{PREFIX}:t:{{{handle.task_id}}}:lease")
                 assert lease is not None
                 runner = lease.decode().rsplit("-", 1)[0]  # "r2-<pid>": replica r2
                 live.replica(runner).kill()

@@ -17,7 +17,7 @@ import pytest
 from mcpkit import Server
 from mcpkit.redis import RedisBus, RedisTaskStore
 from tests.scaleout.broadcasts import RawSession
-from tests.scaleout.cluster import ROOT, Nginx, Redis, free_port, wait_port
+from tests.scaleout.cluster import ROOT, STORE_SECRET, Nginx, Redis, free_port, wait_port
 from tests.scaleout.tours import client, text, until
 
 SERVER = '''
@@ -72,7 +72,13 @@ def _run(
     return subprocess.Popen(
         [*command, "--port", str(port), *args],
         cwd=ROOT,
-        env={**os.environ, "DEMO_NAME": name, "MCPKIT_REQUEST_STATE_KEYS": "", **(env or {})},
+        env={
+            **os.environ,
+            "DEMO_NAME": name,
+            "MCPKIT_REQUEST_STATE_KEYS": "",
+            "MCPKIT_STORE_SECRET": STORE_SECRET,
+            **(env or {}),
+        },
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -160,7 +166,10 @@ def test_run_says_when_the_store_is_unreachable(script: Path) -> None:
     assert proc.returncode == 1 and "Shared store unavailable" in err.decode(), err
 
 
-async def test_use_store_wires_what_store_does(redis_server: Redis) -> None:
+async def test_use_store_wires_what_store_does(
+    redis_server: Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MCPKIT_STORE_SECRET", STORE_SECRET)
     app: Server[None] = Server("s")
     app.use_store(redis_server.url)
     assert app.store_backend is not None

@@ -15,6 +15,7 @@ import redis.asyncio as aioredis
 from mcpkit import Context, Server
 from mcpkit.redis import RedisBackend
 from mcpkit.transports.http import running
+from tests.scaleout.cluster import STORE_SECRET
 from tests.scaleout.conftest import Deployment, free_port
 
 HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
@@ -47,7 +48,13 @@ def make(backend: RedisBackend) -> Server[Any]:
 async def two(live: Deployment) -> AsyncIterator[tuple[str, str, str]]:
     prefix = f"p{free_port()}"
     backends = [
-        RedisBackend(live.redis.url, prefix=prefix, replica_id=name, session_ttl=1.0)
+        RedisBackend(
+            live.redis.url,
+            prefix=prefix,
+            secret=STORE_SECRET,
+            replica_id=name,
+            session_ttl=1.0,
+        )
         for name in ("a", "b")
     ]
     async with contextlib.AsyncExitStack() as stack:

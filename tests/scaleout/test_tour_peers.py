@@ -23,7 +23,7 @@ from mcpkit import Client
 from mcpkit.server.tasks_extension import EXTENSION_ID as TASKS_EXTENSION
 from mcpkit.tasks import RELATED_TASK
 from tests.interop.conftest import PEER_SCRIPTS, NodePeer, PythonPeer, py_peer, ts_peer
-from tests.scaleout.cluster import direct_url
+from tests.scaleout.cluster import PREFIX, direct_url
 from tests.scaleout.conftest import Deployment
 from tests.scaleout.tours import client, replica_counts
 
@@ -256,7 +256,7 @@ async def test_a_task_answer_sent_to_another_replica_reaches_the_task(live: Depl
             handle = await c.start_tool_task("confirm", {})
             tid = handle.task_id
             assert tid is not None
-            lease = await store.get(f"mcpkit:t:{{{tid}}}:lease")
+            lease = await store.get(f"{PREFIX}:t:{{{tid}}}:lease")
             assert lease is not None
             runner = lease.decode().rsplit("-", 1)[0]
             for _ in range(200):

@@ -239,9 +239,12 @@ def _attach_store(app: Any, args: argparse.Namespace) -> None:
             "--store needs the redis package", INSTALL_HINT.format(extras="redis")
         ) from None
     from mcpkit.redis import StoreUnavailable
+    from mcpkit.redis.keys import StoreSecretMissing
 
     try:
         app.use_store(store)
+    except StoreSecretMissing as exc:
+        raise CliError(f"cannot use --store: {exc}", code=EXIT_USAGE) from None
     except ValueError as exc:
         raise CliError(
             f"bad --store: {exc}", "e.g. --store redis://127.0.0.1:6379/0", EXIT_USAGE

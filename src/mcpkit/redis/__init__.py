@@ -5,12 +5,14 @@ ordinary load balancer, no sticky sessions.
 through one :class:`RedisBackend`: 2025-era sessions and their event log
 (:mod:`mcpkit.redis.sessions`), routing between replicas, the notification bus
 (:mod:`mcpkit.redis.bus`), tasks with leases (:mod:`mcpkit.redis.tasks`) and the MRTR
-sealing keys (:mod:`mcpkit.redis.keys`). The key layout is in :mod:`mcpkit.redis.keyspace`;
-deployment and failure semantics in docs/deploy.md.
+sealing keys (:mod:`mcpkit.redis.keys`), wrapped with the deployment's secret
+(``MCPKIT_STORE_SECRET``), which also names the key prefix. The key layout is in
+:mod:`mcpkit.redis.keyspace`; deployment and failure semantics in docs/deploy.md.
 """
 
 from mcpkit.redis.backend import RedisBackend, StoreUnavailable, backend_from
 from mcpkit.redis.bus import RedisBus
+from mcpkit.redis.keys import StoreSecretMissing
 from mcpkit.redis.keyspace import Keyspace
 from mcpkit.redis.sessions import RedisSessionTransport, SharedSessions
 from mcpkit.redis.tasks import RedisTaskStore
@@ -22,6 +24,7 @@ __all__ = [
     "RedisSessionTransport",
     "RedisTaskStore",
     "SharedSessions",
+    "StoreSecretMissing",
     "StoreUnavailable",
     "backend_from",
 ]

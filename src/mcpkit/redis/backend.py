@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from mcpkit.errors import McpError
 from mcpkit.redis.address import CLUSTER_SCHEMES, SERVER_SCHEMES, StoreAddress
+from mcpkit.redis.keys import default_prefix, store_secret
 from mcpkit.redis.keyspace import Keyspace
 
 if TYPE_CHECKING:
@@ -285,7 +286,15 @@ class RedisBackend:
     to Redis at most, per node of a cluster: commands beyond them wait for one, up to
     ``command_timeout``); ``request_state_keys`` (base64
     keys sealing MRTR ``requestState``; default: a ring kept in Redis, made by the first
-    replica).
+    replica and wrapped with ``secret``).
+
+    ``secret`` (default the ``MCPKIT_STORE_SECRET`` environment variable): the deployment's
+    secret, the same on every replica and different for every deployment (see
+    :mod:`mcpkit.redis.keys`). It wraps the sealing keys kept in Redis and, unless ``prefix``
+    is given, names the key prefix (``mcpkit:<server name>:<tag of the secret>``, fixed
+    when a :class:`~mcpkit.Server` attaches the backend). Without it a backend needs an
+    explicit ``prefix``, and a server on it an explicit ``request_state_keys``
+    (:class:`~mcpkit.redis.keys.StoreSecretMissing` otherwise).
     """
 
     def __init__(
@@ -293,7 +302,8 @@ class RedisBackend:
         url: str = "redis://127.0.0.1:6379/0",
         *,
         cluster: bool = False,
-        prefix: str = "mcpkit",
+        prefix: str | None = None,
+        secret: str | bytes | None = None,
         replica_id: str | None = None,
         session_ttl: float = 1800.0,
         stream_maxlen: int = 4096,
@@ -316,7 +326,10 @@ class RedisBackend:
         self.url = url
         #: Where the store is (one server or a cluster), parsed from ``url``.
         self.address = StoreAddress.parse(url, cluster=cluster)
-        self.keys = Keyspace(prefix)
+        #: The deployment secret (None: not given, see :mod:`mcpkit.redis.keys`).
+        self.secret = store_secret(secret)
+        self._fixed_prefix = prefix is not None
+        self.keys = Keyspace(prefix if prefix is not None else default_prefix(self.secret))
         self.replica_id = replica_id or secrets.token_hex(4)
         self.session_ttl = session_ttl
         self.stream_maxlen = stream_maxlen
@@ -336,6 +349,23 @@ class RedisBackend:
         self._bus: RedisBus | None = None
         self._tasks: RedisTaskStore | None = None
         self._sessions: SharedSessions | None = None
+
+    def attach(self, name: str) -> None:
+        """Name the deployment after the server ``name`` it stores: unless ``prefix`` was
+        given, every key is then under ``mcpkit:<name>:<tag of the secret>``. Called by
+        :class:`~mcpkit.Server` before anything uses the backend; RuntimeError when its
+        bus, task store or sessions were already made under another prefix."""
+        if self._fixed_prefix:
+            return
+        prefix = default_prefix(self.secret, name)
+        if prefix == self.keys.prefix:
+            return
+        if self._bus is not None or self._tasks is not None or self._sessions is not None:
+            raise RuntimeError(
+                "this RedisBackend is already in use under another prefix: attach it to its "
+                "server before using it, or give it prefix="
+            )
+        self.keys = Keyspace(prefix)
 
     def __repr__(self) -> str:
         return f"RedisBackend({_redact(self.url)!r}, replica_id={self.replica_id!r})"

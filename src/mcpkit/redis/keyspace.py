@@ -1,5 +1,8 @@
 """The Redis key layout of mcpkit's shared state (one place, so operators can read it).
 
+``P`` is the prefix: ``RedisBackend(prefix=...)``, else ``mcpkit:<server name>:<tag>``
+where the tag comes from the deployment secret (:func:`mcpkit.redis.keys.default_prefix`).
+
 Every key of one session, or of one task, carries the same hash tag (``{...}``), so the
 Lua scripts that touch several of them run on one Redis Cluster slot. Nothing is found by
 scanning (no ``KEYS``/``SCAN``): every key is named from an id the caller holds. Every key
@@ -22,7 +25,8 @@ key                                       what
 ``P:t:{tid}:lease``                       string: the replica running the task (heartbeat)
 ``P:o:<owner>``                           sorted set: an owner's task ids by listing order
 ``P:tseq``                                counter: task listing order
-``P:request-state-keys``                  string: the shared MRTR sealing keys (base64)
+``P:request-state-keys``                  string: the shared MRTR sealing keys, wrapped with
+                                          the deployment secret (AES-256-GCM)
 ``P:bus:log``                             stream: the last ``bus_log_maxlen`` bus events (what a
                                           2025 session with no GET stream open catches up on)
 ========================================  =====================================================

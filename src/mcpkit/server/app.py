@@ -128,7 +128,9 @@ class Server(Generic[LifespanT]):
     ``store``: where state shared by replicas lives. None (or ``"memory"``): this process.
     A ``"redis://host:port/db"`` URL or a :class:`mcpkit.redis.RedisBackend`: 2025 sessions
     and their event log, the bus, tasks and the sealing keys all live in Redis, so any
-    replica behind a load balancer serves any request (see docs/deploy.md).
+    replica behind a load balancer serves any request (see docs/deploy.md). Every replica
+    needs the deployment's secret (``MCPKIT_STORE_SECRET``): it wraps the sealing keys kept
+    in Redis and names the key prefix after this server (see :mod:`mcpkit.redis.keys`).
 
     ``middleware``: run around every request and notification, first outermost (see
     :meth:`add_middleware` and :mod:`mcpkit.server.middleware`). ``max_tool_concurrency``
@@ -181,6 +183,7 @@ class Server(Generic[LifespanT]):
             from mcpkit.redis.backend import backend_from
 
             self.store_backend = backend_from(store)
+            self.store_backend.attach(name)
             if bus is None:
                 bus = self.store_backend.bus()
             if tasks is None:
@@ -329,6 +332,7 @@ class Server(Generic[LifespanT]):
         from mcpkit.redis.backend import backend_from
 
         backend = backend_from(store)
+        backend.attach(self.name)
         own_bus, own_tasks, own_keys = self._store_defaults
         keys = backend.key_ring() if own_keys else None  # may fail: then nothing changed
         self.store_backend = backend
