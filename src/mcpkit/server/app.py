@@ -377,6 +377,22 @@ class Server(Generic[LifespanT]):
 
         return from_openapi(spec, client=client, route_filter=route_filter, names=names, **options)
 
+    @staticmethod
+    def from_fastapi(
+        app: Any,
+        *,
+        route_filter: Callable[[Route], bool] | None = None,
+        names: Mapping[str, str] | None = None,
+        **options: Any,
+    ) -> Server[Any]:
+        """A server whose tools are the operations of a FastAPI app, called in this process
+        (through ``httpx.ASGITransport``, the app's lifespan run inside the server's);
+        ``route_filter``, ``names`` and ``options`` as for :meth:`from_openapi`; see
+        :func:`mcpkit.server.openapi.from_fastapi`."""
+        from mcpkit.server.openapi import from_fastapi
+
+        return from_fastapi(app, route_filter=route_filter, names=names, **options)
+
     # -- registration ---------------------------------------------------------------------------
 
     @overload

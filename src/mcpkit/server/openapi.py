@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from mcpkit.server.app import Server
     from mcpkit.types import CallToolResult
 
-__all__ = ["Route", "add_openapi_tools", "from_openapi", "load_spec"]
+__all__ = ["Route", "add_openapi_tools", "from_fastapi", "from_openapi", "load_spec"]
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _NAME_CHARS = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -155,6 +155,62 @@ def from_openapi(
         output_schemas=output_schemas,
     )
     return server
+
+
+def from_fastapi(
+    app: Any,
+    *,
+    name: str | None = None,
+    version: str | None = None,
+    route_filter: Callable[[Route], bool] | None = None,
+    names: Mapping[str, str] | None = None,
+    output_schemas: bool = True,
+    **server_options: Any,
+) -> Server[Any]:
+    """A new :class:`~mcpkit.Server` whose tools are the operations of a FastAPI app (any
+    ASGI app with an ``openapi()`` method), called in this process: no port, no network.
+
+    The tools come from ``app.openapi()`` exactly as :func:`from_openapi` makes them;
+    requests go to the app through ``httpx.ASGITransport``. The app's own lifespan (its
+    startup and shutdown, ``app.router.lifespan_context``) runs inside the server's, so
+    what it opens at startup is there when a tool is called."""
+    import httpx
+
+    openapi = getattr(app, "openapi", None)
+    if not callable(openapi):
+        raise TypeError(f"from_fastapi needs a FastAPI app (one with openapi()), got {app!r}")
+    document = openapi()
+    base_url = "http://fastapi.local"
+    client = httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url=base_url, timeout=30
+    )
+    own = server_options.pop("lifespan", None)
+    router = getattr(app, "router", None)
+    app_lifespan = getattr(router, "lifespan_context", None)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(server: Server[Any]) -> AsyncIterator[Any]:
+        async with contextlib.AsyncExitStack() as stack:
+            stack.push_async_callback(client.aclose)
+            if app_lifespan is not None:
+                await stack.enter_async_context(app_lifespan(app))
+            if own is None:
+                yield None
+            else:
+                yield await stack.enter_async_context(own(server))
+
+    return from_openapi(
+        document,
+        client=client,
+        name=name,
+        version=version,
+        route_filter=route_filter,
+        names=names,
+        base_url=base_url,
+        output_schemas=output_schemas,
+        lifespan=lifespan,
+        **server_options,
+    )
 
 
 def add_openapi_tools(
