@@ -29,7 +29,8 @@ UV=("$TOOLS/bin/uv" pip compile --universal --python-version 3.11 --generate-has
     --quiet)
 [ "${1:-}" = "--upgrade" ] && UV+=(--upgrade)
 "${UV[@]}" pyproject.toml locks/build.in --extra dev --extra http --extra cli --extra auth \
-    --extra redis --extra otel --extra metrics --extra docs --extra skills -o locks/dev.txt
+    --extra redis --extra otel --extra metrics --extra docs --extra skills --extra granian \
+    -o locks/dev.txt
 for lock in peer-mcp peer-fastmcp peer-mcp1 bench-ref; do
     "${UV[@]}" "locks/$lock.in" -o "locks/$lock.txt"
 done
