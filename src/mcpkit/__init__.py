@@ -35,6 +35,7 @@ _EXPORTS: dict[str, str] = {
     "ProtocolVersion": "mcpkit.versions",
     "Server": "mcpkit.server",
     "Context": "mcpkit.server",
+    "Depends": "mcpkit.server",
     "HttpRequest": "mcpkit.http_request",
     "Image": "mcpkit.server",
     "Audio": "mcpkit.server",
@@ -61,6 +62,7 @@ if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
     from mcpkit.http_request import HttpRequest as HttpRequest
     from mcpkit.server import Audio as Audio
     from mcpkit.server import Context as Context
+    from mcpkit.server import Depends as Depends
     from mcpkit.server import File as File
     from mcpkit.server import Image as Image
     from mcpkit.server import Server as Server

@@ -12,6 +12,7 @@ from mcpkit._lazy import load_export
 from mcpkit.server.app import AppSession, Server, ServerHTTPApp
 from mcpkit.server.content import Audio, File, Image
 from mcpkit.server.context import Context
+from mcpkit.server.dependencies import Depends
 from mcpkit.server.prompts import assistant, user
 from mcpkit.server.resources import ResourceNotFound
 
@@ -35,6 +36,7 @@ __all__ = [
     "AppSession",
     "Audio",
     "Context",
+    "Depends",
     "ElicitationError",
     "ElicitationResult",
     "File",

@@ -283,6 +283,9 @@ class Server(Generic[LifespanT]):
         }
         self._skills: SkillRegistry | None = None
         self._components: ComponentControl | None = None
+        #: Replacements of ``Depends`` functions (original -> replacement), for tests: see
+        #: :mod:`mcpkit.server.dependencies`.
+        self.dependency_overrides: dict[Callable[..., Any], Callable[..., Any]] = {}
         self._custom_routes: list[tuple[str, list[str] | None, Callable[..., Any], str | None]] = []
         if include_tags is not None or exclude_tags is not None:
             self._components = components_feature.ComponentControl(self, include_tags, exclude_tags)

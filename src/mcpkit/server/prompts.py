@@ -18,6 +18,7 @@ from mcpkit._models import is_model
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
 from mcpkit.server.content import content_block, downgrade_messages, needs_downgrade
+from mcpkit.server.dependencies import with_dependencies
 from mcpkit.server.invoke import UserFunction
 from mcpkit.server.mrtr import InputRequired
 from mcpkit.server.pagination import Paginator
@@ -116,6 +117,7 @@ class PromptRegistry:
         scopes: Iterable[str] | None = None,
     ) -> PromptEntry:
         """Register ``fn`` as a prompt."""
+        fn = with_dependencies(fn, self.context_type)
         prompt_name = name or getattr(fn, "__name__", None)
         if not prompt_name:
             raise ValueError("A prompt needs a name (pass name=...)")

@@ -21,6 +21,7 @@ from mcpkit._models import is_model
 from mcpkit.errors import McpError, McpkitError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, JSONObject
 from mcpkit.server.content import annotations_dict, to_json_text
+from mcpkit.server.dependencies import with_dependencies
 from mcpkit.server.invoke import UserFunction
 from mcpkit.server.mrtr import InputRequired
 from mcpkit.server.pagination import Paginator
@@ -186,6 +187,7 @@ class ResourceRegistry:
         """Register ``fn`` for ``uri`` (a template when it contains ``{...}``)."""
         if not isinstance(uri, str) or not uri:
             raise ValueError("A resource needs a URI")
+        fn = with_dependencies(fn, self.context_type)
         # URITemplate.is_template's rule, so that a server with no template never loads them
         template = _uri_template.URITemplate(uri) if "{" in uri else None
         signature = analyze(fn, self.context_type, model_name="ResourceArguments")

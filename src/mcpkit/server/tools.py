@@ -33,6 +33,7 @@ from mcpkit.server.content import (
     to_content,
     to_json_text,
 )
+from mcpkit.server.dependencies import with_dependencies
 from mcpkit.server.errors import ClientCapabilityError
 from mcpkit.server.invoke import UserFunction
 from mcpkit.server.mrtr import InputRequired
@@ -263,6 +264,7 @@ class ToolRegistry:
         scopes: Iterable[str] | None = None,
     ) -> ToolEntry:
         """Register ``fn`` as a tool (see :meth:`mcpkit.Server.tool`)."""
+        fn = with_dependencies(fn, self.context_type)
         tool_name = name or getattr(fn, "__name__", None)
         if not tool_name:
             raise ValueError("A tool needs a name (pass name=...)")
