@@ -443,6 +443,11 @@ class Session:
         (and are cancelled at the peer first: a stdio server answers what it was asked
         before it exits, unless told it is no longer wanted)."""
         if not self._closed:
+            if self._background:
+                # Cancellations just spawned (a request abandoned as the caller stops, e.g.
+                # Ctrl-C) are written first: a stdio server drains what it was asked
+                # before it exits, unless told it is no longer wanted.
+                await asyncio.sleep(0)
             if self._pending and self._input_gone is None:
                 self._cancel_pending("The connection is closing")
             with contextlib.suppress(Exception):
@@ -673,7 +678,9 @@ class Session:
         method: str = msg["method"]
         params = msg.get("params")
         error = era_refusal("modern", method)
-        if method == "initialize":
+        if method == "initialize" and self.transport.info.kind != "http":
+            # One connection that settled on the modern era (stdio, in memory); over HTTP
+            # each request stands alone and `initialize` is simply not a modern method.
             error = self._late_initialize(params)
         handler = None
         envelope = None
@@ -705,9 +712,10 @@ class Session:
         it): its data lists the revisions served, so the client switches to one of them."""
         requested = params.get("protocolVersion") if isinstance(params, dict) else None
         supported = [v.name for v in self.modern_versions]
-        data: JSONObject = {"supported": supported}
-        if isinstance(requested, str):
-            data["requested"] = requested
+        data: JSONObject = {
+            "supported": supported,
+            "requested": requested if isinstance(requested, str) else "",
+        }
         message = f"Unsupported protocol version: this connection speaks {supported[0]}"
         return UnsupportedProtocolVersion(message, data)
 

@@ -51,7 +51,7 @@ from mcpkit.envelope import PROTOCOL_VERSION_KEY
 from mcpkit.errors import McpError
 from mcpkit.http_headers import NAME_SOURCES, HeaderParam
 from mcpkit.http_headers import validate_param_headers as _validate_param_headers
-from mcpkit.jsonrpc import INVALID_REQUEST, MessageKind, RequestId, classify
+from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, MessageKind, RequestId, classify
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
 from mcpkit.transports.http import sse
 from mcpkit.transports.http.asgi import (
@@ -555,6 +555,12 @@ async def serve_modern_post(
             await session.close()
 
 
+#: The answer of a request still running when the server stops (its handler is cancelled).
+_SHUTTING_DOWN: Final = McpError(
+    INTERNAL_ERROR, "The server is shutting down: the request was cancelled before it finished"
+)
+
+
 async def _answer(
     app: StreamableHTTPApp,
     transport: ModernRequestTransport,
@@ -569,6 +575,10 @@ async def _answer(
     event = transport.event
     watch = app.disconnect_watch
     watch.add(transport, receive)
+    # Shutdown ends the wait as it ends the streams (uvicorn would wait for this request).
+    app.modern_streams.add(transport)
+    if app.shutting_down:
+        transport.end()
     commit_at: float | None = None
     try:
         while True:
@@ -576,6 +586,9 @@ async def _answer(
                 transport.take()  # nowhere to put notifications in JSON mode
             if transport.response is not None or transport.closed:
                 break
+            if transport.ending:
+                await _respond_error(send, transport.request_id, _SHUTTING_DOWN)
+                return
             if stream and transport.frames:
                 break
             wake = None
@@ -611,6 +624,7 @@ async def _answer(
         await _stream(app, transport, send)
     finally:
         watch.discard(transport)
+        app.modern_streams.discard(transport)
 
 
 async def _stream(app: StreamableHTTPApp, transport: ModernRequestTransport, send: Send) -> None:
@@ -648,6 +662,8 @@ async def _stream_frames(
             if transport.closed:
                 return  # the client went away; no end of body to send
             if transport.ending:
+                # The request's handler is cancelled as the stream ends: say so as its answer.
+                chunks.append(sse.encode_event(_error_body(transport.request_id, _SHUTTING_DOWN)))
                 await send({"type": "http.response.body", "body": b"".join(chunks)})
                 return
             if chunks:
