@@ -6,8 +6,10 @@ upstream all their tasks have one owner. The proxy therefore keeps the owner of 
 it created for a downstream client (by the rule of :mod:`mcpkit.owner`: the principal, else
 the downstream session, else nobody) and checks it before forwarding ``tasks/get``,
 ``tasks/result``, ``tasks/cancel`` and ``tasks/update``; ``tasks/list`` keeps only the
-asker's tasks (nobody's are never listed). A task the proxy did not create is unknown
-downstream (-32602, as the upstream would answer).
+asker's tasks (nobody's are never listed). A task this process did not create is unknown to
+an owner (-32602, as the upstream would answer); a caller owned by nobody (no
+authentication, no session) reaches any task by its id, as the upstream would let it, so
+replicas of an unauthenticated proxy serve each other's tasks.
 
 The table is bounded: a task leaves it when its ttl ends, and past ``max_tasks`` the oldest
 entries go first; a forgotten task is refused, never opened to others.
@@ -71,7 +73,11 @@ class TaskOwners:
         if entry is not None and entry[1] is not None and entry[1] <= time.monotonic():
             del self._owners[task_id]
             entry = None
-        if entry is None or not allowed(entry[0], owner):
+        if entry is None:
+            if owner is None:
+                return  # nobody's task (maybe made on another replica): its id reaches it
+            raise McpError(INVALID_PARAMS, _NOT_FOUND)
+        if not allowed(entry[0], owner):
             raise McpError(INVALID_PARAMS, _NOT_FOUND)
 
     def visible(self, result: Any, owner: str | None) -> Any:
