@@ -22,6 +22,8 @@ from mcpkit.transports.http.sse import SSEDecoder
 V2025 = "2025-11-25"
 V2026 = "2026-07-28"
 ACCEPT = "application/json, text/event-stream"
+#: The deployment secret of the Redis stores (wraps the shared sealing keys).
+SECRET = "tenants-store-secret-0123456789abcdef"
 TASKS_EXTENSION = {"extensions": {"io.modelcontextprotocol/tasks": {}}}
 NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
 

@@ -18,6 +18,7 @@ from mcpkit.server.tasks import TaskManager
 from mcpkit.transports.http import StreamableHTTPApp, running
 from tests.scaleout.cluster import Redis, free_port
 from tests.security.tenants import (
+    SECRET,
     TASKS_EXTENSION,
     V2025,
     Caller,
@@ -143,7 +144,7 @@ async def replicas(redis_url: str, count: int = 3, **http: Any) -> AsyncIterator
     async with contextlib.AsyncExitStack() as stack:
         urls = []
         for i in range(count):
-            backend = RedisBackend(redis_url, prefix=prefix, replica_id=f"r{i}")
+            backend = RedisBackend(redis_url, prefix=prefix, replica_id=f"r{i}", secret=SECRET)
             stack.push_async_callback(backend.aclose)
             server = tenant_server(store=backend)
             app = server.http_app(auth=resource_server(), **http)

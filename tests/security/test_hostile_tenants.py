@@ -22,7 +22,7 @@ from mcpkit.redis import RedisBackend
 from mcpkit.server.tasks import TaskManager
 from mcpkit.transports.http import running
 from tests.scaleout.cluster import Redis, free_port
-from tests.security.tenants import Caller, answer, resource_server, tenant_server
+from tests.security.tenants import SECRET, Caller, answer, resource_server, tenant_server
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +69,7 @@ async def deploy(
             options: dict[str, Any] = {}
             if backend == "redis":
                 assert redis_url is not None
-                store = RedisBackend(redis_url, prefix=prefix, replica_id=f"r{i}")
+                store = RedisBackend(redis_url, prefix=prefix, replica_id=f"r{i}", secret=SECRET)
                 stack.push_async_callback(store.aclose)
                 options["store"] = store
             else:
@@ -234,7 +234,7 @@ async def test_anonymous_stateless_tasks_are_reached_by_id_only(
         for i in range(3 if backend == "redis" else 1):
             if backend == "redis":
                 assert redis_for is not None
-                store = RedisBackend(redis_for, prefix=prefix, replica_id=f"r{i}")
+                store = RedisBackend(redis_for, prefix=prefix, replica_id=f"r{i}", secret=SECRET)
                 stack.push_async_callback(store.aclose)
                 server = tenant_server(store=store)
             else:
