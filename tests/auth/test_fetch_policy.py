@@ -291,3 +291,60 @@ async def test_url_rules(url: str, rule: str) -> None:
     with pytest.raises(FetchRefused) as info:
         await FetchPolicy().check(url, server_url=PUBLIC_SERVER)
     assert info.value.rule == rule and info.value.url == url
+
+
+@contextlib.asynccontextmanager
+async def plain_server() -> AsyncIterator[tuple[int, list[str]]]:
+    """An HTTP server on 127.0.0.1 answering 200 ``{}``; yields (port, request lines)."""
+    lines: list[str] = []
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(ConnectionError):
+            lines.append((await reader.readline()).decode().strip())
+            while (await reader.readline()) not in (b"\r\n", b""):
+                pass
+            writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}")
+            await writer.drain()
+        writer.close()
+
+    srv = await asyncio.start_server(handle, "127.0.0.1", 0)
+    try:
+        yield srv.sockets[0].getsockname()[1], lines
+    finally:
+        srv.close()
+
+
+async def test_connections_go_only_to_checked_addresses() -> None:
+    """DNS rebinding: the name answers a public address when checked and 127.0.0.1 when the
+    connection resolves it again; the connection resolves through the policy and is refused.
+    A name the policy allowed connects to the address it checked."""
+    from mcpkit.errors import FetchRefused
+    from mcpkit.fetch import Fetcher, FetchPolicy
+    from mcpkit.fetch.pinning import pinned_transport
+
+    answers: dict[str, list[list[str]]] = {
+        "rebind.example": [["93.184.215.14"], ["127.0.0.1"]],
+    }
+
+    async def resolve(host: str) -> list[str]:
+        if host == "pinned.example":
+            return ["127.0.0.1"]
+        return answers[host].pop(0)
+
+    async with plain_server() as (port, lines):
+        policy = FetchPolicy(resolver=resolve)
+        async with httpx.AsyncClient(transport=pinned_transport(policy, PUBLIC_SERVER)) as http:
+            with pytest.raises(FetchRefused) as info:
+                await Fetcher(http, policy, PUBLIC_SERVER).request(
+                    "GET", f"https://rebind.example:{port}/x", what="test"
+                )
+        assert info.value.rule == "address" and "127.0.0.1" in str(info.value)
+
+        trusting = FetchPolicy(resolver=resolve, allowed_networks=("127.0.0.0/8",), allow_http=True)
+        transport = pinned_transport(trusting, PUBLIC_SERVER)
+        async with httpx.AsyncClient(transport=transport) as http:
+            response = await Fetcher(http, trusting, PUBLIC_SERVER).request(
+                "GET", f"http://pinned.example:{port}/ok", what="test"
+            )
+        assert response.status_code == 200 and response.json() == {}
+    assert lines == ["GET /ok HTTP/1.1"]  # the rebinding request never connected

@@ -58,6 +58,7 @@ from mcpkit.auth.registration import (
 )
 from mcpkit.auth.tokens import ClientInfo, MemoryTokenStore, OAuthToken, TokenStore
 from mcpkit.fetch import Fetcher, FetchPolicy
+from mcpkit.fetch.pinning import pinned_transport
 
 __all__ = [
     "JWT_BEARER",
@@ -143,7 +144,10 @@ def headless_authorization_handler(
 
 @contextlib.asynccontextmanager
 async def _client(
-    given: httpx.AsyncClient | None, timeout: float = 30.0
+    given: httpx.AsyncClient | None,
+    timeout: float = 30.0,
+    policy: FetchPolicy | None = None,
+    server_url: str = "",
 ) -> AsyncIterator[httpx.AsyncClient]:
     if given is not None:
         yield given
@@ -151,7 +155,9 @@ async def _client(
     # Idle connections are not reused past 2 s: an authorization server's idle timeout
     # (5 s for Node's, uvicorn's) would otherwise race a slow step such as signing.
     limits = httpx.Limits(keepalive_expiry=2.0)
-    async with httpx.AsyncClient(timeout=timeout, limits=limits) as http:
+    # With a policy, connections go only to the addresses it checked (no DNS rebinding).
+    transport = pinned_transport(policy, server_url, limits=limits) if policy else None
+    async with httpx.AsyncClient(timeout=timeout, limits=limits, transport=transport) as http:
         yield http
 
 
@@ -383,7 +389,9 @@ class OAuthClientAuth(httpx.Auth):
             return token
         async with self._lock:
             if self._token is token and self._meta is not None and token.refresh_token:
-                async with _client(self._http_client, self.timeout) as http:
+                async with _client(
+                    self._http_client, self.timeout, self.fetch_policy, self.server_url
+                ) as http:
                     await self._refresh(http, token)
             # Not refreshable yet (metadata unknown, e.g. loaded from the store): send it
             # anyway; the server's 401 leads to discovery and a refresh.
@@ -421,7 +429,9 @@ class OAuthClientAuth(httpx.Auth):
         return True
 
     async def _on_unauthorized(self, challenge: Challenge, sent: OAuthToken | None) -> None:
-        async with _client(self._http_client, self.timeout) as http:
+        async with _client(
+            self._http_client, self.timeout, self.fetch_policy, self.server_url
+        ) as http:
             await self._discover(http, challenge)
             meta = self._meta
             assert meta is not None
@@ -451,7 +461,9 @@ class OAuthClientAuth(httpx.Auth):
         # so the new token keeps the permissions other operations need.
         granted = (self._token.scope or "").split() if self._token is not None else []
         scopes = _union(self._scopes or [], granted, required)
-        async with _client(self._http_client, self.timeout) as http:
+        async with _client(
+            self._http_client, self.timeout, self.fetch_policy, self.server_url
+        ) as http:
             if self._meta is None:
                 await self._discover(http, challenge)
             await self._authorize(http, scopes)

@@ -24,6 +24,7 @@ import orjson
 from mcpkit.auth.registration import is_secure_url
 from mcpkit.auth.verification import VerifierUnavailableError, key_type_for
 from mcpkit.fetch import Fetcher, FetchPolicy
+from mcpkit.fetch.pinning import pinned_transport
 
 if TYPE_CHECKING:
     from joserfc.jwk import Key
@@ -200,17 +201,17 @@ class RemoteJWKS:
                 logger.warning("Could not fetch the JWKS at %s: %s", where, exc)
 
     async def _fetch(self) -> list[Key]:
-        client = self._http or httpx.AsyncClient(timeout=self.timeout)
+        # what the operator configured (the JWKS URL, else the issuer) is the reference
+        # origin; the discovery and the key set share one deadline, bodies are capped
+        reference = self._configured or self.issuer
+        assert reference is not None
+        policy = FetchPolicy(
+            max_bytes=self.max_bytes, deadline=self.timeout, allow_http=self.allow_insecure_http
+        )
+        client = self._http or httpx.AsyncClient(
+            timeout=self.timeout, transport=pinned_transport(policy, reference)
+        )
         try:
-            # what the operator configured (the JWKS URL, else the issuer) is the reference
-            # origin; the discovery and the key set share one deadline, bodies are capped
-            reference = self._configured or self.issuer
-            assert reference is not None
-            policy = FetchPolicy(
-                max_bytes=self.max_bytes,
-                deadline=self.timeout,
-                allow_http=self.allow_insecure_http,
-            )
             fetcher = Fetcher(client, policy, reference)
             if self.url is None:
                 self.url = await self._discover(fetcher)

@@ -281,8 +281,11 @@ class IconFetcher:
         from mcpkit.fetch import Fetcher
 
         start_origin = _origin(url)
+        from mcpkit.fetch.pinning import pinned_transport
+
+        transport = self._transport or pinned_transport(self.policy, server_url or "")
         async with httpx.AsyncClient(
-            transport=self._transport,
+            transport=transport,
             follow_redirects=False,
             trust_env=False,
             timeout=self.timeout,

@@ -19,7 +19,9 @@ connection is made:
 - every fetch of one operation (a discovery, a registration, a token request) shares one
   ``deadline`` in seconds, however slowly the server answers.
 
-A refusal is a :class:`~mcpkit.errors.FetchRefused` naming the URL and the rule.
+A refusal is a :class:`~mcpkit.errors.FetchRefused` naming the URL and the rule. The HTTP
+clients mcpkit makes for these fetches also connect only to checked addresses
+(:mod:`mcpkit.fetch.pinning`).
 """
 
 from __future__ import annotations
@@ -172,8 +174,29 @@ class FetchPolicy:
             )
         if origin_of(url) == origin_of(server_url):
             return  # the MCP server's own origin: the user chose it
+        addresses = await self.addresses(host, server_url=server_url, url=url, what=what)
+        if scheme == "http" and not self.allow_http:
+            loopback_server = False
+            if {address_kind(a) for a in addresses} == {"loopback"}:
+                server = await self._server_addresses(server_url)
+                loopback_server = {address_kind(a) for a in server} == {"loopback"}
+            if not loopback_server:
+                raise FetchRefused(
+                    f"Refused to fetch the {what} {url}: not https (plain http is allowed "
+                    "only on loopback, for an MCP server on loopback)",
+                    url=url,
+                    rule="scheme",
+                )
+
+    async def addresses(
+        self, host: str, *, server_url: str, url: str | None = None, what: str = "URL"
+    ) -> list[str]:
+        """The addresses ``host`` resolves to, every one of them allowed for the MCP server
+        at ``server_url``; :class:`~mcpkit.errors.FetchRefused` (naming ``url``) when it does
+        not resolve or any address is refused."""
+        url = url or host
         try:
-            addresses = await self.resolve(host)
+            addresses = [a.split("%", 1)[0] for a in await self.resolve(host)]
         except (OSError, UnicodeError) as exc:
             raise FetchRefused(
                 f"Refused to fetch the {what} {url}: its host does not resolve ({exc})",
@@ -188,11 +211,9 @@ class FetchPolicy:
             )
         server_kinds: set[str] | None = None
         server_addrs: set[str] = set()
-        kinds: set[str] = set()
         for text in addresses:
-            ip = ipaddress.ip_address(text.split("%", 1)[0])
+            ip = ipaddress.ip_address(text)
             kind = address_kind(ip)
-            kinds.add(kind)
             if kind == "public" or self._allowed_network(ip):
                 continue
             if self.allow_private and kind in ("loopback", "private", "link-local"):
@@ -211,21 +232,7 @@ class FetchPolicy:
                 url=url,
                 rule="address",
             )
-        if scheme == "http" and not self.allow_http:
-            loopback_server = False
-            if kinds == {"loopback"}:
-                if server_kinds is None:
-                    server_kinds = {
-                        address_kind(a) for a in await self._server_addresses(server_url)
-                    }
-                loopback_server = server_kinds == {"loopback"}
-            if not loopback_server:
-                raise FetchRefused(
-                    f"Refused to fetch the {what} {url}: not https (plain http is allowed "
-                    "only on loopback, for an MCP server on loopback)",
-                    url=url,
-                    rule="scheme",
-                )
+        return addresses
 
     async def _server_addresses(self, server_url: str) -> list[str]:
         """The MCP server's addresses (none when its host does not resolve)."""
