@@ -73,3 +73,14 @@ def test_a_route_on_the_mcp_path_is_refused() -> None:
 def test_no_routes_no_router() -> None:
     app = Server("s")
     assert app.http_app().routes is None
+
+
+async def test_routes_and_probes_together() -> None:
+    app, _ = make_server()
+    asgi = app.http_app(health=True)
+    async with running(asgi) as base, httpx.AsyncClient(base_url=base, timeout=10) as http:
+        assert (await http.get("/healthz")).status_code == 200
+        assert (await http.get("/health")).json()["status"] == "ok"
+    asgi.routes = None
+    asgi.probes = None
+    assert asgi._front is None  # nothing left to look at ahead of the endpoint

@@ -1504,17 +1504,48 @@ class ServerHTTPApp:
         self.server = server
         #: The :class:`~mcpkit.server.middleware.InFlightLimit` of ``max_in_flight``, or None.
         self.gate = gate
-        #: The ``/healthz``, ``/readyz`` and ``/metrics`` app (``http_app(health=,
-        #: metrics=)``), answered ahead of everything else; None: no such paths.
-        self.probes: ObservabilityApp | None = None
-        #: The plain routes of :meth:`Server.custom_route`, answered ahead of the endpoint;
-        #: None: no such routes.
-        self.routes: CustomRoutes | None = None
+        self._probes: ObservabilityApp | None = None
+        self._routes: CustomRoutes | None = None
+        # What answers ahead of the endpoint (probes, custom routes); None: nothing.
+        self._front: Callable[[Scope, Receive, Send], Awaitable[bool]] | None = None
         # At shutdown listen streams end first, each answering its closing result.
         app.shutdown_hooks.append(server.relay.end_listens)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.app, name)
+
+    @property
+    def probes(self) -> ObservabilityApp | None:
+        """The ``/healthz``, ``/readyz`` and ``/metrics`` app (``http_app(health=,
+        metrics=)``), answered ahead of everything else; None: no such paths."""
+        return self._probes
+
+    @probes.setter
+    def probes(self, probes: ObservabilityApp | None) -> None:
+        self._probes = probes
+        self._front = self._answer_front if probes is not None or self._routes else None
+
+    @property
+    def routes(self) -> CustomRoutes | None:
+        """The plain routes of :meth:`Server.custom_route`, answered ahead of the endpoint
+        (after the probes); None: no such routes."""
+        return self._routes
+
+    @routes.setter
+    def routes(self, routes: CustomRoutes | None) -> None:
+        self._routes = routes
+        self._front = self._answer_front if routes is not None or self._probes else None
+
+    async def _answer_front(self, scope: Scope, receive: Receive, send: Send) -> bool:
+        probes = self._probes
+        if probes is not None and scope["type"] == "http" and probes.route_of(scope):
+            await probes.answer(scope, send)
+            return True
+        routes = self._routes
+        if routes is not None and routes.route_of(scope):
+            await routes(scope, receive, send)
+            return True
+        return False
 
     async def aclose(self) -> None:
         """End every ``subscriptions/listen`` stream gracefully, then every session (what
@@ -1537,13 +1568,8 @@ class ServerHTTPApp:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("type") != "lifespan":
-            probes = self.probes
-            if probes is not None and scope["type"] == "http" and probes.route_of(scope):
-                await probes.answer(scope, send)
-                return
-            routes = self.routes
-            if routes is not None and routes.route_of(scope):
-                await routes(scope, receive, send)
+            front = self._front  # probes and custom routes, when there are any
+            if front is not None and await front(scope, receive, send):
                 return
             if self.gate is None and not self.server.middleware:
                 await self.app(scope, receive, send)
