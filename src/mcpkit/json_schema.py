@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from typing import TYPE_CHECKING, Any, cast
+from urllib.parse import unquote, urldefrag, urljoin
 
 from mcpkit._lazy import lazy_module
 from mcpkit.errors import McpkitError
@@ -28,12 +29,15 @@ else:  # a large native library: it loads with the first schema compiled
 
 __all__ = [
     "DEFAULT_DIALECT",
+    "MAX_SCHEMA_NODES",
     "SUPPORTED_DIALECTS",
     "FlatObjectCheck",
     "InvalidSchemaError",
+    "SchemaTooLargeError",
     "SchemaValidator",
     "UnsupportedDialectError",
     "compile_schema",
+    "expanded_size",
     "flat_object_check",
     "inline_local_refs",
     "nested_too_deeply",
@@ -58,6 +62,152 @@ class UnsupportedDialectError(McpkitError, ValueError):
 
 class InvalidSchemaError(McpkitError, ValueError):
     """The schema itself is not a valid JSON Schema."""
+
+
+class SchemaTooLargeError(InvalidSchemaError):
+    """The schema amounts to more than :data:`MAX_SCHEMA_NODES` nodes with every ``$ref``
+    expanded in place (a small schema whose references double at each step expands, and
+    is validated, in exponential time)."""
+
+
+#: The most nodes (objects and arrays) a schema may amount to with every ``$ref`` expanded
+#: in place; a larger one is refused (:class:`SchemaTooLargeError`) before it is compiled.
+#: Applies to schemas from peers (output and elicitation schemas) and to a server's own.
+MAX_SCHEMA_NODES = 20_000
+#: Deeper nesting than this (of the schema itself, references followed) is refused too.
+_MAX_SCHEMA_DEPTH = 256
+# keywords whose values are data, not schemas (a "$ref" key there is no reference)
+_DATA_KEYWORDS = frozenset(("const", "enum", "default", "examples"))
+_REF_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
+
+
+class _Expansion:
+    """Counts the nodes of a schema with its references expanded, each shared node
+    counted once per use (memoised, so the count costs the schema's own size); a reference
+    back into a node being expanded (recursion) counts 1."""
+
+    def __init__(self, schema: Any, limit: int) -> None:
+        self.limit = limit
+        self.resources: dict[str, Any] = {}
+        self.anchors: dict[tuple[str, str], Any] = {}
+        self.dynamic: dict[str, list[Any]] = {}
+        self.bases: dict[int, str] = {}
+        self.memo: dict[int, int] = {}
+        self.active: set[int] = set()
+        root_base = ""
+        if isinstance(schema, dict) and isinstance(schema.get("$id"), str):
+            root_base = urldefrag(schema["$id"]).url
+        self.root_base = root_base
+        self.resources[""] = schema
+        self._index(schema, root_base)
+
+    def _index(self, schema: Any, base: str) -> None:
+        stack: list[tuple[Any, str]] = [(schema, base)] if isinstance(schema, (dict, list)) else []
+        seen = 0
+        while stack:
+            node, base = stack.pop()
+            seen += 1
+            if seen > self.limit:  # the document alone is too large
+                raise SchemaTooLargeError(self.message())
+            if isinstance(node, list):
+                stack.extend((item, base) for item in node if isinstance(item, (dict, list)))
+                continue
+            found = node.get("$id")
+            if isinstance(found, str):
+                base = urldefrag(urljoin(base, found)).url
+                self.resources[base] = node
+            self.bases[id(node)] = base
+            for key in ("$anchor", "$dynamicAnchor"):
+                name = node.get(key)
+                if isinstance(name, str):
+                    self.anchors[(base, name)] = node
+                    if key == "$dynamicAnchor":
+                        self.dynamic.setdefault(name, []).append(node)
+            for key, value in node.items():
+                if key not in _DATA_KEYWORDS and isinstance(value, (dict, list)):
+                    stack.append((value, base))
+
+    def message(self) -> str:
+        return (
+            f"the schema is too large: more than {self.limit} nodes once its $refs are "
+            "expanded (references that double at each step grow exponentially); raise "
+            "mcpkit.json_schema.MAX_SCHEMA_NODES only for schemas you trust"
+        )
+
+    def _targets(self, keyword: str, ref: str, base: str) -> list[Any]:
+        if keyword == "$recursiveRef":
+            ref = "#"
+        uri, fragment = urldefrag(urljoin(base, ref) if base else ref)
+        if keyword == "$dynamicRef" and fragment and not fragment.startswith("/"):
+            found = self.dynamic.get(fragment)
+            if found:
+                return found
+        resource = self.resources.get(uri)
+        if resource is None and uri == self.root_base:
+            resource = self.resources[""]
+        if resource is None:
+            return []  # another document: never fetched, compiling refuses it
+        if not fragment:
+            return [resource]
+        if not fragment.startswith("/"):
+            anchored = self.anchors.get((uri, fragment))
+            return [anchored] if anchored is not None else []
+        node = resource
+        for token in fragment[1:].split("/"):
+            token = unquote(token).replace("~1", "/").replace("~0", "~")
+            if isinstance(node, dict) and token in node:
+                node = node[token]
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                return []
+        return [node]
+
+    def size(self, node: Any, base: str, depth: int) -> int:
+        """Nodes of ``node`` expanded; raises SchemaTooLargeError past the limit."""
+        key = id(node)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        if key in self.active or not isinstance(node, (dict, list)):
+            return 1
+        if depth > _MAX_SCHEMA_DEPTH:
+            raise SchemaTooLargeError(
+                f"the schema is nested more than {_MAX_SCHEMA_DEPTH} levels deep "
+                "(references followed)"
+            )
+        self.active.add(key)
+        total = 1
+        if isinstance(node, dict):
+            base = self.bases.get(key, base)
+            for name, value in node.items():
+                if name in _DATA_KEYWORDS:
+                    continue
+                if name in _REF_KEYWORDS and isinstance(value, str):
+                    for target in self._targets(name, value, base):
+                        total += self.size(target, base, depth + 1)
+                elif isinstance(value, (dict, list)):
+                    total += self.size(value, base, depth + 1)
+                if total > self.limit:
+                    raise SchemaTooLargeError(self.message())
+        else:
+            for item in node:
+                if isinstance(item, (dict, list)):
+                    total += self.size(item, base, depth + 1)
+                    if total > self.limit:
+                        raise SchemaTooLargeError(self.message())
+        self.active.discard(key)
+        self.memo[key] = total
+        return total
+
+
+def expanded_size(schema: Any, limit: int | None = None) -> int:
+    """How many nodes ``schema`` amounts to with every ``$ref`` expanded in place (local
+    references, anchors and ``$id`` s of the document; recursion counted once). Raises
+    :class:`SchemaTooLargeError` past ``limit`` (default :data:`MAX_SCHEMA_NODES`), after
+    work proportional to the limit, not to the expansion."""
+    expansion = _Expansion(schema, MAX_SCHEMA_NODES if limit is None else limit)
+    return expansion.size(schema, expansion.root_base, 0)
 
 
 def _normalise(uri: str) -> str:
@@ -86,11 +236,12 @@ def _no_remote(uri: str) -> Any:
 
 class SchemaValidator:
     """A compiled validator for one schema (``$ref`` to other documents is refused, never
-    fetched)."""
+    fetched; a schema past ``max_nodes`` expanded nodes, default :data:`MAX_SCHEMA_NODES`,
+    is refused with :class:`SchemaTooLargeError`)."""
 
     __slots__ = ("_validator", "dialect", "schema")
 
-    def __init__(self, schema: dict[str, Any]) -> None:
+    def __init__(self, schema: dict[str, Any], *, max_nodes: int | None = None) -> None:
         self.schema = schema
         self.dialect = dialect_of(schema)
         validator_class = _DIALECTS.get(self.dialect)
@@ -99,6 +250,7 @@ class SchemaValidator:
                 f"JSON Schema dialect {schema.get('$schema')!r} is not supported; "
                 f"use one of: {', '.join(SUPPORTED_DIALECTS)} (2020-12 when $schema is absent)"
             )
+        expanded_size(schema, max_nodes)  # SchemaTooLargeError before any engine work
         cls = getattr(jsonschema_rs, validator_class)
         try:
             self._validator = cls(schema, validate_formats=False, retriever=_no_remote)

@@ -156,6 +156,8 @@ class ToolCatalogue:
             raise OutputSchemaError(
                 name, "the tool declares an outputSchema but the result has no structuredContent"
             )
+        if validator.is_valid(structured):
+            return
         errors = validator.errors(structured)
         if errors:
             raise OutputSchemaError(
