@@ -63,7 +63,9 @@ async def sessions_in(
     if request.param == "redis":
         from mcpkit.redis import RedisBackend
 
-        store = RedisBackend(request.getfixturevalue("redis_url"), prefix=f"t{id(tmp_path)}")
+        store = RedisBackend(
+            request.getfixturevalue("redis_url"), prefix=f"t{id(tmp_path)}", secret="s" * 32
+        )
     app = _server(store).http_app()
     try:
         async with running(app) as base, httpx.AsyncClient(timeout=10) as http:
