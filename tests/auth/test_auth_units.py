@@ -122,7 +122,7 @@ def test_client_secret_basic_encoding() -> None:
     client = ClientInfo("id:1", "p@ss word")
     apply_client_auth(form, headers, client, "client_secret_basic", audience="x")
     raw = base64.b64decode(headers["authorization"].removeprefix("Basic ")).decode()
-    assert raw == "id%3A1:p%40ss%20word" and form == {}
+    assert raw == "id%3A1:p%40ss%20word" and form == {"client_id": "id:1"}
     with pytest.raises(OAuthError):
         apply_client_auth({}, {}, ClientInfo("id"), "client_secret_post", audience="x")
     with pytest.raises(OAuthError):

@@ -122,6 +122,27 @@ async def test_dcr_confidential_client(oauth_env: Make, wire: Callable[..., Wire
     assert mock.events("token")[0]["form"]["client_secret"] == "secret-client-1"
 
 
+@pytest.mark.parametrize(
+    "advertised",
+    [["client_secret_post", "client_secret_basic"], ["client_secret_basic", "client_secret_post"]],
+)
+async def test_dcr_follows_the_servers_method_order(
+    oauth_env: Make, wire: Callable[..., WireChecker], advertised: list[str]
+) -> None:
+    """The first secret method the authorization server lists is the one registered and
+    used; with Basic the form names the client too (RFC 6749 s3.2.1)."""
+    mock = MockAS(auth_methods=advertised)
+    env: Env = await oauth_env(mock)
+    assert await whoami(env, oauth(env), wire) == "client-1"
+    assert mock.events("register")[0]["body"]["token_endpoint_auth_method"] == advertised[0]
+    [tok] = mock.events("token")
+    assert tok["method"] == advertised[0] and tok["form"]["client_id"] == "client-1"
+    if advertised[0] == "client_secret_basic":
+        assert "client_secret" not in tok["form"] and tok["authorization"].startswith("Basic ")
+    else:
+        assert tok["form"]["client_secret"] == "secret-client-1" and tok["authorization"] is None
+
+
 async def test_step_up_on_insufficient_scope(
     oauth_env: Make, wire: Callable[..., WireChecker]
 ) -> None:

@@ -27,8 +27,14 @@ __all__ = [
     "register_client",
 ]
 
-#: Methods a client with a secret can use, in order of preference.
+#: Methods a client with a secret can use (RFC 8414's default first).
 _SECRET_METHODS = ("client_secret_basic", "client_secret_post")
+
+
+def _secret_method(supported: list[str]) -> str | None:
+    """The secret method the authorization server lists first (its order is its
+    preference: the official SDK's servers list ``client_secret_post`` first)."""
+    return next((m for m in supported if m in _SECRET_METHODS), None)
 
 
 def is_secure_url(url: str) -> bool:
@@ -121,17 +127,17 @@ class PrivateKey:
 def choose_auth_method(
     meta: AuthorizationServerMetadata, *, has_secret: bool, has_key: bool = False
 ) -> str:
-    """The token endpoint authentication method for a client, from what the AS supports
-    (RFC 8414 default: ``client_secret_basic``)."""
+    """The token endpoint authentication method for a client, from what the AS supports:
+    the first secret method it lists (RFC 8414 default: ``client_secret_basic``)."""
     supported = meta.token_endpoint_auth_methods_supported
     if has_key and (supported is None or "private_key_jwt" in supported):
         return "private_key_jwt"
     if has_secret:
         if supported is None:
             return "client_secret_basic"
-        for method in _SECRET_METHODS:
-            if method in supported:
-                return method
+        method = _secret_method(supported)
+        if method is not None:
+            return method
         if "none" in supported:
             return "none"
         raise OAuthError(f"No supported token endpoint authentication method in {supported}")
@@ -156,7 +162,7 @@ async def register_client(
     if supported is None or "none" in supported:
         method = "none"  # a public client: the usual case for an MCP client
     else:
-        method = next((m for m in _SECRET_METHODS if m in supported), supported[0])
+        method = _secret_method(supported) or supported[0]
     body = metadata.to_wire(method)
     fetcher = (
         http if isinstance(http, Fetcher) else Fetcher(http, policy or FetchPolicy(), meta.issuer)
@@ -230,6 +236,9 @@ def apply_client_auth(
         # RFC 6749 section 2.3.1: form-encode both parts before joining them.
         raw = f"{quote(client.client_id, safe='')}:{quote(client.client_secret, safe='')}"
         headers["authorization"] = "Basic " + base64.b64encode(raw.encode()).decode("ascii")
+        # The client_id parameter as well (RFC 6749 section 3.2.1 lets a client identify
+        # itself so): servers built on the official SDK's token handler require it.
+        form["client_id"] = client.client_id
     elif method == "client_secret_post":
         if not client.client_secret:
             raise OAuthError("client_secret_post needs a client secret")
