@@ -41,7 +41,9 @@ from urllib.parse import quote
 
 import orjson
 
+from mcpkit.errors import McpError
 from mcpkit.json_schema import compile_schema
+from mcpkit.jsonrpc import INVALID_PARAMS
 
 if TYPE_CHECKING:
     import httpx
@@ -478,7 +480,12 @@ class _Operation:
                 self.arguments["body"] = ("body", "body")
                 if body_required:
                     required.append("body")
-        self.input_schema: dict[str, Any] = {"type": "object", "properties": properties}
+        # Only what the operation declares: anything else is refused by name, never sent.
+        self.input_schema: dict[str, Any] = {
+            "type": "object",
+            "properties": properties,
+            "additionalProperties": False,
+        }
         if required:
             self.input_schema["required"] = list(dict.fromkeys(required))
         if defs:
@@ -523,10 +530,18 @@ class _Operation:
         cookies: list[str] = []
         fields: dict[str, Any] = {}
         body: Any = None
+        unknown = [arg for arg in arguments if arg not in self.arguments]
+        if unknown:  # never sent on (the input schema refuses them before this)
+            names = ", ".join(f"'{arg}'" for arg in unknown)
+            raise McpError(
+                INVALID_PARAMS,
+                f"{names}: Unexpected argument ({self.route.method} {self.route.path} "
+                "declares no such parameter or body field)",
+            )
         for arg, value in arguments.items():
-            where, wire = self.arguments.get(arg, ("body-field", arg))
+            where, wire = self.arguments[arg]
             if where == "path":
-                path = path.replace("{" + wire + "}", quote(_text(value), safe=""))
+                path = path.replace("{" + wire + "}", _path_segment(value))
             elif where == "query":
                 values = value if isinstance(value, list) else [value]
                 query.extend((wire, _text(v)) for v in values if v is not None)
@@ -584,6 +599,16 @@ class _Operation:
             )
         shown = text or f"HTTP {response.status_code} {response.reason_phrase}"
         return CallToolResult(content=[TextContent(text=shown)])
+
+
+def _path_segment(value: Any) -> str:
+    """``value`` encoded to stay within one path segment: every reserved character
+    percent-encoded (``/``, ``?``, ``#``, ``%`` included), and a value of dots only (``.``,
+    ``..``) with its dots encoded too, so that no client or server reads it as a step up."""
+    text = quote(_text(value), safe="")
+    if text and not text.strip("."):
+        return "%2E" * len(text)
+    return text
 
 
 def _text(value: Any) -> str:
