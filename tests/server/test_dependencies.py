@@ -219,3 +219,35 @@ async def test_a_dependency_error_is_a_tool_error(wire: Any) -> None:
     async with Client(app, era="2026-07-28", tracer=wire()) as client:
         result = await client.call_tool("query")
     assert result.is_error and "database is down" in result.content[0].text  # type: ignore[union-attr]
+
+
+async def test_no_context_unless_a_dependency_takes_one(wire: Any) -> None:
+    app = Server("s")
+
+    def first() -> int:
+        return 1
+
+    async def second(a: int = Depends(first)) -> int:
+        return a + 1
+
+    @app.tool()
+    async def plain_deps(x: int, b: int = Depends(second)) -> int:
+        return x + b
+
+    @app.tool()
+    async def ctx_deps(c: str = Depends(connection)) -> str:
+        return c
+
+    # Dependencies without a Context leave the tool without one (its cheaper call path).
+    assert app.tools.tools["plain_deps"].context_param is None
+    assert app.tools.tools["ctx_deps"].context_param is not None
+
+    async def wants_context(ctx: Context) -> int:
+        return 40
+
+    app.dependency_overrides[second] = wants_context
+    async with Client(app, era="2026-07-28", tracer=wire()) as client:
+        result = await client.call_tool("plain_deps", {"x": 2})
+        assert result.is_error and "takes a Context" in result.content[0].text  # type: ignore[union-attr]
+        app.dependency_overrides.clear()
+        assert (await client.call_tool("plain_deps", {"x": 2})).structured_content == {"result": 4}

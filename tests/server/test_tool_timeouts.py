@@ -163,3 +163,19 @@ def test_bad_timeouts_are_refused() -> None:
             app.add_tool(lambda: "x", name="t", timeout=bad)
     with pytest.raises(ValueError, match="positive number of seconds"):
         Server("s", tool_timeout=0)
+
+
+async def test_a_timed_tool_that_never_waits(era: str, transport: str, wire: Any) -> None:
+    # An async tool with no await is served inline (no task of its own): its timeout has
+    # nothing to interrupt, and the call must still be answered.
+    app = Server("inline")
+
+    @app.tool(timeout=1)
+    async def instant(n: int) -> int:
+        return n + 1
+
+    # Its timer needs a task of its own (asyncio.timeout cancels the current task).
+    assert app.tools.tools["instant"].function.never_suspends is False
+    async with connect(app, era, transport, wire) as client:
+        result = await client.call_tool("instant", {"n": 1})
+    assert not result.is_error and result.structured_content == {"result": 2}

@@ -211,6 +211,7 @@ class Server(Generic[LifespanT]):
         self.tools.default_timeout = check_timeout(tool_timeout)
         self.resources = ResourceRegistry(page_size, Context, lambda: self._changed("resources"))
         self.prompts = PromptRegistry(page_size, Context, lambda: self._changed("prompts"))
+        self.tools.owner = self.resources.owner = self.prompts.owner = self
         self.completions = CompletionRegistry(
             self.prompts, self.resources, on_change=self._forget_tables
         )

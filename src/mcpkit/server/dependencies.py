@@ -117,23 +117,23 @@ class _Plan:
 
 
 class _Resolver:
-    """Resolves the dependencies of one call (its cache and its clean-up stack)."""
+    """Resolves the dependencies of one call: its cache, and its clean-up stack (made when
+    a generator dependency is entered)."""
 
-    __slots__ = ("cache", "context_type", "ctx", "overrides", "plans", "stack")
+    __slots__ = ("cache", "context_type", "ctx", "overrides", "plans", "stack", "workers")
 
     def __init__(
         self,
-        ctx: Context[Any],
-        stack: contextlib.AsyncExitStack,
+        ctx: Context[Any] | None,
+        owner: Any,
         plans: dict[Callable[..., Any], _Plan],
         context_type: type,
     ) -> None:
         self.ctx = ctx
-        self.stack = stack
+        self.stack: contextlib.AsyncExitStack | None = None
         self.cache: dict[Callable[..., Any], Any] = {}
-        self.overrides: dict[Callable[..., Any], Callable[..., Any]] = getattr(
-            ctx.server, "dependency_overrides", {}
-        )
+        self.overrides: dict[Callable[..., Any], Callable[..., Any]] = owner.dependency_overrides
+        self.workers = owner.workers
         self.plans = plans
         self.context_type = context_type
 
@@ -149,32 +149,46 @@ class _Resolver:
             return self.cache[original]
         fn = self.overrides.get(original, original)
         plan = self.plan(fn)
-        kwargs = await self.arguments(plan)
-        if plan.kind == "asyncgen":
-            value = await self.stack.enter_async_context(
-                contextlib.asynccontextmanager(fn)(**kwargs)
-            )
-        elif plan.kind == "gen":
-            value = self.stack.enter_context(contextlib.contextmanager(fn)(**kwargs))
+        kwargs = await self.arguments(plan, fn)
+        if plan.kind == "call":
+            value = await plan.function.call(self.workers, **kwargs)
         else:
-            value = await plan.function.call(self.ctx.server.workers, **kwargs)
+            stack = self.stack
+            if stack is None:
+                stack = self.stack = contextlib.AsyncExitStack()
+            if plan.kind == "asyncgen":
+                value = await stack.enter_async_context(
+                    contextlib.asynccontextmanager(fn)(**kwargs)
+                )
+            else:
+                value = stack.enter_context(contextlib.contextmanager(fn)(**kwargs))
         if marker.use_cache:
             self.cache[original] = value
         return value
 
-    async def arguments(self, plan: _Plan) -> dict[str, Any]:
+    async def arguments(self, plan: _Plan, fn: Callable[..., Any]) -> dict[str, Any]:
         kwargs: dict[str, Any] = {}
         for name, marker in plan.depends:
             kwargs[name] = await self.resolve(marker)
         if plan.context_param is not None:
+            if self.ctx is None:
+                raise TypeError(
+                    f"dependency {getattr(fn, '__name__', fn)!r} takes a Context, which this "
+                    "handler's dependencies were registered without (an override added one?): "
+                    "give the handler a Context parameter"
+                )
             kwargs[plan.context_param] = self.ctx
         return kwargs
 
 
-def with_dependencies(fn: Callable[..., Any], context_type: type) -> Callable[..., Any]:
+def with_dependencies(
+    fn: Callable[..., Any], context_type: type, owner: Callable[[], Any] | None = None
+) -> Callable[..., Any]:
     """``fn`` itself when it has no ``Depends`` parameter; else an async function with the
-    same name, docstring and remaining parameters (a ``Context`` added, hidden, when ``fn``
-    has none) that resolves them for each call and calls ``fn``."""
+    same name, docstring and remaining parameters that resolves them for each call and
+    calls ``fn``. ``owner()`` gives the server (its ``workers`` and
+    ``dependency_overrides``); without it, or when a dependency takes a ``Context``, the
+    function takes a Context (added, hidden, when ``fn`` has none) and the server is its."""
     try:
         parameters = inspect.signature(fn).parameters
     except (TypeError, ValueError):
@@ -196,9 +210,11 @@ def with_dependencies(fn: Callable[..., Any], context_type: type) -> Callable[..
     hidden = {name for name, _ in plan.depends}
     kept = [p for name, p in parameters.items() if name not in hidden]
     annotations = {name: hint for name, hint in hints.items() if name not in hidden}
-    context_param = plan.context_param
-    if context_param is None:
-        context_param = _CTX
+    needs_context = owner is None or any(p.context_param is not None for p in plans.values())
+    ctx_name = plan.context_param
+    hidden_context = ctx_name is None and needs_context
+    if hidden_context:
+        ctx_name = _CTX
         kept.append(
             inspect.Parameter(_CTX, inspect.Parameter.KEYWORD_ONLY, annotation=context_type)
         )
@@ -206,16 +222,25 @@ def with_dependencies(fn: Callable[..., Any], context_type: type) -> Callable[..
     # Keyword-only parameters after VAR_KEYWORD are not allowed: keep the order valid.
     kept.sort(key=lambda p: p.kind == inspect.Parameter.VAR_KEYWORD)
     target = UserFunction(fn)
-    ctx_name = context_param
-    give_context = plan.context_param is not None
 
     async def call_with_dependencies(**kwargs: Any) -> Any:
-        ctx = kwargs[ctx_name] if give_context else kwargs.pop(ctx_name)
-        async with contextlib.AsyncExitStack() as stack:
-            resolver = _Resolver(ctx, stack, plans, context_type)
+        ctx = None
+        if ctx_name is not None:
+            ctx = kwargs.pop(ctx_name) if hidden_context else kwargs[ctx_name]
+        server = ctx.server if ctx is not None else owner()  # type: ignore[misc]
+        resolver = _Resolver(ctx, server, plans, context_type)
+        try:
             for name, marker in plan.depends:
                 kwargs[name] = await resolver.resolve(marker)
-            return await target.call(ctx.server.workers, **kwargs)
+            result = await target.call(resolver.workers, **kwargs)
+        except BaseException as exc:
+            stack = resolver.stack
+            if stack is not None and await stack.__aexit__(type(exc), exc, exc.__traceback__):
+                return None  # a generator dependency swallowed the failure
+            raise
+        if resolver.stack is not None:
+            await resolver.stack.aclose()
+        return result
 
     wrapper = call_with_dependencies
     wrapper.__name__ = getattr(fn, "__name__", wrapper.__name__)

@@ -96,6 +96,12 @@ class PromptEntry:
 class PromptRegistry:
     """The prompts of one server."""
 
+    #: The server this registry belongs to (its workers and dependency overrides), if any.
+    owner: Any = None
+
+    def _owner(self) -> Any:
+        return self.owner
+
     def __init__(self, page_size: int, context_type: type, on_change: Callable[[], None]) -> None:
         self.prompts: dict[str, PromptEntry] = {}
         self.context_type = context_type
@@ -117,7 +123,7 @@ class PromptRegistry:
         scopes: Iterable[str] | None = None,
     ) -> PromptEntry:
         """Register ``fn`` as a prompt."""
-        fn = with_dependencies(fn, self.context_type)
+        fn = with_dependencies(fn, self.context_type, self._owner)
         prompt_name = name or getattr(fn, "__name__", None)
         if not prompt_name:
             raise ValueError("A prompt needs a name (pass name=...)")

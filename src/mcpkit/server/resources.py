@@ -150,6 +150,12 @@ class ResourceRegistry:
     ``max_uri_length``: a longer URI in ``resources/read`` or ``resources/subscribe`` is
     refused with -32602 before any template is tried (None: no limit)."""
 
+    #: The server this registry belongs to (its workers and dependency overrides), if any.
+    owner: Any = None
+
+    def _owner(self) -> Any:
+        return self.owner
+
     def __init__(self, page_size: int, context_type: type, on_change: Callable[[], None]) -> None:
         self.resources: dict[str, ResourceEntry] = {}
         self.templates: dict[str, ResourceEntry] = {}
@@ -187,7 +193,7 @@ class ResourceRegistry:
         """Register ``fn`` for ``uri`` (a template when it contains ``{...}``)."""
         if not isinstance(uri, str) or not uri:
             raise ValueError("A resource needs a URI")
-        fn = with_dependencies(fn, self.context_type)
+        fn = with_dependencies(fn, self.context_type, self._owner)
         # URITemplate.is_template's rule, so that a server with no template never loads them
         template = _uri_template.URITemplate(uri) if "{" in uri else None
         signature = analyze(fn, self.context_type, model_name="ResourceArguments")

@@ -208,6 +208,12 @@ class ToolEntry:
 class ToolRegistry:
     """The tools of one server."""
 
+    #: The server this registry belongs to (its workers and dependency overrides), if any.
+    owner: Any = None
+
+    def _owner(self) -> Any:
+        return self.owner
+
     def __init__(
         self,
         page_size: int,
@@ -264,7 +270,7 @@ class ToolRegistry:
         scopes: Iterable[str] | None = None,
     ) -> ToolEntry:
         """Register ``fn`` as a tool (see :meth:`mcpkit.Server.tool`)."""
-        fn = with_dependencies(fn, self.context_type)
+        fn = with_dependencies(fn, self.context_type, self._owner)
         tool_name = name or getattr(fn, "__name__", None)
         if not tool_name:
             raise ValueError("A tool needs a name (pass name=...)")
@@ -335,6 +341,8 @@ class ToolRegistry:
         elif max_queued is not None:
             raise ValueError("max_queued needs max_concurrency (or the server's default)")
         entry.timeout = limit_s
+        if limit_s is not None:  # its timer belongs to a task of its own: never served inline
+            entry.function.never_suspends = False
         self.tools[tool_name] = entry
         if entry.accepts_tasks:
             self.task_tools += 1
