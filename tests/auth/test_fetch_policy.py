@@ -348,3 +348,19 @@ async def test_connections_go_only_to_checked_addresses() -> None:
             )
         assert response.status_code == 200 and response.json() == {}
     assert lines == ["GET /ok HTTP/1.1"]  # the rebinding request never connected
+
+
+async def test_a_verifier_whose_discovery_is_refused_is_unavailable() -> None:
+    """A resource server's introspection discovery refused by the policy (here: metadata over
+    the size cap) is a verifier outage (503), not an invalid token."""
+    from mcpkit.auth import IntrospectionVerifier, VerifierUnavailableError
+
+    def huge(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=b" " * (2 * 1024 * 1024))
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(huge)) as http:
+        verifier = IntrospectionVerifier(
+            issuer="https://as.example.com", client_id="rs", client_secret="s", http_client=http
+        )
+        with pytest.raises(VerifierUnavailableError, match="larger than"):
+            await verifier.verify_token("t")

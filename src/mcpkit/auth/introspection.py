@@ -170,11 +170,12 @@ class IntrospectionVerifier:
         if self.endpoint is not None:
             return self.endpoint
         from mcpkit.auth.discovery import discover_authorization_server
+        from mcpkit.errors import FetchRefused
 
         assert self.issuer is not None
         try:
             meta = await discover_authorization_server(client, self.issuer)
-        except (OAuthError, httpx.HTTPError) as exc:
+        except (OAuthError, FetchRefused, httpx.HTTPError) as exc:
             raise VerifierUnavailableError(f"Introspection endpoint discovery: {exc}") from exc
         url = meta.get("introspection_endpoint")
         if not isinstance(url, str) or not url:
