@@ -137,9 +137,11 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 @contextlib.asynccontextmanager
-async def replicas(redis_url: str, count: int = 3, **http: Any) -> AsyncIterator[list[str]]:
+async def replicas(
+    redis_url: str, count: int = 3, **http: Any
+) -> AsyncIterator[list[tuple[str, Any]]]:
     """``count`` replicas of the tenant server on one Redis, protected by one resource
-    server attached through ``http_app(auth=)``; their endpoint URLs."""
+    server attached through ``http_app(auth=)``; their endpoint URLs and apps."""
     prefix = f"own{free_port()}"
     async with contextlib.AsyncExitStack() as stack:
         urls = []
@@ -148,12 +150,13 @@ async def replicas(redis_url: str, count: int = 3, **http: Any) -> AsyncIterator
             stack.push_async_callback(backend.aclose)
             server = tenant_server(store=backend)
             app = server.http_app(auth=resource_server(), **http)
-            urls.append(await stack.enter_async_context(running(app)) + "/mcp")
+            urls.append((await stack.enter_async_context(running(app)) + "/mcp", app))
         yield urls
 
 
 async def test_2_a_shared_session_is_its_principals_on_every_replica(redis_url: str) -> None:
-    async with replicas(redis_url) as (a, b, c), callers() as (alice, mallory, _):
+    async with replicas(redis_url) as deployed, callers() as (alice, mallory, _):
+        (a, _), (b, app_b), (c, app_c) = deployed
         sid = await alice.initialize(a)
         # alice's call on replica a: its SSE stream starts with a priming event (an id)
         r = await alice.http.post(
@@ -182,6 +185,8 @@ async def test_2_a_shared_session_is_its_principals_on_every_replica(redis_url: 
             assert replay.status_code == 404 and "secret of alice" not in replay.text
             gone = await mallory.http.delete(replica, headers=mallory.headers(sid))
             assert gone.status_code == 404
+        # and nothing of alice's session was loaded (or kept alive) for mallory there
+        assert sid not in app_b.sessions and sid not in app_c.sessions
         # alice's session works on every replica, and her replay too
         for replica in (a, b, c):
             assert (await alice.rpc(replica, "tools/list", {}, sid)).status == 200

@@ -158,6 +158,11 @@ async def test_stateful_sessions_streams_and_tasks(
                 url, headers={**mallory.headers(sid), "last-event-id": event_id}
             )
             assert replay.status_code == 404 and "secret of alice" not in replay.text
+            # nor through her own session: events are kept per session
+            own = await mallory.http.get(
+                url, headers={**mallory.headers(m_sid), "last-event-id": event_id}
+            )
+            assert own.status_code == 400 and "secret of alice" not in own.text
             assert (await mallory.http.delete(url, headers=mallory.headers(sid))).status_code == 404
             # the tasks, from mallory's own session
             assert (await mallory.rpc(url, "tasks/list", {}, m_sid)).result["tasks"] == []

@@ -92,9 +92,11 @@ _BUS_METHODS: Final = frozenset(
     }
 )
 
-#: KEYS: session hash, streams hash. ARGV: replica, ttl ms. Reserves an id block.
+#: KEYS: session hash, streams hash. ARGV: replica, ttl ms, the asking owner ('' for none).
+#: Reserves an id block; false (nothing touched) for an unknown or another owner's session.
 _LOAD = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if (redis.call('HGET', KEYS[1], 'own') or '') ~= ARGV[3] then return false end
 local b = redis.call('HINCRBY', KEYS[1], 'blk', 1)
 redis.call('HSET', KEYS[1], 'b:' .. b, ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -776,7 +778,9 @@ class SharedSessions:
         backend.on_heartbeat.append(self._keep_alive)
         #: Views built here (for operators and tests).
         self.loaded = 0
-        self._loading: dict[str, asyncio.Future[RedisSessionTransport | None]] = {}
+        self._loading: dict[
+            tuple[str, str | None], asyncio.Future[RedisSessionTransport | None]
+        ] = {}
 
     @property
     def ttl_ms(self) -> int:
@@ -837,18 +841,21 @@ class SharedSessions:
         pipe.pexpire(self.keys.session(sid), ttl)
         await self._run(pipe.execute())
 
-    async def load(self, sid: str) -> RedisSessionTransport | None:
-        """A view of session ``sid`` on this replica (None: no such session). Concurrent
-        requests of one session share one view (one id block: answers find their future)."""
-        loading = self._loading.get(sid)
+    async def load(self, sid: str, owner: str | None = None) -> RedisSessionTransport | None:
+        """A view of session ``sid`` on this replica for a request of ``owner`` (None: no
+        such session, or another owner's: then nothing of it is touched, see
+        :mod:`mcpkit.owner`). Concurrent requests of one session share one view (one id
+        block: answers find their future)."""
+        key = (sid, owner)
+        loading = self._loading.get(key)
         if loading is not None:
             return await asyncio.shield(loading)
         future: asyncio.Future[RedisSessionTransport | None] = (
             asyncio.get_running_loop().create_future()
         )
-        self._loading[sid] = future
+        self._loading[key] = future
         try:
-            view = await self._load(sid)
+            view = await self._load(sid, owner)
         except BaseException as exc:
             future.set_exception(exc)
             future.exception()  # retrieved: the waiters (if any) get it too
@@ -857,9 +864,9 @@ class SharedSessions:
             future.set_result(view)
             return view
         finally:
-            del self._loading[sid]
+            del self._loading[key]
 
-    async def _load(self, sid: str) -> RedisSessionTransport | None:
+    async def _load(self, sid: str, owner: str | None) -> RedisSessionTransport | None:
         app = self.app
         assert app is not None
         self.backend.start()
@@ -871,6 +878,7 @@ class SharedSessions:
                 self.keys.streams(sid),
                 self.backend.replica_id,
                 self.ttl_ms,
+                owner or "",
             )
         )
         if not raw:

@@ -375,9 +375,13 @@ class StreamableHTTPApp:
         """The view of shared session ``sid`` on this replica, loaded or refreshed (None
         when it is answered here: 404 for an unknown session, 503 when the store is down)."""
         shared = self.shared
+        owner = current_owner()
+        if transport is not None and not transport.closed and transport.owner != owner:
+            await self._not_found(send, rid)  # another owner's: not even touched
+            return None
         try:
             if transport is None or transport.closed:
-                transport = await shared.load(sid)
+                transport = await shared.load(sid, owner)
             elif not await shared.refresh(transport):
                 await self._end_session(transport)
                 transport = None
