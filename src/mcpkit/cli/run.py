@@ -326,9 +326,11 @@ def run_server(args: argparse.Namespace) -> int:
             ) from None
     if args.observability_port is not None:
         _check_address(args.host, args.observability_port)
+    from mcpkit.transports.http.serve import ServerNotStarted
+
     try:
         asyncio.run(_serve_http(app, args))
-    except SystemExit as exc:  # uvicorn's startup failure (e.g. the port was taken meanwhile)
+    except (SystemExit, ServerNotStarted) as exc:  # e.g. the port was taken meanwhile
         raise CliError(
             f"the HTTP server could not start (exit code {exc.code})", "see the line above"
         ) from None

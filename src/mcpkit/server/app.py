@@ -1492,6 +1492,10 @@ def _item_hints(ttl_ms: int | None, scope: CacheScope | None) -> CacheHints | No
     return CacheHints(ttl_ms or 0, scope or "private")
 
 
+class _StartupFailed(Exception):
+    """The server's lifespan failed at the ASGI ``lifespan.startup``."""
+
+
 class ServerHTTPApp:
     """What :meth:`Server.http_app` returns: the :class:`StreamableHTTPApp` serving the server
     (``app``), wrapped to enter the server's lifespan on ``lifespan.startup`` (and leave it on
@@ -1509,6 +1513,9 @@ class ServerHTTPApp:
         self._routes: CustomRoutes | None = None
         # What answers ahead of the endpoint (probes, custom routes); None: nothing.
         self._front: Callable[[Scope, Receive, Send], Awaitable[bool]] | None = None
+        #: What the server's lifespan raised at the ASGI ``lifespan.startup`` (the ASGI
+        #: server is told the startup failed; None: it did not fail).
+        self.startup_error: Exception | None = None
         # At shutdown listen streams end first, each answering its closing result.
         app.shutdown_hooks.append(server.relay.end_listens)
 
@@ -1591,7 +1598,11 @@ class ServerHTTPApp:
             message = await receive()
             kind = message.get("type")
             if kind == "lifespan.startup":
-                await stack.enter_async_context(self.server.running())
+                try:
+                    await stack.enter_async_context(self.server.running())
+                except Exception as exc:
+                    self.startup_error = exc
+                    raise _StartupFailed from exc
             elif kind == "lifespan.shutdown":
                 await self.aclose()  # sessions end while the lifespan still runs
                 await stack.aclose()
@@ -1599,5 +1610,9 @@ class ServerHTTPApp:
 
         try:
             await self.app(scope, wrapped_receive, send)
+        except _StartupFailed:
+            # Reported, not logged: whoever serves the app raises startup_error itself
+            # (mcpkit.transports.http.running does), as run_stdio would.
+            await send({"type": "lifespan.startup.failed", "message": ""})
         finally:
             await stack.aclose()

@@ -14,7 +14,15 @@ from typing import Any, Final, Literal
 from mcpkit.transports.http.extra import missing_extra
 from mcpkit.transports.http.shutdown import StreamCloser
 
-__all__ = ["SERVER_ENV", "ServerChoice", "choose_server", "run", "running", "serve"]
+__all__ = [
+    "SERVER_ENV",
+    "ServerChoice",
+    "ServerNotStarted",
+    "choose_server",
+    "run",
+    "running",
+    "serve",
+]
 
 #: The ASGI servers :func:`run`, :func:`serve` and :func:`running` can use.
 ServerChoice = Literal["auto", "uvicorn", "granian"]
@@ -75,6 +83,17 @@ def _server(app: Any, host: str, port: int, **kwargs: Any) -> Any:
     closer = app.close_streams if isinstance(app, StreamCloser) else None
 
     class Server(uvicorn.Server):
+        #: The exit code uvicorn's startup asked for (it calls sys.exit, which inside a
+        #: task would end the whole event loop): None while it has not failed.
+        startup_exit: object = None
+
+        async def startup(self, sockets: Any = None) -> None:
+            try:
+                await super().startup(sockets)
+            except SystemExit as exc:
+                self.startup_exit = exc.code
+                self.should_exit = True
+
         async def shutdown(self, sockets: Any = None) -> None:
             # uvicorn waits for open responses before the lifespan shutdown: end the SSE
             # streams first, or each held stream stalls the exit.
@@ -347,24 +366,55 @@ async def running(
         yield base
 
 
+class ServerNotStarted(RuntimeError):
+    """The ASGI server could not start (uvicorn has logged why, e.g. the port is taken);
+    ``code`` is the exit code it asked for."""
+
+    def __init__(self, code: object) -> None:
+        super().__init__(f"the HTTP server could not start (exit code {code})")
+        self.code = code
+
+
+class _StartupFailureFilter(logging.Filter):
+    """Drops uvicorn's "Application startup failed" line when the app kept the error (it
+    is raised to the caller instead of logged)."""
+
+    def __init__(self, app: Any) -> None:
+        super().__init__()
+        self.app = app
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(self.app, "startup_error", None) is None:
+            return True
+        return not record.getMessage().startswith("Application startup failed")
+
+
 @contextlib.asynccontextmanager
 async def _running_uvicorn(
     app: Any, host: str, port: int, **uvicorn_options: Any
 ) -> AsyncIterator[str]:
     server = _server(app, host, port, **uvicorn_options)
     server.install_signal_handlers = lambda: None
+    quiet = _StartupFailureFilter(app)
+    uvicorn_error = logging.getLogger("uvicorn.error")
+    uvicorn_error.addFilter(quiet)
     task = asyncio.get_running_loop().create_task(server.serve())
     try:
         while not server.started:
             if task.done():
+                # The app's lifespan failed (uvicorn exits the process for it): its error.
                 task.result()
-                raise RuntimeError("uvicorn stopped before it started")
+                failed = getattr(app, "startup_error", None)
+                if isinstance(failed, Exception):
+                    raise failed
+                raise ServerNotStarted(getattr(server, "startup_exit", None))
             await asyncio.sleep(0.005)
         sock = server.servers[0].sockets[0]
         bound_host, bound_port = sock.getsockname()[:2]
         shown = f"[{bound_host}]" if ":" in bound_host else bound_host
         yield f"http://{shown}:{bound_port}"
     finally:
+        uvicorn_error.removeFilter(quiet)
         server.should_exit = True
         try:
             async with asyncio.timeout(10):
