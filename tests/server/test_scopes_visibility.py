@@ -231,3 +231,26 @@ def test_registration_checks_scopes() -> None:
         app.prompt("p", scopes=[""])(lambda: "x")
     app.resource("file:///x", scopes=[])(lambda: "x")  # empty: everyone
     assert app.resources.resources["file:///x"].scopes is None
+
+
+async def test_listen_never_carries_hidden_updates() -> None:
+    app = make_server()
+    asgi = app.http_app()
+    async with running(asgi) as base:
+        for key, expected in (
+            ("sk-bob", ["file:///public.txt"]),
+            ("sk-ada", ["file:///secret.txt", "file:///public.txt"]),
+        ):
+            async with client(base, key, "2026-07-28") as c:
+                # the hidden ones first: a leak would arrive before the public one
+                uris = ["file:///secret.txt", "notes://1", "file:///public.txt"]
+                async with c.listen(resources=uris) as events:
+                    for uri in uris:
+                        app.notify_resource_updated(uri)
+                    seen: list[str] = []
+                    async for event in events:
+                        seen.append(event.params["uri"])
+                        if event.params["uri"] == "file:///public.txt":
+                            break
+                assert seen == expected, key  # notes://1 needs the notes scope: no one here
+    await asgi.aclose()

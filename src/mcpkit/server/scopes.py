@@ -3,8 +3,9 @@
 A principal whose token (an OAuth access token or an API key) lacks any of a component's
 scopes neither sees it in the lists nor can use it, in both eras: ``tools/call`` and
 ``prompts/get`` answer -32602 ``Unknown tool``/``Unknown prompt``, ``resources/read`` and
-``resources/subscribe`` resource-not-found, ``completion/complete`` -32602, exactly as for a
-component that does not exist, so a list and a refusal tell nothing of what is hidden. (A
+``resources/subscribe`` resource-not-found, ``completion/complete`` -32602, and a
+``subscriptions/listen`` stream never carries its updates, exactly as for a component that
+does not exist, so a list and a refusal tell nothing of what is hidden. (A
 server that wants clients to step up to more scopes instead, 403 ``insufficient_scope`` at
 the HTTP layer, says so with ``ResourceServer(scopes_for=...)``; that component is listed to
 everyone.)
@@ -26,9 +27,11 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from mcpkit.bus import LISTEN_METHOD
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 from mcpkit.server import apps as apps_feature
+from mcpkit.server import subscriptions
 from mcpkit.server.caching import CacheHints
 from mcpkit.server.pagination import Paginator
 from mcpkit.server.resources import not_found
@@ -268,6 +271,19 @@ def _install_resources(gate: _Gate, table: dict[str, ServerHandler]) -> None:
         inner = table.get(method)
         if inner is not None:
             table[method] = by_uri(method, inner)
+    if table.get(LISTEN_METHOD) is subscriptions.listen:
+
+        async def listen(params: JSONObject | None, rctx: ServerRequestContext) -> Any:
+            granted = gate.granted(rctx)
+            if granted is None:
+                return await subscriptions.listen(params, rctx)
+
+            def hidden(uri: str) -> bool:  # as for a URI nothing serves: no update ever
+                return not gate.allows(gate.resource_needs(uri), granted)
+
+            return await subscriptions.listen(params, rctx, hidden)
+
+        table[LISTEN_METHOD] = listen
 
 
 def _install_completion(gate: _Gate, table: dict[str, ServerHandler]) -> None:

@@ -28,6 +28,7 @@ listener that fell too far behind): then it answers the closing result
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from mcpkit.bus import LISTEN_METHOD, BusEvent
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["LIST_KINDS", "deliver_to_sessions", "handlers", "listen"]
 
+UPDATED: Final = "notifications/resources/updated"
 #: The lists whose changes are announced (``notifications/<kind>/list_changed``).
 LIST_KINDS: Final = ("tools", "prompts", "resources")
 
@@ -65,10 +67,15 @@ def deliver_to_sessions(server: Server, event: BusEvent) -> None:
             session.call_soon(lambda s=session: s.send_quietly(event.method))  # type: ignore[misc]
 
 
-async def listen(params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
+async def listen(
+    params: JSONObject | None,
+    rctx: ServerRequestContext,
+    hidden: Callable[[str], bool] | None = None,
+) -> JSONObject:
     """``subscriptions/listen``: stream the acknowledgment, then the matching changes,
     until the client cancels (no response) or the server ends the stream (the closing
-    result). -32602 when the ``notifications`` filter is missing or malformed."""
+    result). -32602 when the ``notifications`` filter is missing or malformed. The
+    updates of resources ``hidden(uri)`` says this client may not see are left out."""
     server = rctx.server
     envelope = rctx.envelope
     version = envelope.version if envelope is not None else None
@@ -78,6 +85,10 @@ async def listen(params: JSONObject | None, rctx: ServerRequestContext) -> JSONO
     session = rctx.session
     try:
         async for frame in stream:
+            if hidden is not None and frame["method"] == UPDATED:
+                uri = frame["params"].get("uri")
+                if isinstance(uri, str) and hidden(uri):
+                    continue
             await session.notify(frame["method"], frame["params"], related_request_id=rid)
     except ConnectionClosed:
         pass  # the client is gone: nothing to answer
