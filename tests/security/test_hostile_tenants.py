@@ -3,9 +3,9 @@ try to read, list, cancel, resume, replay and delete them, on every replica.
 
 Each mode runs in memory (one process) and on a real Redis with three replicas (alice
 creates on one replica, the others attack on the other two), with ``auth`` attached through
-``Server(auth=)`` and through ``http_app(auth=)``. Nothing crosses, and alice's own access
-keeps working everywhere. (The legacy HTTP+SSE endpoints and the proxy, which live in one
-process, are in test_findings.py.)
+``Server(auth=)``, ``http_app(auth=)`` and ``StreamableHTTPApp(auth=)``. Nothing crosses,
+and alice's own access keeps working everywhere. (The legacy HTTP+SSE endpoints and the
+proxy, which live in one process, are in test_findings.py.)
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 
 from mcpkit.redis import RedisBackend
 from mcpkit.server.tasks import TaskManager
-from mcpkit.transports.http import running
+from mcpkit.transports.http import StreamableHTTPApp, running
 from tests.scaleout.cluster import Redis, free_port
 from tests.security.tenants import SECRET, Caller, answer, resource_server, tenant_server
 
@@ -55,7 +55,7 @@ class Deployment:
 
 
 BACKENDS = ["memory", "redis"]
-ATTACH = ["Server(auth=)", "http_app(auth=)"]
+ATTACH = ["Server(auth=)", "http_app(auth=)", "StreamableHTTPApp(auth=)"]
 
 
 @contextlib.asynccontextmanager
@@ -76,8 +76,14 @@ async def deploy(
                 options["tasks"] = TaskManager(poll_interval=50)
             if attach == "Server(auth=)":
                 app = tenant_server(auth=resource_server(), **options).http_app(**http)
-            else:
+            elif attach == "http_app(auth=)":
                 app = tenant_server(**options).http_app(auth=resource_server(), **http)
+            else:  # the bare app around a server's sessions
+                server = tenant_server(**options)
+                if backend == "redis" and not http.get("stateless"):
+                    http = {**http, "shared": options["store"].sessions()}
+                app = StreamableHTTPApp(server.session, auth=resource_server(), **http)
+                await stack.enter_async_context(server.running())
             urls.append(await stack.enter_async_context(running(app)) + "/mcp")
         http_client = await stack.enter_async_context(httpx.AsyncClient(timeout=30))
         yield Deployment(
