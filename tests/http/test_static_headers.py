@@ -114,3 +114,22 @@ async def test_an_endpoint_event_naming_another_origin_is_refused() -> None:
     assert other.seen == []  # nothing was sent to the other origin
     assert exc is not None and "origin" in str(exc), repr(exc)
     assert f"{b}/messages" in str(exc)
+
+
+async def test_an_auth_proof_does_not_follow_a_redirect_elsewhere() -> None:
+    """httpx drops ``Authorization`` on a redirect to another origin, not a ``DPoP`` proof."""
+    import httpx
+
+    class ProofAuth(httpx.Auth):
+        def auth_flow(self, request: httpx.Request) -> Any:
+            request.headers["Authorization"] = "DPoP token"
+            request.headers["DPoP"] = "proof"
+            yield request
+
+    async with two_origins() as (a, first, b, other):
+        first.answer = lambda scope: (307, [(b"location", f"{b}/mcp".encode())], b"")
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(20), Client(a + "/mcp", auth=ProofAuth(), timeout=5):
+                pass
+    assert any("dpop" in h for _, _, h in first.seen)
+    assert other.seen and not any("dpop" in h or "authorization" in h for _, _, h in other.seen)

@@ -170,7 +170,7 @@ class StreamableHTTPClientTransport(Transport):
         self._owns_client = httpx_client is None
         #: Marks requests carrying ``headers`` with the server's origin: they are dropped
         #: from any request to another origin (a redirect), see ``header_guard``.
-        self._mark = guarded(url, self.headers)
+        self._mark = guarded(url, [*self.headers, *(("dpop",) if auth is not None else ())])
         if httpx_client is not None:
             guard_client(httpx_client)
         self._sink: MessageSink | None = None

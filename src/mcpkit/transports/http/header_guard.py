@@ -9,6 +9,8 @@ the server answered with.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import httpx
 
 from mcpkit.fetch.policy import origin_of
@@ -41,9 +43,11 @@ def guard_client(client: httpx.AsyncClient) -> None:
         client.event_hooks = {**hooks, "request": [*hooks.get("request", []), _drop_foreign]}
 
 
-def guarded(url: str, headers: dict[str, str]) -> dict[str, object] | None:
+def guarded(url: str, headers: Iterable[str]) -> dict[str, object] | None:
     """The ``extensions`` marking requests to ``url`` that carry the configured ``headers``
-    (None when there are none: nothing to guard)."""
+    (names; with an auth, its ``DPoP`` proof too: httpx drops only ``Authorization``), None
+    when there are none: nothing to guard."""
+    headers = list(headers)
     if not headers:
         return None
     return {GUARD: (origin_of(url), tuple(name.lower() for name in headers))}
