@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import inspect
 import json
 import os
 import re
@@ -213,6 +214,50 @@ def _written_for_other_sdk(path: Path) -> bool:
     return False
 
 
+def _not_a_factory(value: Any) -> str | None:
+    """Why ``value`` is not called as a server factory, or None when it is one: a function
+    of no required arguments whose return annotation names a server. Anything else (a tool
+    function, a class, a callable object) is never called: running it is not looking."""
+    if not inspect.isfunction(value):
+        return f"a {type(value).__name__}"
+    name = getattr(value, "__qualname__", "function")
+    try:
+        try:
+            signature = inspect.signature(value, eval_str=True)
+        except Exception:  # an annotation naming what the module does not define
+            signature = inspect.signature(value)
+    except (TypeError, ValueError):
+        return f"the function {name}"
+    required = [
+        p.name
+        for p in signature.parameters.values()
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    if required:
+        return f"the function {name}({', '.join(required)})"
+    if not _names_a_server(signature.return_annotation):
+        return f"the function {name}, not annotated '-> Server'"
+    return None
+
+
+def _names_a_server(annotation: Any) -> bool:
+    """Whether a return annotation names a server class (mcpkit's or a compat one)."""
+    from mcpkit.server import Server
+
+    if isinstance(annotation, str):  # not resolvable: its name says
+        last = annotation.strip().strip("'\"").rsplit(".", 1)[-1]
+        return last.endswith("Server") or last == "FastMCP"
+    if isinstance(annotation, type):
+        return issubclass(annotation, Server) or hasattr(annotation, "native")
+    return False
+
+
+def _servers_hint(module: Any, ref: ServerRef) -> str:
+    found = _servers_in(module)
+    where = str(ref).rsplit(":", 1)[0]
+    return f"{where}:{found[0]}" if found else "e.g. file.py:app"
+
+
 def _servers_in(module: Any) -> list[str]:
     return [name for name, value in vars(module).items() if _is_server(value)]
 
@@ -243,6 +288,13 @@ def load_server(ref: ServerRef) -> Server:
                 )
             value = getattr(value, part)
         if callable(value) and not _is_server(value):
+            refused = _not_a_factory(value)
+            if refused is not None:
+                raise TargetError(
+                    f"{ref} is {refused}, not an mcpkit Server (it was not called)",
+                    f"point at the Server object ({_servers_hint(module, ref)}), or make a "
+                    "factory: a function of no arguments annotated '-> Server'",
+                )
             value = value()  # a factory function
         if not _is_server(value):
             raise TargetError(

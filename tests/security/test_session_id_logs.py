@@ -1,0 +1,86 @@
+"""Session ids are bearer secrets over HTTP: logs show a short hash of them, never the id.
+
+Request logging (INFO for what succeeded, WARNING for errors and slow requests), the
+HTTP client's re-initialization notice and the Redis replica-failure warning all name a
+session by :func:`mcpkit.logs.session_tag`."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import httpx
+import pytest
+
+from mcpkit import Server
+from mcpkit.logs import client_label, session_tag
+from mcpkit.server.middleware import RequestLogging, Timing
+from mcpkit.session import ClientSession
+from mcpkit.transports.http import StreamableHTTPClientTransport, running
+from tests.http import raw
+
+
+def _everything_logged(caplog: pytest.LogCaptureFixture) -> str:
+    # mcpkit's records (httpx and httpcore log whole headers at DEBUG: not ours)
+    mine = [r for r in caplog.records if r.name.startswith(("mcpkit", "uvicorn"))]
+    return "\n".join(f"{r.getMessage()} {vars(r)!r}" for r in mine)
+
+
+def test_the_tag_is_short_stable_and_not_the_id() -> None:
+    sid = "4e598b8d0bc4f1e2a9d7c3b5e8f0a1b2"
+    tag = session_tag(sid)
+    assert tag == session_tag(sid) and len(tag) == 12 and sid not in tag
+    assert session_tag(sid + "x") != tag
+    assert client_label("session:" + sid) == "session:" + tag
+    assert client_label("principal:alice") == "principal:alice"
+
+
+async def test_request_logs_name_the_session_by_its_tag(caplog: pytest.LogCaptureFixture) -> None:
+    server = Server("logged", middleware=[RequestLogging(), Timing(slow_ms=0)])
+
+    @server.tool()
+    def echo(text: str) -> str:
+        return text
+
+    caplog.set_level(logging.DEBUG)
+    async with running(server.http_app()) as base, httpx.AsyncClient(timeout=10) as http:
+        url = base + "/mcp"
+        sid = await raw.open_session(http, url)
+        ok = await http.post(
+            url, json=raw.tool_call(1, "echo", text="hi"), headers=raw.headers(sid)
+        )
+        assert ok.status_code == 200
+        bad = {"jsonrpc": "2.0", "id": 2, "method": "prompts/get", "params": {"name": "nope"}}
+        await http.post(url, json=bad, headers=raw.headers(sid))
+    logged = _everything_logged(caplog)
+    levels = {r.levelno for r in caplog.records if r.name.startswith("mcpkit.")}
+    assert {logging.INFO, logging.WARNING} <= levels  # both kinds of record were written
+    assert sid not in logged
+    assert f"session:{session_tag(sid)}" in logged
+
+
+async def test_the_client_names_an_expired_session_by_its_tag(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    server = Server("expiring")
+
+    @server.tool()
+    def echo(text: str) -> str:
+        return text
+
+    caplog.set_level(logging.DEBUG)
+    app = server.http_app()
+    async with running(app) as base:
+        client = ClientSession(StreamableHTTPClientTransport(base + "/mcp"))
+        await client.start()
+        try:
+            await client.initialize({"name": "c", "version": "1"}, {}, timeout=10)
+            old: Any = client.transport.session_id  # type: ignore[attr-defined]
+            assert await app.terminate_session(old)
+            params = {"name": "echo", "arguments": {"text": "again"}}
+            await client.request("tools/call", params, timeout=10)
+        finally:
+            await client.close()
+    logged = _everything_logged(caplog)
+    assert f"Session {session_tag(old)} expired on the server" in logged
+    assert old not in logged
