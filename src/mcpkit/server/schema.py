@@ -550,7 +550,7 @@ def analyze(
     renamed = any(f != p for f, p in sig._field_to_param)
     if simple and not renamed and _light_signature(sig, fields, not strict):
         return sig
-    from pydantic import ConfigDict, ValidationError, create_model
+    from pydantic import ConfigDict, PydanticUserError, ValidationError, create_model
 
     sig._validation_error = ValidationError
     config = ConfigDict(
@@ -559,10 +559,13 @@ def analyze(
         populate_by_name=False,
         coerce_numbers_to_str=strings_only,
     )
-    model = create_model(model_name, __config__=config, **fields)
+    try:
+        model = create_model(model_name, __config__=config, **fields)
+        schema = model.model_json_schema(by_alias=True)
+    except PydanticUserError:
+        raise _unsupported_parameter(fn, fields) from None
     sig.model = model
     sig._validator = model.__pydantic_validator__
-    schema = model.model_json_schema(by_alias=True)
     schema.pop("title", None)
     if inline_refs:
         schema = inline_local_refs(schema)
@@ -572,6 +575,41 @@ def analyze(
     if strict:
         sig._strict_validator = compile_schema(schema)
     return sig
+
+
+_JSON_TYPES = (
+    "use a type JSON Schema can describe: str, int, float, bool, None, list, dict, a "
+    "pydantic model, a dataclass, a TypedDict, an Enum or a Literal"
+)
+
+
+def _type_name(hint: Any) -> str:
+    name = getattr(hint, "__qualname__", None) if isinstance(hint, type) else None
+    if name is not None and not hint.__module__.startswith(("builtins", "__main__", "_")):
+        return f"{hint.__module__}.{name}"
+    return name or repr(hint).replace("typing.", "").replace("collections.abc.", "")
+
+
+def _unsupported_parameter(fn: Callable[..., Any], fields: dict[str, Any]) -> TypeError:
+    """The error for a signature pydantic cannot turn into a JSON Schema: it names the
+    function and the first parameter whose type is the cause."""
+    from pydantic import PydanticUserError, TypeAdapter
+
+    where = getattr(fn, "__name__", repr(fn))
+    for name, (hint, _default) in fields.items():
+        try:
+            TypeAdapter(hint).json_schema()
+        except PydanticUserError:
+            shown = _type_name(typing.get_args(hint)[0] if _is_annotated(hint) else hint)
+            return TypeError(
+                f"{where}(): parameter {name!r} has type {shown}, which has no JSON Schema; "
+                f"{_JSON_TYPES}"
+            )
+    return TypeError(f"{where}(): its parameters have no JSON Schema; {_JSON_TYPES}")
+
+
+def _is_annotated(hint: Any) -> bool:
+    return typing.get_origin(hint) is typing.Annotated
 
 
 # -- output ----------------------------------------------------------------------------------
@@ -649,6 +687,7 @@ def output_spec(
     structured_output: bool | None,
     content_types: tuple[type, ...],
     output_schema: dict[str, Any] | None = None,
+    owner: str = "the function",
 ) -> OutputSpec | None:
     """The structured-output plan for a return annotation, or None for content-only tools.
 
@@ -673,10 +712,17 @@ def output_spec(
     try:
         light_schema, _ = _light_type(return_type, lax=False)
     except _Unsupported:
-        from pydantic import TypeAdapter
+        from pydantic import PydanticUserError, TypeAdapter
 
-        adapter: TypeAdapter[Any] = TypeAdapter(return_type)
-        schema = adapter.json_schema(mode="serialization")
+        try:
+            adapter: TypeAdapter[Any] = TypeAdapter(return_type)
+            schema = adapter.json_schema(mode="serialization")
+        except PydanticUserError:
+            raise TypeError(
+                f"{owner}: the return type {_type_name(return_type)} has no JSON Schema for "
+                f"structured output; {_JSON_TYPES}, or pass structured_output=False to send "
+                "the value as text"
+            ) from None
         convert = _dumper(adapter)
     else:
         schema = _sorted(light_schema)

@@ -308,7 +308,9 @@ class ToolRegistry:
             output = None
         else:
             content = content_types() if types_module is not None else content_types(False)
-            output = output_spec(return_type, structured_output, content, output_schema)
+            output = output_spec(
+                return_type, structured_output, content, output_schema, f"tool {tool_name!r}"
+            )
         definition: JSONObject = {"name": tool_name}
         if title:
             definition["title"] = title
