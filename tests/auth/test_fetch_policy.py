@@ -364,3 +364,22 @@ async def test_a_verifier_whose_discovery_is_refused_is_unavailable() -> None:
         )
         with pytest.raises(VerifierUnavailableError, match="larger than"):
             await verifier.verify_token("t")
+
+
+async def test_a_loopback_server_may_use_http_on_loopback() -> None:
+    from mcpkit.errors import FetchRefused
+    from mcpkit.fetch import FetchPolicy
+
+    policy = FetchPolicy()
+    for url in (
+        "http://127.0.0.1:9000/.well-known/oauth-authorization-server",
+        "http://localhost:9000/token",
+        "http://[::1]:9000/register",
+    ):
+        await policy.check(url, server_url=LOOPBACK_SERVER)  # allowed
+    for server in (PUBLIC_SERVER, "https://10.0.0.9/mcp"):
+        with pytest.raises(FetchRefused):
+            await policy.check("http://127.0.0.1:9000/token", server_url=server)
+    with pytest.raises(FetchRefused) as info:  # loopback server, but not loopback http
+        await policy.check("http://93.184.215.14/token", server_url=LOOPBACK_SERVER)
+    assert info.value.rule == "scheme"

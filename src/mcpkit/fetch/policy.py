@@ -30,7 +30,7 @@ import asyncio
 import ipaddress
 import socket
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from mcpkit.errors import FetchRefused
@@ -130,10 +130,14 @@ class FetchPolicy:
     allow_private: bool = False
     allow_http: bool = False
     resolver: Resolver | None = None
+    _networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = field(
+        init=False, repr=False, compare=False, default=()
+    )
 
     def __post_init__(self) -> None:
-        for net in self.allowed_networks:
-            ipaddress.ip_network(net, strict=False)  # a ValueError for a bad block, now
+        # parsed once (a ValueError for a bad block, now)
+        networks = tuple(ipaddress.ip_network(net, strict=False) for net in self.allowed_networks)
+        object.__setattr__(self, "_networks", networks)
         if self.max_bytes <= 0 or self.deadline <= 0:
             raise ValueError("max_bytes and deadline must be positive")
 
@@ -145,12 +149,9 @@ class FetchPolicy:
         return await (self.resolver or _getaddrinfo)(host)
 
     def _allowed_network(self, ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-        inner = _embedded(ip)
+        candidates = {ip, _embedded(ip)}
         return any(
-            candidate in ipaddress.ip_network(net, strict=False)
-            for net in self.allowed_networks
-            for candidate in {ip, inner}
-            if candidate.version == ipaddress.ip_network(net, strict=False).version
+            c in net for net in self._networks for c in candidates if c.version == net.version
         )
 
     async def check(self, url: str, *, server_url: str, what: str = "URL") -> None:
