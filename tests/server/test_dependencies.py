@@ -251,3 +251,32 @@ async def test_no_context_unless_a_dependency_takes_one(wire: Any) -> None:
         assert result.is_error and "takes a Context" in result.content[0].text  # type: ignore[union-attr]
         app.dependency_overrides.clear()
         assert (await client.call_tool("plain_deps", {"x": 2})).structured_content == {"result": 4}
+
+
+async def test_inline_when_nothing_can_wait(wire: Any) -> None:
+    import asyncio
+
+    app = Server("s")
+
+    async def one() -> int:
+        return 1
+
+    @app.tool()
+    async def quick(x: int, a: int = Depends(one)) -> int:
+        return x + a
+
+    @app.tool()
+    async def with_cleanup(c: str = Depends(connection)) -> str:
+        return c
+
+    assert app.tools.tools["quick"].function.never_suspends
+    assert not app.tools.tools["with_cleanup"].function.never_suspends
+
+    async def slow_one() -> int:
+        await asyncio.sleep(0.01)  # an override that waits: the call goes on in a task
+        return 10
+
+    async with Client(app, era="2026-07-28", tracer=wire()) as client:
+        assert (await client.call_tool("quick", {"x": 1})).structured_content == {"result": 2}
+        app.dependency_overrides[one] = slow_one
+        assert (await client.call_tool("quick", {"x": 1})).structured_content == {"result": 11}

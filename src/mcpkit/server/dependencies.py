@@ -79,7 +79,7 @@ def _marker(param: inspect.Parameter, hint: Any) -> Depends | None:
 class _Plan:
     """How to call one function: its Depends parameters and where its Context goes."""
 
-    __slots__ = ("context_param", "depends", "function", "kind")
+    __slots__ = ("context_param", "depends", "function", "kind", "simple")
 
     def __init__(self, fn: Callable[..., Any], context_type: type, handler: bool = False) -> None:
         hints = type_hints(fn, {context_type.__name__: context_type})
@@ -114,6 +114,13 @@ class _Plan:
         else:
             self.kind = "call"
         self.function = UserFunction(fn)
+        #: An async function called with nothing: awaited at once.
+        self.simple = (
+            self.kind == "call"
+            and self.function.is_async
+            and not self.depends
+            and self.context_param is None
+        )
 
 
 class _Resolver:
@@ -145,10 +152,17 @@ class _Resolver:
 
     async def resolve(self, marker: Depends) -> Any:
         original = marker.dependency
-        if marker.use_cache and original in self.cache:
-            return self.cache[original]
-        fn = self.overrides.get(original, original)
-        plan = self.plan(fn)
+        cache = self.cache
+        if marker.use_cache and original in cache:
+            return cache[original]
+        overrides = self.overrides
+        fn = overrides.get(original, original) if overrides else original
+        plan = self.plans.get(fn) or self.plan(fn)
+        if plan.simple:
+            value = await fn()
+            if marker.use_cache:
+                cache[original] = value
+            return value
         kwargs = await self.arguments(plan, fn)
         if plan.kind == "call":
             value = await plan.function.call(self.workers, **kwargs)
@@ -250,6 +264,12 @@ def with_dependencies(
     wrapper.__annotations__ = annotations
     wrapper.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         kept, return_annotation=hints.get("return", inspect.Signature.empty)
+    )
+    # Nothing in it waits when the handler and every dependency are async functions that
+    # cannot suspend: the engine may then serve it inline (it goes on in a task should an
+    # override wait after all).
+    wrapper._mcpkit_never_suspends = target.never_suspends and all(  # type: ignore[attr-defined]
+        p.kind == "call" and p.function.never_suspends for p in plans.values()
     )
     return wrapper
 

@@ -43,6 +43,8 @@ def never_suspends(fn: Callable[..., Any]) -> bool:
     suspension point: calling it runs to its end at the first ``send``."""
     if not inspect.isfunction(fn) or not inspect.iscoroutinefunction(fn):
         return False
+    if getattr(fn, "_mcpkit_never_suspends", False):  # a wrapper that says so of itself
+        return True
     return not any(i.opname in _SUSPENDING for i in dis.get_instructions(fn.__code__))
 
 

@@ -1,0 +1,180 @@
+"""What the everyday options cost per call: dependencies, a timeout, a tag filter.
+
+Usage: python bench/everyday.py [--calls N] [--rounds R] [--smoke]
+
+One process, the session engine over the in-memory transport (no sockets, no HTTP): a
+client keeps 32 ``tools/call`` in flight, in both eras (a 2025-11-25 session, 2026-07-28
+requests with the ``_meta`` envelope), against these variants of an ``async def echo``:
+
+- ``plain``: the bare tool on a bare server (the reference);
+- ``two deps``: the same tool with two async ``Depends`` parameters (target: at most 1.3x);
+- ``timeout``: the same tool with ``timeout=30`` (a timer around each call);
+- ``tag filter``: the plain tool on a server with ``exclude_tags`` hiding another tool, and
+  one tool disabled (target: 1.00x, hidden components are kept out of the registry).
+
+Variants run side by side in interleaved rounds; the table shows the CPU time per call
+(process time: client and server together, so the ratios understate the server's share),
+the best round and the median, and the ratio to ``plain`` of its era (of the best rounds,
+and the median of each round's ratio). ``--smoke``: one tiny round that checks every answer
+and that the plain and filtered servers serve the registry's own ``tools/call``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from mcpkit import Depends, Server, versions
+from mcpkit.session import ClientSession
+from mcpkit.transports import MemoryTransport
+
+IN_FLIGHT = 32
+MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"},
+}
+VARIANTS = ("plain", "two deps", "timeout", "tag filter")
+
+
+async def prefix() -> str:
+    return ""
+
+
+async def suffix() -> str:
+    return ""
+
+
+def make_server(variant: str) -> Server[Any]:
+    app: Server[Any] = Server("bench", exclude_tags={"admin"} if variant == "tag filter" else None)
+    if variant == "two deps":
+
+        @app.tool()
+        async def echo(text: str, a: str = Depends(prefix), b: str = Depends(suffix)) -> str:
+            """Echo the text."""
+            return a + text + b
+
+    elif variant == "timeout":
+
+        @app.tool(timeout=30)
+        async def echo(text: str) -> str:
+            """Echo the text."""
+            return text
+
+    else:
+
+        @app.tool()
+        async def echo(text: str) -> str:
+            """Echo the text."""
+            return text
+
+    if variant == "tag filter":
+
+        @app.tool(tags={"admin"})
+        async def drop(name: str) -> str:
+            return name
+
+        @app.tool()
+        async def other() -> str:
+            return "other"
+
+        app.disable_tool("other")
+    return app
+
+
+async def drive(app: Server[Any], era: str, calls: int) -> tuple[float, list[Any]]:
+    """CPU seconds for ``calls`` echo calls (``IN_FLIGHT`` at a time), and the results."""
+    a, b = MemoryTransport.pair()
+    server = app.session(b)
+    client = ClientSession(a)
+    await server.start()
+    await client.start()
+    params: dict[str, Any] = {"name": "echo", "arguments": {"text": "hello"}}
+    if era == "legacy":
+        await client.initialize({"name": "bench", "version": "1"})
+    else:  # no handshake on the modern wire
+        client.lifecycle.assume(versions.V2026_07_28, {})
+        params["_meta"] = MODERN_META
+    results: list[Any] = []
+    gc.collect()
+    gc.disable()
+    started = time.process_time()
+    left = calls
+    while left > 0:
+        batch = min(IN_FLIGHT, left)
+        results.extend(
+            await asyncio.gather(*(client.request("tools/call", params) for _ in range(batch)))
+        )
+        left -= batch
+    spent = time.process_time() - started
+    gc.enable()
+    await client.close()
+    await server.close()
+    return spent, results
+
+
+def check(results: list[Any], calls: int) -> None:
+    if len(results) != calls:
+        raise SystemExit(f"expected {calls} results, got {len(results)}")
+    for result in results:
+        if result["content"][0]["text"] != "hello" or result.get("isError"):
+            raise SystemExit(f"wrong answer: {result!r}")
+
+
+async def run(calls: int, rounds: int, smoke: bool) -> dict[tuple[str, str], list[float]]:
+    servers = {v: make_server(v) for v in VARIANTS}
+    for name in ("plain", "tag filter"):
+        app = servers[name]
+        if app.handler_table()["tools/call"] != app.tools.call_tool:
+            raise SystemExit(f"the {name} server does not serve the registry's tools/call")
+    variants = [(era, v) for era in ("legacy", "modern") for v in VARIANTS]
+    for era, v in variants:  # warm up (and check) every variant once
+        _, results = await drive(servers[v], era, min(calls, 64))
+        check(results, min(calls, 64))
+    samples: dict[tuple[str, str], list[float]] = {key: [] for key in variants}
+    for _ in range(rounds):
+        for era, v in variants:
+            spent, results = await drive(servers[v], era, calls)
+            if smoke:
+                check(results, calls)
+            samples[(era, v)].append(spent / calls * 1e6)
+    return samples
+
+
+def table(samples: dict[tuple[str, str], list[float]]) -> str:
+    lines = [
+        "| era | variant | CPU µs/call (best) | CPU µs/call (median) "
+        "| ratio to plain (best) | ratio to plain (median of rounds) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for (era, v), values in samples.items():
+        plain = samples[(era, "plain")]
+        per_round = statistics.median(x / p for x, p in zip(values, plain, strict=True))
+        lines.append(
+            f"| {era} | {v} | {min(values):.1f} | {statistics.median(values):.1f} "
+            f"| {min(values) / min(plain):.2f}x | {per_round:.2f}x |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None, out: Callable[[str], Any] = print) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--calls", type=int, default=2000, help="calls per variant and round")
+    parser.add_argument("--rounds", type=int, default=15, help="interleaved rounds")
+    parser.add_argument("--smoke", action="store_true", help="one tiny round, answers checked")
+    args = parser.parse_args(argv)
+    calls, rounds = (64, 1) if args.smoke else (args.calls, args.rounds)
+    samples = asyncio.run(run(calls, rounds, args.smoke))
+    out(f"echo tools/call, {IN_FLIGHT} in flight, {calls} calls x {rounds} rounds per variant")
+    out(table(samples))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
