@@ -20,6 +20,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
+from mcpkit._extras import needs_extra
 from mcpkit.errors import McpkitError
 
 __all__ = [
@@ -75,9 +76,7 @@ def _loader() -> Any:
     try:
         import yaml  # type: ignore[import-untyped]
     except ImportError:  # pragma: no cover - the skills extra is missing
-        raise ImportError(
-            "skills need PyYAML to read SKILL.md frontmatter: pip install 'mcpkit[skills]'"
-        ) from None
+        raise needs_extra("Reading SKILL.md frontmatter", "skills", "PyYAML") from None
 
     class Loader(yaml.SafeLoader):  # type: ignore[misc]
         """SafeLoader keeping timestamps as the strings the author wrote (JSON has no dates)."""

@@ -20,7 +20,7 @@ def test_the_client_transport_without_httpx_names_it(
         _ = http_pkg.StreamableHTTPClientTransport
     assert str(info.value) == (
         "mcpkit.transports.http.StreamableHTTPClientTransport needs the 'http' extra "
-        "(httpx is not installed): pip install 'mcpkit[http]'"
+        "(httpx is not installed): in the mcpkit checkout: pip install '.[http]'"
     )
     assert info.value.__cause__ is None and info.value.__suppress_context__
 
@@ -29,7 +29,10 @@ def test_serving_http_without_uvicorn_names_the_extra(monkeypatch: pytest.Monkey
     monkeypatch.setitem(sys.modules, "uvicorn", None)
     with pytest.raises(ImportError) as info:
         Server("no-uvicorn").run("http", port=0)
-    assert "'http' extra (uvicorn is not installed): pip install 'mcpkit[http]'" in str(info.value)
+    assert (
+        "'http' extra (uvicorn is not installed): in the mcpkit checkout: pip install '.[http]'"
+        in str(info.value)
+    )
     assert info.value.__cause__ is None and info.value.__suppress_context__
 
 

@@ -92,13 +92,13 @@ except ImportError as exc:
             "opentelemetry",
             "Client(Server('s'), tracing=True)",
             "Client(tracing=...) needs the 'otel' extra (opentelemetry is not installed): "
-            "pip install 'mcpkit[otel]'",
+            "in the mcpkit checkout: pip install '.[otel]'",
         ),
         (
             "prometheus_client",
             "Server('s').http_app(metrics=True)",
-            "Prometheus metrics need the 'metrics' extra (prometheus_client is not installed): "
-            "pip install 'mcpkit[metrics]'",
+            "Serving Prometheus metrics needs the 'metrics' extra (prometheus_client is not "
+            "installed): in the mcpkit checkout: pip install '.[metrics]'",
         ),
     ],
 )

@@ -6,9 +6,7 @@ from mcpkit.errors import CommandLineError
 
 __all__ = ["EXIT_ERROR", "EXIT_TOOL_ERROR", "EXIT_USAGE", "INSTALL_HINT", "CliError", "Declined"]
 
-#: How to add a missing extra (``.format(extras="http,cli")``): mcpkit is installed from a
-#: checkout until it is published.
-INSTALL_HINT = "in the mcpkit checkout: pip install '.[{extras}]'"
+from mcpkit._extras import INSTALL_HINT
 
 #: Exit codes: 1 for a failure (connection, protocol error, bad input), 2 for bad usage,
 #: 3 when the call worked but the tool reported an error (``isError``).

@@ -1,4 +1,4 @@
-"""Scale-out on Redis (``pip install 'mcpkit[redis]'``): N identical replicas behind an
+"""Scale-out on Redis (the ``redis`` extra): N identical replicas behind an
 ordinary load balancer, no sticky sessions.
 
 ``Server(..., store="redis://127.0.0.1:6379/0")`` (or ``store=RedisBackend(...)``) shares,

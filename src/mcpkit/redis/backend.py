@@ -22,6 +22,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
+from mcpkit._extras import needs_extra
 from mcpkit.errors import McpError
 from mcpkit.redis.address import CLUSTER_SCHEMES, SERVER_SCHEMES, StoreAddress
 from mcpkit.redis.keys import default_prefix, store_secret
@@ -270,7 +271,7 @@ async def _quiet(awaitable: Awaitable[Any]) -> None:
 
 
 class RedisBackend:
-    """mcpkit's shared state on Redis (``pip install 'mcpkit[redis]'``).
+    """mcpkit's shared state on Redis (the ``redis`` extra).
 
     ``url``: ``redis://host:port/db`` (or ``rediss://``, ``unix://``) for one server,
     ``redis+cluster://host:port,host:port/`` (or ``rediss+cluster://``) for a Redis Cluster
@@ -318,9 +319,7 @@ class RedisBackend:
         try:
             import redis.asyncio  # noqa: F401
         except ImportError as exc:  # pragma: no cover - depends on the install
-            raise ImportError(
-                "RedisBackend needs the 'redis' extra (pip install 'mcpkit[redis]')"
-            ) from exc
+            raise needs_extra("RedisBackend", "redis", exc.name) from exc
         if heartbeat_ttl <= heartbeat_interval:
             raise ValueError("heartbeat_ttl must be longer than heartbeat_interval")
         self.url = url

@@ -37,6 +37,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
 
 from mcpkit import versions
+from mcpkit._extras import needs_extra
 from mcpkit._lazy import lazy_module
 from mcpkit.bus import BusEvent, BusRelay, MemoryBus, NotificationBus
 from mcpkit.jsonrpc import JSONObject
@@ -1421,10 +1422,7 @@ class Server(Generic[LifespanT]):
         try:
             from mcpkit.transports.http import StreamableHTTPApp
         except ImportError as exc:
-            raise ImportError(
-                "Streamable HTTP needs mcpkit.transports.http and the 'http' extra "
-                "(pip install 'mcpkit[http]')"
-            ) from exc
+            raise needs_extra("Streamable HTTP", "http", exc.name) from exc
         self._http_served = True
         if self.store_backend is not None and not stateless:
             options.setdefault("shared", self.store_backend.sessions())

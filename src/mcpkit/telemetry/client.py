@@ -25,16 +25,15 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from mcpkit._extras import needs_extra
+
 try:
     from opentelemetry import context as otel_context
     from opentelemetry import metrics, trace
     from opentelemetry.propagators.textmap import TextMapPropagator
     from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 except ModuleNotFoundError as exc:  # the extra is not installed
-    raise ImportError(
-        f"Client(tracing=...) needs the 'otel' extra ({exc.name} is not installed): "
-        "pip install 'mcpkit[otel]'"
-    ) from None
+    raise needs_extra("Client(tracing=...)", "otel", exc.name) from None
 
 from mcpkit._version import __version__
 from mcpkit.telemetry import semconv as sc

@@ -29,6 +29,8 @@ import weakref
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final
 
+from mcpkit._extras import needs_extra
+
 try:
     from prometheus_client import (
         CONTENT_TYPE_LATEST,
@@ -41,10 +43,7 @@ try:
     from prometheus_client.core import GaugeMetricFamily
     from prometheus_client.registry import Collector
 except ModuleNotFoundError as exc:  # the extra is not installed
-    raise ImportError(
-        f"Prometheus metrics need the 'metrics' extra ({exc.name} is not installed): "
-        "pip install 'mcpkit[metrics]'"
-    ) from None
+    raise needs_extra("Serving Prometheus metrics", "metrics", exc.name) from None
 
 from mcpkit.server.middleware.base import CallNext, Middleware, MiddlewareContext
 from mcpkit.telemetry import semconv as sc

@@ -12,15 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mcpkit._extras import needs_extra
+
 try:
     from opentelemetry import propagate
     from opentelemetry.context import Context
     from opentelemetry.propagators.textmap import TextMapPropagator
 except ModuleNotFoundError as exc:  # the extra is not installed
-    raise ImportError(
-        f"Trace context propagation needs the 'otel' extra ({exc.name} is not installed): "
-        "pip install 'mcpkit[otel]'"
-    ) from None
+    raise needs_extra("Trace context propagation", "otel", exc.name) from None
 
 from mcpkit.telemetry.semconv import TRACE_KEYS
 

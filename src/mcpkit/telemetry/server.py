@@ -31,6 +31,8 @@ import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from mcpkit._extras import needs_extra
+
 try:
     from opentelemetry import context as otel_context
     from opentelemetry import trace
@@ -38,10 +40,7 @@ try:
     from opentelemetry.propagators.textmap import TextMapPropagator
     from opentelemetry.trace import Link, SpanKind, Status, StatusCode
 except ModuleNotFoundError as exc:  # the extra is not installed
-    raise ImportError(
-        f"OpenTelemetryMiddleware needs the 'otel' extra ({exc.name} is not installed): "
-        "pip install 'mcpkit[otel]'"
-    ) from None
+    raise needs_extra("OpenTelemetryMiddleware", "otel", exc.name) from None
 
 from mcpkit._version import __version__
 from mcpkit.jsonrpc import INTERNAL_ERROR

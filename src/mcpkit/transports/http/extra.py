@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from mcpkit._extras import needs_extra
+
 __all__ = ["EXTRA_MODULES", "missing_extra"]
 
 #: Top-level modules the ``http`` extra installs.
@@ -16,6 +18,4 @@ def missing_extra(exc: ModuleNotFoundError, what: str) -> ImportError | None:
     name = (exc.name or "").partition(".")[0]
     if name not in EXTRA_MODULES:
         return None
-    return ImportError(
-        f"{what} needs the 'http' extra ({name} is not installed): pip install 'mcpkit[http]'"
-    )
+    return needs_extra(what, "http", name)

@@ -37,6 +37,7 @@ import threading
 from collections.abc import AsyncIterator
 from typing import Any, Final
 
+from mcpkit._extras import needs_extra
 from mcpkit.transports.http.shutdown import StreamCloser
 
 __all__ = ["GRANIAN_MAX_HEAD_BUFFER", "GranianServer", "running", "serve"]
@@ -124,9 +125,8 @@ class GranianServer:
         except ModuleNotFoundError as exc:
             if (exc.name or "").partition(".")[0] != "granian":
                 raise
-            raise ImportError(
-                "Serving Streamable HTTP with granian needs the 'granian' extra: "
-                "pip install 'mcpkit[granian]'"
+            raise needs_extra(
+                "Serving Streamable HTTP with granian", "granian", "granian"
             ) from None
         if lifespan not in ("on", "off", "auto"):
             raise ValueError(f"lifespan must be 'on', 'off' or 'auto', not {lifespan!r}")
