@@ -94,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
         "serve the Server of a Python file or module (stdio or Streamable HTTP)",
         """
         mcpkit run server.py              # the Server named app, server or mcp (or the only one)
-        mcpkit run server.py:weather      # the object named weather (or a factory function)
+        mcpkit run server.py:weather      # the object named weather (or make() -> Server)
         mcpkit run my_package.server:app  # from an importable module
         mcpkit run server.py --transport http --port 8000        # http://127.0.0.1:8000/mcp
         mcpkit run server.py --transport http --reload           # restart on .py changes
