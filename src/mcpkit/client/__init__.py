@@ -1,6 +1,6 @@
 """The MCP client: :class:`Client` and its handlers, hooks and errors."""
 
-from mcpkit.client.client import DEFAULT_TIMEOUT, Client
+from mcpkit.client.client import DEFAULT_TIMEOUT, ERA_MEMO, Client
 from mcpkit.client.elicitation import ElicitationHandler, apply_defaults
 from mcpkit.client.errors import (
     URL_ELICITATION_REQUIRED,
@@ -16,6 +16,7 @@ from mcpkit.client.targets import Target, TargetError
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "ERA_MEMO",
     "URL_ELICITATION_REQUIRED",
     "USER_REJECTED",
     "Client",
