@@ -2,6 +2,7 @@
 
 Client side: :class:`OAuthClientAuth` (an ``httpx.Auth``; pass it as ``auth=`` to
 :class:`mcpkit.Client`), :class:`ClientMetadata`, :class:`PrivateKey`, the token stores.
+Embedded authorization server: :class:`AuthorizationServer` (with :class:`MemoryAuthStore`).
 Server side (resource server): :class:`ResourceServer`, :class:`AccessToken`,
 :class:`APIKeyVerifier` (API keys, with or without OAuth),
 :class:`TokenVerifier`, and the verifiers :class:`JWTVerifier` (JWT access tokens, keys from
@@ -17,6 +18,8 @@ from mcpkit._lazy import load_export
 
 if TYPE_CHECKING:
     from mcpkit.auth.api_keys import APIKey, APIKeyVerifier, hash_api_key
+    from mcpkit.auth.as_store import AuthStore, MemoryAuthStore
+    from mcpkit.auth.authorization_server import AuthorizationRequest, AuthorizationServer
     from mcpkit.auth.client import (
         AuthorizationHandler,
         AuthorizationResponse,
@@ -53,6 +56,10 @@ _WHERE = {
     "APIKey": "api_keys",
     "APIKeyVerifier": "api_keys",
     "hash_api_key": "api_keys",
+    "AuthStore": "as_store",
+    "MemoryAuthStore": "as_store",
+    "AuthorizationRequest": "authorization_server",
+    "AuthorizationServer": "authorization_server",
     "AuthorizationHandler": "client",
     "AuthorizationResponse": "client",
     "OAuthClientAuth": "client",
@@ -88,8 +95,11 @@ __all__ = [
     "APIKey",
     "APIKeyVerifier",
     "AccessToken",
+    "AuthStore",
     "AuthorizationHandler",
+    "AuthorizationRequest",
     "AuthorizationResponse",
+    "AuthorizationServer",
     "AuthorizationServerMismatchError",
     "ClientInfo",
     "ClientMetadata",
@@ -99,6 +109,7 @@ __all__ = [
     "InvalidTokenError",
     "IssuerMismatchError",
     "JWTVerifier",
+    "MemoryAuthStore",
     "MemoryReplayCache",
     "MemoryTokenStore",
     "OAuthClientAuth",

@@ -1,0 +1,322 @@
+"""The embedded authorization server: mcpkit's OAuth client runs the whole flow against it
+(registration, PKCE, code, token, a tool call, refresh), its tokens pass the existing
+JWTVerifier for their resource only, and the security rules hold: PKCE S256 required,
+exact redirect URIs, codes single-use (a replay revokes what the code gave) and short-lived,
+refresh tokens rotated with replay detection, revocation, client authentication."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import pytest
+
+from mcpkit import Client, Context, Server
+from mcpkit.auth import (
+    ClientMetadata,
+    InvalidTokenError,
+    OAuthClientAuth,
+    headless_authorization_handler,
+)
+from mcpkit.auth.authorization_server import AuthorizationRequest, AuthorizationServer
+from mcpkit.transports.http import running
+from tests.auth.conftest import Late
+
+REDIRECT = "http://127.0.0.1:3999/callback"
+
+
+@dataclass
+class Env:
+    base: str
+    url: str
+    issuer: AuthorizationServer
+    http: httpx.AsyncClient
+    clock: list[float]
+
+
+@pytest.fixture
+async def env() -> AsyncIterator[Env]:
+    late = Late()
+    clock = [time.time()]  # issued tokens are checked against the real time
+    async with running(late) as base, httpx.AsyncClient() as http:
+        url = base + "/mcp"
+
+        def approve(request: AuthorizationRequest) -> str | None:
+            return None if request.http.query_params.get("deny") else "ada"
+
+        issuer = AuthorizationServer(
+            base,
+            resource=url,
+            approve=approve,
+            scopes_supported=["mcp", "admin"],
+            default_scopes=["mcp"],
+            clock=lambda: clock[0],
+        )
+        app = Server("as", auth=issuer.resource_server())
+
+        @app.tool()
+        def whoami(ctx: Context) -> str:
+            assert ctx.auth is not None
+            return f"{ctx.auth.subject} {' '.join(sorted(ctx.auth.scopes))}"
+
+        issuer.install(app)
+        late.app = app.http_app()
+        yield Env(base, url, issuer, http, clock)
+        await late.app.aclose()
+
+
+async def test_mcpkit_client_full_flow(env: Env) -> None:
+    flow = OAuthClientAuth(
+        env.url,
+        authorization_handler=headless_authorization_handler(),
+        client_metadata=ClientMetadata(client_name="t", redirect_uris=[REDIRECT]),
+    )
+    async with Client(env.url, auth=flow) as c:
+        # the client asks for the scopes_supported of the protected resource metadata
+        assert (await c.call_tool("whoami")).content[0].text == "ada admin mcp"
+    meta = (await env.http.get(env.base + "/.well-known/oauth-authorization-server")).json()
+    assert meta["issuer"] == env.base and meta["code_challenge_methods_supported"] == ["S256"]
+    assert "keys" in (await env.http.get(meta["jwks_uri"])).json()
+
+
+def pkce() -> tuple[str, str]:
+    verifier = secrets.token_urlsafe(48)
+    challenge = (
+        base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    )
+    return verifier, challenge
+
+
+async def register(env: Env, method: str = "none") -> dict[str, Any]:
+    r = await env.http.post(
+        env.base + "/register",
+        json={
+            "redirect_uris": [REDIRECT],
+            "token_endpoint_auth_method": method,
+            "grant_types": ["authorization_code", "refresh_token"],
+        },
+    )
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+async def authorize(env: Env, client_id: str, challenge: str | None, **extra: str) -> Any:
+    params = {
+        "response_type": "code",
+        "client_id": client_id,
+        "redirect_uri": REDIRECT,
+        "state": "s1",
+        **extra,
+    }
+    if challenge is not None:
+        params |= {"code_challenge": challenge, "code_challenge_method": "S256"}
+    r = await env.http.get(env.base + "/authorize", params=params)
+    if r.status_code != 302:
+        return r
+    location = r.headers["location"]
+    assert location.startswith(REDIRECT + "?")
+    return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()}
+
+
+async def token(env: Env, client: dict[str, Any], **form: str) -> httpx.Response:
+    form = {"client_id": client["client_id"], **form}
+    if "client_secret" in client and client["token_endpoint_auth_method"] == "client_secret_post":
+        form["client_secret"] = client["client_secret"]
+    return await env.http.post(env.base + "/token", data=form)
+
+
+async def code_for(env: Env, client: dict[str, Any], **extra: str) -> tuple[str, str]:
+    verifier, challenge = pkce()
+    got = await authorize(env, client["client_id"], challenge, **extra)
+    assert got["state"] == "s1" and got["iss"] == env.base
+    return got["code"], verifier
+
+
+async def test_tokens_are_bound_to_the_resource(env: Env) -> None:
+    client = await register(env)
+    code, verifier = await code_for(env, client, scope="mcp admin")
+    r = await token(
+        env,
+        client,
+        grant_type="authorization_code",
+        code=code,
+        code_verifier=verifier,
+        redirect_uri=REDIRECT,
+    )
+    assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
+    body = r.json()
+    assert body["scope"] == "mcp admin" and body["token_type"] == "Bearer"
+    at = await env.issuer.verifier().verify_token(body["access_token"])
+    assert at.subject == "ada" and at.client_id == client["client_id"]
+    assert at.resource == env.url
+    other = AuthorizationServer(
+        env.base,
+        resource=[env.url, "https://other.example/mcp"],
+        approve=lambda r: "x",
+        signing_key=env.issuer._key,
+    )
+    with pytest.raises(InvalidTokenError, match="audience"):
+        await other.verifier("https://other.example/mcp").verify_token(body["access_token"])
+    got = await authorize(env, client["client_id"], pkce()[1], resource="https://evil.example/")
+    assert got["error"] == "invalid_target"
+
+
+async def test_pkce_is_required_and_checked(env: Env) -> None:
+    client = await register(env)
+    got = await authorize(env, client["client_id"], None)
+    assert got["error"] == "invalid_request" and got["state"] == "s1"
+    verifier, _ = pkce()
+    got = await authorize(
+        env, client["client_id"], None, code_challenge=verifier, code_challenge_method="plain"
+    )
+    assert got["error"] == "invalid_request"
+    code, _ = await code_for(env, client)
+    r = await token(
+        env,
+        client,
+        grant_type="authorization_code",
+        code=code,
+        code_verifier=pkce()[0],
+        redirect_uri=REDIRECT,
+    )
+    assert r.status_code == 400 and r.json()["error"] == "invalid_grant"
+
+
+async def test_redirect_uris_match_exactly(env: Env) -> None:
+    client = await register(env)
+    for uri in (REDIRECT + "/x", REDIRECT.replace("3999", "4000"), REDIRECT + "?a=1"):
+        r = await env.http.get(
+            env.base + "/authorize",
+            params={
+                "response_type": "code",
+                "client_id": client["client_id"],
+                "redirect_uri": uri,
+                "code_challenge": pkce()[1],
+                "code_challenge_method": "S256",
+            },
+        )
+        assert r.status_code == 400 and "location" not in r.headers  # never redirected there
+        assert r.headers["x-frame-options"] == "DENY"
+    code, verifier = await code_for(env, client)
+    r = await token(
+        env,
+        client,
+        grant_type="authorization_code",
+        code=code,
+        code_verifier=verifier,
+        redirect_uri=REDIRECT + "/other",
+    )
+    assert r.json()["error"] == "invalid_grant"
+    r = await env.http.post(
+        env.base + "/register", json={"redirect_uris": ["http://evil.example/cb"]}
+    )
+    assert r.status_code == 400 and r.json()["error"] == "invalid_redirect_uri"
+
+
+async def test_codes_are_single_use_and_expire(env: Env) -> None:
+    client = await register(env)
+    code, verifier = await code_for(env, client)
+    form = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "code_verifier": verifier,
+        "redirect_uri": REDIRECT,
+    }
+    first = await token(env, client, **form)
+    assert first.status_code == 200
+    again = await token(env, client, **form)
+    assert again.json()["error"] == "invalid_grant"
+    # the replay revoked what the code gave
+    r = await token(
+        env, client, grant_type="refresh_token", refresh_token=first.json()["refresh_token"]
+    )
+    assert r.json()["error"] == "invalid_grant"
+    code, verifier = await code_for(env, client)
+    env.clock[0] += 61
+    r = await token(
+        env,
+        client,
+        grant_type="authorization_code",
+        code=code,
+        code_verifier=verifier,
+        redirect_uri=REDIRECT,
+    )
+    assert r.json() == {"error": "invalid_grant", "error_description": "The code has expired"}
+    got = await authorize(env, client["client_id"], pkce()[1], deny="1")
+    assert got["error"] == "access_denied"
+
+
+async def test_refresh_rotation_and_replay_detection(env: Env) -> None:
+    client = await register(env)
+    code, verifier = await code_for(env, client)
+    r = await token(
+        env,
+        client,
+        grant_type="authorization_code",
+        code=code,
+        code_verifier=verifier,
+        redirect_uri=REDIRECT,
+    )
+    first = r.json()["refresh_token"]
+    r = await token(env, client, grant_type="refresh_token", refresh_token=first)
+    assert r.status_code == 200
+    second = r.json()["refresh_token"]
+    assert second != first
+    # the old one again: a replay, and the family (the new one too) is revoked
+    r = await token(env, client, grant_type="refresh_token", refresh_token=first)
+    assert r.json()["error"] == "invalid_grant"
+    r = await token(env, client, grant_type="refresh_token", refresh_token=second)
+    assert r.json()["error"] == "invalid_grant"
+    # revocation ends a family too; a refresh cannot widen the scopes
+    code, verifier = await code_for(env, client)
+    r = await token(
+        env,
+        client,
+        grant_type="authorization_code",
+        code=code,
+        code_verifier=verifier,
+        redirect_uri=REDIRECT,
+    )
+    refresh = r.json()["refresh_token"]
+    r = await token(
+        env, client, grant_type="refresh_token", refresh_token=refresh, scope="mcp admin"
+    )
+    assert r.json()["error"] == "invalid_scope"
+    r = await env.http.post(
+        env.base + "/revoke", data={"client_id": client["client_id"], "token": refresh}
+    )
+    assert r.status_code == 200
+    r = await token(env, client, grant_type="refresh_token", refresh_token=refresh)
+    assert r.json()["error"] == "invalid_grant"
+
+
+@pytest.mark.parametrize("method", ["client_secret_basic", "client_secret_post"])
+async def test_confidential_clients_authenticate(env: Env, method: str) -> None:
+    client = await register(env, method)
+    code, verifier = await code_for(env, client)
+    form = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "code_verifier": verifier,
+        "redirect_uri": REDIRECT,
+    }
+    # without the secret: refused (and the code is not spent)
+    r = await env.http.post(env.base + "/token", data={"client_id": client["client_id"], **form})
+    assert r.status_code == 401 and r.json()["error"] == "invalid_client"
+    auth = None
+    if method == "client_secret_basic":
+        auth = httpx.BasicAuth(client["client_id"], "wrong")
+        r = await env.http.post(env.base + "/token", data=form, auth=auth)
+        assert r.status_code == 401
+        auth = httpx.BasicAuth(client["client_id"], client["client_secret"])
+        r = await env.http.post(env.base + "/token", data=form, auth=auth)
+    else:
+        r = await token(env, client, **form)
+    assert r.status_code == 200, r.text
