@@ -192,3 +192,44 @@ async def test_use_store_is_refused_once_serving() -> None:
     with pytest.raises(RuntimeError, match="already serving"):
         served.use_store("redis://127.0.0.1:6379/0")
     assert app.store_backend is None and served.store_backend is None
+
+
+def test_run_names_its_store_in_the_banner(redis_server: Redis, script: Path) -> None:
+    port = free_port()
+    proc = _run(script, port, "A", "--store", redis_server.url)
+    try:
+        wait_port(port, proc, timeout=60)
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    banner = next(line for line in err.decode().splitlines() if "serving" in line)
+    assert f"; store {redis_server.url}, keys mcpkit:" in banner, banner
+
+
+def test_the_banner_hides_a_store_password() -> None:
+    from types import SimpleNamespace
+
+    from mcpkit.cli.run import store_note
+
+    backend = SimpleNamespace(
+        url="redis://app:hunter2@cache.internal:6380/2", keys=SimpleNamespace(prefix="p")
+    )
+    note = store_note(SimpleNamespace(store_backend=backend))
+    assert note == "; store redis://app:***@cache.internal:6380/2, keys p:*"
+    assert store_note(SimpleNamespace(store_backend=None)) == ""
+
+
+def test_a_store_secret_too_short_is_named_as_the_problem(script: Path) -> None:
+    proc = _run(
+        script,
+        free_port(),
+        "A",
+        "--store",
+        "redis://127.0.0.1:1/0",
+        env={"MCPKIT_STORE_SECRET": "short"},
+    )
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2, err
+    text = err.decode()
+    assert "cannot use --store: the store secret must be at least 16 bytes" in text, text
+    assert "e.g. --store redis://" not in text  # the URL was not the problem

@@ -24,6 +24,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from mcpkit.cli.errors import EXIT_USAGE, INSTALL_HINT, CliError
 from mcpkit.cli.targets import load_server, parse_server_ref
@@ -216,9 +217,25 @@ async def _serve_http(app: Any, args: argparse.Namespace) -> None:
         info = app.server_info
         _note(
             f"serving {info.get('name')} {info.get('version')} on {base}{args.path} "
-            f"(Streamable HTTP{probes}; Ctrl-C stops)"
+            f"(Streamable HTTP{probes}{store_note(app)}; Ctrl-C stops)"
         )
         await stop.wait()
+
+
+def store_note(app: Any) -> str:
+    """What the banner says of the server's shared store: ``"; store redis://host:6379/0"``
+    (no password), or nothing for the process's own memory."""
+    backend = getattr(app, "store_backend", None)
+    url = getattr(backend, "url", None)
+    if not isinstance(url, str):
+        return ""
+    parts = urlsplit(url)
+    if parts.password is not None:
+        host = parts.hostname or ""
+        netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+        url = urlunsplit(parts._replace(netloc=netloc))
+    prefix = getattr(getattr(backend, "keys", None), "prefix", None)
+    return f"; store {url}" + (f", keys {prefix}:*" if isinstance(prefix, str) else "")
 
 
 def _attach_store(app: Any, args: argparse.Namespace) -> None:
@@ -300,9 +317,9 @@ def run_server(args: argparse.Namespace) -> int:
         if sys.stdin.isatty():  # a person started it, not a client: say what is going on
             info = app.server_info
             _note(
-                f"serving {info.get('name')} {info.get('version')} over stdio: an MCP client "
-                "starts this command and talks JSON-RPC on stdin/stdout (Ctrl-C stops; "
-                "--transport http serves a URL; mcpkit inspect FILE looks inside)"
+                f"serving {info.get('name')} {info.get('version')} over stdio{store_note(app)}: "
+                "an MCP client starts this command and talks JSON-RPC on stdin/stdout "
+                "(Ctrl-C stops; --transport http serves a URL; mcpkit inspect FILE looks inside)"
             )
         drain = getattr(args, "drain_timeout", None)
         if drain is not None and not drain >= 0:

@@ -64,14 +64,15 @@ class StoreSecretMissing(ValueError):
 
 def store_secret(value: str | bytes | None) -> bytes | None:
     """The secret ``value`` (else ``MCPKIT_STORE_SECRET``) as bytes; None when neither is
-    set. ValueError when it is shorter than :data:`MIN_SECRET_BYTES`."""
+    set. StoreSecretMissing (a ValueError) when it is shorter than :data:`MIN_SECRET_BYTES`:
+    a secret too short to guess is no secret."""
     if value is None:
         value = os.environ.get(SECRET_ENV, "")
     raw = value.strip().encode() if isinstance(value, str) else bytes(value)
     if not raw:
         return None
     if len(raw) < MIN_SECRET_BYTES:
-        raise ValueError(
+        raise StoreSecretMissing(
             f"the store secret must be at least {MIN_SECRET_BYTES} bytes (random): {_HOW}"
         )
     return raw
