@@ -23,6 +23,8 @@ The hierarchy (``except`` the node that fits; every leaf is catchable by its par
     │   ├── Overloaded               -31503: a concurrency limit is reached and its queue
     │   │                            is full (a server's per-tool or in-flight limit)
     │   ├── ResponseTooLarge         -31413: a result over the server's size limit
+    │   ├── client.modern.ServerNotStarted
+    │   │                            a stdio server read nothing of its stdin in time
     │   ├── redis.backend.StoreUnavailable
     │   │                            the shared store (Redis) cannot serve the request
     │   └── client.errors.*          InvalidServerResponse (OutputSchemaError), ToolError,
@@ -53,13 +55,16 @@ The hierarchy (``except`` the node that fits; every leaf is catchable by its par
     ├── server.resources.ResourceNotFound
     │                                raised by a resource function: nothing at the URI
     ├── tasks.TaskLimitError         the task store is full of tasks it may not evict
+    ├── transports.http.serve.ServerNotStarted
+    │                                the HTTP server could not start (a RuntimeError too)
     ├── client.skills.SkillsNotSupported
     │                                the server does not offer the Skills extension
     │                                (also a RuntimeError)
     └── invalid values given to mcpkit (each also a ValueError):
         client.apps.AppToolRefused, client.apps.NotAnApp, client.icons.IconError,
         http_headers.InvalidHeaderAnnotation, json_schema.InvalidSchemaError,
-        json_schema.UnsupportedDialectError, server.elicitation.ElicitationError,
+        json_schema.UnsupportedDialectError, json_schema.SchemaTooLargeError (an
+        InvalidSchemaError), redis.keys.StoreSecretMissing, server.elicitation.ElicitationError,
         server.uri_template.URITemplateError, skills.SkillFormatError,
         client.skills.InvalidSkillEntry, client.skills.SkillVerificationError
 

@@ -28,6 +28,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Any, Final
 
+from mcpkit.errors import McpkitError
 from mcpkit.server.request_state import KEYS_ENV, KeyRing, generate_key
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ _HOW: Final = (
 )
 
 
-class StoreSecretMissing(ValueError):
+class StoreSecretMissing(McpkitError, ValueError):
     """A Redis store was asked for something only its deployment secret can give."""
 
 

@@ -11,6 +11,7 @@ import os
 from collections.abc import AsyncIterator
 from typing import Any, Final, Literal
 
+from mcpkit.errors import McpkitError
 from mcpkit.transports.http.extra import missing_extra
 from mcpkit.transports.http.shutdown import StreamCloser
 
@@ -366,7 +367,7 @@ async def running(
         yield base
 
 
-class ServerNotStarted(RuntimeError):
+class ServerNotStarted(McpkitError, RuntimeError):
     """The ASGI server could not start (uvicorn has logged why, e.g. the port is taken);
     ``code`` is the exit code it asked for."""
 
