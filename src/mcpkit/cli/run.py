@@ -196,6 +196,7 @@ async def _serve_http(app: Any, args: argparse.Namespace) -> None:
     with contextlib.suppress(NotImplementedError):
         loop.add_signal_handler(signal.SIGTERM, stop.set)
     asgi = app.http_app(**options)
+    warning = _bind_warning(asgi, args.host)
     server: Any = getattr(args, "http_server", "auto")
     async with contextlib.AsyncExitStack() as stack:
         base = await stack.enter_async_context(
@@ -219,6 +220,8 @@ async def _serve_http(app: Any, args: argparse.Namespace) -> None:
             f"serving {info.get('name')} {info.get('version')} on {base}{args.path} "
             f"(Streamable HTTP{probes}{store_note(app)}; Ctrl-C stops)"
         )
+        if warning is not None:
+            _note("warning: " + warning)
         await stop.wait()
 
 
@@ -236,6 +239,22 @@ def store_note(app: Any) -> str:
         url = urlunsplit(parts._replace(netloc=netloc))
     prefix = getattr(getattr(backend, "keys", None), "prefix", None)
     return f"; store {url}" + (f", keys {prefix}:*" if isinstance(prefix, str) else "")
+
+
+def _bind_warning(asgi: Any, host: str) -> str | None:
+    """What to say in the banner when ``host`` leaves DNS-rebinding protection off (said
+    there instead of in the log: serving the app does not repeat it)."""
+    import logging
+
+    from mcpkit.transports.http.host_origin import check_bind
+
+    log = logging.getLogger("mcpkit.http")
+    was = log.disabled
+    log.disabled = True
+    try:
+        return check_bind(asgi, host)
+    finally:
+        log.disabled = was
 
 
 def _attach_store(app: Any, args: argparse.Namespace) -> None:

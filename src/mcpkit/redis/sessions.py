@@ -55,6 +55,7 @@ import orjson
 
 from mcpkit.jsonrpc import INTERNAL_ERROR, MessageKind, RequestId, classify
 from mcpkit.lifecycle import Phase
+from mcpkit.logs import session_tag
 from mcpkit.redis.backend import StoreUnavailable, unavailable
 from mcpkit.server.session import AppSession
 from mcpkit.transports.base import TransportInfo
@@ -1006,7 +1007,7 @@ class SharedSessions:
             "Replica %s stopped while serving stream %s of session %s: ending its requests",
             info.get("r"),
             key,
-            sid,
+            session_tag(sid),
         )
         await self._run(
             self._client().eval(

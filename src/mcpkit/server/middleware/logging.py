@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcpkit.errors import McpError
+from mcpkit.logs import client_label
 from mcpkit.server.middleware.base import CallNext, Middleware, MiddlewareContext
 
 __all__ = ["MethodStats", "RequestLogging", "Timing"]
@@ -62,7 +63,7 @@ class RequestLogging(Middleware):
             return
         ms = (time.perf_counter() - started) * 1000
         what = ctx.method if ctx.name is None else f"{ctx.method} {ctx.name}"
-        client = ctx.client_id
+        client = client_label(ctx.client_id)  # a session id is a secret: its tag
         text = f"{what}: {outcome} in {ms:.2f} ms ({client}, {ctx.era})"
         if self.include_params and ctx.params:
             params = repr(ctx.params)
@@ -154,6 +155,6 @@ class Timing(Middleware):
                     "Slow request: %s took %.1f ms (%s)",
                     key,
                     elapsed * 1000,
-                    ctx.client_id,
+                    client_label(ctx.client_id),
                     extra={"mcp_method": ctx.method, "mcp_duration_ms": elapsed * 1000},
                 )

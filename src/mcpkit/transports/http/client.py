@@ -38,6 +38,7 @@ import orjson
 from mcpkit.errors import HTTP_ERROR, ConnectionClosed, TransportError
 from mcpkit.http_headers import HeaderParam, request_headers
 from mcpkit.jsonrpc import INVALID_REQUEST, RequestId
+from mcpkit.logs import session_tag
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
 from mcpkit.transports.http.header_guard import guard_client, guarded
 from mcpkit.transports.http.sse import SSEDecoder
@@ -605,7 +606,9 @@ class StreamableHTTPClientTransport(Transport):
             init = self._init_message
             if init is None:
                 raise TransportError("Session expired and no initialize request to repeat")
-            logger.info("Session %s expired on the server: re-initializing", stale_session_id)
+            logger.info(
+                "Session %s expired on the server: re-initializing", session_tag(stale_session_id)
+            )
             self.session_id = None
             if self._get_task is not None:
                 self._get_task.cancel()

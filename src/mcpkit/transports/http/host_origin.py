@@ -23,7 +23,7 @@ from typing import Any, Final
 from mcpkit.jsonrpc import INVALID_REQUEST
 from mcpkit.transports.http.asgi import Receive, Scope, Send, respond_error
 
-__all__ = ["HostOriginMiddleware"]
+__all__ = ["HostOriginMiddleware", "check_bind"]
 
 logger = logging.getLogger("mcpkit.http")
 
@@ -115,6 +115,8 @@ class HostOriginMiddleware:
         )
         self._any_origin = self.allowed_origins is not None and "*" in self.allowed_origins
         self.dns_rebinding_protection = dns_rebinding_protection
+        #: :func:`check_bind` has logged its warning for this policy (once is enough).
+        self.bind_warned = False
         self._protect_cache: dict[Any, bool] = {}
         self._host_cache: dict[str, bool] = {}
 
@@ -170,3 +172,50 @@ class HostOriginMiddleware:
             f"Forbidden: Origin {origin!r} is not allowed (neither the origin of Host "
             f"{host!r} nor listed in allowed_origins)"
         )
+
+
+def _policy_of(app: Any) -> HostOriginMiddleware | None:
+    """The Host/Origin policy of ``app`` (a StreamableHTTPApp, the app of ``Server.http_app``
+    or this middleware, possibly wrapped in apps that keep theirs as ``.app``)."""
+    for _ in range(8):
+        if isinstance(app, HostOriginMiddleware):
+            return app
+        found = getattr(app, "host_origin", None)
+        if isinstance(found, HostOriginMiddleware):
+            return found
+        app = getattr(app, "app", None)
+        if app is None:
+            return None
+    return None
+
+
+def _is_loopback(host: str) -> bool:
+    name = host.strip().lower().strip("[]")
+    return name in _LOOPBACK_NAMES or name.startswith("127.")
+
+
+def check_bind(app: Any, host: str) -> str | None:
+    """When serving ``app`` on ``host`` leaves DNS-rebinding protection off without anyone
+    having said so (a non-loopback bind, no ``allowed_hosts``, ``dns_rebinding_protection``
+    left to its default), log a warning saying what to set (once per app), and return it;
+    else None."""
+    policy = _policy_of(app)
+    if (
+        policy is None
+        or policy.allowed_hosts is not None
+        or policy.dns_rebinding_protection is not None
+        or _is_loopback(host)
+    ):
+        return None
+    shown = host or "every address"
+    text = (
+        f"DNS rebinding protection is off: serving on {shown} with no allowed_hosts, so "
+        "requests for any Host name are accepted (a web page can reach this server through "
+        "a name it controls). Set allowed_hosts to the names clients use "
+        "(http_app(allowed_hosts=['mcp.example.com']), or mcpkit run --allowed-host "
+        "mcp.example.com), or dns_rebinding_protection=False when a proxy in front checks Host."
+    )
+    if not policy.bind_warned:
+        policy.bind_warned = True
+        logger.warning("%s", text)
+    return text

@@ -13,6 +13,7 @@ from typing import Any, Final, Literal
 
 from mcpkit.errors import McpkitError
 from mcpkit.transports.http.extra import missing_extra
+from mcpkit.transports.http.host_origin import check_bind
 from mcpkit.transports.http.shutdown import StreamCloser
 
 __all__ = [
@@ -310,7 +311,9 @@ async def serve(
     ``uvicorn_options`` go to ``uvicorn.Config``, plus ``head_timeout`` (seconds a client
     may take to send a request head; 10 by default, None for no limit). ``server``: the
     ASGI server (:func:`choose_server`); granian takes the options of
-    :class:`~mcpkit.transports.http.granian_serve.GranianServer`."""
+    :class:`~mcpkit.transports.http.granian_serve.GranianServer`. A non-loopback ``host``
+    with no ``allowed_hosts`` logs a warning (:func:`~.host_origin.check_bind`)."""
+    check_bind(app, host)
     if choose_server(server) == "granian":
         from mcpkit.transports.http import granian_serve
 
@@ -355,8 +358,9 @@ async def running(
     """Serve ``app`` in the background for the duration of the block; yields its base URL.
 
     ``port=0`` picks a free port. On exit the server shuts down (bounded) and is awaited.
-    ``server``: the ASGI server, as for :func:`serve`.
+    ``server``: the ASGI server, as for :func:`serve` (a public ``host`` warns as there).
     """
+    check_bind(app, host)
     if choose_server(server) == "granian":
         from mcpkit.transports.http import granian_serve
 
