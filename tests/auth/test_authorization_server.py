@@ -7,11 +7,13 @@ refresh tokens rotated with replay detection, revocation, client authentication.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import secrets
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -25,9 +27,12 @@ from mcpkit.auth import (
     OAuthClientAuth,
     headless_authorization_handler,
 )
+from mcpkit.auth.as_store import AuthStore, MemoryAuthStore, SQLiteAuthStore
+from mcpkit.auth.as_store_redis import RedisAuthStore
 from mcpkit.auth.authorization_server import AuthorizationRequest, AuthorizationServer
 from mcpkit.transports.http import running
 from tests.auth.conftest import Late
+from tests.scaleout.cluster import Redis as RedisProcess
 
 REDIRECT = "http://127.0.0.1:3999/callback"
 
@@ -41,8 +46,28 @@ class Env:
     clock: list[float]
 
 
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[AuthStore]:
+    """Each store the server may keep its state in."""
+    if request.param == "memory":
+        yield MemoryAuthStore()
+    elif request.param == "sqlite":
+        sqlite = SQLiteAuthStore(tmp_path / "as.sqlite3")
+        yield sqlite
+        sqlite.close()
+    else:
+        redis = RedisProcess(tmp_path)
+        redis.start()
+        shared = RedisAuthStore(redis.url)
+        try:
+            yield shared
+        finally:
+            await shared.aclose()
+            redis.stop()
+
+
 @pytest.fixture
-async def env() -> AsyncIterator[Env]:
+async def env(store: AuthStore) -> AsyncIterator[Env]:
     late = Late()
     clock = [time.time()]  # issued tokens are checked against the real time
     async with running(late) as base, httpx.AsyncClient() as http:
@@ -57,6 +82,7 @@ async def env() -> AsyncIterator[Env]:
             approve=approve,
             scopes_supported=["mcp", "admin"],
             default_scopes=["mcp"],
+            store=store,
             clock=lambda: clock[0],
         )
         app = Server("as", auth=issuer.resource_server())
@@ -320,3 +346,94 @@ async def test_confidential_clients_authenticate(env: Env, method: str) -> None:
     else:
         r = await token(env, client, **form)
     assert r.status_code == 200, r.text
+
+
+async def test_three_replicas_share_one_redis(tmp_path: Path) -> None:
+    """A code issued by one replica is redeemed at a second, refreshed at a third, and a
+    replay at the first is detected: the state is the store's, not a process's."""
+    redis = RedisProcess(tmp_path)
+    redis.start()
+    stores = [RedisAuthStore(redis.url) for _ in range(3)]
+    lates = [Late() for _ in range(3)]
+    key = AuthorizationServer(
+        "https://as.example", resource="https://x/mcp", approve=lambda r: "x"
+    )._key
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            bases = [await stack.enter_async_context(running(late)) for late in lates]
+            issuer_url = bases[0]  # one public URL in front of the replicas
+            servers = []
+            for late, shared in zip(lates, stores, strict=True):
+                issuer = AuthorizationServer(
+                    issuer_url,
+                    resource=issuer_url + "/mcp",
+                    approve=lambda r: "ada",
+                    store=shared,
+                    signing_key=key,
+                )
+                app = Server("replica", auth=issuer.resource_server())
+                issuer.install(app)
+                late.app = app.http_app()
+                servers.append(issuer)
+            async with httpx.AsyncClient() as http:
+                r = await http.post(
+                    bases[0] + "/register",
+                    json={
+                        "redirect_uris": [REDIRECT],
+                        "token_endpoint_auth_method": "none",
+                        "grant_types": ["authorization_code", "refresh_token"],
+                    },
+                )
+                client_id = r.json()["client_id"]
+                verifier, challenge = pkce()
+                r = await http.get(
+                    bases[1] + "/authorize",
+                    params={
+                        "response_type": "code",
+                        "client_id": client_id,
+                        "redirect_uri": REDIRECT,
+                        "code_challenge": challenge,
+                        "code_challenge_method": "S256",
+                    },
+                )
+                code = parse_qs(urlsplit(r.headers["location"]).query)["code"][0]
+                form = {
+                    "client_id": client_id,
+                    "grant_type": "authorization_code",
+                    "code": code,
+                    "code_verifier": verifier,
+                    "redirect_uri": REDIRECT,
+                }
+                r = await http.post(bases[2] + "/token", data=form)
+                assert r.status_code == 200, r.text
+                tokens = r.json()
+                for issuer in servers:  # every replica accepts the token
+                    assert (
+                        await issuer.verifier().verify_token(tokens["access_token"])
+                    ).subject == "ada"
+                r = await http.post(
+                    bases[0] + "/token",
+                    data={
+                        "client_id": client_id,
+                        "grant_type": "refresh_token",
+                        "refresh_token": tokens["refresh_token"],
+                    },
+                )
+                assert r.status_code == 200
+                r = await http.post(bases[1] + "/token", data=form)  # the code again, elsewhere
+                assert r.json()["error"] == "invalid_grant"
+                r = await http.post(
+                    bases[2] + "/token",
+                    data={
+                        "client_id": client_id,
+                        "grant_type": "refresh_token",
+                        "refresh_token": tokens["refresh_token"],
+                    },
+                )
+                assert r.json()["error"] == "invalid_grant"  # used (and revoked by the replay)
+            for late in lates:
+                await late.app.aclose()
+    finally:
+        for shared in stores:
+            await shared.aclose()
+        redis.stop()

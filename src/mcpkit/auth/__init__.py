@@ -2,7 +2,8 @@
 
 Client side: :class:`OAuthClientAuth` (an ``httpx.Auth``; pass it as ``auth=`` to
 :class:`mcpkit.Client`), :class:`ClientMetadata`, :class:`PrivateKey`, the token stores.
-Embedded authorization server: :class:`AuthorizationServer` (with :class:`MemoryAuthStore`).
+Embedded authorization server: :class:`AuthorizationServer` (state in :class:`MemoryAuthStore`,
+:class:`SQLiteAuthStore` or :class:`RedisAuthStore`).
 Server side (resource server): :class:`ResourceServer`, :class:`AccessToken`,
 :class:`APIKeyVerifier` (API keys, with or without OAuth),
 :class:`TokenVerifier`, and the verifiers :class:`JWTVerifier` (JWT access tokens, keys from
@@ -18,7 +19,8 @@ from mcpkit._lazy import load_export
 
 if TYPE_CHECKING:
     from mcpkit.auth.api_keys import APIKey, APIKeyVerifier, hash_api_key
-    from mcpkit.auth.as_store import AuthStore, MemoryAuthStore
+    from mcpkit.auth.as_store import AuthStore, MemoryAuthStore, SQLiteAuthStore
+    from mcpkit.auth.as_store_redis import RedisAuthStore
     from mcpkit.auth.authorization_server import AuthorizationRequest, AuthorizationServer
     from mcpkit.auth.client import (
         AuthorizationHandler,
@@ -58,6 +60,8 @@ _WHERE = {
     "hash_api_key": "api_keys",
     "AuthStore": "as_store",
     "MemoryAuthStore": "as_store",
+    "SQLiteAuthStore": "as_store",
+    "RedisAuthStore": "as_store_redis",
     "AuthorizationRequest": "authorization_server",
     "AuthorizationServer": "authorization_server",
     "AuthorizationHandler": "client",
@@ -116,10 +120,12 @@ __all__ = [
     "OAuthError",
     "OAuthToken",
     "PrivateKey",
+    "RedisAuthStore",
     "RemoteJWKS",
     "ReplayCache",
     "ResourceMismatchError",
     "ResourceServer",
+    "SQLiteAuthStore",
     "SQLiteTokenStore",
     "StaticKeys",
     "TokenStore",

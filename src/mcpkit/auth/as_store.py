@@ -1,17 +1,24 @@
 """Where an embedded authorization server keeps its clients, codes and refresh tokens.
 
 :class:`AuthStore` is the interface (every method async, so a shared store fits it);
-:class:`MemoryAuthStore` keeps them in this process. Codes and refresh tokens are stored by
-the SHA-256 of their value, never the value itself. ``take_code`` reads and deletes at once:
-a code is redeemed once whatever the concurrency.
+:class:`MemoryAuthStore` keeps them in this process, :class:`SQLiteAuthStore` in a file,
+:class:`mcpkit.auth.as_store_redis.RedisAuthStore` in Redis (every replica shares it).
+Codes and refresh tokens are stored by the SHA-256 of their value, never the value itself.
+``take_code`` reads and deletes at once: a code is redeemed once whatever the concurrency.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import os
+import sqlite3
+import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 __all__ = [
     "AuthCode",
@@ -19,8 +26,11 @@ __all__ = [
     "MemoryAuthStore",
     "RefreshGrant",
     "RegisteredClient",
+    "SQLiteAuthStore",
     "digest",
 ]
+
+T = TypeVar("T")
 
 
 def digest(value: str) -> str:
@@ -161,3 +171,175 @@ class MemoryAuthStore:
 
     async def family_revoked(self, family: str) -> bool:
         return family in self.revoked
+
+
+def encode(value: RegisteredClient | AuthCode | RefreshGrant) -> bytes:
+    """One record as JSON (for the stores that keep bytes)."""
+    import dataclasses
+
+    import orjson
+
+    return orjson.dumps(dataclasses.asdict(value))
+
+
+def decode_client(data: bytes) -> RegisteredClient:
+    import orjson
+
+    d = orjson.loads(data)
+    return RegisteredClient(
+        d["client_id"],
+        tuple(d["redirect_uris"]),
+        d["auth_method"],
+        d["secret_hash"],
+        tuple(d["grant_types"]),
+        d["metadata"],
+    )
+
+
+def decode_code(data: bytes) -> AuthCode:
+    import orjson
+
+    d = orjson.loads(data)
+    d["scopes"] = tuple(d["scopes"])
+    return AuthCode(**d)
+
+
+def decode_refresh(data: bytes) -> RefreshGrant:
+    import orjson
+
+    d = orjson.loads(data)
+    d["scopes"] = tuple(d["scopes"])
+    return RefreshGrant(**d)
+
+
+class SQLiteAuthStore:
+    """:class:`AuthStore` in a SQLite file (created with mode 0600): the state survives a
+    restart; processes on one machine may share the file. Calls run on a worker thread."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = None
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            if not self.path.exists():
+                self.path.touch(mode=0o600)
+            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA busy_timeout=5000")
+            for table in (
+                "as_clients (id TEXT PRIMARY KEY, data BLOB)",
+                "as_codes (hash TEXT PRIMARY KEY, data BLOB, expires REAL)",
+                "as_redeemed (hash TEXT PRIMARY KEY, family TEXT)",
+                "as_refresh (hash TEXT PRIMARY KEY, family TEXT, used INTEGER, data BLOB)",
+                "as_revoked (family TEXT PRIMARY KEY)",
+            ):
+                db.execute("CREATE TABLE IF NOT EXISTS " + table)
+            self._db = db
+        return self._db
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        def call() -> T:
+            with self._lock:
+                return fn(self._conn())
+
+        return await asyncio.to_thread(call)
+
+    async def add_client(self, client: RegisteredClient) -> None:
+        await self._run(
+            lambda db: db.execute(
+                "INSERT OR REPLACE INTO as_clients VALUES (?, ?)",
+                (client.client_id, encode(client)),
+            )
+        )
+
+    async def get_client(self, client_id: str) -> RegisteredClient | None:
+        row = await self._run(
+            lambda db: db.execute(
+                "SELECT data FROM as_clients WHERE id = ?", (client_id,)
+            ).fetchone()
+        )
+        return None if row is None else decode_client(row[0])
+
+    async def put_code(self, code_hash: str, code: AuthCode) -> None:
+        def put(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM as_codes WHERE expires < ?", (code.expires_at - 3600,))
+            db.execute(
+                "INSERT OR REPLACE INTO as_codes VALUES (?, ?, ?)",
+                (code_hash, encode(code), code.expires_at),
+            )
+
+        await self._run(put)
+
+    async def take_code(self, code_hash: str) -> AuthCode | None:
+        def take(db: sqlite3.Connection) -> bytes | None:
+            row = db.execute(
+                "DELETE FROM as_codes WHERE hash = ? RETURNING data", (code_hash,)
+            ).fetchone()
+            if row is None:
+                return None
+            family = decode_code(row[0]).family
+            db.execute("INSERT OR REPLACE INTO as_redeemed VALUES (?, ?)", (code_hash, family))
+            return bytes(row[0])
+
+        data = await self._run(take)
+        return None if data is None else decode_code(data)
+
+    async def code_replayed(self, code_hash: str) -> str | None:
+        row = await self._run(
+            lambda db: db.execute(
+                "SELECT family FROM as_redeemed WHERE hash = ?", (code_hash,)
+            ).fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    async def put_refresh(self, token_hash: str, grant: RefreshGrant) -> None:
+        await self._run(
+            lambda db: db.execute(
+                "INSERT OR REPLACE INTO as_refresh VALUES (?, ?, ?, ?)",
+                (token_hash, grant.family, int(grant.used), encode(grant)),
+            )
+        )
+
+    async def get_refresh(self, token_hash: str) -> RefreshGrant | None:
+        row = await self._run(
+            lambda db: db.execute(
+                "SELECT data, used FROM as_refresh WHERE hash = ?", (token_hash,)
+            ).fetchone()
+        )
+        if row is None:
+            return None
+        grant = decode_refresh(row[0])
+        grant.used = bool(row[1])
+        return grant
+
+    async def mark_used(self, token_hash: str) -> bool:
+        changed = await self._run(
+            lambda db: (
+                db.execute(
+                    "UPDATE as_refresh SET used = 1 WHERE hash = ? AND used = 0", (token_hash,)
+                ).rowcount
+            )
+        )
+        return changed == 1
+
+    async def revoke_family(self, family: str) -> None:
+        def revoke(db: sqlite3.Connection) -> None:
+            db.execute("INSERT OR IGNORE INTO as_revoked VALUES (?)", (family,))
+            db.execute("DELETE FROM as_refresh WHERE family = ?", (family,))
+
+        await self._run(revoke)
+
+    async def family_revoked(self, family: str) -> bool:
+        row = await self._run(
+            lambda db: db.execute("SELECT 1 FROM as_revoked WHERE family = ?", (family,)).fetchone()
+        )
+        return row is not None
+
+    def close(self) -> None:
+        """Close the database connection."""
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
