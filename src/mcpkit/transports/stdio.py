@@ -22,7 +22,7 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from typing import IO, Any
+from typing import IO, Any, Final
 
 import orjson
 
@@ -32,10 +32,12 @@ from mcpkit.transports.base import DrainingSink, MessageSink, Transport, Transpo
 
 __all__ = [
     "DEFAULT_DRAIN_TIMEOUT",
+    "DEFAULT_INHERITED_ENV",
     "DEFAULT_MAX_MESSAGE_SIZE",
     "LineFramer",
     "StdioClientTransport",
     "StdioServerTransport",
+    "default_environment",
 ]
 
 logger = logging.getLogger("mcpkit.stdio")
@@ -518,8 +520,39 @@ class _ProcessProto(asyncio.SubprocessProtocol):
         self.owner._process_gone()
 
 
+_WINDOWS_ENV = (
+    "APPDATA", "COMSPEC", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PATHEXT",
+    "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "TMP", "USERNAME",
+    "USERPROFILE", "WINDIR",
+)  # fmt: skip
+_POSIX_ENV = (
+    "HOME", "LANG", "LANGUAGE", "LOGNAME", "PATH", "SHELL", "TERM", "TMPDIR", "TZ", "USER",
+)  # fmt: skip
+#: The variables a server started with an ``env`` of its own inherits from this process
+#: (besides ``LC_*``): what programs need to run, no credentials.
+DEFAULT_INHERITED_ENV: Final = _WINDOWS_ENV if sys.platform == "win32" else _POSIX_ENV
+
+
+def default_environment() -> dict[str, str]:
+    """The part of this process's environment a server with an ``env`` of its own gets
+    (:data:`DEFAULT_INHERITED_ENV` and the locale's ``LC_*``); exported shell functions
+    (values starting ``()``) are left out."""
+    env: dict[str, str] = {}
+    for name, value in os.environ.items():
+        if (name in DEFAULT_INHERITED_ENV or name.startswith("LC_")) and not value.startswith("()"):
+            env[name] = value
+    return env
+
+
 class StdioClientTransport(Transport):
     """Spawn ``command`` and talk to it over its stdin/stdout.
+
+    ``env``: variables for the server. Given, the server gets them over a small default set
+    of this process's environment (:func:`default_environment`: the path, home, user,
+    shell, terminal, locale and temporary folder), not the whole of it: secrets in this
+    process's environment stay here. ``inherit_env=True`` passes the whole environment
+    (with ``env`` over it), ``False`` only ``env``. Without ``env`` the server inherits
+    this process's environment (``inherit_env=False``: an empty one).
 
     ``stderr``: ``"capture"`` (default) keeps the tail for error reports and passes lines to
     ``on_stderr`` if given; ``"inherit"`` lets the child write to our stderr directly.
@@ -533,7 +566,7 @@ class StdioClientTransport(Transport):
         args: Sequence[str] = (),
         *,
         env: Mapping[str, str] | None = None,
-        inherit_env: bool = True,
+        inherit_env: bool | None = None,
         cwd: str | os.PathLike[str] | None = None,
         stderr: str = "capture",
         on_stderr: Callable[[str], None] | None = None,
@@ -593,9 +626,13 @@ class StdioClientTransport(Transport):
             sink, self.max_message_size, _oversize_reply(self, sink, self.max_message_size)
         )
         env: dict[str, str] | None = None
+        inherit = self.inherit_env
         if self.env is not None:
-            env = {**os.environ, **self.env} if self.inherit_env else dict(self.env)
-        elif not self.inherit_env:
+            if inherit is None:
+                env = {**default_environment(), **self.env}
+            else:
+                env = {**os.environ, **self.env} if inherit else dict(self.env)
+        elif inherit is False:
             env = {}
         stderr = None if self.stderr_mode == "inherit" else subprocess.PIPE
         try:
