@@ -45,6 +45,15 @@ def add_dev_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) ->
     )
     parser.add_argument("--port", type=int, default=0, help="the inspector's port (0: a free one)")
     parser.add_argument(
+        "--exclude",
+        metavar="GLOB",
+        action="append",
+        default=[],
+        help="files whose changes never restart the server (repeatable; matched against the "
+        "path relative to the server's folder and the file name, e.g. 'notes.json', 'data/*'); "
+        "data files the server changes while it runs a call never restart it",
+    )
+    parser.add_argument(
         "--era",
         choices=("auto", "legacy", "2026-07-28"),
         default="auto",
@@ -80,7 +89,7 @@ def run_dev(args: argparse.Namespace) -> int:
 async def _serve(spec: str, args: argparse.Namespace) -> None:
     from mcpkit.dev import DevServer
 
-    dev = DevServer(spec, port=args.port, era=args.era)
+    dev = DevServer(spec, port=args.port, era=args.era, exclude=args.exclude)
 
     def reloaded(changed: list[Path]) -> None:
         names = ", ".join(p.name for p in changed[:3]) + (" ..." if len(changed) > 3 else "")

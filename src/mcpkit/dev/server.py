@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import secrets
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ class DevServer:
         interval: float = 0.3,
         token: str | None = None,
         root: Path | None = None,
+        exclude: Sequence[str] = (),
     ) -> None:
         self.spec = spec
         self.token = token or secrets.token_urlsafe(24)
@@ -53,6 +54,8 @@ class DevServer:
         self.upstream = Upstream(spec, era=era, hub=self.hub)
         self.interval = interval
         self.root = root or watch_root(spec)
+        #: Globs of files whose changes never restart the server.
+        self.exclude = tuple(exclude)
         self._requested_port = port
         self.port = 0
         self.reloads = 0
@@ -71,10 +74,14 @@ class DevServer:
         return f"{self.base_url}/?token={self.token}"
 
     async def _watch(self) -> None:
-        watcher = SourceWatcher(self.root)
+        watcher = SourceWatcher(self.root, exclude=self.exclude)
         while True:
             await asyncio.sleep(self.interval)
             changed = await asyncio.to_thread(watcher.changed)
+            if changed and self.upstream.busy():
+                # Data files that change while the server is running a call (or just ran
+                # one) are the server's own writes: only source code restarts it then.
+                changed = [p for p in changed if p.suffix == ".py"]
             if changed:
                 self.reloads += 1
                 if self.on_reload is not None:

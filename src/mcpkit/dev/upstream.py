@@ -16,7 +16,7 @@ import itertools
 import secrets
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -111,6 +111,28 @@ class Upstream:
         self.stderr: list[str] = []
         self._lock = asyncio.Lock()
         self._watchers: set[asyncio.Task[None]] = set()
+        # Calls and tasks running in the user's server, and when the last one ended.
+        self._running = 0
+        self._idle_since = 0.0
+
+    #: Seconds after a call ends during which a data file's change is still the call's.
+    SETTLE = 2.0
+
+    def busy(self) -> bool:
+        """True while a call or task runs in the user's server, and for :attr:`SETTLE`
+        seconds after the last one ended: a file it writes then is its own doing."""
+        if self._running or self._watchers:
+            return True
+        return time.monotonic() - self._idle_since < self.SETTLE
+
+    @contextlib.contextmanager
+    def _call(self) -> Iterator[None]:
+        self._running += 1
+        try:
+            yield
+        finally:
+            self._running -= 1
+            self._idle_since = time.monotonic()
 
     # connecting
 
@@ -251,7 +273,8 @@ class Upstream:
                 "progress", callId=call_id, progress=value, total=total, message=message
             )
 
-        result = await client.call_tool(name, arguments, on_progress=progress)
+        with self._call():
+            result = await client.call_tool(name, arguments, on_progress=progress)
         return dict(wire(result))
 
     async def start_task(
@@ -276,7 +299,8 @@ class Upstream:
     async def _follow(self, task_id: str, handle: TaskHandle, call_id: str | None) -> None:
         self.hub.publish("task", taskId=task_id, status=handle.status, callId=call_id)
         try:
-            result = await handle.result()
+            with self._call():
+                result = await handle.result()
         except asyncio.CancelledError:
             raise
         except Exception as exc:
