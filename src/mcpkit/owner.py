@@ -49,7 +49,7 @@ def current_token() -> AccessToken | None:
 def principal() -> str | None:
     """The owner key of the authenticated principal of the request being handled, or None."""
     token = token_var.get()
-    return None if token is None else PRINCIPAL_PREFIX + token.principal
+    return None if token is None else token.owner_key
 
 
 def task_owner(session: Any) -> str | None:
@@ -58,7 +58,7 @@ def task_owner(session: Any) -> str | None:
     in-memory connection), else None (a stateless or 2026-07-28 request: nobody)."""
     token = token_var.get()
     if token is not None:
-        return PRINCIPAL_PREFIX + token.principal
+        return token.owner_key
     info = session.transport.info
     if info.kind == "http" or info.kind == "legacy-sse":
         return info.session_id  # type: ignore[no-any-return]  # None: stateless

@@ -30,7 +30,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import orjson
 
-from mcpkit.owner import task_owner, token_var
+from mcpkit.owner import PRINCIPAL_PREFIX, task_owner, token_var
 
 if TYPE_CHECKING:
     from mcpkit.auth.api_keys import APIKeyVerifier
@@ -75,6 +75,12 @@ class AccessToken:
     subject: str | None = None
     claims: dict[str, Any] = field(default_factory=dict, repr=False)
     jkt: str | None = None
+    #: Who owns what requests with this token keep (:mod:`mcpkit.owner`): made once, so the
+    #: owner check of each request is a comparison.
+    owner_key: str = field(init=False, repr=False, compare=False, default="")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "owner_key", PRINCIPAL_PREFIX + self.principal)
 
     def has_scopes(self, *scopes: str) -> bool:
         return all(s in self.scopes for s in scopes)
