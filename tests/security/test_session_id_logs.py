@@ -84,3 +84,23 @@ async def test_the_client_names_an_expired_session_by_its_tag(
     logged = _everything_logged(caplog)
     assert f"Session {session_tag(old)} expired on the server" in logged
     assert old not in logged
+
+
+async def test_the_access_log_shows_query_session_ids_as_tags(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """uvicorn's access log writes request paths, and the 2024-11-05 transport's message
+    endpoint carries the session id in its query."""
+    secret = "Zq7sV0cRr3tK9mW2xY5aB8dE1fH4jL6n"
+    access = logging.getLogger("uvicorn.access")
+    async with running(Server("quiet").http_app(), log_level="info") as base:
+        # after uvicorn configured its loggers (the access log does not propagate)
+        access.addHandler(caplog.handler)
+        try:
+            async with httpx.AsyncClient(timeout=10) as http:
+                await http.post(f"{base}/messages?session_id={secret}&x=1", json={})
+        finally:
+            access.removeHandler(caplog.handler)
+    lines = [r.getMessage() for r in caplog.records if r.name == "uvicorn.access"]
+    assert lines and secret not in "\n".join(lines)
+    assert f"session_id={session_tag(secret)}&x=1" in "\n".join(lines)

@@ -82,6 +82,10 @@ def _server(app: Any, host: str, port: int, **kwargs: Any) -> Any:
         if protocol is not None:
             kwargs["http"] = protocol
     config = uvicorn.Config(app, host=host, port=port, **kwargs)
+    if config.access_log:  # request paths carry the 2024-11-05 transport's session ids
+        from mcpkit.logs import SESSION_ID_FILTER
+
+        logging.getLogger("uvicorn.access").addFilter(SESSION_ID_FILTER)
     closer = app.close_streams if isinstance(app, StreamCloser) else None
 
     class Server(uvicorn.Server):
