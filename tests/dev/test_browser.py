@@ -213,3 +213,44 @@ async def test_the_weather_example_in_the_inspector(page: Any) -> None:
         )
         await _shot(page, "10_weather_message")
     assert page.errors == []
+
+
+async def test_the_page_tells_the_server_state_plainly(
+    dev: DevServer, sample_file: Path, page: Any
+) -> None:
+    """A fresh start shows no reload count; a required field left empty is refused in the
+    page (nothing is sent); a server that died turns the dot red and its banner names each
+    line once."""
+    await page.goto(dev.url)
+    await page.locator('#tool-list .item[data-key="echo"]').wait_for(timeout=WAIT)
+    info = await page.locator("#server-info").text_content() or ""
+    assert "dev-sample 0.1.0" in info and "reload" not in info
+    assert await page.get_attribute("#link", "class") == "link up"
+
+    sent: list[Any] = []
+    call_tool = dev.upstream.call_tool
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        sent.append(args)
+        return await call_tool(*args, **kwargs)
+
+    dev.upstream.call_tool = counted  # type: ignore[method-assign]
+    await page.click('#tool-list .item[data-key="echo"]')
+    await page.click("#call-button")  # "text" is required and left empty
+    await page.locator("#result").filter(has_text="text is required").wait_for(timeout=WAIT)
+    assert sent == []
+
+    await page.click('#tool-list .item[data-key="crash"]')
+    await page.click("#call-button")
+    await page.locator("#server-info").filter(has_text="not running").wait_for(timeout=WAIT)
+    await page.locator("#link.down").wait_for(timeout=WAIT)
+    banner = (await page.locator("#banner").text_content() or "").splitlines()
+    assert banner[0] == "The server did not start:"
+    assert len(banner) == len(set(banner)), banner  # no line twice
+    assert sum("boom: the server is going down" in line for line in banner) == 1
+    await _shot(page, "11_not_running")
+
+    await page.click("#restart-button")
+    await page.locator("#link:not(.down)").wait_for(timeout=WAIT)
+    after = await page.locator("#server-info").text_content() or ""
+    assert "reload #1" in after, after

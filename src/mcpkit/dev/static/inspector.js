@@ -78,16 +78,27 @@ async function refresh() {
 function renderHeader() {
   const d = state.data;
   $("era-select").value = d.era;
+  // Green: the page hears the dev server and the user's server runs; red: it does not run.
+  $("link").classList.toggle("down", !d.connected);
+  $("link").title = d.connected ? "the server is running" : "the server is not running";
   if (!d.connected) {
     $("server-info").textContent = `${d.spec}: not running`;
-    showBanner(`The server did not start:\n${d.error || "unknown error"}\n${(d.stderr || []).slice(-12).join("\n")}`);
+    const error = d.error || "unknown error";
+    // The last stderr lines, each once, and none the error already says.
+    const lines = [];
+    for (const line of (d.stderr || []).slice(-12)) {
+      if (line.trim() && !error.includes(line.trim()) && !lines.includes(line)) lines.push(line);
+    }
+    showBanner(["The server did not start:", error, ...lines].join("\n"));
     return;
   }
   hideBanner();
   const info = d.server || {};
   const era = d.modern ? "stateless 2026-07-28" : `initialize ${d.protocolVersion}`;
+  // generation 1 is the first start: "reload #N" counts the restarts after it.
+  const reloads = d.generation > 1 ? ` · reload #${d.generation - 1}` : "";
   $("server-info").textContent =
-    `${info.title || info.name} ${info.version || ""} · ${era} · ${d.spec} · reload #${d.generation}`;
+    `${info.title || info.name} ${info.version || ""} · ${era} · ${d.spec}${reloads}`;
 }
 
 function showBanner(text, info) {
@@ -235,7 +246,8 @@ function schemaForm(schema, options) {
       const long = prop.format === undefined && (prop.maxLength || 0) > 200;
       input = el(long ? "textarea" : "input", { id: inputId, name, type: long ? undefined : "text",
                  placeholder: prop.default !== undefined ? String(prop.default) : (prop.format || "") });
-      read = () => (input.value === "" && !required.has(name) ? undefined : input.value);
+      // Left empty: not given (a required one is then refused before anything is sent).
+      read = () => (input.value === "" ? undefined : input.value);
       if (opts.complete) opts.complete(name, input);
     } else {
       input = el("textarea", { id: inputId, name, placeholder: type === "array" ? "[ ]" : "{ } (JSON)" });
@@ -772,7 +784,7 @@ function connectEvents() {
     switch (event.type) {
       case "hello": refresh(); break; // first connection, or back after the dev server restarted
       case "reload":
-        addLog("notice", `server ${event.reason === "change" ? "reloaded after a change" : "restarted"} (#${event.generation})${event.error ? ": " + event.error : ""}`);
+        addLog("notice", `server ${event.reason === "change" ? "reloaded after a change" : "restarted"} (#${event.generation - 1})${event.error ? ": " + event.error : ""}`);
         refresh();
         if (state.app && !event.error) { const a = state.app; openApp(a.uri, a.tool, a.args, a.result); }
         break;
