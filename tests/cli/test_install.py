@@ -80,9 +80,22 @@ def test_a_new_file_is_created_with_its_folder(
     assert json.loads(config.read_text()) == {
         "servers": {"weather": expected_stdio(server, "vscode")}
     }
-    umask = os.umask(0)
-    os.umask(umask)
-    assert config.stat().st_mode & 0o777 == 0o666 & ~umask
+    # Entries hold tokens and keys: a new file is its owner's alone, whatever the umask.
+    assert config.stat().st_mode & 0o777 == 0o600
+
+
+def test_headers_written_into_a_project_file_get_the_secrets_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / ".mcp.json"
+    header = ["-H", "Authorization: Bearer T"]
+    code, _, err = install(
+        "claude-code", "https://x.example/mcp", "--config", str(config), *header, capsys=capsys
+    )
+    assert code == 0
+    assert "note: the headers are written into this file" in err
+    assert "keep it out of version control" in err
+    assert config.stat().st_mode & 0o777 == 0o600
 
 
 def test_an_existing_files_permissions_are_kept(

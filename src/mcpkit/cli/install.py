@@ -199,14 +199,47 @@ def _pairs(items: Sequence[str], what: str, sep: str, key_rule: re.Pattern[str])
 
 
 def mcpkit_requirement() -> str:
-    """What ``uv run --with`` installs mcpkit from: this checkout when mcpkit runs from one
-    (it is not on PyPI yet), else ``mcpkit``."""
+    """What ``uv run --with`` installs mcpkit from: this checkout when mcpkit runs from one,
+    else the source pip recorded for the install (``direct_url.json``: a folder, an archive,
+    a VCS commit). The package is not on PyPI (the name there is not this project), so
+    without either the command cannot say: CliError."""
     import mcpkit
 
     root = Path(mcpkit.__file__).resolve().parents[2]
     if (root / "pyproject.toml").is_file() and (root / "src" / "mcpkit").is_dir():
         return f"mcpkit @ {root.as_uri()}"
-    return "mcpkit"
+    source = _recorded_source()
+    if source is not None:
+        return f"mcpkit @ {source}"
+    raise CliError(
+        "cannot tell where this mcpkit was installed from, and the name 'mcpkit' on PyPI "
+        "is not this project",
+        "name the source yourself: --with 'mcpkit @ file:///path/to/checkout' "
+        "(or a git+https:// URL)",
+    )
+
+
+def _recorded_source() -> str | None:
+    """The URL pip recorded in mcpkit's ``direct_url.json`` (PEP 610), or None."""
+    from importlib import metadata
+
+    try:
+        raw = metadata.distribution("mcpkit").read_text("direct_url.json")
+    except metadata.PackageNotFoundError:
+        return None
+    try:
+        info = json.loads(raw) if raw else None
+    except ValueError:
+        return None
+    if not isinstance(info, dict) or not isinstance(info.get("url"), str):
+        return None
+    url: str = info["url"]
+    vcs = info.get("vcs_info")
+    if isinstance(vcs, dict) and isinstance(vcs.get("vcs"), str):
+        commit = vcs.get("commit_id")
+        ref = f"@{commit}" if isinstance(commit, str) else ""
+        return f"{vcs['vcs']}+{url}{ref}"
+    return url
 
 
 def _uv() -> str:
@@ -327,14 +360,10 @@ def merge_entry(
 
 def write_atomic(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` in one step (a temporary file beside it, then
-    ``os.replace``), keeping the old file's permissions (a new file gets the umask's)."""
+    ``os.replace``), keeping the old file's permissions; a new file is readable by its owner
+    only (0600: server entries hold tokens and keys)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.exists():
-        mode = path.stat().st_mode & 0o7777
-    else:  # what open() would have made (mkstemp's own is 0600)
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
+    mode = path.stat().st_mode & 0o7777 if path.exists() else 0o600
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
@@ -403,10 +432,12 @@ def run_install(args: argparse.Namespace) -> int:
         return 1
     write_atomic(path, after)
     print(f"{'updated' if text is not None else 'created'} {path}: server '{name}' for {client}")
-    if launch.env and path.name in (".mcp.json", "mcp.json") and path.parent != Path.home():
+    written = [what for what, given in (("environment values", launch.env),
+                                        ("headers", launch.headers)) if given]  # fmt: skip
+    if written and path.name in (".mcp.json", "mcp.json") and path.parent != Path.home():
         print(
-            "note: the environment values are written into this file; keep it out of version "
-            "control if they are secrets",
+            f"note: the {' and '.join(written)} are written into this file; keep it out of "
+            "version control if they are secrets",
             file=sys.stderr,
         )
     return 0
