@@ -18,22 +18,26 @@ from mcpkit.server.resources import ResourceNotFound
 
 # public name -> submodule that defines it (loaded on first use)
 _EXPORTS = {
+    "ArgTransform": "transforms",
     "ElicitationError": "elicitation",
     "ElicitationResult": "elicitation",
     "MemoryTaskStore": "tasks",
     "TaskInfo": "tasks",
     "TaskManager": "tasks",
     "TaskStore": "tasks",
+    "ToolResult": "transforms",
     "URITemplate": "uri_template",
 }
 
 if TYPE_CHECKING:
     from mcpkit.server.elicitation import ElicitationError, ElicitationResult
     from mcpkit.server.tasks import MemoryTaskStore, TaskInfo, TaskManager, TaskStore
+    from mcpkit.server.transforms import ArgTransform, ToolResult
     from mcpkit.server.uri_template import URITemplate
 
 __all__ = [
     "AppSession",
+    "ArgTransform",
     "Audio",
     "Context",
     "Depends",
@@ -48,6 +52,7 @@ __all__ = [
     "TaskInfo",
     "TaskManager",
     "TaskStore",
+    "ToolResult",
     "URITemplate",
     "assistant",
     "user",

@@ -74,6 +74,8 @@ if TYPE_CHECKING:
     from mcpkit.server.request_state import KeyRing, RequestStateSealer
     from mcpkit.server.skills import FileSource, Skill, SkillRegistry
     from mcpkit.server.tasks import TaskManager
+    from mcpkit.server.tools import ToolEntry
+    from mcpkit.server.transforms import ArgTransform, Wrap
     from mcpkit.transports.http.event_store import EventStore
     from mcpkit.transports.http.health import ObservabilityApp
     from mcpkit.transports.http.routes import CustomRoutes
@@ -607,6 +609,48 @@ class Server(Generic[LifespanT]):
         """Stop serving every component with one of these tags (now and when registered
         later). Clients get list-changed."""
         self.components.set_filter(enable=frozenset(), disable=_tags(tags))
+
+    def transform_tool(
+        self,
+        source: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        args: Mapping[str, ArgTransform] | None = None,
+        wrap: Wrap | None = None,
+        keep_original: bool = True,
+        **options: Any,
+    ) -> ToolEntry:
+        """Register a new tool made from the tool ``source`` (of this server or a mounted
+        one, by its name here): renamed, re-described, with arguments renamed, hidden, fixed
+        or given new defaults (``args``, by the original's argument names), and ``wrap``
+        (``wrap(arguments, call_next)``) around the call. ``keep_original=False`` stops
+        serving a local ``source``. Other options as :meth:`tool`. See
+        :mod:`mcpkit.server.transforms`."""
+        from mcpkit.server.transforms import transform_tool
+
+        return transform_tool(
+            self,
+            source,
+            name=name,
+            title=title,
+            description=description,
+            args=args,
+            wrap=wrap,
+            keep_original=keep_original,
+            **options,
+        )
+
+    def tool_transform(self, source: str, **options: Any) -> Callable[[F], F]:
+        """``@app.tool_transform("search", name="find", ...)`` on a ``wrap`` function: the
+        same as :meth:`transform_tool` with ``wrap=`` the decorated function."""
+
+        def decorator(fn: F) -> F:
+            self.transform_tool(source, wrap=fn, **options)
+            return fn
+
+        return decorator
 
     def remove_tool(self, name: str) -> None:
         """Unregister a tool; connected clients get ``notifications/tools/list_changed``."""
