@@ -437,3 +437,55 @@ async def test_three_replicas_share_one_redis(tmp_path: Path) -> None:
         for shared in stores:
             await shared.aclose()
         redis.stop()
+
+
+async def test_bad_requests_get_clear_oauth_errors(env: Env) -> None:
+    http, base = env.http, env.base
+    r = await http.post(
+        base + "/register", content=b"{", headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 400 and r.json()["error"] == "invalid_client_metadata"
+    r = await http.post(base + "/register", json=["x"])
+    assert r.json()["error"] == "invalid_client_metadata"
+    r = await http.post(base + "/register", json={"redirect_uris": [REDIRECT + "#frag"]})
+    assert r.json()["error"] == "invalid_redirect_uri"
+    r = await http.post(
+        base + "/register",
+        json={"redirect_uris": [REDIRECT], "token_endpoint_auth_method": "tls_client_auth"},
+    )
+    assert r.json()["error"] == "invalid_client_metadata"
+    r = await http.post(
+        base + "/register", json={"redirect_uris": [REDIRECT], "grant_types": ["password"]}
+    )
+    assert r.json()["error"] == "invalid_client_metadata"
+    client = await register(env)
+    r = await http.post(base + "/token", json={"grant_type": "authorization_code"})
+    assert r.status_code == 400 and r.json()["error"] == "invalid_request"
+    r = await http.post(
+        base + "/token",
+        content=b"grant_type=a&grant_type=b",
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
+    assert r.json() == {
+        "error": "invalid_request",
+        "error_description": "Parameter 'grant_type' is repeated",
+    }
+    r = await token(env, client, grant_type="password")
+    assert r.json()["error"] == "unsupported_grant_type"
+    r = await http.post(base + "/token", data={"client_id": "nobody", "grant_type": "x"})
+    assert r.status_code == 401 and r.json()["error"] == "invalid_client"
+    r = await http.post(
+        base + "/token", data={"grant_type": "x"}, headers={"authorization": "Basic !!!"}
+    )
+    assert r.status_code == 401 and r.json()["error"] == "invalid_client"
+    r = await http.get(base + "/authorize", params={"client_id": "nobody"})
+    assert r.status_code == 400 and "text/html" in r.headers["content-type"]
+    got = await authorize(env, client["client_id"], pkce()[1], response_type="token")
+    assert got["error"] == "unsupported_response_type"
+    got = await authorize(env, client["client_id"], pkce()[1], scope="root")
+    assert got["error"] == "invalid_scope"
+    r = await http.get(
+        base + "/authorize",
+        params=[("client_id", client["client_id"]), ("client_id", client["client_id"])],
+    )
+    assert r.status_code == 400
