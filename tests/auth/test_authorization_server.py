@@ -489,3 +489,104 @@ async def test_bad_requests_get_clear_oauth_errors(env: Env) -> None:
         params=[("client_id", client["client_id"]), ("client_id", client["client_id"])],
     )
     assert r.status_code == 400
+
+
+async def test_consent_page_resists_clickjacking_and_forgery(tmp_path: Path) -> None:
+    late = Late()
+    clock = [time.time()]
+    async with running(late) as base, httpx.AsyncClient() as http:
+        issuer = AuthorizationServer(
+            base,
+            resource=base + "/mcp",
+            approve=lambda r: "ada",
+            consent=True,
+            scopes_supported=["mcp"],
+            clock=lambda: clock[0],
+        )
+        app = Server("consent", auth=issuer.resource_server())
+        issuer.install(app)
+        late.app = app.http_app()
+        r = await http.post(
+            base + "/register",
+            json={
+                "redirect_uris": [REDIRECT],
+                "token_endpoint_auth_method": "none",
+                "client_name": "<script>alert(1)</script>",
+            },
+        )
+        client_id = r.json()["client_id"]
+        verifier, challenge = pkce()
+        params = {
+            "response_type": "code",
+            "client_id": client_id,
+            "redirect_uri": REDIRECT,
+            "code_challenge": challenge,
+            "code_challenge_method": "S256",
+            "state": "st",
+        }
+
+        async def consent_page() -> tuple[str, str, str]:
+            r = await http.get(base + "/authorize", params=params)
+            assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+            assert r.headers["x-frame-options"] == "DENY"
+            assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+            assert "<script>alert" not in r.text and "&lt;script&gt;" in r.text
+            cookie = r.headers["set-cookie"].lower()
+            assert "httponly" in cookie and "samesite=strict" in cookie
+            assert "path=/authorize/consent" in cookie
+            ticket = r.text.split('name=ticket value="')[1].split('"')[0]
+            csrf = r.text.split('name=csrf value="')[1].split('"')[0]
+            assert http.cookies.get("mcpkit_consent") == csrf
+            return ticket, csrf, r.text
+
+        ticket, csrf, _ = await consent_page()
+        answer = base + "/authorize/consent"
+        # a cross-site form: no cookie (SameSite), or a token that is not the cookie's
+        async with httpx.AsyncClient() as elsewhere:  # no cookie (SameSite)
+            r = await elsewhere.post(
+                answer, data={"ticket": ticket, "csrf": csrf, "decision": "allow"}
+            )
+        assert r.status_code == 403 and r.headers["x-frame-options"] == "DENY"
+        r = await http.post(answer, data={"ticket": ticket, "csrf": "guess", "decision": "allow"})
+        assert r.status_code == 403
+        # a ticket changed on the way (another redirect, another subject): refused
+        body, tag = ticket.split(".")
+        forged = (
+            base64.urlsafe_b64encode(
+                base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)).replace(b"ada", b"eve")
+            )
+            .rstrip(b"=")
+            .decode()
+            + "."
+            + tag
+        )
+        r = await http.post(answer, data={"ticket": forged, "csrf": csrf, "decision": "allow"})
+        assert r.status_code == 400
+        # denied
+        r = await http.post(answer, data={"ticket": ticket, "csrf": csrf, "decision": "deny"})
+        assert r.status_code == 303
+        assert parse_qs(urlsplit(r.headers["location"]).query)["error"] == ["access_denied"]
+        # expired
+        ticket, csrf, _ = await consent_page()
+        clock[0] += 601
+        r = await http.post(answer, data={"ticket": ticket, "csrf": csrf, "decision": "allow"})
+        assert r.status_code == 400
+        clock[0] -= 601
+        # allowed: the code comes back to the client, and is redeemed
+        ticket, csrf, _ = await consent_page()
+        r = await http.post(answer, data={"ticket": ticket, "csrf": csrf, "decision": "allow"})
+        assert r.status_code == 303
+        got = {k: v[0] for k, v in parse_qs(urlsplit(r.headers["location"]).query).items()}
+        assert got["state"] == "st" and got["iss"] == base
+        r = await http.post(
+            base + "/token",
+            data={
+                "client_id": client_id,
+                "grant_type": "authorization_code",
+                "code": got["code"],
+                "code_verifier": verifier,
+                "redirect_uri": REDIRECT,
+            },
+        )
+        assert r.status_code == 200, r.text
+        await late.app.aclose()

@@ -91,7 +91,9 @@ class AuthorizationServer:
     what may be asked for, and what an authorization without ``scope`` gets.
     ``signing_key``: a joserfc EC key or PEM (one is generated otherwise).
     ``access_token_ttl`` / ``refresh_token_ttl`` / ``code_ttl``: lifetimes in seconds
-    (refresh None: no expiry). ``clock``: the time source (tests).
+    (refresh None: no expiry). ``consent``: after ``approve`` names the user, show the
+    consent page (:mod:`mcpkit.auth.consent`) and issue the code only when the user allows.
+    ``clock``: the time source (tests).
     """
 
     def __init__(
@@ -107,6 +109,7 @@ class AuthorizationServer:
         access_token_ttl: int = 3600,
         refresh_token_ttl: int | None = 30 * 24 * 3600,
         code_ttl: int = 60,
+        consent: bool = False,
         clock: Callable[[], float] = time.time,
     ) -> None:
         from joserfc.jwk import ECKey
@@ -129,6 +132,13 @@ class AuthorizationServer:
             signing_key = ECKey.import_key(signing_key)
         self._key = signing_key
         self.kid = signing_key.thumbprint()
+        #: Show the consent page after ``approve`` (see :mod:`mcpkit.auth.consent`).
+        self.consent = consent
+        # Consent tickets are sealed with a key derived from the signing key, so every
+        # replica with that key opens the others'.
+        self._consent_key = hashlib.sha256(
+            b"mcpkit consent ticket\x00" + signing_key.as_pem(private=True)
+        ).digest()
         self.access_token_ttl = access_token_ttl
         self.refresh_token_ttl = refresh_token_ttl
         self.code_ttl = code_ttl
@@ -191,6 +201,7 @@ class AuthorizationServer:
             (prefix + "/jwks", ["GET"], self.serve_jwks),
             (prefix + "/register", ["POST"], self.register),
             (prefix + "/authorize", ["GET"], self.authorize),
+            (prefix + "/authorize/consent", ["POST"], self.consent_answer),
             (prefix + "/token", ["POST"], self.token),
             (prefix + "/revoke", ["POST"], self.revoke),
         ]
@@ -304,21 +315,88 @@ class AuthorizationServer:
             return decision  # a login or consent page of the application's
         if not decision:
             return back(error="access_denied", error_description="The user refused")
+        pending = {
+            "client_id": client.client_id,
+            "redirect_uri": redirect,
+            "code_challenge": challenge,
+            "scopes": list(scopes),
+            "resource": resource,
+            "subject": str(decision),
+            "state": state,
+        }
+        if self.consent:
+            return self._consent_page(client, pending)
+        return back(code=await self._new_code(pending))
+
+    async def _new_code(self, pending: dict[str, Any]) -> str:
         code = secrets.token_urlsafe(32)
         await self.store.put_code(
             digest(code),
             AuthCode(
-                client.client_id,
-                redirect,
-                challenge,
-                scopes,
-                resource,
-                str(decision),
+                pending["client_id"],
+                pending["redirect_uri"],
+                pending["code_challenge"],
+                tuple(pending["scopes"]),
+                pending["resource"],
+                pending["subject"],
                 self._now() + self.code_ttl,
                 uuid.uuid4().hex,
             ),
         )
-        return back(code=code)
+        return code
+
+    def _consent_page(self, client: RegisteredClient, pending: dict[str, Any]) -> Response:
+        from mcpkit.auth import consent
+
+        csrf = secrets.token_urlsafe(24)
+        ticket = consent.seal(
+            self._consent_key, {**pending, "csrf": csrf, "exp": self._now() + consent.TTL}
+        )
+        return consent.page(
+            client_name=str(client.metadata.get("client_name") or client.client_id),
+            redirect_uri=pending["redirect_uri"],
+            scopes=pending["scopes"],
+            resource=pending["resource"],
+            action=urlsplit(self.issuer).path.rstrip("/") + "/authorize/consent",
+            ticket=ticket,
+            csrf=csrf,
+            secure=self.issuer.startswith("https://"),
+        )
+
+    async def consent_answer(self, request: Request) -> Response:
+        """The consent form's answer: allowed, the code goes back to the client; denied,
+        ``access_denied``. Refused (403) without the consent cookie and a matching form
+        token (cross-site request forgery), 400 for a forged or expired ticket."""
+        from mcpkit.auth import consent
+
+        try:
+            form = await _form(request)
+        except _OAuthError as exc:
+            return _page(400, exc.description)
+        cookie = request.cookies.get(consent.COOKIE, "")
+        field = form.get("csrf", "")
+        if not cookie or not hmac.compare_digest(cookie.encode(), field.encode()):
+            return _page(403, "The consent form did not come from this page")
+        pending = consent.open_ticket(self._consent_key, form.get("ticket", ""))
+        if pending is None or not hmac.compare_digest(str(pending.get("csrf")), field):
+            return _page(400, "The consent request is invalid")
+        if float(pending.get("exp", 0)) <= self._now():
+            return _page(400, "The consent request has expired: start again")
+        redirect, state = pending["redirect_uri"], pending.get("state")
+        out: dict[str, str]
+        if form.get("decision") == "allow":
+            out = {"code": await self._new_code(pending)}
+        else:
+            out = {"error": "access_denied", "error_description": "The user refused"}
+        out["iss"] = self.issuer
+        if state is not None:
+            out["state"] = state
+        from starlette.responses import RedirectResponse
+
+        sep = "&" if urlsplit(redirect).query else "?"
+        response = RedirectResponse(redirect + sep + urlencode(out), status_code=303)
+        response.delete_cookie(consent.COOKIE, path=consent.cookie_path(self.issuer))
+        return response
 
     async def token(self, request: Request) -> Response:
         """The token endpoint: ``authorization_code`` and ``refresh_token`` grants."""
