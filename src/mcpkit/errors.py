@@ -60,12 +60,15 @@ The hierarchy (``except`` the node that fits; every leaf is catchable by its par
     ├── client.skills.SkillsNotSupported
     │                                the server does not offer the Skills extension
     │                                (also a RuntimeError)
+    ├── server.state.StateOwnerMissing
+    │                                ``ctx.state`` in a request that belongs to nobody (no
+    │                                session, no principal; also a RuntimeError)
     └── invalid values given to mcpkit (each also a ValueError):
         client.apps.AppToolRefused, client.apps.NotAnApp, client.icons.IconError,
         http_headers.InvalidHeaderAnnotation, json_schema.InvalidSchemaError,
         json_schema.UnsupportedDialectError, json_schema.SchemaTooLargeError (an
         InvalidSchemaError), redis.keys.StoreSecretMissing, server.elicitation.ElicitationError,
-        server.uri_template.URITemplateError, skills.SkillFormatError,
+        server.state.StateValueError, server.uri_template.URITemplateError, skills.SkillFormatError,
         client.skills.InvalidSkillEntry, client.skills.SkillVerificationError
 
 Exceptions used for control flow inside mcpkit, which never reach a caller, stay outside

@@ -29,6 +29,8 @@ key                                       what
                                           the deployment secret (AES-256-GCM)
 ``P:bus:log``                             stream: the last ``bus_log_maxlen`` bus events (what a
                                           2025 session with no GET stream open catches up on)
+``P:st:{<owner digest>}:<key>``           string: one ``ctx.state`` value of one owner (a
+                                          SHA-256 prefix of the owner), with its expiry
 ========================================  =====================================================
 
 Pub/sub channels: ``P:s:{sid}`` (events of a session's streams, for the replicas holding its
@@ -94,6 +96,9 @@ class Keyspace:
     @property
     def task_seq(self) -> str:
         return f"{self.prefix}:tseq"
+
+    def state(self, owner_digest: str, key: str) -> str:
+        return f"{self.prefix}:st:{{{owner_digest}}}:{key}"
 
     @property
     def request_state_keys(self) -> str:

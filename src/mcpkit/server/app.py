@@ -56,6 +56,9 @@ from mcpkit.server.pagination import DEFAULT_PAGE_SIZE
 from mcpkit.server.prompts import PromptRegistry
 from mcpkit.server.resources import ResourceRegistry
 from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
+from mcpkit.server.state import DEFAULT_STATE_TTL
+from mcpkit.server.state import MAX_VALUE_BYTES as MAX_STATE_BYTES
+from mcpkit.server.state import check_ttl as check_state_ttl
 from mcpkit.server.tools import TaskStart, TaskSupport, ToolRegistry, check_timeout, wire_dict
 from mcpkit.session import NotificationHandler
 from mcpkit.transports.base import Transport
@@ -73,6 +76,7 @@ if TYPE_CHECKING:
     from mcpkit.server.openapi import Route
     from mcpkit.server.request_state import KeyRing, RequestStateSealer
     from mcpkit.server.skills import FileSource, Skill, SkillRegistry
+    from mcpkit.server.state import StateStore
     from mcpkit.server.tasks import TaskManager
     from mcpkit.server.tools import ToolEntry
     from mcpkit.server.transforms import ArgTransform, Wrap
@@ -141,6 +145,9 @@ class Server(Generic[LifespanT]):
     (see :meth:`tool`). ``inline_schema_refs`` (default True): generated input schemas have
     their local ``$ref``/``$defs`` inlined (recursive models keep theirs). ``tool_timeout``:
     the default ``timeout`` of every tool, in seconds (see :meth:`tool`).
+
+    ``state_ttl``: seconds a ``ctx.state`` value set without a ttl lives after it was last
+    read or written (default a day; see :mod:`mcpkit.server.state`).
     """
 
     def __init__(
@@ -175,6 +182,7 @@ class Server(Generic[LifespanT]):
         tool_timeout: float | None = None,
         include_tags: Iterable[str] | None = None,
         exclude_tags: Iterable[str] | None = None,
+        state_ttl: float | None = None,
     ) -> None:
         #: The shared store (``store=``: a ``redis://`` URL or a RedisBackend) every
         #: replica's sessions, events, bus, tasks and sealing keys live in; None: memory.
@@ -293,6 +301,12 @@ class Server(Generic[LifespanT]):
         self._custom_routes: list[tuple[str, list[str] | None, Callable[..., Any], str | None]] = []
         if include_tags is not None or exclude_tags is not None:
             self._components = components_feature.ComponentControl(self, include_tags, exclude_tags)
+        #: Where ``ctx.state`` keeps values (made on first use: see :attr:`state_store`).
+        self._state_store: StateStore | None = None
+        #: Seconds a ``ctx.state`` value set without a ttl lives after its last use.
+        self.state_ttl: float = check_state_ttl(state_ttl) or DEFAULT_STATE_TTL
+        #: Largest ``ctx.state`` value, in bytes of JSON.
+        self.state_max_bytes = MAX_STATE_BYTES
 
     @property
     def task_manager(self) -> TaskManager:
@@ -308,6 +322,26 @@ class Server(Generic[LifespanT]):
     @task_manager.setter
     def task_manager(self, manager: TaskManager) -> None:
         self._task_manager = manager
+
+    @property
+    def state_store(self) -> StateStore:
+        """Where ``ctx.state`` keeps values (:mod:`mcpkit.server.state`): the shared store's
+        Redis when the server has one, else this process's memory; made on first use."""
+        store = self._state_store
+        if store is None:
+            from mcpkit.server.state import MemoryStateStore, RedisStateStore
+
+            backend = self.store_backend
+            store = self._state_store = (
+                MemoryStateStore(self.state_ttl)
+                if backend is None
+                else RedisStateStore(backend, self.state_ttl)
+            )
+        return store
+
+    @state_store.setter
+    def state_store(self, store: StateStore) -> None:
+        self._state_store = store
 
     @property
     def request_state(self) -> RequestStateSealer:
@@ -340,6 +374,7 @@ class Server(Generic[LifespanT]):
 
         backend = backend_from(store)
         backend.attach(self.name)
+        self._state_store = None  # state now lives in the store
         own_bus, own_tasks, own_keys = self._store_defaults
         keys = backend.key_ring() if own_keys else None  # may fail: then nothing changed
         self.store_backend = backend

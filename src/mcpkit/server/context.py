@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from mcpkit.server.app import Server
     from mcpkit.server.elicitation import ElicitationResult
     from mcpkit.server.session import AppSession, ServerRequestContext
+    from mcpkit.server.state import State
     from mcpkit.types import CreateMessageResult, ReadResourceResult, Root
 else:  # what only some handlers use loads on first use
     _elicitation = lazy_module("mcpkit.server.elicitation", globals(), "_elicitation")
@@ -118,6 +119,16 @@ class Context(Generic[LifespanT]):
     def request_context(self) -> RequestContext:
         """The low-level request context of the session engine."""
         return self._rctx
+
+    @property
+    def state(self) -> State:
+        """The caller's state, kept between requests: ``await ctx.state.get(key,
+        default)``, ``await ctx.state.set(key, value, ttl=None)``, ``await
+        ctx.state.delete(key)``; per 2025 session, else per authenticated principal (see
+        :mod:`mcpkit.server.state`)."""
+        from mcpkit.server.state import State
+
+        return State(self)
 
     @property
     def lifespan(self) -> LifespanT:

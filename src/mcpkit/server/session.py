@@ -301,7 +301,11 @@ class AppSession(ServerSession):
         await super().start()
 
     def on_closed(self, exc: BaseException | None) -> None:
-        self.server.sessions.discard(self)
+        server = self.server
+        server.sessions.discard(self)
+        state = server._state_store
+        if state is not None:  # only once some handler used ctx.state
+            state.session_closed(self)
         if self._app_tasks:
             for task in list(self._app_tasks):
                 task.cancel()
