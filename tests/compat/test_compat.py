@@ -186,14 +186,15 @@ def both(
 
 
 def drop_schema_title(answered: list[Any]) -> list[Any]:
-    """Elicitation requests without the schema's top-level ``title`` (mcpkit sends the
-    restricted form schema without it)."""
+    """Elicitation requests without the schema's top-level ``title`` and ``description``
+    (mcpkit sends the restricted form schema without them)."""
     out = []
     for item in answered:
         item = json.loads(json.dumps(item))
         schema = item.get("elicitation", {}).get("requestedSchema")
         if isinstance(schema, dict):
             schema.pop("title", None)
+            schema.pop("description", None)
         out.append(item)
     return out
 

@@ -247,6 +247,25 @@ def plain_class_model(returns: Any) -> Any:
 _NO_DEFAULT = object()
 
 
+def no_structured_output(returns: Any) -> bool:
+    """True for the return annotations the official SDK makes no output schema of: a bare
+    ``dict`` and an ordinary class without annotations."""
+    import dataclasses
+
+    if returns is dict:
+        return True
+    if not isinstance(returns, type) or returns in _PLAIN_SKIP or is_model_class(returns):
+        return False
+    if dataclasses.is_dataclass(returns) or typing.is_typeddict(returns):
+        return False
+    if issubclass(returns, _Media) or _is_content_class(returns):
+        return False
+    try:
+        return not typing.get_type_hints(returns)
+    except Exception:
+        return True
+
+
 def _is_content_class(cls: type) -> bool:
     from mcpkit.server.content import content_types
 

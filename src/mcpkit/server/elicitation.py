@@ -45,7 +45,10 @@ _FORMATS = {"email", "uri", "date", "date-time"}
 
 
 class ElicitationError(McpkitError, ValueError):
-    """The elicitation schema is not allowed, or the user's answer does not fit it."""
+    """The elicitation schema is not allowed, or the user's answer does not fit it
+    (``validation_error``: pydantic's error when a model's validation refused it)."""
+
+    validation_error: Exception | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,9 +157,11 @@ def parse_result(result: Any, schema: Any, requested: dict[str, Any]) -> Elicita
         try:
             data = schema.model_validate(content)
         except ValidationError as exc:
-            raise ElicitationError(
+            error = ElicitationError(
                 f"The user's answer does not match the requested schema: {validation_message(exc)}"
-            ) from None
+            )
+            error.validation_error = exc  # pydantic's own report, for who wants its text
+            raise error from None
         return ElicitationResult("accept", data, content)
     validator = compile_schema(requested)
     if not validator.is_valid(content):

@@ -54,6 +54,8 @@ class FastMCP(MCPServer[Any]):
     _show_failure_text = True
     #: 1.x declares an (empty) experimental capability object.
     _declare_experimental = True
+    #: 1.x rebuilds a TypedDict as a model, without its docstring.
+    _typeddict_docstring_dropped = True
 
     def __init__(
         self,

@@ -382,7 +382,11 @@ class Server(Generic[LifespanResultT, RequestT]):
         async def produce(params: JSONObject, ctx: NativeContext) -> Any:
             if takes_request:
                 request = getattr(_types(), _REQUESTS[method]).model_validate(
-                    {"method": method, "params": params or None}
+                    {
+                        "method": method,
+                        "params": params or None,
+                        "id": getattr(ctx, "request_id", 0),
+                    }
                 )
                 result = await fn(request)
             else:
@@ -454,10 +458,8 @@ class Server(Generic[LifespanResultT, RequestT]):
 
         def decorator(fn: F) -> F:
             async def produce(params: JSONObject, ctx: NativeContext) -> Any:
-                from pydantic import AnyUrl
-
                 uri = str(params.get("uri", ""))
-                result = await fn(AnyUrl(uri))
+                result = await fn(Uri(uri))
                 if isinstance(result, str | bytes):
                     return {"contents": [_contents(uri, result, None, None)]}
                 if isinstance(result, Iterable):
@@ -482,9 +484,7 @@ class Server(Generic[LifespanResultT, RequestT]):
     def _uri_handler(self, method: str) -> Callable[[F], F]:
         def decorator(fn: F) -> F:
             async def produce(params: JSONObject, ctx: NativeContext) -> Any:
-                from pydantic import AnyUrl
-
-                await fn(AnyUrl(str(params.get("uri", ""))))
+                await fn(Uri(str(params.get("uri", ""))))
                 return {}
 
             self._install(method, produce)
@@ -627,6 +627,26 @@ class Server(Generic[LifespanResultT, RequestT]):
         if self._session_manager is None:
             raise RuntimeError("Call streamable_http_app() first")
         return self._session_manager
+
+
+class Uri(str):
+    """The URI a 1.x handler receives: text (equal to the same URI as text or as a
+    ``pydantic.AnyUrl``) with the parts ``AnyUrl`` has (``scheme``, ``host``, ``path``,
+    ...)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            return str.__eq__(self, other)
+        return other is not None and type(other).__name__.endswith("Url") and str(other) == self
+
+    __hash__ = str.__hash__
+
+    def __getattr__(self, name: str) -> Any:
+        from pydantic import AnyUrl
+
+        return getattr(AnyUrl(str(self)), name)
 
 
 def _meta(params: JSONObject | None) -> Any:

@@ -305,8 +305,16 @@ class Context(Generic[LifespanContextT, RequestT]):
         return out
 
     async def elicit(self, message: str, schema: type[BaseModel]) -> ElicitationResult[Any]:
-        """Ask the user for input shaped by a pydantic model; ``.action`` and ``.data``."""
-        return await self.native.elicit(message, schema)
+        """Ask the user for input shaped by a pydantic model; ``.action`` and ``.data``. An
+        answer the model refuses raises pydantic's ``ValidationError``, as there."""
+        from mcpkit.server.elicitation import ElicitationError
+
+        try:
+            return await self.native.elicit(message, schema)
+        except ElicitationError as exc:
+            if exc.validation_error is not None:
+                raise exc.validation_error from None
+            raise
 
     async def elicit_url(self, message: str, url: str, elicitation_id: str) -> Any:
         """Send the user to ``url``; ``.action`` says whether they agreed."""

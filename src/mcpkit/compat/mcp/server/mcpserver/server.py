@@ -7,13 +7,14 @@ import contextlib
 import inspect
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, is_typeddict
 
 from mcpkit.compat._adapt import (
     CompatToolEntry,
     ToolFailure,
     adapt,
     is_typing_dict,
+    no_structured_output,
     official_schemas,
     plain_class_model,
     resolved_hints,
@@ -95,6 +96,7 @@ class MCPServer(Generic[LifespanResultT]):
             lifespan=run_lifespan,
             debug=debug,
             declare=("tools", "resources", "prompts"),  # declared from the start, as there
+            inline_schema_refs=False,  # schemas keep their $defs, as there
         )
         self._completion = False
         self.native.declare_as = self._declare_as
@@ -105,6 +107,8 @@ class MCPServer(Generic[LifespanResultT]):
     _show_failure_text = False
     #: Whether an (empty) ``experimental`` capability object is declared (1.x).
     _declare_experimental = False
+    #: Whether a TypedDict output schema goes without the TypedDict's docstring (1.x).
+    _typeddict_docstring_dropped = False
 
     def _declare_as(self, caps: JSONObject) -> JSONObject:
         """The capabilities as the official SDK declares them: tools, resources and prompts
@@ -189,8 +193,9 @@ class MCPServer(Generic[LifespanResultT]):
         if structured_output is None:
             if returns is str:
                 structured_output = True  # the official SDK wraps a str as {"result": ...}
-            elif returns is dict or plain_model is not None:
-                structured_output = False  # no schema for a bare dict; see below for classes
+            elif plain_model is not None or no_structured_output(returns):
+                structured_output = False  # a bare dict, a class without annotations; and
+                # a plain class's schema is set below
         wrapped = adapt(
             fn,
             Context,
@@ -213,6 +218,8 @@ class MCPServer(Generic[LifespanResultT]):
         elif is_typing_dict(returns):
             wrap_output(entry)
         official_schemas(entry, fn)
+        if self._typeddict_docstring_dropped and is_typeddict(returns):
+            entry.definition.get("outputSchema", {}).pop("description", None)
 
     def remove_tool(self, name: str) -> None:
         """Unregister a tool."""
