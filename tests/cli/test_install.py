@@ -371,6 +371,8 @@ def test_the_written_entry_starts_the_server(
         (["cursor", "https://x.example/mcp", "--with", "x"], "not for a URL"),
         (["cursor", "SERVER", "-H", "A: b"], "--header is for a URL server"),
         (["cursor", "SERVER", "--cwd", "/no/such/dir"], "no such folder"),
+        (["cursor", "SERVER", "--python", "/no/such/python"], "--python /no/such/python: no such"),
+        (["cursor", "SERVER", "--python", "no-such-python3.99"], "no such interpreter"),
     ],
 )
 def test_bad_input_is_one_clear_error(

@@ -316,6 +316,13 @@ def plan_launch(args: argparse.Namespace, cwd: Path) -> tuple[Launch, str]:
         given = str(args.python)
         found = shutil.which(given) if os.sep not in given else None
         python = found or os.path.abspath(given)
+        if not (os.path.isfile(python) and os.access(python, os.X_OK)):
+            raise CliError(
+                f"--python {given}: no such interpreter"
+                + (f" ({python})" if python != given else ""),
+                "give the path of a Python that has mcpkit installed (e.g. .venv/bin/python)",
+                EXIT_USAGE,
+            )
     return Launch(python, ["-m", "mcpkit", "run", spec], env, cwd=workdir), default_name
 
 
