@@ -26,12 +26,14 @@ _EXPORTS = {
     "TaskManager": "tasks",
     "TaskStore": "tasks",
     "ToolResult": "transforms",
+    "ToolSearch": "tool_search",
     "URITemplate": "uri_template",
 }
 
 if TYPE_CHECKING:
     from mcpkit.server.elicitation import ElicitationError, ElicitationResult
     from mcpkit.server.tasks import MemoryTaskStore, TaskInfo, TaskManager, TaskStore
+    from mcpkit.server.tool_search import ToolSearch
     from mcpkit.server.transforms import ArgTransform, ToolResult
     from mcpkit.server.uri_template import URITemplate
 
@@ -53,6 +55,7 @@ __all__ = [
     "TaskManager",
     "TaskStore",
     "ToolResult",
+    "ToolSearch",
     "URITemplate",
     "assistant",
     "user",

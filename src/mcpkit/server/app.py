@@ -70,6 +70,7 @@ if TYPE_CHECKING:
     from mcpkit.redis.backend import RedisBackend
     from mcpkit.server import components as components_feature
     from mcpkit.server import tasks_extension
+    from mcpkit.server import tool_search as tool_search_feature
     from mcpkit.server.components import ComponentControl, Kind
     from mcpkit.server.middleware.base import MiddlewareLike
     from mcpkit.server.mount import Mount
@@ -78,6 +79,7 @@ if TYPE_CHECKING:
     from mcpkit.server.skills import FileSource, Skill, SkillRegistry
     from mcpkit.server.state import StateStore
     from mcpkit.server.tasks import TaskManager
+    from mcpkit.server.tool_search import ToolSearch
     from mcpkit.server.tools import ToolEntry
     from mcpkit.server.transforms import ArgTransform, Wrap
     from mcpkit.transports.http.event_store import EventStore
@@ -88,6 +90,7 @@ else:  # optional features (tasks in either design): loaded on first use
     components_feature = lazy_module("mcpkit.server.components", globals(), "components_feature")
     tasks_core = lazy_module("mcpkit.tasks", globals(), "tasks_core")
     tasks_extension = lazy_module("mcpkit.server.tasks_extension", globals(), "tasks_extension")
+    tool_search_feature = lazy_module("mcpkit.server.tool_search", globals(), "tool_search_feature")
 
 
 __all__ = ["AppSession", "Server", "ServerHTTPApp"]
@@ -131,6 +134,10 @@ class Server(Generic[LifespanT]):
     prompts with one of the included tags / none of the excluded ones (see
     :mod:`mcpkit.server.components`; :meth:`enable`, :meth:`disable`, :meth:`disable_tool`
     change what is served while it runs).
+
+    ``tool_search``: a :class:`~mcpkit.server.tool_search.ToolSearch`: ``tools/list``
+    answers only its pinned tools and a search tool over all the others (which stay
+    callable by name; see :mod:`mcpkit.server.tool_search`).
 
     ``store``: where state shared by replicas lives. None (or ``"memory"``): this process.
     A ``"redis://host:port/db"`` URL or a :class:`mcpkit.redis.RedisBackend`: 2025 sessions
@@ -183,6 +190,7 @@ class Server(Generic[LifespanT]):
         include_tags: Iterable[str] | None = None,
         exclude_tags: Iterable[str] | None = None,
         state_ttl: float | None = None,
+        tool_search: ToolSearch | None = None,
     ) -> None:
         #: The shared store (``store=``: a ``redis://`` URL or a RedisBackend) every
         #: replica's sessions, events, bus, tasks and sealing keys live in; None: memory.
@@ -307,6 +315,9 @@ class Server(Generic[LifespanT]):
         self.state_ttl: float = check_state_ttl(state_ttl) or DEFAULT_STATE_TTL
         #: Largest ``ctx.state`` value, in bytes of JSON.
         self.state_max_bytes = MAX_STATE_BYTES
+        self._tool_search: tool_search_feature.Installed | None = None
+        if tool_search is not None:
+            tool_search_feature.enable(self, tool_search)
 
     @property
     def task_manager(self) -> TaskManager:
@@ -1243,14 +1254,17 @@ class Server(Generic[LifespanT]):
         scopes_feature.install(self, table)  # per-user visibility; nothing when unused
         chain = self._chain()
         if chain:
-            from mcpkit.server.middleware.chain import ping, serve_initialize, wrap_request
+            from mcpkit.server.middleware.chain import ping, serve_initialize
 
             table.setdefault("ping", ping)
             table.setdefault("initialize", serve_initialize)
-            table.update(self._raw_handlers)
+        table.update(self._raw_handlers)
+        if self._tool_search is not None:  # lists the pinned tools only (nothing when off)
+            self._tool_search.install(table)
+        if chain:
+            from mcpkit.server.middleware.chain import wrap_request
+
             table = {method: wrap_request(method, h, chain, self) for method, h in table.items()}
-        else:
-            table.update(self._raw_handlers)
         self._tables[features] = self._table = table
         return table
 
