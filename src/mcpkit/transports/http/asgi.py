@@ -19,6 +19,7 @@ __all__ = [
     "JSON_HEADERS",
     "SSE_HEADERS",
     "BodyTooLarge",
+    "BodyTooSlow",
     "Message",
     "Receive",
     "RequestHeaders",
@@ -31,6 +32,7 @@ __all__ = [
     "read_body",
     "read_body_within",
     "respond",
+    "respond_body_timeout",
     "respond_error",
     "respond_json",
 ]
@@ -188,8 +190,19 @@ class BodyTooLarge(Exception):
     """The request body passed its limit (answer 413)."""
 
 
-async def read_body(receive: Receive, limit: int) -> bytes | None:
-    """The request body, or None if the client went away first; over ``limit`` raises."""
+class BodyTooSlow(TimeoutError):
+    """The request body arrived slower than the minimum data rate (answer 408, close)."""
+
+
+async def read_body(
+    receive: Receive, limit: int, min_rate: float | None = None, grace: float = 5.0
+) -> bytes | None:
+    """The request body, or None if the client went away first; over ``limit`` raises.
+
+    ``min_rate``: once the body has taken more than ``grace`` seconds, it must have arrived
+    at ``min_rate`` bytes per second on average, else :class:`BodyTooSlow` (a client
+    trickling bytes holds no connection). Checked as each chunk arrives: a body in one
+    piece costs nothing; a client sending nothing at all is a matter for a timeout."""
     message = await receive()
     if message["type"] != "http.request":
         return None
@@ -200,6 +213,8 @@ async def read_body(receive: Receive, limit: int) -> bytes | None:
         return body
     chunks = [body]
     size = len(body)
+    loop = asyncio.get_running_loop() if min_rate else None
+    started = loop.time() if loop is not None else 0.0
     while True:
         if size > limit:
             raise BodyTooLarge
@@ -211,16 +226,27 @@ async def read_body(receive: Receive, limit: int) -> bytes | None:
         size += len(chunk)
         if not message.get("more_body", False):
             break
+        if loop is not None and min_rate:
+            elapsed = loop.time() - started
+            if elapsed > grace and size < min_rate * elapsed:
+                raise BodyTooSlow
     if size > limit:
         raise BodyTooLarge
     return b"".join(chunks)
 
 
-async def read_body_within(receive: Receive, limit: int, timeout: float | None) -> bytes | None:
+async def read_body_within(
+    receive: Receive,
+    limit: int,
+    timeout: float | None,
+    min_rate: float | None = None,
+    grace: float = 5.0,
+) -> bytes | None:
     """:func:`read_body` with the whole body due within ``timeout`` seconds (else
-    ``TimeoutError``). A body the ASGI server already holds is read at once, with no timer
-    armed: only a read that has to wait runs under the timeout."""
-    coro = read_body(receive, limit)
+    ``TimeoutError``) and arriving at ``min_rate`` bytes per second after ``grace`` seconds
+    (else :class:`BodyTooSlow`). A body the ASGI server already holds is read at once, with
+    no timer armed: only a read that has to wait runs under the timeout."""
+    coro = read_body(receive, limit, min_rate, grace)
     try:
         waiting_on = coro.send(None)
     except StopIteration as done:
@@ -229,6 +255,18 @@ async def read_body_within(receive: Receive, limit: int, timeout: float | None) 
         return await Resume(coro, waiting_on)
     async with asyncio.timeout(timeout):
         return await Resume(coro, waiting_on)
+
+
+_CLOSE_CONNECTION: Final = [(b"connection", b"close")]
+
+
+async def respond_body_timeout(send: Send, exc: TimeoutError) -> None:
+    """408 for a body that did not arrive in time (or too slowly), closing the connection:
+    the rest of the body is never read, so it cannot carry another request."""
+    why = "arrived too slowly" if isinstance(exc, BodyTooSlow) else "did not arrive in time"
+    await respond_json(
+        send, 408, error_body(-32600, f"Request Timeout: the body {why}", None), _CLOSE_CONNECTION
+    )
 
 
 def oversized_headers(

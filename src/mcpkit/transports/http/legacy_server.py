@@ -25,8 +25,9 @@ from mcpkit.transports.http.asgi import (
     RequestHeaders,
     Scope,
     Send,
-    read_body,
+    read_body_within,
     respond,
+    respond_body_timeout,
     respond_error,
 )
 from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
@@ -111,10 +112,16 @@ class LegacySSEServer:
         if ctype is None or ctype.split(";", 1)[0].strip().lower() != "application/json":
             await respond_error(send, 415, INVALID_REQUEST, "Unsupported Media Type")
             return
+        app = self.app
         try:
-            body = await read_body(receive, self.app.max_body_size)
+            body = await read_body_within(
+                receive, app.max_body_size, app.body_timeout, app.min_body_rate, app.body_rate_grace
+            )
         except BodyTooLarge:
             await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
+            return
+        except TimeoutError as exc:
+            await respond_body_timeout(send, exc)
             return
         if body is None:
             return

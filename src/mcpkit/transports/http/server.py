@@ -55,6 +55,7 @@ from mcpkit.transports.http.asgi import (
     oversized_headers,
     read_body_within,
     respond,
+    respond_body_timeout,
     respond_error,
     respond_json,
 )
@@ -95,8 +96,6 @@ SessionFactory = Callable[[Transport], ServerSession]
 
 #: JSON-RPC error code in the body of 404 answers for unknown or ended sessions.
 SESSION_NOT_FOUND: Final = -32001
-#: Sent with a 408: the rest of the body is never read, so the connection ends with it.
-_CLOSE: Final = [(b"connection", b"close")]
 #: The headers of an answer without a body (a length, so it is not sent chunked).
 _NO_BODY: Final = [(b"content-length", b"0")]
 _DEFAULT_VERSION = versions.V2025_03_26
@@ -134,7 +133,9 @@ class StreamableHTTPApp:
     may stay with nothing after its ``initialize``, not even ``notifications/initialized``,
     before it ends; None: only ``session_idle_timeout``), ``max_header_bytes`` and
     ``max_header_count`` (past either: 431), ``body_timeout`` (seconds for a POST body to
-    arrive, else 408), ``max_sessions``, ``max_sessions_per_client`` (open sessions of one
+    arrive, else 408), ``min_body_rate`` (bytes per second a POST body must arrive at once it
+    has taken ``body_rate_grace`` seconds, else 408 and the connection closes; None: no
+    minimum), ``max_sessions``, ``max_sessions_per_client`` (open sessions of one
     authenticated principal, else of one remote address; past it ``initialize`` is answered
     429 with ``Retry-After``; None: no limit), ``max_stream_buffer`` (bytes waiting for one SSE
     reader before its producers wait for it), ``slow_reader_timeout`` (seconds a reader may
@@ -185,6 +186,8 @@ class StreamableHTTPApp:
         max_header_bytes: int = 64 * 1024,
         max_header_count: int = 100,
         body_timeout: float | None = 30.0,
+        min_body_rate: float | None = 240.0,
+        body_rate_grace: float = 5.0,
         session_idle_timeout: float | None = 1800.0,
         initialize_timeout: float | None = 45.0,
         max_sessions: int = 10_000,
@@ -236,6 +239,8 @@ class StreamableHTTPApp:
         self.max_header_bytes = max_header_bytes
         self.max_header_count = max_header_count
         self.body_timeout = body_timeout
+        self.min_body_rate = min_body_rate
+        self.body_rate_grace = body_rate_grace
         self.session_idle_timeout = session_idle_timeout
         self.initialize_timeout = initialize_timeout
         self.max_sessions = max_sessions
@@ -436,20 +441,20 @@ class StreamableHTTPApp:
                 await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
                 return
         try:
-            body = await read_body_within(receive, self.max_body_size, self.body_timeout)
+            body = await read_body_within(
+                receive,
+                self.max_body_size,
+                self.body_timeout,
+                self.min_body_rate,
+                self.body_rate_grace,
+            )
         except BodyTooLarge:
             await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
             return
-        except TimeoutError:
+        except TimeoutError as exc:
             # The rest of the body is never read: the connection cannot carry another request,
             # and a client that keeps trickling bytes must not hold it open.
-            await respond_error(
-                send,
-                408,
-                INVALID_REQUEST,
-                "Request Timeout: the body did not arrive in time",
-                extra=_CLOSE,
-            )
+            await respond_body_timeout(send, exc)
             return
         if body is None:
             return  # the client went away before sending the whole body
