@@ -698,6 +698,27 @@ class Server(Generic[LifespanT]):
 
         return decorator
 
+    def add_resource_tools(
+        self, list_name: str = "list_resources", read_name: str = "read_resource"
+    ) -> None:
+        """Add tools that list and read this server's resources (``list_name``, and
+        ``read_name`` taking ``uri``), for clients that only call tools; they answer what
+        ``resources/list``, ``resources/templates/list`` and ``resources/read`` answer (see
+        :mod:`mcpkit.server.component_tools`)."""
+        from mcpkit.server.component_tools import add_resource_tools
+
+        add_resource_tools(self, list_name, read_name)
+
+    def add_prompt_tools(
+        self, list_name: str = "list_prompts", get_name: str = "get_prompt"
+    ) -> None:
+        """Add tools that list and get this server's prompts (``list_name``, and
+        ``get_name`` taking ``name`` and ``arguments``), for clients that only call tools
+        (see :mod:`mcpkit.server.component_tools`)."""
+        from mcpkit.server.component_tools import add_prompt_tools
+
+        add_prompt_tools(self, list_name, get_name)
+
     def remove_tool(self, name: str) -> None:
         """Unregister a tool; connected clients get ``notifications/tools/list_changed``."""
         if self._components is not None and self._components.forget("tools", name):
