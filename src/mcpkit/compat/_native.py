@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from mcpkit import versions
 from mcpkit.jsonrpc import JSONObject
 from mcpkit.server.app import Server
+from mcpkit.versions import ProtocolVersion
 
 __all__ = ["CompatServer"]
 
@@ -19,15 +21,30 @@ __all__ = ["CompatServer"]
 CapabilityRule = Callable[[JSONObject], JSONObject]
 
 
+#: The capabilities of what a server serves (the rest, logging included, stay mcpkit's).
+_FEATURES = frozenset({"tools", "resources", "prompts", "completions"})
+
+
 class CompatServer(Server[Any]):
     """A :class:`mcpkit.Server` whose ``initialize`` answer carries :attr:`declare_as`'s
-    capabilities (the 2026-07-28 era, which has no handshake, keeps mcpkit's)."""
+    capabilities. On 2026-07-28, which has no handshake, mcpkit's capabilities are kept but
+    for the features :attr:`declare_as` leaves out (a low-level server without a prompts
+    handler serves no prompts there either)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         #: Rewrites the capabilities mcpkit would declare at ``initialize`` (None: as is).
         self.declare_as: CapabilityRule | None = None
         self.request_handler("initialize")(self._initialize)
+
+    def capabilities(self, version: ProtocolVersion = versions.LATEST) -> JSONObject:
+        """The capabilities this server declares to a client on ``version``."""
+        caps = super().capabilities(version)
+        rule = self.declare_as
+        if rule is None or version.era == "legacy":
+            return caps
+        declared = rule(caps)
+        return {k: v for k, v in caps.items() if k not in _FEATURES or k in declared}
 
     async def _initialize(self, params: JSONObject | None, rctx: Any) -> JSONObject:
         session = rctx.session
