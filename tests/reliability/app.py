@@ -71,6 +71,9 @@ async def serve_http(args: argparse.Namespace) -> None:
         body_timeout=args.body_timeout,
         slow_reader_timeout=args.slow_reader_timeout,
         max_stream_buffer=args.max_stream_buffer,
+        # every attack here comes from 127.0.0.1 and counts what is left behind: no cap on
+        # sessions per client (tests/security covers the cap)
+        max_sessions_per_client=None,
     )
     async with running(
         asgi, head_timeout=args.head_timeout, timeout_keep_alive=args.keep_alive

@@ -373,6 +373,33 @@ async def test_12_sessions_per_client_are_capped() -> None:
         await alice.initialize(url)
 
 
+async def test_12_concurrent_initializes_do_not_overshoot_the_cap(redis_url: str) -> None:
+    """On Redis an initialize waits for the store: concurrent ones of one principal still
+    count against the cap at once."""
+    async with (
+        replicas(redis_url, count=1, max_sessions_per_client=3) as deployed,
+        callers() as (
+            alice,
+            _,
+            _,
+        ),
+    ):
+        [(url, app)] = deployed
+        init = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": V2025,
+                "capabilities": {},
+                "clientInfo": {"name": "flood", "version": "1"},
+            },
+        }
+        replies = await asyncio.gather(*(alice.post(url, init, alice.headers()) for _ in range(12)))
+        assert sorted(r.status for r in replies) == [200] * 3 + [429] * 9
+        assert len(app.sessions) == 3
+
+
 # -- 13. no evictable binding table: the owner is kept with the session ----------------------------
 
 

@@ -738,20 +738,42 @@ class StreamableHTTPApp:
     async def _initialize(self, msg: dict[str, Any], send: Send, scope: Scope) -> None:
         owner = current_owner()
         client = owner if owner is not None else _remote_address(scope)
-        cap = self.max_sessions_per_client
-        if cap is not None and client is not None and self._per_client.get(client, 0) >= cap:
-            await self._expire_idle()
-            if self._per_client.get(client, 0) >= cap:
-                await respond_error(
-                    send,
-                    429,
-                    INVALID_REQUEST,
-                    f"Too many sessions for this client (at most {cap}): end one with DELETE "
-                    "or try again later",
-                    msg["id"],
-                    [(b"retry-after", b"30")],
-                )
-                return
+        if client is not None:
+            cap = self.max_sessions_per_client
+            if cap is not None and self._per_client.get(client, 0) >= cap:
+                await self._expire_idle()
+                if self._per_client.get(client, 0) >= cap:
+                    await respond_error(
+                        send,
+                        429,
+                        INVALID_REQUEST,
+                        f"Too many sessions for this client (at most {cap}): end one with "
+                        "DELETE or try again later",
+                        msg["id"],
+                        [(b"retry-after", b"30")],
+                    )
+                    return
+            # The slot is taken at once: concurrent initializes of one client count too.
+            self._per_client[client] = self._per_client.get(client, 0) + 1
+        slot = [client] if client is not None else []
+        try:
+            await self._open_session(msg, send, owner, slot)
+        finally:
+            for unused in slot:  # no session took it
+                self._release_client(unused)
+
+    def _release_client(self, client: str) -> None:
+        left = self._per_client.get(client, 1) - 1
+        if left > 0:
+            self._per_client[client] = left
+        else:
+            self._per_client.pop(client, None)
+
+    async def _open_session(
+        self, msg: dict[str, Any], send: Send, owner: str | None, slot: list[str]
+    ) -> None:
+        """Serve an ``initialize`` with a new session; a session kept takes its client's
+        ``slot`` (emptied: the slot is given back when the session ends)."""
         if len(self.sessions) >= self.max_sessions:
             await self._expire_idle()
             if len(self.sessions) >= self.max_sessions:
@@ -811,9 +833,8 @@ class StreamableHTTPApp:
         if ok and not session.closed:
             transport.protocol_version = session.protocol_version
             self.sessions[sid] = transport
-            if client is not None:
-                transport.client_key = client
-                self._per_client[client] = self._per_client.get(client, 0) + 1
+            if slot:  # the client's slot is the session's now, given back when it ends
+                transport.client_key = slot.pop()
             transport.touch()
             headers.append((b"mcp-session-id", sid.encode()))
             self._ensure_reaper()
@@ -933,11 +954,7 @@ class StreamableHTTPApp:
             del self.sessions[sid]
             client = transport.client_key
             if client is not None:
-                left = self._per_client.get(client, 1) - 1
-                if left > 0:
-                    self._per_client[client] = left
-                else:
-                    self._per_client.pop(client, None)
+                self._release_client(client)
 
     async def _end_session(self, transport: HttpSessionTransport) -> None:
         sink = transport.sink
