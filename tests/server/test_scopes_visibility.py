@@ -254,3 +254,34 @@ async def test_listen_never_carries_hidden_updates() -> None:
                             break
                 assert seen == expected, key  # notes://1 needs the notes scope: no one here
     await asgi.aclose()
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_mounted_servers_keep_their_scopes(era: str) -> None:
+    """A parent with mounts (its lists and calls are the mount's handlers) still hides its
+    own scoped components, and a child's scoped ones stay hidden through the parent."""
+    parent = make_server()
+    child = Server("child")
+
+    @child.tool(scopes=["admin"])
+    def purge() -> str:
+        return "purged"
+
+    @child.tool()
+    def ping_child() -> str:
+        return "pong"
+
+    parent.mount(child, prefix="kid")
+    asgi = parent.http_app()
+    async with running(asgi) as base:
+        async with client(base, "sk-bob", era) as c:
+            tools = sorted(t.name for t in await c.list_tools())
+            assert tools == ["echo", "kid_ping_child"]
+            assert sorted(p.name for p in await c.list_prompts()) == ["hello"]
+            assert (await refusal(c.call_tool("wipe")))[0] == -32602
+            assert (await refusal(c.call_tool("kid_purge")))[0] == -32602
+        async with client(base, "sk-ada", era) as c:
+            tools = sorted(t.name for t in await c.list_tools())
+            assert tools == ["echo", "kid_ping_child", "kid_purge", "wipe"]
+            assert (await c.call_tool("kid_purge")).content[0].text == "purged"
+    await asgi.aclose()

@@ -1272,7 +1272,6 @@ class Server(Generic[LifespanT]):
         if self.modern_versions:
             table[DISCOVER_METHOD] = self._discover
             table.update(subscriptions.handlers())
-        scopes_feature.install(self, table)  # per-user visibility; nothing when unused
         chain = self._chain()
         if chain:
             from mcpkit.server.middleware.chain import ping, serve_initialize
@@ -1280,6 +1279,8 @@ class Server(Generic[LifespanT]):
             table.setdefault("ping", ping)
             table.setdefault("initialize", serve_initialize)
         table.update(self._raw_handlers)
+        # per-user visibility, around raw handlers too (a mount's); nothing when unused
+        scopes_feature.install(self, table, replaced=self._raw_handlers)
         if self._tool_search is not None:  # lists the pinned tools only (nothing when off)
             self._tool_search.install(table)
         if chain:

@@ -24,8 +24,10 @@ from a shared cache. A server with no scoped component installs nothing (no cost
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any, Final
+
+import orjson
 
 from mcpkit.bus import LISTEN_METHOD
 from mcpkit.errors import McpError
@@ -44,6 +46,7 @@ __all__ = ["install"]
 
 #: Transports whose peer nobody authenticates: everything is visible there.
 _LOCAL: Final = frozenset({"stdio", "memory"})
+_LISTS: Final = ("tools/list", "prompts/list", "resources/list", "resources/templates/list")
 #: Views kept (distinct audiences); the oldest goes past this.
 _MAX_VIEWS: Final = 256
 
@@ -139,6 +142,27 @@ class _Gate:
     def allows(needed: frozenset[str] | None, granted: frozenset[str] | None) -> bool:
         return needed is None or granted is None or needed <= granted
 
+    def hidden_tools(self, granted: frozenset[str], rctx: ServerRequestContext) -> frozenset[str]:
+        apps = not self.app_only or apps_feature.request_declares_apps(rctx)
+        return self.view(granted, apps).hidden_tools
+
+    @staticmethod
+    def _hidden(rules: Mapping[str, frozenset[str]], granted: frozenset[str]) -> frozenset[str]:
+        return frozenset(k for k, s in rules.items() if not s <= granted)
+
+    def hidden_prompts(self, granted: frozenset[str], rctx: ServerRequestContext) -> frozenset[str]:
+        return self._hidden(self.prompts, granted)
+
+    def hidden_resources(
+        self, granted: frozenset[str], rctx: ServerRequestContext
+    ) -> frozenset[str]:
+        return self._hidden(self.resources, granted)
+
+    def hidden_templates(
+        self, granted: frozenset[str], rctx: ServerRequestContext
+    ) -> frozenset[str]:
+        return self._hidden(self.templates, granted)
+
     def view(self, granted: frozenset[str], apps: bool) -> _View:
         key = (granted, apps)
         views = self._views
@@ -166,12 +190,19 @@ def _private(rctx: ServerRequestContext, method: str) -> None:
         rctx.cache_hints = CacheHints(hints.ttl_ms, "private")
 
 
-def install(server: Server[Any], table: dict[str, ServerHandler]) -> None:
+def install(
+    server: Server[Any], table: dict[str, ServerHandler], replaced: Collection[str] = ()
+) -> None:
     """Serve ``table``'s lists and lookups with the scope rules of what is registered now
-    (see the module docstring); nothing changes when no component has scopes."""
+    (see the module docstring); nothing changes when no component has scopes. The lists
+    of ``replaced`` methods (low-level handlers, a mount's) are the handler's own, with
+    the hidden components taken out."""
     gate = _Gate(server)
     if not gate.active:
         return
+    own_lists: dict[str, ServerHandler] = {
+        m: table[m] for m in _LISTS if m in replaced and m in table
+    }
     if gate.tools:
         _install_tools(gate, table)
     if gate.prompts:
@@ -180,6 +211,45 @@ def install(server: Server[Any], table: dict[str, ServerHandler]) -> None:
         _install_resources(gate, table)
     if (gate.prompts or gate.resources or gate.templates) and "completion/complete" in table:
         _install_completion(gate, table)
+    for method, key, field, hidden in (
+        ("tools/list", "tools", "name", gate.hidden_tools),
+        ("prompts/list", "prompts", "name", gate.hidden_prompts),
+        ("resources/list", "resources", "uri", gate.hidden_resources),
+        ("resources/templates/list", "resourceTemplates", "uriTemplate", gate.hidden_templates),
+    ):
+        inner = own_lists.get(method)
+        if inner is not None:
+            table[method] = _filtered(gate, method, inner, key, field, hidden)
+
+
+def _filtered(
+    gate: _Gate,
+    method: str,
+    inner: ServerHandler,
+    key: str,
+    field: str,
+    hidden_of: Callable[[frozenset[str], ServerRequestContext], frozenset[str]],
+) -> ServerHandler:
+    """A list handler's answer without what this request's principal may not see."""
+
+    async def handler(params: JSONObject | None, rctx: ServerRequestContext) -> Any:
+        result = await inner(params, rctx)
+        granted = gate.granted(rctx)
+        if granted is None or type(result) is not dict:
+            return result
+        hidden = hidden_of(granted, rctx)
+        if not hidden:
+            return result
+        _private(rctx, method)
+        plain = orjson.loads(orjson.dumps(result))  # pages may hold pre-encoded fragments
+        plain[key] = [
+            item
+            for item in plain.get(key) or ()
+            if not (type(item) is dict and item.get(field) in hidden)
+        ]
+        return plain
+
+    return handler
 
 
 def _install_tools(gate: _Gate, table: dict[str, ServerHandler]) -> None:
