@@ -285,3 +285,17 @@ async def test_mounted_servers_keep_their_scopes(era: str) -> None:
             assert tools == ["echo", "kid_ping_child", "kid_purge", "wipe"]
             assert (await c.call_tool("kid_purge")).content[0].text == "purged"
     await asgi.aclose()
+
+
+async def test_tool_search_finds_only_what_the_principal_may_see() -> None:
+    from mcpkit.server import ToolSearch
+
+    app = make_server(tool_search=ToolSearch(pinned=["echo"]))
+    asgi = app.http_app()
+    async with running(asgi) as base:
+        for key, found in (("sk-bob", []), ("sk-ada", ["wipe"])):
+            async with client(base, key, "legacy") as c:
+                result = await c.call_tool("search_tools", {"query": "wipe"})
+                names = [t["name"] for t in result.structured_content["tools"]]  # type: ignore[index]
+                assert [n for n in names if n in ("wipe", "both")] == found, key
+    await asgi.aclose()
