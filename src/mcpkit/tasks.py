@@ -46,6 +46,7 @@ from mcpkit.jsonrpc import (
     JSONObject,
     RequestId,
 )
+from mcpkit.owner import allowed, listable
 from mcpkit.session import RequestContext, RequestHandler
 
 if TYPE_CHECKING:
@@ -764,7 +765,7 @@ class TaskReceiver:
         if type(task_id) is not str:
             raise McpError(INVALID_PARAMS, "'taskId' must be a string")
         info = await self.store.get(task_id)
-        if info is None or info.owner != self.owner_of(rctx.session):
+        if info is None or not allowed(info.owner, self.owner_of(rctx.session)):
             raise McpError(INVALID_PARAMS, "Failed to retrieve task: Task not found")
         return info
 
@@ -815,7 +816,7 @@ class TaskReceiver:
         cursor = params.get("cursor") if type(params) is dict else None
         after = 0 if cursor is None else decode_cursor(cursor)
         owner = self.owner_of(rctx.session)
-        if owner is None and not self.list_unowned:
+        if not self.list_unowned and not listable(owner):
             return {"tasks": []}  # nobody's tasks are reached by their ids only
         try:
             page, next_pos = await self.store.list(owner, after, self.page_size)

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any, Final
 from mcpkit.envelope import Envelope, missing_capability_error, missing_client_capabilities
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject, RequestId
-from mcpkit.owner import principal
+from mcpkit.owner import allowed, principal
 from mcpkit.server.mrtr import INPUT_METHODS, InputKind, current_round, required_capability
 from mcpkit.server.mrtr import validate_answer as _validate_answer
 from mcpkit.session import RequestContext
@@ -320,7 +320,7 @@ async def _lookup(
     if type(task_id) is not str:
         raise McpError(INVALID_PARAMS, "'taskId' must be a string")
     info = await manager.store.get(task_id)
-    if info is None or info.owner != modern_owner(manager, rctx):
+    if info is None or not allowed(info.owner, modern_owner(manager, rctx)):
         raise McpError(INVALID_PARAMS, f"Unknown task: {task_id}", {"taskId": task_id})
     return info
 
