@@ -1,6 +1,7 @@
-"""The official Python SDK's OAuth client against mcpkit's embedded authorization server:
-discovery, dynamic registration, the authorization code with PKCE, a tool call with the
-token, and a refresh (rotated refresh token) then another call, in both eras."""
+"""The official SDKs' OAuth clients against mcpkit's embedded authorization server: the
+Python one (discovery, dynamic registration, the authorization code with PKCE, a tool call
+with the token, a refresh with a rotated refresh token, another call; both eras) and the
+TypeScript one (the same flow to the first call)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from mcpkit import Context, Server
 from mcpkit.auth import AuthorizationServer, MemoryAuthStore
 from mcpkit.transports.http import running
 from tests.auth.conftest import Late
-from tests.interop.conftest import PEER_SCRIPTS, locate_python_peer
+from tests.interop.conftest import PEER_SCRIPTS, locate_node_peer, locate_python_peer
 
 CLIENT = PEER_SCRIPTS / "py_oauth_client.py"
+TS_CLIENT = PEER_SCRIPTS / "ts_oauth_client.mjs"
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
@@ -60,3 +62,35 @@ async def test_official_python_client(mode: str) -> None:
     assert isinstance(store, MemoryAuthStore)
     # one refresh token was exchanged (rotated) for the second call
     assert [g.used for g in store.refresh.values()].count(True) == 1
+
+
+async def test_official_typescript_client() -> None:
+    node = locate_node_peer()
+    late = Late()
+    async with running(late) as base:
+        issuer = AuthorizationServer(
+            base, resource=base + "/mcp", approve=lambda r: "linus", scopes_supported=["mcp"]
+        )
+        app = Server("embedded-as", auth=issuer.resource_server())
+
+        @app.tool()
+        def whoami(ctx: Context) -> str:
+            assert ctx.auth is not None
+            return f"{ctx.auth.subject} {ctx.auth.client_id}"
+
+        issuer.install(app)
+        late.app = app.http_app()
+        proc = await asyncio.create_subprocess_exec(
+            str(node.node),
+            str(TS_CLIENT),
+            base + "/mcp",
+            "whoami",
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=node.env(),
+        )
+        out, err = await asyncio.wait_for(proc.communicate(), 60)
+        await late.app.aclose()
+    assert proc.returncode == 0, err.decode()[-3000:]
+    report = json.loads(out)
+    assert report["clientId"] and report["text"] == f"linus {report['clientId']}"
