@@ -120,3 +120,19 @@ async def test_search_covers_mounted_servers(transport: str, era: str) -> None:
         assert next(t["name"] for t in result.structured_content["tools"]) == "status"  # type: ignore[index]
         result = await client.call_tool("office_send_email", {"to": "a@b", "subject": "s"})
         assert result.content[0].text == "sent to a@b"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("transport", "era"), WAYS, ids=IDS)
+async def test_search_on_a_proxy_and_a_mounted_proxy(transport: str, era: str) -> None:
+    proxy = Server.proxy(mail_server(), tool_search=ToolSearch(pinned=["help"]))
+    gateway: Server[Any] = Server("gateway", tool_search=ToolSearch())
+    gateway.mount(Server.proxy(mail_server()), prefix="mail")
+    for app, prefix in ((proxy, ""), (gateway, "mail_")):
+        async with connect(app, transport, era) as client:
+            listed = sorted(t.name for t in await client.list_tools())
+            assert listed == (["help", "search_tools"] if app is proxy else ["search_tools"])
+            result = await client.call_tool("search_tools", {"query": "email", "limit": 2})
+            names = [t["name"] for t in result.structured_content["tools"]]  # type: ignore[index]
+            assert names[0] == f"{prefix}send_email"
+            result = await client.call_tool(f"{prefix}read_inbox", {})
+            assert result.content[0].text == "read inbox"  # type: ignore[union-attr]

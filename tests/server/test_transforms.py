@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from mcpkit import McpError, Server
+from mcpkit import Context, McpError, Server
 from mcpkit.server.transforms import ArgTransform, CallNext, ToolResult
 from tests.server.middleware.helpers import IDS, WAYS, connect
 
@@ -178,3 +178,28 @@ def test_a_wrap_that_says_what_it_returns_gives_the_output_schema() -> None:
         schema["type"] == "object"
         and schema != app.tools.tools["search"].definition["outputSchema"]
     )
+
+
+@pytest.mark.parametrize(("transport", "era"), WAYS, ids=IDS)
+async def test_the_original_talks_back_through_the_transform(transport: str, era: str) -> None:
+    app: Server[Any] = Server("shop")
+
+    @app.tool()
+    async def order(item: str, qty: int, ctx: Context) -> str:
+        answer = await ctx.elicit(
+            f"Buy {qty} {item}?",
+            {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]},
+        )
+        return f"{item} x{qty}: {answer.action} {answer.content}"
+
+    app.transform_tool("order", name="buy_one", args={"qty": ArgTransform(hide=True, default=1)})
+    asked: list[str] = []
+
+    async def elicit(params: Any, ctx: Any) -> Any:
+        asked.append(params.message if hasattr(params, "message") else params["message"])
+        return {"action": "accept", "content": {"ok": True}}
+
+    async with connect(app, transport, era, elicitation_handler=elicit) as client:
+        result = await client.call_tool("buy_one", {"item": "tea"})
+    assert result.content[0].text == "tea x1: accept {'ok': True}"  # type: ignore[union-attr]
+    assert asked == ["Buy 1 tea?"]

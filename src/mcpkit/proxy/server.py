@@ -534,6 +534,8 @@ class ProxyServer(Server):
                 table[DISCOVER_METHOD] = self._discover_request
                 table[LISTEN_METHOD] = self._listen
             table.update(self._raw_handlers)
+            if self._tool_search is not None:  # Server.proxy(..., tool_search=...)
+                self._tool_search.install(table)
             chain = self._chain()
             if chain:  # the server's middleware runs around what is forwarded too
                 from mcpkit.server.middleware.chain import ping, wrap_request

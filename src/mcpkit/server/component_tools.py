@@ -18,6 +18,7 @@ import orjson
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import JSONObject
 from mcpkit.server.context import Context
+from mcpkit.server.mount import _child_request
 from mcpkit.server.tools import error_result
 
 if TYPE_CHECKING:
@@ -44,7 +45,8 @@ async def _ask(server: Server[Any], ctx: Context, method: str, params: JSONObjec
     meta = request.params.get("_meta") if type(request.params) is dict else None
     if meta is not None:  # the request's envelope (2026-07-28)
         params = {**params, "_meta": meta}
-    return orjson.loads(orjson.dumps(await handler(params, request)))
+    asked = _child_request(request, server, method, params)  # this method, this request
+    return orjson.loads(orjson.dumps(await handler(params, asked)))
 
 
 async def _all(server: Server[Any], ctx: Context, method: str, key: str) -> list[Any]:

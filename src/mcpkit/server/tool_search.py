@@ -30,6 +30,7 @@ import orjson
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 from mcpkit.server.context import Context
+from mcpkit.server.mount import _child_request
 
 if TYPE_CHECKING:
     from mcpkit.server.app import Server
@@ -169,7 +170,10 @@ class Installed:
         tools: list[Any] = []
         first: JSONObject | None = None
         for _ in range(10_000):
-            page = _decoded(await inner(page_params, rctx))
+            request = rctx
+            if rctx.method != "tools/list":  # asked by the search tool: a list request here
+                request = _child_request(rctx, self.server, "tools/list", page_params)
+            page = _decoded(await inner(page_params, request))
             if first is None:
                 first = page
             tools.extend(page.get("tools") or ())
@@ -203,10 +207,26 @@ class Installed:
                 raise McpError(INVALID_PARAMS, "Invalid cursor")  # it never gives one
             first, tools = await self.everything(params, rctx)
             result = {k: v for k, v in first.items() if k != "nextCursor"}
-            result["tools"] = [t for t in tools if t.get("name") in listed]
+            shown = [t for t in tools if t.get("name") in listed]
+            if not any(t.get("name") == self.options.name for t in shown):  # a proxy's list
+                entry = self.server.tools.tools.get(self.options.name)
+                if entry is not None:
+                    shown.insert(0, entry.definition)
+            result["tools"] = shown
             return result
 
         table["tools/list"] = list_tools
+        call = table.get("tools/call")
+        own_call = self.server.tools.call_tool
+        if call is not None and call != own_call:  # a proxy forwards every call: not this one
+            search_name = self.options.name
+
+            async def call_tool(params: JSONObject | None, rctx: ServerRequestContext) -> Any:
+                if type(params) is dict and params.get("name") == search_name:
+                    return await own_call(params, rctx)
+                return await call(params, rctx)
+
+            table["tools/call"] = call_tool
 
 
 def enable(server: Server[Any], options: ToolSearch) -> Installed:
