@@ -57,6 +57,7 @@ __all__ = [
     "era_refusal",
     "has_capability",
     "next_phase",
+    "offered",
     "verdict",
 ]
 
@@ -296,6 +297,21 @@ def era_refusal(era: Era, method: str) -> McpError | None:
     return None
 
 
+_OFFERED: Final = {
+    ("resources", "subscribe"): "resource subscriptions",
+    ("tasks", "list"): "task listing",
+    ("tasks", "cancel"): "task cancellation",
+    ("roots",): "roots",
+    ("sampling",): "sampling",
+    ("elicitation",): "elicitation",
+}
+
+
+def offered(path: tuple[str, ...]) -> str:
+    """What a capability path offers, in words ("prompts", "resource subscriptions")."""
+    return _OFFERED.get(path) or " ".join(path)
+
+
 #: Requests a client sends, and the server capability each needs (a path into the dict).
 SERVER_CAPABILITY_FOR: dict[str, tuple[str, ...]] = {
     "tools/list": ("tools",),
@@ -450,8 +466,8 @@ class Lifecycle:
             peer = "server" if self.role is _C else "client"
             raise RequestRefused(
                 METHOD_NOT_FOUND,
-                f"The {peer} did not declare the capability {'.'.join(path)!r} "
-                f"needed for {method!r}",
+                f"The {peer} offers no {offered(path)}: it did not declare the capability "
+                f"{'.'.join(path)!r} needed for {method!r}",
             )
 
     def check_outgoing_notification(self, method: str) -> None:

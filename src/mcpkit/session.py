@@ -41,7 +41,14 @@ from mcpkit.jsonrpc import (
     is_valid_id,
     readable_id,
 )
-from mcpkit.lifecycle import Lifecycle, Role, era_of_first_request, era_refusal
+from mcpkit.lifecycle import (
+    SERVER_CAPABILITY_FOR,
+    Lifecycle,
+    Role,
+    era_of_first_request,
+    era_refusal,
+    offered,
+)
 from mcpkit.timeouts import Timeout
 from mcpkit.transports.base import Transport
 from mcpkit.versions import Era, ProtocolVersion
@@ -656,7 +663,7 @@ class Session:
         if error is None:
             handler = self._handlers.get(method)
             if handler is None:
-                error = McpError(METHOD_NOT_FOUND, f"Method not found: {method}")
+                error = self._not_found(method)
             elif rid in self._in_flight:
                 error = McpError(INVALID_REQUEST, f"Request id {rid!r} is already in use")
             elif method == "initialize":
@@ -687,7 +694,7 @@ class Session:
         if error is None:
             handler = self._handlers.get(method)
             if handler is None:
-                error = McpError(METHOD_NOT_FOUND, f"Method not found: {method}")
+                error = self._not_found(method)
             elif rid in self._in_flight:
                 error = McpError(INVALID_REQUEST, f"Request id {rid!r} is already in use")
             else:
@@ -705,6 +712,15 @@ class Session:
         ctx.envelope = envelope
         self._in_flight[rid] = ctx
         self._start_serving(handler, ctx, None)
+
+    def _not_found(self, method: str) -> McpError:
+        """-32601 for ``method``, naming the feature a server without it does not offer."""
+        path = SERVER_CAPABILITY_FOR.get(method) if self.lifecycle.role is Role.SERVER else None
+        if path is None:
+            return McpError(METHOD_NOT_FOUND, f"Method not found: {method}")
+        return McpError(
+            METHOD_NOT_FOUND, f"Method not found: {method} (this server offers no {offered(path)})"
+        )
 
     def _late_initialize(self, params: Any) -> McpError:
         """-32022 for an ``initialize`` on a connection that speaks the modern revision

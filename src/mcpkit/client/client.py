@@ -277,6 +277,15 @@ class Client:
     ) -> None:
         if era not in _ERAS:
             raise ValueError(f"era must be one of {', '.join(_ERAS)}; got {era!r}")
+        if protocol_version is not None and era != "auto":
+            modern = protocol_version == MODERN_VERSION
+            if modern != (era == MODERN_VERSION):
+                raise ValueError(
+                    f"protocol_version={protocol_version!r} contradicts era={era!r}: "
+                    f"{protocol_version} is "
+                    + ("the stateless revision" if modern else "a handshake-era revision")
+                    + "; give one of them, or both alike"
+                )
         if max_input_rounds < 0:
             raise ValueError("max_input_rounds must be >= 0")
         self.target = target
