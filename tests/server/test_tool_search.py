@@ -64,8 +64,11 @@ def test_bm25_ranks_names_and_descriptions() -> None:
 def test_a_server_without_tool_search_serves_its_registry_directly() -> None:
     app = mail_server()
     assert app.handler_table()["tools/list"] == app.tools.list_tools
+    assert app.handler_table()["tools/call"] == app.tools.call_tool
     searching = mail_server(tool_search=ToolSearch())
     assert searching.handler_table()["tools/list"] != searching.tools.list_tools
+    # calls are served as without it (the search tool is a registered tool)
+    assert searching.handler_table()["tools/call"] == searching.tools.call_tool
     with pytest.raises(TypeError):
         ToolSearch(pinned="help")
     with pytest.raises(ValueError):
@@ -136,3 +139,25 @@ async def test_search_on_a_proxy_and_a_mounted_proxy(transport: str, era: str) -
             assert names[0] == f"{prefix}send_email"
             result = await client.call_tool(f"{prefix}read_inbox", {})
             assert result.content[0].text == "read inbox"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("era", ["legacy", "2026-07-28"])
+async def test_search_and_component_tools_keep_scoped_components_hidden(era: str) -> None:
+    from mcpkit.transports.http import running
+    from tests.server.test_scopes_visibility import client, make_server
+
+    app = make_server(tool_search=ToolSearch())
+    app.add_resource_tools()
+    asgi = app.http_app()
+    async with running(asgi) as base:
+        for key, sees in (("sk-bob", False), ("sk-ada", True)):
+            async with client(base, key, era) as c:
+                result = await c.call_tool("search_tools", {"query": "wipe"})
+                found = [t["name"] for t in result.structured_content["tools"]]  # type: ignore[index]
+                assert found == (["wipe"] if sees else [])
+                listed = await c.call_tool("list_resources", {})
+                uris = [r["uri"] for r in listed.structured_content["resources"]]  # type: ignore[index]
+                assert ("file:///secret.txt" in uris) is sees
+                read = await c.call_tool("read_resource", {"uri": "file:///secret.txt"})
+                assert read.is_error is not sees
+    await asgi.aclose()
