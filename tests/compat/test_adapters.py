@@ -157,3 +157,87 @@ async def test_direct_calls_in_process() -> None:
     mcp.remove_tool("double")
     assert await mcp.list_tools() == []
     await asyncio.sleep(0)
+
+
+async def test_fastmcp_surface_servers_import() -> None:
+    """The fastmcp names published servers import: ``FastMCP[...]``, ``fastmcp.settings``,
+    ``Tool.from_function``, ``Prompt.from_function``, ``ToolResult``, ``get_context``,
+    ``mount`` and ``Image.to_data_uri``."""
+    from mcpkit.compat import fastmcp as compat_fastmcp
+    from mcpkit.compat.fastmcp.prompts import Prompt
+    from mcpkit.compat.fastmcp.server.context import Context as ServerContext
+    from mcpkit.compat.fastmcp.server.dependencies import get_context
+    from mcpkit.compat.fastmcp.tools import Tool, ToolResult
+
+    assert FastMCP[dict[str, Any]] is FastMCP
+    assert ServerContext is FastContext
+    assert compat_fastmcp.settings.log_level == "INFO"
+    compat_fastmcp.settings.port = 9000  # servers change them
+    assert compat_fastmcp.settings.port == 9000
+    assert Image(data=PNG, format="png").to_data_uri().startswith("data:image/png;base64,iVBOR")
+
+    mcp = FastMCP("surface")
+
+    def shout(text: str) -> str:
+        return text.upper()
+
+    def ask(topic: str) -> str:
+        return f"about {topic}"
+
+    @mcp.tool
+    def chosen() -> ToolResult:
+        return ToolResult(content="shown", structured_content={"hidden": 1})
+
+    @mcp.tool
+    def who() -> str:
+        return get_context().fastmcp.name
+
+    mcp.add_tool(Tool.from_function(shout, name="loud"))
+    mcp.add_prompt(Prompt.from_function(ask, name="question"))
+    child = FastMCP("child")
+
+    @child.tool
+    def ping() -> str:
+        return "pong"
+
+    mcp.mount(child, prefix="kid")
+    async with Client(mcp.native) as client:
+        assert (await client.call_tool("loud", {"text": "hi"})).structured_content == {
+            "result": "HI"
+        }
+        result = await client.call_tool("chosen")
+        assert result.content[0].text == "shown"
+        assert result.structured_content == {"hidden": 1}
+        assert (await client.call_tool("who")).structured_content == {"result": "surface"}
+        assert (await client.call_tool("kid_ping")).content[0].text == "pong"
+        prompt = await client.get_prompt("question", {"topic": "x"})
+        assert prompt.messages[0].content.text == "about x"
+    with pytest.raises(RuntimeError, match="No active context"):
+        get_context()
+
+
+def test_docstring_sections_without_griffe() -> None:
+    """The Google-style reader used when griffe is not installed gives what griffe does."""
+    from mcpkit.compat.fastmcp.docstrings import _google, parse_docstring
+
+    def forecast(city: str, days: int) -> str:
+        """Forecast for a city.
+
+        More words.
+
+        Args:
+            city: The city name
+                on two lines.
+            days (int): How many days.
+
+        Returns:
+            The forecast.
+        """
+        return city
+
+    import inspect
+
+    ours = _google(inspect.getdoc(forecast) or "")
+    assert ours.description == "Forecast for a city.\n\nMore words."
+    assert ours.parameters == {"city": "The city name\non two lines.", "days": "How many days."}
+    assert parse_docstring(forecast) == ours  # griffe (installed here) agrees

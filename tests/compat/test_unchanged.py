@@ -237,3 +237,26 @@ def test_fastmcp_unchanged(tmp_path: Path) -> None:
 
     theirs, ours = both("fastmcp", SERVERS / "fastmcp_app.py", FASTMCP_SCRIPT, tmp_path)
     assert_same(theirs, ours)
+
+
+def test_fastmcp_docstrings_and_titles(tmp_path: Path) -> None:
+    """fastmcp moves a docstring's parameter sections (Google, NumPy, Sphinx) into the
+    parameters' descriptions, keeps the text before them as the description, and takes a
+    tool's title from its annotations."""
+    script: list[dict[str, Any]] = [{"op": "list"}]
+    theirs, ours = both("fastmcp", SERVERS / "fastmcp_docstrings.py", script, tmp_path)
+    assert_same(theirs, ours)
+    tools = {t["name"]: t for t in ours["ops"][0]["tools"]}
+    assert tools["google"]["inputSchema"]["properties"]["days"]["description"] == "How many days."
+    assert tools["numpy_style"]["title"] == "Annotated Title"
+
+
+def test_fastmcp_elicitation_shorthands(tmp_path: Path) -> None:
+    """fastmcp's ``ctx.elicit(message, response_type=...)`` with a scalar, a list of
+    choices, several choices and a dataclass: the same requests reach the client."""
+    script = [
+        {"op": "call", "name": name} for name in ("as_text", "pick", "several", "number", "person")
+    ]
+    theirs, ours = both("fastmcp", SERVERS / "fastmcp_elicit.py", script, tmp_path)
+    assert drop_schema_title(ours["answered"]) == drop_schema_title(theirs["answered"])
+    assert ours["ops"][4] == theirs["ops"][4]

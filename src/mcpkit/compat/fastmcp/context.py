@@ -10,7 +10,7 @@ from mcpkit.compat.mcp.server.mcpserver.context import Context as _McpContext
 from mcpkit.compat.mcp.server.mcpserver.context import ReadResourceContents
 
 if TYPE_CHECKING:
-    from mcpkit.compat.fastmcp.server import FastMCP
+    from mcpkit.compat.fastmcp._server import FastMCP
     from mcpkit.server.elicitation import ElicitationResult
 
 __all__ = ["Context", "ResourceResult"]
@@ -84,7 +84,77 @@ class Context(_McpContext[Any, Any]):
     async def elicit(  # type: ignore[override]
         self, message: str, response_type: Any = None, **_options: Any
     ) -> ElicitationResult[Any]:
-        """Ask the user for input shaped by ``response_type`` (a pydantic model or a JSON
-        schema dict); ``.action`` and ``.data``."""
-        schema = response_type if response_type is not None else {"type": "object"}
-        return await self.native.elicit(message, schema)
+        """Ask the user for input shaped by ``response_type``, as fastmcp takes it: a
+        pydantic model or dataclass; a scalar (``str``, ``int``, ``float``, ``bool``, a
+        ``Literal``, an ``Enum``), ``list[...]`` of one, or a list of choices
+        (``["a", "b"]``; ``[["a", "b"]]`` for several), asked as one ``value`` field
+        whose value is ``.data``; None for a plain confirmation (``.data`` is ``{}``)."""
+        from mcpkit.server.elicitation import ElicitationResult
+
+        if response_type is None:
+            answer = await self.native.elicit(message, {"type": "object", "properties": {}})
+            data: dict[str, Any] | None = {} if answer.action == "accept" else None
+            return ElicitationResult(answer.action, data, answer.content)
+        from pydantic import TypeAdapter
+
+        from mcpkit._models import is_model_class
+
+        wrapped = _value_schema(response_type)
+        if wrapped is None:
+            if is_model_class(response_type) or isinstance(response_type, dict):
+                given: ElicitationResult[Any] = await self.native.elicit(message, response_type)
+                return given
+            adapter: Any = TypeAdapter(response_type)  # a dataclass, a TypedDict
+            schema: dict[str, Any] = adapter.json_schema()
+            schema.pop("title", None)
+            answer = await self.native.elicit(message, schema)
+            if answer.action != "accept":
+                return answer
+            value: Any = adapter.validate_python(answer.content or {})
+            return ElicitationResult("accept", value, answer.content)
+        schema, value_type = wrapped
+        answer = await self.native.elicit(message, schema)
+        if answer.action != "accept":
+            return answer
+        content = answer.content or {}
+        value = TypeAdapter(value_type).validate_python(content.get("value"))
+        return ElicitationResult("accept", value, content)
+
+
+def _value_schema(response_type: Any) -> tuple[dict[str, Any], Any] | None:
+    """The one-field ``{"value": ...}`` schema fastmcp asks a scalar, a list or a choice
+    with, and the type of that value; None for a model (asked as it is)."""
+    import enum
+    from typing import Literal, get_origin
+
+    from pydantic import TypeAdapter
+
+    if isinstance(response_type, list):
+        if (
+            len(response_type) == 1
+            and isinstance(response_type[0], list)
+            and all(isinstance(c, str) for c in response_type[0])
+        ):
+            choices = response_type[0]
+            items = {"type": "string", "enum": choices}
+            value_type: Any = list[Literal[tuple(choices)]]  # type: ignore[misc]
+            return _one_field({"type": "array", "items": items}), value_type
+        if response_type and all(isinstance(c, str) for c in response_type):
+            response_type = Literal[tuple(response_type)]
+        else:
+            raise ValueError(f"Invalid list response_type format. Received: {response_type}")
+    scalar = (
+        response_type in (bool, int, float, str)
+        or get_origin(response_type) is Literal
+        or (isinstance(response_type, type) and issubclass(response_type, enum.Enum))
+        or get_origin(response_type) is list
+    )
+    if not scalar:
+        return None
+    schema = TypeAdapter(response_type).json_schema()
+    schema.pop("$defs", None)
+    return _one_field({"title": "Value", **schema}), response_type
+
+
+def _one_field(value: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": {"value": value}, "required": ["value"]}

@@ -100,6 +100,7 @@ class MCPServer(Generic[LifespanResultT]):
         )
         self._completion = False
         self.native.declare_as = self._declare_as
+        self.native.compat_owner = self  # type: ignore[attr-defined]
         self._http: ServerHTTPApp | None = None
 
     #: Whether a failing tool's own message is shown for any exception (1.x), or only for a

@@ -51,6 +51,11 @@ class Image(_NativeImage):
         mime = _mime("image", self.path, format, _IMAGE_TYPES, "image/png")
         super().__init__(data, path=self.path, mime_type=mime)
 
+    def to_data_uri(self) -> str:
+        """This image as a ``data:<mime>;base64,...`` URI."""
+        block = self.to_block()
+        return f"data:{block['mimeType']};base64,{block['data']}"
+
     def to_image_content(self) -> Any:
         """The ``ImageContent`` model of this image."""
         from mcpkit.types import ImageContent

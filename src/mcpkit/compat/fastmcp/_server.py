@@ -7,7 +7,7 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pydantic_core
 
@@ -21,6 +21,7 @@ from mcpkit.compat._adapt import (
     resolved_hints,
 )
 from mcpkit.compat.fastmcp.context import Context
+from mcpkit.compat.fastmcp.docstrings import parse_docstring
 from mcpkit.compat.mcp.server.mcpserver.exceptions import MCPServerError
 from mcpkit.compat.mcp.server.mcpserver.server import MCPServer, _http_options
 from mcpkit.jsonrpc import JSONObject
@@ -46,6 +47,9 @@ class FastToolEntry(CompatToolEntry):
             return error_result(value.text)
         if self.returned_as_is(value):
             return super(CompatToolEntry, self).to_result(value)
+        if type(value).__name__ == "ToolResult" and hasattr(value, "to_result"):
+            result: dict[str, Any] = value.to_result()
+            return result
         if self.output is None:
             plain: dict[str, Any] = {"content": official_content(value, compact_json_text)}
             if not _is_content(value):  # an object is sent as structuredContent too
@@ -89,8 +93,15 @@ class FastMCP(MCPServer[Any]):
         )
         self.settings = settings
         self._mask = bool(mask_error_details)
+        self.native.log_bridge = True  # get_context() finds the request's Context
         for fn in tools or ():
-            self.tool(fn)
+            self.add_tool(fn)
+
+    if not TYPE_CHECKING:
+
+        def __class_getitem__(cls, params: Any) -> Any:
+            # FastMCP[LifespanState] in annotations: the class itself.
+            return cls
 
     def _context(self, native: NativeContext) -> Context:
         return Context(native, self)
@@ -144,9 +155,36 @@ class FastMCP(MCPServer[Any]):
 
         return decorator
 
-    def add_tool(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
-        """Register ``fn`` as a tool (the options of :meth:`tool`)."""
-        self._add_tool(fn, kwargs.pop("name", None), **kwargs)
+    def add_tool(self, fn: Any, *args: Any, **kwargs: Any) -> None:
+        """Register ``fn`` (or a ``fastmcp.tools.Tool``) as a tool (the options of
+        :meth:`tool`)."""
+        from mcpkit.compat.fastmcp.tools import Tool
+
+        if isinstance(fn, Tool):
+            kwargs = {**fn.options, **kwargs}
+            kwargs.setdefault("name", fn.name)
+            fn = fn.fn
+        known = ("title", "description", "icons", "tags", "output_schema", "annotations", "meta")
+        self._add_tool(
+            fn, kwargs.pop("name", None), **{k: v for k, v in kwargs.items() if k in known}
+        )
+
+    def add_prompt(self, prompt: Any, **options: Any) -> None:
+        """Register a ``fastmcp.prompts.Prompt`` (or a function) as a prompt."""
+        from mcpkit.compat.fastmcp.prompts import Prompt
+
+        if isinstance(prompt, Prompt):
+            options = {**prompt.options, **options}
+            options.setdefault("name", prompt.name)
+            prompt = prompt.fn
+        self.prompt(**options)(prompt)
+
+    def mount(self, server: Any, prefix: str | None = None, **_options: Any) -> Any:
+        """Serve ``server``'s tools, resources and prompts from this one, under ``prefix``
+        (``mount(server, prefix)``; the older ``mount(prefix, server)`` too)."""
+        if isinstance(server, str):
+            server, prefix = prefix, server
+        return self.native.mount(getattr(server, "native", server), prefix)
 
     def _add_tool(
         self,
@@ -162,16 +200,25 @@ class FastMCP(MCPServer[Any]):
         meta: dict[str, Any] | None = None,
     ) -> None:
         tool_name = name or fn.__name__
-        structured = True if resolved_hints(fn).get("return") is str else None
+        returns = resolved_hints(fn).get("return")
+        structured = True if returns is str else None
+        if getattr(returns, "__name__", returns) in ("ToolResult", "fastmcp.tools.ToolResult"):
+            structured = False  # the tool chooses its result itself
         if output_schema is None:
             structured = False
         if output_schema is None or output_schema is _NOT_SET:
             output_schema = None
+        doc = parse_docstring(fn)
+        annotated_title = (
+            annotations.get("title")
+            if isinstance(annotations, dict)
+            else getattr(annotations, "title", None)
+        )
         entry = self.native.tools.add(
             adapt(fn, Context, self._context, around=self._failures(tool_name)),
             name=tool_name,
-            title=title or tool_name.replace("_", " ").replace("-", " ").title(),
-            description=description,
+            title=title or annotated_title or _default_title(tool_name),
+            description=description or doc.description or "",
             annotations=annotations,
             icons=icons,
             meta=_meta(meta, tags),
@@ -179,10 +226,13 @@ class FastMCP(MCPServer[Any]):
             structured_output=structured,
         )
         entry.__class__ = FastToolEntry
+        if not (description or doc.description):
+            entry.definition.pop("description", None)
         entry.definition["inputSchema"] = {
             "properties": {},
             **drop_titles(entry.definition["inputSchema"]),
         }
+        _describe_parameters(entry.definition["inputSchema"], doc.parameters)
         if "outputSchema" in entry.definition:
             out = drop_titles(entry.definition["outputSchema"])
             if entry.output is not None and entry.output.wrap:
@@ -279,14 +329,20 @@ class FastMCP(MCPServer[Any]):
         """Register a prompt: ``@mcp.prompt``, ``@mcp.prompt("name")`` or with options."""
 
         def register(fn: F, prompt_name: str | None) -> F:
+            doc = parse_docstring(fn)
             entry = self.native.prompts.add(
                 adapt(fn, Context, self._context),
                 name=prompt_name,
                 title=title,
-                description=description,
+                description=description or doc.description or "",
                 icons=icons,
                 meta=_meta(meta, tags),
             )
+            if not (description or doc.description):
+                entry.definition.pop("description", None)
+            for arg in entry.definition.get("arguments", ()):
+                if "description" not in arg and arg["name"] in doc.parameters:
+                    arg["description"] = doc.parameters[arg["name"]]
             _describe_arguments(entry.definition, fn)
             return fn
 
@@ -321,6 +377,20 @@ class FastMCP(MCPServer[Any]):
             http["legacy_sse"] = True
         self._http = self.native.http_app(route, **http)
         return self._http
+
+
+def _default_title(name: str) -> str:
+    """fastmcp's title for a tool named ``name``: ``get_user-id`` -> ``Get User Id``."""
+    return name.replace("_", " ").replace("-", " ").title()
+
+
+def _describe_parameters(schema: dict[str, Any], described: dict[str, str]) -> None:
+    """The docstring's parameter descriptions on the properties that have none."""
+    properties = schema.get("properties", {})
+    for name, text in described.items():
+        prop = properties.get(name)
+        if isinstance(prop, dict) and "description" not in prop:
+            prop["description"] = text
 
 
 def _is_content(value: Any) -> bool:
