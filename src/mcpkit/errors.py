@@ -63,6 +63,9 @@ The hierarchy (``except`` the node that fits; every leaf is catchable by its par
     ├── server.state.StateOwnerMissing
     │                                ``ctx.state`` in a request that belongs to nobody (no
     │                                session, no principal; also a RuntimeError)
+    ├── server.visibility.VisibilityNotShared
+    │                                ``ctx.enable``/``ctx.disable`` on a shared store
+    │                                without ``session_visibility=True`` (a RuntimeError)
     └── invalid values given to mcpkit (each also a ValueError):
         client.apps.AppToolRefused, client.apps.NotAnApp, client.icons.IconError,
         http_headers.InvalidHeaderAnnotation, json_schema.InvalidSchemaError,

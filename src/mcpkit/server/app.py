@@ -154,7 +154,9 @@ class Server(Generic[LifespanT]):
     the default ``timeout`` of every tool, in seconds (see :meth:`tool`).
 
     ``state_ttl``: seconds a ``ctx.state`` value set without a ttl lives after it was last
-    read or written (default a day; see :mod:`mcpkit.server.state`).
+    read or written (default a day; see :mod:`mcpkit.server.state`). ``session_visibility``:
+    apply each caller's ``ctx.enable``/``ctx.disable`` from the start (needed with a shared
+    store, see :mod:`mcpkit.server.visibility`; without one the first such call turns it on).
     """
 
     def __init__(
@@ -191,6 +193,7 @@ class Server(Generic[LifespanT]):
         exclude_tags: Iterable[str] | None = None,
         state_ttl: float | None = None,
         tool_search: ToolSearch | None = None,
+        session_visibility: bool = False,
     ) -> None:
         #: The shared store (``store=``: a ``redis://`` URL or a RedisBackend) every
         #: replica's sessions, events, bus, tasks and sealing keys live in; None: memory.
@@ -318,6 +321,7 @@ class Server(Generic[LifespanT]):
         self._tool_search: tool_search_feature.Installed | None = None
         if tool_search is not None:
             tool_search_feature.enable(self, tool_search)
+        self._session_visibility = bool(session_visibility)
 
     @property
     def task_manager(self) -> TaskManager:
@@ -333,6 +337,19 @@ class Server(Generic[LifespanT]):
     @task_manager.setter
     def task_manager(self, manager: TaskManager) -> None:
         self._task_manager = manager
+
+    @property
+    def session_visibility(self) -> bool:
+        """Whether lists and calls apply each caller's ``ctx.enable``/``ctx.disable`` rules
+        (:mod:`mcpkit.server.visibility`): set by ``Server(session_visibility=True)`` or the
+        first such call in this process."""
+        return self._session_visibility
+
+    @session_visibility.setter
+    def session_visibility(self, on: bool) -> None:
+        if bool(on) != self._session_visibility:
+            self._session_visibility = bool(on)
+            self._reinstall()
 
     @property
     def state_store(self) -> StateStore:
@@ -1281,6 +1298,10 @@ class Server(Generic[LifespanT]):
         table.update(self._raw_handlers)
         # per-user visibility, around raw handlers too (a mount's); nothing when unused
         scopes_feature.install(self, table, replaced=self._raw_handlers)
+        if self._session_visibility:  # each caller's ctx.enable/ctx.disable rules
+            from mcpkit.server import visibility
+
+            visibility.install(self, table)
         if self._tool_search is not None:  # lists the pinned tools only (nothing when off)
             self._tool_search.install(table)
         if chain:

@@ -15,7 +15,7 @@ with the answers, and the answered question returns at once. ``key=`` names a qu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from mcpkit._lazy import lazy_module
@@ -129,6 +129,33 @@ class Context(Generic[LifespanT]):
         from mcpkit.server.state import State
 
         return State(self)
+
+    async def enable(
+        self,
+        *names: str,
+        tags: Iterable[str] | str | None = None,
+        kinds: Iterable[str] | None = None,
+    ) -> None:
+        """Show components to this caller only (this 2025 session, else this principal):
+        those named (tool/prompt names, resource URIs, URI templates) and/or with one of
+        ``tags``, of ``kinds`` (``"tools"``, ``"prompts"``, ``"resources"``,
+        ``"templates"``; default all). Undoes the caller's own :meth:`disable`; what the
+        server hides stays hidden. See :mod:`mcpkit.server.visibility`."""
+        from mcpkit.server.visibility import change
+
+        await change(self, True, names, tags, kinds)
+
+    async def disable(
+        self,
+        *names: str,
+        tags: Iterable[str] | str | None = None,
+        kinds: Iterable[str] | None = None,
+    ) -> None:
+        """Hide components from this caller only (see :meth:`enable`): out of its lists,
+        and calling or reading them answers as for something that does not exist."""
+        from mcpkit.server.visibility import change
+
+        await change(self, False, names, tags, kinds)
 
     @property
     def lifespan(self) -> LifespanT:

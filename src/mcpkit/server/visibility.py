@@ -1,0 +1,235 @@
+"""Per-caller visibility: ``ctx.disable(...)`` / ``ctx.enable(...)`` hide or show tools,
+prompts, resources and templates for one caller only.
+
+```python
+@app.tool()
+async def unlock(ctx: Context, password: str) -> str:
+    if password != "sesame":
+        return "no"
+    await ctx.enable(tags={"admin"})     # this session now sees (and may call) admin tools
+    return "unlocked"
+
+@app.tool()
+async def logout(ctx: Context) -> str:
+    await ctx.disable(tags={"admin"})
+    return "bye"
+```
+
+The caller is the owner of ``ctx.state`` (:mod:`mcpkit.server.state`): a 2025 session, else
+the authenticated principal of a 2026-07-28 request (the connection over stdio or memory).
+Its rules are kept with its state (in the deployment's store when the server has one), so
+every replica applies them. A rule matches components by name (a tool or prompt name, a
+resource URI or a template's URI template), by tag, or both, optionally only of some
+``kinds``; the latest matching rule decides (``disable`` then ``enable`` of the same thing
+shows it again). What the server itself hides (``app.disable_tool``, its tag filter) stays
+hidden: a caller's rules only narrow what the server serves, or undo the caller's own
+``disable``.
+
+For that caller the lists leave out what its rules hide, and a call, ``prompts/get`` or read
+of it answers as if it did not exist (-32602 unknown tool/prompt, resource not found). A 2025
+session is sent the list-changed notifications of the kinds a change may touch, and only
+that session; a 2026-07-28 client sees the change on its next list (those lists carry
+``ttlMs: 0`` and ``cacheScope: "private"``).
+
+Cost: nothing is installed until some handler calls ``ctx.enable``/``ctx.disable`` in this
+process (or the server is made with ``Server(session_visibility=True)``, which a server on a
+shared store needs, so that replicas that never saw such a call apply the rules too); then
+each list and call reads the caller's rules once (a dict lookup in memory, one ``GET`` in
+Redis).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+import orjson
+
+from mcpkit.errors import McpError, McpkitError
+from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
+from mcpkit.server.caching import CacheHints
+from mcpkit.server.components import normalize_tags
+from mcpkit.server.resources import not_found
+
+if TYPE_CHECKING:
+    from mcpkit.server.app import Server
+    from mcpkit.server.context import Context
+    from mcpkit.server.session import ServerHandler, ServerRequestContext
+
+__all__ = ["RULES_KEY", "VisibilityNotShared", "change", "install"]
+
+ComponentKind = Literal["tools", "prompts", "resources", "templates"]
+_KINDS: Final = frozenset({"tools", "prompts", "resources", "templates"})
+#: The state key of a caller's rules: the empty key, which ``ctx.state`` refuses, so no
+#: value of the application's can collide with it.
+RULES_KEY: Final = ""
+#: Most rules kept per caller (the oldest are dropped past it).
+MAX_RULES: Final = 64
+_NOTIFY: Final = {
+    "tools": "notifications/tools/list_changed",
+    "prompts": "notifications/prompts/list_changed",
+    "resources": "notifications/resources/list_changed",
+    "templates": "notifications/resources/list_changed",
+}
+_NO_CACHE: Final = CacheHints(0, "private")
+
+Rule = dict[str, Any]  # {"on": bool, "names": [...], "tags": [...], "kinds": [...]}
+
+
+class VisibilityNotShared(McpkitError, RuntimeError):
+    """``ctx.enable``/``ctx.disable`` on a server with a shared store that was not made
+    with ``Server(session_visibility=True)``: other replicas would not apply the rules."""
+
+
+def _rule(
+    on: bool, names: Iterable[str], tags: Iterable[str] | str | None, kinds: Iterable[str] | None
+) -> Rule:
+    name_list = sorted({n for n in names})
+    if not all(isinstance(n, str) and n for n in name_list):
+        raise TypeError("component names must be non-empty strings")
+    tag_list = sorted(normalize_tags(tags))
+    if not name_list and not tag_list:
+        raise TypeError("name at least one component or tag")
+    kind_list = sorted(set(kinds)) if kinds is not None else []
+    if not set(kind_list) <= _KINDS:
+        raise ValueError(f"kinds are among {sorted(_KINDS)}, not {kind_list}")
+    return {"on": on, "names": name_list, "tags": tag_list, "kinds": kind_list}
+
+
+def _matches(rule: Rule, kind: str, name: str, tags: frozenset[str]) -> bool:
+    kinds = rule["kinds"]
+    if kinds and kind not in kinds:
+        return False
+    names, wanted = rule["names"], rule["tags"]
+    if names and name not in names:
+        return False
+    return not wanted or not tags.isdisjoint(wanted)
+
+
+def _shown(rules: list[Rule], server: Server[Any], kind: str, name: str) -> bool:
+    control = server._components
+    tags = frozenset() if control is None else control.tags.get((kind, name), frozenset())  # type: ignore[arg-type]
+    for rule in reversed(rules):
+        if _matches(rule, kind, name, tags):
+            return bool(rule["on"])
+    return True
+
+
+async def _rules(ctx: Context[Any]) -> list[Rule]:
+    from mcpkit.server.state import StateOwnerMissing, state_owner
+
+    try:
+        owner = state_owner(ctx)
+    except StateOwnerMissing:
+        return []
+    data = await ctx.server.state_store.get(owner, RULES_KEY)
+    return [] if data is None else list(orjson.loads(data))
+
+
+async def change(
+    ctx: Context[Any],
+    on: bool,
+    names: Iterable[str],
+    tags: Iterable[str] | str | None,
+    kinds: Iterable[str] | None,
+) -> None:
+    """Add a rule for ``ctx``'s caller (see the module); install the filter if needed."""
+    from mcpkit.server.state import encode, state_owner
+
+    server = ctx.server
+    rule = _rule(on, names, tags, kinds)
+    if not server.session_visibility:
+        if server.store_backend is not None:
+            raise VisibilityNotShared(
+                "ctx.enable/ctx.disable on a server with a shared store needs "
+                "Server(..., session_visibility=True), so that every replica applies the rules"
+            )
+        server.session_visibility = True
+    owner = state_owner(ctx)
+    store = server.state_store
+    data = await store.get(owner, RULES_KEY)
+    rules: list[Rule] = [] if data is None else list(orjson.loads(data))
+    same = {k: v for k, v in rule.items() if k != "on"}
+    rules = [r for r in rules if {k: v for k, v in r.items() if k != "on"} != same]
+    rules.append(rule)
+    await store.set(owner, RULES_KEY, encode(rules[-MAX_RULES:], 1 << 20), None)
+    if ctx.envelope is None:  # a 2025 session: tell it, and it alone
+        for method in {_NOTIFY[k] for k in (rule["kinds"] or _KINDS)}:
+            await ctx.session.send_quietly(method)
+
+
+def install(server: Server[Any], table: dict[str, ServerHandler]) -> None:
+    """Wrap ``table``'s lists and lookups with the callers' rules."""
+    from mcpkit.server.context import Context
+
+    def lister(method: str, field: str, kind: str, key: str) -> None:
+        inner = table.get(method)
+        if inner is None:
+            return
+
+        async def list_some(params: JSONObject | None, rctx: ServerRequestContext) -> Any:
+            rules = await _rules(Context(rctx))
+            result = await inner(params, rctx)
+            if not rules or type(result) is not dict:
+                return result
+            if rctx.envelope is not None:
+                rctx.cache_hints = _NO_CACHE
+            items = result.get(field)
+            if isinstance(items, orjson.Fragment):  # a cached page, as JSON
+                items = orjson.loads(orjson.dumps(items))
+            if type(items) is list:
+                result = dict(result)
+                result[field] = [
+                    item
+                    for item in items
+                    if type(item) is not dict or _shown(rules, server, kind, str(item.get(key, "")))
+                ]
+            return result
+
+        table[method] = list_some
+
+    lister("tools/list", "tools", "tools", "name")
+    lister("prompts/list", "prompts", "prompts", "name")
+    lister("resources/list", "resources", "resources", "uri")
+    lister("resources/templates/list", "resourceTemplates", "templates", "uriTemplate")
+
+    def by_name(method: str, kind: str, what: str) -> None:
+        inner = table.get(method)
+        if inner is None:
+            return
+
+        async def guarded(params: JSONObject | None, rctx: ServerRequestContext) -> Any:
+            name = params.get("name") if type(params) is dict else None
+            if type(name) is str:
+                rules = await _rules(Context(rctx))
+                if rules and not _shown(rules, server, kind, name):
+                    raise McpError(INVALID_PARAMS, f"Unknown {what}: {name}")
+            return await inner(params, rctx)
+
+        table[method] = guarded
+
+    by_name("tools/call", "tools", "tool")
+    by_name("prompts/get", "prompts", "prompt")
+
+    for method in ("resources/read", "resources/subscribe"):
+        inner = table.get(method)
+        if inner is None:
+            continue
+
+        def read_guard(inner: ServerHandler = inner) -> ServerHandler:
+            async def guarded(params: JSONObject | None, rctx: ServerRequestContext) -> Any:
+                uri = params.get("uri") if type(params) is dict else None
+                if type(uri) is str:
+                    rules = await _rules(Context(rctx))
+                    if rules:
+                        found = server.resources.find(uri)
+                        if found is not None:
+                            entry = found[0]
+                            kind = "resources" if entry.template is None else "templates"
+                            if not _shown(rules, server, kind, entry.uri):
+                                raise not_found(rctx, uri)
+                return await inner(params, rctx)
+
+            return guarded
+
+        table[method] = read_guard()
