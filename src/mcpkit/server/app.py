@@ -318,10 +318,10 @@ class Server(Generic[LifespanT]):
         self.state_ttl: float = check_state_ttl(state_ttl) or DEFAULT_STATE_TTL
         #: Largest ``ctx.state`` value, in bytes of JSON.
         self.state_max_bytes = MAX_STATE_BYTES
+        self._session_visibility = bool(session_visibility)
         self._tool_search: tool_search_feature.Installed | None = None
         if tool_search is not None:
             tool_search_feature.enable(self, tool_search)
-        self._session_visibility = bool(session_visibility)
 
     @property
     def task_manager(self) -> TaskManager:
