@@ -153,3 +153,42 @@ def test_official_example_runs_unchanged(name: str, tmp_path: Path) -> None:
     assert_same(theirs, mine)
     # Errors are compared above; only a list may fail (a kind the example does not serve).
     assert all("error" not in op for op in mine["ops"] if op["op"] != "list"), mine["ops"]
+
+
+def test_official_streamable_http_example_runs_unchanged(tmp_path: Path) -> None:
+    """The SDK's stateless Streamable HTTP example: a 1.x low-level server behind
+    ``StreamableHTTPSessionManager``, mounted in its own Starlette app and served by
+    uvicorn, started with its own command line; the same over HTTP on both."""
+    import sys
+
+    from tests.compat.test_compat import finish, free_port, serve, start_drive
+
+    path = EXAMPLES / "server_mcp_simple_streamablehttp_stateless.py"
+    launcher = tmp_path / "launch.py"
+    launcher.write_text(
+        f"import sys\nsys.path.insert(0, {str(path.parent)!r})\n"
+        f"from {path.stem} import main\nsys.exit(main())\n"
+    )
+    script = [
+        LIST,
+        call("start-notification-stream", interval=0.01, count=2, caller="compat"),
+    ]
+    ports = free_port(), free_port()
+    procs = [serve([str(peer("mcp1")), str(launcher), "--port"], ports[0])]
+    try:
+        procs.append(
+            serve([sys.executable, "-m", "mcpkit.compat", str(launcher), "--port"], ports[1])
+        )
+        runs = [
+            start_drive(
+                peer("mcp2"), script, ["--url", f"http://127.0.0.1:{port}/mcp"], tmp_path, tag
+            )
+            for port, tag in zip(ports, ("theirs", "ours"), strict=True)
+        ]
+        theirs, ours = (normalised(finish(run)) for run in runs)
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(10)
+    assert_same(theirs, ours)
+    assert ours["ops"][1]["result"]["content"][0]["text"].startswith("Sent 2 notifications")

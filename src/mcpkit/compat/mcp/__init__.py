@@ -20,10 +20,22 @@ from mcpkit.compat.mcp.shared.exceptions import MCPError, McpError, UrlElicitati
 if TYPE_CHECKING:
     from mcpkit.compat.mcp import types as types
 
-__all__ = ["MCPError", "McpError", "UrlElicitationRequiredError", "types"]
+__all__ = [
+    "ClientSession",
+    "MCPError",
+    "McpError",
+    "StdioServerParameters",
+    "UrlElicitationRequiredError",
+    "stdio_client",
+    "types",
+]
+
+_CLIENT_NAMES = ("ClientSession", "StdioServerParameters", "stdio_client")
 
 
 def __getattr__(name: str) -> Any:
     if name == "types":
         return importlib.import_module("mcpkit.compat.mcp.types")
+    if name in _CLIENT_NAMES:
+        return getattr(importlib.import_module("mcpkit.compat.mcp.client"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
