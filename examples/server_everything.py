@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from mcpkit import Context, Image, Server
+from mcpkit import Context, Image, Server, ToolError
 from mcpkit.server import AppSession, user
 
 PNG = bytes.fromhex(
@@ -82,7 +82,7 @@ def pixel() -> Image:
 @app.tool()
 def fail() -> str:
     """Always fails: the client gets isError with the message."""
-    raise RuntimeError("this tool always fails")
+    raise ToolError("this tool always fails")
 
 
 @app.tool()

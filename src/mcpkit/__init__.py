@@ -41,6 +41,7 @@ _EXPORTS: dict[str, str] = {
     "Audio": "mcpkit.server",
     "File": "mcpkit.server",
     "ResourceNotFound": "mcpkit.server.resources",
+    "ToolError": "mcpkit.server.errors",
 }
 
 if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
@@ -66,6 +67,7 @@ if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
     from mcpkit.server import File as File
     from mcpkit.server import Image as Image
     from mcpkit.server import Server as Server
+    from mcpkit.server.errors import ToolError as ToolError
     from mcpkit.server.resources import ResourceNotFound as ResourceNotFound
     from mcpkit.session import ClientSession as ClientSession
     from mcpkit.session import RequestContext as RequestContext

@@ -828,12 +828,23 @@ class Session:
             return self._internal_error(ctx, exc)
         return {"jsonrpc": "2.0", "id": rid, "result": result}
 
+    @property
+    def mask_errors(self) -> bool:
+        """Whether an unexpected handler exception answers only "Internal error" and an
+        error id (its text and traceback in the log): unless in debug mode."""
+        return not self.debug
+
     def _internal_error(self, ctx: RequestContext, exc: Exception) -> JSONObject:
-        """The response to a request whose handler raised ``exc`` (logged here; its text and
-        traceback only in debug mode)."""
-        logger.exception("Handler for %r failed", ctx.method)
+        """The response to a request whose handler raised ``exc`` (logged here with an error
+        id; its text unless :attr:`mask_errors`, its traceback in debug mode)."""
+        import secrets  # only on this path: not loaded by a server that never fails
+
+        eid = secrets.token_hex(6)
+        logger.error("Handler for %r failed (error id %s)", ctx.method, eid, exc_info=exc)
         data = {"traceback": traceback.format_exc()} if self.debug else None
-        message = f"Internal error: {exc}" if self.debug else "Internal error"
+        message = (
+            f"Internal error (error id {eid})" if self.mask_errors else f"Internal error: {exc}"
+        )
         return error_response(ctx.request_id, INTERNAL_ERROR, message, data)
 
     def _done_serving(self, rid: RequestId) -> None:

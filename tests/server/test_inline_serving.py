@@ -9,7 +9,7 @@ import contextvars
 import functools
 from typing import Any
 
-from mcpkit import Context, Server
+from mcpkit import Context, Server, ToolError
 from mcpkit.server.invoke import never_suspends
 from mcpkit.session import ClientSession, RequestContext, ServerSession
 from mcpkit.transports import MemoryTransport
@@ -112,7 +112,7 @@ async def test_inline_calls_answer_and_keep_their_context_variables(wire: Any) -
 
     @app.tool()
     async def fails(text: str) -> str:
-        raise ValueError(f"no {text}")
+        raise ToolError(f"no {text}")
 
     async with connected(app, wire) as (client, _):
         results = await asyncio.gather(

@@ -90,7 +90,9 @@ async def test_include_context_needs_sampling_context(wire: Any) -> None:
 
 async def test_sampling_tool_messages_follow_the_spec_rules(wire: Any) -> None:
     caps = {"sampling": {"tools": {}}}
-    async with connected(sampling_app(), wire, capabilities=caps) as (client, _):
+    app = sampling_app()
+    app.mask_errors = False  # the refusals' messages are what is checked
+    async with connected(app, wire, capabilities=caps) as (client, _):
         seen: list[Any] = []
 
         async def sample(params: Any, ctx: Any) -> Any:
@@ -220,7 +222,9 @@ def elicitation_app() -> Server:
 async def test_elicit_form_with_the_restricted_schema(wire: Any) -> None:
     # The wire checkers validate each requestedSchema against the official schema.json.
     caps = {"elicitation": {"form": {}}}
-    async with connected(elicitation_app(), wire, capabilities=caps) as (client, _):
+    app = elicitation_app()
+    app.mask_errors = False  # the refusals' messages are what is checked
+    async with connected(app, wire, capabilities=caps) as (client, _):
         answers: list[Any] = []
         seen: list[Any] = []
 

@@ -13,6 +13,7 @@ from mcpkit.server.app import AppSession, Server, ServerHTTPApp
 from mcpkit.server.content import Audio, File, Image
 from mcpkit.server.context import Context
 from mcpkit.server.dependencies import Depends
+from mcpkit.server.errors import ToolError
 from mcpkit.server.prompts import assistant, user
 from mcpkit.server.resources import ResourceNotFound
 
@@ -54,6 +55,7 @@ __all__ = [
     "TaskInfo",
     "TaskManager",
     "TaskStore",
+    "ToolError",
     "ToolResult",
     "ToolSearch",
     "URITemplate",

@@ -50,6 +50,7 @@ from mcpkit.server.completion import CompletionRegistry
 from mcpkit.server.context import Context, LifespanT
 from mcpkit.server.discover import DISCOVER_METHOD, discover_result
 from mcpkit.server.logging import McpLogHandler
+from mcpkit.server.masking import mask_setting
 from mcpkit.server.mrtr import DEFAULT_MAX_ROUNDS
 from mcpkit.server.offload import WorkerPool
 from mcpkit.server.pagination import DEFAULT_PAGE_SIZE
@@ -146,6 +147,12 @@ class Server(Generic[LifespanT]):
     needs the deployment's secret (``MCPKIT_STORE_SECRET``): it wraps the sealing keys kept
     in Redis and names the key prefix after this server (see :mod:`mcpkit.redis.keys`).
 
+    ``mask_errors``: an unexpected exception in a tool, resource or prompt answers a generic
+    message naming it and an error id, its text and traceback going only to the server log
+    (default; ``ToolError`` and ``McpError`` raised on purpose pass through). False shows the
+    text, for development; the default follows ``MCPKIT_MASK_ERRORS`` (``0``/``1``) when set,
+    else is ``not debug``.
+
     ``middleware``: run around every request and notification, first outermost (see
     :meth:`add_middleware` and :mod:`mcpkit.server.middleware`). ``max_tool_concurrency``
     / ``max_tool_queued``: the default ``max_concurrency`` / ``max_queued`` of every tool
@@ -194,6 +201,7 @@ class Server(Generic[LifespanT]):
         state_ttl: float | None = None,
         tool_search: ToolSearch | None = None,
         session_visibility: bool = False,
+        mask_errors: bool | None = None,
     ) -> None:
         #: The shared store (``store=``: a ``redis://`` URL or a RedisBackend) every
         #: replica's sessions, events, bus, tasks and sealing keys live in; None: memory.
@@ -218,6 +226,7 @@ class Server(Generic[LifespanT]):
         self.version = version
         self.instructions = instructions
         self.debug = debug
+        self._mask_errors = mask_setting(mask_errors)
         self.server_info: JSONObject = {"name": name, "version": version}
         if title:
             self.server_info["title"] = title
@@ -322,6 +331,18 @@ class Server(Generic[LifespanT]):
         self._tool_search: tool_search_feature.Installed | None = None
         if tool_search is not None:
             tool_search_feature.enable(self, tool_search)
+
+    @property
+    def mask_errors(self) -> bool:
+        """Whether an unexpected exception of a tool, resource or prompt answers only a
+        generic message and an error id (see :mod:`mcpkit.server.masking`): ``mask_errors=``,
+        else ``MCPKIT_MASK_ERRORS``, else ``not debug``."""
+        explicit = self._mask_errors
+        return not self.debug if explicit is None else explicit
+
+    @mask_errors.setter
+    def mask_errors(self, value: bool | None) -> None:
+        self._mask_errors = value
 
     @property
     def task_manager(self) -> TaskManager:

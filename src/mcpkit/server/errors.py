@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
-from mcpkit.errors import RequestRefused
-from mcpkit.jsonrpc import METHOD_NOT_FOUND
+from typing import TYPE_CHECKING
 
-__all__ = ["ClientCapabilityError"]
+from mcpkit.errors import McpError, McpkitError, RequestRefused
+from mcpkit.jsonrpc import INTERNAL_ERROR, METHOD_NOT_FOUND
+
+if TYPE_CHECKING:
+    from mcpkit.server.session import ServerRequestContext
+
+__all__ = ["ClientCapabilityError", "ToolError", "failure"]
+
+
+class ToolError(McpkitError):
+    """Raised on purpose by a tool (or a resource or prompt) with a message meant for the
+    client: a tool call answers a tool error result (``isError: true``) with the text
+    ``Error executing tool '<name>': <message>``, a resource read or prompt the -32603 error
+    with it. Unlike any other exception, its message is never masked (see
+    :mod:`mcpkit.server.masking`)."""
 
 
 class ClientCapabilityError(RequestRefused):
@@ -16,3 +29,15 @@ class ClientCapabilityError(RequestRefused):
 
     def __init__(self, message: str) -> None:
         super().__init__(METHOD_NOT_FOUND, message)
+
+
+def failure(request: ServerRequestContext, what: str, exc: Exception) -> McpError:
+    """The -32603 error answering ``exc``, raised by user code while doing ``what`` (e.g.
+    "Error reading resource file:///x"): its text only when ``exc`` is a
+    :class:`ToolError` or the server does not mask errors; else an error id, logged with
+    the exception."""
+    if isinstance(exc, ToolError) or not request.server.mask_errors:
+        return McpError(INTERNAL_ERROR, f"{what}: {exc}")
+    from mcpkit.server.masking import report
+
+    return McpError(INTERNAL_ERROR, f"{what} (error id {report(what, exc)})")

@@ -19,6 +19,7 @@ from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
 from mcpkit.server.content import content_block, downgrade_messages, needs_downgrade
 from mcpkit.server.dependencies import with_dependencies
+from mcpkit.server.errors import failure
 from mcpkit.server.invoke import UserFunction
 from mcpkit.server.mrtr import InputRequired
 from mcpkit.server.pagination import Paginator
@@ -217,7 +218,7 @@ class PromptRegistry:
         except (McpError, InputRequired):
             raise
         except Exception as exc:
-            raise McpError(INTERNAL_ERROR, f"Error rendering prompt '{name}': {exc}") from exc
+            raise failure(rctx, f"Error rendering prompt '{name}'", exc) from exc
         if is_model(value) and hasattr(value, "messages"):
             return wire_dict(value, "result")
         if isinstance(value, dict) and "messages" in value:

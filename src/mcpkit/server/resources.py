@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 from mcpkit._lazy import lazy_module
 from mcpkit._models import is_model
 from mcpkit.errors import McpError, McpkitError
-from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, JSONObject
+from mcpkit.jsonrpc import INVALID_PARAMS, RESOURCE_NOT_FOUND, JSONObject
 from mcpkit.server.content import annotations_dict, to_json_text
 from mcpkit.server.dependencies import with_dependencies
+from mcpkit.server.errors import failure
 from mcpkit.server.invoke import UserFunction
 from mcpkit.server.mrtr import InputRequired
 from mcpkit.server.pagination import Paginator
@@ -311,10 +312,10 @@ class ResourceRegistry:
             raise not_found(request, exc.uri or uri, exc.message) from None
         except FileNotFoundError as exc:
             if entry.template is None:
-                raise McpError(INTERNAL_ERROR, f"Error reading resource {uri}: {exc}") from exc
+                raise failure(request, f"Error reading resource {uri}", exc) from exc
             raise not_found(request, uri) from None
         except Exception as exc:
-            raise McpError(INTERNAL_ERROR, f"Error reading resource {uri}: {exc}") from exc
+            raise failure(request, f"Error reading resource {uri}", exc) from exc
         return to_contents(value, uri, entry.mime_type)
 
     # -- request handlers -----------------------------------------------------------------------

@@ -193,6 +193,11 @@ class AppSession(ServerSession):
         self._inline_tools = False
 
     @property
+    def mask_errors(self) -> bool:
+        """The server's :attr:`~mcpkit.Server.mask_errors`."""
+        return self.server.mask_errors
+
+    @property
     def subscriptions(self) -> set[str]:
         """Resource URIs this client subscribed to (the set is made on first use)."""
         subs = self._subscriptions

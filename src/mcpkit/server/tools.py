@@ -34,7 +34,7 @@ from mcpkit.server.content import (
     to_json_text,
 )
 from mcpkit.server.dependencies import with_dependencies
-from mcpkit.server.errors import ClientCapabilityError
+from mcpkit.server.errors import ClientCapabilityError, ToolError
 from mcpkit.server.invoke import UserFunction
 from mcpkit.server.mrtr import InputRequired
 from mcpkit.server.pagination import Paginator
@@ -479,15 +479,30 @@ class ToolRegistry:
             return error_result(f"Error executing tool '{entry.name}': {exc.message}")
         except McpError:
             raise
+        except ToolError as exc:
+            return error_result(f"Error executing tool '{entry.name}': {exc}")
         except Exception as exc:
+            server = request.server
+            if server.mask_errors:
+                from mcpkit.server.masking import report
+
+                eid = report(f"Tool '{entry.name}'", exc)
+                return error_result(f"Error executing tool '{entry.name}' (error id {eid})")
             text = str(exc) or type(exc).__name__
             message = f"Error executing tool '{entry.name}': {text}"
-            if request.server.debug:
+            if server.debug:
                 message += "\n" + traceback.format_exc()
             return error_result(message)
         try:
             result = entry.to_result(value)
         except Exception as exc:
+            if request.server.mask_errors:
+                from mcpkit.server.masking import report
+
+                eid = report(f"Converting the value of tool '{entry.name}'", exc)
+                return error_result(
+                    f"Tool '{entry.name}' returned a value that cannot be sent (error id {eid})"
+                )
             return error_result(f"Tool '{entry.name}' returned a value that cannot be sent: {exc}")
         version = request.session.lifecycle.version  # protocol_version, without the property
         if needs_downgrade(version):

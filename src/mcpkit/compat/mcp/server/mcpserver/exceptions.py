@@ -1,7 +1,8 @@
 """``mcp.server.mcpserver.exceptions`` on mcpkit.
 
-A :class:`ToolError` raised by a tool becomes an error result with its message as the text
-(any other exception's message is not shown: the text is ``Error executing tool <name>``).
+A :class:`ToolError` raised by a tool becomes an error result with the text ``Error
+executing tool <name>: <message>`` (any other exception's message is not shown: the text is
+``Error executing tool <name>``).
 A :class:`ResourceError` raised while reading becomes the JSON-RPC error ``-32603``.
 """
 
@@ -23,4 +24,4 @@ class ResourceError(MCPServerError):
 
 
 class ToolError(MCPServerError):
-    """A tool failed; its message is the error result's text."""
+    """A tool failed on purpose; its message is shown in the error result's text."""
