@@ -88,6 +88,21 @@ def add_proxy_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) 
         help="an environment variable for a command-line upstream (repeatable)",
     )
     parser.add_argument("--name", help="the name the proxy gives itself (default: the upstream's)")
+    parser.add_argument(
+        "--max-upstreams",
+        type=int,
+        default=None,
+        metavar="N",
+        help="most upstream connections (processes, for a command) handshake-era clients "
+        "hold at once; beyond them initialize answers -31503 overloaded (default 4)",
+    )
+    parser.add_argument(
+        "--upstream-idle-timeout",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
+        help="a client's upstream connection unused this long is closed (default 300)",
+    )
 
 
 def run_proxy(args: argparse.Namespace) -> int:
@@ -109,10 +124,20 @@ def run_proxy(args: argparse.Namespace) -> int:
                 raise CliError(f"bad --env {pair!r}", "write NAME=VALUE", code=EXIT_USAGE)
             env[name] = value
         options["env"] = env
+    from mcpkit.proxy.server import DEFAULT_MAX_UPSTREAMS
+
+    max_upstreams = DEFAULT_MAX_UPSTREAMS if args.max_upstreams is None else args.max_upstreams
+    if max_upstreams < 1 or args.upstream_idle_timeout <= 0:
+        raise CliError(
+            "--max-upstreams must be at least 1 and --upstream-idle-timeout above 0",
+            code=EXIT_USAGE,
+        )
     app = ProxyServer(
         target,
         name=args.name,
         era=args.era,
+        max_upstreams=max_upstreams,
+        upstream_idle_timeout=args.upstream_idle_timeout,
         client_options=options,
         debug=bool(getattr(args, "debug", False)),
     )

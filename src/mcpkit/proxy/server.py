@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, cast
 from mcpkit import versions
 from mcpkit.bus import LISTEN_METHOD, BusEvent, BusRelay, parse_listen_params
 from mcpkit.envelope import build_request_meta
-from mcpkit.errors import ConnectionClosed, McpError, TransportError
+from mcpkit.errors import ConnectionClosed, McpError, Overloaded, TransportError
 from mcpkit.http_headers import HeaderParam, definition_header_params
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
 from mcpkit.owner import principal, task_owner
@@ -105,6 +105,8 @@ FORWARDED_METHODS: Final = (
 Sharing = Literal["auto", "shared"]
 _MODERN: Final = versions.V2026_07_28
 logger = logging.getLogger("mcpkit.proxy")
+#: Default of ``ProxyServer(max_upstreams=)`` and ``mcpkit proxy --max-upstreams``.
+DEFAULT_MAX_UPSTREAMS = 4
 _PROXY_INFO: Final = {"name": "mcpkit-proxy", "version": "1"}
 #: Seconds a call of a 2026-07-28 client waits for a handshake-era upstream that keeps
 #: its roots to ask them again (see :meth:`~mcpkit.proxy.upstream.Link.refresh_roots`).
@@ -134,7 +136,12 @@ class ProxyServer(Server):
     ``era``: which wire the proxy speaks to the upstream (``"auto"``, ``"legacy"``,
     ``"2026-07-28"``; clients of either era are served whatever it is). ``sharing``: see
     :data:`Sharing`. ``pool_size``: most upstream connections leased to 2026-07-28 calls
-    of a handshake-era upstream at once. ``round_ttl``: seconds a parked call waits for
+    of a handshake-era upstream at once. ``max_upstreams``: most upstream connections of
+    their own that handshake-era clients hold at once (one process each for a command-line
+    upstream); an ``initialize`` beyond them answers :class:`~mcpkit.errors.Overloaded`
+    (-31503, ``data.retryAfterMs``) unless a connection idle for ``upstream_idle_timeout``
+    seconds can be reclaimed (idle ones are also closed in the background, with their
+    client's session). ``round_ttl``: seconds a parked call waits for
     the client's next round. ``client_options`` go to every upstream
     :class:`~mcpkit.client.Client` (``headers``, ``auth``, ``env``, ``timeout``...).
     Other keyword arguments go to :class:`Server`; ``name``/``version`` default to the
@@ -150,6 +157,8 @@ class ProxyServer(Server):
         era: Era = "auto",
         sharing: Sharing = "auto",
         pool_size: int = 8,
+        max_upstreams: int = DEFAULT_MAX_UPSTREAMS,
+        upstream_idle_timeout: float = 300.0,
         round_ttl: float = 300.0,
         client_options: Mapping[str, Any] | None = None,
         **server_options: Any,
@@ -158,11 +167,20 @@ class ProxyServer(Server):
             raise ValueError("sharing must be 'auto' or 'shared'")
         if pool_size < 1:
             raise ValueError("pool_size must be >= 1")
+        if max_upstreams < 1:
+            raise ValueError("max_upstreams must be >= 1")
+        if upstream_idle_timeout <= 0:
+            raise ValueError("upstream_idle_timeout must be > 0")
         super().__init__(name or "proxy", version or "0.0.0", **server_options)
         self.target = target
         self.upstream_era: Era = era
         self.sharing: Sharing = sharing
         self.pool_size = pool_size
+        self.max_upstreams = max_upstreams
+        self.upstream_idle_timeout = upstream_idle_timeout
+        #: When each client's own upstream connection last forwarded a request.
+        self._used: dict[AppSession, float] = {}
+        self._reaper: asyncio.Task[None] | None = None
         self.round_ttl = round_ttl
         self.client_options: dict[str, Any] = dict(client_options or {})
         self._own_name = name
@@ -310,6 +328,10 @@ class ProxyServer(Server):
         self._caps.clear()
 
     async def _close_upstreams(self) -> None:
+        reaper, self._reaper = self._reaper, None
+        if reaper is not None:
+            reaper.cancel()
+        self._used.clear()
         for call in list(self._parked.values()):
             call.cancel()
         clients: list[Client] = [c for c, _ in self._owned.values()]
@@ -348,6 +370,7 @@ class ProxyServer(Server):
                 with contextlib.suppress(McpError, ConnectionClosed):
                     await self._main.session.notify("notifications/roots/list_changed")
         else:
+            await self._make_room()
             client = self._client(link, capabilities=session.client_capabilities, era="legacy")
             try:
                 await client.connect()
@@ -358,7 +381,55 @@ class ProxyServer(Server):
             pair = (client, link)
             self._watch(session, client)
         self._owned[session] = pair
+        self._used[session] = asyncio.get_running_loop().time()
+        if self._reaper is None or self._reaper.done():
+            self._reaper = asyncio.get_running_loop().create_task(self._reap())
         return pair
+
+    def _own_upstreams(self) -> int:
+        return sum(1 for client, _ in self._owned.values() if client is not self._main)
+
+    async def _make_room(self) -> None:
+        """Room for one more upstream connection of a client's own: the least recently
+        used idle one is reclaimed when all are taken; Overloaded when none is idle."""
+        if self._own_upstreams() < self.max_upstreams:
+            return
+        now = asyncio.get_running_loop().time()
+        idle = [
+            (used, session)
+            for session, used in self._used.items()
+            if now - used >= self.upstream_idle_timeout and session in self._owned
+        ]
+        if idle:
+            await self._reclaim(min(idle, key=lambda pair: pair[0])[1])
+            return
+        raise Overloaded(
+            f"Server overloaded: all {self.max_upstreams} upstream connections of this proxy "
+            "are in use by other clients; try again later",
+            {"retryAfterMs": int(min(self.upstream_idle_timeout, 30.0) * 1000)},
+        )
+
+    async def _reclaim(self, session: AppSession) -> None:
+        """Close an idle client's session and with it its upstream connection."""
+        pair = self._owned.pop(session, None)
+        self._used.pop(session, None)
+        self._levels.pop(session, None)
+        logger.info("Closing an upstream connection idle for %gs", self.upstream_idle_timeout)
+        if pair is not None and pair[0] is not self._main:
+            self._spawn(pair[0].close())
+        if not session.closed:
+            await session.close()
+
+    async def _reap(self) -> None:
+        """Close the clients' own upstream connections idle for ``upstream_idle_timeout``."""
+        loop = asyncio.get_running_loop()
+        while self._owned:
+            await asyncio.sleep(self.upstream_idle_timeout / 2)
+            now = loop.time()
+            for session, used in list(self._used.items()):
+                if now - used >= self.upstream_idle_timeout and session in self._owned:
+                    with contextlib.suppress(Exception):
+                        await self._reclaim(session)
 
     def _watch(self, session: AppSession, client: Client) -> None:
         watcher = asyncio.get_running_loop().create_task(self._close_with(session, client))
@@ -379,6 +450,7 @@ class ProxyServer(Server):
             for end in ends:
                 end.cancel()
         self._owned.pop(session, None)
+        self._used.pop(session, None)
         self._levels.pop(session, None)
         self._spawn(client.close())
         if not session.closed:
@@ -389,6 +461,7 @@ class ProxyServer(Server):
         session = rctx.session
         owned = self._owned.get(session)
         if owned is not None:
+            self._used[session] = asyncio.get_running_loop().time()
             return owned
         main, link = self._main, self._main_link
         if main is None or link is None or self._depth == 0:
