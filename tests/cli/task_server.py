@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from mcpkit import Context, Server
+from mcpkit import Context, Server, ToolError
 
 app = Server("tasks", version="0.1")
 
@@ -48,7 +48,7 @@ async def stall(seconds: float) -> str:
 @app.tool(task_support="optional")
 async def broken() -> str:
     """Always a tool error."""
-    raise ValueError("the renderer is out of paint")
+    raise ToolError("the renderer is out of paint")
 
 
 @app.tool()

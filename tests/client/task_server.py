@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from mcpkit import Context, McpError, Server
+from mcpkit import Context, McpError, Server, ToolError
 from mcpkit.server.tasks import TaskManager
 
 
@@ -36,7 +36,7 @@ def make_app(gate: asyncio.Event | None = None, **manager: Any) -> Server:
     @app.tool(task_support="optional")
     def fails() -> str:
         """Always fails."""
-        raise ValueError("boom")
+        raise ToolError("boom")
 
     @app.tool(task_support="optional")
     async def forever() -> str:

@@ -144,7 +144,9 @@ async def test_clean_up_sees_the_failure(era: str, wire: Any) -> None:
     app = make_server()
     async with connect(app, era, "memory", wire) as client:
         result = await client.call_tool("failing")
-        assert result.is_error and "boom" in result.content[0].text  # type: ignore[union-attr]
+        # The client reads the masked message; the clean-up below still saw the exception.
+        assert result.is_error and "boom" not in result.content[0].text  # type: ignore[union-attr]
+        assert "(error id " in result.content[0].text  # type: ignore[union-attr]
         assert (await client.call_tool("sync_tool", {"n": 3})).content[
             0
         ].text == "3 via conn2 (True)"  # type: ignore[union-attr]
@@ -218,6 +220,12 @@ async def test_a_dependency_error_is_a_tool_error(wire: Any) -> None:
 
     async with Client(app, era="2026-07-28", tracer=wire()) as client:
         result = await client.call_tool("query")
+    # An unexpected exception of a dependency is masked like the tool's own.
+    shown = result.content[0].text  # type: ignore[union-attr]
+    assert result.is_error and shown.startswith("Error executing tool 'query' (error id ")
+    app.mask_errors = False
+    async with Client(app, era="2026-07-28", tracer=wire()) as client:
+        result = await client.call_tool("query")
     assert result.is_error and "database is down" in result.content[0].text  # type: ignore[union-attr]
 
 
@@ -246,6 +254,7 @@ async def test_no_context_unless_a_dependency_takes_one(wire: Any) -> None:
         return 40
 
     app.dependency_overrides[second] = wants_context
+    app.mask_errors = False  # the configuration error's message is what is checked
     async with Client(app, era="2026-07-28", tracer=wire()) as client:
         result = await client.call_tool("plain_deps", {"x": 2})
         assert result.is_error and "takes a Context" in result.content[0].text  # type: ignore[union-attr]
