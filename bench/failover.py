@@ -60,6 +60,7 @@ sys.path.insert(0, str(ROOT))
 import orjson  # noqa: E402
 import redis.asyncio as aioredis  # noqa: E402
 from tests.scaleout.cluster import (  # noqa: E402
+    PREFIX,
     Deployment,
     direct_url,
     start_deployment,
@@ -240,10 +241,10 @@ async def until(predicate: Any, timeout: float) -> bool:
 async def written_steps(store: aioredis.Redis, sid: str, tag: str) -> set[int]:
     """The progress steps of the call tagged ``tag`` in the session's Redis event logs."""
     steps: set[int] = set()
-    streams = await store.hkeys(f"mcpkit:s:{{{sid}}}:streams")
+    streams = await store.hkeys(f"{PREFIX}:s:{{{sid}}}:streams")
     for key in streams:
         name = key.decode() if isinstance(key, bytes) else str(key)
-        for _id, fields in await store.xrange(f"mcpkit:s:{{{sid}}}:ev:{name}"):
+        for _id, fields in await store.xrange(f"{PREFIX}:s:{{{sid}}}:ev:{name}"):
             data = fields.get(b"d")
             if data is None:
                 continue
