@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import select
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from mcpkit import Client, Server
 from mcpkit.errors import McpError
+from tests.firsthour.conftest import HERE, env_with
+from tests.firsthour.test_stop import free_port
 
 
 def test_a_version_that_contradicts_the_era_is_refused() -> None:
@@ -27,3 +34,38 @@ async def test_a_prompt_from_a_server_without_prompts_says_so(era: str) -> None:
         with pytest.raises(McpError, match="offers no prompts") as caught:
             await client.get_prompt("greeting")
     assert caught.value.code == -32601
+
+
+def test_run_with_a_port_serves_http(tmp_path: Path) -> None:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mcpkit", "run", str(HERE / "weather.py"), "--port", str(port)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env_with(),
+    )
+    assert proc.stderr is not None
+    try:
+        ready, _, _ = select.select([proc.stderr], [], [], 30)
+        assert ready, "nothing said in 30 s (serving stdio?)"
+        banner = proc.stderr.readline().decode()
+        assert f"on http://127.0.0.1:{port}/mcp (Streamable HTTP" in banner, banner
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+STDIO_PORT = ("-t", "stdio", "--port", "8123")
+
+
+def test_run_over_stdio_says_the_port_goes_unused() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mcpkit", "run", str(HERE / "weather.py"), *STDIO_PORT],
+        input=b"",
+        capture_output=True,
+        env=env_with(),
+        timeout=60,
+    )
+    assert done.returncode == 0
+    assert b"--port not used: serving over stdio" in done.stderr

@@ -107,11 +107,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("server", metavar="SERVER", help="path/to/file.py[:object] or module:object")
     run.add_argument(
-        "-t", "--transport", choices=("stdio", "http"), default="stdio", help="default: stdio"
+        "-t",
+        "--transport",
+        choices=("stdio", "http"),
+        default=None,
+        help="default: stdio, or http when --host, --port or --path is given",
     )
-    run.add_argument("--host", default="127.0.0.1", help="HTTP: address to bind (127.0.0.1)")
-    run.add_argument("--port", type=int, default=8000, help="HTTP: port (8000; 0 picks a free one)")
-    run.add_argument("--path", default="/mcp", help="HTTP: endpoint path (/mcp)")
+    run.add_argument("--host", help="HTTP: address to bind (127.0.0.1)")
+    run.add_argument("--port", type=int, help="HTTP: port (8000; 0 picks a free one)")
+    run.add_argument("--path", help="HTTP: endpoint path (/mcp)")
     run.add_argument(
         "--event-store",
         metavar="FILE",

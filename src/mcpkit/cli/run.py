@@ -312,8 +312,27 @@ def _run_compat(args: argparse.Namespace) -> int | None:
     return status if isinstance(status, int) else 0
 
 
+def _choose_transport(args: argparse.Namespace) -> None:
+    """Settle ``--transport``: an HTTP option given (--host, --port, --path) means HTTP
+    unless stdio was asked for, which then says the option goes unused; then the HTTP
+    defaults."""
+    given = [
+        flag
+        for flag, value in (("--host", args.host), ("--port", args.port), ("--path", args.path))
+        if value is not None
+    ]
+    if args.transport is None:
+        args.transport = "http" if given else "stdio"
+    elif args.transport == "stdio" and given:
+        _note(f"{', '.join(given)} not used: serving over stdio (--transport http serves a URL)")
+    args.host = "127.0.0.1" if args.host is None else args.host
+    args.port = 8000 if args.port is None else args.port
+    args.path = "/mcp" if args.path is None else args.path
+
+
 def run_server(args: argparse.Namespace) -> int:
     """Serve the server named by ``args.server``."""
+    _choose_transport(args)
     if getattr(args, "compat", False):
         status = _run_compat(args)
         if status is not None:
