@@ -31,6 +31,14 @@ def ping() -> str:
     return "pong"
 
 
+@app.tool()
+async def nap(seconds: float) -> str:
+    import asyncio
+
+    await asyncio.sleep(seconds)
+    return "rested"
+
+
 app.run()
 """
 HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
@@ -104,6 +112,9 @@ async def test_an_idle_upstream_is_reclaimed(tmp_path: Path) -> None:
         await first.connect()
         try:
             assert proxy._own_upstreams() <= 1
+            # A call running longer than the idle timeout keeps its connection.
+            napped = await first.call_tool("nap", {"seconds": 1.0})
+            assert napped.content[0].text == "rested"  # type: ignore[union-attr]
             for _ in range(200):  # the reaper closes it once idle
                 if first.session.closed or not proxy._owned:
                     break

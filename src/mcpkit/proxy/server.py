@@ -395,11 +395,7 @@ class ProxyServer(Server):
         if self._own_upstreams() < self.max_upstreams:
             return
         now = asyncio.get_running_loop().time()
-        idle = [
-            (used, session)
-            for session, used in self._used.items()
-            if now - used >= self.upstream_idle_timeout and session in self._owned
-        ]
+        idle = [(used, s) for s, used in self._used.items() if self._idle_since(s, used, now)]
         if idle:
             await self._reclaim(min(idle, key=lambda pair: pair[0])[1])
             return
@@ -407,6 +403,15 @@ class ProxyServer(Server):
             f"Server overloaded: all {self.max_upstreams} upstream connections of this proxy "
             "are in use by other clients; try again later",
             {"retryAfterMs": int(min(self.upstream_idle_timeout, 30.0) * 1000)},
+        )
+
+    def _idle_since(self, session: AppSession, used: float, now: float) -> bool:
+        """Whether ``session``'s own upstream is reclaimable: unused for
+        ``upstream_idle_timeout`` and no request of the client is being served."""
+        return (
+            now - used >= self.upstream_idle_timeout
+            and session in self._owned
+            and not session._in_flight
         )
 
     async def _reclaim(self, session: AppSession) -> None:
@@ -427,7 +432,7 @@ class ProxyServer(Server):
             await asyncio.sleep(self.upstream_idle_timeout / 2)
             now = loop.time()
             for session, used in list(self._used.items()):
-                if now - used >= self.upstream_idle_timeout and session in self._owned:
+                if self._idle_since(session, used, now):
                     with contextlib.suppress(Exception):
                         await self._reclaim(session)
 
