@@ -193,6 +193,11 @@ async def test_the_original_talks_back_through_the_transform(transport: str, era
         return f"{item} x{qty}: {answer.action} {answer.content}"
 
     app.transform_tool("order", name="buy_one", args={"qty": ArgTransform(hide=True, default=1)})
+
+    @app.tool_transform("order", name="buy_two")
+    async def two(arguments: dict[str, Any], call_next: CallNext) -> Any:
+        return await call_next({**arguments, "qty": 2})
+
     asked: list[str] = []
 
     async def elicit(params: Any, ctx: Any) -> Any:
@@ -201,5 +206,49 @@ async def test_the_original_talks_back_through_the_transform(transport: str, era
 
     async with connect(app, transport, era, elicitation_handler=elicit) as client:
         result = await client.call_tool("buy_one", {"item": "tea"})
-    assert result.content[0].text == "tea x1: accept {'ok': True}"  # type: ignore[union-attr]
-    assert asked == ["Buy 1 tea?"]
+        assert result.content[0].text == "tea x1: accept {'ok': True}"  # type: ignore[union-attr]
+        result = await client.call_tool("buy_two", {"item": "jam", "qty": 9})
+        assert result.content[0].text == "jam x2: accept {'ok': True}"  # type: ignore[union-attr]
+    assert asked == ["Buy 1 tea?", "Buy 2 jam?"]
+
+
+@pytest.mark.parametrize(("transport", "era"), WAYS, ids=IDS)
+async def test_call_next_answers_failures_as_error_results(transport: str, era: str) -> None:
+    app: Server[Any] = Server("flaky")
+
+    @app.tool()
+    def divide(a: int, b: int) -> float:
+        return a / b
+
+    @app.tool()
+    def shout(text: str, ctx: Context) -> str:
+        if not text:
+            raise ValueError("nothing to shout")
+        return text.upper()
+
+    seen: list[tuple[bool, str]] = []
+
+    async def record(arguments: dict[str, Any], call_next: CallNext) -> Any:
+        result = await call_next(arguments)
+        seen.append((result.is_error, result.text))
+        return result
+
+    app.transform_tool("divide", name="ratio", wrap=record)
+    app.transform_tool("shout", name="loud", wrap=record)
+    app.transform_tool("divide", name="half", args={"b": ArgTransform(hide=True, default=2)})
+    async with connect(app, transport, era) as client:
+        assert (await client.call_tool("ratio", {"a": 1, "b": 4})).structured_content == {
+            "result": 0.25
+        }
+        assert (await client.call_tool("ratio", {"a": 1, "b": 0})).is_error
+        assert (await client.call_tool("loud", {"text": "hey"})).content[0].text == "HEY"  # type: ignore[union-attr]
+        assert (await client.call_tool("loud", {"text": ""})).is_error
+        half = await client.call_tool("half", {"a": 5})
+        assert half.structured_content == {"result": 2.5}
+        assert half.content[0].text == '{"result":2.5}'  # type: ignore[union-attr]
+    assert seen == [
+        (False, '{"result":0.25}'),
+        (True, "Error executing tool 'divide': division by zero"),
+        (False, "HEY"),
+        (True, "Error executing tool 'shout': nothing to shout"),
+    ]

@@ -29,8 +29,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from mcpkit.errors import McpError
 from mcpkit.jsonrpc import JSONObject
 from mcpkit.server.context import Context
+from mcpkit.server.schema import ArgumentsError
+from mcpkit.server.tools import error_result
 
 if TYPE_CHECKING:
     from mcpkit.server.app import Server
@@ -232,31 +235,72 @@ def transform_tool(
             return arguments
         return {**defaults, **arguments}
 
-    async def call_next_for(ctx: Context) -> CallNext:
-        async def call_next(arguments: dict[str, Any]) -> ToolResult:
-            return ToolResult(await forward(to_original(with_defaults(dict(arguments))), ctx))
-
-        return call_next
-
     own_output = False
-    if wrap is None:
+    transformed: Callable[..., Awaitable[Any]]
+    # A local original that takes no Context is called here, without a Context of ours
+    # (which would cost an MRTR round on the 2026-07-28 wire); any other through its server.
+    plain = local is not None and local.context_param is None and not local.limiter
+    if plain:
+        assert local is not None
+        signature, function, workers = local.signature, local.function, server.workers
+    if plain and wrap is None:  # its values are converted as the original converts them
 
-        async def transformed(arguments: dict[str, Any], ctx: Context) -> Any:
-            result = await forward(to_original(with_defaults(arguments)), ctx)
-            return ToolResult(result)
-    else:
-        user_wrap = wrap
+        async def direct(arguments: dict[str, Any]) -> Any:
+            kwargs = signature.validate(to_original(with_defaults(arguments)))
+            return await function.call(workers, **kwargs)
 
-        async def transformed(arguments: dict[str, Any], ctx: Context) -> Any:
-            value = user_wrap(with_defaults(arguments), await call_next_for(ctx))
+        transformed = direct
+    elif wrap is None:
+
+        async def through(arguments: dict[str, Any], ctx: Context) -> Any:
+            return ToolResult(await forward(to_original(with_defaults(arguments)), ctx))
+
+        transformed = through
+    elif plain:
+        assert local is not None
+        user_wrap, original = wrap, local
+
+        async def call_plain(arguments: dict[str, Any]) -> ToolResult:
+            try:
+                kwargs = signature.validate(to_original(with_defaults(dict(arguments))))
+            except ArgumentsError as exc:
+                return ToolResult(error_result(f"Invalid arguments for tool '{source}': {exc}"))
+            try:
+                value = await function.call(workers, **kwargs)
+            except McpError:
+                raise
+            except Exception as exc:
+                text = str(exc) or type(exc).__name__
+                return ToolResult(error_result(f"Error executing tool '{source}': {text}"))
+            return ToolResult(original.to_result(value))
+
+        async def wrapped_direct(arguments: dict[str, Any]) -> Any:
+            value = user_wrap(with_defaults(arguments), call_plain)
             if inspect.isawaitable(value):
                 value = await value
             return value
 
+        transformed = wrapped_direct
+    else:
+        user_wrap = wrap
+
+        async def wrapped_through(arguments: dict[str, Any], ctx: Context) -> Any:
+            async def call_next(arguments: dict[str, Any]) -> ToolResult:
+                mapped = to_original(with_defaults(dict(arguments)))
+                return ToolResult(await forward(mapped, ctx))
+
+            value = user_wrap(with_defaults(arguments), call_next)
+            if inspect.isawaitable(value):
+                value = await value
+            return value
+
+        transformed = wrapped_through
+
+    if wrap is not None:
         returns = _return_type(wrap)
         own_output = returns is not None
         if returns is not None:  # the wrap says what the tool returns: its output schema
-            transformed.__annotations__["return"] = returns
+            typing.cast("Any", transformed).__annotations__["return"] = returns
     own_output = own_output or "output_schema" in options
     description = description if description is not None else definition.get("description")
     title = title if title is not None else definition.get("title")
@@ -279,7 +323,11 @@ def transform_tool(
             server.tools._changed()
         raise
     entry = server.tools.tools[new_name]
-    entry.passthrough_type = ToolResult
+    if plain and wrap is None:  # its values are the original's, converted as it does
+        assert local is not None
+        entry.output, entry.passthrough_type = local.output, local.passthrough_type
+    else:
+        entry.passthrough_type = ToolResult
     output_schema = definition.get("outputSchema")
     if output_schema is not None and not own_output:
         entry.definition["outputSchema"] = output_schema
