@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Final
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import JSONObject
 from mcpkit.server.context import Context
+from mcpkit.server.errors import ToolError
 from mcpkit.server.schema import ArgumentsError
 from mcpkit.server.tools import error_result
 
@@ -269,9 +270,17 @@ def transform_tool(
                 value = await function.call(workers, **kwargs)
             except McpError:
                 raise
+            except ToolError as exc:
+                return ToolResult(error_result(f"Error executing tool '{source}': {exc}"))
             except Exception as exc:
-                text = str(exc) or type(exc).__name__
-                return ToolResult(error_result(f"Error executing tool '{source}': {text}"))
+                if server.mask_errors:  # as a call of the original would answer
+                    from mcpkit.server.masking import report
+
+                    eid = report(f"Tool '{source}'", exc)
+                    message = f"Error executing tool '{source}' (error id {eid})"
+                else:
+                    message = f"Error executing tool '{source}': {str(exc) or type(exc).__name__}"
+                return ToolResult(error_result(message))
             return ToolResult(original.to_result(value))
 
         async def wrapped_direct(arguments: dict[str, Any]) -> Any:
