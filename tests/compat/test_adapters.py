@@ -241,3 +241,38 @@ def test_docstring_sections_without_griffe() -> None:
     assert ours.description == "Forecast for a city.\n\nMore words."
     assert ours.parameters == {"city": "The city name\non two lines.", "days": "How many days."}
     assert parse_docstring(forecast) == ours  # griffe (installed here) agrees
+
+
+async def test_mcpserver_middleware_2x() -> None:
+    """2.x middleware (``MCPServer(middleware=[...])`` and ``server.middleware.append``):
+    ``async (ctx, call_next)`` sees the method and params, may refuse with ``MCPError`` or
+    pass on; as the official reference servers use it."""
+    from mcpkit.compat.mcp.server.context import ServerRequestContext
+    from mcpkit.compat.mcp.shared.exceptions import MCPError
+
+    seen: list[str] = []
+
+    async def record(ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+        seen.append(ctx.method)
+        return await call_next(ctx)
+
+    mcp: MCPServer[Any] = MCPServer("mw", middleware=[record])
+
+    @mcp.tool()
+    def known() -> str:
+        return "yes"
+
+    async def reject_unknown(ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+        if ctx.method == "tools/call" and ctx.params is not None:
+            name = ctx.params.get("name")
+            if name not in {t.name for t in await mcp.list_tools()}:
+                raise MCPError(-32602, f"Unknown tool: {name}")
+        return await call_next(ctx)
+
+    mcp.middleware.append(reject_unknown)
+    async with Client(mcp.native) as client:
+        assert (await client.call_tool("known")).structured_content == {"result": "yes"}
+        with pytest.raises(Exception, match="Unknown tool: other") as refused:
+            await client.call_tool("other")
+    assert getattr(refused.value, "code", None) == -32602
+    assert seen.count("tools/call") == 2 and len(mcp.middleware) == 2

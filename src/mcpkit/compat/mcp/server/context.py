@@ -36,3 +36,52 @@ class ServerRequestContext(Generic[LifespanContextT, RequestT]):
     request: RequestT | None = None
     close_sse_stream: Any = None
     close_standalone_sse_stream: Any = None
+
+
+def native_middleware(middleware: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """A 2.x ``async (ctx, call_next)`` middleware as mcpkit's: it gets a
+    :class:`ServerRequestContext` of the message, and ``call_next`` runs the rest of the
+    chain (the context it is handed back is not consulted)."""
+
+    async def run(mctx: Any, call_next: Callable[..., Awaitable[Any]]) -> Any:
+        native = None
+        if not mctx.is_notification:
+            native = mctx.context
+        version = native.protocol_version if native is not None else None
+        ctx: ServerRequestContext[Any, Any] = ServerRequestContext(
+            session=ServerSession(native) if native is not None else None,  # type: ignore[arg-type]
+            lifespan_context=native.lifespan if native is not None else None,
+            protocol_version=version.name if version is not None else "",
+            method=mctx.method,
+            params=mctx.params,
+            request_id=mctx.request_id,
+            meta=mctx.meta,
+        )
+
+        async def next_(_: Any = None) -> Any:
+            return await call_next(mctx)
+
+        return await middleware(ctx, next_)
+
+    return run
+
+
+class MiddlewareList(list[Any]):
+    """``server.middleware``: appending (or inserting, extending) a 2.x middleware adds it
+    to the mcpkit server's chain (the first added is the outermost)."""
+
+    def __init__(self, native: Any, middleware: Any = ()) -> None:
+        super().__init__()
+        self._native = native
+        self.extend(middleware)
+
+    def append(self, middleware: Any) -> None:
+        super().append(middleware)
+        self._native.add_middleware(native_middleware(middleware))
+
+    def extend(self, middleware: Any) -> None:
+        for item in middleware:
+            self.append(item)
+
+    def insert(self, index: Any, middleware: Any) -> None:
+        self.append(middleware)  # mcpkit's chain only grows at its inner end

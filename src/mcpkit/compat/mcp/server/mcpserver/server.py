@@ -66,6 +66,7 @@ class MCPServer(Generic[LifespanResultT]):
         debug: bool = False,
         lifespan: Callable[[Any], AbstractAsyncContextManager[Any]] | None = None,
         auth: Any = None,
+        middleware: list[Any] | None = None,
         **settings: Any,
     ) -> None:
         if auth is not None or auth_server_provider is not None or token_verifier is not None:
@@ -101,6 +102,10 @@ class MCPServer(Generic[LifespanResultT]):
         self._completion = False
         self.native.declare_as = self._declare_as
         self.native.compat_owner = self  # type: ignore[attr-defined]
+        from mcpkit.compat.mcp.server.context import MiddlewareList
+
+        #: The 2.x middleware chain (``async (ctx, call_next)``), outermost first.
+        self.middleware = MiddlewareList(self.native, middleware or ())
         self._http: ServerHTTPApp | None = None
 
     #: Whether a failing tool's own message is shown for any exception (1.x), or only for a
