@@ -19,6 +19,7 @@ CONTROL_FLOW = {
     "mcpkit.server.tasks_extension.StartTask",
     "mcpkit.server.schema.ArgumentsError",
     "mcpkit.transports.http.asgi.BodyTooLarge",
+    "mcpkit.transports.http.asgi.BodyTooSlow",
 }
 
 
