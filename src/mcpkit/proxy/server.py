@@ -75,6 +75,7 @@ from mcpkit.server.discover import DISCOVER_METHOD, discover_result
 from mcpkit.server.logging import LEVELS
 from mcpkit.server.mrtr import MRTR_METHODS
 from mcpkit.server.tasks_extension import EXTENSION_ID, opted_in
+from mcpkit.skills import EXTENSION_ID as SKILLS_EXTENSION_ID
 
 if TYPE_CHECKING:
     from mcpkit.client import Client
@@ -94,6 +95,9 @@ FORWARDED_METHODS: Final = (
     "prompts/list",
     "prompts/get",
     "completion/complete",
+    "skills/list",
+    "skills/get",
+    "resources/directory/read",
     "tasks/get",
     "tasks/result",
     "tasks/list",
@@ -581,6 +585,9 @@ class ProxyServer(Server):
                 caps["tasks"] = dict(LEGACY_TASKS_CAPABILITY)
             if "completions" in caps and not version.audio:
                 del caps["completions"]
+        skills = (upstream.get("extensions") or {}).get(SKILLS_EXTENSION_ID)
+        if isinstance(skills, dict):  # the Skills extension: its methods are forwarded
+            caps["extensions"] = {**(caps.get("extensions") or {}), SKILLS_EXTENSION_ID: skills}
         self._caps[key] = caps
         return caps
 

@@ -1277,6 +1277,11 @@ class Server(Generic[LifespanT]):
             apps_feature.advertise(self, caps)
             if self._skills is not None:
                 self._skills.advertise(caps)
+            mounts = self.__dict__.get("_mcpkit_mounts")
+            if mounts is not None:  # skills of mounted servers
+                from mcpkit.server.mount_skills import advertise
+
+                advertise(mounts, caps, version)
             self._caps[key] = caps
         return caps
 

@@ -172,6 +172,10 @@ class Mount:
         self.name_prefix = f"{prefix}_" if prefix else ""
         #: What resource URIs start with (``"weather+"``; empty without a prefix).
         self.uri_prefix = f"{prefix.lower().replace('_', '-')}+" if prefix else ""
+        #: What the child's ``skill://`` URIs start with in the parent: its prefix is an
+        #: organizational prefix of the skill paths (``"skill://weather/"``; see
+        #: :mod:`mcpkit.server.mount_skills`).
+        self.skill_prefix = f"skill://{self.uri_prefix[:-1]}/" if prefix else "skill://"
         # The child's names seen in its last listings (a child serving lists of its own
         # making, a proxy say, has nothing in its registries).
         self._listed: dict[Kind, frozenset[str]] = {}
@@ -203,7 +207,10 @@ class Mount:
         return name[len(p) :] if name.startswith(p) and len(name) > len(p) else None
 
     def uri(self, local: str) -> str:
-        """The parent's URI (or template) of the child's ``local`` one."""
+        """The parent's URI (or template) of the child's ``local`` one (a ``skill://`` URI
+        gets the prefix as the first segment of its path)."""
+        if self.uri_prefix and local.startswith("skill://"):
+            return self.skill_prefix + local[len("skill://") :]
         return self.uri_prefix + local
 
     def local_uri(self, uri: str) -> str | None:
@@ -211,7 +218,13 @@ class Mount:
         p = self.uri_prefix
         if not p:
             return uri
-        return uri[len(p) :] if uri.startswith(p) and len(uri) > len(p) else None
+        if uri.startswith("skill://"):
+            sp = self.skill_prefix
+            return (
+                "skill://" + uri[len(sp) :] if uri.startswith(sp) and len(uri) > len(sp) else None
+            )
+        local = uri[len(p) :] if uri.startswith(p) and len(uri) > len(p) else None
+        return None if local is not None and local.startswith("skill://") else local
 
     # -- what the child serves -------------------------------------------------------------------
 
@@ -380,7 +393,10 @@ class _Mounts:
             "resources/unsubscribe": self.unsubscribe,
             "completion/complete": self.complete,
         }
-        for method in _METHODS:
+        from mcpkit.server import mount_skills
+
+        handlers.update(mount_skills.handlers(self))
+        for method in (*_METHODS, "skills/list", "skills/get", "resources/directory/read"):
             parent.request_handler(method)(handlers[method])
         if parent.modern_versions:
             parent.request_handler(LISTEN_METHOD)(self.listen)
@@ -575,6 +591,11 @@ class _Mounts:
 
     def _resource(self, params: JSONObject | None) -> tuple[Mount, str] | None:
         uri = params.get("uri") if type(params) is dict else None
+        if type(uri) is str and uri.startswith("skill://"):
+            for m in self.mounts:  # a prefixed mount's skills, before the parent's template
+                local = m.local_uri(uri) if m.prefix is not None else None
+                if local is not None:
+                    return m, local
         if type(uri) is not str or self.parent.resources.find(uri) is not None:
             return None
         return self.find("uri", uri)
