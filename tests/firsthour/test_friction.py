@@ -69,3 +69,32 @@ def test_run_over_stdio_says_the_port_goes_unused() -> None:
     )
     assert done.returncode == 0
     assert b"--port not used: serving over stdio" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("target", "said"),
+    [
+        ("127.0.0.1:8000/mcp", "did you mean the URL http://127.0.0.1:8000/mcp?"),
+        ("localhost:8000", "did you mean the URL http://localhost:8000/mcp?"),
+        ("weather", "did you mean the file weather.py?"),
+        ("ftp://example.org/mcp", "is a ftp:// URL; mcpkit reaches servers over http(s)"),
+        ("no-such-server-command", "no command 'no-such-server-command' on PATH"),
+    ],
+)
+def test_a_target_that_cannot_be_a_command_names_the_likely_intent(
+    target: str, said: str, tmp_path: Path
+) -> None:
+    (tmp_path / "weather.py").write_text((HERE / "weather.py").read_text())
+    done = subprocess.run(
+        [sys.executable, "-m", "mcpkit", "inspect", target],
+        capture_output=True,
+        text=True,
+        input="",
+        cwd=tmp_path,
+        env=env_with(),
+        timeout=60,
+    )
+    assert done.returncode == 1
+    first = done.stderr.splitlines()[0]
+    assert said in first, done.stderr
+    assert "No such file or directory" not in done.stderr

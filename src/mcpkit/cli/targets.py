@@ -18,6 +18,9 @@ A TARGET is, in this order of precedence:
 from __future__ import annotations
 
 import os
+import re
+import shlex
+import shutil
 import sys
 from typing import TYPE_CHECKING
 
@@ -81,4 +84,48 @@ def resolve_target(target: str, config: str | None = None) -> Target:
         raise CliError(
             f"no such file: {ref.path}", "give the path of a Python file that runs a Server"
         )
+    _check_command(target)
     return target
+
+
+_ADDRESS = re.compile(
+    r"(localhost|\d{1,3}(\.\d{1,3}){3}|\[[0-9A-Fa-f:.]+\]|[\w.-]+):\d{1,5}(/\S*)?"
+)
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def _check_command(target: str) -> None:
+    """Refuse, naming the likely intent, a one-word TARGET that cannot be a command: an
+    address without ``http://``, a URL of another scheme, a file name without ``.py``."""
+    try:
+        words = shlex.split(target)
+    except ValueError:
+        return  # the command line's own error will say it
+    if len(words) != 1:
+        return
+    word = words[0]
+    scheme = _SCHEME.match(word)
+    if scheme is not None:
+        raise CliError(
+            f"{word!r} is a {scheme.group(1)}:// URL; mcpkit reaches servers over http(s) "
+            "or a command line (stdio)",
+            "give an http:// or https:// URL, a server.py, or a command",
+        )
+    if _ADDRESS.fullmatch(word) and not os.path.exists(word):
+        path = "" if "/" in word else "/mcp"
+        raise CliError(
+            f"{word!r} is not a command; did you mean the URL http://{word}{path}?",
+            "an HTTP server is given by its URL, with http:// or https://",
+        )
+    if os.sep in word or os.path.exists(word) or shutil.which(word) is not None:
+        return
+    for guess in (f"{word}.py", word.replace(".", os.sep) + ".py"):
+        if os.path.isfile(guess):
+            raise CliError(
+                f"no command {word!r}; did you mean the file {guess}?",
+                f"give the file: {guess} (or {guess}:app for its Server object)",
+            )
+    raise CliError(
+        f"no command {word!r} on PATH, and no file {word}.py here",
+        "give a server.py, a module:object, an http(s) URL, or a command line",
+    )
