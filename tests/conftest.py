@@ -14,6 +14,7 @@ import pytest
 from mcpkit.session import ClientSession, ServerSession
 from mcpkit.transports import MemoryTransport, StdioClientTransport
 from tests.servers import core_server
+from tests.ways import ERAS, TRANSPORTS
 
 # A suite started with SIGINT ignored (a background job of a non-interactive shell) would hand
 # that on to every process it starts (an ignored signal stays ignored across exec), and the
@@ -55,6 +56,18 @@ class Pair:
         self.client = client
         self.server = server
         self.transport = transport
+
+
+@pytest.fixture(params=ERAS)
+def era(request: pytest.FixtureRequest) -> str:
+    """Each era in turn: ``"legacy"`` (the handshake) and ``"2026-07-28"`` (see tests/ways.py)."""
+    return str(request.param)
+
+
+@pytest.fixture(params=TRANSPORTS)
+def transport(request: pytest.FixtureRequest) -> str:
+    """Each in-process transport in turn: ``"memory"`` and ``"http"`` (see tests/ways.py)."""
+    return str(request.param)
 
 
 @pytest.fixture(params=["memory", "stdio"])

@@ -12,31 +12,7 @@ from typing import Annotated, Any
 import pytest
 
 from mcpkit import Client, Context, Depends, Server
-
-ERAS = ("legacy", "2026-07-28")
-
-
-@pytest.fixture(params=ERAS)
-def era(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-@pytest.fixture(params=["memory", "http"])
-def transport(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-@contextlib.asynccontextmanager
-async def connect(app: Server, era: str, transport: str, wire: Any) -> AsyncIterator[Client]:
-    if transport == "memory":
-        async with Client(app, era=era, tracer=wire()) as client:
-            yield client
-        return
-    from mcpkit.transports.http import running
-
-    async with running(app.http_app()) as base:
-        async with Client(f"{base}/mcp", era=era, tracer=wire()) as client:
-            yield client
+from tests.ways import connect
 
 
 class Pool:

@@ -4,10 +4,8 @@ revision and the extension's own shapes (tests/skills/wire_skills.py)."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +19,7 @@ from mcpkit.client.skills import (
     SkillVerificationError,
 )
 from mcpkit.skills import EXTENSION_ID, SkillFormatError
-
-ERAS = ("legacy", "2026-07-28")
+from tests.ways import connect
 
 PDF_SKILL_MD = """---
 name: pdf-processing
@@ -38,16 +35,6 @@ created: 2026-01-05
 Choose the matching template from `templates/`.
 """
 REFUNDS_SKILL_MD = "---\nname: refunds\ndescription: Process refunds per policy\n---\nBe kind.\n"
-
-
-@pytest.fixture(params=ERAS)
-def era(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-@pytest.fixture(params=["memory", "http"])
-def transport(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
 
 
 def skills_tree(root: Path) -> Path:
@@ -84,19 +71,6 @@ def make_server(tmp_path: Path, **options: Any) -> Server:
         }
 
     return app
-
-
-@contextlib.asynccontextmanager
-async def connect(app: Server, era: str, transport: str, wire: Any) -> AsyncIterator[Client]:
-    if transport == "memory":
-        async with Client(app, era=era, tracer=wire()) as client:
-            yield client
-        return
-    from mcpkit.transports.http import running
-
-    async with running(app.http_app()) as base:
-        async with Client(f"{base}/mcp", era=era, tracer=wire()) as client:
-            yield client
 
 
 def sha(data: bytes) -> str:
