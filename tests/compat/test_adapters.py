@@ -276,3 +276,41 @@ async def test_mcpserver_middleware_2x() -> None:
             await client.call_tool("other")
     assert getattr(refused.value, "code", None) == -32602
     assert seen.count("tools/call") == 2 and len(mcp.middleware) == 2
+
+
+async def test_url_elicitation_required_is_a_protocol_error() -> None:
+    """``UrlElicitationRequiredError`` raised by a tool (high-level or 1.x low-level) is
+    the JSON-RPC error -32042 with the elicitations as data, not an error result."""
+    from mcpkit.compat.mcp.server.lowlevel import Server as LowServer
+    from mcpkit.compat.mcp.shared.exceptions import McpError, UrlElicitationRequiredError
+    from mcpkit.compat.mcp.types import ElicitRequestURLParams, ErrorData, Tool
+
+    needed = ElicitRequestURLParams(
+        mode="url", message="Sign in", url="https://example.com/auth", elicitation_id="e-1"
+    )
+    mcp: MCPServer[Any] = MCPServer("url")
+
+    @mcp.tool()
+    def files() -> str:
+        raise UrlElicitationRequiredError([needed])
+
+    low: LowServer[Any, Any] = LowServer("low")
+
+    @low.list_tools()
+    async def tools() -> list[Tool]:
+        return [Tool(name="files", inputSchema={"type": "object"})]
+
+    @low.call_tool()
+    async def call(name: str, arguments: dict[str, Any]) -> list[Any]:
+        raise UrlElicitationRequiredError([needed])
+
+    for native in (mcp.native, low.native):
+        async with Client(native) as client:
+            with pytest.raises(Exception, match="URL elicitation required") as raised:
+                await client.call_tool("files")
+        assert getattr(raised.value, "code", None) == -32042
+        data = getattr(raised.value, "data", None)
+        assert data["elicitations"][0]["elicitationId"] == "e-1"
+    one = McpError(ErrorData(code=-32001, message="1.x spelling"))
+    assert (one.code, one.message, str(one)) == (-32001, "1.x spelling", "1.x spelling")
+    assert McpError(-32002, "2.x spelling", {"uri": "x"}).error.data == {"uri": "x"}

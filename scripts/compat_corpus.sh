@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The compat corpus: published MCP servers (PyPI) run as published and unchanged on mcpkit.
+#
+# Each server of tests/compat/corpus/servers.tsv is installed, pinned, into its own virtualenv
+# .cache/compat-corpus/NAME together with this checkout's mcpkit (editable); then
+# tests/compat/corpus/compare.py starts it twice, as published (its console script) and on
+# mcpkit (`python -m mcpkit.compat` with the same command line), drives both with the
+# official Python client (.cache/peers/py, scripts/peers.sh) through
+# tests/compat/corpus/scripts/NAME.json (default: list everything) and compares what the
+# client saw, normalising only the SDK's version string and timestamps.
+#
+#   scripts/compat_corpus.sh            # every server
+#   scripts/compat_corpus.sh --ci       # the representative part ("yes" in the last column)
+#   scripts/compat_corpus.sh NAME ...   # these servers
+#
+# Downloads go to a cache outside the clone (PIP_CACHE_DIR, default ~/.cache/mcpkit-corpus-pip);
+# installs run CORPUS_JOBS at a time (default 2); a virtualenv is only reinstalled when its
+# requirement changed, so a second run is offline. Prints one line per server and exits 1
+# when one differs or fails.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+LIST="tests/compat/corpus/servers.tsv"
+CORPUS="$ROOT/.cache/compat-corpus"
+export PIP_CACHE_DIR="${PIP_CACHE_DIR:-$HOME/.cache/mcpkit-corpus-pip}"
+JOBS="${CORPUS_JOBS:-2}"
+PYTHON="${PYTHON:-python3}"
+CLIENT="$ROOT/.cache/peers/py/bin/python"
+[ -x "$CLIENT" ] || { echo "the official client is missing: run scripts/peers.sh" >&2; exit 2; }
+mkdir -p "$CORPUS" "$PIP_CACHE_DIR"
+
+ci=0
+wanted=()
+for arg in "$@"; do
+    if [ "$arg" = "--ci" ]; then ci=1; else wanted+=("$arg"); fi
+done
+
+selected=()
+while IFS=$'\t' read -r name req style command in_ci; do
+    case "$name" in ''|'#'*) continue ;; esac
+    if [ ${#wanted[@]} -gt 0 ]; then
+        printf '%s\n' "${wanted[@]}" | grep -qx "$name" || continue
+    elif [ "$ci" = 1 ] && [ "$in_ci" != "yes" ]; then
+        continue
+    fi
+    selected+=("$name")
+done < "$LIST"
+
+field() {  # field NAME COLUMN
+    awk -F'\t' -v n="$1" -v c="$2" '$1 == n { print $c }' "$LIST"
+}
+
+install_one() {
+    local name="$1" req venv stamp
+    req="$(field "$name" 2)"
+    venv="$CORPUS/$name"
+    stamp="$venv/.requirement"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$req" ]; then
+        return 0
+    fi
+    rm -rf "$venv"
+    "$PYTHON" -m venv "$venv"
+    if "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$req" -e "$ROOT" \
+        > "$venv.install.log" 2>&1; then
+        echo "$req" > "$stamp"
+    else
+        echo "install failed: $name (see ${venv#"$ROOT"/}.install.log)" >&2
+    fi
+}
+export -f install_one field
+export LIST CORPUS ROOT PYTHON
+printf '%s\n' "${selected[@]}" | xargs -P "$JOBS" -I{} bash -c 'install_one "$@"' _ {}
+
+status=0
+for name in "${selected[@]}"; do
+    venv="$CORPUS/$name"
+    if [ ! -f "$venv/.requirement" ]; then
+        echo "$name: not installed"; status=1; continue
+    fi
+    tmp="$(mktemp -d)"
+    git -C "$tmp" init -q 2>/dev/null && git -C "$tmp" -c user.name=c -c user.email=c@c \
+        commit -q --allow-empty -m init 2>/dev/null || true
+    read -r -a command <<< "$(field "$name" 4 | sed "s#{tmp}#$tmp#g")"
+    script="tests/compat/corpus/scripts/$name.json"
+    [ -f "$script" ] || { script="$tmp/script.json"; echo '[{"op": "list"}]' > "$script"; }
+    if out="$(PYTHONPATH="$ROOT/src${PYTHONPATH:+:$PYTHONPATH}" timeout 300 \
+        "$ROOT/.venv/bin/python" tests/compat/corpus/compare.py "$venv" "$script" -- "${command[@]}" 2>&1)"; then
+        echo "$name ($(field "$name" 3)): same"
+    else
+        echo "$name ($(field "$name" 3)): DIFFERS"
+        printf '%s\n' "$out" | tail -20 | sed 's/^/    /'
+        status=1
+    fi
+    rm -rf "$tmp"
+done
+exit "$status"
