@@ -123,7 +123,12 @@ def cut_large(raw: bytes) -> bytes:
     parsed in full, so an answer that differs in any byte is still caught."""
     i = raw.find(_LARGE_HEAD)
     end = i + len(LARGE_JSON)
-    if i > 0 and raw[i - 1] == 0x22 and raw.startswith(LARGE_JSON, i) and raw[end:end + 1] == b'"':
+    if (
+        i > 0
+        and raw[i - 1] == 0x22
+        and raw.startswith(LARGE_JSON, i)
+        and raw[end : end + 1] == b'"'
+    ):
         return raw[:i] + _LARGE_CUT_JSON + raw[end:]
     return raw
 
@@ -165,13 +170,20 @@ def check_large(msg: dict[str, Any], kind: str) -> str | None:
 LIVE: set[asyncio.subprocess.Process] = set()
 
 
-async def spawn(argv: Sequence[str], env: dict[str, str], stderr: IO[bytes] | int,
-                stdio: bool) -> asyncio.subprocess.Process:
+async def spawn(
+    argv: Sequence[str], env: dict[str, str], stderr: IO[bytes] | int, stdio: bool
+) -> asyncio.subprocess.Process:
     """Start a server in its own process group (so it and any child die together)."""
     pipe = asyncio.subprocess.PIPE if stdio else asyncio.subprocess.DEVNULL
     proc = await asyncio.create_subprocess_exec(
-        *argv, stdin=pipe, stdout=pipe, stderr=stderr, env=env, limit=STREAM_LIMIT,
-        start_new_session=True)
+        *argv,
+        stdin=pipe,
+        stdout=pipe,
+        stderr=stderr,
+        env=env,
+        limit=STREAM_LIMIT,
+        start_new_session=True,
+    )
     LIVE.add(proc)
     return proc
 
@@ -216,7 +228,7 @@ def cpu_seconds(pid: int) -> float:
     """utime + stime of every thread of `pid`, in seconds."""
     with open(f"/proc/{pid}/stat", "rb") as f:
         stat = f.read()
-    fields = stat[stat.rindex(b")") + 2:].split()
+    fields = stat[stat.rindex(b")") + 2 :].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
@@ -314,8 +326,9 @@ class StdioServer:
         self.init_result: dict[str, Any] = {}
 
     @classmethod
-    async def start(cls, argv: Sequence[str], env: dict[str, str],
-                    stderr: IO[bytes] | int) -> tuple[StdioServer, float]:
+    async def start(
+        cls, argv: Sequence[str], env: dict[str, str], stderr: IO[bytes] | int
+    ) -> tuple[StdioServer, float]:
         """Spawn and initialize; returns the server and the cold start (spawn → result) in ms."""
         t0 = time.perf_counter()
         proc = await spawn(argv, env, stderr, stdio=True)
@@ -360,10 +373,16 @@ class StdioServer:
             raise BenchError(f"unexpected message: {line[:200]!r}")
         if "method" in msg:
             if "id" in msg:
-                self.writer.write(orjson.dumps({
-                    "jsonrpc": "2.0", "id": msg["id"],
-                    "error": {"code": -32601, "message": "not supported by bench client"},
-                }) + b"\n")
+                self.writer.write(
+                    orjson.dumps(
+                        {
+                            "jsonrpc": "2.0",
+                            "id": msg["id"],
+                            "error": {"code": -32601, "message": "not supported by bench client"},
+                        }
+                    )
+                    + b"\n"
+                )
             return None
         return msg
 
@@ -467,7 +486,7 @@ def _header(head: bytes, lower: bytes, name: bytes) -> bytes | None:
     if i < 0:
         return None
     start = i + len(name) + 3
-    return head[start:head.find(b"\r\n", start)].strip()
+    return head[start : head.find(b"\r\n", start)].strip()
 
 
 def parse_payload(content_type: bytes, body: bytes) -> list[Any]:
@@ -479,7 +498,8 @@ def parse_payload(content_type: bytes, body: bytes) -> list[Any]:
     for event in body.replace(b"\r\n", b"\n").split(b"\n\n"):
         data = [
             line[6:] if line.startswith(b"data: ") else line[5:]
-            for line in event.split(b"\n") if line.startswith(b"data:")
+            for line in event.split(b"\n")
+            if line.startswith(b"data:")
         ]
         if data and any(data):
             out.append(orjson.loads(b"\n".join(data)))
@@ -508,7 +528,8 @@ class HttpClient:
 
     async def connect(self) -> None:
         self.reader, self.writer = await asyncio.open_connection(
-            HOST, self.port, limit=STREAM_LIMIT)
+            HOST, self.port, limit=STREAM_LIMIT
+        )
 
     async def close(self) -> None:
         if self.writer is not None:
@@ -518,8 +539,14 @@ class HttpClient:
             self.writer = None
 
     def encode(self, body: bytes) -> bytes:
-        return (self.prefix + self.session_headers + b"Content-Length: "
-                + str(len(body)).encode() + b"\r\n\r\n" + body)
+        return (
+            self.prefix
+            + self.session_headers
+            + b"Content-Length: "
+            + str(len(body)).encode()
+            + b"\r\n\r\n"
+            + body
+        )
 
     async def exchange(self, request: bytes) -> tuple[int, bytes, bytes, bytes]:
         """Send one encoded request, read one response: (status, head, lowered head, body)."""
@@ -567,12 +594,14 @@ class HttpClient:
         if self.modern:
             return  # the 2026-07-28 wire has no handshake
         status, head, lower, payload = await self.exchange(
-            self.encode(encode_request(0, "initialize", INITIALIZE)))
+            self.encode(encode_request(0, "initialize", INITIALIZE))
+        )
         if status != 200:
             raise BenchError(f"initialize: HTTP {status}: {payload[:300]!r}")
         ctype = _header(head, lower, b"content-type") or b""
-        msgs = [m for m in parse_payload(ctype, payload)
-                if isinstance(m, dict) and m.get("id") == 0]
+        msgs = [
+            m for m in parse_payload(ctype, payload) if isinstance(m, dict) and m.get("id") == 0
+        ]
         if not msgs or not isinstance(msgs[0].get("result"), dict):
             raise BenchError(f"initialize failed: {payload[:300]!r}")
         version = str(msgs[0]["result"].get("protocolVersion", PROTOCOL_VERSION))
@@ -605,12 +634,23 @@ class HttpClient:
         """DELETE session `sid`; the HTTP status."""
         status, _, _, _ = await self.exchange(
             f"DELETE {self.path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n".encode()
-            + self.version_header + b"Mcp-Session-Id: " + sid + b"\r\nContent-Length: 0\r\n\r\n")
+            + self.version_header
+            + b"Mcp-Session-Id: "
+            + sid
+            + b"\r\nContent-Length: 0\r\n\r\n"
+        )
         return status
 
-    async def calls(self, n: int, deadline: float, m: Measure, requests: list[bytes],
-                    base: int, check: Callable[[dict[str, Any]], str | None] | None = None,
-                    cut: Callable[[bytes], bytes] | None = None) -> None:
+    async def calls(
+        self,
+        n: int,
+        deadline: float,
+        m: Measure,
+        requests: list[bytes],
+        base: int,
+        check: Callable[[dict[str, Any]], str | None] | None = None,
+        cut: Callable[[bytes], bytes] | None = None,
+    ) -> None:
         """Sequential pre-encoded calls on this connection, until n or the deadline; each
         answer is checked by `check` (default: the echo of its request's text), after `cut`
         (if any) made its body smaller."""
@@ -630,8 +670,11 @@ class HttpClient:
                         if isinstance(msg, dict) and "method" not in msg:
                             if msg.get("id") != rid:
                                 m.error(f"unexpected response id {msg.get('id')!r}")
-                            elif (problem := check_call(msg, echo_text(rid), self.modern)
-                                  if check is None else check(msg)) is not None:
+                            elif (
+                                problem := check_call(msg, echo_text(rid), self.modern)
+                                if check is None
+                                else check(msg)
+                            ) is not None:
                                 m.error(problem)
                             break
                     else:
@@ -644,8 +687,16 @@ class HttpClient:
                 break
 
 
-async def http_calls(port: int, server_pid: int, clients: int, total: int, stateless: bool,
-                     max_seconds: float, warmup: int = 2, modern: bool = False) -> Measure:
+async def http_calls(
+    port: int,
+    server_pid: int,
+    clients: int,
+    total: int,
+    stateless: bool,
+    max_seconds: float,
+    warmup: int = 2,
+    modern: bool = False,
+) -> Measure:
     """`clients` connections (each its own session unless stateless), `total` echo calls
     shared between them, all running at once; sessions are set up before the clock starts.
     ``modern``: 2026-07-28 requests (envelope + routing headers, no handshake)."""
@@ -656,9 +707,13 @@ async def http_calls(port: int, server_pid: int, clients: int, total: int, state
         scratch = Measure()
         plans: list[tuple[int, list[bytes]]] = []
         for c in conns:
-            await c.calls(warmup, float("inf"), scratch,
-                          [c.encode(encode_call(c.next_id + i, modern)) for i in range(warmup)],
-                          c.next_id)
+            await c.calls(
+                warmup,
+                float("inf"),
+                scratch,
+                [c.encode(encode_call(c.next_id + i, modern)) for i in range(warmup)],
+                c.next_id,
+            )
             c.next_id += warmup
             base = c.next_id
             c.next_id += per
@@ -668,18 +723,21 @@ async def http_calls(port: int, server_pid: int, clients: int, total: int, state
         m = Measure()
         with _Clock(server_pid) as clock:
             deadline = clock.t0 + max_seconds
-            await asyncio.gather(*(
-                c.calls(per, deadline, m, reqs, base)
-                for c, (base, reqs) in zip(conns, plans, strict=True)
-            ))
+            await asyncio.gather(
+                *(
+                    c.calls(per, deadline, m, reqs, base)
+                    for c, (base, reqs) in zip(conns, plans, strict=True)
+                )
+            )
         return clock.fill(m)
     finally:
         for c in conns:
             await c.close()
 
 
-async def http_large(port: int, server_pid: int, kind: str, n: int, stateless: bool,
-                     max_seconds: float, warmup: int) -> Measure:
+async def http_large(
+    port: int, server_pid: int, kind: str, n: int, stateless: bool, max_seconds: float, warmup: int
+) -> Measure:
     """`n` sequential large answers (`kind`: resource or tool) on one connection (one
     session unless stateless), stopping early after `max_seconds`."""
     c = HttpClient(port)
@@ -691,9 +749,15 @@ async def http_large(port: int, server_pid: int, kind: str, n: int, stateless: b
         await c.initialize(stateless)
         scratch = Measure()
         base = c.next_id
-        await c.calls(warmup, float("inf"), scratch,
-                      [c.encode(encode_large(base + i, kind)) for i in range(warmup)], base, check,
-                      cut_large)
+        await c.calls(
+            warmup,
+            float("inf"),
+            scratch,
+            [c.encode(encode_large(base + i, kind)) for i in range(warmup)],
+            base,
+            check,
+            cut_large,
+        )
         if scratch.errors:
             raise BenchError(f"warm-up calls failed: {scratch.first_error}")
         base = base + warmup
@@ -734,9 +798,16 @@ class Sessions:
         return (self.rss_after_kb - self.rss_before_kb) / self.created if self.created else 0.0
 
 
-async def idle_sessions(port: int, server_pid: int, n: int, connections: int,
-                        max_seconds: float, warmup: int, check: int = 8,
-                        settle: float = 0.5) -> Sessions:
+async def idle_sessions(
+    port: int,
+    server_pid: int,
+    n: int,
+    connections: int,
+    max_seconds: float,
+    warmup: int,
+    check: int = 8,
+    settle: float = 0.5,
+) -> Sessions:
     """Open `n` sessions (initialize + notifications/initialized; nothing else, no GET
     stream) from `connections` keep-alive connections at once, stopping early after
     `max_seconds`; then the server's RSS growth, and an echo call on `check` of them (the
@@ -768,8 +839,12 @@ async def idle_sessions(port: int, server_pid: int, n: int, connections: int,
                 try:
                     opened.append((c, await c.open_session()))
                     failures = 0
-                except (BenchError, asyncio.IncompleteReadError, ConnectionError,
-                        ValueError) as exc:
+                except (
+                    BenchError,
+                    asyncio.IncompleteReadError,
+                    ConnectionError,
+                    ValueError,
+                ) as exc:
                     out.error(f"{type(exc).__name__}: {exc}"[:300])
                     failures += 1
                     await c.close()
@@ -809,7 +884,8 @@ async def wait_for_port(port: int, proc: asyncio.subprocess.Process, within: flo
         except OSError:
             if time.perf_counter() - t0 > within:
                 raise BenchError(
-                    f"server did not listen on {HOST}:{port} in {within:.0f}s") from None
+                    f"server did not listen on {HOST}:{port} in {within:.0f}s"
+                ) from None
             await asyncio.sleep(0.05)
             continue
         writer.close()

@@ -94,14 +94,27 @@ def serve_bare(port: int, server: str = "uvicorn") -> None:
 def _argv(name: str, port: int) -> list[str]:
     py = sys.executable
     if name == "raw asyncio":
-        return [py, str(SERVERS / "raw_http.py"), "--port", str(port), "--stateless",
-                "--json-response"]
+        return [
+            py,
+            str(SERVERS / "raw_http.py"),
+            "--port",
+            str(port),
+            "--stateless",
+            "--json-response",
+        ]
     if name == "bare ASGI":
         return [py, str(Path(__file__).resolve()), "--serve-bare", str(port)]
     if name == "bare granian":
         return [py, str(Path(__file__).resolve()), "--serve-bare", str(port), "--granian"]
-    return [py, str(SERVERS / "mcpkit_server.py"), "http", "--port", str(port), "--stateless",
-            "--json-response"]
+    return [
+        py,
+        str(SERVERS / "mcpkit_server.py"),
+        "http",
+        "--port",
+        str(port),
+        "--stateless",
+        "--json-response",
+    ]
 
 
 WIRES = {"2025-11-25 stateless JSON": False, "2026-07-28 JSON": True}
@@ -132,7 +145,7 @@ async def main(rounds: int, calls: int, seconds: float, smoke: bool) -> int:
     for r in range(rounds):
         for wire, modern in WIRES.items():
             names = SERVED[wire]
-            names = names[r % len(names):] + names[: r % len(names)]
+            names = names[r % len(names) :] + names[: r % len(names)]
             for name in names:
                 try:
                     m = await _measure(name, modern, calls, seconds)
@@ -141,13 +154,17 @@ async def main(rounds: int, calls: int, seconds: float, smoke: bool) -> int:
                     failed = True
                     continue
                 if m.errors:
-                    print(f"{name} / {wire}: {m.errors} wrong answers: {m.first_error}",
-                          file=sys.stderr)
+                    print(
+                        f"{name} / {wire}: {m.errors} wrong answers: {m.first_error}",
+                        file=sys.stderr,
+                    )
                     failed = True
                 results.setdefault((wire, name), []).append(m)
     if smoke:
-        print("smoke round (tiny counts: the timings say nothing; every answer checked)"
-              + (" FAILURES" if failed else ""))
+        print(
+            "smoke round (tiny counts: the timings say nothing; every answer checked)"
+            + (" FAILURES" if failed else "")
+        )
     print("| wire | server | calls/s | / raw asyncio | server CPU/call µs | client CPU/call µs |")
     print("|---|---|---:|---:|---:|---:|")
     medians: dict[tuple[str, str], float] = {}
@@ -164,8 +181,10 @@ async def main(rounds: int, calls: int, seconds: float, smoke: bool) -> int:
     for wire in WIRES:
         own, bare = medians.get((wire, "mcpkit")), medians.get((wire, "bare ASGI"))
         if own is not None and bare is not None:
-            print(f"{wire}: mcpkit's own server CPU per call (mcpkit - bare ASGI): "
-                  f"{own - bare:.1f} µs of {own:.1f}")
+            print(
+                f"{wire}: mcpkit's own server CPU per call (mcpkit - bare ASGI): "
+                f"{own - bare:.1f} µs of {own:.1f}"
+            )
     return 1 if failed else 0
 
 

@@ -65,11 +65,17 @@ class Impl:
     modern: bool = False  # serves the 2026-07-28 stateless wire (the modern-* workloads)
     modern_only: bool = False  # measured on the modern-* workloads only
 
-    def argv(self, transport: str, *, port: int = 0, stateless: bool = False,
-             json_response: bool = False, tools: int = 0) -> list[str]:
+    def argv(
+        self,
+        transport: str,
+        *,
+        port: int = 0,
+        stateless: bool = False,
+        json_response: bool = False,
+        tools: int = 0,
+    ) -> list[str]:
         node = shutil.which("node") or "node"
-        exe = {"main": sys.executable, "ref": str(REF_PYTHON), "node": node,
-               "node22": str(NODE22)}
+        exe = {"main": sys.executable, "ref": str(REF_PYTHON), "node": node, "node22": str(NODE22)}
         script = self.http_script if transport == "http" and self.http_script else self.script
         argv = [exe[self.runtime], str(SERVERS / script)]
         if self.http_script is None:
@@ -90,15 +96,32 @@ def all_impls() -> list[Impl]:
         Impl("raw", "raw asyncio", "main", "raw_stdio.py", "raw_http.py"),
         Impl("mcpkit", "mcpkit", "main", "mcpkit_server.py", modern=True),
         # The same server on granian's HTTP server instead of uvicorn (the granian extra).
-        Impl("mcpkit-granian", "mcpkit on granian", "main", "mcpkit_server.py",
-             extra=("--server", "granian"), modern=True),
-        Impl("mcpkit-sync", "mcpkit sync tool", "main", "mcpkit_server.py", extra=("--sync-tool",),
-             modern=True),
+        Impl(
+            "mcpkit-granian",
+            "mcpkit on granian",
+            "main",
+            "mcpkit_server.py",
+            extra=("--server", "granian"),
+            modern=True,
+        ),
+        Impl(
+            "mcpkit-sync",
+            "mcpkit sync tool",
+            "main",
+            "mcpkit_server.py",
+            extra=("--sync-tool",),
+            modern=True,
+        ),
         Impl("mcp-lowlevel", "mcp lowlevel", "ref", "mcp_lowlevel.py", modern=True),
         Impl("mcp-mcpserver", "mcp MCPServer", "ref", "mcp_mcpserver.py", modern=True),
         # The same file as mcp-mcpserver, on mcpkit through the compat import.
-        Impl("mcpkit-compat", "mcp MCPServer file on mcpkit", "main", "compat_mcpserver.py",
-             modern=True),
+        Impl(
+            "mcpkit-compat",
+            "mcp MCPServer file on mcpkit",
+            "main",
+            "compat_mcpserver.py",
+            modern=True,
+        ),
         Impl("fastmcp", "fastmcp", "ref", "fastmcp_server.py"),
         Impl("ts", "TS SDK", "node", "ts_server.mjs"),
         Impl("ts2", "TS SDK v2", "node22", "ts2_server.mjs", modern=True),
@@ -137,13 +160,23 @@ WORKLOADS = [
     Workload("sessions-rate", "idle HTTP sessions opened (10,000)", "sessions/s", True),
     Workload("sessions-rss", "server RSS per idle HTTP session", "KB", False),
 ]
-CALL_WORKLOADS = ["stdio-seq", "stdio-32", "http-sse-seq", "http-sse-32", "http-json-32",
-                  "modern-json-32", "modern-sse-32"]
+CALL_WORKLOADS = [
+    "stdio-seq",
+    "stdio-32",
+    "http-sse-seq",
+    "http-sse-32",
+    "http-json-32",
+    "modern-json-32",
+    "modern-sse-32",
+]
 MODERN_WORKLOADS = ["modern-json-32", "modern-sse-32"]
 LARGE_WORKLOADS = {  # (transport, kind) of each 1 MiB row
-    "large-stdio-resource": ("stdio", "resource"), "large-stdio-tool": ("stdio", "tool"),
-    "large-sse-resource": ("sse", "resource"), "large-sse-tool": ("sse", "tool"),
-    "large-json-resource": ("json", "resource"), "large-json-tool": ("json", "tool"),
+    "large-stdio-resource": ("stdio", "resource"),
+    "large-stdio-tool": ("stdio", "tool"),
+    "large-sse-resource": ("sse", "resource"),
+    "large-sse-tool": ("sse", "tool"),
+    "large-json-resource": ("json", "resource"),
+    "large-json-tool": ("json", "tool"),
 }
 SESSION_WORKLOADS = ["sessions-rate", "sessions-rss"]
 
@@ -181,10 +214,23 @@ class Budget:
 
 
 FULL = Budget()
-SMOKE = Budget(stdio_seq=100, stdio_32=200, http_seq=50, http_32=64, max_seconds=1.0,
-               cold_starts=1, tools_lists=2, warmup=5, large_calls=2, large_seconds=1.0,
-               large_warmup=1,
-               sessions=20, sessions_seconds=5.0, sessions_connections=2, sessions_warmup=2)
+SMOKE = Budget(
+    stdio_seq=100,
+    stdio_32=200,
+    http_seq=50,
+    http_32=64,
+    max_seconds=1.0,
+    cold_starts=1,
+    tools_lists=2,
+    warmup=5,
+    large_calls=2,
+    large_seconds=1.0,
+    large_warmup=1,
+    sessions=20,
+    sessions_seconds=5.0,
+    sessions_connections=2,
+    sessions_warmup=2,
+)
 
 
 @dataclass
@@ -223,15 +269,30 @@ def ensure_ref_venv() -> str | None:
     lock = REF_LOCK.read_text()
     if marker.exists() and REF_PYTHON.exists() and marker.read_text() == lock:
         return None
-    print(f"[setup] creating {REF_VENV.relative_to(BENCH.parent)} from "
-          f"{REF_LOCK.relative_to(BENCH.parent)}", flush=True)
+    print(
+        f"[setup] creating {REF_VENV.relative_to(BENCH.parent)} from "
+        f"{REF_LOCK.relative_to(BENCH.parent)}",
+        flush=True,
+    )
     t0 = time.perf_counter()
     if not REF_PYTHON.exists():
         ok, out = run_cmd([sys.executable, "-m", "venv", str(REF_VENV)], 300)
         if not ok:
             return f"venv creation failed: {out}"
-    ok, out = run_cmd([str(REF_PYTHON), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                       "--require-hashes", "-r", str(REF_LOCK)], 900)
+    ok, out = run_cmd(
+        [
+            str(REF_PYTHON),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            "--require-hashes",
+            "-r",
+            str(REF_LOCK),
+        ],
+        900,
+    )
     if not ok:
         return f"pip install failed: {out}"
     marker.write_text(lock)
@@ -252,19 +313,23 @@ def ensure_node_ref() -> str | None:
     NODE_REF.mkdir(exist_ok=True)
     for name in ("package.json", "package-lock.json"):
         shutil.copyfile(NODE_REF_LOCK / name, NODE_REF / name)
-    ok, out = run_cmd([npm, "ci", "--prefix", str(NODE_REF), "--no-audit", "--no-fund",
-                       "--loglevel=error"], 600)
+    ok, out = run_cmd(
+        [npm, "ci", "--prefix", str(NODE_REF), "--no-audit", "--no-fund", "--loglevel=error"], 600
+    )
     if ok:
         marker.write_text(lock)
     return None if ok else f"npm ci failed: {out}"
 
 
 def ref_versions() -> dict[str, str]:
-    code = ("import importlib.metadata as m, json; "
-            "print(json.dumps({p: m.version(p) for p in ('mcp', 'fastmcp')}))")
+    code = (
+        "import importlib.metadata as m, json; "
+        "print(json.dumps({p: m.version(p) for p in ('mcp', 'fastmcp')}))"
+    )
     try:
-        out = subprocess.run([str(REF_PYTHON), "-c", code], capture_output=True, text=True,
-                             timeout=60, check=True).stdout
+        out = subprocess.run(
+            [str(REF_PYTHON), "-c", code], capture_output=True, text=True, timeout=60, check=True
+        ).stdout
         return dict(json.loads(out))
     except (OSError, subprocess.SubprocessError, ValueError):
         return {}
@@ -337,9 +402,16 @@ class Runner:
     def wants(self, *keys: str, impl: Impl | None = None) -> bool:
         return any(k in self.workloads and (impl is None or applies(impl, k)) for k in keys)
 
-    async def guarded(self, impl: Impl, name: str, path: Path, results: Results,
-                      keys: list[str], body: Callable[[], Awaitable[None]],
-                      seconds: float | None = None) -> None:
+    async def guarded(
+        self,
+        impl: Impl,
+        name: str,
+        path: Path,
+        results: Results,
+        keys: list[str],
+        body: Callable[[], Awaitable[None]],
+        seconds: float | None = None,
+    ) -> None:
         """Run one measurement group; any failure is noted on its workloads, never raised.
         ``seconds``: what the group measures at most (default four measurements)."""
         try:
@@ -353,8 +425,9 @@ class Runner:
             reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             self._fail(impl, name, path, results, keys, reason)
 
-    def _fail(self, impl: Impl, name: str, path: Path, results: Results, keys: list[str],
-              reason: str) -> None:
+    def _fail(
+        self, impl: Impl, name: str, path: Path, results: Results, keys: list[str], reason: str
+    ) -> None:
         tail = client.stderr_tail(path)
         note = f"{name} failed: {reason}" + (f" [stderr: {tail}]" if tail else "")
         for key in keys:
@@ -385,8 +458,11 @@ class Runner:
 
     def large_keys(self, transport: str, impl: Impl) -> list[str]:
         """The 1 MiB workloads of `transport` (stdio, sse, json) this run measures."""
-        return [k for k, (t, _) in LARGE_WORKLOADS.items()
-                if t == transport and self.wants(k, impl=impl)]
+        return [
+            k
+            for k, (t, _) in LARGE_WORKLOADS.items()
+            if t == transport and self.wants(k, impl=impl)
+        ]
 
     def large_seconds(self, transport: str, impl: Impl) -> float:
         return len(self.large_keys(transport, impl)) * (self.budget.large_seconds + 10)
@@ -404,16 +480,19 @@ class Runner:
             warm = await server.large_calls(kind, b.large_warmup, b.large_seconds)
             if warm.errors:
                 raise BenchError(f"1 MiB {kind} warm-up failed: {warm.first_error}")
-            self.record_large(cells[key], await server.large_calls(kind, b.large_calls,
-                                                                   b.large_seconds))
+            self.record_large(
+                cells[key], await server.large_calls(kind, b.large_calls, b.large_seconds)
+            )
 
-    async def http_large(self, impl: Impl, port: int, pid: int, transport: str,
-                         cells: dict[str, Cell]) -> None:
+    async def http_large(
+        self, impl: Impl, port: int, pid: int, transport: str, cells: dict[str, Cell]
+    ) -> None:
         b = self.budget
         for key in self.large_keys(transport, impl):
             kind = LARGE_WORKLOADS[key][1]
-            m = await client.http_large(port, pid, kind, b.large_calls, transport == "json",
-                                        b.large_seconds, b.large_warmup)
+            m = await client.http_large(
+                port, pid, kind, b.large_calls, transport == "json", b.large_seconds, b.large_warmup
+            )
             self.record_large(cells[key], m)
 
     @staticmethod
@@ -458,8 +537,15 @@ class Runner:
                 await server.close()
 
         try:
-            await self.guarded(impl, "stdio", path, results, keys, body,
-                               b.max_seconds * 3 + self.large_seconds("stdio", impl))
+            await self.guarded(
+                impl,
+                "stdio",
+                path,
+                results,
+                keys,
+                body,
+                b.max_seconds * 3 + self.large_seconds("stdio", impl),
+            )
         finally:
             err.close()
 
@@ -486,20 +572,23 @@ class Runner:
                 warm = max(1, b.warmup // 32)
                 if stateless:
                     if self.wants("http-json-32", impl=impl):
-                        m = await client.http_calls(port, proc.pid, 32, b.http_32, True,
-                                                    b.max_seconds, warm)
+                        m = await client.http_calls(
+                            port, proc.pid, 32, b.http_32, True, b.max_seconds, warm
+                        )
                         self.record(cells["http-json-32"], m)
                     await self.http_large(impl, port, proc.pid, transport, cells)
                     if self.wants("modern-json-32", impl=impl):
                         await self.measure_modern(port, proc.pid, cells["modern-json-32"], True)
                     return
                 if self.wants("http-sse-seq"):
-                    m = await client.http_calls(port, proc.pid, 1, b.http_seq, False, b.max_seconds,
-                                                b.warmup)
+                    m = await client.http_calls(
+                        port, proc.pid, 1, b.http_seq, False, b.max_seconds, b.warmup
+                    )
                     self.record(cells["http-sse-seq"], m)
                 if self.wants("http-sse-32", "rss-http"):
-                    m = await client.http_calls(port, proc.pid, 32, b.http_32, False, b.max_seconds,
-                                                warm)
+                    m = await client.http_calls(
+                        port, proc.pid, 32, b.http_32, False, b.max_seconds, warm
+                    )
                     if self.wants("http-sse-32"):
                         self.record(cells["http-sse-32"], m)
                 if self.wants("rss-http"):
@@ -511,9 +600,17 @@ class Runner:
                 await client.stop(proc)
 
         try:
-            await self.guarded(impl, name, path, results, keys, body,
-                               b.max_seconds * 4 + self.large_seconds(transport, impl)
-                               + (b.sessions_seconds if self.smoke else 0))
+            await self.guarded(
+                impl,
+                name,
+                path,
+                results,
+                keys,
+                body,
+                b.max_seconds * 4
+                + self.large_seconds(transport, impl)
+                + (b.sessions_seconds if self.smoke else 0),
+            )
         finally:
             err.close()
 
@@ -543,16 +640,18 @@ class Runner:
 
     async def measure_modern(self, port: int, pid: int, cell: Cell, json_response: bool) -> None:
         b = self.budget
-        m = await client.http_calls(port, pid, 32, b.http_32, True, b.max_seconds,
-                                    max(1, b.warmup // 32), modern=True)
+        m = await client.http_calls(
+            port, pid, 32, b.http_32, True, b.max_seconds, max(1, b.warmup // 32), modern=True
+        )
         self.record(cell, m)
         if not json_response:
             cell.json_answers += m.calls - m.sse_responses
 
     async def measure_sessions(self, port: int, pid: int, cells: dict[str, Cell]) -> None:
         b = self.budget
-        s = await client.idle_sessions(port, pid, b.sessions, b.sessions_connections,
-                                       b.sessions_seconds, b.sessions_warmup)
+        s = await client.idle_sessions(
+            port, pid, b.sessions, b.sessions_connections, b.sessions_seconds, b.sessions_warmup
+        )
         for key in SESSION_WORKLOADS:
             cell = cells[key]
             cell.created.append(s.created)
@@ -588,8 +687,9 @@ class Runner:
 
         async def body() -> None:
             port = client.free_port()
-            proc = await client.spawn(impl.argv("http", port=port), self.env_for(impl), err,
-                                      stdio=False)
+            proc = await client.spawn(
+                impl.argv("http", port=port), self.env_for(impl), err, stdio=False
+            )
             try:
                 await client.wait_for_port(port, proc, b.start_timeout)
                 await self.measure_sessions(port, proc.pid, results[impl.key])
@@ -597,8 +697,15 @@ class Runner:
                 await client.stop(proc)
 
         try:
-            await self.guarded(impl, "sessions", path, results, SESSION_WORKLOADS, body,
-                               b.sessions_seconds * 2 + 10)
+            await self.guarded(
+                impl,
+                "sessions",
+                path,
+                results,
+                SESSION_WORKLOADS,
+                body,
+                b.sessions_seconds * 2 + 10,
+            )
         finally:
             err.close()
 
@@ -608,8 +715,10 @@ class Runner:
         path, err = self.log(impl, "cold")
 
         async def body() -> None:
-            samples = [await client.cold_start(impl.argv("stdio"), self.env_for(impl), err)
-                       for _ in range(self.budget.cold_starts)]
+            samples = [
+                await client.cold_start(impl.argv("stdio"), self.env_for(impl), err)
+                for _ in range(self.budget.cold_starts)
+            ]
             results[impl.key]["cold-start"].values.append(client.median(samples))
 
         try:
@@ -655,7 +764,7 @@ class Runner:
         ]
         for rnd in range(rounds):
             t0 = time.perf_counter()
-            order = live[rnd % len(live):] + live[:rnd % len(live)] if live else []
+            order = live[rnd % len(live) :] + live[: rnd % len(live)] if live else []
             for group in groups:  # interleaved: every impl for one workload, then the next
                 for impl in order:
                     await group(impl, results)
@@ -674,27 +783,30 @@ def fmt(value: float, unit: str) -> str:
     return f"{value:.1f}"
 
 
-
-
-def render(impls: list[Impl], results: Results, workloads: list[str],
-           budget: Budget = FULL) -> str:
+def render(impls: list[Impl], results: Results, workloads: list[str], budget: Budget = FULL) -> str:
     cols = list(impls)
-    ratio_refs = [("mcpkit", "mcp-mcpserver", "mcpkit / mcp MCPServer"),
-                  ("mcpkit", "mcp-lowlevel", "mcpkit / mcp lowlevel"),
-                  ("mcpkit", "fastmcp", "mcpkit / fastmcp"),
-                  ("mcpkit", "ts2", "mcpkit / TS SDK v2"),
-                  ("mcpkit", "ts", "mcpkit / TS SDK"),
-                  ("mcpkit", "raw", "mcpkit / raw asyncio"),
-                  ("mcpkit-compat", "mcp-mcpserver", "MCPServer file: mcpkit / mcp")]
+    ratio_refs = [
+        ("mcpkit", "mcp-mcpserver", "mcpkit / mcp MCPServer"),
+        ("mcpkit", "mcp-lowlevel", "mcpkit / mcp lowlevel"),
+        ("mcpkit", "fastmcp", "mcpkit / fastmcp"),
+        ("mcpkit", "ts2", "mcpkit / TS SDK v2"),
+        ("mcpkit", "ts", "mcpkit / TS SDK"),
+        ("mcpkit", "raw", "mcpkit / raw asyncio"),
+        ("mcpkit-compat", "mcp-mcpserver", "MCPServer file: mcpkit / mcp"),
+    ]
     if any(i.key == "mcpkit-granian" for i in impls):  # the ASGI servers side by side
         ratio_refs.append(("mcpkit-granian", "mcpkit", "mcpkit: granian / uvicorn"))
-    head = ["workload", "unit", "better"] + [i.label for i in cols] + [
-        label for _, _, label in ratio_refs]
+    head = (
+        ["workload", "unit", "better"]
+        + [i.label for i in cols]
+        + [label for _, _, label in ratio_refs]
+    )
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     by_key = {i.key: i for i in impls}
 
-    def row(label: str, unit: str, higher: bool, pick: Callable[[Cell], list[float]],
-            key: str) -> None:
+    def row(
+        label: str, unit: str, higher: bool, pick: Callable[[Cell], list[float]], key: str
+    ) -> None:
         vals: dict[str, float | None] = {}
         cells: list[str] = []
         for impl in cols:
@@ -730,9 +842,11 @@ def render(impls: list[Impl], results: Results, workloads: list[str],
             row(f"CPU/call server: {w.label}", "µs", False, lambda c: c.server_us, w.key)
             row(f"CPU/call client: {w.label}", "µs", False, lambda c: c.client_us, w.key)
     out = "\n".join(lines)
-    out += ("\n\nRatios are mcpkit's median divided by the other's: where 'better' is higher "
-            "(calls/s) a ratio > 1 means mcpkit wins; where it is lower (ms, MB, µs) a ratio < 1 "
-            "means mcpkit wins.")
+    out += (
+        "\n\nRatios are mcpkit's median divided by the other's: where 'better' is higher "
+        "(calls/s) a ratio > 1 means mcpkit wins; where it is lower (ms, MB, µs) a ratio < 1 "
+        "means mcpkit wins."
+    )
     notes = []
     for impl in impls:
         if impl.status is not None:
@@ -744,12 +858,16 @@ def render(impls: list[Impl], results: Results, workloads: list[str],
                 notes.append(f"- {impl.label} / {w.label}: {note}")
             if w.key == "sessions-rate" and any(n < budget.sessions for n in cell.created):
                 made = ", ".join(f"{n:,}" for n in cell.created)
-                notes.append(f"- {impl.label} / {w.label}: opened {made} of {budget.sessions:,} "
-                             f"sessions in the {budget.sessions_seconds:.0f} s bound (per round)")
+                notes.append(
+                    f"- {impl.label} / {w.label}: opened {made} of {budget.sessions:,} "
+                    f"sessions in the {budget.sessions_seconds:.0f} s bound (per round)"
+                )
             if cell.json_answers:
-                notes.append(f"- {impl.label} / {w.label}: {cell.json_answers} of {cell.calls} "
-                             "answers were plain JSON (the server opens a stream only when it "
-                             "has something to send before the result)")
+                notes.append(
+                    f"- {impl.label} / {w.label}: {cell.json_answers} of {cell.calls} "
+                    "answers were plain JSON (the server opens a stream only when it "
+                    "has something to send before the result)"
+                )
     if notes:
         out += "\n\nNotes:\n" + "\n".join(notes)
     return out
@@ -762,13 +880,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     keys = [i.key for i in all_impls()]
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--rounds", type=int, default=None, help="rounds (default 3; 1 with --smoke)")
-    p.add_argument("--smoke", action="store_true",
-                   help="1 round, tiny counts: proves the harness works (CI)")
+    p.add_argument(
+        "--smoke", action="store_true", help="1 round, tiny counts: proves the harness works (CI)"
+    )
     p.add_argument("--only", default="", help=f"comma-separated subset of: {','.join(keys)}")
-    p.add_argument("--workloads", default="",
-                   help=f"comma-separated subset of: {','.join(w.key for w in WORKLOADS)}")
-    p.add_argument("--no-setup", action="store_true",
-                   help="never create bench/.venv-ref or bench/.node-ref (missing ones are n/a)")
+    p.add_argument(
+        "--workloads",
+        default="",
+        help=f"comma-separated subset of: {','.join(w.key for w in WORKLOADS)}",
+    )
+    p.add_argument(
+        "--no-setup",
+        action="store_true",
+        help="never create bench/.venv-ref or bench/.node-ref (missing ones are n/a)",
+    )
     args = p.parse_args(argv)
     unknown = [k for k in args.only.split(",") if k and k not in keys]
     unknown += [k for k in args.workloads.split(",") if k and k not in {w.key for w in WORKLOADS}]
@@ -808,12 +933,16 @@ async def main_async(args: argparse.Namespace) -> int:
         if problem:
             impl.status = f"n/a ({problem})"
         impl.version = {
-            "raw": "", "mcpkit": mcpkit_version(), "mcpkit-sync": mcpkit_version(),
+            "raw": "",
+            "mcpkit": mcpkit_version(),
+            "mcpkit-sync": mcpkit_version(),
             "mcpkit-granian": mcpkit_version(),
             "mcpkit-compat": mcpkit_version(),
             "mcp-lowlevel": versions.get("mcp", ""),
-            "mcp-mcpserver": versions.get("mcp", ""), "fastmcp": versions.get("fastmcp", ""),
-            "ts": ts_version(), "ts2": ts2_version(),
+            "mcp-mcpserver": versions.get("mcp", ""),
+            "fastmcp": versions.get("fastmcp", ""),
+            "ts": ts_version(),
+            "ts2": ts2_version(),
         }[impl.key]
 
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -831,29 +960,51 @@ async def main_async(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     table = render(impls, results, workloads, budget)
     versions_line = ", ".join(f"{i.label} {i.version}".strip() for i in impls if i.version)
-    header = (f"## mcpkit benchmark ({rounds} round{'s' * (rounds != 1)}"
-              f"{', smoke' if args.smoke else ''}; medians over rounds)\n\n"
-              f"{platform.python_implementation()} {platform.python_version()}, "
-              f"{os.cpu_count()} CPUs, node {node_version() or 'absent'}; {versions_line}\n")
+    header = (
+        f"## mcpkit benchmark ({rounds} round{'s' * (rounds != 1)}"
+        f"{', smoke' if args.smoke else ''}; medians over rounds)\n\n"
+        f"{platform.python_implementation()} {platform.python_version()}, "
+        f"{os.cpu_count()} CPUs, node {node_version() or 'absent'}; {versions_line}\n"
+    )
     if args.smoke:  # too few calls for timings worth a table: the answers were checked
         checked = sum(applies(i, w) for i in impls if i.status is None for w in workloads)
-        print(f"smoke run: checked the answers only ({checked} implementation x workload "
-              f"runs, {elapsed:.0f}s; no timings: run without --smoke for the table)", flush=True)
+        print(
+            f"smoke run: checked the answers only ({checked} implementation x workload "
+            f"runs, {elapsed:.0f}s; no timings: run without --smoke for the table)",
+            flush=True,
+        )
     else:
         print("\n" + header + "\n" + table + f"\n\nTotal time: {elapsed:.0f}s", flush=True)
 
     out = RESULTS / f"bench-{stamp}.json"
-    out.write_text(json.dumps({
-        "when": stamp, "rounds": rounds, "smoke": args.smoke, "budget": budget.__dict__,
-        "python": platform.python_version(), "node": node_version(), "seconds": elapsed,
-        "impls": {i.key: {"label": i.label, "status": i.status, "version": i.version}
-                  for i in impls},
-        "results": {k: {w: cell.__dict__ for w, cell in cells.items()}
-                    for k, cells in results.items()},
-        "table": table,
-    }, indent=1))
-    print(f"Raw results: {out.relative_to(BENCH.parent)}; server logs: "
-          f"{logdir.relative_to(BENCH.parent)}/", flush=True)
+    out.write_text(
+        json.dumps(
+            {
+                "when": stamp,
+                "rounds": rounds,
+                "smoke": args.smoke,
+                "budget": budget.__dict__,
+                "python": platform.python_version(),
+                "node": node_version(),
+                "seconds": elapsed,
+                "impls": {
+                    i.key: {"label": i.label, "status": i.status, "version": i.version}
+                    for i in impls
+                },
+                "results": {
+                    k: {w: cell.__dict__ for w, cell in cells.items()}
+                    for k, cells in results.items()
+                },
+                "table": table,
+            },
+            indent=1,
+        )
+    )
+    print(
+        f"Raw results: {out.relative_to(BENCH.parent)}; server logs: "
+        f"{logdir.relative_to(BENCH.parent)}/",
+        flush=True,
+    )
     problems = mcpkit_problems(impls, results, workloads)
     for problem in problems:
         print(f"FAIL: {problem}", file=sys.stderr, flush=True)
@@ -885,8 +1036,9 @@ def node_version() -> str:
     if not node:
         return ""
     with contextlib.suppress(OSError, subprocess.SubprocessError):
-        return subprocess.run([node, "--version"], capture_output=True, text=True,
-                              timeout=10).stdout.strip()
+        return subprocess.run(
+            [node, "--version"], capture_output=True, text=True, timeout=10
+        ).stdout.strip()
     return ""
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 SOURCE = Path(__file__).with_name("mcp_mcpserver.py")
 
 if __name__ == "__main__":
-    text = re.sub(r"^(from|import) mcp(\.| )", r"\1 mcpkit.compat.mcp\2", SOURCE.read_text(),
-                  flags=re.M)
+    text = re.sub(
+        r"^(from|import) mcp(\.| )", r"\1 mcpkit.compat.mcp\2", SOURCE.read_text(), flags=re.M
+    )
     code = compile(text, str(SOURCE), "exec")
     exec(code, {"__name__": "__main__", "__file__": str(SOURCE)})

@@ -57,9 +57,16 @@ def main() -> None:
         mcp.run("stdio", show_banner=False, log_level="WARNING")
     else:
         # WARNING keeps uvicorn's per-request access log off (it would be measured too).
-        mcp.run("http", show_banner=False, log_level="WARNING", host="127.0.0.1",
-                port=args.port, path="/mcp", stateless_http=args.stateless,
-                json_response=args.json_response)
+        mcp.run(
+            "http",
+            show_banner=False,
+            log_level="WARNING",
+            host="127.0.0.1",
+            port=args.port,
+            path="/mcp",
+            stateless_http=args.stateless,
+            json_response=args.json_response,
+        )
 
 
 if __name__ == "__main__":

@@ -16,14 +16,18 @@ from mcp.server import Server, ServerRequestContext
 from payload import LARGE_TEXT, LARGE_TOOL, LARGE_URI
 
 SCHEMA: dict[str, Any] = {
-    "type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+    "type": "object",
+    "properties": {"text": {"type": "string"}},
+    "required": ["text"],
+}
 
 
 def build(n_tools: int) -> Server[Any]:
     names = ["echo", *(f"tool_{i}" for i in range(n_tools))]
     tools = [types.Tool(name=n, description="Echo the text.", input_schema=SCHEMA) for n in names]
-    tools.append(types.Tool(name=LARGE_TOOL, description="1 MiB of text.",
-                            input_schema={"type": "object"}))
+    tools.append(
+        types.Tool(name=LARGE_TOOL, description="1 MiB of text.", input_schema={"type": "object"})
+    )
     known = set(names)
     resources = [types.Resource(uri=LARGE_URI, name="large", mime_type="text/plain")]
 
@@ -40,7 +44,8 @@ def build(n_tools: int) -> Server[Any]:
         text = (params.arguments or {}).get("text")
         if params.name not in known or not isinstance(text, str):
             return types.CallToolResult(
-                content=[types.TextContent(type="text", text="bad call")], is_error=True)
+                content=[types.TextContent(type="text", text="bad call")], is_error=True
+            )
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
 
     async def list_resources(
@@ -53,11 +58,20 @@ def build(n_tools: int) -> Server[Any]:
     ) -> types.ReadResourceResult:
         if str(params.uri) != LARGE_URI:
             raise ValueError(f"unknown resource {params.uri}")
-        return types.ReadResourceResult(contents=[
-            types.TextResourceContents(uri=LARGE_URI, mime_type="text/plain", text=LARGE_TEXT)])
+        return types.ReadResourceResult(
+            contents=[
+                types.TextResourceContents(uri=LARGE_URI, mime_type="text/plain", text=LARGE_TEXT)
+            ]
+        )
 
-    return Server("bench", version="1.0", on_list_tools=list_tools, on_call_tool=call_tool,
-                  on_list_resources=list_resources, on_read_resource=read_resource)
+    return Server(
+        "bench",
+        version="1.0",
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
+    )
 
 
 async def run_stdio(server: Server[Any]) -> None:
@@ -71,7 +85,8 @@ async def run_http(server: Server[Any], port: int, stateless: bool, json_respons
     import uvicorn
 
     app = server.streamable_http_app(
-        json_response=json_response, stateless_http=stateless, host="127.0.0.1")
+        json_response=json_response, stateless_http=stateless, host="127.0.0.1"
+    )
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     await uvicorn.Server(config).serve()
 

@@ -55,8 +55,13 @@ def main() -> None:
     if args.transport == "stdio":
         mcp.run()
     else:
-        mcp.run("streamable-http", host="127.0.0.1", port=args.port,
-                stateless_http=args.stateless, json_response=args.json_response)
+        mcp.run(
+            "streamable-http",
+            host="127.0.0.1",
+            port=args.port,
+            stateless_http=args.stateless,
+            json_response=args.json_response,
+        )
 
 
 if __name__ == "__main__":

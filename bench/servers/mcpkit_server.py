@@ -39,8 +39,12 @@ def main() -> None:
     parser.add_argument("--json-response", action="store_true")
     parser.add_argument("--tools", type=int, default=0)
     parser.add_argument("--sync-tool", action="store_true")
-    parser.add_argument("--server", choices=["auto", "uvicorn", "granian"], default="auto",
-                        help="HTTP: the ASGI server (auto: mcpkit's default)")
+    parser.add_argument(
+        "--server",
+        choices=["auto", "uvicorn", "granian"],
+        default="auto",
+        help="HTTP: the ASGI server (auto: mcpkit's default)",
+    )
     args = parser.parse_args()
 
     app = Server("bench", version="1.0")
@@ -79,8 +83,16 @@ def main() -> None:
     if args.transport == "stdio":
         app.run()
     else:
-        app.run("http", host="127.0.0.1", port=args.port, stateless=args.stateless,
-                json_response=args.json_response, server=args.server)
+        app.run(
+            "http",
+            host="127.0.0.1",
+            port=args.port,
+            stateless=args.stateless,
+            json_response=args.json_response,
+            server=args.server,
+            # The benchmark client opens every session from 127.0.0.1: no per-client cap.
+            max_sessions_per_client=None,
+        )
 
 
 if __name__ == "__main__":

@@ -27,8 +27,9 @@ def response(status: bytes, body: bytes = b"", ctype: bytes = b"", extra: bytes 
     return head + extra + b"\r\n" + body
 
 
-async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                stateless: bool, json_response: bool) -> None:
+async def serve(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, stateless: bool, json_response: bool
+) -> None:
     try:
         while True:
             head = await reader.readuntil(b"\r\n\r\n")
@@ -75,8 +76,11 @@ async def main() -> None:
     args = parser.parse_args()
     add_tools(args.tools)
     server = await asyncio.start_server(
-        lambda r, w: serve(r, w, args.stateless, args.json_response), "127.0.0.1", args.port,
-        limit=1 << 24)
+        lambda r, w: serve(r, w, args.stateless, args.json_response),
+        "127.0.0.1",
+        args.port,
+        limit=1 << 24,
+    )
     async with server:
         await server.serve_forever()
 

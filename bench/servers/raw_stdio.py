@@ -19,7 +19,8 @@ from payload import LARGE_TEXT, LARGE_TOOL, LARGE_URI
 SCHEMA = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
 TOOLS: list[dict[str, Any]] = [
     {"name": "echo", "description": "Echo the text.", "inputSchema": SCHEMA},
-    {"name": LARGE_TOOL, "description": "1 MiB of text.", "inputSchema": {"type": "object"}}]
+    {"name": LARGE_TOOL, "description": "1 MiB of text.", "inputSchema": {"type": "object"}},
+]
 RESOURCES = [{"uri": LARGE_URI, "name": "large", "mimeType": "text/plain"}]
 TOOL_NAMES = {"echo"}
 
@@ -39,25 +40,49 @@ def handle(msg: Any) -> dict[str, Any] | None:
     if method == "tools/call" and params.get("name") in TOOL_NAMES:
         text = (params.get("arguments") or {}).get("text")
         if isinstance(text, str):
-            return {"jsonrpc": "2.0", "id": rid,
-                    "result": {"content": [{"type": "text", "text": text}], "isError": False}}
+            return {
+                "jsonrpc": "2.0",
+                "id": rid,
+                "result": {"content": [{"type": "text", "text": text}], "isError": False},
+            }
         return {"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "bad text"}}
     if method == "tools/call" and params.get("name") == LARGE_TOOL:
-        return {"jsonrpc": "2.0", "id": rid,
-                "result": {"content": [{"type": "text", "text": LARGE_TEXT}], "isError": False}}
+        return {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "result": {"content": [{"type": "text", "text": LARGE_TEXT}], "isError": False},
+        }
     if method == "resources/read":
         if params.get("uri") != LARGE_URI:
-            return {"jsonrpc": "2.0", "id": rid, "error": {"code": -32002, "message": "Not found",
-                                                             "data": {"uri": params.get("uri")}}}
-        return {"jsonrpc": "2.0", "id": rid, "result": {"contents": [
-            {"uri": LARGE_URI, "mimeType": "text/plain", "text": LARGE_TEXT}]}}
+            return {
+                "jsonrpc": "2.0",
+                "id": rid,
+                "error": {
+                    "code": -32002,
+                    "message": "Not found",
+                    "data": {"uri": params.get("uri")},
+                },
+            }
+        return {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "result": {
+                "contents": [{"uri": LARGE_URI, "mimeType": "text/plain", "text": LARGE_TEXT}]
+            },
+        }
     if method == "resources/list":
         return {"jsonrpc": "2.0", "id": rid, "result": {"resources": RESOURCES}}
     if method == "initialize":
         version = params.get("protocolVersion") or "2025-11-25"
-        return {"jsonrpc": "2.0", "id": rid, "result": {
-            "protocolVersion": version, "capabilities": {"tools": {}, "resources": {}},
-            "serverInfo": {"name": "raw", "version": "1.0"}}}
+        return {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "result": {
+                "protocolVersion": version,
+                "capabilities": {"tools": {}, "resources": {}},
+                "serverInfo": {"name": "raw", "version": "1.0"},
+            },
+        }
     if method == "tools/list":
         return {"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}}
     if method == "ping":
@@ -78,7 +103,10 @@ async def main() -> None:
             msg = orjson.loads(line)
         except orjson.JSONDecodeError:
             resp: dict[str, Any] | None = {
-                "jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error"}}
+                "jsonrpc": "2.0",
+                "id": None,
+                "error": {"code": -32700, "message": "parse error"},
+            }
         else:
             resp = handle(msg)
         if resp is not None:
