@@ -11,8 +11,9 @@
 #                       proxy tests) and `@modelcontextprotocol/ext-apps` (its JSON Schemas
 #                       check the MCP Apps metadata, tests/apps) and
 #                       `@modelcontextprotocol/ext-tasks` (the TypeScript tasks client of the
-#                       scale-out tours), run with the Node 22 of .cache/node22 (installed
-#                       here when missing)
+#                       scale-out tours) and `oidc-provider` (a certified OpenID provider:
+#                       the upstream of the OAuth proxy tests), run with the Node 22 of
+#                       .cache/node22 (installed here when missing)
 # tests/interop/conftest.py finds them there. Prints the installed versions.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,7 +25,8 @@ NODE_PEERS=("@modelcontextprotocol/client@2.4.0" "@modelcontextprotocol/server@2
             "@modelcontextprotocol/inspector@2.12.0"
             "@modelcontextprotocol/server-everything@2026.8.31"
             "@modelcontextprotocol/ext-apps@2.0.4"
-            "@modelcontextprotocol/ext-tasks@0.2.2")
+            "@modelcontextprotocol/ext-tasks@0.2.2"
+            "oidc-provider@9.13.3")
 PEERS="$ROOT/.cache/peers"
 PYVENV="$PEERS/py"
 NODEDIR="$PEERS/node"
@@ -66,4 +68,5 @@ for pkg in client server inspector server-everything ext-tasks; do
     manifest="$NODEDIR/node_modules/@modelcontextprotocol/$pkg/package.json"
     echo "node peer: @modelcontextprotocol/$pkg $("$NODE22" -p "require('$manifest').version")"
 done
+echo "node peer: oidc-provider $("$NODE22" -p "require('$NODEDIR/node_modules/oidc-provider/package.json').version")"
 echo "node: $NODE22 ($("$NODE22" --version))"

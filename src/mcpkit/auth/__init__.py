@@ -3,7 +3,9 @@
 Client side: :class:`OAuthClientAuth` (an ``httpx.Auth``; pass it as ``auth=`` to
 :class:`mcpkit.Client`), :class:`ClientMetadata`, :class:`PrivateKey`, the token stores.
 Embedded authorization server: :class:`AuthorizationServer` (state in :class:`MemoryAuthStore`,
-:class:`SQLiteAuthStore` or :class:`RedisAuthStore`).
+:class:`SQLiteAuthStore` or :class:`RedisAuthStore`); in front of an identity provider
+without dynamic registration, :class:`OAuthProxy` (logins pending and upstream tokens in
+:class:`MemoryProxyStore` or :class:`RedisProxyStore`).
 Server side (resource server): :class:`ResourceServer`, :class:`AccessToken`,
 :class:`APIKeyVerifier` (API keys, with or without OAuth),
 :class:`TokenVerifier`, and the verifiers :class:`JWTVerifier` (JWT access tokens, keys from
@@ -38,6 +40,8 @@ if TYPE_CHECKING:
     from mcpkit.auth.introspection import IntrospectionVerifier
     from mcpkit.auth.jwks import RemoteJWKS, StaticKeys
     from mcpkit.auth.jwt_verifier import JWTVerifier
+    from mcpkit.auth.oauth_proxy import OAuthProxy, UpstreamError
+    from mcpkit.auth.proxy_store import MemoryProxyStore, ProxyStore, RedisProxyStore
     from mcpkit.auth.registration import ClientMetadata, PrivateKey
     from mcpkit.auth.server import AccessToken, ResourceServer, TokenVerifier
     from mcpkit.auth.tokens import (
@@ -79,6 +83,11 @@ _WHERE = {
     "RemoteJWKS": "jwks",
     "StaticKeys": "jwks",
     "JWTVerifier": "jwt_verifier",
+    "OAuthProxy": "oauth_proxy",
+    "UpstreamError": "oauth_proxy",
+    "MemoryProxyStore": "proxy_store",
+    "ProxyStore": "proxy_store",
+    "RedisProxyStore": "proxy_store",
     "ClientMetadata": "registration",
     "PrivateKey": "registration",
     "AccessToken": "server",
@@ -114,13 +123,17 @@ __all__ = [
     "IssuerMismatchError",
     "JWTVerifier",
     "MemoryAuthStore",
+    "MemoryProxyStore",
     "MemoryReplayCache",
     "MemoryTokenStore",
     "OAuthClientAuth",
     "OAuthError",
+    "OAuthProxy",
     "OAuthToken",
     "PrivateKey",
+    "ProxyStore",
     "RedisAuthStore",
+    "RedisProxyStore",
     "RemoteJWKS",
     "ReplayCache",
     "ResourceMismatchError",
@@ -130,6 +143,7 @@ __all__ = [
     "StaticKeys",
     "TokenStore",
     "TokenVerifier",
+    "UpstreamError",
     "UseDPoPNonceError",
     "VerifierUnavailableError",
     "hash_api_key",

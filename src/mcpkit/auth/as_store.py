@@ -64,6 +64,8 @@ class AuthCode:
     expires_at: float
     #: The token family its redemption starts (revoked if the code is replayed).
     family: str
+    #: Claims about the user its tokens carry (an upstream identity's email, name...).
+    claims: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -78,6 +80,8 @@ class RefreshGrant:
     family: str
     expires_at: float | None
     used: bool = False
+    #: Claims about the user its access tokens carry (see :class:`AuthCode`).
+    claims: dict[str, Any] = field(default_factory=dict)
 
 
 class AuthStore(Protocol):

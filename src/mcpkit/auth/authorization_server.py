@@ -143,6 +143,9 @@ class AuthorizationServer:
         self.refresh_token_ttl = refresh_token_ttl
         self.code_ttl = code_ttl
         self._now = clock
+        #: Called with the token family a revocation ended (the OAuth proxy drops the
+        #: upstream tokens of that grant).
+        self.on_revoke: Callable[[str], Awaitable[None]] | None = None
         base = self.issuer
         self.metadata: dict[str, Any] = {
             "issuer": base,
@@ -324,9 +327,24 @@ class AuthorizationServer:
             "subject": str(decision),
             "state": state,
         }
+        return await self.grant(client, pending)
+
+    async def grant(self, client: RegisteredClient, pending: dict[str, Any]) -> Response:
+        """Finish an authorization the user was identified for: the consent page (with
+        ``consent``), else the code sent back to the client. ``pending`` holds what
+        ``/authorize`` validated (``client_id``, ``redirect_uri``, ``code_challenge``,
+        ``scopes``, ``resource``, ``state``), the ``subject`` and optionally the ``claims``
+        its tokens carry and the token ``family``."""
         if self.consent:
             return self._consent_page(client, pending)
-        return back(code=await self._new_code(pending))
+        from starlette.responses import RedirectResponse
+
+        out = {"code": await self._new_code(pending), "iss": self.issuer}
+        if pending.get("state") is not None:
+            out["state"] = pending["state"]
+        redirect = pending["redirect_uri"]
+        sep = "&" if urlsplit(redirect).query else "?"
+        return RedirectResponse(redirect + sep + urlencode(out), status_code=302)
 
     async def _new_code(self, pending: dict[str, Any]) -> str:
         code = secrets.token_urlsafe(32)
@@ -340,7 +358,8 @@ class AuthorizationServer:
                 pending["resource"],
                 pending["subject"],
                 self._now() + self.code_ttl,
-                uuid.uuid4().hex,
+                pending.get("family") or uuid.uuid4().hex,
+                dict(pending.get("claims") or {}),
             ),
         )
         return code
@@ -425,6 +444,8 @@ class AuthorizationServer:
         grant = await self.store.get_refresh(digest(form.get("token", "")))
         if grant is not None and grant.client_id == client.client_id:
             await self.store.revoke_family(grant.family)
+            if self.on_revoke is not None:
+                await self.on_revoke(grant.family)
         return _json({}, 200)
 
     # -- grants --------------------------------------------------------------------------------
@@ -454,7 +475,7 @@ class AuthorizationServer:
         if "resource" in form and form["resource"] != code.resource:
             raise _OAuthError("invalid_target", "resource differs from the authorization's")
         return await self._issue(
-            client.client_id, code.subject, code.scopes, code.resource, code.family
+            client.client_id, code.subject, code.scopes, code.resource, code.family, code.claims
         )
 
     async def _refresh(self, client: RegisteredClient, form: dict[str, str]) -> dict[str, Any]:
@@ -478,16 +499,23 @@ class AuthorizationServer:
         if "resource" in form and form["resource"] != grant.resource:
             raise _OAuthError("invalid_target", "resource differs from the grant's")
         return await self._issue(
-            client.client_id, grant.subject, scopes, grant.resource, grant.family
+            client.client_id, grant.subject, scopes, grant.resource, grant.family, grant.claims
         )
 
     async def _issue(
-        self, client_id: str, subject: str, scopes: tuple[str, ...], resource: str, family: str
+        self,
+        client_id: str,
+        subject: str,
+        scopes: tuple[str, ...],
+        resource: str,
+        family: str,
+        extra: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         from joserfc import jwt
 
         now = int(self._now())
         claims = {
+            **(extra or {}),
             "iss": self.issuer,
             "aud": resource,
             "sub": subject,
@@ -509,6 +537,7 @@ class AuthorizationServer:
                 subject,
                 family,
                 now + self.refresh_token_ttl if self.refresh_token_ttl is not None else None,
+                claims=dict(extra or {}),
             ),
         )
         return {

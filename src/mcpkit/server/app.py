@@ -286,7 +286,12 @@ class Server(Generic[LifespanT]):
         #: A :class:`mcpkit.auth.ResourceServer` protecting :meth:`http_app` with OAuth (an
         #: :class:`mcpkit.auth.APIKeyVerifier` becomes a key-only one). What a request keeps
         #: (sessions, tasks, streams) belongs to its principal however the token was checked
-        #: (:mod:`mcpkit.owner`).
+        #: (:mod:`mcpkit.owner`). An authorization server or OAuth proxy given as ``auth``
+        #: serves its endpoints beside the MCP endpoint and protects it with its resource
+        #: server.
+        installer = getattr(auth, "install", None) if auth is not None else None
+        if installer is not None:
+            auth = auth.resource_server()
         if auth is not None:
             from mcpkit.auth.server import as_resource_server
 
@@ -319,6 +324,8 @@ class Server(Generic[LifespanT]):
         #: :mod:`mcpkit.server.dependencies`.
         self.dependency_overrides: dict[Callable[..., Any], Callable[..., Any]] = {}
         self._custom_routes: list[tuple[str, list[str] | None, Callable[..., Any], str | None]] = []
+        if installer is not None:
+            installer(self)
         if include_tags is not None or exclude_tags is not None:
             self._components = components_feature.ComponentControl(self, include_tags, exclude_tags)
         #: Where ``ctx.state`` keeps values (made on first use: see :attr:`state_store`).

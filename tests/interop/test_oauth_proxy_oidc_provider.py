@@ -1,0 +1,267 @@
+"""The OAuth proxy in front of a real OpenID provider: the npm package ``oidc-provider``
+(certified), started here on 127.0.0.1 with dynamic registration off, PKCE required and ONE
+client registered beforehand, as GitHub or Google would be. mcpkit's client connects to an
+mcpkit server behind the proxy; the provider's login and consent pages and mcpkit's consent
+page are answered with form posts as a browser would; tokens are issued, a tool is called
+as the provider's user, a refresh works, a revocation ends access, and nothing the client
+receives carries a token of the provider's."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import secrets
+import socket
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from html import unescape
+from typing import Any
+from urllib.parse import parse_qs, urljoin, urlsplit
+
+import httpx
+
+from mcpkit import Client, Context, Server
+from mcpkit.auth import ClientMetadata, MemoryAuthStore, MemoryTokenStore, OAuthClientAuth
+from mcpkit.auth.oauth_proxy import OAuthProxy
+from mcpkit.auth.proxy_store import MemoryProxyStore
+from mcpkit.transports.http import running
+from mcpkit.transports.http.client import StreamableHTTPClientTransport
+from tests.auth.conftest import Late
+from tests.interop.conftest import PEER_SCRIPTS, locate_node_peer
+
+UPSTREAM = PEER_SCRIPTS / "oidc_upstream.mjs"
+REDIRECT = "http://127.0.0.1:3999/callback"
+CLIENT_ID = "mcpkit-proxy"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.asynccontextmanager
+async def oidc_provider(redirect_uri: str, secret: str) -> AsyncIterator[str]:
+    """oidc-provider on a free port, with ``redirect_uri`` for its one client: its issuer."""
+    node = locate_node_peer()
+    port = free_port()
+    proc = await asyncio.create_subprocess_exec(
+        str(node.node),
+        str(UPSTREAM),
+        str(port),
+        CLIENT_ID,
+        secret,
+        redirect_uri,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=node.env(),
+    )
+    try:
+        assert proc.stdout is not None
+        line = await asyncio.wait_for(proc.stdout.readline(), 30)
+        if not line.startswith(b"ready "):
+            err = await proc.stderr.read() if proc.stderr else b""
+            raise AssertionError(f"oidc-provider did not start: {line!r} {err.decode()[-2000:]}")
+        yield line.split()[1].decode()
+    finally:
+        proc.terminate()
+        await proc.wait()
+
+
+class Tee(httpx.AsyncByteStream):
+    def __init__(self, inner: Any, sink: bytearray) -> None:
+        self.inner, self.sink = inner, sink
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self.inner:
+            self.sink.extend(chunk)
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+class Recording(httpx.AsyncBaseTransport):
+    """Every byte the client receives: status lines, headers and bodies."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.received = bytearray()
+        self.urls: list[str] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.urls.append(str(request.url))
+        response = await self.inner.handle_async_request(request)
+        for name, value in response.headers.raw:
+            self.received.extend(name + b": " + value + b"\n")
+        return httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            stream=Tee(response.stream, self.received),
+            extensions=response.extensions,
+        )
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+@dataclass
+class Browser:
+    """A user's browser: follows redirects, keeps cookies, answers the provider's login and
+    consent pages and mcpkit's consent page."""
+
+    user: str
+    http: httpx.AsyncClient = field(default_factory=lambda: httpx.AsyncClient(timeout=30))
+    seen: list[str] = field(default_factory=list)
+
+    async def __call__(self, url: str) -> str:
+        response = await self.http.get(url)
+        for _ in range(30):
+            self.seen.append(str(response.url))
+            if response.is_redirect:
+                target = urljoin(str(response.url), response.headers["location"])
+                if target.startswith(REDIRECT):
+                    return target
+                response = await self.http.get(target)
+                continue
+            assert response.status_code == 200, (response.status_code, response.text[:500])
+            response = await self.submit(response)
+        raise AssertionError("the login did not end")
+
+    async def submit(self, page: httpx.Response) -> httpx.Response:
+        html = page.text
+        form = re.search(r"<form[^>]*action=\"([^\"]+)\"[^>]*>(.*?)</form>", html, re.S)
+        assert form is not None, html[:1000]
+        action, body = unescape(form.group(1)), form.group(2)
+        data = {
+            unescape(n): unescape(v)
+            for n, v in re.findall(r'<input type=hidden name=(\w+) value="([^"]*)"', body)
+        }
+        data |= dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"/>', body))
+        if 'name="login"' in body:  # the provider's login page
+            data |= {"login": self.user, "password": "any"}
+        if "name=decision" in body:  # mcpkit's consent page
+            data["decision"] = "allow"
+        return await self.http.post(urljoin(str(page.url), action), data=data)
+
+
+async def test_mcpkit_client_through_the_proxy_to_oidc_provider() -> None:
+    secret = secrets.token_urlsafe(24)
+    late = Late()
+    async with running(late) as base:
+        async with oidc_provider(base + "/oauth/callback", secret) as issuer:
+            proxy = OAuthProxy(
+                base,
+                client_id=CLIENT_ID,
+                client_secret=secret,
+                issuer=issuer,
+                discovery_url=issuer + "/.well-known/openid-configuration",
+                scopes_supported=["mcp"],
+                secret="deployment secret",
+            )
+            app = Server("behind-proxy", auth=proxy)
+
+            @app.tool()
+            def whoami(ctx: Context) -> str:
+                assert ctx.auth is not None
+                return f"{ctx.auth.subject} {ctx.auth.claims.get('email')}"
+
+            late.app = app.http_app()
+            url = base + "/mcp"
+            recording = Recording()
+            tokens = MemoryTokenStore()
+            browser = Browser("alice")
+            async with httpx.AsyncClient(transport=recording, timeout=30) as http:
+                flow = OAuthClientAuth(
+                    url,
+                    authorization_handler=browser,
+                    client_metadata=ClientMetadata(
+                        client_name="proxy-e2e", redirect_uris=[REDIRECT]
+                    ),
+                    store=tokens,
+                    http_client=http,
+                )
+                transport = StreamableHTTPClientTransport(url, auth=flow, httpx_client=http)
+                async with Client(transport) as c:
+                    result = await c.call_tool("whoami")
+                    assert result.content[0].text == "alice alice@example.com"
+                    first = await tokens.get_token(url)
+                    assert first is not None and first.refresh_token
+                    # the access token runs out: the client refreshes (rotation) and calls again
+                    first.expires_at = 0
+                    result = await c.call_tool("whoami")
+                    assert result.content[0].text == "alice alice@example.com"
+                    second = await tokens.get_token(url)
+                    assert second is not None and second.access_token != first.access_token
+                    assert second.refresh_token != first.refresh_token
+
+                # the user logged in at the provider, and allowed the client on mcpkit's page
+                assert any("/interaction/" in u for u in browser.seen)
+                assert any(u == base + "/authorize/consent" for u in browser.seen)
+                # the browser went to the provider, as the pre-registered client, with PKCE
+                to_provider = [u for u in browser.seen if u.startswith(issuer + "/auth?")]
+                assert to_provider, browser.seen
+                sent = parse_qs(urlsplit(to_provider[0]).query)
+                assert sent["client_id"] == [CLIENT_ID]
+                assert sent["code_challenge_method"] == ["S256"]
+                assert sent["redirect_uri"] == [base + "/oauth/callback"]
+
+                # mcpkit's token is its own: issuer, audience, the provider's user
+                at = await proxy.server.verifier().verify_token(second.access_token)
+                assert at.subject == "alice" and at.resource == url
+                assert at.claims["iss"] == base and at.claims["idp"] == issuer
+                upstream = await proxy.upstream_tokens(at)
+                assert upstream is not None and upstream["access_token"]
+                secrets_of_provider = [
+                    upstream[k]
+                    for k in ("access_token", "id_token", "refresh_token")
+                    if k in upstream
+                ]
+                assert "id_token" in upstream
+                # nothing the client received carries them, nor does the store in clear
+                received = bytes(recording.received)
+                assert b"whoami" in received or b"alice@example.com" in received
+                store = proxy.proxy_store
+                assert isinstance(store, MemoryProxyStore)
+                raw = b"".join(v for v, _ in store.values.values())
+                for value in secrets_of_provider:
+                    assert value.encode() not in received
+                    assert value.encode() not in raw
+                    assert all(value not in u for u in recording.urls)
+                # and the client never spoke to the provider itself
+                assert not [u for u in recording.urls if u.startswith(issuer)]
+
+                # revocation ends access: the refresh token, and the access token with it
+                meta = (await http.get(base + "/.well-known/oauth-authorization-server")).json()
+                client_id = at.client_id
+                assert client_id is not None
+                r = await http.post(
+                    meta["revocation_endpoint"],
+                    data={"token": second.refresh_token, "client_id": client_id},
+                )
+                assert r.status_code == 200
+                r = await http.post(
+                    meta["token_endpoint"],
+                    data={
+                        "grant_type": "refresh_token",
+                        "refresh_token": second.refresh_token,
+                        "client_id": client_id,
+                    },
+                )
+                assert r.status_code == 400 and r.json()["error"] == "invalid_grant"
+                r = await http.post(
+                    url,
+                    headers={
+                        "authorization": f"Bearer {second.access_token}",
+                        "accept": "application/json, text/event-stream",
+                        "content-type": "application/json",
+                    },
+                    json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                )
+                assert r.status_code == 401
+                # the provider's tokens are gone from the store
+                assert await proxy.upstream_tokens(at) is None
+            assert isinstance(proxy.server.store, MemoryAuthStore)
+            await browser.http.aclose()
+            await late.app.aclose()
