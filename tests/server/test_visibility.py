@@ -116,11 +116,38 @@ async def test_list_changed_goes_to_that_session_only() -> None:
         assert seen_b.empty()
 
 
-async def test_server_hidden_stays_hidden() -> None:
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_caller_may_be_shown_what_the_server_hides(era: str) -> None:
     app = visible_server(exclude_tags={"admin"})
-    async with Client(app) as c:
-        await c.call_tool("show", {"names": ["drop_table"], "tags": ["admin"]})
-        assert "drop_table" not in await tool_names(c)
+    app.disable_tool("status")
+    async with Client(app, era=era) as a, Client(app, era=era) as b:
+        await assert_hidden_admin(a)
+        await a.call_tool("show", {"names": [], "tags": ["admin"]})
+        await assert_admin(a)  # listed, called, got and read by this caller
+        assert "status" not in await tool_names(a)  # a rule shows only what it matches
+        await assert_hidden_admin(b)  # everyone else: as the server says
+        await a.call_tool("hide", {"names": [], "tags": ["admin"]})
+        await assert_hidden_admin(a)
+        await b.call_tool("show", {"names": ["status"]})
+        assert (await b.call_tool("status", {})).text == "green"
+        with pytest.raises(McpError, match="Unknown tool"):
+            await a.call_tool("status", {})
+
+
+async def test_a_revealed_component_keeps_its_scopes() -> None:
+    app = visible_server(auth=resource_server(), exclude_tags={"admin"})
+
+    @app.tool(tags={"admin"}, scopes=["root"])
+    def reboot() -> str:
+        return "rebooting"
+
+    alice = {"authorization": "Bearer alice-token"}  # scopes: mcp
+    async with served(app) as url, Client(url, era="legacy", headers=alice) as c:
+        await c.call_tool("show", {"names": [], "tags": ["admin"]})
+        assert "drop_table" in await tool_names(c)
+        assert "reboot" not in await tool_names(c)
+        with pytest.raises(McpError, match="Unknown tool"):
+            await c.call_tool("reboot", {})
 
 
 @contextlib.asynccontextmanager

@@ -280,6 +280,17 @@ class ResourceRegistry:
             variables = t.template.match(uri)
             if variables is not None:
                 return t, variables
+        from mcpkit.server._revealed import revealed
+
+        shown = revealed.get()  # hidden, but shown to this caller
+        if shown:
+            entry = shown.get(("resources", uri))
+            if entry is not None:
+                return entry, {}
+            for (kind, _), t in shown.items():
+                variables = t.template.match(uri) if kind == "templates" else None
+                if variables is not None:
+                    return t, variables
         return None
 
     async def read(

@@ -6,7 +6,8 @@ prompts, resources and templates for one caller only.
 async def unlock(ctx: Context, password: str) -> str:
     if password != "sesame":
         return "no"
-    await ctx.enable(tags={"admin"})     # this session now sees (and may call) admin tools
+    await ctx.enable(tags={"admin"})     # this session now sees (and may call) admin tools,
+                                         # hidden from everyone by Server(exclude_tags=...)
     return "unlocked"
 
 @app.tool()
@@ -21,9 +22,10 @@ Its rules are kept with its state (in the deployment's store when the server has
 every replica applies them. A rule matches components by name (a tool or prompt name, a
 resource URI or a template's URI template), by tag, or both, optionally only of some
 ``kinds``; the latest matching rule decides (``disable`` then ``enable`` of the same thing
-shows it again). What the server itself hides (``app.disable_tool``, its tag filter) stays
-hidden: a caller's rules only narrow what the server serves, or undo the caller's own
-``disable``.
+shows it again). An ``enable`` also shows the caller what the server hides
+(``app.disable_tool``, ``Server(exclude_tags=...)``): hide admin tools server-wide and
+``ctx.enable(tags={"admin"})`` for the session that proved it may use them. Scopes still
+apply: a component needing scopes the caller's token lacks stays hidden.
 
 For that caller the lists leave out what its rules hide, and a call, ``prompts/get`` or read
 of it answers as if it did not exist (-32602 unknown tool/prompt, resource not found). A 2025
@@ -115,6 +117,34 @@ def _shown(rules: list[Rule], server: Server[Any], kind: str, name: str) -> bool
     return True
 
 
+def _revealed(
+    rules: list[Rule], server: Server[Any], rctx: ServerRequestContext
+) -> dict[tuple[str, str], Any]:
+    """The components the server hides that ``rules`` show (the latest matching rule is
+    an ``enable``), within the scopes of the request's principal."""
+    control = server._components
+    if control is None or not control.hidden or not any(r["on"] for r in rules):
+        return {}
+    granted: frozenset[str] | None = None  # None: a local transport, every scope
+    if rctx.session.transport.info.kind not in ("stdio", "memory"):
+        from mcpkit.auth.server import get_access_token
+
+        token = get_access_token()
+        granted = frozenset() if token is None else frozenset(token.scopes)
+    out: dict[tuple[str, str], Any] = {}
+    for (kind, name), entry in control.hidden.items():
+        needed = getattr(entry, "scopes", None)
+        if needed and granted is not None and not needed <= granted:
+            continue
+        tags = control.tags.get((kind, name), frozenset())
+        for rule in reversed(rules):
+            if _matches(rule, kind, name, tags):
+                if rule["on"]:
+                    out[(kind, name)] = entry
+                break
+    return out
+
+
 async def _rules(ctx: Context[Any]) -> list[Rule]:
     from mcpkit.server.state import StateOwnerMissing, state_owner
 
@@ -158,6 +188,22 @@ async def change(
             await ctx.session.send_quietly(method)
 
 
+async def _with_revealed(
+    rules: list[Rule], rctx: ServerRequestContext, inner: ServerHandler, params: Any
+) -> Any:
+    """``inner`` with what ``rules`` reveal reachable by name or URI."""
+    from mcpkit.server._revealed import revealed
+
+    shown = _revealed(rules, rctx.server, rctx)
+    if not shown:
+        return await inner(params, rctx)
+    token = revealed.set(shown)
+    try:
+        return await inner(params, rctx)
+    finally:
+        revealed.reset(token)
+
+
 def install(server: Server[Any], table: dict[str, ServerHandler]) -> None:
     """Wrap ``table``'s lists and lookups with the callers' rules."""
     from mcpkit.server.context import Context
@@ -179,11 +225,18 @@ def install(server: Server[Any], table: dict[str, ServerHandler]) -> None:
                 items = orjson.loads(orjson.dumps(items))
             if type(items) is list:
                 result = dict(result)
-                result[field] = [
+                kept = [
                     item
                     for item in items
                     if type(item) is not dict or _shown(rules, server, kind, str(item.get(key, "")))
                 ]
+                if "nextCursor" not in result:  # the last page: what only this caller sees
+                    kept.extend(
+                        entry.definition
+                        for (k, _), entry in _revealed(rules, server, rctx).items()
+                        if k == kind
+                    )
+                result[field] = kept
             return result
 
         table[method] = list_some
@@ -202,8 +255,10 @@ def install(server: Server[Any], table: dict[str, ServerHandler]) -> None:
             name = params.get("name") if type(params) is dict else None
             if type(name) is str:
                 rules = await _rules(Context(rctx))
-                if rules and not _shown(rules, server, kind, name):
-                    raise McpError(INVALID_PARAMS, f"Unknown {what}: {name}")
+                if rules:
+                    if not _shown(rules, server, kind, name):
+                        raise McpError(INVALID_PARAMS, f"Unknown {what}: {name}")
+                    return await _with_revealed(rules, rctx, inner, params)
             return await inner(params, rctx)
 
         table[method] = guarded
@@ -228,6 +283,7 @@ def install(server: Server[Any], table: dict[str, ServerHandler]) -> None:
                             kind = "resources" if entry.template is None else "templates"
                             if not _shown(rules, server, kind, entry.uri):
                                 raise not_found(rctx, uri)
+                        return await _with_revealed(rules, rctx, inner, params)
                 return await inner(params, rctx)
 
             return guarded
