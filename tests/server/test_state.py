@@ -212,7 +212,7 @@ async def test_http_2026_state_follows_the_principal() -> None:
 
 @pytest.mark.parametrize("era", ERAS)
 async def test_http_stateless_without_a_principal_is_refused_clearly(era: str) -> None:
-    app = state_server()
+    app = state_server(mask_errors=False)  # the message, not an error id
     stateless = era == "legacy"
     async with served(app, stateless=stateless) as url:
         async with Client(url, era=era) as c:
