@@ -88,6 +88,16 @@ async def test_a_client_that_gave_up_on_its_probe_recovers_from_minus_32022() ->
     def ready() -> str:
         return "ready"
 
-    async with Client(app, probe_timeout=0) as client:  # gives up at once, then initialize
+    seen: list[tuple[str, object]] = []
+
+    def trace(direction: str, message: object) -> None:
+        if isinstance(message, dict):
+            error = message.get("error")
+            seen.append((direction, message.get("method") or (error or {}).get("code")))
+
+    # It gives up on the probe at once, then sends initialize.
+    async with Client(app, probe_timeout=0, tracer=trace) as client:
         assert client.protocol_version == "2026-07-28"
         assert (await client.call_tool("ready")).text == "ready"
+    assert ("send", "initialize") in seen
+    assert ("recv", -32022) in seen
