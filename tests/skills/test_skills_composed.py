@@ -159,3 +159,20 @@ async def test_a_mounted_proxy_serves_skills_under_its_prefix(
             u.replace("skill://", "skill://up/") for u in CHILD_URIS
         }
         await verify_all(c, entries)
+
+
+async def test_mcpkit_proxy_forwards_skills(tmp_path: Path, era: str) -> None:
+    import shlex
+    import sys
+
+    from mcpkit.transports.http import running
+
+    upstream = make_server(tmp_path)
+    async with running(upstream.http_app()) as base:
+        command = shlex.join([sys.executable, "-m", "mcpkit", "proxy", f"{base}/mcp"])
+        async with Client(command, era=era) as c:
+            assert c.skills.supported
+            entries = await c.skills.list()
+            assert {e.uri for e in entries} == CHILD_URIS
+            texts = await verify_all(c, entries)
+            assert texts["skill://reports/daily/SKILL.md"].endswith("Run it.\n")
