@@ -5,7 +5,10 @@ Client side: :class:`OAuthClientAuth` (an ``httpx.Auth``; pass it as ``auth=`` t
 Embedded authorization server: :class:`AuthorizationServer` (state in :class:`MemoryAuthStore`,
 :class:`SQLiteAuthStore` or :class:`RedisAuthStore`); in front of an identity provider
 without dynamic registration, :class:`OAuthProxy` (logins pending and upstream tokens in
-:class:`MemoryProxyStore` or :class:`RedisProxyStore`).
+:class:`MemoryProxyStore` or :class:`RedisProxyStore`) and its presets
+(:class:`GitHubProvider`, :class:`GoogleProvider`, :class:`EntraIDProvider`,
+:class:`OktaProvider`, :class:`Auth0Provider`, :class:`KeycloakProvider`,
+:class:`WorkOSProvider`, :class:`CognitoProvider`, :class:`OIDCProvider`).
 Server side (resource server): :class:`ResourceServer`, :class:`AccessToken`,
 :class:`APIKeyVerifier` (API keys, with or without OAuth),
 :class:`TokenVerifier`, and the verifiers :class:`JWTVerifier` (JWT access tokens, keys from
@@ -41,6 +44,17 @@ if TYPE_CHECKING:
     from mcpkit.auth.jwks import RemoteJWKS, StaticKeys
     from mcpkit.auth.jwt_verifier import JWTVerifier
     from mcpkit.auth.oauth_proxy import OAuthProxy, UpstreamError
+    from mcpkit.auth.presets import (
+        Auth0Provider,
+        CognitoProvider,
+        EntraIDProvider,
+        GitHubProvider,
+        GoogleProvider,
+        KeycloakProvider,
+        OIDCProvider,
+        OktaProvider,
+        WorkOSProvider,
+    )
     from mcpkit.auth.proxy_store import MemoryProxyStore, ProxyStore, RedisProxyStore
     from mcpkit.auth.registration import ClientMetadata, PrivateKey
     from mcpkit.auth.server import AccessToken, ResourceServer, TokenVerifier
@@ -85,6 +99,15 @@ _WHERE = {
     "JWTVerifier": "jwt_verifier",
     "OAuthProxy": "oauth_proxy",
     "UpstreamError": "oauth_proxy",
+    "Auth0Provider": "presets",
+    "CognitoProvider": "presets",
+    "EntraIDProvider": "presets",
+    "GitHubProvider": "presets",
+    "GoogleProvider": "presets",
+    "KeycloakProvider": "presets",
+    "OIDCProvider": "presets",
+    "OktaProvider": "presets",
+    "WorkOSProvider": "presets",
     "MemoryProxyStore": "proxy_store",
     "ProxyStore": "proxy_store",
     "RedisProxyStore": "proxy_store",
@@ -108,6 +131,7 @@ __all__ = [
     "APIKey",
     "APIKeyVerifier",
     "AccessToken",
+    "Auth0Provider",
     "AuthStore",
     "AuthorizationHandler",
     "AuthorizationRequest",
@@ -116,12 +140,17 @@ __all__ = [
     "AuthorizationServerMismatchError",
     "ClientInfo",
     "ClientMetadata",
+    "CognitoProvider",
     "DPoPVerifier",
+    "EntraIDProvider",
+    "GitHubProvider",
+    "GoogleProvider",
     "IntrospectionVerifier",
     "InvalidDPoPProofError",
     "InvalidTokenError",
     "IssuerMismatchError",
     "JWTVerifier",
+    "KeycloakProvider",
     "MemoryAuthStore",
     "MemoryProxyStore",
     "MemoryReplayCache",
@@ -130,6 +159,8 @@ __all__ = [
     "OAuthError",
     "OAuthProxy",
     "OAuthToken",
+    "OIDCProvider",
+    "OktaProvider",
     "PrivateKey",
     "ProxyStore",
     "RedisAuthStore",
@@ -146,6 +177,7 @@ __all__ = [
     "UpstreamError",
     "UseDPoPNonceError",
     "VerifierUnavailableError",
+    "WorkOSProvider",
     "hash_api_key",
     "headless_authorization_handler",
 ]

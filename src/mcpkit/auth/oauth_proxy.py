@@ -138,6 +138,8 @@ class OAuthProxy:
         self.userinfo_endpoint = userinfo_endpoint
         self.revocation_endpoint = revocation_endpoint
         self.discovery_url = discovery_url
+        #: The provider's OpenID configuration, once read.
+        self.configuration: dict[str, Any] = {}
         self._discovered = discovery_url is None
         if self._discovered:
             self._check_endpoints()
@@ -171,6 +173,7 @@ class OAuthProxy:
         if self._discovered:
             return
         doc = await self._get_json(str(self.discovery_url))
+        self.configuration = doc
         if self.upstream_issuer is not None and doc.get("issuer") != self.upstream_issuer:
             raise UpstreamError(
                 f"The provider's configuration names the issuer {doc.get('issuer')!r}, "
@@ -404,8 +407,9 @@ class OAuthProxy:
         if subject is None or subject == "":
             raise UpstreamError(f"The identity has no {self.subject_claim!r} claim")
         claims = {k: found[k] for k in self.claims if k in found}
-        if self.upstream_issuer is not None:
-            claims["idp"] = self.upstream_issuer
+        idp = found.get("iss") if "iss" in found else self.upstream_issuer
+        if isinstance(idp, str):
+            claims["idp"] = idp
         return str(subject), claims
 
     async def _id_token_claims(self, id_token: str, nonce: str) -> dict[str, Any]:
@@ -426,7 +430,7 @@ class OAuthProxy:
         claims = dict(token.claims)
         aud = claims.get("aud")
         auds = aud if isinstance(aud, list) else [aud]
-        if self.upstream_issuer is not None and claims.get("iss") != self.upstream_issuer:
+        if not self.issuer_accepted(claims):
             raise UpstreamError("The ID token was issued by another issuer")
         if self.client_id not in auds:
             raise UpstreamError("The ID token is for another client")
@@ -439,6 +443,11 @@ class OAuthProxy:
 
     async def _jwks_document(self) -> Any:
         return await self._get_json(str(self.jwks_uri))
+
+    def issuer_accepted(self, claims: Mapping[str, Any]) -> bool:
+        """Whether an ID token's ``iss`` is the provider's (a preset may accept several:
+        a multi-tenant provider's issuer names the user's tenant)."""
+        return self.upstream_issuer is None or claims.get("iss") == self.upstream_issuer
 
     async def _userinfo(self, access_token: str) -> dict[str, Any]:
         return await self._get_json(
