@@ -60,6 +60,9 @@ The hierarchy (``except`` the node that fits; every leaf is catchable by its par
     ├── tasks.TaskLimitError         the task store is full of tasks it may not evict
     ├── transports.http.serve.ServerNotStarted
     │                                the HTTP server could not start (a RuntimeError too)
+    ├── transports.http.workers.WorkersUnavailable
+    │                                worker processes cannot be used here (no os.fork, or
+    │                                a bad count; a RuntimeError too)
     ├── client.skills.SkillsNotSupported
     │                                the server does not offer the Skills extension
     │                                (also a RuntimeError)

@@ -181,6 +181,13 @@ def build_parser() -> argparse.ArgumentParser:
         "granian needs the granian extra)",
     )
     run.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="HTTP: serve the port from N processes (all cores); 2025 sessions then need "
+        "--store, without it the workers serve stateless HTTP (SIGHUP restarts them)",
+    )
+    run.add_argument(
         "--observability-port",
         type=int,
         metavar="PORT",

@@ -19,6 +19,7 @@ import contextlib
 import errno
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -166,7 +167,11 @@ def _check_server(server: str) -> None:
         )
 
 
-async def _serve_http(app: Any, args: argparse.Namespace) -> None:
+async def _serve_http(
+    app: Any, args: argparse.Namespace, sockets: list[socket.socket] | None = None
+) -> None:
+    """Serve ``app`` over HTTP until SIGTERM; on ``sockets`` (quietly: a worker of
+    ``--workers``, its parent speaks) when given."""
     from mcpkit.transports.http import running
 
     options: dict[str, Any] = {
@@ -199,9 +204,13 @@ async def _serve_http(app: Any, args: argparse.Namespace) -> None:
     warning = _bind_warning(asgi, args.host)
     server: Any = getattr(args, "http_server", "auto")
     async with contextlib.AsyncExitStack() as stack:
+        given = {} if sockets is None else {"sockets": sockets}
         base = await stack.enter_async_context(
-            running(asgi, host=args.host, port=args.port, server=server)
+            running(asgi, host=args.host, port=args.port, server=server, **given)
         )
+        if sockets is not None:
+            await stop.wait()
+            return
         probes = ""
         if side_port is not None:
             from mcpkit.transports.http.health import probes_for
@@ -344,7 +353,11 @@ def run_server(args: argparse.Namespace) -> int:
             "give path/to/server.py, path/to/server.py:object or package.module:object",
             code=EXIT_USAGE,
         )
+    if getattr(args, "workers", None) is not None and args.transport != "http":
+        raise CliError("--workers serves HTTP", "add --transport http", EXIT_USAGE)
     if args.reload:
+        if getattr(args, "workers", None) not in (None, 1):
+            raise CliError("--reload and --workers do not go together", code=EXIT_USAGE)
         root = ref.path.resolve().parent if ref.path is not None else Path.cwd()
         if ref.path is not None and not ref.path.is_file():
             raise CliError(f"no such file: {ref.path}")
@@ -370,6 +383,9 @@ def run_server(args: argparse.Namespace) -> int:
         raise CliError(
             f"Streamable HTTP is not available: {exc}", INSTALL_HINT.format(extras="http")
         ) from None
+    workers = getattr(args, "workers", None)
+    if workers is not None and workers != 1:
+        return _serve_workers(app, args, workers)
     _check_address(args.host, args.port)
     _check_server(getattr(args, "http_server", "auto"))
     if args.metrics:
@@ -390,3 +406,59 @@ def run_server(args: argparse.Namespace) -> int:
             f"the HTTP server could not start (exit code {exc.code})", "see the line above"
         ) from None
     return 0
+
+
+def _serve_workers(app: Any, args: argparse.Namespace, workers: int) -> int:
+    """``--workers N``: N processes serving one port (:mod:`mcpkit.transports.http.workers`)."""
+    from mcpkit.transports.http import workers as pool
+    from mcpkit.transports.http.serve import choose_server
+
+    if workers < 1:
+        raise CliError(f"bad --workers: {workers}", "give 1 or more", EXIT_USAGE)
+    _check_server(getattr(args, "http_server", "auto"))
+    if choose_server(getattr(args, "http_server", "auto")) == "granian":
+        raise CliError("--workers serves with uvicorn", "drop --server granian", EXIT_USAGE)
+    if args.observability_port is not None:
+        raise CliError(
+            "--observability-port and --workers do not go together",
+            "use --health / --metrics on the endpoint's port",
+            EXIT_USAGE,
+        )
+    if args.metrics:
+        try:
+            import prometheus_client  # noqa: F401
+        except ImportError:
+            raise CliError(
+                "--metrics needs prometheus-client", INSTALL_HINT.format(extras="metrics")
+            ) from None
+    args.stateless, message = pool.plan_state(
+        workers, stateless=args.stateless, store=getattr(app, "store_backend", None) is not None
+    )
+    try:
+        sockets, port = pool.listen_sockets(args.host, args.port, workers)
+    except pool.WorkersUnavailable as exc:
+        raise CliError(str(exc), code=EXIT_USAGE) from None
+    except OSError as exc:
+        hint = (
+            "another server uses that port: choose another --port (0 picks a free one)"
+            if exc.errno == errno.EADDRINUSE
+            else "check --host: it must be an address of this machine (127.0.0.1, 0.0.0.0)"
+        )
+        raise CliError(
+            f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", hint
+        ) from None
+    pool.share_request_state_keys()
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    info = app.server_info
+    _note(
+        f"serving {info.get('name')} {info.get('version')} on http://{shown}:{port}{args.path} "
+        f"(Streamable HTTP, {workers} workers{store_note(app)}; Ctrl-C stops, SIGHUP restarts "
+        "the workers)"
+    )
+    if message is not None:
+        _note(message)
+
+    def serve(sock: socket.socket) -> None:
+        asyncio.run(_serve_http(app, args, [sock]))
+
+    return pool.supervise(serve, sockets, workers)

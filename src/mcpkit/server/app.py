@@ -1465,6 +1465,7 @@ class Server(Generic[LifespanT]):
         max_in_flight: int | None = None,
         max_queued: int | None = None,
         server: Literal["auto", "uvicorn", "granian"] = "auto",
+        workers: int | None = None,
     ) -> None: ...
 
     def run(self, transport: str = "stdio", **options: Any) -> None:
@@ -1479,7 +1480,9 @@ class Server(Generic[LifespanT]):
         beside the endpoint, or on ``observability_port`` when given (health then by
         default; see :mod:`mcpkit.transports.http.health`). ``server``: the ASGI server
         (``"uvicorn"``, ``"granian"`` with the ``granian`` extra, or ``"auto"``: see
-        :func:`mcpkit.transports.http.serve.choose_server`).
+        :func:`mcpkit.transports.http.serve.choose_server`). ``workers=N`` serves the port
+        from N processes (:mod:`mcpkit.transports.http.workers`; without a store they serve
+        stateless HTTP only, and say so).
         """
         # uvloop's event loop when it is installed (the http extra brings it), for stdio too:
         # about a third less CPU per message than asyncio's own loop on the pipes.
@@ -1494,6 +1497,10 @@ class Server(Generic[LifespanT]):
         elif transport in ("http", "streamable-http", "sse"):
             if transport == "sse":
                 options.setdefault("legacy_sse", True)
+            workers = options.pop("workers", None)
+            if workers is not None and workers != 1:
+                self._run_workers(workers, factory, **options)
+                return
             coro = self._serve_http(**options)
         else:
             raise ValueError(
@@ -1504,8 +1511,55 @@ class Server(Generic[LifespanT]):
         with contextlib.suppress(KeyboardInterrupt), asyncio.Runner(loop_factory=factory) as r:
             r.run(coro)
 
+    def _run_workers(
+        self,
+        workers: int,
+        factory: Callable[[], asyncio.AbstractEventLoop] | None,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        path: str = "/mcp",
+        **options: Any,
+    ) -> None:
+        """``run("http", workers=N)``: N forked processes serving one port."""
+        import sys
+
+        from mcpkit.transports.http import workers as pool
+        from mcpkit.transports.http.serve import choose_server
+
+        if options.get("observability_port") is not None:
+            raise ValueError("workers serve no observability_port: use health/metrics")
+        if choose_server(options.get("server", "auto")) == "granian":
+            raise ValueError("workers serve with uvicorn, not granian")
+        if options.get("legacy_sse") and self.store_backend is None:
+            raise ValueError("the 2024-11-05 HTTP+SSE sessions of workers need a store")
+        store = self.store_backend is not None
+        stateless = bool(options.get("stateless", False))
+        options["stateless"], message = pool.plan_state(workers, stateless=stateless, store=store)
+        sockets, bound = pool.listen_sockets(host, port, workers)
+        pool.share_request_state_keys()
+        shown = f"[{host}]" if ":" in host else host
+        sys.stderr.write(
+            f"mcpkit: serving {self.name} {self.version} on http://{shown}:{bound}{path} "
+            f"(Streamable HTTP, {workers} workers; Ctrl-C stops, SIGHUP restarts the workers)\n"
+            + ("" if message is None else f"mcpkit: {message}\n")
+        )
+        sys.stderr.flush()
+
+        def serve(sock: Any) -> None:
+            with asyncio.Runner(loop_factory=factory) as runner:
+                runner.run(self._serve_http(host, bound, path, sockets=[sock], **options))
+
+        code = pool.supervise(serve, sockets, workers)
+        if code:
+            raise SystemExit(code)
+
     async def _serve_http(
-        self, host: str = "127.0.0.1", port: int = 8000, path: str = "/mcp", **options: Any
+        self,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        path: str = "/mcp",
+        sockets: list[Any] | None = None,
+        **options: Any,
     ) -> None:
         import signal
         import sys
@@ -1525,7 +1579,12 @@ class Server(Generic[LifespanT]):
         async with contextlib.AsyncExitStack() as stack:
             # The server choice is passed on only when one was made.
             choice = {} if server == "auto" else {"server": server}
+            if sockets is not None:
+                choice["sockets"] = sockets
             base = await stack.enter_async_context(running(asgi, host=host, port=port, **choice))
+            if sockets is not None:  # a worker: the parent has said where it serves
+                await stop.wait()
+                return
             probes = ""
             if observability_port is not None:
                 from mcpkit.transports.http.health import probes_for

@@ -363,11 +363,15 @@ async def running(
 
     ``port=0`` picks a free port. On exit the server shuts down (bounded) and is awaited.
     ``server``: the ASGI server, as for :func:`serve` (a public ``host`` warns as there).
+    ``sockets=[sock]`` (uvicorn only): serve on these listening sockets instead of binding
+    ``host:port`` (how the workers of :mod:`.workers` share a port).
     """
     check_bind(app, host)
     if choose_server(server) == "granian":
         from mcpkit.transports.http import granian_serve
 
+        if uvicorn_options.get("sockets") is not None:
+            raise ValueError("serving on given sockets needs uvicorn, not granian")
         async with granian_serve.running(app, host, port, **uvicorn_options) as base:
             yield base
         return
@@ -402,12 +406,13 @@ class _StartupFailureFilter(logging.Filter):
 async def _running_uvicorn(
     app: Any, host: str, port: int, **uvicorn_options: Any
 ) -> AsyncIterator[str]:
+    sockets = uvicorn_options.pop("sockets", None)
     server = _server(app, host, port, **uvicorn_options)
     server.install_signal_handlers = lambda: None
     quiet = _StartupFailureFilter(app)
     uvicorn_error = logging.getLogger("uvicorn.error")
     uvicorn_error.addFilter(quiet)
-    task = asyncio.get_running_loop().create_task(server.serve())
+    task = asyncio.get_running_loop().create_task(server.serve(sockets=sockets))
     try:
         while not server.started:
             if task.done():
