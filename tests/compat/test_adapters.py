@@ -314,3 +314,4 @@ async def test_url_elicitation_required_is_a_protocol_error() -> None:
     one = McpError(ErrorData(code=-32001, message="1.x spelling"))
     assert (one.code, one.message, str(one)) == (-32001, "1.x spelling", "1.x spelling")
     assert McpError(-32002, "2.x spelling", {"uri": "x"}).error.data == {"uri": "x"}
+    assert McpError(code=-32602, message="by keyword").code == -32602

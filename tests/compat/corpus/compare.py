@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -67,10 +68,37 @@ def main() -> int:
     command = argv[cut + 1 :]
     script = json.loads(script_file.read_text())
     bin_dir = venv / "bin"
-    theirs_cmd = [str(bin_dir / command[0]), *command[1:]]
-    ours_cmd = [str(bin_dir / "python"), "-m", "mcpkit.compat", *command]
     with tempfile.TemporaryDirectory() as tmp:
+        # Each side gets a scratch folder of its own (a git repository), named by {tmp}.
+        scratch = [Path(tmp) / side for side in ("theirs", "ours")]
+        for folder in scratch:
+            folder.mkdir()
+            subprocess.run(["git", "init", "-q", str(folder)], check=False)
+            subprocess.run(
+                [
+                    "git",
+                    "-C",
+                    str(folder),
+                    "-c",
+                    "user.name=c",
+                    "-c",
+                    "user.email=c@c",
+                    "commit",
+                    "-q",
+                    "--allow-empty",
+                    "-m",
+                    "init",
+                ],
+                check=False,
+            )
+        line = [[arg.replace("{tmp}", str(folder)) for arg in command] for folder in scratch]
+        theirs_cmd = [str(bin_dir / line[0][0]), *line[0][1:]]
+        ours_cmd = [str(bin_dir / "python"), "-m", "mcpkit.compat", *line[1]]
         theirs, ours = drive_both(script, theirs_cmd, ours_cmd, Path(tmp))
+    theirs, ours = (
+        json.loads(json.dumps(r).replace(str(f), "{tmp}"))
+        for r, f in zip((theirs, ours), scratch, strict=True)
+    )
     found = differences(scrub(normalised(theirs)), scrub(normalised(ours)))
     if not found:
         print("same")

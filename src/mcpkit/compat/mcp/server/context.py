@@ -18,7 +18,6 @@ RequestT = TypeVar("RequestT", default=Any)
 
 HandlerResult = Any
 CallNext = Callable[..., Awaitable[Any]]
-ServerMiddleware = Callable[..., Awaitable[Any]]
 
 
 @dataclass(kw_only=True)
@@ -36,6 +35,12 @@ class ServerRequestContext(Generic[LifespanContextT, RequestT]):
     request: RequestT | None = None
     close_sse_stream: Any = None
     close_standalone_sse_stream: Any = None
+
+
+#: ``async (ctx, call_next) -> result`` (``ServerMiddleware[State]`` names the lifespan's).
+ServerMiddleware = Callable[
+    [ServerRequestContext[LifespanContextT, Any], CallNext], Awaitable[HandlerResult]
+]
 
 
 def native_middleware(middleware: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:

@@ -17,7 +17,16 @@ class McpError(_NativeMcpError):
     """A JSON-RPC error: ``McpError(ErrorData(code=..., message=...))`` or
     ``McpError(code, message, data)``; ``.error`` is its ``ErrorData``."""
 
-    def __init__(self, error: Any, message: str | None = None, data: Any = None) -> None:
+    def __init__(
+        self,
+        error: Any = None,
+        message: str | None = None,
+        data: Any = None,
+        *,
+        code: int | None = None,
+    ) -> None:
+        if code is not None:  # MCPError(code=..., message=..., data=...)
+            error = code
         if isinstance(error, int) and not isinstance(error, bool):
             super().__init__(error, message or "", data)
         else:
