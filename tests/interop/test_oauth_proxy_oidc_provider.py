@@ -1,15 +1,16 @@
 """The OAuth proxy in front of a real OpenID provider: the npm package ``oidc-provider``
 (certified), started here on 127.0.0.1 with dynamic registration off, PKCE required and ONE
-client registered beforehand, as GitHub or Google would be. mcpkit's client connects to an
-mcpkit server behind the proxy; the provider's login and consent pages and mcpkit's consent
-page are answered with form posts as a browser would; tokens are issued, a tool is called
-as the provider's user, a refresh works, a revocation ends access, and nothing the client
-receives carries a token of the provider's."""
+client registered beforehand, as GitHub or Google would be. mcpkit's client and the official
+Python SDK's connect to an mcpkit server behind the proxy; the provider's login and consent
+pages and mcpkit's consent page are answered with form posts as a browser would; tokens are
+issued, a tool is called as the provider's user, a refresh works, a revocation ends access,
+and nothing the client receives carries a token of the provider's."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 import secrets
 import socket
@@ -20,6 +21,7 @@ from typing import Any
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 import httpx
+import pytest
 
 from mcpkit import Client, Context, Server
 from mcpkit.auth import ClientMetadata, MemoryAuthStore, MemoryTokenStore, OAuthClientAuth
@@ -28,9 +30,10 @@ from mcpkit.auth.proxy_store import MemoryProxyStore
 from mcpkit.transports.http import running
 from mcpkit.transports.http.client import StreamableHTTPClientTransport
 from tests.auth.conftest import Late
-from tests.interop.conftest import PEER_SCRIPTS, locate_node_peer
+from tests.interop.conftest import PEER_SCRIPTS, locate_node_peer, locate_python_peer
 
 UPSTREAM = PEER_SCRIPTS / "oidc_upstream.mjs"
+PY_CLIENT = PEER_SCRIPTS / "py_oauth_client.py"
 REDIRECT = "http://127.0.0.1:3999/callback"
 CLIENT_ID = "mcpkit-proxy"
 
@@ -264,4 +267,58 @@ async def test_mcpkit_client_through_the_proxy_to_oidc_provider() -> None:
                 assert await proxy.upstream_tokens(at) is None
             assert isinstance(proxy.server.store, MemoryAuthStore)
             await browser.http.aclose()
+            await late.app.aclose()
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_official_python_client_through_the_proxy(mode: str) -> None:
+    """The official Python SDK's OAuth client, its "browser" logging in on oidc-provider's
+    pages and allowing on mcpkit's: a call, a refresh, another call; what it ends up
+    holding is mcpkit's, never the provider's."""
+    python = locate_python_peer().python
+    secret = secrets.token_urlsafe(24)
+    late = Late()
+    async with running(late) as base:
+        async with oidc_provider(base + "/oauth/callback", secret) as issuer:
+            proxy = OAuthProxy(
+                base,
+                client_id=CLIENT_ID,
+                client_secret=secret,
+                issuer=issuer,
+                discovery_url=issuer + "/.well-known/openid-configuration",
+                scopes_supported=["mcp"],
+            )
+            app = Server("behind-proxy", auth=proxy)
+
+            @app.tool()
+            def whoami(ctx: Context) -> str:
+                assert ctx.auth is not None
+                return f"{ctx.auth.subject} {ctx.auth.claims.get('email')}"
+
+            late.app = app.http_app()
+            proc = await asyncio.create_subprocess_exec(
+                str(python),
+                str(PY_CLIENT),
+                base + "/mcp",
+                "whoami",
+                "--mode",
+                mode,
+                "--login",
+                "grace",
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+            out, err = await asyncio.wait_for(proc.communicate(), 90)
+            assert proc.returncode == 0, err.decode()[-3000:]
+            report = json.loads(out)
+            assert report["first"] == report["second"] == "grace grace@example.com"
+            assert report["refreshed"] is True
+            held = report["tokens"]
+            at = await proxy.server.verifier().verify_token(held["access_token"])
+            assert at.subject == "grace" and at.client_id == report["client_id"]
+            upstream = await proxy.upstream_tokens(at)
+            assert upstream is not None
+            for key in ("access_token", "id_token", "refresh_token"):
+                if key in upstream:
+                    assert upstream[key] not in out.decode()
             await late.app.aclose()

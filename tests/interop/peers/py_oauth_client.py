@@ -1,11 +1,13 @@
 """The official Python SDK's OAuth client (``OAuthClientProvider``) against a protected
 Streamable HTTP server: it discovers the authorization server, registers, follows the
 authorization URL without a browser (the server approves at once), exchanges the code,
-calls TOOL and prints its text, refreshes the token and calls again. Run in the peer venv:
+calls TOOL and prints its text, refreshes the token and calls again (with ``--login USER``
+the "browser" logs in as USER and allows on the pages it is shown: an OAuth proxy's
+provider, a consent page). Run in the peer venv:
 
     .cache/peers/py/bin/python tests/interop/peers/py_oauth_client.py URL TOOL [--mode M]
 
-The output is one JSON object: ``{"first", "second", "refreshed", "client_id"}``.
+The output is one JSON object: ``{"first", "second", "refreshed", "client_id", "tokens"}``.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
+from html import unescape
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urljoin, urlsplit
 
 import httpx2
 from mcp.client import Client
@@ -41,18 +45,56 @@ class Memory:
         self.client = client_info
 
 
+REDIRECT = "http://127.0.0.1:3998/callback"
+
+
+async def browse(url: str, user: str) -> str:
+    """A browser: follows redirects, keeps cookies, logs in as ``user`` and allows on the
+    pages' forms, until the redirect to the client; that URL."""
+    async with httpx2.AsyncClient(timeout=30) as http:
+        r = await http.get(url)
+        for _ in range(30):
+            if r.is_redirect:
+                target = urljoin(str(r.url), r.headers["location"])
+                if target.startswith(REDIRECT):
+                    return target
+                r = await http.get(target)
+                continue
+            form = re.search(r'<form[^>]*action="([^"]+)"[^>]*>(.*?)</form>', r.text, re.S)
+            if r.status_code != 200 or form is None:
+                raise RuntimeError(f"unexpected page {r.status_code}: {r.text[:300]}")
+            body = form.group(2)
+            data = {
+                unescape(n): unescape(v)
+                for n, v in re.findall(
+                    r'<input type="?hidden"? name="?(\w+)"? value="([^"]*)"', body
+                )
+            }
+            if 'name="login"' in body:
+                data |= {"login": user, "password": "any"}
+            if "name=decision" in body:
+                data["decision"] = "allow"
+            r = await http.post(urljoin(str(r.url), unescape(form.group(1))), data=data)
+    raise RuntimeError("the login did not end")
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("url")
     parser.add_argument("tool")
     parser.add_argument("--mode", default="legacy")
+    parser.add_argument("--login", help="log in as this user on the pages shown (a proxy)")
     args = parser.parse_args()
     redirected: dict[str, Any] = {}
 
     async def redirect_handler(url: str) -> None:  # the "browser": the server approves at once
-        async with httpx2.AsyncClient() as http:
-            r = await http.get(url, follow_redirects=False)
-        query = parse_qs(urlsplit(r.headers["location"]).query)
+        if args.login is not None:
+            location = await browse(url, args.login)
+        else:
+            async with httpx2.AsyncClient() as http:
+                r = await http.get(url, follow_redirects=False)
+            location = r.headers["location"]
+        query = parse_qs(urlsplit(location).query)
         redirected.update({k: v[0] for k, v in query.items()})
 
     async def callback_handler() -> AuthorizationCodeResult:
@@ -65,7 +107,7 @@ async def main() -> None:
         args.url,
         OAuthClientMetadata(
             client_name="official-python",
-            redirect_uris=["http://127.0.0.1:3998/callback"],
+            redirect_uris=[REDIRECT],
             grant_types=["authorization_code", "refresh_token"],
         ),
         storage,
@@ -87,6 +129,8 @@ async def main() -> None:
                 storage.tokens.access_token != first.access_token
             )
     report["client_id"] = storage.client.client_id if storage.client else None
+    if storage.tokens is not None:
+        report["tokens"] = storage.tokens.model_dump(mode="json")
     print(json.dumps(report))
 
 
