@@ -17,6 +17,7 @@ from mcpkit.eager import Resume
 
 __all__ = [
     "JSON_HEADERS",
+    "NO_BODY",
     "SSE_HEADERS",
     "BodyTooLarge",
     "BodyTooSlow",
@@ -43,6 +44,8 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
 JSON_HEADERS: Final = [(b"content-type", b"application/json")]
+#: The headers of an answer without a body (a length, so it is not sent chunked).
+NO_BODY: Final = [(b"content-length", b"0")]
 SSE_HEADERS: Final = [
     (b"content-type", b"text/event-stream"),
     (b"cache-control", b"no-cache, no-transform"),

@@ -13,10 +13,8 @@ pass over ``scope["headers"]`` and bodies are read with a hard size limit.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
-import time
 from collections.abc import Callable, Iterable
 from types import MethodType
 from typing import Any, Final
@@ -43,6 +41,7 @@ from mcpkit.session import ServerSession
 from mcpkit.transports.base import MessageSink, Transport
 from mcpkit.transports.http import sse
 from mcpkit.transports.http.asgi import (
+    NO_BODY,
     SSE_HEADERS,
     BodyTooLarge,
     Message,
@@ -60,6 +59,7 @@ from mcpkit.transports.http.asgi import (
     respond_json,
 )
 from mcpkit.transports.http.event_store import EventStore, MemoryEventStore
+from mcpkit.transports.http.host import MemorySessionHost, SessionHost, end_session
 from mcpkit.transports.http.host_origin import HostOriginMiddleware
 from mcpkit.transports.http.modern_headers import (
     MCP_PROTOCOL_VERSION,
@@ -75,7 +75,8 @@ from mcpkit.transports.http.modern_server import (
 )
 from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
 from mcpkit.transports.http.shutdown import watch_signals
-from mcpkit.transports.http.stateless import StatelessJsonTransport
+from mcpkit.transports.http.stateless import DEFAULT_VERSION as _DEFAULT_VERSION
+from mcpkit.transports.http.stateless import fresh_session, serve_stateless
 from mcpkit.versions import ProtocolVersion
 
 __all__ = [
@@ -96,21 +97,11 @@ SessionFactory = Callable[[Transport], ServerSession]
 
 #: JSON-RPC error code in the body of 404 answers for unknown or ended sessions.
 SESSION_NOT_FOUND: Final = -32001
-#: The headers of an answer without a body (a length, so it is not sent chunked).
-_NO_BODY: Final = [(b"content-length", b"0")]
-_DEFAULT_VERSION = versions.V2025_03_26
+_NO_BODY: Final = NO_BODY
 
 
 #: How long a POST's SSE response waits for the first message before sending its headers.
 _FIRST_MESSAGE_HOLD = 0.05
-
-
-async def _watch_disconnect(receive: Receive, conn: SSEConnection) -> None:
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            conn.abort()
-            return
 
 
 def _end_all(streams: list[ModernRequestTransport]) -> None:
@@ -210,7 +201,6 @@ class StreamableHTTPApp:
         #: :class:`mcpkit.redis.SharedSessions`; None: sessions live in this process).
         self.shared = shared
         if shared is not None:
-            shared.attach(self)
             event_store = False  # shared sessions keep their events in the shared log
         if auth is not None:
             from mcpkit.auth.server import as_resource_server
@@ -241,21 +231,24 @@ class StreamableHTTPApp:
         self.body_timeout = body_timeout
         self.min_body_rate = min_body_rate
         self.body_rate_grace = body_rate_grace
-        self.session_idle_timeout = session_idle_timeout
-        self.initialize_timeout = initialize_timeout
+        #: The sessions of this process, their reaper and per-client counts.
+        self.table = MemorySessionHost(
+            idle_timeout=session_idle_timeout, initialize_timeout=initialize_timeout
+        )
+        #: Where sessions are held: :attr:`table`, or the shared table over it.
+        self.host: SessionHost = self.table
+        if shared is not None:
+            shared.attach(self)
+            self.host = shared
         self.max_sessions = max_sessions
         self.max_sessions_per_client = max_sessions_per_client
-        #: Open sessions by client (principal, else remote address): see max_sessions_per_client.
-        self._per_client: dict[str, int] = {}
         self.sse_retry_ms = sse_retry_ms
         self.keepalive_interval = keepalive_interval
         self.max_stream_buffer = max_stream_buffer
         self.slow_reader_timeout = slow_reader_timeout
         self.supported_versions = supported_versions
         self._supported_names = {v.name: v for v in supported_versions}
-        self.sessions: dict[str, HttpSessionTransport] = {}
         self._modern_versions: tuple[ProtocolVersion, ...] | None = None
-        self._reaper: asyncio.Task[None] | None = None
         #: Every open SSE response (ended at once by :meth:`close_streams`).
         self._live: set[SSEConnection] = set()
         #: Every committed SSE answer to a modern request (a ``subscriptions/listen``
@@ -277,6 +270,29 @@ class StreamableHTTPApp:
             from mcpkit.transports.http.legacy_server import LegacySSEServer
 
             self.legacy = LegacySSEServer(self, legacy_sse_path, legacy_messages_path)
+
+    @property
+    def sessions(self) -> dict[str, HttpSessionTransport]:
+        """The open sessions of this process by id (shared ones: this replica's views)."""
+        return self.table.sessions
+
+    @property
+    def session_idle_timeout(self) -> float | None:
+        """Seconds a session may stay unused before it ends (None: forever)."""
+        return self.table.idle_timeout
+
+    @session_idle_timeout.setter
+    def session_idle_timeout(self, value: float | None) -> None:
+        self.table.idle_timeout = value
+
+    @property
+    def initialize_timeout(self) -> float | None:
+        """Seconds a session may stay with nothing after its ``initialize``."""
+        return self.table.initialize_timeout
+
+    @initialize_timeout.setter
+    def initialize_timeout(self, value: float | None) -> None:
+        self.table.initialize_timeout = value
 
     # -- ASGI entry point ----------------------------------------------------------------------
 
@@ -388,7 +404,7 @@ class StreamableHTTPApp:
             if transport is None or transport.closed:
                 transport = await shared.load(sid, owner)
             elif not await shared.refresh(transport):
-                await self._end_session(transport)
+                await end_session(transport)
                 transport = None
         except Exception as exc:
             from mcpkit.redis.backend import StoreUnavailable
@@ -511,7 +527,7 @@ class StreamableHTTPApp:
             return
         is_request = kind is MessageKind.REQUEST
         if self.stateless:
-            await self._stateless(msg, is_request, version, receive, send)
+            await serve_stateless(self, msg, is_request, version, receive, send)
             return
         sid = h.session_id
         if sid is None:
@@ -526,7 +542,7 @@ class StreamableHTTPApp:
                 msg.get("id") if is_request else None,
             )
             return
-        transport = self.sessions.get(sid)
+        transport = self.table.get(sid)
         if self.shared is not None:
             transport = await self._shared_session(
                 sid, transport, send, msg.get("id") if is_request else None
@@ -561,7 +577,7 @@ class StreamableHTTPApp:
                 send, 400, INVALID_REQUEST, f"Request id {rid!r} is already in use", rid
             )
             return
-        await self._serve_requests(transport, msg, [rid], receive, send)
+        await self.serve_requests(transport, msg, [rid], receive, send)
 
     async def _shared_message(
         self, transport: Any, msg: Any, kind: MessageKind, send: Send
@@ -630,7 +646,7 @@ class StreamableHTTPApp:
                     send, 400, INVALID_REQUEST, "Bad Request: missing Mcp-Session-Id"
                 )
                 return
-            transport = self.sessions.get(sid)
+            transport = self.table.get(sid)
             if self.shared is not None:
                 transport = await self._shared_session(sid, transport, send, None)
                 if transport is None:
@@ -671,13 +687,13 @@ class StreamableHTTPApp:
             await respond_error(send, 400, INVALID_REQUEST, "Duplicate request id in batch")
             return
         if transport is None:
-            transport = await self._fresh_session(version)
+            transport = await fresh_session(self, version)
             if not ids:
                 await transport.close()
                 await respond(send, 202, b"", _NO_BODY)
                 return
             try:
-                await self._serve_requests(transport, items, ids, receive, send)
+                await self.serve_requests(transport, items, ids, receive, send)
             finally:
                 await transport.close()
             return
@@ -686,9 +702,9 @@ class StreamableHTTPApp:
             transport.sink.receive(items)  # type: ignore[union-attr]
             await respond(send, 202, b"", _NO_BODY)
             return
-        await self._serve_requests(transport, items, ids, receive, send)
+        await self.serve_requests(transport, items, ids, receive, send)
 
-    async def _serve_requests(
+    async def serve_requests(
         self,
         transport: HttpSessionTransport,
         msg: Any,
@@ -697,7 +713,8 @@ class StreamableHTTPApp:
         send: Send,
         extra_headers: list[tuple[bytes, bytes]] | None = None,
     ) -> None:
-        """Deliver request(s) and answer with JSON or an SSE stream of related messages."""
+        """Deliver request(s) to ``transport``'s session and answer with JSON or an SSE
+        stream of related messages."""
         sink = transport.sink
         assert sink is not None
         sid = transport.session_id
@@ -740,9 +757,10 @@ class StreamableHTTPApp:
         client = owner if owner is not None else _remote_address(scope)
         if client is not None:
             cap = self.max_sessions_per_client
-            if cap is not None and self._per_client.get(client, 0) >= cap:
-                await self._expire_idle()
-                if self._per_client.get(client, 0) >= cap:
+            table = self.table
+            if cap is not None and table.client_count(client) >= cap:
+                await self.host.reap()
+                if table.client_count(client) >= cap:
                     await respond_error(
                         send,
                         429,
@@ -754,29 +772,22 @@ class StreamableHTTPApp:
                     )
                     return
             # The slot is taken at once: concurrent initializes of one client count too.
-            self._per_client[client] = self._per_client.get(client, 0) + 1
+            table.take_client(client)
         slot = [client] if client is not None else []
         try:
             await self._open_session(msg, send, owner, slot)
         finally:
             for unused in slot:  # no session took it
-                self._release_client(unused)
-
-    def _release_client(self, client: str) -> None:
-        left = self._per_client.get(client, 1) - 1
-        if left > 0:
-            self._per_client[client] = left
-        else:
-            self._per_client.pop(client, None)
+                self.table.release_client(unused)
 
     async def _open_session(
         self, msg: dict[str, Any], send: Send, owner: str | None, slot: list[str]
     ) -> None:
         """Serve an ``initialize`` with a new session; a session kept takes its client's
         ``slot`` (emptied: the slot is given back when the session ends)."""
-        if len(self.sessions) >= self.max_sessions:
-            await self._expire_idle()
-            if len(self.sessions) >= self.max_sessions:
+        if len(self.table) >= self.max_sessions:
+            await self.host.reap()
+            if len(self.table) >= self.max_sessions:
                 await respond_error(
                     send,
                     503,
@@ -787,14 +798,14 @@ class StreamableHTTPApp:
                 )
                 return
         sid = secrets.token_urlsafe(24)
-        while sid in self.sessions:
+        while sid in self.table:
             sid = secrets.token_urlsafe(24)
         transport = (HttpSessionTransport if self.shared is None else self.shared.new_transport)(
             sid,
             event_store=self.event_store,
             max_buffer=self.max_stream_buffer,
             retry_ms=self.sse_retry_ms,
-            on_close=self._forget,
+            on_close=self.table.forget,
             slow_reader_timeout=self.slow_reader_timeout,
         )
         transport.owner = owner
@@ -825,112 +836,21 @@ class StreamableHTTPApp:
         if ok and not session.closed and self.shared is not None:
             transport.protocol_version = session.protocol_version
             try:
-                await self.shared.register(transport)
+                await self.shared.store(transport)
             except Exception as exc:
                 await session.close()
                 await respond_error(send, 503, INTERNAL_ERROR, str(exc), msg["id"])
                 return
         if ok and not session.closed:
             transport.protocol_version = session.protocol_version
-            self.sessions[sid] = transport
             if slot:  # the client's slot is the session's now, given back when it ends
                 transport.client_key = slot.pop()
             transport.touch()
+            self.host.register(transport)
             headers.append((b"mcp-session-id", sid.encode()))
-            self._ensure_reaper()
         else:
             await session.close()
         await respond_json(send, 200, data, headers)
-
-    async def _fresh_session(self, version: ProtocolVersion | None) -> HttpSessionTransport:
-        transport = HttpSessionTransport(
-            None,
-            max_buffer=self.max_stream_buffer,
-            slow_reader_timeout=self.slow_reader_timeout,
-        )
-        session = self.session_factory(transport)
-        await session.start()
-        session.assume_initialized(version or _DEFAULT_VERSION)
-        transport.protocol_version = session.protocol_version
-        return transport
-
-    async def _stateless(
-        self,
-        msg: dict[str, Any],
-        is_request: bool,
-        version: ProtocolVersion | None,
-        receive: Receive,
-        send: Send,
-    ) -> None:
-        if not is_request:
-            await respond(send, 202, b"", _NO_BODY)  # no session to deliver it to
-            return
-        if self.json_response:
-            await self._stateless_json(msg, version, send)
-            return
-        transport = HttpSessionTransport(
-            None,
-            max_buffer=self.max_stream_buffer,
-            slow_reader_timeout=self.slow_reader_timeout,
-        )
-        session = self.session_factory(transport)
-        await session.start()
-        if msg["method"] != "initialize":
-            session.assume_initialized(version or _DEFAULT_VERSION)
-            transport.protocol_version = session.protocol_version
-        try:
-            await self._serve_requests(transport, msg, [msg["id"]], receive, send)
-        finally:
-            await session.close()
-
-    async def _stateless_json(
-        self, msg: dict[str, Any], version: ProtocolVersion | None, send: Send
-    ) -> None:
-        """One request of a stateless POST answered with JSON: its session can send
-        nothing but the response (see :mod:`~mcpkit.transports.http.stateless`)."""
-        server = self.factory_server() if msg["method"] != "initialize" else None
-        if server is not None:
-            sessions = request_sessions()
-            # A quick request that needs no session of its own (the usual tools/call):
-            # served by the prototype's engine, answered as its copy would answer it.
-            ctx = sessions.sessionless_context(
-                server, msg["id"], msg["method"], msg.get("params"), version or _DEFAULT_VERSION
-            )
-            if ctx is not None:
-                await respond_json(send, 200, orjson.dumps(await ctx.session.respond_alone(ctx)))
-                return
-        transport = StatelessJsonTransport(msg["id"])
-        if server is not None:
-            # A copy of the server's prototype for this version, started in place (what
-            # AppSession.start does: its handler table was checked as it was copied).
-            session = sessions.legacy_request_session(
-                server, transport, version or _DEFAULT_VERSION
-            )
-            server.sessions.add(session)
-            transport.sink = session
-        else:
-            session = self.session_factory(transport)
-            await session.start()
-            if msg["method"] != "initialize":
-                session.assume_initialized(version or _DEFAULT_VERSION)
-        try:
-            session.receive_classified(msg, MessageKind.REQUEST)
-            data = transport.response  # a handler that finished at once answered already
-            if data is None:
-                try:
-                    data = await transport.wait()
-                except asyncio.CancelledError:
-                    task = asyncio.current_task()
-                    if task is not None and task.cancelling():
-                        raise
-                    await respond(send, 202, b"", _NO_BODY)  # ended with no response
-                    return
-            await respond_json(send, 200, data)
-        finally:
-            # The session ends with its transport, at once (no coroutine for either);
-            # close() then only waits for its background tasks, if it has any.
-            transport.close_now()
-            await session.close()
 
     def factory_server(self) -> Any:
         """The :class:`~mcpkit.server.app.Server` whose own ``session`` the session factory
@@ -948,27 +868,12 @@ class StreamableHTTPApp:
             send, 404, SESSION_NOT_FOUND, "Session not found (ended or expired)", rid
         )
 
-    def _forget(self, transport: HttpSessionTransport) -> None:
-        sid = transport.session_id
-        if sid is not None and self.sessions.get(sid) is transport:
-            del self.sessions[sid]
-            client = transport.client_key
-            if client is not None:
-                self._release_client(client)
-
-    async def _end_session(self, transport: HttpSessionTransport) -> None:
-        sink = transport.sink
-        if isinstance(sink, ServerSession):
-            await sink.close()
-        else:
-            await transport.close()
-
     async def terminate_session(self, session_id: str) -> bool:
         """End a session as DELETE does; False if it does not exist."""
-        transport = self.sessions.get(session_id)
+        transport = self.table.get(session_id)
         if transport is None:
             return False
-        await self._end_session(transport)
+        await end_session(transport)
         return True
 
     def close_streams(self) -> None:
@@ -995,12 +900,7 @@ class StreamableHTTPApp:
 
     async def aclose(self) -> None:
         """End every session (call it on shutdown when mounted inside another app)."""
-        if self._reaper is not None:
-            self._reaper.cancel()
-            self._reaper = None
-        for transport in list(self.sessions.values()):
-            with contextlib.suppress(Exception):
-                await self._end_session(transport)
+        await self.table.aclose()
         if self.legacy is not None:
             await self.legacy.aclose()
         if self.shared is not None:
@@ -1008,39 +908,6 @@ class StreamableHTTPApp:
             # once lets another replica end what it left unanswered without waiting for
             # its heartbeat to expire.
             await self.shared.shutdown()
-
-    def _ensure_reaper(self) -> None:
-        if self.session_idle_timeout is None and self.initialize_timeout is None:
-            return
-        if self._reaper is None or self._reaper.done():
-            self._reaper = asyncio.get_running_loop().create_task(self._reap())
-
-    async def _reap(self) -> None:
-        timeouts = [t for t in (self.session_idle_timeout, self.initialize_timeout) if t]
-        interval = min(max(min(timeouts, default=120.0) / 4, 0.05), 30.0)
-        while self.sessions:
-            await asyncio.sleep(interval)
-            await self._expire_idle()
-
-    async def _expire_idle(self) -> None:
-        timeout = self.session_idle_timeout
-        pending = self.initialize_timeout
-        if timeout is None and pending is None:
-            return
-        now = time.monotonic()
-        cutoff = -1.0 if timeout is None else now - timeout
-        # A session nothing followed its initialize (not even notifications/initialized)
-        # ends soon: a flood of bare initializes does not hold the session table.
-        pending_cutoff = cutoff if pending is None else max(cutoff, now - pending)
-        for transport in list(self.sessions.values()):
-            limit = cutoff if transport.established else pending_cutoff
-            if transport.last_active < limit and transport.idle():
-                logger.info(
-                    "Session expired after %gs idle%s",
-                    now - transport.last_active,
-                    "" if transport.established else " (never used after initialize)",
-                )
-                await self._end_session(transport)
 
     # -- GET and DELETE ------------------------------------------------------------------------
 
@@ -1057,7 +924,7 @@ class StreamableHTTPApp:
                 send, 400, INVALID_REQUEST, "Bad Request: missing Mcp-Session-Id header"
             )
             return None
-        transport = self.sessions.get(sid)
+        transport = self.table.get(sid)
         if self.shared is not None:
             transport = await self._shared_session(sid, transport, send, None)
             if transport is None:
@@ -1111,7 +978,7 @@ class StreamableHTTPApp:
             except Exception as exc:
                 await respond_error(send, 503, INTERNAL_ERROR, str(exc))
                 return
-        await self._end_session(transport)
+        await end_session(transport)
         await respond(send, 200, b"", _NO_BODY)
 
     # -- streaming -----------------------------------------------------------------------------
@@ -1127,12 +994,9 @@ class StreamableHTTPApp:
         hold: float = 0.0,
     ) -> None:
         """Answer with ``conn``'s SSE frames as they come, with keep-alive comments, until it
-        ends (the response of a POST, a GET stream, or a legacy HTTP+SSE stream).
-
-        ``hold``: wait up to that long for the first message before sending the headers, so
-        a quick answer leaves as headers + one body write (frames, then the end of the
-        response, in one chunk) instead of headers, frames and end apart.
-        """
+        ends (the response of a POST, a GET stream, or a legacy HTTP+SSE stream): the
+        session's side of :func:`~mcpkit.transports.http.sse.stream_response` (see there for
+        ``watch`` and ``hold``), ended quietly when shutdown or a slow reader cut it."""
         transport.connections += 1
         self._live.add(conn)
         loop = running_loop()
@@ -1143,72 +1007,23 @@ class StreamableHTTPApp:
             watch_signals(self)
         if self.shutting_down:
             conn.finish()
-        # Short POST streams end before a disconnect matters; long ones (and GET streams)
-        # watch for it so a vanished client is detached and its coroutine ends.
-        watcher = loop.create_task(_watch_disconnect(receive, conn)) if watch else None
-        keepalive = self.keepalive_interval
-        event = conn.event
         try:
-            if hold > 0 and not event.is_set():
-                timer = loop.call_later(hold, event.set)
-                try:
-                    await event.wait()
-                finally:
-                    timer.cancel()
-            if conn.finished and conn.frames:
-                # The whole answer is here: one body with its length (not chunked).
-                data = conn.take()
-                headers = [*headers, (b"content-length", b"%d" % len(data))]
-                await send({"type": "http.response.start", "status": 200, "headers": headers})
-                conn.sending = True
-                await send({"type": "http.response.body", "body": data, "more_body": False})
-                conn.sending = False
-                return
-            await send({"type": "http.response.start", "status": 200, "headers": headers})
-            while True:
-                if conn.frames:
-                    data = conn.take()
-                    last = conn.finished
-                    conn.sending = True
-                    await send({"type": "http.response.body", "body": data, "more_body": not last})
-                    conn.sending = False
-                    if last:
-                        break
-                    continue
-                if conn.aborted or conn.finished:
-                    if not conn.aborted:
-                        await send({"type": "http.response.body", "body": b"", "more_body": False})
-                    break
-                if event.is_set():
-                    event.clear()  # woken by the hold timer, or a push since dropped
-                timer = loop.call_later(keepalive, conn.ping)
-                try:
-                    await event.wait()
-                finally:
-                    timer.cancel()
-                if conn.keepalive_due:
-                    conn.keepalive_due = False
-                    if conn.frames or conn.aborted or conn.finished:
-                        continue
-                    event.clear()
-                    if watcher is None:
-                        watcher = loop.create_task(_watch_disconnect(receive, conn))
-                    conn.sending = True
-                    await send(
-                        {"type": "http.response.body", "body": sse.KEEPALIVE, "more_body": True}
-                    )
-                    conn.sending = False
+            await sse.stream_response(
+                conn,
+                headers,
+                receive,
+                send,
+                keepalive=self.keepalive_interval,
+                watch=watch,
+                hold=hold,
+            )
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if task is None or not (conn.aborted or self.shutting_down):
                 raise
             task.uncancel()  # we aborted a write to a client that stopped reading, or the
             # server gave up waiting for this response at shutdown: end it quietly
-        except OSError:
-            conn.abort()
         finally:
-            if watcher is not None:
-                watcher.cancel()
             self._live.discard(conn)
             transport.connections -= 1
             transport.detach(conn)

@@ -1,4 +1,5 @@
-"""Server-Sent Events framing: pure functions and an incremental parser, no I/O.
+"""Server-Sent Events: framing (pure functions), an incremental parser, and the loop that
+sends one SSE response over ASGI (:func:`stream_response`).
 
 Encoding follows the WHATWG event-stream format: each field on its own line, an empty line
 ends the event. JSON from orjson never contains a raw newline, so a message is always one
@@ -8,6 +9,13 @@ ends the event. JSON from orjson never contains a raw newline, so a message is a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from mcpkit._loop import running_loop
+
+if TYPE_CHECKING:
+    from mcpkit.transports.http.asgi import Receive, Send
+    from mcpkit.transports.http.session_transport import SSEConnection
 
 __all__ = [
     "KEEPALIVE",
@@ -16,6 +24,8 @@ __all__ = [
     "encode_event",
     "encode_retry",
     "split_event_id",
+    "stream_response",
+    "watch_disconnect",
 ]
 
 #: A comment line: keeps idle connections (and proxies) from timing out; clients ignore it.
@@ -189,3 +199,91 @@ class SSEDecoder:
                 retry=retry,
             )
         )
+
+
+async def watch_disconnect(receive: Receive, conn: SSEConnection) -> None:
+    """Abort ``conn`` once the client goes away (``http.disconnect``)."""
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            conn.abort()
+            return
+
+
+async def stream_response(
+    conn: SSEConnection,
+    headers: list[tuple[bytes, bytes]],
+    receive: Receive,
+    send: Send,
+    *,
+    keepalive: float,
+    watch: bool = False,
+    hold: float = 0.0,
+) -> None:
+    """Answer with ``conn``'s SSE frames as they come, with a keep-alive comment every
+    ``keepalive`` idle seconds, until it ends. A failed write aborts ``conn``; a
+    cancellation is the caller's to judge.
+
+    ``watch``: watch for a client disconnect from the start (else only once the stream
+    sits idle). ``hold``: wait up to that long for the first message before sending the
+    headers, so a quick answer leaves as headers + one body write (frames, then the end of
+    the response, in one chunk) instead of headers, frames and end apart.
+    """
+    loop = running_loop()
+    # Short POST streams end before a disconnect matters; long ones (and GET streams)
+    # watch for it so a vanished client is detached and its coroutine ends.
+    watcher = loop.create_task(watch_disconnect(receive, conn)) if watch else None
+    event = conn.event
+    try:
+        if hold > 0 and not event.is_set():
+            timer = loop.call_later(hold, event.set)
+            try:
+                await event.wait()
+            finally:
+                timer.cancel()
+        if conn.finished and conn.frames:
+            # The whole answer is here: one body with its length (not chunked).
+            data = conn.take()
+            headers = [*headers, (b"content-length", b"%d" % len(data))]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            conn.sending = True
+            await send({"type": "http.response.body", "body": data, "more_body": False})
+            conn.sending = False
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        while True:
+            if conn.frames:
+                data = conn.take()
+                last = conn.finished
+                conn.sending = True
+                await send({"type": "http.response.body", "body": data, "more_body": not last})
+                conn.sending = False
+                if last:
+                    break
+                continue
+            if conn.aborted or conn.finished:
+                if not conn.aborted:
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+                break
+            if event.is_set():
+                event.clear()  # woken by the hold timer, or a push since dropped
+            timer = loop.call_later(keepalive, conn.ping)
+            try:
+                await event.wait()
+            finally:
+                timer.cancel()
+            if conn.keepalive_due:
+                conn.keepalive_due = False
+                if conn.frames or conn.aborted or conn.finished:
+                    continue
+                event.clear()
+                if watcher is None:
+                    watcher = loop.create_task(watch_disconnect(receive, conn))
+                conn.sending = True
+                await send({"type": "http.response.body", "body": KEEPALIVE, "more_body": True})
+                conn.sending = False
+    except OSError:
+        conn.abort()
+    finally:
+        if watcher is not None:
+            watcher.cancel()

@@ -9,22 +9,42 @@ response (encoded once) and drops everything else, as the stream-routing
 :class:`~mcpkit.transports.http.session_transport.HttpSessionTransport` does in this mode
 (it puts them on a standalone stream that no client can open), at a fraction of its cost
 per request.
+
+The serving functions of the stateless modes sit here too: :func:`serve_stateless` (a POST of
+one message, answered as JSON by :func:`serve_stateless_json` or as an SSE stream) and
+:func:`fresh_session` (the session of a stateless batch).
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from mcpkit import versions
 from mcpkit.errors import ConnectionClosed
-from mcpkit.jsonrpc import RequestId
+from mcpkit.jsonrpc import MessageKind, RequestId
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
+from mcpkit.transports.http.asgi import NO_BODY, Receive, Send, respond, respond_json
+from mcpkit.transports.http.modern_server import request_sessions
+from mcpkit.transports.http.session_transport import HttpSessionTransport
 
-__all__ = ["StatelessJsonTransport"]
+if TYPE_CHECKING:
+    from mcpkit.transports.http.server import StreamableHTTPApp
+    from mcpkit.versions import ProtocolVersion
+
+__all__ = [
+    "DEFAULT_VERSION",
+    "StatelessJsonTransport",
+    "fresh_session",
+    "serve_stateless",
+    "serve_stateless_json",
+]
 
 _INFO: Final = TransportInfo(kind="http")
+#: The revision of a stateless request that names none (no ``MCP-Protocol-Version``).
+DEFAULT_VERSION: Final = versions.V2025_03_26
 
 
 class StatelessJsonTransport(Transport):
@@ -87,3 +107,99 @@ class StatelessJsonTransport(Transport):
             # Without the session <-> transport cycle both are freed by reference counting
             # as soon as the answer is sent (nothing for the cyclic collector).
             self.sink = None
+
+
+async def fresh_session(
+    app: StreamableHTTPApp, version: ProtocolVersion | None
+) -> HttpSessionTransport:
+    """A started session of no id on an :class:`HttpSessionTransport`, assumed initialized
+    at ``version`` (a stateless batch is served by it)."""
+    transport = HttpSessionTransport(
+        None,
+        max_buffer=app.max_stream_buffer,
+        slow_reader_timeout=app.slow_reader_timeout,
+    )
+    session = app.session_factory(transport)
+    await session.start()
+    session.assume_initialized(version or DEFAULT_VERSION)
+    transport.protocol_version = session.protocol_version
+    return transport
+
+
+async def serve_stateless(
+    app: StreamableHTTPApp,
+    msg: dict[str, Any],
+    is_request: bool,
+    version: ProtocolVersion | None,
+    receive: Receive,
+    send: Send,
+) -> None:
+    """One message of a stateless POST, served by a fresh session that ends with it."""
+    if not is_request:
+        await respond(send, 202, b"", NO_BODY)  # no session to deliver it to
+        return
+    if app.json_response:
+        await serve_stateless_json(app, msg, version, send)
+        return
+    transport = HttpSessionTransport(
+        None,
+        max_buffer=app.max_stream_buffer,
+        slow_reader_timeout=app.slow_reader_timeout,
+    )
+    session = app.session_factory(transport)
+    await session.start()
+    if msg["method"] != "initialize":
+        session.assume_initialized(version or DEFAULT_VERSION)
+        transport.protocol_version = session.protocol_version
+    try:
+        await app.serve_requests(transport, msg, [msg["id"]], receive, send)
+    finally:
+        await session.close()
+
+
+async def serve_stateless_json(
+    app: StreamableHTTPApp, msg: dict[str, Any], version: ProtocolVersion | None, send: Send
+) -> None:
+    """One request of a stateless POST answered with JSON: its session can send
+    nothing but the response (see the module docstring)."""
+    server = app.factory_server() if msg["method"] != "initialize" else None
+    if server is not None:
+        sessions = request_sessions()
+        # A quick request that needs no session of its own (the usual tools/call):
+        # served by the prototype's engine, answered as its copy would answer it.
+        ctx = sessions.sessionless_context(
+            server, msg["id"], msg["method"], msg.get("params"), version or DEFAULT_VERSION
+        )
+        if ctx is not None:
+            await respond_json(send, 200, orjson.dumps(await ctx.session.respond_alone(ctx)))
+            return
+    transport = StatelessJsonTransport(msg["id"])
+    if server is not None:
+        # A copy of the server's prototype for this version, started in place (what
+        # AppSession.start does: its handler table was checked as it was copied).
+        session = sessions.legacy_request_session(server, transport, version or DEFAULT_VERSION)
+        server.sessions.add(session)
+        transport.sink = session
+    else:
+        session = app.session_factory(transport)
+        await session.start()
+        if msg["method"] != "initialize":
+            session.assume_initialized(version or DEFAULT_VERSION)
+    try:
+        session.receive_classified(msg, MessageKind.REQUEST)
+        data = transport.response  # a handler that finished at once answered already
+        if data is None:
+            try:
+                data = await transport.wait()
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise
+                await respond(send, 202, b"", NO_BODY)  # ended with no response
+                return
+        await respond_json(send, 200, data)
+    finally:
+        # The session ends with its transport, at once (no coroutine for either);
+        # close() then only waits for its background tasks, if it has any.
+        transport.close_now()
+        await session.close()

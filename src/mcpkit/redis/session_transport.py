@@ -1,0 +1,557 @@
+"""The transport of one replica's view of a shared 2025-era session: every SSE event goes
+to the session's Redis streams before it is sent, and each connection is a
+:class:`~mcpkit.redis.stream_tail.Tail` of one stream (see :mod:`mcpkit.redis.sessions`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
+
+from mcpkit.jsonrpc import RequestId
+from mcpkit.redis.backend import StoreUnavailable
+from mcpkit.redis.stream_tail import (
+    ADVANCE,
+    STANDALONE,
+    STATE,
+    Tail,
+    as_text,
+    op_result,
+    publish,
+)
+from mcpkit.server.session import AppSession
+from mcpkit.transports.base import TransportInfo
+from mcpkit.transports.http import sse
+from mcpkit.transports.http.session_transport import (
+    HttpSessionTransport,
+    SSEConnection,
+    _related_task,
+    _Stream,
+)
+
+if TYPE_CHECKING:
+    from redis.asyncio.client import Pipeline
+
+    from mcpkit.redis.session_table import SharedSessions
+
+__all__ = ["RedisSessionTransport"]
+
+logger = logging.getLogger("mcpkit.redis")
+
+_BUS_METHODS: Final = frozenset(
+    {
+        "notifications/tools/list_changed",
+        "notifications/prompts/list_changed",
+        "notifications/resources/list_changed",
+        "notifications/resources/updated",
+    }
+)
+
+
+class RedisSessionTransport(HttpSessionTransport):
+    """The transport of one replica's view of a shared session (see module docstring)."""
+
+    def __init__(self, session_id: str, shared: SharedSessions, **kwargs: Any) -> None:
+        super().__init__(session_id, **kwargs)
+        self.shared = shared
+        self.info = TransportInfo("http", session_id, True)
+        self._delivering = False
+        #: The server-to-client id block of this view.
+        self.block = 0
+        self._tails: dict[str, list[Tail]] = {}
+        self._ops: list[tuple[Callable[[Pipeline], None], Callable[[Any], None] | None]] = []
+        self._flushing = False
+        self._subscribed = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.synced: tuple[int, frozenset[str]] = (0, frozenset())
+        #: The version of the stored state :attr:`synced` reflects (see ``STATE``).
+        self.state_version = 0
+        #: The bus position the next GET-stream write records (a bus notification's).
+        self._bus_mark: str | None = None
+        #: Bus notifications sent live since a GET stream opened, while its catch-up reads.
+        self._live_bus: set[tuple[str, str | None]] | None = None
+
+    @property
+    def session(self) -> AppSession | None:
+        """The server session this view serves, once started."""
+        sink = self.sink
+        return sink if isinstance(sink, AppSession) else None
+
+    @property
+    def standalone_key(self) -> str:
+        """The key of the session's standalone (GET) stream."""
+        return self._standalone.key
+
+    def adopt_standalone_key(self, key: str) -> None:
+        """Name the standalone stream as the session hash does (a view loaded on a replica
+        other than the one that made the session; empty: keep its own)."""
+        standalone = self._standalone
+        del self._streams[standalone.key]
+        standalone.key = key or standalone.key
+        self._streams[standalone.key] = standalone
+
+    # -- background work -----------------------------------------------------------------------
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _enqueue(
+        self, add: Callable[[Pipeline], None], done: Callable[[Any], None] | None = None
+    ) -> None:
+        self._ops.append((add, done))
+        if not self._flushing:
+            self._flushing = True
+            self.spawn(self._flush())
+
+    async def _flush(self) -> None:
+        try:
+            while self._ops:
+                ops, self._ops = self._ops, []
+                pipe = self.shared.backend.client.pipeline(transaction=False)
+                spans: list[tuple[int, int]] = []
+                for add, _ in ops:
+                    start = len(pipe)
+                    add(pipe)
+                    spans.append((start, len(pipe)))
+                outcome: list[Any]
+                try:
+                    replies = await pipe.execute(raise_on_error=False)
+                    outcome = [op_result(replies[a:b]) for a, b in spans]
+                except Exception as exc:
+                    logger.warning("Event log write failed (%s): sending without resumability", exc)
+                    outcome = [exc] * len(ops)
+                for (_, done), result in zip(ops, outcome, strict=True):
+                    if done is not None:
+                        try:
+                            done(result)
+                        except Exception:
+                            logger.exception("Event log callback failed")
+        finally:
+            self._flushing = False
+
+    # -- session state -------------------------------------------------------------------------
+
+    def _sync_state(self) -> None:
+        """Write the view's log level and subscriptions back when a handler changed them."""
+        sink = self.session
+        if sink is None:
+            return
+        state = (sink.log_level, frozenset(sink.subscriptions))
+        if state == self.synced:
+            return
+        self.synced = state
+        sid = self.session_id or ""
+        keys = self.shared.backend.keys
+        subs = orjson.dumps(sorted(state[1]))
+        level = str(state[0])
+
+        def add(pipe: Pipeline) -> None:
+            # The new state rides along, versioned: the GET stream's holder applies it as it
+            # hears it, so a resource update published right after a subscribe is not missed.
+            pipe.eval(STATE, 1, keys.session(sid), level, subs, keys.session_channel(sid))
+
+        self._enqueue(add)
+
+    def apply_state(self, level: Any, subs: Any, version: Any = None) -> None:
+        """Take the log level and subscriptions stored in Redis into the view, unless the
+        view already has a newer ``version`` of them."""
+        sink = self.session
+        if sink is None:
+            return
+        ver = int(as_text(version)) if version else 0
+        if ver < self.state_version:
+            return
+        self.state_version = ver
+        lvl = int(as_text(level)) if level else 0
+        uris = frozenset(orjson.loads(subs)) if subs else frozenset()
+        sink.log_level = lvl
+        sink.subscriptions = set(uris)
+        self.synced = (lvl, uris)
+
+    # -- writing events ------------------------------------------------------------------------
+
+    def write(self, message: Any, related_request_id: RequestId | None = None) -> None:
+        if type(message) is dict and "method" not in message:
+            self._sync_state()  # before the response: its effect is stored when it is seen
+        super().write(message, related_request_id)
+
+    def _prime(self, stream: _Stream, conn: SSEConnection) -> None:
+        sid = self.session_id
+        if sid is None or stream.standalone:
+            return
+        tail = self._add_tail(stream.key, conn, stream.seq)
+        if stream.primed:
+            return
+        stream.primed = True
+        shared = self.shared
+        keys = shared.backend.keys
+        info = orjson.dumps(
+            {"r": shared.backend.replica_id, "ids": sorted(stream.request_ids, key=str)}
+        )
+        ttl = shared.ttl_ms
+        version = self.protocol_version
+        priming = version is not None and version.sse_polling
+        key = stream.key
+
+        def add(pipe: Pipeline) -> None:
+            pipe.hset(keys.streams(sid), key, info)
+            pipe.pexpire(keys.streams(sid), ttl)
+
+        def done(result: Any) -> None:
+            if priming and tail.live and tail.last == 0:
+                conn.push(sse.encode_event(None, f"{key}-0", retry=self.retry_ms))
+
+        self._enqueue(add, done)
+
+    def delivered(self, key: str, seq: int) -> None:
+        """A standalone event reached a live GET connection: a later fresh GET starts
+        after it (what was produced while no GET stream was open is sent on the next)."""
+        if key != self._standalone.key or self._delivering:
+            return
+        self._delivering = True
+        sid = self.session_id or ""
+        keys = self.shared.backend.keys
+
+        def add(pipe: Pipeline) -> None:
+            self._delivering = False
+            last = max((t.last for t in self._tails.get(key, ())), default=seq)
+            pipe.hset(keys.session(sid), "sd", str(last))
+
+        self._enqueue(add)
+
+    def _add_tail(self, key: str, conn: SSEConnection, last: int) -> Tail:
+        tail = Tail(self, key, conn, last)
+        self._tails.setdefault(key, []).append(tail)
+        return tail
+
+    def _emit(self, stream: _Stream, data: bytes) -> None:
+        sid = self.session_id
+        if sid is None:
+            super()._emit(stream, data)
+            return
+        shared = self.shared
+        keys = shared.backend.keys
+        channel = keys.session_channel(sid)
+        ttl = shared.ttl_ms
+        maxlen = shared.backend.stream_maxlen
+        key = stream.key
+        if stream.standalone:
+            events = keys.events(sid, key)
+            mark, self._bus_mark = self._bus_mark or "", None
+
+            def add_standalone(pipe: Pipeline) -> None:
+                pipe.eval(
+                    STANDALONE,
+                    3,
+                    keys.session(sid),
+                    keys.streams(sid),
+                    events,
+                    maxlen,
+                    ttl,
+                    data,
+                    channel,
+                    key,
+                    mark,
+                )
+
+            def done_standalone(result: Any) -> None:
+                if isinstance(result, int):
+                    self._offer(key, result, data)
+                else:
+                    logger.warning("Dropping a message for the GET stream: %s", result)
+
+            self._enqueue(add_standalone, done_standalone)
+            return
+        stream.seq += 1
+        seq = stream.seq
+        events = keys.events(sid, key)
+
+        def add(pipe: Pipeline) -> None:
+            pipe.xadd(events, {"d": data}, id=f"1-{seq}", maxlen=maxlen, approximate=True)
+            pipe.pexpire(events, ttl)
+            publish(pipe, channel, b"E%s %d " % (key.encode(), seq) + data)
+
+        def done(result: Any) -> None:
+            self._offer(key, seq, data, force=isinstance(result, BaseException))
+
+        self._enqueue(add, done)
+
+    def _offer(self, key: str, seq: int, data: bytes | None, *, force: bool = False) -> None:
+        for tail in self._tails.get(key, ()):
+            if force and data is not None and tail.live:
+                tail.last = max(tail.last, seq)
+                tail.conn.push(sse.encode_event(data, f"{key}-{seq}"), replay=True)
+                continue
+            tail.offer(seq, data)
+
+    def _end_stream(self, stream: _Stream) -> None:
+        self._streams.pop(stream.key, None)
+        self._resumed(stream)
+        if stream.tasks is not None:
+            for task_id in stream.tasks:
+                if self._task_streams.get(task_id) is stream:
+                    del self._task_streams[task_id]
+        stream.conn = None
+        sid = self.session_id
+        if sid is None:
+            return
+        keys = self.shared.backend.keys
+        key = stream.key
+        seq = stream.seq + 1
+        events = keys.events(sid, key)
+        info = orjson.dumps({"r": self.shared.backend.replica_id, "end": 1})
+        channel = keys.session_channel(sid)
+        maxlen = self.shared.backend.stream_maxlen
+
+        def add(pipe: Pipeline) -> None:
+            pipe.xadd(events, {"e": "1"}, id=f"1-{seq}", maxlen=maxlen, approximate=True)
+            pipe.hset(keys.streams(sid), key, info)
+            publish(pipe, channel, b"X%s %d" % (key.encode(), seq))
+
+        def done(result: Any) -> None:
+            for tail in self._tails.get(key, ()):
+                tail.offer(seq, None)
+                if tail.live and (isinstance(result, BaseException) or tail.last >= seq - 1):
+                    tail.conn.finish()
+
+        self._enqueue(add, done)
+
+    def _unrelated(self, message: Any, data: bytes) -> None:
+        # A broadcast reaches every replica's view: the GET stream's holder sends it (and
+        # records how far the session has heard the bus; see the module docstring).
+        method = message.get("method") if type(message) is dict else None
+        if method in _BUS_METHODS:
+            if not self._holds_standalone():
+                return
+            bus = self.shared.backend.shared_bus
+            self._bus_mark = bus.last_id if bus is not None else None
+            if self._live_bus is not None:
+                params = message.get("params")
+                uri = params.get("uri") if type(params) is dict else None
+                self._live_bus.add((str(method), uri if type(uri) is str else None))
+            self._emit(self._standalone, data)
+            return
+        # Nothing is held for a later tasks/result here: that may reach another replica.
+        # A task's message goes on its tasks/result stream when this replica serves one,
+        # else on the GET stream (kept in the log until one is open, on any replica).
+        task_id = _related_task(message) if type(message) is dict else None
+        if task_id is not None:
+            stream = self._task_streams.get(task_id)
+            if stream is not None:
+                self._emit(stream, data)
+                return
+        self._emit(self._standalone, data)
+
+    def _holds_standalone(self) -> bool:
+        return any(t.live for t in self._tails.get(self._standalone.key, ()))
+
+    # -- connections ---------------------------------------------------------------------------
+
+    def open_standalone(self, conn: SSEConnection) -> None:
+        stream = self._standalone
+        old = stream.conn
+        if old is not None and old is not conn:
+            old.finish()
+        self._attach(stream, conn)
+        self._live_bus = set()
+        self.spawn(self._tail_standalone(conn))
+
+    async def _tail_standalone(self, conn: SSEConnection) -> None:
+        try:
+            delivered = await self.shared.standalone_delivered(self.session_id or "")
+        except StoreUnavailable as exc:
+            logger.warning("Cannot open the GET stream: %s", exc)
+            conn.abort()
+            self._live_bus = None
+            return
+        await self._start_tail(self._standalone.key, conn, delivered)
+        self._release_held(None, self._standalone)
+        await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """Send the broadcasts the session missed while no GET stream was open (see the
+        module docstring), once a GET stream is followed here."""
+        live = self._live_bus
+        bus = self.shared.backend.shared_bus
+        sid = self.session_id
+        sink = self.session
+        try:
+            if bus is None or sid is None or sink is None or not self._holds_standalone():
+                return
+            after = await self.shared.bus_position(sid)
+            if after is None:
+                return
+            events, trimmed = await bus.since(after)
+        except StoreUnavailable as exc:
+            logger.warning("Cannot catch up on missed notifications: %s", exc)
+            return
+        finally:
+            if self._live_bus is live:
+                self._live_bus = None
+        subscribed = set(sink.subscriptions)
+        pending: dict[tuple[str, str | None], None] = {}
+        for _, event in events:
+            if event.uri is not None and event.uri not in subscribed:
+                continue
+            key = (event.method, event.uri)
+            pending.pop(key, None)  # coalesced: the newest counts
+            pending[key] = None
+        if trimmed:
+            caps = sink.lifecycle.capabilities or {}
+            for kind in ("tools", "prompts", "resources"):
+                entry = caps.get(kind)
+                if isinstance(entry, dict) and entry.get("listChanged"):
+                    pending.setdefault((f"notifications/{kind}/list_changed", None), None)
+            for subscribed_uri in sorted(subscribed):
+                pending.setdefault(("notifications/resources/updated", subscribed_uri), None)
+        newest = events[-1][0] if events else None
+        items = [k for k in pending if live is None or k not in live]
+        for i, (method, uri) in enumerate(items):
+            msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+            if uri is not None:
+                msg["params"] = {"uri": uri}
+            self._bus_mark = newest if i == len(items) - 1 else None
+            self._emit(self._standalone, orjson.dumps(msg))
+        if not items and newest is not None:
+            keys = self.shared.backend.keys
+
+            def add(pipe: Pipeline) -> None:
+                pipe.eval(ADVANCE, 1, keys.session(sid), newest)
+
+            self._enqueue(add)
+
+    async def _start_tail(self, key: str, conn: SSEConnection, after: int) -> Tail:
+        tail = self._add_tail(key, conn, after)
+        try:
+            await self._ensure_subscribed()
+        except StoreUnavailable as exc:
+            logger.warning("Cannot follow stream %s: %s", key, exc)
+            conn.abort()
+            return tail
+        tail.fill()
+        return tail
+
+    async def _ensure_subscribed(self) -> None:
+        if not self._subscribed:
+            await self.shared.backend.router.subscribe_session(
+                self.session_id or "", self._on_channel
+            )
+            self._subscribed = True
+
+    def _on_channel(self, data: bytes) -> None:
+        kind = data[:1]
+        if kind == b"E":
+            head, _, rest = data[1:].partition(b" ")
+            seq_text, _, payload = rest.partition(b" ")
+            key = head.decode()
+            if key in self._tails:
+                self._offer(key, int(seq_text), payload)
+        elif kind == b"X":
+            head, _, seq_text = data[1:].partition(b" ")
+            key = head.decode()
+            if key in self._tails:
+                self._offer(key, int(seq_text), None)
+        elif kind == b"S":
+            version, _, rest = data[1:].partition(b" ")
+            level, _, subs = rest.partition(b" ")
+            if version.isdigit() and level.isdigit() and subs:
+                with contextlib.suppress(orjson.JSONDecodeError, TypeError):
+                    self.apply_state(level, subs, version)
+            else:
+                self.spawn(self.shared.refresh(self))
+
+    def resync(self) -> None:
+        """After a pub/sub reconnect: re-read every followed stream."""
+        for tails in self._tails.values():
+            for tail in tails:
+                if tail.live:
+                    tail.fill()
+
+    async def aresume(self, last_event_id: str, conn: SSEConnection) -> bool:
+        """Follow the stream named by ``last_event_id`` from after it on ``conn`` (on any
+        replica); False when the id names no stream of this session."""
+        parsed = sse.split_event_id(last_event_id)
+        sid = self.session_id
+        if parsed is None or sid is None:
+            return False
+        key, after = parsed
+        if key == self._standalone.key:
+            old = self._standalone.conn
+            if old is not None and old is not conn:
+                old.finish()
+            self._attach(self._standalone, conn)
+            self._live_bus = set()
+            await self._start_tail(key, conn, after)
+            self._release_held(None, self._standalone)
+            self.spawn(self._catch_up())
+            return True
+        registration = await self.shared.stream_info(sid, key)
+        if registration is None:
+            return False
+        local = self._streams.get(key)
+        if local is not None:
+            if local.seq < after:
+                return False
+            old = local.conn
+            if old is not None and old is not conn:
+                old.finish()
+            self._attach(local, conn)
+            self._resumed(local)
+        tail = await self._start_tail(key, conn, after)
+        producer = registration.get("r")
+        if not registration.get("end") and local is None and isinstance(producer, str):
+            tail.watch = asyncio.get_running_loop().create_task(
+                self._watch_producer(tail, producer)
+            )
+            self._tasks.add(tail.watch)
+            tail.watch.add_done_callback(self._tasks.discard)
+        return True
+
+    async def _watch_producer(self, tail: Tail, producer: str) -> None:
+        """End the stream's requests with an error once its producer stops heart-beating."""
+        backend = self.shared.backend
+        while tail.live and not tail.end_seen:
+            try:
+                alive = await backend.is_alive(producer)
+                if not alive:
+                    await self.shared.settle_stream(self.session_id or "", tail.key)
+                    tail.fill()
+                    return
+            except Exception as exc:
+                logger.debug("Producer check failed: %s", exc)
+            await asyncio.sleep(backend.heartbeat_interval)
+
+    def detach(self, conn: SSEConnection) -> None:
+        super().detach(conn)
+        for key in list(self._tails):
+            tails = [t for t in self._tails[key] if t.conn is not conn]
+            for t in self._tails[key]:
+                if t.conn is conn and t.watch is not None:
+                    t.watch.cancel()
+            if tails:
+                self._tails[key] = tails
+            else:
+                del self._tails[key]
+
+    async def close(self) -> None:
+        if self.closed:
+            return
+        # A view ends here (idle, shutdown, DELETE): the shared session is ended by
+        # SharedSessions.delete, never by one view going away.
+        self.store = None
+        for tails in self._tails.values():
+            for tail in tails:
+                tail.conn.finish()
+                if tail.watch is not None:
+                    tail.watch.cancel()
+        self._tails.clear()
+        if self._subscribed:
+            self._subscribed = False
+            self.shared.backend.router.unsubscribe_session(self.session_id or "", self._on_channel)
+        await super().close()

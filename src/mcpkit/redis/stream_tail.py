@@ -1,0 +1,217 @@
+"""The event log of shared sessions: the Lua scripts of the session hash and event streams,
+and :class:`Tail`, one SSE connection following one Redis stream in sequence order.
+
+The design (keys, sequence numbers, the end marker, the bus position) is described in
+:mod:`mcpkit.redis.sessions`; this module holds what both the session transport
+(:mod:`mcpkit.redis.session_transport`) and the session table
+(:mod:`mcpkit.redis.session_table`) run against Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from mcpkit.redis.backend import StoreUnavailable
+from mcpkit.transports.http import sse
+
+if TYPE_CHECKING:
+    from redis.asyncio.client import Pipeline
+
+    from mcpkit.redis.session_transport import RedisSessionTransport
+    from mcpkit.transports.http.session_transport import SSEConnection
+
+__all__ = [
+    "ADVANCE",
+    "LOAD",
+    "SETTLE",
+    "STANDALONE",
+    "STATE",
+    "TOUCH",
+    "Tail",
+    "as_text",
+    "op_result",
+    "publish",
+]
+
+logger = logging.getLogger("mcpkit.redis")
+
+#: KEYS: session hash, streams hash. ARGV: replica, ttl ms, the asking owner ('' for none).
+#: Reserves an id block; false (nothing touched) for an unknown or another owner's session.
+LOAD = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if (redis.call('HGET', KEYS[1], 'own') or '') ~= ARGV[3] then return false end
+local b = redis.call('HINCRBY', KEYS[1], 'blk', 1)
+redis.call('HSET', KEYS[1], 'b:' .. b, ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return {b, redis.call('HGETALL', KEYS[1])}
+"""
+#: KEYS: session hash, streams hash. ARGV: ttl ms. -> {lvl, subs} or false (gone).
+TOUCH = """
+if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 0 then return false end
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+return redis.call('HMGET', KEYS[1], 'lvl', 'subs', 'sv')
+"""
+#: KEYS: session hash. ARGV: log level, subscriptions (JSON), the session's channel. The new
+#: state is stored with a version and published with it from the session's own node, so a
+#: view applies only what is newer than what it has (messages relayed by other cluster nodes
+#: may arrive out of order). False when the session is gone.
+STATE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local v = redis.call('HINCRBY', KEYS[1], 'sv', 1)
+redis.call('HSET', KEYS[1], 'lvl', ARGV[1], 'subs', ARGV[2])
+redis.call('PUBLISH', ARGV[3], 'S' .. v .. ' ' .. ARGV[1] .. ' ' .. ARGV[2])
+return v
+"""
+#: Lua: whether stream id ``a`` is newer than ``b`` (false/nil: none yet).
+_NEWER = """
+local function newer(a, b)
+  if not b then return true end
+  local bm, bs = string.match(b, '^(%d+)-(%d+)$')
+  if not bm then return true end
+  local am, as = string.match(a, '^(%d+)-(%d+)$')
+  am, as, bm, bs = tonumber(am), tonumber(as), tonumber(bm), tonumber(bs)
+  return am > bm or (am == bm and as > bs)
+end
+"""
+#: KEYS: session hash, streams hash, events. ARGV: maxlen, ttl ms, data, channel, key,
+#: bus position ('' none). False when the session is gone.
+STANDALONE = (
+    _NEWER
+    + """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if ARGV[6] ~= '' and newer(ARGV[6], redis.call('HGET', KEYS[1], 'bp')) then
+  redis.call('HSET', KEYS[1], 'bp', ARGV[6])
+end
+local seq = redis.call('HINCRBY', KEYS[1], 'sseq', 1)
+redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[1], '1-' .. seq, 'd', ARGV[3])
+redis.call('PEXPIRE', KEYS[3], ARGV[2])
+redis.call('PUBLISH', ARGV[4], 'E' .. ARGV[5] .. ' ' .. seq .. ' ' .. ARGV[3])
+return seq
+"""
+)
+#: KEYS: session hash. ARGV: bus position. Advances ``bp`` (never back).
+ADVANCE = (
+    _NEWER
+    + """
+if redis.call('EXISTS', KEYS[1]) == 1 and newer(ARGV[1], redis.call('HGET', KEYS[1], 'bp')) then
+  redis.call('HSET', KEYS[1], 'bp', ARGV[1])
+end
+return 1
+"""
+)
+#: KEYS: streams hash, events. ARGV: key, maxlen, ttl ms, channel, error responses...
+SETTLE = """
+local reg = redis.call('HGET', KEYS[1], ARGV[1])
+if not reg then return 0 end
+local info = cjson.decode(reg)
+if info['end'] then return 0 end
+local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+local seq = 0
+if #last > 0 then seq = tonumber(string.match(last[1][1], '-(%d+)$')) end
+for i = 5, #ARGV do
+  seq = seq + 1
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '1-' .. seq, 'd', ARGV[i])
+  redis.call('PUBLISH', ARGV[4], 'E' .. ARGV[1] .. ' ' .. seq .. ' ' .. ARGV[i])
+end
+seq = seq + 1
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '1-' .. seq, 'e', '1')
+redis.call('PUBLISH', ARGV[4], 'X' .. ARGV[1] .. ' ' .. seq)
+info['end'] = 1
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(info))
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 1
+"""
+
+
+def as_text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def publish(pipe: Pipeline, channel: str, data: bytes) -> None:
+    """``PUBLISH`` in a pipeline. A cluster pipeline refuses its ``publish()`` method, but the
+    command itself goes to the node of the channel's slot: a session channel has the
+    session's hash tag, so it travels on the same connection as the session's writes."""
+    pipe.execute_command("PUBLISH", channel, data)
+
+
+def op_result(replies: list[Any]) -> Any:
+    """An op's result: its first command's reply, or the first failure among them."""
+    for reply in replies:
+        if isinstance(reply, BaseException):
+            return reply
+    return replies[0] if replies else None
+
+
+class Tail:
+    """One SSE connection following one stream from ``last`` on, in sequence order."""
+
+    __slots__ = ("conn", "end_seen", "filling", "key", "last", "refill", "transport", "watch")
+
+    def __init__(
+        self, transport: RedisSessionTransport, key: str, conn: SSEConnection, last: int
+    ) -> None:
+        self.transport = transport
+        self.key = key
+        self.conn = conn
+        self.last = last
+        self.filling = False
+        self.refill = False
+        self.end_seen = False
+        self.watch: asyncio.Task[None] | None = None
+
+    @property
+    def live(self) -> bool:
+        return not (self.conn.aborted or self.conn.finished)
+
+    def offer(self, seq: int, data: bytes | None) -> None:
+        """Event ``seq`` (``data`` None: the end marker) of this stream."""
+        if seq <= self.last or not self.live:
+            return
+        if seq == self.last + 1 and not self.filling:
+            self.last = seq
+            if data is None:
+                self.end_seen = True
+                self.conn.finish()
+            else:
+                # A live event: a reader too slow for it is dropped (it resumes from the
+                # log), so a slow client never grows this process's memory.
+                if self.conn.push(sse.encode_event(data, f"{self.key}-{seq}")):
+                    self.transport.delivered(self.key, seq)
+            return
+        self.fill()
+
+    def fill(self) -> None:
+        """Re-read the stream after :attr:`last` (a gap, a start, a reconnect)."""
+        if self.filling:
+            self.refill = True
+            return
+        self.filling = True
+        self.transport.spawn(self._fill())
+
+    async def _fill(self) -> None:
+        t = self.transport
+        try:
+            while True:
+                self.refill = False
+                entries = await t.shared.read_events(t.session_id or "", self.key, self.last)
+                for entry_id, fields in entries:
+                    seq = int(as_text(entry_id).rsplit("-", 1)[1])
+                    if seq <= self.last or not self.live:
+                        continue
+                    self.last = seq
+                    if b"e" in fields:
+                        self.end_seen = True
+                        self.conn.finish()
+                        return
+                    self.conn.push(sse.encode_event(fields[b"d"], f"{self.key}-{seq}"), replay=True)
+                    t.delivered(self.key, seq)
+                if not self.refill:
+                    return
+        except StoreUnavailable as exc:
+            logger.warning("Cannot read the event log (%s): ending the stream (it may resume)", exc)
+            self.conn.abort()
+        finally:
+            self.filling = False
