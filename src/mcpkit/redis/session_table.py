@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from mcpkit.redis.backend import RedisBackend
+    from mcpkit.transports.http.host import SessionHost
     from mcpkit.transports.http.server import StreamableHTTPApp
     from mcpkit.transports.http.session_transport import HttpSessionTransport
 
@@ -405,3 +406,9 @@ class SharedSessions:
             pipe.pexpire(self.keys.session(sid), self.ttl_ms)
             pipe.pexpire(self.keys.streams(sid), self.ttl_ms)
         await pipe.execute()
+
+
+if TYPE_CHECKING:
+
+    def _is_a_host(table: SharedSessions) -> SessionHost:
+        return table  # mypy: the shared table implements the host interface
