@@ -37,6 +37,10 @@ stage "interop peers" bash scripts/peers.sh
 # redis-server, nginx and chromium for the scale-out and browser tests (Debian packages).
 stage "system packages" bash scripts/system_packages.sh
 stage "pytest" pytest_stage "$@"
+# Published servers run as published and unchanged on mcpkit, compared through the official
+# client: the representative part of tests/compat/corpus/servers.tsv (each in its own
+# virtualenv under .cache/compat-corpus, cached; the whole corpus: scripts/compat_corpus.sh).
+stage "compat corpus (its CI part)" bash scripts/compat_corpus.sh --ci
 # The HTTP tests again with granian serving (server="granian"; uvicorn is the default).
 # Deselected: the 408 for a head that stops arriving (granian closes without an answer) and
 # the message when uvicorn is missing (about uvicorn itself); see docs/transports.md.
