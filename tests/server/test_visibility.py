@@ -150,6 +150,22 @@ async def test_a_revealed_component_keeps_its_scopes() -> None:
             await c.call_tool("reboot", {})
 
 
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_mounted_servers_callers_rules(era: str) -> None:
+    child = visible_server()
+    parent = Server("parent")
+    parent.mount(child, prefix="c")
+    async with Client(parent, era=era) as a, Client(parent, era=era) as b:
+        await a.call_tool("c_hide", {"names": ["status"], "tags": ["admin"]})
+        assert await tool_names(a) == {"c_hide", "c_show"}
+        assert "c_status" in await tool_names(b)
+        with pytest.raises(McpError, match="Unknown tool: c_status"):
+            await a.call_tool("c_status", {})
+        with pytest.raises(McpError, match="not found"):
+            await a.read_resource("c+config://secret")
+        assert (await b.call_tool("c_status", {})).text == "green"
+
+
 @contextlib.asynccontextmanager
 async def served(app: Server) -> AsyncIterator[str]:
     async with running(app.http_app()) as base:

@@ -137,10 +137,10 @@ class Context(Generic[LifespanT]):
         kinds: Iterable[str] | None = None,
     ) -> None:
         """Show components to this caller only (this 2025 session, else this principal):
-        those named (tool/prompt names, resource URIs, URI templates) and/or with one of
+        those named (tool/prompt names, resource URIs, URI templates) and those with one of
         ``tags``, of ``kinds`` (``"tools"``, ``"prompts"``, ``"resources"``,
-        ``"templates"``; default all). Undoes the caller's own :meth:`disable`; what the
-        server hides stays hidden. See :mod:`mcpkit.server.visibility`."""
+        ``"templates"``; default all). Undoes the caller's own :meth:`disable`, and shows
+        it what the server hides (within its scopes). See :mod:`mcpkit.server.visibility`."""
         from mcpkit.server.visibility import change
 
         await change(self, True, names, tags, kinds)

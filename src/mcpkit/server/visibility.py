@@ -19,11 +19,11 @@ async def logout(ctx: Context) -> str:
 The caller is the owner of ``ctx.state`` (:mod:`mcpkit.server.state`): a 2025 session, else
 the authenticated principal of a 2026-07-28 request (the connection over stdio or memory).
 Its rules are kept with its state (in the deployment's store when the server has one), so
-every replica applies them. A rule matches components by name (a tool or prompt name, a
-resource URI or a template's URI template), by tag, or both, optionally only of some
+every replica applies them. A rule matches the components it names (tool and prompt names,
+resource URIs, URI templates) and those with one of its tags, optionally only of some
 ``kinds``; the latest matching rule decides (``disable`` then ``enable`` of the same thing
 shows it again). An ``enable`` also shows the caller what the server hides
-(``app.disable_tool``, ``Server(exclude_tags=...)``): hide admin tools server-wide and
+(``app.disable_tool``, ``Server(exclude_tags=...)``): hide admin tools from everyone and
 ``ctx.enable(tags={"admin"})`` for the session that proved it may use them. Scopes still
 apply: a component needing scopes the caller's token lacks stays hidden.
 
@@ -102,10 +102,7 @@ def _matches(rule: Rule, kind: str, name: str, tags: frozenset[str]) -> bool:
     kinds = rule["kinds"]
     if kinds and kind not in kinds:
         return False
-    names, wanted = rule["names"], rule["tags"]
-    if names and name not in names:
-        return False
-    return not wanted or not tags.isdisjoint(wanted)
+    return name in rule["names"] or not tags.isdisjoint(rule["tags"])
 
 
 def _shown(rules: list[Rule], server: Server[Any], kind: str, name: str) -> bool:
@@ -145,14 +142,16 @@ def _revealed(
     return out
 
 
-async def _rules(ctx: Context[Any]) -> list[Rule]:
+async def _rules(server: Server[Any], ctx: Context[Any]) -> list[Rule]:
+    """The rules of ``ctx``'s caller kept by ``server`` (the server whose table is served:
+    a mounted child's own, though its requests carry the parent's)."""
     from mcpkit.server.state import StateOwnerMissing, state_owner
 
     try:
         owner = state_owner(ctx)
     except StateOwnerMissing:
         return []
-    data = await ctx.server.state_store.get(owner, RULES_KEY)
+    data = await server.state_store.get(owner, RULES_KEY)
     return [] if data is None else list(orjson.loads(data))
 
 
@@ -189,12 +188,16 @@ async def change(
 
 
 async def _with_revealed(
-    rules: list[Rule], rctx: ServerRequestContext, inner: ServerHandler, params: Any
+    server: Server[Any],
+    rules: list[Rule],
+    rctx: ServerRequestContext,
+    inner: ServerHandler,
+    params: Any,
 ) -> Any:
-    """``inner`` with what ``rules`` reveal reachable by name or URI."""
+    """``inner`` with what ``rules`` reveal of ``server`` reachable by name or URI."""
     from mcpkit.server._revealed import revealed
 
-    shown = _revealed(rules, rctx.server, rctx)
+    shown = _revealed(rules, server, rctx)
     if not shown:
         return await inner(params, rctx)
     token = revealed.set(shown)
@@ -214,7 +217,7 @@ def install(server: Server[Any], table: dict[str, ServerHandler]) -> None:
             return
 
         async def list_some(params: JSONObject | None, rctx: ServerRequestContext) -> Any:
-            rules = await _rules(Context(rctx))
+            rules = await _rules(server, Context(rctx))
             result = await inner(params, rctx)
             if not rules or type(result) is not dict:
                 return result
@@ -254,11 +257,11 @@ def install(server: Server[Any], table: dict[str, ServerHandler]) -> None:
         async def guarded(params: JSONObject | None, rctx: ServerRequestContext) -> Any:
             name = params.get("name") if type(params) is dict else None
             if type(name) is str:
-                rules = await _rules(Context(rctx))
+                rules = await _rules(server, Context(rctx))
                 if rules:
                     if not _shown(rules, server, kind, name):
                         raise McpError(INVALID_PARAMS, f"Unknown {what}: {name}")
-                    return await _with_revealed(rules, rctx, inner, params)
+                    return await _with_revealed(server, rules, rctx, inner, params)
             return await inner(params, rctx)
 
         table[method] = guarded
@@ -275,7 +278,7 @@ def install(server: Server[Any], table: dict[str, ServerHandler]) -> None:
             async def guarded(params: JSONObject | None, rctx: ServerRequestContext) -> Any:
                 uri = params.get("uri") if type(params) is dict else None
                 if type(uri) is str:
-                    rules = await _rules(Context(rctx))
+                    rules = await _rules(server, Context(rctx))
                     if rules:
                         found = server.resources.find(uri)
                         if found is not None:
@@ -283,7 +286,7 @@ def install(server: Server[Any], table: dict[str, ServerHandler]) -> None:
                             kind = "resources" if entry.template is None else "templates"
                             if not _shown(rules, server, kind, entry.uri):
                                 raise not_found(rctx, uri)
-                        return await _with_revealed(rules, rctx, inner, params)
+                        return await _with_revealed(server, rules, rctx, inner, params)
                 return await inner(params, rctx)
 
             return guarded
