@@ -50,6 +50,10 @@ class StandIn:
     authorize_requests: list[dict[str, str]] = field(default_factory=list)
     revoked: list[str] = field(default_factory=list)
     origin: str = ""
+    #: The user refuses at the provider: the error it sends back instead of a code.
+    refuse: str | None = None
+    #: Sign ID tokens with HS256 and the client secret (what a forger knowing it would do).
+    sign_with_secret: bool = False
 
     @property
     def issuer(self) -> str:
@@ -108,6 +112,8 @@ class StandIn:
         self.codes[code] = q
         sep = "&" if "?" in self.redirect_uri else "?"
         back = {"code": code, "state": q.get("state", "")}
+        if self.refuse is not None:
+            back = {"error": self.refuse, "state": q.get("state", "")}
         return RedirectResponse(self.redirect_uri + sep + urlencode(back), 302)
 
     def _client_ok(self, request: Request, form: dict[str, str]) -> bool:
@@ -154,9 +160,15 @@ class StandIn:
                 **self.id_claims,
             }
             if "nonce" in asked:
-                claims["nonce"] = asked["nonce"]
-            header = {"alg": "RS256", "kid": "k1"}
-            body["id_token"] = jwt.encode(header, claims, self.key)
+                claims.setdefault("nonce", asked["nonce"])
+            if self.sign_with_secret:
+                from joserfc.jwk import OctKey
+
+                secret = OctKey.import_key(self.client_secret.encode())
+                body["id_token"] = jwt.encode({"alg": "HS256"}, claims, secret)
+            else:
+                header = {"alg": "RS256", "kid": "k1"}
+                body["id_token"] = jwt.encode(header, claims, self.key)
         self.issued.append(body)
         return JSONResponse(body, headers={"cache-control": "no-store"})
 

@@ -322,5 +322,34 @@ async def test_an_id_token_for_another_client_is_refused(env: Env) -> None:
     assert "another client" in back["error_description"][0]
 
 
+async def test_a_replayed_id_token_nonce_is_refused(env: Env) -> None:
+    assert env.idp.id_claims is not None
+    env.idp.id_claims = {**env.idp.id_claims, "nonce": "from another login"}
+    client_id = await register(env)
+    r = await env.browser.get(await to_callback(env, client_id, pkce()[1]))
+    back = parse_qs(urlsplit(r.headers["location"]).query)
+    assert back["error"] == ["server_error"] and "nonce" in back["error_description"][0]
+
+
+async def test_an_id_token_signed_with_the_client_secret_is_refused(env: Env) -> None:
+    env.idp.sign_with_secret = True
+    client_id = await register(env)
+    r = await env.browser.get(await to_callback(env, client_id, pkce()[1]))
+    back = parse_qs(urlsplit(r.headers["location"]).query)
+    assert (
+        back["error"] == ["server_error"] and "ID token is invalid" in back["error_description"][0]
+    )
+
+
+async def test_a_refusal_at_the_provider_is_access_denied(env: Env) -> None:
+    env.idp.refuse = "access_denied"
+    client_id = await register(env)
+    r = await env.browser.get(await to_callback(env, client_id, pkce()[1]))
+    assert r.status_code == 302 and r.headers["location"].startswith(REDIRECT + "?")
+    back = parse_qs(urlsplit(r.headers["location"]).query)
+    assert back["error"] == ["access_denied"] and back["state"] == ["s1"]
+    assert "code" not in back and env.idp.issued == []
+
+
 def test_upstream_error_is_an_auth_error() -> None:
     assert issubclass(UpstreamError, AuthError)

@@ -57,6 +57,10 @@ LOGIN_TTL = 600
 DEFAULT_CLAIMS = ("email", "email_verified", "name", "preferred_username", "login")
 
 
+#: The ID token signatures accepted (asymmetric only: the client secret never verifies one).
+_ID_TOKEN_ALGS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA"]
+
+
 class UpstreamError(AuthError):
     """The identity provider refused the code exchange or the identity could not be read."""
 
@@ -421,10 +425,10 @@ class OAuthProxy:
             if self._jwks is None:
                 self._jwks = KeySet.import_key_set(await self._jwks_document())
             try:
-                token = jwt.decode(id_token, self._jwks)
+                token = jwt.decode(id_token, self._jwks, algorithms=_ID_TOKEN_ALGS)
             except JoseError:  # the provider may have rotated its keys
                 self._jwks = KeySet.import_key_set(await self._jwks_document())
-                token = jwt.decode(id_token, self._jwks)
+                token = jwt.decode(id_token, self._jwks, algorithms=_ID_TOKEN_ALGS)
         except (JoseError, ValueError) as exc:
             raise UpstreamError(f"The ID token is invalid: {exc}") from None
         claims = dict(token.claims)
@@ -437,7 +441,7 @@ class OAuthProxy:
         exp = claims.get("exp")
         if not isinstance(exp, (int, float)) or exp <= time.time() - 60:
             raise UpstreamError("The ID token has expired")
-        if "nonce" in claims and claims["nonce"] != nonce:
+        if "openid" in self.upstream_scopes and claims.get("nonce") != nonce:
             raise UpstreamError("The ID token's nonce does not match")
         return claims
 
