@@ -39,6 +39,7 @@ def main() -> None:
     parser.add_argument("--json-response", action="store_true")
     parser.add_argument("--tools", type=int, default=0)
     parser.add_argument("--sync-tool", action="store_true")
+    parser.add_argument("--workers", type=int, default=None, help="HTTP: worker processes")
     parser.add_argument(
         "--server",
         choices=["auto", "uvicorn", "granian"],
@@ -90,6 +91,7 @@ def main() -> None:
             stateless=args.stateless,
             json_response=args.json_response,
             server=args.server,
+            workers=args.workers,
             # The benchmark client opens every session from 127.0.0.1: no per-client cap.
             max_sessions_per_client=None,
         )
