@@ -1,10 +1,11 @@
 """The OAuth proxy in front of a real OpenID provider: the npm package ``oidc-provider``
 (certified), started here on 127.0.0.1 with dynamic registration off, PKCE required and ONE
 client registered beforehand, as GitHub or Google would be. mcpkit's client and the official
-Python SDK's connect to an mcpkit server behind the proxy; the provider's login and consent
-pages and mcpkit's consent page are answered with form posts as a browser would; tokens are
-issued, a tool is called as the provider's user, a refresh works, a revocation ends access,
-and nothing the client receives carries a token of the provider's."""
+Python and TypeScript SDKs' connect to an mcpkit server behind the proxy; the provider's
+login and consent pages and mcpkit's consent page are answered with form posts as a browser
+would; tokens are issued, a tool is called as the provider's user, a refresh works (mcpkit's
+and the Python client), a revocation ends access, and nothing the clients receive carries a
+token of the provider's."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ from tests.interop.conftest import PEER_SCRIPTS, locate_node_peer, locate_python
 
 UPSTREAM = PEER_SCRIPTS / "oidc_upstream.mjs"
 PY_CLIENT = PEER_SCRIPTS / "py_oauth_client.py"
+TS_CLIENT = PEER_SCRIPTS / "ts_oauth_client.mjs"
 REDIRECT = "http://127.0.0.1:3999/callback"
 CLIENT_ID = "mcpkit-proxy"
 
@@ -316,6 +318,56 @@ async def test_official_python_client_through_the_proxy(mode: str) -> None:
             held = report["tokens"]
             at = await proxy.server.verifier().verify_token(held["access_token"])
             assert at.subject == "grace" and at.client_id == report["client_id"]
+            upstream = await proxy.upstream_tokens(at)
+            assert upstream is not None
+            for key in ("access_token", "id_token", "refresh_token"):
+                if key in upstream:
+                    assert upstream[key] not in out.decode()
+            await late.app.aclose()
+
+
+async def test_official_typescript_client_through_the_proxy() -> None:
+    """The official TypeScript SDK v2 client, its "browser" logging in on oidc-provider's
+    pages and allowing on mcpkit's: a tool call with mcpkit's token, none of the
+    provider's in what it holds."""
+    node = locate_node_peer()
+    secret = secrets.token_urlsafe(24)
+    late = Late()
+    async with running(late) as base:
+        async with oidc_provider(base + "/oauth/callback", secret) as issuer:
+            proxy = OAuthProxy(
+                base,
+                client_id=CLIENT_ID,
+                client_secret=secret,
+                issuer=issuer,
+                discovery_url=issuer + "/.well-known/openid-configuration",
+                scopes_supported=["mcp"],
+            )
+            app = Server("behind-proxy", auth=proxy)
+
+            @app.tool()
+            def whoami(ctx: Context) -> str:
+                assert ctx.auth is not None
+                return f"{ctx.auth.subject} {ctx.auth.claims.get('email')}"
+
+            late.app = app.http_app()
+            proc = await asyncio.create_subprocess_exec(
+                str(node.node),
+                str(TS_CLIENT),
+                base + "/mcp",
+                "whoami",
+                "--login",
+                "linus",
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=node.env(),
+            )
+            out, err = await asyncio.wait_for(proc.communicate(), 90)
+            assert proc.returncode == 0, err.decode()[-3000:]
+            report = json.loads(out)
+            assert report["text"] == "linus linus@example.com"
+            at = await proxy.server.verifier().verify_token(report["tokens"]["access_token"])
+            assert at.subject == "linus" and at.client_id == report["clientId"]
             upstream = await proxy.upstream_tokens(at)
             assert upstream is not None
             for key in ("access_token", "id_token", "refresh_token"):

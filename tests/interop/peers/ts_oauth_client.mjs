@@ -1,9 +1,13 @@
 // The official TypeScript SDK v2 client's OAuth flow against a protected Streamable HTTP
 // server: discovery, dynamic registration, the authorization URL followed without a browser
 // (the server approves at once), finishAuth with the callback's parameters, a tool call.
-// Prints {"text", "clientId"} as JSON. Runs with .cache/peers' Node 22 and NODE_PATH:
+// Prints {"text", "clientId", "tokens"} as JSON. Runs with .cache/peers' Node 22 and
+// NODE_PATH:
 //
-//   node tests/interop/peers/ts_oauth_client.mjs URL TOOL
+//   node tests/interop/peers/ts_oauth_client.mjs URL TOOL [--login USER]
+//
+// With --login, the "browser" keeps cookies, logs in as USER and allows on the pages it is
+// shown (an OAuth proxy's provider, a consent page).
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -13,9 +17,62 @@ const { Client, StreamableHTTPClientTransport, UnauthorizedError } = await resol
   "@modelcontextprotocol/client",
 );
 
-const [url, tool] = process.argv.slice(2);
+const [url, tool, flag, user] = process.argv.slice(2);
+const login = flag === "--login" ? user : null;
 const redirectUrl = "http://127.0.0.1:3997/callback";
 let callback = null;
+
+const unescape = (s) =>
+  s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+
+// A browser without a screen: redirects, cookies (per origin), the pages' forms.
+async function browse(start) {
+  const jar = new Map();
+  const send = async (target, init = {}) => {
+    const origin = new URL(target).origin;
+    const cookies = jar.get(origin) ?? new Map();
+    const headers = { ...(init.headers ?? {}) };
+    if (cookies.size) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const r = await fetch(target, { ...init, headers, redirect: "manual" });
+    for (const line of r.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const at = pair.indexOf("=");
+      cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+    }
+    jar.set(origin, cookies);
+    return r;
+  };
+  let current = start;
+  let r = await send(current);
+  for (let i = 0; i < 30; i++) {
+    if (r.status >= 300 && r.status < 400) {
+      current = new URL(r.headers.get("location"), current).href;
+      if (current.startsWith(redirectUrl)) return new URL(current).searchParams;
+      r = await send(current);
+      continue;
+    }
+    const html = await r.text();
+    const form = html.match(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/);
+    if (r.status !== 200 || !form) throw new Error(`unexpected page ${r.status}: ${html}`);
+    const data = new URLSearchParams();
+    for (const m of form[2].matchAll(/<input type="?hidden"? name="?(\w+)"? value="([^"]*)"/g)) {
+      data.set(m[1], unescape(m[2]));
+    }
+    if (form[2].includes('name="login"')) {
+      data.set("login", login);
+      data.set("password", "any");
+    }
+    if (form[2].includes("name=decision")) data.set("decision", "allow");
+    current = new URL(unescape(form[1]), current).href;
+    r = await send(current, {
+      method: "POST",
+      body: data.toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+  }
+  throw new Error("the login did not end");
+}
 const store = { client: undefined, tokens: undefined, verifier: undefined };
 const provider = {
   get redirectUrl() {
@@ -44,6 +101,10 @@ const provider = {
   codeVerifier: () => store.verifier,
   // The "browser": the authorization server approves at once and redirects back.
   redirectToAuthorization: async (authorizationUrl) => {
+    if (login !== null) {
+      callback = await browse(authorizationUrl.href ?? String(authorizationUrl));
+      return;
+    }
     const r = await fetch(authorizationUrl, { redirect: "manual" });
     callback = new URL(r.headers.get("location")).searchParams;
   },
@@ -67,4 +128,10 @@ try {
 }
 const result = await session.client.callTool({ name: tool, arguments: {} });
 await session.client.close();
-console.log(JSON.stringify({ text: result.content[0].text, clientId: store.client?.client_id }));
+console.log(
+  JSON.stringify({
+    text: result.content[0].text,
+    clientId: store.client?.client_id,
+    tokens: store.tokens,
+  }),
+);
