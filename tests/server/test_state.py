@@ -162,6 +162,36 @@ async def test_a_server_that_never_uses_state_makes_no_store() -> None:
     assert app._state_store is None
 
 
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_mounted_server_keeps_its_state_in_the_parents_store(era: str) -> None:
+    parent = state_server()
+    parent.mount(state_server(), prefix="kid")
+    async with Client(parent, era=era) as c:
+        await put(c, "city", "parent's")
+        assert (await c.call_tool("kid_put", {"key": "city", "value": "kid's"})).text == "ok"
+        assert await value(c, "city") == "parent's"
+        kid = await c.call_tool("kid_get", {"key": "city"})
+        assert kid.structured_content == {"value": "kid's"}
+        store = parent.state_store
+        assert isinstance(store, MemoryStateStore)
+        (values,) = store.owners.values()
+        assert set(values) == {"city", "kid\x1fcity"}
+        refused = await c.call_tool("bad", {"what": "value"})
+        assert refused.text.startswith("refused")
+    bad_key = state_server()
+
+    @bad_key.tool()
+    async def sneaky(ctx: Context) -> str:
+        try:
+            await ctx.state.set("kid\x1fcity", 1)
+        except StateValueError:
+            return "refused"
+        return "accepted"
+
+    async with Client(bad_key) as c:
+        assert (await c.call_tool("sneaky", {})).text == "refused"
+
+
 # -- HTTP ------------------------------------------------------------------------------------
 
 

@@ -30,7 +30,9 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @contextlib.asynccontextmanager
-async def replicas(redis_url: str) -> AsyncIterator[tuple[list[str], list[RedisBackend]]]:
+async def replicas(
+    redis_url: str, mounted: bool = False
+) -> AsyncIterator[tuple[list[str], list[RedisBackend]]]:
     prefix = f"state{free_port()}"
     async with contextlib.AsyncExitStack() as stack:
         urls, backends = [], []
@@ -38,6 +40,8 @@ async def replicas(redis_url: str) -> AsyncIterator[tuple[list[str], list[RedisB
             store = RedisBackend(redis_url, prefix=prefix, replica_id=f"r{i}", secret=SECRET)
             stack.push_async_callback(store.aclose)
             app = state_server(store=store, auth=resource_server(), state_ttl=600)
+            if mounted:
+                app.mount(state_server(), prefix="kid")
             urls.append(await stack.enter_async_context(running(app.http_app())) + "/mcp")
             backends.append(store)
         yield urls, backends
@@ -128,3 +132,26 @@ async def test_2026_principal_state_on_every_replica(redis_url: str) -> None:
         assert tool_value(await alice.modern(urls[1], "tools/call", call("get", key="t"))) == {
             "value": "<none>"
         }
+
+
+async def test_a_mounted_servers_state_on_every_replica(redis_url: str) -> None:
+    async with (
+        replicas(redis_url, mounted=True) as (urls, _),
+        httpx.AsyncClient(timeout=30) as http,
+    ):
+        alice, mallory = Caller(http, "alice-token"), Caller(http, "mallory-token")
+
+        def call(name: str, **arguments: Any) -> dict[str, Any]:
+            return {"name": name, "arguments": arguments}
+
+        tool_value(await alice.modern(urls[0], "tools/call", call("kid_put", key="k", value=1)))
+        for url in urls:
+            assert tool_value(await alice.modern(url, "tools/call", call("kid_get", key="k"))) == {
+                "value": 1
+            }
+            assert tool_value(await alice.modern(url, "tools/call", call("get", key="k"))) == {
+                "value": "<none>"
+            }
+            assert tool_value(
+                await mallory.modern(url, "tools/call", call("kid_get", key="k"))
+            ) == {"value": "<none>"}

@@ -414,6 +414,13 @@ class _Mounts:
         features.update(f for f, method in _FEATURE_METHODS if method in table)
         parent = self.parent
         parent.declared = parent.declared | frozenset(features) | child.declared
+        if child.store_backend is None and child._state_store is None:
+            # ctx.state and per-caller visibility of the child live in the parent's store
+            from mcpkit.server.state import NamespacedStateStore
+
+            child.state_store = NamespacedStateStore(parent, f"{entry.prefix or child.name}\x1f")
+            if parent.session_visibility:
+                child.session_visibility = True
         self.mounts.append(entry)
         child.relay.sinks.append(entry.sink)
         self._changed()

@@ -52,6 +52,7 @@ from mcpkit.errors import McpkitError
 
 if TYPE_CHECKING:
     from mcpkit.redis.backend import RedisBackend
+    from mcpkit.server.app import Server
     from mcpkit.server.context import Context
     from mcpkit.server.session import AppSession
 
@@ -60,6 +61,7 @@ __all__ = [
     "MAX_KEY_CHARS",
     "MAX_VALUE_BYTES",
     "MemoryStateStore",
+    "NamespacedStateStore",
     "RedisStateStore",
     "State",
     "StateOwnerMissing",
@@ -135,10 +137,10 @@ def encode(value: Any, max_bytes: int) -> bytes:
 
 def check_key(key: Any) -> str:
     """``key`` when it is a usable state key (StateValueError otherwise)."""
-    if type(key) is not str or not key or len(key) > MAX_KEY_CHARS:
+    if type(key) is not str or not key or len(key) > MAX_KEY_CHARS or "\x1f" in key:
         raise StateValueError(
-            f"state keys are non-empty strings of at most {MAX_KEY_CHARS} characters, "
-            f"not {key!r:.80}"
+            f"state keys are non-empty strings of at most {MAX_KEY_CHARS} characters "
+            f"(no \\x1f), not {key!r:.80}"
         )
     return key
 
@@ -299,6 +301,33 @@ class RedisStateStore:
 
     def session_closed(self, session: AppSession) -> None:
         """Nothing: the session may go on on another replica; its state expires."""
+
+
+class NamespacedStateStore:
+    """Another server's store under a key namespace: a mounted server keeps its state
+    (and its callers' visibility rules) in its parent's store, so on a deployment's Redis
+    every replica sees it, and its keys never meet the parent's."""
+
+    def __init__(self, server: Server[Any], namespace: str) -> None:
+        self.server = server
+        self.namespace = namespace
+
+    @property
+    def shared(self) -> bool:
+        """Whether the store is shared by replicas (the parent's is Redis)."""
+        return self.server.store_backend is not None
+
+    async def get(self, owner: str, key: str) -> bytes | None:
+        return await self.server.state_store.get(owner, self.namespace + key)
+
+    async def set(self, owner: str, key: str, data: bytes, ttl: float | None) -> None:
+        await self.server.state_store.set(owner, self.namespace + key, data, ttl)
+
+    async def delete(self, owner: str, key: str) -> bool:
+        return await self.server.state_store.delete(owner, self.namespace + key)
+
+    def session_closed(self, session: AppSession) -> None:
+        """Nothing: the parent's store hears of its sessions itself."""
 
 
 _MISSING: Final[Any] = object()

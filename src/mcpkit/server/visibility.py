@@ -168,7 +168,7 @@ async def change(
     server = ctx.server
     rule = _rule(on, names, tags, kinds)
     if not server.session_visibility:
-        if server.store_backend is not None:
+        if server.store_backend is not None or getattr(server.state_store, "shared", False):
             raise VisibilityNotShared(
                 "ctx.enable/ctx.disable on a server with a shared store needs "
                 "Server(..., session_visibility=True), so that every replica applies the rules"
