@@ -21,7 +21,7 @@ SERVER = """
 import asyncio, sys, time
 from mcpkit import Context, Server
 
-app = Server("eof")
+app = Server("eof", mask_errors=False)  # the tests read why a call failed
 
 @app.tool()
 def add(a: int, b: int) -> int:

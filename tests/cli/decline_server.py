@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from mcpkit import Context, McpError, Server
 
-app = Server("decline", version="0.1")
+app = Server("decline", version="0.1", mask_errors=False)  # the test reads the failure
 
 
 @app.tool()
