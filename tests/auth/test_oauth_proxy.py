@@ -286,7 +286,10 @@ async def test_the_consent_page_resists_clickjacking_and_forgery(env: Env) -> No
     client_id = await register(env)
     page = await env.browser.get(await to_callback(env, client_id, pkce()[1]))
     assert page.headers["x-frame-options"] == "DENY"
-    assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+    csp = page.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in csp
+    # the form goes here only, and its redirect to the client (browsers check both)
+    assert "form-action 'self' http://127.0.0.1:3999;" in csp
     import re
 
     ticket = re.search(r'name=ticket value="([^"]+)"', page.text)

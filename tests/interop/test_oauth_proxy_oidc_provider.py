@@ -374,3 +374,79 @@ async def test_official_typescript_client_through_the_proxy() -> None:
                 if key in upstream:
                     assert upstream[key] not in out.decode()
             await late.app.aclose()
+
+
+async def test_mcpkit_client_with_the_pages_clicked_in_chromium() -> None:
+    """A real browser (headless Chromium) on the pages: the provider's login and consent,
+    then mcpkit's consent page, clicked as a user would; the client calls the tool."""
+    from playwright.async_api import async_playwright
+
+    from tests.dev.test_browser import ARGS, CHROMIUM
+
+    assert CHROMIUM.exists(), f"{CHROMIUM} is missing: run scripts/system_packages.sh"
+    secret = secrets.token_urlsafe(24)
+    late = Late()
+    async with (
+        running(late) as base,
+        oidc_provider(base + "/oauth/callback", secret) as issuer,
+        async_playwright() as pw,
+    ):
+        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        proxy = OAuthProxy(
+            base,
+            client_id=CLIENT_ID,
+            client_secret=secret,
+            issuer=issuer,
+            discovery_url=issuer + "/.well-known/openid-configuration",
+            scopes_supported=["mcp"],
+        )
+        app = Server("behind-proxy", auth=proxy)
+
+        @app.tool()
+        def whoami(ctx: Context) -> str:
+            assert ctx.auth is not None
+            return f"{ctx.auth.subject} {ctx.auth.claims.get('email')}"
+
+        late.app = app.http_app()
+        page = await (await browser.new_context()).new_page()
+        seen: list[str] = []
+        console: list[str] = []
+        page.on("console", lambda msg: console.append(msg.text))
+
+        async def click_through(url: str) -> str:
+            arrived: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+            async def at_client(route: Any) -> None:
+                if not arrived.done():
+                    arrived.set_result(route.request.url)
+                await route.fulfill(status=200, body="You may close this window.")
+
+            await page.route(REDIRECT + "**", at_client)
+            await page.goto(url)
+            await page.fill("input[name=login]", "dora")
+            await page.fill("input[name=password]", "any")
+            await page.click("button[type=submit]")
+            await page.wait_for_selector("button:has-text('Continue')")
+            seen.append(page.url)
+            await page.click("button:has-text('Continue')")  # the provider's consent
+            await page.wait_for_selector("button[value=allow]")
+            seen.append(await page.title())
+            await page.click("button[value=allow]")  # mcpkit's consent page
+            try:
+                return await asyncio.wait_for(arrived, 30)
+            except TimeoutError:
+                raise AssertionError(f"stuck at {page.url}: {console}") from None
+
+        flow = OAuthClientAuth(
+            base + "/mcp",
+            authorization_handler=click_through,
+            client_metadata=ClientMetadata(client_name="chromium", redirect_uris=[REDIRECT]),
+        )
+        try:
+            async with Client(base + "/mcp", auth=flow) as c:
+                result = await c.call_tool("whoami")
+                assert result.content[0].text == "dora dora@example.com"
+        finally:
+            await browser.close()
+            await late.app.aclose()
+        assert seen[0].startswith(issuer + "/interaction/") and seen[1] == "Allow access?"

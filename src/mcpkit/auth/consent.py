@@ -2,7 +2,8 @@
 <resource>", Allow or Deny.
 
 The page may not be framed (``X-Frame-Options: DENY``, ``frame-ancestors 'none'``:
-clickjacking), and its answer must come from it: the page sets a random token in an
+clickjacking), its form goes to this server only (and the redirect after it to the client's
+redirect URI: ``form-action``), and its answer must come from it: the page sets a random token in an
 ``HttpOnly``, ``SameSite=Strict`` cookie scoped to the consent path and repeats it in the
 form; the answer is refused unless both match (double submit: a cross-site form has neither
 the cookie nor the token). What was asked travels in a ticket sealed with HMAC-SHA256 (bound
@@ -15,6 +16,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -68,13 +70,27 @@ def cookie_path(issuer: str) -> str:
 
 _HEADERS = {
     "x-frame-options": "DENY",
-    "content-security-policy": (
-        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; "
-        "frame-ancestors 'none'; base-uri 'none'"
-    ),
     "cache-control": "no-store",
     "referrer-policy": "no-referrer",
 }
+#: A source expression the redirect URI's origin may appear as in the policy.
+_SOURCE = re.compile(r"[a-z][a-z0-9+.-]*:(//[a-z0-9.\-]+(:[0-9]+)?|//\[[0-9a-f:.]+\](:[0-9]+)?)?")
+
+
+def policy(redirect_uri: str) -> str:
+    """The page's Content-Security-Policy: nothing loads, it cannot be framed, and its form
+    goes to this server only, whose answer may redirect to the client's ``redirect_uri``
+    (browsers hold a form's redirects to ``form-action`` too)."""
+    parts = urlsplit(redirect_uri)
+    scheme = parts.scheme.lower()
+    target = f"{scheme}://{parts.netloc.lower()}" if parts.netloc else f"{scheme}:"
+    allowed = "'self'"
+    if _SOURCE.fullmatch(target):
+        allowed += " " + target
+    return (
+        "default-src 'none'; style-src 'unsafe-inline'; "
+        f"form-action {allowed}; frame-ancestors 'none'; base-uri 'none'"
+    )
 
 
 def page(
@@ -105,7 +121,8 @@ def page(
         "<button name=decision value=allow>Allow</button> "
         "<button name=decision value=deny>Deny</button></form>"
     )
-    response = HTMLResponse(html, 200, headers=_HEADERS)
+    headers = {**_HEADERS, "content-security-policy": policy(redirect_uri)}
+    response = HTMLResponse(html, 200, headers=headers)
     path = action
     response.set_cookie(
         COOKIE, csrf, max_age=TTL, path=path, secure=secure, httponly=True, samesite="strict"
