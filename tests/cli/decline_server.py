@@ -4,7 +4,7 @@ request was in fact declined)."""
 
 from __future__ import annotations
 
-from mcpkit import Context, McpError, Server
+from mcpkit import Context, McpError, Server, ToolError
 
 app = Server("decline", version="0.1", mask_errors=False)  # the test reads the failure
 
@@ -15,7 +15,7 @@ async def ask_or_fail(ctx: Context) -> str:
     try:
         await ctx.sample("hi", max_tokens=10)
     except McpError as exc:
-        raise RuntimeError(f"cannot go on without an answer ({exc.message})") from exc
+        raise ToolError(f"cannot go on without an answer ({exc.message})") from exc
     return "answered"
 
 

@@ -49,6 +49,7 @@ import orjson
 
 from mcpkit import owner as _owner
 from mcpkit.errors import McpkitError
+from mcpkit.server.errors import ToolError
 
 if TYPE_CHECKING:
     from mcpkit.redis.backend import RedisBackend
@@ -88,9 +89,10 @@ _JSON_OPTS: Final = (
 )
 
 
-class StateOwnerMissing(McpkitError, RuntimeError):
+class StateOwnerMissing(ToolError, RuntimeError):
     """``ctx.state`` was used by a request that belongs to nobody: a stateless HTTP request
-    (2026-07-28, or a 2025 request without a session) with no authenticated principal."""
+    (2026-07-28, or a 2025 request without a session) with no authenticated principal. A
+    :class:`~mcpkit.server.errors.ToolError`: the caller reads why, never masked."""
 
 
 class StateValueError(McpkitError, ValueError):
