@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from mcpkit import Client
+from mcpkit.client import StdioOptions
 from tests.conftest import ROOT, server_env
 
 SERVER = [sys.executable, str(ROOT / "examples/conformance/everything_server.py")]
@@ -22,8 +23,7 @@ async def test_fixture_server_over_stdio(wire: Any) -> None:
 
     async with Client(
         [*SERVER, "--transport", "stdio"],
-        env=server_env(),
-        cwd=str(ROOT),
+        connection=StdioOptions(env=server_env(), cwd=str(ROOT)),
         tracer=wire(),
         elicitation_handler=decline,
     ) as client:

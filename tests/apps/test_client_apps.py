@@ -11,6 +11,7 @@ import pytest
 
 from mcpkit import Client, Context, Server
 from mcpkit.apps import EXTENSION_ID, MIME_TYPE, RESOURCE_URI_KEY
+from mcpkit.client import ProtocolOptions
 from mcpkit.client.apps import (
     APPS_EXTENSION,
     AppToolRefused,
@@ -40,7 +41,9 @@ async def test_the_client_declares_the_extension_in_both_eras(era: str, wire: An
         seen.append(ctx.client_capabilities.get("extensions"))
         return "ok"
 
-    async with Client(app, era=era, extensions=APPS_EXTENSION, tracer=wire()) as client:
+    async with Client(
+        app, era=era, protocol=ProtocolOptions(extensions=APPS_EXTENSION), tracer=wire()
+    ) as client:
         await client.call_tool("caps")
     async with Client(app, era=era) as client:
         await client.call_tool("caps")
@@ -48,7 +51,9 @@ async def test_the_client_declares_the_extension_in_both_eras(era: str, wire: An
 
 
 async def test_tools_with_a_ui_and_what_the_model_sees(era: str) -> None:
-    async with Client(make_server(), era=era, extensions=APPS_EXTENSION) as client:
+    async with Client(
+        make_server(), era=era, protocol=ProtocolOptions(extensions=APPS_EXTENSION)
+    ) as client:
         apps = await list_tool_apps(client)
         tools = await client.list_tools()
     assert [(a.name, a.resource_uri, a.visibility) for a in apps] == [
@@ -66,7 +71,9 @@ async def test_tools_with_a_ui_and_what_the_model_sees(era: str) -> None:
 
 
 async def test_read_app_hands_over_the_html_and_its_sandbox_needs(era: str) -> None:
-    async with Client(make_server(), era=era, extensions=APPS_EXTENSION) as client:
+    async with Client(
+        make_server(), era=era, protocol=ProtocolOptions(extensions=APPS_EXTENSION)
+    ) as client:
         view = await read_app(client, "ui://apps/dashboard")
     assert view.html == HTML and view.mime_type == MIME_TYPE
     assert view.csp.connect_domains == ("https://api.example.com", "wss://live.example.com")
@@ -128,7 +135,9 @@ async def test_what_is_not_an_app_is_refused() -> None:
 
 
 async def test_an_app_may_call_only_tools_visible_to_apps(era: str) -> None:
-    async with Client(make_server(), era=era, extensions=APPS_EXTENSION) as client:
+    async with Client(
+        make_server(), era=era, protocol=ProtocolOptions(extensions=APPS_EXTENSION)
+    ) as client:
         refreshed = await call_tool_for_app(client, "refresh", {"city": "Oslo"})
         shown = await call_tool_for_app(client, "show", {"city": "Oslo"})
         plain = await call_tool_for_app(client, "plain")
@@ -144,7 +153,9 @@ async def test_an_app_may_call_only_tools_visible_to_apps(era: str) -> None:
 async def test_the_apps_of_an_official_sdk_server(py_peer: PythonPeer) -> None:
     # The official Python SDK's Apps extension, read by mcpkit's host helpers.
     script = Path(__file__).with_name("official_apps_server.py")
-    async with Client([str(py_peer.python), str(script)], extensions=APPS_EXTENSION) as client:
+    async with Client(
+        [str(py_peer.python), str(script)], protocol=ProtocolOptions(extensions=APPS_EXTENSION)
+    ) as client:
         caps = client.server_capabilities.model_dump(by_alias=True, exclude_none=True)
         apps = await list_tool_apps(client)
         view = await read_app(client, "ui://clock/app.html")

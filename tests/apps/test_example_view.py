@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from mcpkit import Client
+from mcpkit.client import ProtocolOptions
 from mcpkit.client.apps import APPS_EXTENSION, call_tool_for_app, read_app
 from tests.conftest import ROOT
 
@@ -48,7 +49,7 @@ async def test_the_example_view_renders_and_calls_back() -> None:
     from examples.weather_app.server import app
     from playwright.async_api import async_playwright
 
-    async with Client(app, extensions=APPS_EXTENSION) as client:
+    async with Client(app, protocol=ProtocolOptions(extensions=APPS_EXTENSION)) as client:
         view = await read_app(client, "ui://weather/view")
         first = await client.call_tool("forecast", {"city": "Oslo"})
         calls: list[dict[str, Any]] = []

@@ -11,6 +11,7 @@ import pytest
 
 from mcpkit import Client, McpError, Server
 from mcpkit.apps import EXTENSION_ID, MIME_TYPE, RESOURCE_URI_KEY
+from mcpkit.client import ProtocolOptions
 from mcpkit.client.apps import APPS_EXTENSION
 from tests.apps.app_server import HTML, make_server
 
@@ -53,7 +54,9 @@ async def test_a_server_without_apps_advertises_no_extension(era: str) -> None:
 async def test_app_resource_metadata_has_the_ext_apps_shape(
     era: str, ext_apps_schema: Check, wire: Any
 ) -> None:
-    async with Client(make_server(), era=era, extensions=APPS_EXTENSION, tracer=wire()) as client:
+    async with Client(
+        make_server(), era=era, protocol=ProtocolOptions(extensions=APPS_EXTENSION), tracer=wire()
+    ) as client:
         [listed] = [dump(r) for r in await client.list_resources()]
         read = dump(await client.read_resource("ui://apps/dashboard"))
     expected_ui = {
@@ -86,7 +89,9 @@ async def test_app_resource_metadata_has_the_ext_apps_shape(
 
 
 async def test_linked_tools_carry_the_ext_apps_tool_meta(era: str, ext_apps_schema: Check) -> None:
-    async with Client(make_server(), era=era, extensions=APPS_EXTENSION) as client:
+    async with Client(
+        make_server(), era=era, protocol=ProtocolOptions(extensions=APPS_EXTENSION)
+    ) as client:
         tools = {t.name: dump(t) for t in await client.list_tools()}
     assert tools["show"]["_meta"] == {
         "ui": {"resourceUri": "ui://apps/dashboard"},  # visibility left to its default
@@ -129,7 +134,9 @@ async def test_app_only_tools_are_hidden_from_clients_without_the_extension(
 async def test_clients_declaring_the_extension_list_and_call_app_only_tools(
     era: str, wire: Any
 ) -> None:
-    async with Client(make_server(), era=era, extensions=APPS_EXTENSION, tracer=wire()) as client:
+    async with Client(
+        make_server(), era=era, protocol=ProtocolOptions(extensions=APPS_EXTENSION), tracer=wire()
+    ) as client:
         names = [t.name for t in await client.list_tools()]
         refreshed = await client.call_tool("refresh", {"city": "Oslo"})
         plain = await client.call_tool("plain")
@@ -151,7 +158,9 @@ async def test_a_declaration_without_the_app_mime_type_is_no_declaration(
     era: str, settings: dict[str, Any]
 ) -> None:
     # mimeTypes is required and must include text/html;profile=mcp-app.
-    async with Client(make_server(), era=era, extensions={EXTENSION_ID: settings}) as client:
+    async with Client(
+        make_server(), era=era, protocol=ProtocolOptions(extensions={EXTENSION_ID: settings})
+    ) as client:
         assert "refresh" not in [t.name for t in await client.list_tools()]
 
 
@@ -159,7 +168,7 @@ async def test_the_filtered_list_pages_with_its_own_cursors(era: str) -> None:
     app = make_server(page_size=1)
     async with (
         Client(app, era=era) as without,
-        Client(app, era=era, extensions=APPS_EXTENSION) as with_apps,
+        Client(app, era=era, protocol=ProtocolOptions(extensions=APPS_EXTENSION)) as with_apps,
     ):
         assert [t.name for t in await without.list_tools()] == ["show", "summarize", "plain"]
         assert [t.name for t in await with_apps.list_tools()] == [
@@ -220,7 +229,7 @@ async def test_a_tool_linked_to_an_unknown_app_fails_at_startup() -> None:
 
 async def test_a_tool_registered_while_serving_is_checked_at_once() -> None:
     app = make_server()
-    async with Client(app, extensions=APPS_EXTENSION) as client:
+    async with Client(app, protocol=ProtocolOptions(extensions=APPS_EXTENSION)) as client:
         with pytest.raises(ValueError, match="ui://apps/nowhere"):
 
             @app.tool(ui="ui://apps/nowhere")
@@ -370,7 +379,9 @@ async def test_over_streamable_http_in_both_eras(era: str, wire: Any) -> None:
         url = f"{base}/mcp"
         async with (
             Client(url, era=era, tracer=wire()) as plain,
-            Client(url, era=era, extensions=APPS_EXTENSION, tracer=wire()) as host,
+            Client(
+                url, era=era, protocol=ProtocolOptions(extensions=APPS_EXTENSION), tracer=wire()
+            ) as host,
         ):
             assert dump(plain.server_capabilities)["extensions"] == {EXTENSION_ID: {}}
             assert plain.modern == (era != "legacy")

@@ -14,6 +14,7 @@ import pytest
 from mcpkit.cli.app import main
 from mcpkit.cli.errors import CliError
 from mcpkit.cli.install import config_path, read_env_file
+from mcpkit.client import StdioOptions
 
 SERVER = "from mcpkit import Server\napp = Server('w')\n"
 
@@ -352,7 +353,9 @@ def test_the_written_entry_starts_the_server(
 
     async def call() -> str:
         env = {**os.environ, "PYTHONPATH": src}
-        async with Client([entry["command"], *entry["args"]], env=env) as client:
+        async with Client(
+            [entry["command"], *entry["args"]], connection=StdioOptions(env=env)
+        ) as client:
             result = await client.call_tool("ping")
         return result.content[0].text  # type: ignore[union-attr,no-any-return]
 

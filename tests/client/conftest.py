@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from mcpkit.client import Client
+from mcpkit.client import Client, StdioOptions
 from mcpkit.transports import MemoryTransport
 from tests.client import feature_server
 from tests.conftest import ROOT, server_env
@@ -38,7 +38,9 @@ async def feature(wire: Callable[..., WireChecker], kind: str) -> AsyncIterator[
             client = Client(a, **kwargs)
         else:
             session = None
-            client = Client(SERVER_ARGV, env=server_env(), cwd=str(ROOT), **kwargs)
+            client = Client(
+                SERVER_ARGV, connection=StdioOptions(env=server_env(), cwd=str(ROOT)), **kwargs
+            )
         await client.connect()
         client.feature = server  # type: ignore[attr-defined]
         opened.append((client, session))

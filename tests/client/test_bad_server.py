@@ -15,7 +15,14 @@ from typing import Any
 import orjson
 import pytest
 
-from mcpkit.client import Client, InvalidServerResponse, URLElicitationRequired
+from mcpkit.client import (
+    Client,
+    ClientHooks,
+    InvalidServerResponse,
+    ProtocolOptions,
+    StdioOptions,
+    URLElicitationRequired,
+)
 from mcpkit.errors import ConnectionClosed, McpError, ProcessExited, RequestTimeout
 from mcpkit.transports import MemoryTransport
 from tests.conftest import ROOT, server_env
@@ -113,7 +120,7 @@ async def test_result_not_matching_the_request(fake: Any) -> None:
 
 
 async def test_wrong_shape_results_for_each_call(fake: Any) -> None:
-    peer, c = await fake(validate_output=False)
+    peer, c = await fake(protocol=ProtocolOptions(validate_output=False))
     cases: list[tuple[Any, str, Any]] = [
         (c.call_tool("t"), "tools/call", {"content": [{"type": "nope"}]}),
         (c.list_tools_page(), "tools/list", {"tools": "x"}),
@@ -165,7 +172,7 @@ async def test_bad_notifications_are_dropped(fake: Any) -> None:
     everything: list[str] = []
     peer, c = await fake(
         on_log=logs.append,
-        on_resource_updated=updated.append,
+        hooks=ClientHooks(on_resource_updated=updated.append),
         on_notification=lambda m, p: everything.append(m),
     )
     peer.send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "loud"}})
@@ -261,7 +268,7 @@ async def test_pagination_loop_is_an_error(fake: Any) -> None:
 
 
 async def test_url_elicitation_error_with_malformed_data(fake: Any) -> None:
-    peer, c = await fake(validate_output=False)
+    peer, c = await fake(protocol=ProtocolOptions(validate_output=False))
     call = asyncio.ensure_future(c.call_tool("t"))
     msg = await peer.next("tools/call")
     peer.send(
@@ -310,8 +317,7 @@ async def test_bad_initialize_result_fails_connect(wire: Any, init: Any) -> None
 def scripted(script: dict[str, Any], **kwargs: Any) -> Client:
     return Client(
         [sys.executable, "-m", "tests.client.scripted_server"],
-        env=server_env(SCRIPT=json.dumps(script)),
-        cwd=str(ROOT),
+        connection=StdioOptions(env=server_env(SCRIPT=json.dumps(script)), cwd=str(ROOT)),
         **kwargs,
     )
 
@@ -353,7 +359,11 @@ async def test_stdio_wrong_protocol_version(wire: Any) -> None:
 
 async def test_stdio_server_exits_mid_call(wire: Any) -> None:
     script = {"tools/call": [{"exit": 7, "stderr": "boom: out of memory\n"}]}
-    async with scripted(script, tracer=wire(check_received=False), validate_output=False) as c:
+    async with scripted(
+        script,
+        tracer=wire(check_received=False),
+        protocol=ProtocolOptions(validate_output=False),
+    ) as c:
         with pytest.raises(ProcessExited) as info:
             await c.call_tool("x")
         assert info.value.returncode == 7 and "out of memory" in info.value.stderr_tail

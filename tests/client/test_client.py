@@ -10,7 +10,9 @@ import pytest
 
 from mcpkit.client import (
     Client,
+    ClientHooks,
     OutputSchemaError,
+    ProtocolOptions,
     ToolError,
     URLElicitationRequired,
 )
@@ -115,7 +117,7 @@ async def test_structured_output_checked_against_schema(feature: Any) -> None:
 
 
 async def test_output_validation_can_be_disabled(feature: Any) -> None:
-    c = await feature(validate_output=False)
+    c = await feature(protocol=ProtocolOptions(validate_output=False))
     result = await c.call_tool("weather_bad")
     assert result.structured_content == {"temp": "hot", "city": "Oslo"}
     assert c.session._tracer.sent("tools/list") == []  # type: ignore[attr-defined]
@@ -124,7 +126,7 @@ async def test_output_validation_can_be_disabled(feature: Any) -> None:
 async def test_progress_per_call_and_default(feature: Any) -> None:
     seen: list[tuple[float, float | None, str | None]] = []
     default: list[float] = []
-    c = await feature(on_progress=lambda p, t, m: default.append(p))
+    c = await feature(hooks=ClientHooks(on_progress=lambda p, t, m: default.append(p)))
     await c.call_tool("slow", {"steps": 3}, on_progress=lambda p, t, m: seen.append((p, t, m)))
     assert seen == [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3")]
     assert default == []
@@ -132,7 +134,7 @@ async def test_progress_per_call_and_default(feature: Any) -> None:
     async def async_cb(p: float, t: float | None, m: str | None) -> None:
         default.append(p)
 
-    c2 = await feature(on_progress=async_cb)
+    c2 = await feature(hooks=ClientHooks(on_progress=async_cb))
     await c2.call_tool("slow", {"steps": 2})
     assert default == [1, 2]
 
@@ -227,8 +229,7 @@ async def test_notification_hooks_and_auto_refresh(feature: Any) -> None:
         got.set()
 
     c = await feature(
-        on_list_changed=on_changed,
-        on_resource_updated=updated.append,
+        hooks=ClientHooks(on_list_changed=on_changed, on_resource_updated=updated.append),
         on_notification=lambda m, p: everything.append(m),
     )
     await c.call_tool("change", {"what": "resources"})  # notifications came first
@@ -238,7 +239,9 @@ async def test_notification_hooks_and_auto_refresh(feature: Any) -> None:
     assert "notifications/resources/updated" in everything
 
     refreshed = asyncio.Event()
-    c2 = await feature(auto_refresh=True, on_list_changed=lambda kind: refreshed.set())
+    c2 = await feature(
+        hooks=ClientHooks(auto_refresh=True, on_list_changed=lambda kind: refreshed.set())
+    )
     assert c2.tools is None
     await c2.call_tool("change", {"what": "tools"})
     await asyncio.wait_for(refreshed.wait(), 5)
@@ -411,7 +414,9 @@ async def test_url_elicitation_and_completion(feature: Any) -> None:
         return "accept"
 
     elicit.supports_url = True  # type: ignore[attr-defined]
-    c = await feature(elicitation_handler=elicit, on_elicitation_complete=completed.append)
+    c = await feature(
+        elicitation_handler=elicit, hooks=ClientHooks(on_elicitation_complete=completed.append)
+    )
     init = c.session._tracer.sent("initialize")[0]  # type: ignore[attr-defined]
     assert init["params"]["capabilities"] == {"elicitation": {"form": {}, "url": {}}}
     url_req = {"mode": "url", "message": "go", "url": "https://e.com/x", "elicitationId": "e-7"}
@@ -520,7 +525,10 @@ async def test_older_protocol_versions(feature: Any, wire: Any, version: str) ->
         return "decline"
 
     c = await feature(
-        protocol_version=version, tracer=wire(version), elicitation_handler=elicit, roots=[]
+        protocol=ProtocolOptions(version=version),
+        tracer=wire(version),
+        elicitation_handler=elicit,
+        roots=[],
     )
     assert c.protocol_version == version
     assert len(await c.list_tools()) == 14

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from mcpkit import Context, McpError, Server
-from mcpkit.client import Client
+from mcpkit.client import Client, ClientHooks
 from mcpkit.transports import MemoryTransport
 from mcpkit.types import CancelledNotificationParams, CreateMessageRequestParams
 
@@ -72,7 +72,11 @@ async def test_typed_sampling_request_and_cancellation_hook(wire: Any) -> None:
     sample.supports_context = True  # type: ignore[attr-defined]
     # a server cancelling its own request to the client: the handshake era's
     async with connect(
-        app, wire, sampling_handler=sample, on_cancelled=cancels.append, era="legacy"
+        app,
+        wire,
+        sampling_handler=sample,
+        hooks=ClientHooks(on_cancelled=cancels.append),
+        era="legacy",
     ) as c:
         init = c.session._tracer.sent("initialize")[0]  # type: ignore[attr-defined]
         assert init["params"]["capabilities"] == {"sampling": {"context": {}}}

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from mcpkit import Context, McpError, Server
-from mcpkit.client import Client, URLElicitationRequired
+from mcpkit.client import Client, ClientHooks, URLElicitationRequired
 
 URL = "https://example.com/connect"
 
@@ -68,7 +68,7 @@ async def test_completion_before_the_wait_returns_at_once(wire: Any) -> None:
         era="legacy",  # completion notifications arrive outside any request
         tracer=wire(),
         elicitation_handler=open_url(seen),
-        on_elicitation_complete=hooked.append,
+        hooks=ClientHooks(on_elicitation_complete=hooked.append),
     ) as c:
         result = await c.call_tool("connect_now")
         assert result.content[0].text == "accept"  # type: ignore[union-attr]
@@ -92,7 +92,7 @@ async def test_wait_started_before_the_completion(wire: Any) -> None:
         era="legacy",
         tracer=wire(),
         elicitation_handler=open_url(seen, opened),
-        on_elicitation_complete=hooked.append,
+        hooks=ClientHooks(on_elicitation_complete=hooked.append),
     ) as c:
         call = asyncio.ensure_future(c.call_tool("connect_later"))
         waiter = asyncio.ensure_future(c.wait_elicitation_complete("el-later", timeout=10))
@@ -109,7 +109,7 @@ async def test_url_elicitation_required_then_completed(wire: Any) -> None:
     async with Client(
         make_app(asyncio.Event()),
         tracer=wire(),
-        on_elicitation_complete=hooked.append,
+        hooks=ClientHooks(on_elicitation_complete=hooked.append),
         era="legacy",
     ) as c:
         with pytest.raises(URLElicitationRequired):

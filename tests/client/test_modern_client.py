@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 import pytest
 
-from mcpkit.client import Client
+from mcpkit.client import Client, ClientHooks, ProtocolOptions
 from mcpkit.client.cache import MemoryResponseCache
 from mcpkit.client.mrtr import InputRoundsExceeded
 from mcpkit.errors import MissingClientCapability, UnsupportedProtocolVersion
@@ -221,7 +221,7 @@ async def test_mrtr_answers_with_the_handlers_and_keeps_parallel_calls_apart(
 async def test_mrtr_rounds_are_bounded_and_the_raw_result_can_be_had(wire: Any) -> None:
     endless = {"resultType": "input_required", "requestState": "again"}
     peer = ModernPeer(tools__call=lambda m: endless)
-    c = await connect(peer, wire, max_input_rounds=2)
+    c = await connect(peer, wire, protocol=ProtocolOptions(max_input_rounds=2))
     try:
         with pytest.raises(InputRoundsExceeded):
             await c.call_tool("x")
@@ -318,7 +318,7 @@ async def test_listen_waits_for_the_acknowledgment_and_demultiplexes(wire: Any) 
 
     peer.handlers["subscriptions/listen"] = listen
     changed: list[str] = []
-    c = await connect(peer, wire, on_list_changed=changed.append)
+    c = await connect(peer, wire, hooks=ClientHooks(on_list_changed=changed.append))
     try:
         await c.list_tools()
         async with c.listen(tools=True) as tools, c.listen(resources=["file:///a"]) as files:

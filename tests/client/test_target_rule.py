@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from mcpkit import Client
-from mcpkit.client import TargetError
+from mcpkit.client import StdioOptions, TargetError
 from mcpkit.client.targets import open_target
 from mcpkit.transports import MemoryTransport, StdioClientTransport
 from tests.cli.conftest import mcpkit
@@ -50,7 +50,9 @@ async def test_a_python_file_runs_with_this_interpreter(files: Path, wire: Any) 
         sys.executable,
         [str(files / "weather.py")],
     )
-    async with Client("weather.py", cwd=files, env=server_env(), tracer=wire()) as c:
+    async with Client(
+        "weather.py", connection=StdioOptions(cwd=files, env=server_env()), tracer=wire()
+    ) as c:
         assert await _forecast(c) == "sunny in Oslo"
 
 
@@ -80,7 +82,7 @@ async def test_file_and_module_with_an_object_load_in_memory(
 
 async def test_a_server_file_that_does_not_run_gets_a_hint(files: Path) -> None:
     with pytest.raises(TargetError) as err:
-        async with Client("norun.py", cwd=files, env=server_env()):
+        async with Client("norun.py", connection=StdioOptions(cwd=files, env=server_env())):
             pass
     assert err.value.message == "norun.py defines the Server 'app' but does not run it"
     assert err.value.hint is not None and "'norun.py:app'" in err.value.hint
@@ -89,7 +91,7 @@ async def test_a_server_file_that_does_not_run_gets_a_hint(files: Path) -> None:
 
 async def test_a_file_without_a_server_or_missing_is_a_clear_error(files: Path) -> None:
     with pytest.raises(TargetError, match=r"no mcpkit Server found in plain\.py"):
-        async with Client("plain.py", cwd=files, env=server_env()):
+        async with Client("plain.py", connection=StdioOptions(cwd=files, env=server_env())):
             pass
     with pytest.raises(TargetError, match=r"no such file: missing\.py"):
         open_target("missing.py", cwd=files)
@@ -118,5 +120,5 @@ def test_cli_imports_a_module_from_the_current_folder(files: Path) -> None:
 async def test_cli_run_serves_a_module_from_the_current_folder(files: Path, wire: Any) -> None:
     argv = [sys.executable, "-m", "mcpkit", "run", "norun:app"]
     env = server_env()
-    async with Client(argv, cwd=files, env=env, tracer=wire()) as c:
+    async with Client(argv, connection=StdioOptions(cwd=files, env=env), tracer=wire()) as c:
         assert await _forecast(c) == "sunny in Oslo"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from mcpkit.client import Client
+from mcpkit.client import Client, StdioOptions
 from mcpkit.client.targets import config_entry, open_target
 from mcpkit.transports import MemoryTransport, StdioClientTransport
 from tests.client import app_server
@@ -107,7 +107,7 @@ async def test_from_config_and_command_line_connect(wire: Any) -> None:
     async with Client.from_config(cfg, "app", tracer=wire()) as c:
         assert c.server_info.name == "client-test-app"
     line = shlex.join([sys.executable, "-m", "tests.client.app_server"])
-    async with Client(line, env=env, cwd=str(ROOT), tracer=wire()) as c:
+    async with Client(line, connection=StdioOptions(env=env, cwd=str(ROOT)), tracer=wire()) as c:
         assert (await c.call_tool("add", {"a": 1, "b": 1})).structured_content == {"result": 2}
     assert not c.connected
     assert "not connected" in repr(c)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from mcpkit import McpError
-from mcpkit.client import Client
+from mcpkit.client import Client, ClientHooks, StdioOptions
 from mcpkit.session import ClientSession, ServerSession
 from mcpkit.tasks import RELATED_TASK
 from mcpkit.transports import MemoryTransport
@@ -32,7 +32,11 @@ async def open_client(
     if kind == "stdio":
         argv = [sys.executable, "-m", "tests.client.task_progress_server"]
         async with Client(
-            argv, env=server_env(), cwd=str(ROOT), tracer=wire(), era="legacy", **kwargs
+            argv,
+            connection=StdioOptions(env=server_env(), cwd=str(ROOT)),
+            tracer=wire(),
+            era="legacy",
+            **kwargs,
         ) as c:
             yield c
         return
@@ -77,7 +81,9 @@ async def test_client_wide_progress_hook_serves_task_calls(
     wire: Callable[..., WireChecker],
 ) -> None:
     seen: list[Progress] = []
-    async with open_client("memory", wire, on_progress=lambda *p: seen.append(p)) as c:
+    async with open_client(
+        "memory", wire, hooks=ClientHooks(on_progress=lambda *p: seen.append(p))
+    ) as c:
         task = await c.call_tool_as_task("steps")
         await c.call_tool("release")
         result = await c.get_task_result(task.task_id)  # blocks until terminal
@@ -100,7 +106,9 @@ async def test_cancelled_task_stops_its_progress(wire: Callable[..., WireChecker
 
 async def test_status_notification_ends_progress(wire: Callable[..., WireChecker]) -> None:
     statuses: list[str] = []
-    async with open_client("memory", wire, on_task_status=lambda t: statuses.append(t.status)) as c:
+    async with open_client(
+        "memory", wire, hooks=ClientHooks(on_task_status=lambda t: statuses.append(t.status))
+    ) as c:
         task = await c.call_tool_as_task("steps", on_progress=lambda *p: None)
         await c.call_tool("release")
         # tasks/result answers after the server announced the final status

@@ -13,7 +13,15 @@ from typing import Any
 import pytest
 
 from mcpkit import Context, McpError, Server
-from mcpkit.client import Client, TaskNotSupported, ToolError
+from mcpkit.client import (
+    Client,
+    ClientHooks,
+    Elicitation,
+    ProtocolOptions,
+    StdioOptions,
+    TaskNotSupported,
+    ToolError,
+)
 from mcpkit.tasks import RELATED_TASK, MemoryTaskStore, TaskReceiver
 from mcpkit.transports import MemoryTransport
 from mcpkit.types import CreateMessageResult, Task, TextContent
@@ -27,7 +35,8 @@ async def connect(
 ) -> AsyncIterator[tuple[Client, Any]]:
     """A Client connected to ``app`` in memory, both sides schema-checked."""
     a, b = MemoryTransport.pair()
-    version = kwargs.get("protocol_version") or "2025-11-25"
+    protocol = kwargs.get("protocol")
+    version = (protocol.version if protocol is not None else None) or "2025-11-25"
     async with app.running():
         server = app.session(b, tracer=wire(version, check_received=check_server_received))
         await server.start()
@@ -52,7 +61,10 @@ def received(c: Client, method: str) -> list[Any]:
 async def test_call_tool_as_task_lifecycle(wire: Any) -> None:
     gate = asyncio.Event()
     statuses: list[Task] = []
-    async with connect(make_app(gate), wire, on_task_status=statuses.append) as (c, _):
+    async with connect(make_app(gate), wire, hooks=ClientHooks(on_task_status=statuses.append)) as (
+        c,
+        _,
+    ):
         assert c.supports("tasks", "requests", "tools", "call")
         task = await c.call_tool_as_task("slow", {"n": 21}, ttl=60_000)
         assert isinstance(task, Task)
@@ -146,7 +158,7 @@ async def test_capability_errors_before_sending(wire: Any) -> None:
         assert sent(c, "tools/call") == [] and sent(c, "tasks/get") == []
         assert sent(c, "tasks/list") == [] and sent(c, "tasks/cancel") == []
     # Before 2025-11-25 there are no tasks; a 'required' tool runs as a plain call.
-    async with connect(make_app(), wire, protocol_version="2025-06-18") as (c, _):
+    async with connect(make_app(), wire, protocol=ProtocolOptions(version="2025-06-18")) as (c, _):
         with pytest.raises(TaskNotSupported) as err:
             await c.call_tool_as_task("slow", {"n": 1})
         assert "2025-06-18" in str(err.value)
@@ -166,7 +178,10 @@ async def test_failed_task(wire: Any) -> None:
 
 async def test_cancel_task(wire: Any) -> None:
     statuses: list[Task] = []
-    async with connect(make_app(), wire, on_task_status=statuses.append) as (c, _):
+    async with connect(make_app(), wire, hooks=ClientHooks(on_task_status=statuses.append)) as (
+        c,
+        _,
+    ):
         task = await c.call_tool_as_task("forever")
         blocked = asyncio.ensure_future(c.get_task_result(task.task_id))
         cancelled = await c.cancel_task(task.task_id)
@@ -207,7 +222,7 @@ async def test_wait_task_answers_input_required(wire: Any) -> None:
         make_app(),
         wire,
         elicitation_handler=elicit,
-        on_task_status=lambda t: statuses.append(t.status),
+        hooks=ClientHooks(on_task_status=lambda t: statuses.append(t.status)),
     ) as (c, _):
         task = await c.call_tool_as_task("asks")
         final = await c.wait_task(task.task_id)
@@ -235,10 +250,9 @@ async def test_tasks_over_stdio(wire: Any) -> None:
     async with Client(
         [sys.executable, "-m", "tests.client.task_server"],
         era="legacy",  # the 2025-11-25 tasks
-        env=server_env(),
-        cwd=str(ROOT),
+        connection=StdioOptions(env=server_env(), cwd=str(ROOT)),
+        hooks=ClientHooks(on_task_status=lambda t: statuses.append(t.status)),
         tracer=wire(),
-        on_task_status=lambda t: statuses.append(t.status),
     ) as c:
         task = await c.call_tool_as_task("slow", {"n": 5}, ttl=30_000)
         assert (await c.wait_task(task.task_id)).status == "completed"
@@ -314,7 +328,7 @@ async def test_url_elicitation_as_a_task(wire: Any) -> None:
         return "decline"
 
     async with connect(
-        make_app(), wire, elicitation_handler=elicit, elicitation_modes=("url",), tasks=True
+        make_app(), wire, elicitation_handler=Elicitation(elicit, modes=("url",)), tasks=True
     ) as (c, _):
         result = await c.call_tool("visit_as_task")
         assert result.content[0].text == "decline"  # type: ignore[union-attr]
@@ -326,8 +340,7 @@ async def test_client_receives_tasks_over_stdio(wire: Any) -> None:
     async with Client(
         [sys.executable, "-m", "tests.client.task_server"],
         era="legacy",  # the 2025-11-25 tasks
-        env=server_env(),
-        cwd=str(ROOT),
+        connection=StdioOptions(env=server_env(), cwd=str(ROOT)),
         tracer=wire(),
         sampling_handler=llm(seen),
         tasks=True,
@@ -355,7 +368,7 @@ async def test_server_task_requests_need_the_client_capability(wire: Any) -> Non
         wire,
         sampling_handler=llm(seen),
         tasks=True,
-        protocol_version="2025-06-18",
+        protocol=ProtocolOptions(version="2025-06-18"),
     ) as (c, _):
         result = await c.call_tool("sample_task", {"prompt": "?"})
         assert "2025-06-18" in result.content[0].text  # type: ignore[union-attr]

@@ -71,12 +71,5 @@ async def test_client_and_call_take_a_timeout(feature: Any) -> None:
     assert (await loose.call_tool("slow", slow)).text == "done"
     with pytest.raises(RequestTimeout):
         await loose.call_tool("slow", slow, max_total_timeout=0.4)
-    capped = await feature(timeout=0.3, max_total_timeout=0.4, reset_timeout_on_progress=True)
+    capped = await feature(timeout=Timeout(0.3, max_total=0.4, reset_on_progress=True))
     assert capped.timeout == Timeout(0.3, max_total=0.4)
-
-
-def test_a_timeout_and_its_keywords_are_not_mixed() -> None:
-    from mcpkit import Client
-
-    with pytest.raises(TypeError, match="give them in the Timeout"):
-        Client("x.py", timeout=Timeout(1), max_total_timeout=5)

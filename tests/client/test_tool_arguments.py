@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from mcpkit.client import Client
+from mcpkit.client import Client, StdioOptions
 from mcpkit.types import Tool, ToolInputSchema
 from tests.client import echo_server
 from tests.conftest import ROOT, server_env
@@ -41,8 +41,7 @@ def client(kind: str, wire: Any) -> Client:
         return Client(echo_server.app, tracer=wire())
     return Client(
         [sys.executable, "-m", "tests.client.echo_server"],
-        env=server_env(),
-        cwd=str(ROOT),
+        connection=StdioOptions(env=server_env(), cwd=str(ROOT)),
         tracer=wire(),
     )
 

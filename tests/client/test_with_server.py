@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from mcpkit.client import Client
+from mcpkit.client import Client, StdioOptions
 from mcpkit.errors import MissingClientCapability
 from mcpkit.types import CreateMessageResult, TextContent
 from tests.client import app_server
@@ -23,8 +23,7 @@ def target(kind: str) -> Any:
 def client(kind: str, wire: Any, **kwargs: Any) -> Client:
     kwargs.setdefault("tracer", wire())
     if kind == "stdio":
-        kwargs.setdefault("env", server_env())
-        kwargs.setdefault("cwd", str(ROOT))
+        kwargs.setdefault("connection", StdioOptions(env=server_env(), cwd=str(ROOT)))
     return Client(target(kind), **kwargs)
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from mcpkit import Client
 from mcpkit.cli.targets import load_server, parse_server_ref
+from mcpkit.client import StdioOptions
 from mcpkit.compat import _alias
 
 HERE = Path(__file__).resolve().parent
@@ -45,7 +46,7 @@ def env() -> dict[str, str]:
 
 
 async def call_argv(command: list[str]) -> list[str]:
-    async with Client(command, env=env()) as client:
+    async with Client(command, connection=StdioOptions(env=env())) as client:
         result = await client.call_tool("argv")
     assert result.structured_content is not None
     return list(result.structured_content["result"])
@@ -94,7 +95,7 @@ async def test_mcpkit_run_compat_runs_a_console_script(tmp_path: Path) -> None:
     script.chmod(0o755)
     path_env = f"{script.parent}{os.pathsep}{os.environ['PATH']}"
     command = [sys.executable, "-m", "mcpkit", "run", "--compat", "argv-echo-server", "-v"]
-    async with Client(command, env={**env(), "PATH": path_env}) as client:
+    async with Client(command, connection=StdioOptions(env={**env(), "PATH": path_env})) as client:
         result = await client.call_tool("argv")
     assert result.structured_content == {"result": ["-v"]}
 
@@ -102,7 +103,10 @@ async def test_mcpkit_run_compat_runs_a_console_script(tmp_path: Path) -> None:
 async def test_mcpkit_run_compat_runs_a_module(tmp_path: Path) -> None:
     (tmp_path / "echo_module.py").write_text(SERVER)
     command = [sys.executable, "-m", "mcpkit", "run", "--compat", "echo_module", "a"]
-    async with Client(command, env={**env(), "PYTHONPATH": f"{SRC}{os.pathsep}{tmp_path}"}) as c:
+    async with Client(
+        command,
+        connection=StdioOptions(env={**env(), "PYTHONPATH": f"{SRC}{os.pathsep}{tmp_path}"}),
+    ) as c:
         result = await c.call_tool("argv")
     assert result.structured_content == {"result": ["a"]}
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from mcpkit import Client, ClientGroup, McpError, Server, ServerFailure
+from mcpkit.client import StdioOptions
 from mcpkit.client.group import NameCollision, UnknownName
 from tests.conftest import server_env
 
@@ -174,7 +175,9 @@ async def test_client_refuses_a_config_of_several_servers(tmp_path: Path) -> Non
         async with Client(config):
             pass
     one = {"mcpServers": {"w": {"command": sys.executable, "args": [str(APPS)]}}}
-    async with Client(one, env=server_env()) as c:  # a config of one server is that server
+    async with Client(
+        one, connection=StdioOptions(env=server_env())
+    ) as c:  # a config of one server is that server
         assert c.server_info.name == "gateway"
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from mcpkit import Client, McpError, Server
+from mcpkit.client import StdioOptions
 from mcpkit.transports.http import running
 from mcpkit.types import CreateMessageResult, ElicitResult, TextContent
 from tests.compose.apps import build_gateway, build_weather
@@ -164,7 +165,9 @@ async def test_mounted_over_stdio(era: str, wire: Callable[..., WireChecker]) ->
     logs = Logs()
     checker = wire("2026-07-28" if era != "legacy" else "2025-11-25")
     target = [sys.executable, str(APPS)]
-    async with client(target, era, logs, tracer=checker, env=server_env()) as c:
+    async with client(
+        target, era, logs, tracer=checker, connection=StdioOptions(env=server_env())
+    ) as c:
         await exercise(c, logs)
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from mcpkit import Client, Context, McpError, Server
 from mcpkit.bus import BusEvent
+from mcpkit.client import ClientHooks
 from mcpkit.server.mount import mounts_of
 from tests.compose.apps import build_weather
 
@@ -78,7 +79,7 @@ async def test_unprefixed_nested_and_unmounted() -> None:
         assert text(await c.call_tool("leaf_deep")) == "leaf.deep"
         assert text(await c.call_tool("mid")) == "middle.mid"
         changed = asyncio.Event()
-        c2 = Client(app, on_list_changed=lambda kind: changed.set())
+        c2 = Client(app, hooks=ClientHooks(on_list_changed=lambda kind: changed.set()))
         async with c2:
             mount.unmount()
             await asyncio.wait_for(changed.wait(), 10)

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from mcpkit import Client
+from mcpkit.client import StdioOptions
 from tests.firsthour.conftest import HERE, ROOT
 
 SERVER = [sys.executable, str(HERE / "env_server.py")]
@@ -30,7 +31,9 @@ async def test_an_env_of_its_own_replaces_the_inherited_environment(
 ) -> None:
     monkeypatch.setenv("MCPKIT_TEST_SECRET", "s3cret")
     monkeypatch.setenv("LC_TIME", "C")
-    async with Client(SERVER, env={"PYTHONPATH": PYTHONPATH, "WEATHER_KEY": "k"}) as client:
+    async with Client(
+        SERVER, connection=StdioOptions(env={"PYTHONPATH": PYTHONPATH, "WEATHER_KEY": "k"})
+    ) as client:
         seen = await names_seen(client)
     assert "WEATHER_KEY" in seen and "PYTHONPATH" in seen  # what the entry gives
     assert "PATH" in seen and "LC_TIME" in seen  # what programs need to run

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from mcpkit import Client, Server
+from mcpkit.client import ProtocolOptions
 from mcpkit.errors import McpError
 from tests.firsthour.conftest import HERE, env_with
 from tests.firsthour.test_stop import free_port
@@ -18,12 +19,12 @@ from tests.firsthour.test_stop import free_port
 def test_a_version_that_contradicts_the_era_is_refused() -> None:
     app = Server("x")
     with pytest.raises(ValueError, match="contradicts era='legacy'"):
-        Client(app, protocol_version="2026-07-28", era="legacy")
+        Client(app, protocol=ProtocolOptions(version="2026-07-28"), era="legacy")
     with pytest.raises(ValueError, match="contradicts era='2026-07-28'"):
-        Client(app, protocol_version="2025-11-25", era="2026-07-28")
-    Client(app, protocol_version="2025-11-25", era="legacy")  # alike: fine
-    Client(app, protocol_version="2026-07-28", era="2026-07-28")
-    Client(app, protocol_version="2025-06-18")  # auto follows the version
+        Client(app, protocol=ProtocolOptions(version="2025-11-25"), era="2026-07-28")
+    Client(app, protocol=ProtocolOptions(version="2025-11-25"), era="legacy")  # alike: fine
+    Client(app, protocol=ProtocolOptions(version="2026-07-28"), era="2026-07-28")
+    Client(app, protocol=ProtocolOptions(version="2025-06-18"))  # auto follows the version
 
 
 @pytest.mark.parametrize("era", ["auto", "legacy"])

@@ -8,18 +8,21 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
 from mcpkit import Client, Server
+from mcpkit.client import StdioOptions
 from mcpkit.client.modern import PROBE_TIMEOUT, ServerNotStarted
 from tests.firsthour.conftest import HERE, env_with
 
 SLOW = str(HERE / "slow_server.py")
 
 
-def slow_client(seconds: float, **kwargs: object) -> Client:
-    return Client([sys.executable, SLOW], env=env_with(SLOW_SECONDS=str(seconds)), **kwargs)
+def slow_client(seconds: float, **stdio: Any) -> Client:
+    env = env_with(SLOW_SECONDS=str(seconds))
+    return Client([sys.executable, SLOW], connection=StdioOptions(env=env, **stdio))
 
 
 async def test_a_server_slower_than_the_probe_timeout_is_reached() -> None:
@@ -96,7 +99,7 @@ async def test_a_client_that_gave_up_on_its_probe_recovers_from_minus_32022() ->
             seen.append((direction, message.get("method") or (error or {}).get("code")))
 
     # It gives up on the probe at once, then sends initialize.
-    async with Client(app, probe_timeout=0, tracer=trace) as client:
+    async with Client(app, connection=StdioOptions(probe_timeout=0), tracer=trace) as client:
         assert client.protocol_version == "2026-07-28"
         assert (await client.call_tool("ready")).text == "ready"
     assert ("send", "initialize") in seen

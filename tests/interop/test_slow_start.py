@@ -9,6 +9,7 @@ import os
 import sys
 
 from mcpkit import Client
+from mcpkit.client import StdioOptions
 from tests.conftest import ROOT
 from tests.interop.conftest import PEER_SCRIPTS, PythonPeer
 
@@ -33,6 +34,6 @@ async def test_mcpkit_proxy_in_front_of_a_slow_server_is_reached() -> None:
     upstream = f"env SLOW_SECONDS={SECONDS} {PYTHONPATH} {sys.executable} {SLOW}"
     env = {"PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
     proxy = [sys.executable, "-m", "mcpkit", "proxy", upstream]
-    async with Client(proxy, env=env) as client:
+    async with Client(proxy, connection=StdioOptions(env=env)) as client:
         assert client.protocol_version == "2026-07-28"
         assert (await client.call_tool("ready")).text == "ready"

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from mcpkit import Client, McpError, Server
+from mcpkit.client import ClientHooks
 from mcpkit.errors import ConnectionClosed, RequestTimeout
 from mcpkit.proxy import ProxyServer
 from mcpkit.transports.http import running
@@ -62,7 +63,7 @@ class Recorder:
             sampling_handler=self.sample,
             roots=[{"uri": "file:///bridge/root", "name": "root"}],
             on_log=lambda p: self.logs.append(p.data),
-            on_progress=lambda p, t, m: self.progress.append(p),
+            hooks=ClientHooks(on_progress=lambda p, t, m: self.progress.append(p)),
             tracer=self.trace,
             **options,
         )
@@ -186,8 +187,9 @@ async def test_changes_and_pages_come_through(upstream: str, era: str) -> None:
     async with Client(
         proxy,
         era=era,  # type: ignore[arg-type]
-        on_list_changed=changed.put_nowait,
-        on_resource_updated=updated.put_nowait,
+        hooks=ClientHooks(
+            on_list_changed=changed.put_nowait, on_resource_updated=updated.put_nowait
+        ),
     ) as client:
         first = await client.list_tools_page()
         assert len(first.tools) == 2 and first.next_cursor  # the upstream's pages, as they are

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from mcpkit import Client
+from mcpkit.client import ClientHooks
 from tests.interop.conftest import NODE22, PEER_SCRIPTS, NodePeer, PythonPeer
 from tests.proxy.conftest import start_proxy
 
@@ -134,7 +135,7 @@ async def test_mcpkit_client_gets_every_answer(proxy_url: str, era: str) -> None
         elicitation_handler=_elicit,
         sampling_handler=_sample,
         roots=[{"uri": "file:///proxy/root", "name": "root"}],
-        on_progress=lambda p, t, m: progress.append(p),
+        hooks=ClientHooks(on_progress=lambda p, t, m: progress.append(p)),
         on_log=lambda p: None,
     ) as client:
         assert client.server_info.name == "mcp-servers/everything"  # presented as itself

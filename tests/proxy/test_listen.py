@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from mcpkit import Client, Server
+from mcpkit.client import ClientHooks
 from mcpkit.transports.http import running
 from tests.proxy.conftest import fixture_command
 from tests.wire import WireChecker
@@ -79,8 +80,9 @@ async def test_a_handshake_session_of_the_parent_hears_the_same(
             url,
             era="legacy",
             tracer=checker,
-            on_list_changed=changed.put_nowait,
-            on_resource_updated=updated.put_nowait,
+            hooks=ClientHooks(
+                on_list_changed=changed.put_nowait, on_resource_updated=updated.put_nowait
+            ),
         ) as client,
     ):
         await client.subscribe_resource(uri)

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from mcpkit import Server
+from mcpkit.client import ClientHooks
 from mcpkit.redis import RedisBus, RedisTaskStore
 from tests.scaleout.broadcasts import RawSession
 from tests.scaleout.cluster import ROOT, STORE_SECRET, Nginx, Redis, free_port, wait_port
@@ -121,7 +122,9 @@ async def test_two_run_processes_serve_one_session_alternately(
             served = [(await session.call("where", url))["content"][0]["text"] for url in urls * 3]
             assert served == ["A", "B"] * 3
         changed: list[str] = []
-        async with client(nginx.url, "legacy", on_list_changed=changed.append) as c:
+        async with client(
+            nginx.url, "legacy", hooks=ClientHooks(on_list_changed=changed.append)
+        ) as c:
             served = [text(await c.call_tool("where", {})) for _ in range(6)]
             assert set(served) == {"A", "B"}, served  # round-robin through nginx
             for _ in range(2):  # the answer is POSTed to the other process

@@ -20,6 +20,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from mcpkit import Client
+from mcpkit.client import ProtocolOptions
 from mcpkit.server.tasks_extension import EXTENSION_ID as TASKS_EXTENSION
 from mcpkit.tasks import RELATED_TASK
 from tests.interop.conftest import PEER_SCRIPTS, NodePeer, PythonPeer, py_peer, ts_peer
@@ -252,7 +253,9 @@ async def test_a_task_answer_sent_to_another_replica_reaches_the_task(live: Depl
     the task on its replica (the SDKs' tasks clients answer each input request once)."""
     store = aioredis.Redis.from_url(live.redis.url)
     try:
-        async with client(live.url, "2026-07-28", extensions={TASKS_EXTENSION: {}}) as c:
+        async with client(
+            live.url, "2026-07-28", protocol=ProtocolOptions(extensions={TASKS_EXTENSION: {}})
+        ) as c:
             handle = await c.start_tool_task("confirm", {})
             tid = handle.task_id
             assert tid is not None
@@ -265,7 +268,10 @@ async def test_a_task_answer_sent_to_another_replica_reaches_the_task(live: Depl
                 await asyncio.sleep(0.05)
             other = next(r for r in live.replicas if r.name != runner)
             async with Client(
-                direct_url(other), era="2026-07-28", extensions={TASKS_EXTENSION: {}}, timeout=30
+                direct_url(other),
+                era="2026-07-28",
+                protocol=ProtocolOptions(extensions={TASKS_EXTENSION: {}}),
+                timeout=30,
             ) as elsewhere:
                 answer = {"action": "accept", "content": {"v": "once"}}
                 await elsewhere.request(

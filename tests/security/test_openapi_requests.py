@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from mcpkit import Client, Server
+from mcpkit.client import ProtocolOptions
 from mcpkit.errors import McpError
 from tests.compose.petstore import SPEC, PetStore
 
@@ -69,7 +70,7 @@ async def test_a_path_argument_stays_in_its_segment(name: str, raw_path: str) ->
 
 async def _create(version: str | None, arguments: dict[str, Any]) -> tuple[Any, PetStore]:
     store = PetStore()
-    async with Client(_app(store), protocol_version=version) as c:
+    async with Client(_app(store), protocol=ProtocolOptions(version=version)) as c:
         try:
             return await c.call_tool("createPet", arguments), store
         except McpError as exc:

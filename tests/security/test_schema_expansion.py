@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from mcpkit.client import Client, OutputSchemaError
+from mcpkit.client import Client, OutputSchemaError, StdioOptions
 from mcpkit.json_schema import (
     MAX_SCHEMA_NODES,
     SchemaTooLargeError,
@@ -116,8 +116,7 @@ async def test_a_hostile_output_schema_fails_the_call_clearly(wire: Any) -> None
     }
     client = Client(
         [sys.executable, "-m", "tests.client.scripted_server"],
-        env=server_env(SCRIPT=json.dumps(script)),
-        cwd=str(ROOT),
+        connection=StdioOptions(env=server_env(SCRIPT=json.dumps(script)), cwd=str(ROOT)),
         tracer=wire(check_received=False),
     )
     async with client as c:

@@ -13,6 +13,7 @@ import pytest
 
 from mcpkit import Client, Context, HttpRequest, Server
 from mcpkit.auth import APIKey, APIKeyVerifier
+from mcpkit.client import ProtocolOptions
 from mcpkit.http_request import Headers
 from mcpkit.server.middleware import MiddlewareContext
 from mcpkit.transports.http import running
@@ -92,7 +93,9 @@ async def test_legacy_http_sse_endpoints() -> None:
     asgi = make_server().http_app(legacy_sse=True)
     async with running(asgi) as base:
         async with Client(
-            base + "/sse", headers={"X-Trace": "old"}, protocol_version="2024-11-05"
+            base + "/sse",
+            headers={"X-Trace": "old"},
+            protocol=ProtocolOptions(version="2024-11-05"),
         ) as c:
             got = structured(await c.call_tool("seen"))
     assert got["trace"] == "old" and got["path"] == "/messages" and got["method"] == "POST"

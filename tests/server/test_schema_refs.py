@@ -9,6 +9,7 @@ import pytest
 from pydantic import BaseModel
 
 from mcpkit import Client, McpError, Server
+from mcpkit.client import ProtocolOptions
 from mcpkit.json_schema import InvalidSchemaError, compile_schema, inline_local_refs
 
 
@@ -150,7 +151,9 @@ def test_inline_local_refs_unit() -> None:
 async def test_wrong_arguments_still_get_their_error_on_the_2025_03_26_wire() -> None:
     app: Server[Any] = Server("schemas")
     register(app)
-    async with Client(app, era="legacy", protocol_version="2025-03-26", timeout=10) as client:
+    async with Client(
+        app, era="legacy", protocol=ProtocolOptions(version="2025-03-26"), timeout=10
+    ) as client:
         with pytest.raises(McpError) as refused:
             await client.call_tool("hire", {"person": {"name": 1}})
         assert refused.value.code == -32602

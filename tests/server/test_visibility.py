@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from mcpkit import Client, Context, McpError, Server
+from mcpkit.client import ClientHooks
 from mcpkit.redis import RedisBackend
 from mcpkit.server.visibility import VisibilityNotShared
 from mcpkit.transports.http import running
@@ -106,8 +107,8 @@ async def test_list_changed_goes_to_that_session_only() -> None:
     seen_a: asyncio.Queue[str] = asyncio.Queue()
     seen_b: asyncio.Queue[str] = asyncio.Queue()
     async with (
-        Client(app, era="legacy", on_list_changed=seen_a.put_nowait) as a,
-        Client(app, era="legacy", on_list_changed=seen_b.put_nowait) as b,
+        Client(app, era="legacy", hooks=ClientHooks(on_list_changed=seen_a.put_nowait)) as a,
+        Client(app, era="legacy", hooks=ClientHooks(on_list_changed=seen_b.put_nowait)) as b,
     ):
         await a.call_tool("hide", {"names": ["status"]})
         kinds = {await seen_a.get() for _ in range(3)}

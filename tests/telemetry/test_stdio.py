@@ -11,6 +11,7 @@ import pytest
 from opentelemetry.trace import SpanKind
 
 from mcpkit import Client
+from mcpkit.client import StdioOptions
 from mcpkit.telemetry import ClientTelemetry
 from tests.conftest import server_env
 from tests.telemetry.conftest import Otel
@@ -23,7 +24,9 @@ async def test_a_trace_crosses_stdio(otel: Otel, era: str, tmp_path: Path) -> No
     spans_file = tmp_path / "spans.jsonl"
     env = server_env(SPANS_FILE=str(spans_file))
     tracing = ClientTelemetry(**otel.providers)
-    async with Client([sys.executable, str(SERVER)], env=env, era=era, tracing=tracing) as c:  # type: ignore[arg-type]
+    async with Client(
+        [sys.executable, str(SERVER)], connection=StdioOptions(env=env), era=era, tracing=tracing
+    ) as c:  # type: ignore[arg-type]
         result = await c.call_tool("echo", {"text": "over the pipe"})
         assert result.content[0].text == "over the pipe"  # type: ignore[union-attr]
     client_span = otel.span(SpanKind.CLIENT, "tools/call echo")

@@ -161,6 +161,7 @@ def make_client(
 ) -> Any:
     """A :class:`~mcpkit.Client` for ``args.target`` with the terminal handlers and hooks."""
     from mcpkit import Client
+    from mcpkit.client import ClientHooks, Elicitation, ProtocolOptions, StdioOptions
 
     if args.protocol_version is not None:
         from mcpkit.versions import SUPPORTED_VERSIONS, get
@@ -183,24 +184,25 @@ def make_client(
     headers = dict(parse_header(h) for h in args.header) or None
     kwargs: dict[str, Any] = {
         "sampling_handler": handlers.sampling,
-        "elicitation_handler": handlers.elicitation,
-        "elicitation_modes": ("form", "url"),
+        "elicitation_handler": Elicitation(handlers.elicitation, modes=("form", "url")),
         "roots": roots,
         "on_log": output.log,
         "timeout": args.timeout,
         "headers": headers,
-        "env": _env(args.env),
-        "protocol_version": args.protocol_version,
         "era": getattr(args, "era", "auto"),
         "client_info": {"name": "mcpkit-cli", "version": _version()},
-        "debug": bool(getattr(args, "debug", False)),
+        "protocol": ProtocolOptions(
+            version=args.protocol_version, debug=bool(getattr(args, "debug", False))
+        ),
+        "hooks": ClientHooks(on_progress=on_progress),
     }
-    if on_progress is not None:
-        kwargs["on_progress"] = on_progress
+    on_stderr = None
     if getattr(args, "debug", False):
-        kwargs["on_stderr"] = lambda line: output.err.print(
-            f"server stderr: {line}", markup=False, style="dim"
-        )
+
+        def on_stderr(line: str) -> None:
+            output.err.print(f"server stderr: {line}", markup=False, style="dim")
+
+    kwargs["connection"] = StdioOptions(env=_env(args.env), on_stderr=on_stderr)
     return Client(target, **kwargs)
 
 

@@ -26,6 +26,7 @@ import orjson
 from mcpkit.cli.errors import INSTALL_HINT, CliError
 from mcpkit.cli.render import Output, compact_schema
 from mcpkit.cli.targets import ServerRef, load_server
+from mcpkit.client import ClientHooks
 
 __all__ = ["DEMO_MODULE", "default_server", "run_demo"]
 
@@ -368,8 +369,9 @@ async def _main(args: argparse.Namespace, output: Output) -> None:
                     elicitation_handler=demo.elicitation,
                     roots=[{"uri": roots_dir.as_uri(), "name": "workspace"}],
                     on_log=demo.on_log,
-                    on_resource_updated=demo.on_updated,
-                    on_list_changed=demo.on_list_changed,
+                    hooks=ClientHooks(
+                        on_resource_updated=demo.on_updated, on_list_changed=demo.on_list_changed
+                    ),
                     client_info={"name": "mcpkit-demo", "version": "1.0"},
                     timeout=10,
                     era="legacy",  # the tour shows the session: ping, cancellation, DELETE

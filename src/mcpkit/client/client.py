@@ -48,6 +48,7 @@ from mcpkit.client.cache import (
 )
 from mcpkit.client.catalogue import ToolCatalogue
 from mcpkit.client.elicitation import (
+    Elicitation,
     ElicitationHandler,
     elicitation_capability,
     serve_elicitation,
@@ -58,12 +59,10 @@ from mcpkit.client.errors import URL_ELICITATION_REQUIRED, InvalidServerResponse
 from mcpkit.client.listen import Listener, Subscriptions, listen_filter
 from mcpkit.client.modern import (
     MODERN_VERSION,
-    PROBE_TIMEOUT,
-    START_TIMEOUT,
     ModernWire,
     probe,
 )
-from mcpkit.client.mrtr import DEFAULT_MAX_ROUNDS, InputHandler, drive
+from mcpkit.client.mrtr import InputHandler, drive
 from mcpkit.client.notifications import (
     LOG_LEVELS,
     CancelledHook,
@@ -74,11 +73,19 @@ from mcpkit.client.notifications import (
     NotificationRouter,
     TaskStatusHook,
 )
+from mcpkit.client.options import (
+    CacheOptions,
+    Folded,
+    HttpOptions,
+    ProtocolOptions,
+    StdioOptions,
+    fold_deprecated,
+)
 from mcpkit.client.request_scope import request_scope
 from mcpkit.client.results import all_pages, cursor_params, lenient, parse
 from mcpkit.client.retry import Retry, RetryEvent
 from mcpkit.client.roots import RootsSource, check_roots, serve_roots
-from mcpkit.client.sampling import SamplingHandler, sampling_capability, serve_sampling
+from mcpkit.client.sampling import Sampling, SamplingHandler, sampling_capability, serve_sampling
 from mcpkit.client.targets import Connection, Target, config_entry, open_target
 from mcpkit.client.task_requestor import TaskHandle, TaskRequestor
 from mcpkit.client.tasks import make_receiver, serve_as_task, tasks_capability, tasks_only
@@ -88,7 +95,7 @@ from mcpkit.errors import ConnectionClosed, McpError, UnsupportedProtocolVersion
 from mcpkit.http_headers import HeaderParam, InvalidHeaderAnnotation, header_params
 from mcpkit.jsonrpc import METHOD_NOT_FOUND, JSONObject
 from mcpkit.lifecycle import has_capability
-from mcpkit.session import ClientSession, ProgressCallback, RequestContext, RequestHandler
+from mcpkit.session import ClientSession, ProgressCallback, RequestContext
 from mcpkit.tasks import TaskReceiver, TaskStore
 from mcpkit.timeouts import Timeout, TimeoutTypes, resolve
 from mcpkit.transports.base import Transport
@@ -148,6 +155,8 @@ _ERAS: Final = ("auto", "legacy", MODERN_VERSION)
 #: What ``era="auto"`` learnt of each target (the server process's command line, or the
 #: origin of an HTTP server), shared by the clients of this process.
 ERA_MEMO: Final = EraMemo()
+_DEFAULT_PROTOCOL: Final = ProtocolOptions()
+_DEFAULT_STDIO: Final = StdioOptions()
 
 
 def _noop_progress(progress: float, total: float | None, message: str | None) -> None:
@@ -166,16 +175,19 @@ class Client:
 
     Handlers (each optional; the client declares exactly the capabilities it has handlers
     for): ``sampling_handler(params, ctx)``, ``elicitation_handler(params, ctx)``, ``roots``
-    (a list or a callable returning one).
+    (a list or a callable returning one). A handler's own settings travel with it:
+    :class:`~mcpkit.client.sampling.Sampling` (``tools``, ``context``) and
+    :class:`~mcpkit.client.elicitation.Elicitation` (``modes``).
 
     Hooks (sync or async): ``on_log(LoggingMessageNotificationParams)`` (default: the
-    ``mcpkit.client.server`` logger), ``on_progress(progress, total, message)`` (default for
-    calls without their own), ``on_list_changed(kind)`` with kind ``"tools"`` / ``"prompts"`` /
-    ``"resources"`` (with ``auto_refresh=True`` the cached list is refreshed first),
-    ``on_resource_updated(uri)``, ``on_elicitation_complete(elicitation_id)``,
-    ``on_cancelled(CancelledNotificationParams)``, ``on_task_status(Task)`` (a task's
-    ``notifications/tasks/status``), and ``on_notification(method, params)`` for every
-    notification (including ones mcpkit does not know).
+    ``mcpkit.client.server`` logger) and ``on_notification(method, params)`` for every
+    notification (including ones mcpkit does not know); the others in ``hooks``, a
+    :class:`~mcpkit.client.notifications.ClientHooks`: ``on_progress(progress, total,
+    message)`` (default for calls without their own), ``on_list_changed(kind)`` with kind
+    ``"tools"`` / ``"prompts"`` / ``"resources"`` (with ``auto_refresh=True`` the cached list
+    is refreshed first), ``on_resource_updated(uri)``,
+    ``on_elicitation_complete(elicitation_id)``, ``on_cancelled(CancelledNotificationParams)``
+    and ``on_task_status(Task)`` (a task's ``notifications/tasks/status``).
 
     Tasks (2025-11-25): :meth:`call_tool_as_task`, :meth:`get_task`, :meth:`wait_task`,
     :meth:`get_task_result`, :meth:`list_tasks`, :meth:`cancel_task` make this client a
@@ -183,144 +195,157 @@ class Client:
     :class:`~mcpkit.tasks.TaskReceiver`) makes it a receiver: the server may then run
     sampling and elicitation requests as tasks (see :mod:`mcpkit.client.tasks`).
 
-    Connection options: ``env``/``cwd``/``stderr``/``on_stderr`` for stdio servers;
-    ``headers``/``auth`` (an ``httpx.Auth``) and ``http_options`` (more keyword arguments of
-    :class:`~mcpkit.transports.http.StreamableHTTPClientTransport`) for HTTP servers;
-    ``protocol_version`` to ask for a specific revision; ``tracer`` sees every message.
+    Connection: ``headers``/``auth`` (an ``httpx.Auth``) for HTTP servers; ``connection``
+    a :class:`~mcpkit.client.options.StdioOptions` (env, cwd, stderr, start-up times) for a
+    stdio server or a :class:`~mcpkit.client.options.HttpOptions` (more keyword arguments of
+    :class:`~mcpkit.transports.http.StreamableHTTPClientTransport`); ``tracer`` sees every
+    message. ``protocol`` (a :class:`~mcpkit.client.options.ProtocolOptions`): the revision
+    to ask for, the ones accepted, ``extensions`` declared in ``capabilities.extensions``
+    on both eras (e.g. :data:`mcpkit.client.apps.APPS_EXTENSION`), output validation, and
+    ``request_handlers``, raw session handlers of server-to-client methods installed over
+    the typed ones (a proxy forwards them as they are).
 
     Tracing (the ``otel`` extra): ``tracing=True`` makes an OpenTelemetry ``CLIENT`` span of
     every request (the global providers; or pass a
     :class:`~mcpkit.telemetry.client.ClientTelemetry`) and puts its trace context in the
     request's ``params._meta`` (see :mod:`mcpkit.telemetry.client`).
 
-    Low level: ``request_handlers`` maps server-to-client methods to raw session handlers
-    (``async (params, ctx) -> result``, no validation either way), installed over the typed
-    handlers of those methods (a proxy forwards them as they are); what the client declares
-    still comes from the handlers and options above.
-
     Time: ``timeout`` (a :class:`~mcpkit.Timeout`, or seconds per request; ``None`` waits
     forever) restarts whenever the server reports progress, but never runs past its
-    ``max_total``; each call can override it. ``max_total_timeout`` and
-    ``reset_timeout_on_progress`` are the same settings given one by one (with a number
-    as ``timeout``). ``retry`` (a :class:`~mcpkit.client.retry.Retry`) sends a failed request
-    again when the server said it did not run it (rate limited, overloaded, HTTP 429/503,
-    after the time it asked for), when the connection could not be made, or when it broke
-    mid-way and the request is safe to repeat; default: never.
+    ``max_total``; each call can override it. ``retry`` (a
+    :class:`~mcpkit.client.retry.Retry`) sends a failed request again when the server said
+    it did not run it (rate limited, overloaded, HTTP 429/503, after the time it asked
+    for), when the connection could not be made, or when it broke mid-way and the request
+    is safe to repeat; default: never.
 
     Era (see :data:`Era`): ``era="auto"`` (the default) opens with ``server/discover`` and
     speaks the stateless 2026-07-28 wire to a server that answers it, the ``initialize``
     handshake to any other (remembered per target in :data:`ERA_MEMO`); ``"legacy"`` or
     ``"2026-07-28"`` pin one. On the modern wire every request carries the ``_meta``
     envelope, an ``InputRequiredResult`` is answered with the handlers above and retried
-    (at most ``max_input_rounds`` rounds; ``request(..., mrtr=False)`` returns it instead),
-    and results are kept while their ``ttlMs`` says they are fresh: ``cache`` is a
-    :class:`~mcpkit.client.cache.ResponseCache` (default: a private
-    :class:`~mcpkit.client.cache.MemoryResponseCache`; ``False`` turns caching off),
-    ``cache_principal`` names the authorization context of private entries in a shared
-    store (default: one of this client's own).
+    (at most ``protocol.max_input_rounds`` rounds; ``request(..., mrtr=False)`` returns it
+    instead), and results are kept while their ``ttlMs`` says they are fresh: ``cache`` is
+    a :class:`~mcpkit.client.cache.ResponseCache` (default: a private
+    :class:`~mcpkit.client.cache.MemoryResponseCache`; ``False`` turns caching off) or a
+    :class:`~mcpkit.client.options.CacheOptions` with the ``principal`` naming the
+    authorization context of private entries in a shared store.
 
-    Start-up (stdio, ``era="auto"``): the ``server/discover`` probe waits while the server
-    has not read it yet (a slow import, a model loading), up to ``start_timeout`` seconds
-    (None: no limit); once read, ``probe_timeout`` seconds without an answer mean a server
-    of the handshake era.
-
-    Extensions: ``extensions`` (id -> settings) are declared in ``capabilities.extensions``
-    on both eras, e.g. :data:`mcpkit.client.apps.APPS_EXTENSION` for MCP Apps.
+    The keyword arguments these option objects replaced (``env=``, ``on_list_changed=``,
+    ``max_total_timeout=``, ``protocol_version=``, ...) still work, with a
+    :class:`DeprecationWarning` naming the new spelling.
     """
 
     def __init__(
         self,
         target: Target,
         *,
-        sampling_handler: SamplingHandler | None = None,
-        sampling_tools: bool | None = None,
-        sampling_context: bool | None = None,
-        elicitation_handler: ElicitationHandler | None = None,
-        elicitation_modes: Collection[str] | None = None,
+        sampling_handler: SamplingHandler | Sampling | None = None,
+        elicitation_handler: ElicitationHandler | Elicitation | None = None,
         roots: RootsSource | None = None,
+        tasks: bool | TaskStore | TaskReceiver | None = None,
         on_log: LogHook | None = None,
         on_notification: NotificationHook | None = None,
-        on_progress: ProgressCallback | None = None,
-        on_list_changed: Callable[[ListKind], object] | None = None,
-        on_resource_updated: Callable[[str], object] | None = None,
-        on_elicitation_complete: Callable[[str], object] | None = None,
-        on_cancelled: CancelledHook | None = None,
-        on_task_status: TaskStatusHook | None = None,
-        tasks: bool | TaskStore | TaskReceiver | None = None,
-        auto_refresh: bool = False,
+        hooks: ClientHooks | None = None,
         timeout: TimeoutTypes = DEFAULT_TIMEOUT,
-        max_total_timeout: float | None = None,
-        reset_timeout_on_progress: bool = True,
+        retry: Retry | None = None,
         client_info: Implementation | Mapping[str, Any] | None = None,
-        env: Mapping[str, str] | None = None,
-        cwd: str | os.PathLike[str] | None = None,
-        stderr: Literal["capture", "inherit"] = "capture",
-        on_stderr: Callable[[str], None] | None = None,
         headers: Mapping[str, str] | None = None,
         auth: httpx.Auth | None = None,
-        http_options: Mapping[str, Any] | None = None,
-        protocol_version: str | None = None,
-        supported_versions: Sequence[str] | None = None,
-        validate_output: bool = True,
-        tracer: Callable[[str, Any], None] | None = None,
-        debug: bool = False,
+        connection: StdioOptions | HttpOptions | None = None,
         era: Era = "auto",
-        cache: ResponseCache | bool = True,
-        cache_principal: str | None = None,
-        max_input_rounds: int = DEFAULT_MAX_ROUNDS,
-        request_handlers: Mapping[str, RequestHandler] | None = None,
+        cache: ResponseCache | CacheOptions | bool = True,
+        protocol: ProtocolOptions | None = None,
         tracing: bool | ClientTelemetry | None = None,
-        extensions: Mapping[str, Mapping[str, Any]] | None = None,
-        retry: Retry | None = None,
-        probe_timeout: float = PROBE_TIMEOUT,
-        start_timeout: float | None = START_TIMEOUT,
+        tracer: Callable[[str, Any], None] | None = None,
+        **deprecated: Any,
     ) -> None:
+        if deprecated:
+            folded = fold_deprecated(
+                deprecated,
+                Folded(
+                    hooks or ClientHooks(),
+                    timeout,
+                    connection,
+                    protocol or ProtocolOptions(),
+                    cache,
+                    sampling_handler,
+                    elicitation_handler,
+                ),
+            )
+            hooks, timeout, connection = folded.hooks, folded.timeout, folded.connection
+            protocol, cache = folded.protocol, folded.cache
+            sampling_handler, elicitation_handler = (
+                folded.sampling_handler,
+                folded.elicitation_handler,
+            )
+        hooks = _hooks(hooks, on_log, on_notification)
+        protocol = protocol or _DEFAULT_PROTOCOL
+        stdio = connection if isinstance(connection, StdioOptions) else _DEFAULT_STDIO
         if era not in _ERAS:
             raise ValueError(f"era must be one of {', '.join(_ERAS)}; got {era!r}")
-        if protocol_version is not None and era != "auto":
-            modern = protocol_version == MODERN_VERSION
+        version = protocol.version
+        if version is not None and era != "auto":
+            modern = version == MODERN_VERSION
             if modern != (era == MODERN_VERSION):
                 raise ValueError(
-                    f"protocol_version={protocol_version!r} contradicts era={era!r}: "
-                    f"{protocol_version} is "
+                    f"protocol version {version!r} contradicts era={era!r}: "
+                    f"{version} is "
                     + ("the stateless revision" if modern else "a handshake-era revision")
                     + "; give one of them, or both alike"
                 )
-        if max_input_rounds < 0:
+        if protocol.max_input_rounds < 0:
             raise ValueError("max_input_rounds must be >= 0")
         self.target = target
         self.era: Era = era
+        #: How a stdio server is started (the defaults for any other target).
+        self.stdio = stdio
         #: Seconds a stdio server has to answer ``server/discover`` once it has read it.
-        self.probe_timeout = probe_timeout
+        self.probe_timeout = stdio.probe_timeout
         #: Seconds a stdio server may take to start reading its stdin (None: no limit).
-        self.start_timeout = start_timeout
-        self.max_input_rounds = max_input_rounds
+        self.start_timeout = stdio.start_timeout
+        self.max_input_rounds = protocol.max_input_rounds
         #: When failed requests are sent again (None: never); see :mod:`mcpkit.client.retry`.
         self.retry = retry
-        self._request_handlers = dict(request_handlers or {})
+        self._request_handlers = dict(protocol.request_handlers or {})
+        principal = None
+        if isinstance(cache, CacheOptions):
+            principal = cache.principal
+            store = cache.store
+            if isinstance(store, str):
+                cache = MemoryResponseCache()
+            else:
+                cache = False if store is None else store
         if cache is True:
             self._cache: ResponseCache | None = MemoryResponseCache()
         elif cache is False:
             self._cache = None
         else:
             self._cache = cache
-        self._principal = cache_principal or f"client-{secrets.token_hex(8)}"
+        self._principal = principal or f"client-{secrets.token_hex(8)}"
         self._wire: ModernWire | None = None
         # The log level of modern requests: an on_log hook asks for everything, as a legacy
         # server sends everything until logging/setLevel.
-        self._log_level: str | None = "debug" if on_log is not None else None
+        self._log_level: str | None = "debug" if hooks.on_log is not None else None
         self._header_params: dict[str, tuple[HeaderParam, ...]] = {}
         self._subscriptions = Subscriptions()
         self._background: Listener | None = None
         self._background_uris: list[str] = []
         self._background_lists: frozenset[str] = frozenset()
         self._stale: set[tuple[str, Any]] = set()
+        sampling_tools = sampling_context = None
+        if isinstance(sampling_handler, Sampling):
+            sampling_tools, sampling_context = sampling_handler.tools, sampling_handler.context
+            sampling_handler = sampling_handler.handler
         self._sampling_handler = sampling_handler
         self._sampling_cap = (
             sampling_capability(sampling_handler, sampling_tools, sampling_context)
             if sampling_handler is not None
             else None
         )
+        elicitation_modes = None
+        if isinstance(elicitation_handler, Elicitation):
+            elicitation_modes = elicitation_handler.modes
+            elicitation_handler = elicitation_handler.handler
         self._elicitation_handler = elicitation_handler
         self._elicitation_modes = (
             _elicitation_modes(elicitation_handler, elicitation_modes)
@@ -329,7 +354,9 @@ class Client:
         )
         check_roots(roots)
         self._roots = roots
+        on_progress = hooks.on_progress
         self._on_progress = on_progress
+        debug = protocol.debug
         self._task_receiver = make_receiver(tasks, debug)
         if (
             self._task_receiver is not None
@@ -340,29 +367,15 @@ class Client:
                 "tasks=... lets the server run sampling and elicitation as tasks: "
                 "pass a sampling_handler and/or an elicitation_handler too"
             )
-        if isinstance(timeout, Timeout):
-            if max_total_timeout is not None or not reset_timeout_on_progress:
-                raise TypeError(
-                    "Client(timeout=Timeout(...)) already holds max_total and "
-                    "reset_on_progress: give them in the Timeout"
-                )
-            self.timeout: Timeout = timeout
-        else:
-            self.timeout = Timeout(
-                timeout, max_total=max_total_timeout, reset_on_progress=reset_timeout_on_progress
-            )
+        self.timeout: Timeout = timeout if isinstance(timeout, Timeout) else Timeout(timeout)
         self._client_info = _info_dict(client_info)
-        self._env = env
-        self._cwd = cwd
-        self._stderr = stderr
-        self._on_stderr = on_stderr
         self._headers = headers
         self._auth = auth
-        self._http_options = http_options
-        self._protocol_version = protocol_version
-        self._extensions = {k: dict(v) for k, v in (extensions or {}).items()}
-        self._supported = _versions(supported_versions)
-        self.validate_output = validate_output
+        self._http_options = connection.options if isinstance(connection, HttpOptions) else None
+        self._protocol_version = protocol.version
+        self._extensions = {k: dict(v) for k, v in (protocol.extensions or {}).items()}
+        self._supported = _versions(protocol.supported_versions)
+        self.validate_output = protocol.validate_output
         self._tracer = tracer
         self._debug = debug
         # OpenTelemetry spans of every request (the ``otel`` extra): None costs nothing.
@@ -381,15 +394,7 @@ class Client:
         self._skills: Skills | None = None
         self._url_elicitations = UrlElicitations()
         self._notifications = NotificationRouter(
-            ClientHooks(
-                on_log=on_log,
-                on_notification=on_notification,
-                on_list_changed=on_list_changed,
-                on_resource_updated=on_resource_updated,
-                on_elicitation_complete=on_elicitation_complete,
-                on_cancelled=on_cancelled,
-                on_task_status=on_task_status,
-            ),
+            hooks,
             catalogue=self._catalogue,
             tasks=self._task_requestor,
             elicitations=self._url_elicitations,
@@ -397,7 +402,7 @@ class Client:
             spawn=self._spawn,
             observers=(self._evict, self._subscriptions.route),
         )
-        self.auto_refresh = auto_refresh
+        self.auto_refresh = hooks.auto_refresh
         self._tools: list[Tool] | None = None
         self._prompts: list[Prompt] | None = None
         self._resources: list[Resource] | None = None
@@ -432,12 +437,12 @@ class Client:
         self._reset_caches()
         conn = open_target(
             self.target,
-            env=self._env,
-            cwd=self._cwd,
+            env=self.stdio.env,
+            cwd=self.stdio.cwd,
             headers=self._headers,
             auth=self._auth,
-            stderr=self._stderr,
-            on_stderr=self._on_stderr,
+            stderr=self.stdio.stderr,
+            on_stderr=self.stdio.on_stderr,
             http_options=self._http_options,
         )
         self._conn = conn
@@ -1556,6 +1561,25 @@ def _bound(
         return await serve(params, RequestContext(session, f"input-{counter}", method, params))
 
     return handle
+
+
+def _hooks(
+    hooks: ClientHooks | None, on_log: LogHook | None, on_notification: NotificationHook | None
+) -> ClientHooks:
+    """``hooks`` with the ``on_log`` / ``on_notification`` keywords in (given once)."""
+    if hooks is None:
+        return ClientHooks(on_log=on_log, on_notification=on_notification)
+    if on_log is not None:
+        if hooks.on_log is not None:
+            raise TypeError("on_log given twice: as a keyword and in hooks=ClientHooks(...)")
+        hooks = replace(hooks, on_log=on_log)
+    if on_notification is not None:
+        if hooks.on_notification is not None:
+            raise TypeError(
+                "on_notification given twice: as a keyword and in hooks=ClientHooks(...)"
+            )
+        hooks = replace(hooks, on_notification=on_notification)
+    return hooks
 
 
 def _info_dict(info: Implementation | Mapping[str, Any] | None) -> JSONObject:

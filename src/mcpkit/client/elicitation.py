@@ -10,14 +10,15 @@ The user's handler receives the typed params — :class:`~mcpkit.types.ElicitReq
 Form mode: defaults declared in the schema are filled in for fields the reply omits
 (SEP-1034), then the reply is checked against the schema (by its ``$schema`` dialect). URL
 mode is declared only when the handler supports it (``supports_url = True`` on the handler
-or ``Client(elicitation_modes=("form", "url"))``). A request for an undeclared mode gets
--32602, as the spec requires.
+or ``Client(elicitation_handler=Elicitation(handler, modes=("form", "url")))``). A request
+for an undeclared mode gets -32602, as the spec requires.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Collection
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from mcpkit.types import ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult
 
 __all__ = [
+    "Elicitation",
     "ElicitationHandler",
     "apply_defaults",
     "elicitation_capability",
@@ -48,6 +50,16 @@ ElicitationHandler = Callable[
     ["ElicitRequestFormParams | ElicitRequestURLParams", "RequestContext"],
     "Awaitable[ElicitResult | dict[str, Any] | str] | ElicitResult | dict[str, Any] | str",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class Elicitation:
+    """An elicitation handler with its settings: ``Client(elicitation_handler=
+    Elicitation(handler, modes=("form", "url")))``. ``modes``: the modes to declare (None:
+    the handler's ``supports_form`` / ``supports_url`` attributes decide)."""
+
+    handler: ElicitationHandler
+    modes: Collection[str] | None = None
 
 
 def elicitation_modes(handler: Any, modes: Collection[str] | None) -> tuple[str, ...]:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from mcpkit.client.catalogue import ToolCatalogue
     from mcpkit.client.task_requestor import TaskRequestor
     from mcpkit.client.url_elicitation import UrlElicitations
-    from mcpkit.session import ClientSession
+    from mcpkit.session import ClientSession, ProgressCallback
     from mcpkit.types import (
         CancelledNotificationParams,
         LoggingMessageNotificationParams,
@@ -79,7 +79,12 @@ server_log = logging.getLogger("mcpkit.client.server")
 
 @dataclass(frozen=True, slots=True)
 class ClientHooks:
-    """The user's notification hooks, as given to :class:`~mcpkit.client.Client`."""
+    """The user's hooks, as given to :class:`~mcpkit.client.Client` (``hooks=``).
+
+    ``on_progress(progress, total, message)`` is the default progress callback of calls
+    without their own; ``auto_refresh``: a cached list is refreshed when the server says it
+    changed, before ``on_list_changed``. The others are notification hooks (see the module
+    docstring)."""
 
     on_log: LogHook | None = None
     on_notification: NotificationHook | None = None
@@ -88,6 +93,8 @@ class ClientHooks:
     on_elicitation_complete: Callable[[str], object] | None = None
     on_cancelled: CancelledHook | None = None
     on_task_status: TaskStatusHook | None = None
+    on_progress: ProgressCallback | None = None
+    auto_refresh: bool = False
 
 
 class NotificationRouter:

@@ -6,7 +6,8 @@ context, and returns a :class:`~mcpkit.types.CreateMessageResult` (or its wire d
 To reject a request (for example the user declined) raise ``McpError(-1, "...")``.
 
 The client declares ``sampling.tools`` only when the handler supports tools (an attribute
-``supports_tools = True`` on the handler, or ``Client(sampling_tools=True)``); a request that
+``supports_tools = True`` on the handler, or ``Client(sampling_handler=Sampling(handler,
+tools=True))``); a request that
 carries tools without it is answered -32602, as are tool results that are missing or mixed
 with other content.
 """
@@ -14,6 +15,7 @@ with other content.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mcpkit.client._util import maybe_await, parse_params, to_result_dict
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "USER_REJECTED",
+    "Sampling",
     "SamplingHandler",
     "check_tool_messages",
     "sampling_capability",
@@ -39,6 +42,18 @@ SamplingHandler = Callable[
     ["CreateMessageRequestParams", "RequestContext"],
     "Awaitable[CreateMessageResult | dict[str, Any]] | CreateMessageResult | dict[str, Any]",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class Sampling:
+    """A sampling handler with its settings: ``Client(sampling_handler=Sampling(handler,
+    tools=True))``. ``tools`` / ``context`` declare ``sampling.tools`` /
+    ``sampling.context`` (None: the handler's ``supports_tools`` / ``supports_context``
+    attribute decides)."""
+
+    handler: SamplingHandler
+    tools: bool | None = None
+    context: bool | None = None
 
 
 def sampling_capability(handler: Any, tools: bool | None, context: bool | None) -> JSONObject:

@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from mcpkit.client import ClientHooks, Elicitation, ProtocolOptions, StdioOptions
 from mcpkit.client.apps import APPS_EXTENSION
 
 if TYPE_CHECKING:
@@ -146,14 +147,14 @@ class Upstream:
         return Client(
             self.argv(),
             era=self.era,
-            extensions=APPS_EXTENSION,
-            elicitation_handler=self._on_elicitation,
-            elicitation_modes=("form", "url"),
+            protocol=ProtocolOptions(extensions=APPS_EXTENSION),
+            hooks=ClientHooks(
+                on_list_changed=self._on_list_changed, on_task_status=self._on_task_status
+            ),
+            connection=StdioOptions(on_stderr=self._on_stderr),
+            elicitation_handler=Elicitation(self._on_elicitation, modes=("form", "url")),
             sampling_handler=self._on_sampling,
             on_log=self._on_log,
-            on_list_changed=self._on_list_changed,
-            on_task_status=self._on_task_status,
-            on_stderr=self._on_stderr,
             client_info={"name": "mcpkit-dev-inspector", "version": "1"},
             timeout=None,
         )
