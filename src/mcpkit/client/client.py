@@ -43,7 +43,6 @@ from mcpkit.client.cache import (
     MemoryResponseCache,
     ResponseCache,
     apply_notification,
-    cached_request,
     evictions_for,
 )
 from mcpkit.client.catalogue import ToolCatalogue
@@ -55,14 +54,14 @@ from mcpkit.client.elicitation import (
 )
 from mcpkit.client.elicitation import elicitation_modes as _elicitation_modes
 from mcpkit.client.era import EraDecision, EraMemo, http_target
-from mcpkit.client.errors import URL_ELICITATION_REQUIRED, InvalidServerResponse
+from mcpkit.client.errors import InvalidServerResponse
 from mcpkit.client.listen import Listener, Subscriptions, listen_filter
 from mcpkit.client.modern import (
     MODERN_VERSION,
     ModernWire,
     probe,
 )
-from mcpkit.client.mrtr import InputHandler, drive
+from mcpkit.client.mrtr import InputHandler
 from mcpkit.client.notifications import (
     LOG_LEVELS,
     CancelledHook,
@@ -81,16 +80,15 @@ from mcpkit.client.options import (
     StdioOptions,
     fold_deprecated,
 )
-from mcpkit.client.request_scope import request_scope
+from mcpkit.client.pipeline import RequestPipeline
 from mcpkit.client.results import all_pages, cursor_params, lenient, parse
-from mcpkit.client.retry import Retry, RetryEvent
+from mcpkit.client.retry import Retry
 from mcpkit.client.roots import RootsSource, check_roots, serve_roots
 from mcpkit.client.sampling import Sampling, SamplingHandler, sampling_capability, serve_sampling
 from mcpkit.client.targets import Connection, Target, config_entry, open_target
 from mcpkit.client.task_requestor import TaskHandle, TaskRequestor
 from mcpkit.client.tasks import make_receiver, serve_as_task, tasks_capability, tasks_only
 from mcpkit.client.url_elicitation import UrlElicitations
-from mcpkit.envelope import LOG_LEVEL_KEY
 from mcpkit.errors import ConnectionClosed, McpError, UnsupportedProtocolVersion
 from mcpkit.http_headers import HeaderParam, InvalidHeaderAnnotation, header_params
 from mcpkit.jsonrpc import METHOD_NOT_FOUND, JSONObject
@@ -391,6 +389,7 @@ class Client:
         self._server_caps: ServerCapabilities | None = None
         self._catalogue = ToolCatalogue(self.list_tools)
         self._task_requestor = TaskRequestor(self, on_progress=on_progress)
+        self._pipeline = RequestPipeline(self)
         self._skills: Skills | None = None
         self._url_elicitations = UrlElicitations()
         self._notifications = NotificationRouter(
@@ -824,113 +823,14 @@ class Client:
         level unless a level was set) instead of the client's ``on_log``; over stdio and in
         memory, one channel for all, they go to the client's (see
         :mod:`mcpkit.client.request_scope`)."""
-        session = self.session
-        chosen = self._timeout(timeout, max_total_timeout)
-        wire = self._wire
-
-        async def send(name: str, body: JSONObject | None) -> Any:
-            if on_log is not None:
-                with request_scope(session, on_log=on_log):
-                    return await send_scoped(name, body)
-            return await send_scoped(name, body)
-
-        async def send_scoped(name: str, body: JSONObject | None) -> Any:
-            sent = body
-            if wire is not None:
-                sent = wire.wrap(body)
-                if on_log is not None and wire.log_level is None:  # this call hears all
-                    sent["_meta"] = {**sent["_meta"], LOG_LEVEL_KEY: "debug"}
-            retry = self.retry
-            attempt = 0
-            waited = 0.0
-            while True:
-                attempt += 1
-                try:
-                    if self._telemetry is not None:
-                        return await self._telemetry.request(
-                            self,
-                            name,
-                            sent,
-                            lambda traced: session.request(
-                                name, traced, timeout=chosen, on_progress=on_progress
-                            ),
-                        )
-                    return await session.request(
-                        name, sent, timeout=chosen, on_progress=on_progress
-                    )
-                except McpError as exc:
-                    if exc.code == URL_ELICITATION_REQUIRED and exc.from_peer:
-                        raise self._url_elicitations.required_error(exc) from None
-                    if retry is None:
-                        raise
-                    tool = sent.get("name") if name == "tools/call" and sent else None
-                    decided = retry.delay(
-                        exc,
-                        name,
-                        attempt=attempt,
-                        waited=waited,
-                        repeatable=isinstance(tool, str) and self._catalogue.repeatable(tool),
-                    )
-                    if decided is None:
-                        raise
-                    kind, wait = decided
-                    event = RetryEvent(name, attempt, kind, wait, exc)
-                    logger.info(
-                        "Retrying %s in %.2fs (attempt %d failed, %s): %s",
-                        name,
-                        wait,
-                        attempt,
-                        kind,
-                        exc.message,
-                    )
-                    if self._telemetry is not None:
-                        self._telemetry.retrying(event)
-                    if retry.on_retry is not None:
-                        retry.on_retry(event)
-                    await asyncio.sleep(wait)
-                    waited += wait
-
-        if wire is None:
-            return await send(method, params)
-
-        async def rounds(name: str, body: Mapping[str, Any]) -> Any:
-            sends = 0
-
-            async def counted(inner: str, inner_body: JSONObject) -> Any:
-                nonlocal sends
-                sends += 1
-                return await send(inner, inner_body)
-
-            result = await drive(
-                counted,
-                name,
-                body,
-                self._input_handlers(session),
-                max_rounds=self.max_input_rounds,
-                return_input_required=not mrtr,
-            )
-            if sends > 1 and isinstance(result, dict) and "ttlMs" in result:
-                result = {k: v for k, v in result.items() if k != "ttlMs"}  # never cached
-            return result
-
-        store = self._cache
-        if store is None or (params is not None and "cursor" in params):
-            return await rounds(method, params or {})
-        uri = (params or {}).get("uri") if method == "resources/read" else None
-        for stale in ((method, None), (method, uri)):
-            if stale in self._stale:
-                self._stale.discard(stale)
-                if cache == "use":
-                    cache = "refresh"
-        return await cached_request(
-            store,
-            rounds,
+        return await self._pipeline.send(
             method,
             params,
-            era=wire.version,
-            target=self._cache_target(),
-            principal=self._principal,
-            policy=cache,
+            self._timeout(timeout, max_total_timeout),
+            on_progress=on_progress,
+            cache=cache,
+            mrtr=mrtr,
+            on_log=on_log,
         )
 
     def _cache_target(self) -> str:

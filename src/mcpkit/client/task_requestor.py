@@ -55,6 +55,7 @@ __all__ = ["MAX_TASKS_KEPT", "TASKS_EXTENSION", "TaskHandle", "TaskRequestor", "
 
 #: The tasks extension of the 2026-07-28 wire.
 TASKS_EXTENSION: Final = "io.modelcontextprotocol/tasks"
+_TASKS_EXTENSION_ONLY: Final[dict[str, Any]] = {TASKS_EXTENSION: {}}
 
 #: How many task ids -> tool names (and task progress listeners) the client remembers.
 MAX_TASKS_KEPT: Final = 1000
@@ -159,34 +160,18 @@ class TaskRequestor:
         self, method: str, params: JSONObject, *, timeout: TimeoutTypes = None, rounds: bool = False
     ) -> Any:
         """``method`` on the modern wire with the tasks extension in this request's client
-        capabilities (MRTR rounds answered by the client's handlers when ``rounds``)."""
+        capabilities (MRTR rounds answered by the client's handlers when ``rounds``),
+        through the client's request pipeline (cache, envelope, retry, telemetry)."""
         from mcpkit.client.client import _UNSET
-        from mcpkit.client.mrtr import drive
-        from mcpkit.envelope import CLIENT_CAPABILITIES_KEY
 
         client = self._client
-        wire = client._wire
-        session = client.session
-        assert wire is not None
-        chosen = client._timeout(_UNSET if timeout is None else timeout, _UNSET)
-
-        async def send(name: str, body: JSONObject) -> Any:
-            sent = wire.wrap(body)
-            meta = dict(sent["_meta"])
-            caps = dict(meta.get(CLIENT_CAPABILITIES_KEY) or {})
-            caps["extensions"] = {**dict(caps.get("extensions") or {}), TASKS_EXTENSION: {}}
-            meta[CLIENT_CAPABILITIES_KEY] = caps
-            sent["_meta"] = meta
-            return await session.request(name, sent, timeout=chosen)
-
-        if not rounds:
-            return await send(method, params)
-        return await drive(
-            send,
+        assert client._wire is not None
+        return await client._pipeline.send(
             method,
             params,
-            client._input_handlers(session),
-            max_rounds=client.max_input_rounds,
+            client._timeout(_UNSET if timeout is None else timeout, _UNSET),
+            mrtr=rounds,
+            extensions=_TASKS_EXTENSION_ONLY,
         )
 
     async def answer_input(self, task_id: str, input_requests: Any) -> None:
