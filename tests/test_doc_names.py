@@ -16,6 +16,7 @@ PAGES = [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]
 #: Dotted names in the docs that are not Python objects.
 NOT_PYTHON = {
     "mcpkit.client.retries": "the metric counting client retries",
+    "mcpkit.http": "the logger of the HTTP transport",
 }
 
 
