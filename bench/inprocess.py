@@ -14,7 +14,10 @@ Drives the server directly with the ``echo`` tool, no client library in between:
   ``notifications/initialized``, the sessions kept), as ``bench/run.py``'s ``sessions-*``
   rows open them;
 - ``stdio32``: a stdio server session on real pipes, fed 32 requests per chunk (framing,
-  engine, ``tools/call``, encoding and the batched write).
+  engine, ``tools/call``, encoding and the batched write);
+- ``legacy-sync``, ``modern-sync``, ``stdio32-sync``: the same with ``echo`` a ``def``
+  tool (run in the server's worker threads); with its ``async def`` case beside it, the
+  ratio of the two is printed.
 
 By default ``legacy`` and ``modern`` run in interleaved rounds (``--case`` picks others).
 Reports CPU µs per call of each case (process time, steadier than wall time on a shared
@@ -118,19 +121,30 @@ def modern_case() -> tuple[dict[str, Any], bytes]:
 _TURN = [False]
 
 
-def make_server() -> Server:
+def make_server(sync: bool = False) -> Server:
+    """The server with ``echo`` as an ``async def`` tool, or with ``sync`` a ``def`` one
+    (run in the server's worker threads)."""
     server = Server("bench", version="1.0")
 
-    @server.tool(name="echo")
-    async def echo(text: str) -> str:
-        """Echo the text."""
-        return text
+    if sync:
+
+        @server.tool(name="echo")
+        def sync_echo(text: str) -> str:
+            """Echo the text."""
+            return text
+
+    else:
+
+        @server.tool(name="echo")
+        async def echo(text: str) -> str:
+            """Echo the text."""
+            return text
 
     return server
 
 
-def make_app() -> Any:
-    return make_server().http_app(stateless=True, json_response=True)
+def make_app(sync: bool = False) -> Any:
+    return make_server(sync).http_app(stateless=True, json_response=True)
 
 
 async def run_calls(app: Any, scope: dict[str, Any], body: bytes, n: int) -> float:
@@ -167,9 +181,9 @@ async def run_calls(app: Any, scope: dict[str, Any], body: bytes, n: int) -> flo
 Runner = Callable[[int], Awaitable[float]]
 
 
-async def http_case(era: str) -> Runner:
+async def http_case(era: str, sync: bool = False) -> Runner:
     """A stateless ``tools/call`` of one era on the stateless JSON app."""
-    app = make_app()
+    app = make_app(sync)
     scope, body = legacy_case() if era == "legacy" else modern_case()
 
     async def run(n: int) -> float:
@@ -340,7 +354,7 @@ class _Collect(asyncio.Protocol):
             self.waiter.set_result(None)
 
 
-async def stdio_case(chunk: int = 32) -> Runner:
+async def stdio_case(chunk: int = 32, sync: bool = False) -> Runner:
     """A stdio server session on pipes, fed ``chunk`` pipelined requests at a time."""
     from mcpkit.transports.stdio import StdioServerTransport
 
@@ -350,7 +364,7 @@ async def stdio_case(chunk: int = 32) -> Runner:
     transport = StdioServerTransport(
         stdin=os.fdopen(in_r, "rb", buffering=0), stdout=os.fdopen(out_w, "wb", buffering=0)
     )
-    session = make_server().session(transport)
+    session = make_server(sync).session(transport)
     await session.start()
     collect = _Collect()
     await loop.connect_read_pipe(lambda: collect, os.fdopen(out_r, "rb", buffering=0))
@@ -408,6 +422,10 @@ CASES: dict[str, tuple[str, Callable[[], Awaitable[Runner]]]] = {
     "sse": ("2025 session SSE", sse_case),
     "stdio32": ("stdio 32 per chunk", stdio_case),
     "initialize": ("2025 session opened", initialize_case),
+    # the same with a ``def`` echo tool
+    "legacy-sync": ("2025 stateless JSON, def", lambda: http_case("legacy", sync=True)),
+    "modern-sync": ("2026 JSON, def", lambda: http_case("modern", sync=True)),
+    "stdio32-sync": ("stdio 32 per chunk, def", lambda: stdio_case(sync=True)),
 }
 
 
@@ -460,6 +478,10 @@ def main() -> None:
     if "legacy" in cases and "modern" in cases:
         legacy, modern = (min(out[CASES[c][0]]) for c in ("legacy", "modern"))
         print(f"modern / legacy (best): {modern / legacy:.2f}")
+    for case in cases:
+        if case.endswith("-sync") and case[:-5] in cases:
+            sync_us, async_us = (min(out[CASES[c][0]]) for c in (case, case[:-5]))
+            print(f"{CASES[case][0]} / async def (best): {sync_us / async_us:.2f}")
 
 
 if __name__ == "__main__":
