@@ -428,6 +428,10 @@ class _Mounts:
     def remove(self, entry: Mount) -> None:
         if entry in self.mounts:
             self.mounts.remove(entry)
+            from mcpkit.server.state import NamespacedStateStore
+
+            if isinstance(entry.server._state_store, NamespacedStateStore):
+                entry.server._state_store = None  # its own store again, made on first use
             with contextlib.suppress(ValueError):
                 entry.server.relay.sinks.remove(entry.sink)
             self._changed()

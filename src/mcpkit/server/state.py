@@ -311,22 +311,33 @@ class NamespacedStateStore:
     every replica sees it, and its keys never meet the parent's."""
 
     def __init__(self, server: Server[Any], namespace: str) -> None:
-        self.server = server
+        import weakref
+
+        self._server = weakref.ref(server)  # the child must not keep its parent alive
         self.namespace = namespace
+
+    @property
+    def store(self) -> StateStore:
+        """The parent's store (RuntimeError once the parent is gone)."""
+        server = self._server()
+        if server is None:
+            raise RuntimeError("the server this one was mounted in is gone")
+        return server.state_store
 
     @property
     def shared(self) -> bool:
         """Whether the store is shared by replicas (the parent's is Redis)."""
-        return self.server.store_backend is not None
+        server = self._server()
+        return server is not None and server.store_backend is not None
 
     async def get(self, owner: str, key: str) -> bytes | None:
-        return await self.server.state_store.get(owner, self.namespace + key)
+        return await self.store.get(owner, self.namespace + key)
 
     async def set(self, owner: str, key: str, data: bytes, ttl: float | None) -> None:
-        await self.server.state_store.set(owner, self.namespace + key, data, ttl)
+        await self.store.set(owner, self.namespace + key, data, ttl)
 
     async def delete(self, owner: str, key: str) -> bool:
-        return await self.server.state_store.delete(owner, self.namespace + key)
+        return await self.store.delete(owner, self.namespace + key)
 
     def session_closed(self, session: AppSession) -> None:
         """Nothing: the parent's store hears of its sessions itself."""
