@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -204,3 +205,31 @@ def test_app_run_with_workers(workers: Any) -> None:
     for child in pids:
         with pytest.raises(ProcessLookupError):
             os.kill(child, 0)
+
+
+def test_sighup_restarts_the_workers_and_a_dead_one_is_replaced(workers: Any) -> None:
+    served = workers("--workers", "2", "--stateless")
+    call(served.url, "pid")
+    first = worker_pids(served.proc.pid)
+    assert len(first) == 2
+    victim = min(first)
+    os.kill(victim, signal.SIGKILL)
+    for _ in range(400):  # bounded wait for the supervisor to notice and replace it
+        now = worker_pids(served.proc.pid)
+        if victim not in now and len(now) == 2:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"the dead worker was not replaced: {now}")
+    served.proc.send_signal(signal.SIGHUP)
+    for _ in range(400):
+        after = worker_pids(served.proc.pid)
+        if len(after) == 2 and not after & now:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"the workers were not restarted: {now} then {after}")
+    answered = {int(call(served.url, "pid")["content"][0]["text"]) for _ in range(10)}
+    assert answered <= after
+    served.proc.send_signal(signal.SIGTERM)
+    assert served.proc.wait(timeout=15) == 0

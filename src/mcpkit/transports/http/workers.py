@@ -10,8 +10,9 @@ finds the connections that arrived meanwhile still queued.
 Signals to the parent: SIGTERM or SIGINT (Ctrl-C) stop every worker (each ends its
 streams and finishes what it is answering; one that has not ended after
 :data:`STOP_TIMEOUT` seconds is killed); SIGHUP restarts the workers one after the other
-(a new one starts before the old one stops). A worker that dies is replaced; one that dies
-within a second of starting stops the whole command (it would only die again).
+(a new one starts before the old one stops). A worker that dies is replaced; one that exits
+with an error within a second of starting stops the whole command (it would only fail
+again).
 
 Workers share the MRTR ``requestState`` keys: with none configured the parent generates a
 key ring and puts it in ``MCPKIT_REQUEST_STATE_KEYS`` for its workers, so a round sealed by
@@ -47,7 +48,7 @@ __all__ = [
 
 #: Seconds a worker gets to end after SIGTERM before it is killed.
 STOP_TIMEOUT: Final = 10.0
-#: A worker that exits sooner than this after it started failed to start.
+#: A worker that exits with an error sooner than this after it started failed to start.
 _STARTUP_GRACE: Final = 1.0
 
 
@@ -224,7 +225,7 @@ def supervise(
             if pid and pid in running:
                 slot, started = running.pop(pid)
                 code = os.waitstatus_to_exitcode(status)
-                if time.monotonic() - started < _STARTUP_GRACE:
+                if code > 0 and time.monotonic() - started < _STARTUP_GRACE:
                     _note(f"worker {pid} exited with code {code} as it started: stopping")
                     return 1
                 _note(f"worker {pid} exited with code {code}: starting another")
