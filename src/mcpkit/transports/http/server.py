@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Callable, Iterable
 from types import MethodType
 from typing import Any, Final
@@ -73,6 +72,7 @@ from mcpkit.transports.http.modern_server import (
     request_sessions,
     serve_modern_post,
 )
+from mcpkit.transports.http.session_open import open_session
 from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
 from mcpkit.transports.http.shutdown import watch_signals
 from mcpkit.transports.http.stateless import DEFAULT_VERSION as _DEFAULT_VERSION
@@ -532,7 +532,7 @@ class StreamableHTTPApp:
         sid = h.session_id
         if sid is None:
             if is_request and msg["method"] == "initialize":
-                await self._initialize(msg, send, scope)
+                await open_session(self, msg, send, scope)
                 return
             await respond_error(
                 send,
@@ -750,108 +750,6 @@ class StreamableHTTPApp:
             headers += extra_headers
         await self.stream_sse(transport, conn, headers, receive, send, hold=_FIRST_MESSAGE_HOLD)
 
-    # -- sessions ------------------------------------------------------------------------------
-
-    async def _initialize(self, msg: dict[str, Any], send: Send, scope: Scope) -> None:
-        owner = current_owner()
-        client = owner if owner is not None else _remote_address(scope)
-        if client is not None:
-            cap = self.max_sessions_per_client
-            table = self.table
-            if cap is not None and table.client_count(client) >= cap:
-                await self.host.reap()
-                if table.client_count(client) >= cap:
-                    await respond_error(
-                        send,
-                        429,
-                        INVALID_REQUEST,
-                        f"Too many sessions for this client (at most {cap}): end one with "
-                        "DELETE or try again later",
-                        msg["id"],
-                        [(b"retry-after", b"30")],
-                    )
-                    return
-            # The slot is taken at once: concurrent initializes of one client count too.
-            table.take_client(client)
-        slot = [client] if client is not None else []
-        try:
-            await self._open_session(msg, send, owner, slot)
-        finally:
-            for unused in slot:  # no session took it
-                self.table.release_client(unused)
-
-    async def _open_session(
-        self, msg: dict[str, Any], send: Send, owner: str | None, slot: list[str]
-    ) -> None:
-        """Serve an ``initialize`` with a new session; a session kept takes its client's
-        ``slot`` (emptied: the slot is given back when the session ends)."""
-        if len(self.table) >= self.max_sessions:
-            await self.host.reap()
-            if len(self.table) >= self.max_sessions:
-                await respond_error(
-                    send,
-                    503,
-                    INVALID_REQUEST,
-                    "Too many sessions: try again later",
-                    msg["id"],
-                    [(b"retry-after", b"5")],
-                )
-                return
-        sid = secrets.token_urlsafe(24)
-        while sid in self.table:
-            sid = secrets.token_urlsafe(24)
-        transport = (HttpSessionTransport if self.shared is None else self.shared.new_transport)(
-            sid,
-            event_store=self.event_store,
-            max_buffer=self.max_stream_buffer,
-            retry_ms=self.sse_retry_ms,
-            on_close=self.table.forget,
-            slow_reader_timeout=self.slow_reader_timeout,
-        )
-        transport.owner = owner
-        server = self.factory_server()
-        if server is not None:
-            sessions = request_sessions()
-            # A copy of the server's prototype of new sessions, started in place (what
-            # AppSession.start does: its handler table was checked as it was copied).
-            session = sessions.new_session(server, transport)
-            server.sessions.add(session)
-            await transport.start(session)
-        else:
-            session = self.session_factory(transport)
-            await session.start()
-        future = transport.expect_json([msg["id"]])
-        session.receive_classified(msg, MessageKind.REQUEST)
-        try:
-            data = await future
-        except asyncio.CancelledError:
-            if not future.cancelled():
-                await session.close()
-                raise
-            await session.close()
-            await respond_error(send, 500, INVALID_REQUEST, "Session closed during initialize")
-            return
-        ok = b'"error"' not in data or "error" not in orjson.loads(data)
-        headers: list[tuple[bytes, bytes]] = []
-        if ok and not session.closed and self.shared is not None:
-            transport.protocol_version = session.protocol_version
-            try:
-                await self.shared.store(transport)
-            except Exception as exc:
-                await session.close()
-                await respond_error(send, 503, INTERNAL_ERROR, str(exc), msg["id"])
-                return
-        if ok and not session.closed:
-            transport.protocol_version = session.protocol_version
-            if slot:  # the client's slot is the session's now, given back when it ends
-                transport.client_key = slot.pop()
-            transport.touch()
-            self.host.register(transport)
-            headers.append((b"mcp-session-id", sid.encode()))
-        else:
-            await session.close()
-        await respond_json(send, 200, data, headers)
-
     def factory_server(self) -> Any:
         """The :class:`~mcpkit.server.app.Server` whose own ``session`` the session factory
         is (its requests may then be served by copies of its prototypes, or by none), else
@@ -1028,12 +926,6 @@ class StreamableHTTPApp:
             transport.connections -= 1
             transport.detach(conn)
             transport.touch()
-
-
-def _remote_address(scope: Scope) -> str | None:
-    """The client's address of an HTTP request (what the ASGI server says), or None."""
-    client = scope.get("client")
-    return "address:" + str(client[0]) if client else None
 
 
 def _deliver(sink: MessageSink, msg: Any) -> None:
