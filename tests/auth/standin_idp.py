@@ -54,6 +54,8 @@ class StandIn:
     refuse: str | None = None
     #: Sign ID tokens with HS256 and the client secret (what a forger knowing it would do).
     sign_with_secret: bool = False
+    #: The lifetime of the access tokens a code gives.
+    expires_in: int = 3600
 
     @property
     def issuer(self) -> str:
@@ -132,6 +134,16 @@ class StandIn:
         form = dict(parse_qsl((await request.body()).decode()))
         if not self._client_ok(request, form):
             return JSONResponse({"error": "invalid_client"}, 401)
+        if form.get("grant_type") == "refresh_token":
+            if form.get("refresh_token") not in {b.get("refresh_token") for b in self.issued}:
+                return JSONResponse({"error": "invalid_grant"}, 400)
+            fresh = {
+                "access_token": "upstream-at-" + secrets.token_urlsafe(16),
+                "token_type": "Bearer",
+                "expires_in": 3600,
+            }
+            self.issued.append(fresh)
+            return JSONResponse(fresh, headers={"cache-control": "no-store"})
         asked = self.codes.pop(form.get("code", ""), None)
         if asked is None or form.get("redirect_uri") != self.redirect_uri:
             return JSONResponse({"error": "invalid_grant"}, 400)
@@ -146,7 +158,7 @@ class StandIn:
         body: dict[str, Any] = {
             "access_token": "upstream-at-" + secrets.token_urlsafe(16),
             "token_type": "Bearer",
-            "expires_in": 3600,
+            "expires_in": self.expires_in,
             "refresh_token": "upstream-rt-" + secrets.token_urlsafe(16),
             "scope": asked.get("scope", ""),
         }

@@ -354,5 +354,35 @@ async def test_a_refusal_at_the_provider_is_access_denied(env: Env) -> None:
     assert "code" not in back and env.idp.issued == []
 
 
+async def test_a_run_out_upstream_token_is_refreshed_at_the_provider(env: Env) -> None:
+    env.idp.expires_in = 0  # the provider's access token has run out at once
+    client_id = await register(env)
+    verifier, challenge = pkce()
+    got = await consent(env, await env.browser.get(await to_callback(env, client_id, challenge)))
+    r = await env.browser.post(
+        env.base + "/token",
+        data={
+            "grant_type": "authorization_code",
+            "code": got["code"],
+            "code_verifier": verifier,
+            "redirect_uri": REDIRECT,
+            "client_id": client_id,
+        },
+    )
+    at = await env.proxy.server.verifier().verify_token(r.json()["access_token"])
+    first = env.idp.issued[0]
+    stored = await env.proxy.upstream_tokens(at, refresh=False)
+    assert stored is not None and stored["access_token"] == first["access_token"]
+    fresh = await env.proxy.upstream_tokens(at)
+    assert fresh is not None and len(env.idp.issued) == 2
+    assert fresh["access_token"] == env.idp.issued[1]["access_token"] != first["access_token"]
+    assert fresh["refresh_token"] == first["refresh_token"]  # kept: the provider sent none
+    again = await env.proxy.upstream_tokens(at)  # fresh now: not refreshed again
+    assert again is not None and again["access_token"] == fresh["access_token"]
+    assert len(env.idp.issued) == 2
+    raw = await raw_store(env.proxy.proxy_store)
+    assert fresh["access_token"].encode() not in raw
+
+
 def test_upstream_error_is_an_auth_error() -> None:
     assert issubclass(UpstreamError, AuthError)

@@ -226,16 +226,37 @@ class OAuthProxy:
         self.server.install(app)
         app.custom_route(self.callback_path, ["GET"])(self.callback)
 
-    async def upstream_tokens(self, token: AccessToken) -> dict[str, Any] | None:
-        """The provider's tokens (its token response) behind an mcpkit access token, to
-        call the provider's API for the user; None when gone (revoked)."""
+    async def upstream_tokens(
+        self, token: AccessToken, *, refresh: bool = True
+    ) -> dict[str, Any] | None:
+        """The provider's tokens (its token response, with ``obtained_at``) behind an
+        mcpkit access token, to call the provider's API for the user; None when gone
+        (revoked). An access token that has run out (``expires_in``) is refreshed at the
+        provider first when it gave a refresh token (``refresh=False``: as stored);
+        :class:`UpstreamError` when the provider refuses."""
         sid = token.claims.get("sid")
         if not isinstance(sid, str):
             return None
-        sealed = await self.proxy_store.get("upstream:" + sid)
+        name = "upstream:" + sid
+        sealed = await self.proxy_store.get(name)
         if sealed is None:
             return None
-        return dict(orjson.loads(self._open(sealed, b"upstream:" + sid.encode())))
+        tokens = dict(orjson.loads(self._open(sealed, name.encode())))
+        expires_in = tokens.get("expires_in")
+        obtained = tokens.get("obtained_at")
+        stale = (
+            isinstance(expires_in, (int, float))
+            and isinstance(obtained, (int, float))
+            and obtained + expires_in - 30 <= time.time()
+        )
+        if refresh and stale and isinstance(tokens.get("refresh_token"), str):
+            form = {"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"]}
+            fresh = await self._token_request(form, "the refresh token")
+            tokens = {**tokens, **fresh, "obtained_at": time.time()}
+            await self.proxy_store.put(
+                name, self._seal(orjson.dumps(tokens), name.encode()), self.server.refresh_token_ttl
+            )
+        return tokens
 
     # -- the login at the provider -----------------------------------------------------------
 
@@ -359,14 +380,19 @@ class OAuthProxy:
 
     async def _exchange(self, code: str, verifier: str) -> dict[str, Any]:
         """The provider's token response for ``code``."""
-        import httpx
-
         form = {
             "grant_type": "authorization_code",
             "code": code,
             "redirect_uri": self.callback_url,
             "code_verifier": verifier,
         }
+        tokens = await self._token_request(form, "the code")
+        tokens["obtained_at"] = time.time()
+        return tokens
+
+    async def _token_request(self, form: dict[str, str], what: str) -> dict[str, Any]:
+        import httpx
+
         auth: Any = None
         if self.token_auth_method == "client_secret_basic":
             auth = httpx.BasicAuth(self.client_id, self._client_secret)
@@ -388,9 +414,7 @@ class OAuthProxy:
             body = None
         if r.status_code != 200 or not isinstance(body, dict) or "access_token" not in body:
             error = body.get("error") if isinstance(body, dict) else None
-            raise UpstreamError(
-                f"The identity provider refused the code ({error or r.status_code})"
-            )
+            raise UpstreamError(f"The identity provider refused {what} ({error or r.status_code})")
         return body
 
     async def _identify(self, tokens: dict[str, Any], nonce: str) -> tuple[str, dict[str, Any]]:
