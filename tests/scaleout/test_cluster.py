@@ -101,11 +101,15 @@ def test_cluster_urls_parse() -> None:
             StoreAddress.parse(bad)
 
 
-def _layout_keys(keys: Keyspace, sid: str, tid: str) -> tuple[list[str], list[str]]:
-    """Every key and channel the layout names for one session and for one task (found by
-    the parameter names of Keyspace's methods, so a key added later is checked too)."""
+def _layout_keys(
+    keys: Keyspace, sid: str, tid: str, owner: str
+) -> tuple[list[str], list[str], list[str]]:
+    """Every key and channel the layout names for one session, one task and the state of one
+    owner (found by the parameter names of Keyspace's methods, so a key added later is
+    checked too)."""
     session: list[str] = []
     task: list[str] = []
+    state: list[str] = []
     for name, method in inspect.getmembers(Keyspace, inspect.isfunction):
         params = list(inspect.signature(method).parameters)[1:]
         if params == ["sid"]:
@@ -114,18 +118,22 @@ def _layout_keys(keys: Keyspace, sid: str, tid: str) -> tuple[list[str], list[st
             session += [method(keys, sid, "a1b2"), method(keys, sid, "_GET_stream")]
         elif params == ["tid"]:
             task.append(method(keys, tid))
+        elif params == ["owner_digest", "key"]:
+            state += [method(keys, owner, "cart"), method(keys, owner, "visibility")]
         else:
             assert name.startswith("_") or params in ([], ["replica"], ["owner"]), name
-    return session, task
+    return session, task, state
 
 
 async def test_every_key_of_a_session_or_task_is_in_one_slot(store: RedisCluster) -> None:
     keys = Keyspace("mcpkit")
     owners: set[str] = set()
     for _ in range(12):
-        session, task = _layout_keys(keys, secrets.token_hex(16), new_task_id())
-        assert len(session) >= 4 and len(task) >= 3
-        for group in (session, task):
+        session, task, state = _layout_keys(
+            keys, secrets.token_hex(16), new_task_id(), secrets.token_hex(16)
+        )
+        assert len(session) >= 4 and len(task) >= 3 and len(state) == 2
+        for group in (session, task, state):
             slots = {await store.cluster_keyslot(k) for k in group}  # asked of the cluster
             assert len(slots) == 1, group
             owners.add(store.get_node_from_key(group[0]).name)
