@@ -233,3 +233,56 @@ def test_sighup_restarts_the_workers_and_a_dead_one_is_replaced(workers: Any) ->
     assert answered <= after
     served.proc.send_signal(signal.SIGTERM)
     assert served.proc.wait(timeout=15) == 0
+
+
+def test_with_a_store_a_2025_session_is_served_by_every_worker(
+    workers: Any, tmp_path: Path
+) -> None:
+    from tests.scaleout.cluster import Redis
+
+    redis = Redis(tmp_path)
+    redis.start()
+    try:
+        served = workers("--workers", "2", MCPKIT_STORE=redis.url, MCPKIT_STORE_SECRET="s" * 43)
+        assert "stateless HTTP only" not in served.banner
+        headers = {"accept": "application/json, text/event-stream"}
+
+        def post(body: dict[str, Any], sid: str | None = None) -> httpx.Response:
+            extra = {} if sid is None else {"mcp-session-id": sid}
+            with httpx.Client(timeout=30) as http:  # a new connection each time
+                return http.post(served.url, json=body, headers={**headers, **extra})
+
+        init = post(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {},
+                    "clientInfo": {"name": "t", "version": "1"},
+                },
+            }
+        )
+        sid = init.headers["mcp-session-id"]
+        post({"jsonrpc": "2.0", "method": "notifications/initialized"}, sid)
+        pids: set[int] = set()
+        for i in range(60):
+            answer = post(
+                {
+                    "jsonrpc": "2.0",
+                    "id": i + 2,
+                    "method": "tools/call",
+                    "params": {"name": "pid", "arguments": {}},
+                },
+                sid,
+            )
+            assert answer.status_code == 200, answer.text
+            data = [ln[5:] for ln in answer.text.splitlines() if ln.startswith("data:")]
+            message = json.loads(data[-1] if data else answer.text)
+            pids.add(int(message["result"]["content"][0]["text"]))
+            if len(pids) == 2:
+                break
+        assert pids == worker_pids(served.proc.pid)
+    finally:
+        redis.stop()
