@@ -14,7 +14,7 @@ render apps declares ``capabilities.extensions["io.modelcontextprotocol/ui"] =
 This module holds the constants, the typed metadata (:class:`Csp`, :class:`Permissions`,
 :class:`UiResourceMeta`, :class:`ToolUi`) with their wire forms and validation, and the
 host-side helpers that turn them into a CSP header and an iframe ``allow`` attribute. The
-server's helpers are in :mod:`mcpkit.server.apps`, the client's in :mod:`mcpkit.client.apps`.
+server's helpers are in :mod:`mcpkit.server.mcp_apps`, the client's in :mod:`mcpkit.client.apps`.
 """
 
 from __future__ import annotations

@@ -23,13 +23,14 @@ import inspect
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import orjson
 
+from mcpkit.asgi_types import ASGIApp, Message, Receive, Scope, Send
 from mcpkit.owner import PRINCIPAL_PREFIX, task_owner, token_var
 
 if TYPE_CHECKING:
@@ -48,11 +49,6 @@ __all__ = [
 
 logger = logging.getLogger("mcpkit.auth.server")
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 PRM_WELL_KNOWN = "/.well-known/oauth-protected-resource"
 

@@ -35,6 +35,7 @@ import orjson
 import pydantic
 
 from mcpkit import versions
+from mcpkit._defaults import DEFAULT
 from mcpkit.client._util import http_transport
 from mcpkit.client.arguments import Arguments, CompletionRef, arguments_to_wire, ref_to_wire
 from mcpkit.client.cache import (
@@ -142,7 +143,6 @@ __all__ = [
 #: Seconds a request may wait for its response unless told otherwise (progress restarts it).
 DEFAULT_TIMEOUT: Final = 60.0
 
-_UNSET: Final[Any] = object()
 M = TypeVar("M", bound=pydantic.BaseModel)
 logger = logging.getLogger("mcpkit.client")
 
@@ -787,8 +787,8 @@ class Client:
     # -- requests -------------------------------------------------------------------------------
 
     def _timeout(self, timeout: TimeoutTypes, max_total_timeout: float | None) -> Timeout:
-        chosen = self.timeout if timeout is _UNSET else resolve(timeout, self.timeout)
-        if max_total_timeout is not _UNSET:
+        chosen = self.timeout if timeout is DEFAULT else resolve(timeout, self.timeout)
+        if max_total_timeout is not DEFAULT:
             chosen = replace(chosen, max_total=max_total_timeout)
         return chosen
 
@@ -797,9 +797,9 @@ class Client:
         method: str,
         params: JSONObject | None = None,
         *,
-        timeout: TimeoutTypes = _UNSET,
+        timeout: TimeoutTypes = DEFAULT,
         on_progress: ProgressCallback | None = None,
-        max_total_timeout: float | None = _UNSET,
+        max_total_timeout: float | None = DEFAULT,
         cache: CachePolicy = "use",
         mrtr: bool = True,
         on_log: LogHook | None = None,
@@ -889,7 +889,7 @@ class Client:
 
         return fetch
 
-    async def ping(self, *, timeout: TimeoutTypes = _UNSET) -> None:
+    async def ping(self, *, timeout: TimeoutTypes = DEFAULT) -> None:
         """Check the server is alive (raises on timeout or a closed connection).
 
         The modern wire has no ``ping``: ``server/discover`` is sent instead (never
@@ -1036,8 +1036,8 @@ class Client:
         name: str,
         arguments: Arguments | None = None,
         *,
-        timeout: TimeoutTypes = _UNSET,
-        max_total_timeout: float | None = _UNSET,
+        timeout: TimeoutTypes = DEFAULT,
+        max_total_timeout: float | None = DEFAULT,
         on_progress: ProgressCallback | None = None,
         meta: Mapping[str, Any] | None = None,
         raise_on_error: bool = False,
@@ -1089,7 +1089,7 @@ class Client:
         arguments: Arguments | None = None,
         *,
         ttl: int | None = None,
-        timeout: TimeoutTypes = _UNSET,
+        timeout: TimeoutTypes = DEFAULT,
         meta: Mapping[str, Any] | None = None,
         on_progress: ProgressCallback | None = None,
     ) -> TaskHandle:
@@ -1108,7 +1108,7 @@ class Client:
         arguments: Arguments | None = None,
         *,
         ttl: int | None = None,
-        timeout: TimeoutTypes = _UNSET,
+        timeout: TimeoutTypes = DEFAULT,
         on_progress: ProgressCallback | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> Task:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import pydantic
 
+from mcpkit._defaults import DEFAULT
 from mcpkit.client.arguments import arguments_to_wire
 from mcpkit.client.errors import TaskNotSupported
 from mcpkit.client.results import all_pages, cursor_params, parse
@@ -162,14 +163,12 @@ class TaskRequestor:
         """``method`` on the modern wire with the tasks extension in this request's client
         capabilities (MRTR rounds answered by the client's handlers when ``rounds``),
         through the client's request pipeline (cache, envelope, retry, telemetry)."""
-        from mcpkit.client.client import _UNSET
-
         client = self._client
         assert client._wire is not None
         return await client._pipeline.send(
             method,
             params,
-            client._timeout(_UNSET if timeout is None else timeout, _UNSET),
+            client._timeout(DEFAULT if timeout is None else timeout, DEFAULT),
             mrtr=rounds,
             extensions=_TASKS_EXTENSION_ONLY,
         )
@@ -551,13 +550,12 @@ async def start_tool_task(
     message)`` gets the tool's progress for the task's whole life on the 2025 wire (a 2026
     task has no stream to send it on).
     """
-    from mcpkit.client.client import _UNSET
 
     return await client._task_requestor.start(
         name,
         arguments,
         ttl=ttl,
-        timeout=_UNSET if timeout is None else timeout,
+        timeout=DEFAULT if timeout is None else timeout,
         meta=meta,
         on_progress=on_progress,
     )

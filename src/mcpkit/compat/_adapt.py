@@ -20,6 +20,7 @@ from typing import Any, get_args, get_origin
 
 import pydantic_core
 
+from mcpkit._defaults import DEFAULT
 from mcpkit._models import is_model, is_model_class
 from mcpkit.server.content import _Media, content_block
 from mcpkit.server.context import Context as NativeContext
@@ -239,12 +240,9 @@ def plain_class_model(returns: Any) -> Any:
     for field, tp in hints.items():
         if field.startswith("_"):
             continue
-        default = getattr(returns, field, _NO_DEFAULT)
-        fields[field] = tp if default is _NO_DEFAULT else (tp, default)
+        default = getattr(returns, field, DEFAULT)
+        fields[field] = tp if default is DEFAULT else (tp, default)
     return create_model(returns.__name__, __config__=ConfigDict(from_attributes=True), **fields)
-
-
-_NO_DEFAULT = object()
 
 
 def no_structured_output(returns: Any) -> bool:

@@ -41,8 +41,8 @@ from mcpkit._extras import needs_extra
 from mcpkit._lazy import lazy_module
 from mcpkit.bus import BusEvent, BusRelay, MemoryBus, NotificationBus
 from mcpkit.jsonrpc import JSONObject
-from mcpkit.server import apps as apps_feature
 from mcpkit.server import logging as log_feature
+from mcpkit.server import mcp_apps as apps_feature
 from mcpkit.server import scopes as scopes_feature
 from mcpkit.server import subscriptions
 from mcpkit.server.caching import DEFAULT_HINTS, CacheHints, CacheScope
@@ -581,7 +581,7 @@ class Server(Generic[LifespanT]):
         ``ui``: the ``ui://`` app resource (:meth:`ui`) rendering its results, and
         ``visibility``: who may call it, ``["model", "app"]`` (the default), ``["app"]``
         (only the app: hidden from clients without MCP Apps) or ``["model"]`` (see
-        :mod:`mcpkit.server.apps`).
+        :mod:`mcpkit.server.mcp_apps`).
         ``scopes``: a principal whose token (or API key) lacks any of them neither sees the
         tool in ``tools/list`` nor can call it (see :mod:`mcpkit.server.scopes`).
         """
@@ -839,7 +839,7 @@ class Server(Generic[LifespanT]):
         "resourceDomains": [...], "frameDomains": [...], "baseUriDomains": [...]}``),
         ``permissions`` (``["camera", "microphone", "geolocation", "clipboardWrite"]``),
         ``domain`` and ``prefers_border``. Link tools to it with ``@app.tool(ui=uri)``
-        (see :mod:`mcpkit.server.apps`)."""
+        (see :mod:`mcpkit.server.mcp_apps`)."""
 
         def decorator(fn: F) -> F:
             self.add_ui(

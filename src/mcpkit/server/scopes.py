@@ -32,7 +32,7 @@ import orjson
 from mcpkit.bus import LISTEN_METHOD
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
-from mcpkit.server import apps as apps_feature
+from mcpkit.server import mcp_apps as apps_feature
 from mcpkit.server import subscriptions
 from mcpkit.server.caching import CacheHints
 from mcpkit.server.pagination import Paginator

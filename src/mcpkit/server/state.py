@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 import orjson
 
 from mcpkit import owner as _owner
+from mcpkit._defaults import DEFAULT
 from mcpkit.errors import McpkitError
 from mcpkit.server.errors import ToolError
 
@@ -343,9 +344,6 @@ class NamespacedStateStore:
         """Nothing: the parent's store hears of its sessions itself."""
 
 
-_MISSING: Final[Any] = object()
-
-
 class State:
     """The state of the caller of one request (``ctx.state``; see the module)."""
 
@@ -381,4 +379,4 @@ class State:
 
     async def has(self, key: str) -> bool:
         """Whether ``key`` is set."""
-        return await self.get(key, _MISSING) is not _MISSING
+        return await self.get(key, DEFAULT) is not DEFAULT

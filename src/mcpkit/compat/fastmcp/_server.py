@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pydantic_core
 
+from mcpkit._defaults import DEFAULT
 from mcpkit.compat._adapt import (
     CompatToolEntry,
     ToolFailure,
@@ -32,7 +33,6 @@ from mcpkit.server.tools import error_result
 __all__ = ["FastMCP"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-_NOT_SET: Any = object()
 
 
 class FastToolEntry(CompatToolEntry):
@@ -128,7 +128,7 @@ class FastMCP(MCPServer[Any]):
         description: str | None = None,
         icons: list[Any] | None = None,
         tags: set[str] | None = None,
-        output_schema: Any = _NOT_SET,
+        output_schema: Any = DEFAULT,
         annotations: Any = None,
         meta: dict[str, Any] | None = None,
         **_options: Any,
@@ -195,7 +195,7 @@ class FastMCP(MCPServer[Any]):
         description: str | None = None,
         icons: list[Any] | None = None,
         tags: set[str] | None = None,
-        output_schema: Any = _NOT_SET,
+        output_schema: Any = DEFAULT,
         annotations: Any = None,
         meta: dict[str, Any] | None = None,
     ) -> None:
@@ -206,7 +206,7 @@ class FastMCP(MCPServer[Any]):
             structured = False  # the tool chooses its result itself
         if output_schema is None:
             structured = False
-        if output_schema is None or output_schema is _NOT_SET:
+        if output_schema is None or output_schema is DEFAULT:
             output_schema = None
         doc = parse_docstring(fn)
         annotated_title = (

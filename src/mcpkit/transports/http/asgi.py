@@ -8,11 +8,12 @@ once and writes whole bodies.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Iterable
 from typing import Any, Final
 
 import orjson
 
+from mcpkit.asgi_types import Message, Receive, Scope, Send
 from mcpkit.eager import Resume
 
 __all__ = [
@@ -38,10 +39,6 @@ __all__ = [
     "respond_json",
 ]
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
 
 JSON_HEADERS: Final = [(b"content-type", b"application/json")]
 #: The headers of an answer without a body (a length, so it is not sent chunked).

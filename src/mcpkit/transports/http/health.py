@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
 import orjson
 
-from mcpkit.transports.http.asgi import JSON_HEADERS, Receive, Scope, Send, respond
+from mcpkit.asgi_types import Receive, Scope, Send
+from mcpkit.transports.http.asgi import JSON_HEADERS, respond
 
 if TYPE_CHECKING:
     from mcpkit.server.app import Server

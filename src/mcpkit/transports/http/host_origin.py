@@ -20,8 +20,9 @@ import logging
 from collections.abc import Iterable
 from typing import Any, Final
 
+from mcpkit.asgi_types import Receive, Scope, Send
 from mcpkit.jsonrpc import INVALID_REQUEST
-from mcpkit.transports.http.asgi import Receive, Scope, Send, respond_error
+from mcpkit.transports.http.asgi import respond_error
 
 __all__ = ["HostOriginMiddleware", "check_bind"]
 

@@ -11,14 +11,14 @@ needs protection checks the request itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from starlette.routing import Match, Route, Router
 
-__all__ = ["CustomRoutes"]
+from mcpkit.asgi_types import Scope
 
-Scope = MutableMapping[str, Any]
+__all__ = ["CustomRoutes"]
 
 
 class CustomRoutes:
