@@ -236,3 +236,18 @@ def test_a_store_secret_too_short_is_named_as_the_problem(script: Path) -> None:
     text = err.decode()
     assert "cannot use --store: the store secret must be at least 16 bytes" in text, text
     assert "e.g. --store redis://" not in text  # the URL was not the problem
+
+
+def test_store_over_stdio_says_what_it_shares(script: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mcpkit", "run", str(script), "--store", "redis://127.0.0.1:1/0"],
+        cwd=ROOT,
+        env={**os.environ, "MCPKIT_STORE_SECRET": STORE_SECRET, "DEMO_NAME": "A"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert "--store over stdio: this process serves its one client" in done.stderr, done.stderr
+    assert "not the session" in done.stderr

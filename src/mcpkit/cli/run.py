@@ -363,6 +363,12 @@ def run_server(args: argparse.Namespace) -> int:
             raise CliError(f"no such file: {ref.path}")
         return _supervise(args, root)
     app = load_server(ref)
+    if args.transport == "stdio" and (getattr(args, "store", None) or os.environ.get(STORE_ENV)):
+        _note(
+            "note: --store over stdio: this process serves its one client; the store shares "
+            "tasks, state and notifications with the other processes on it, not the session "
+            "(several replicas of one server: --transport http)"
+        )
     _attach_store(app, args)
     if args.transport == "stdio":
         if sys.stdin.isatty():  # a person started it, not a client: say what is going on
