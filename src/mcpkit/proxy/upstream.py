@@ -258,6 +258,10 @@ def upstream_client(
     them all (a connection serving many clients, each request checked on its own).
     ``options`` go to :class:`~mcpkit.client.Client` as they are."""
     from mcpkit.client import Client
+    from mcpkit.client.elicitation import Elicitation
+    from mcpkit.client.notifications import ClientHooks
+    from mcpkit.client.options import ProtocolOptions
+    from mcpkit.client.sampling import Sampling
 
     caps = dict(capabilities) if capabilities is not None else None
     kwargs: dict[str, Any] = {}
@@ -267,9 +271,9 @@ def upstream_client(
         async def sample(_: Any, ctx: Any) -> Any:
             return await link.ask("sampling/createMessage", ctx.params)
 
-        kwargs["sampling_handler"] = sample
-        kwargs["sampling_tools"] = "tools" in sampling
-        kwargs["sampling_context"] = "context" in sampling
+        kwargs["sampling_handler"] = Sampling(
+            sample, tools="tools" in sampling, context="context" in sampling
+        )
     elicitation = caps.get("elicitation") if caps is not None else {"form": {}, "url": {}}
     if isinstance(elicitation, dict):
 
@@ -277,8 +281,7 @@ def upstream_client(
             return await link.ask("elicitation/create", ctx.params)
 
         modes = [m for m in ("form", "url") if m in elicitation] or ["form"]
-        kwargs["elicitation_handler"] = elicit
-        kwargs["elicitation_modes"] = tuple(modes)
+        kwargs["elicitation_handler"] = Elicitation(elicit, modes=tuple(modes))
     if caps is None or isinstance(caps.get("roots"), dict):
 
         async def roots() -> Any:
@@ -289,13 +292,15 @@ def upstream_client(
         kwargs["roots"] = roots
     # What the upstream asks goes to the link as it is (the typed handlers above only
     # declare the capabilities): the downstream client validates, not the proxy.
-    kwargs["request_handlers"] = {
+    handlers = {
         method: _forwarder(link, method) for method in CAPABILITY_OF if method in _declared(kwargs)
     }
     kwargs.update(
         on_notification=link.notification,
         on_log=_noop,
-        on_list_changed=_noop,  # a modern upstream's list changes come on a listen stream
+        # a modern upstream's list changes come on a listen stream
+        hooks=ClientHooks(on_list_changed=_noop),
+        protocol=ProtocolOptions(request_handlers=handlers),
         era=era,
         cache=False,
         timeout=None,
