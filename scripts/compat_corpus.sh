@@ -2,7 +2,9 @@
 # The compat corpus: published MCP servers (PyPI) run as published and unchanged on mcpkit.
 #
 # Each server of tests/compat/corpus/servers.tsv is installed, pinned, into its own virtualenv
-# .cache/compat-corpus/NAME together with this checkout's mcpkit (editable); then
+# .cache/compat-corpus/NAME together with this checkout's mcpkit (editable): the servers of
+# the CI part exactly as their lock says (locks/corpus/NAME.txt, with hashes, written by
+# scripts/lock.sh), so CI runs the same versions next year; then
 # tests/compat/corpus/compare.py starts it twice, as published (its console script) and on
 # mcpkit (`python -m mcpkit.compat` with the same command line), drives both with the
 # official Python client (.cache/peers/py, scripts/peers.sh) through
@@ -55,16 +57,23 @@ install_one() {
     req="$(field "$name" 2)"
     venv="$CORPUS/$name"
     stamp="$venv/.requirement"
-    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$req" ]; then
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$req $(cksum < "$ROOT/locks/corpus/$name.txt" 2>/dev/null)" ]; then
         return 0
     fi
     rm -rf "$venv"
     "$PYTHON" -m venv "$venv"
-    local reqs
+    local reqs lock="$ROOT/locks/corpus/$name.txt" pip=("$venv/bin/python" -m pip install --quiet
+        --disable-pip-version-check)
     read -r -a reqs <<< "$req"  # a requirement may pin the SDK too: "server==1 mcp==1.30.0"
-    if "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${reqs[@]}" -e "$ROOT" \
-        > "$venv.install.log" 2>&1; then
-        echo "$req" > "$stamp"
+    # A server of the CI part installs exactly what its lock says (scripts/lock.sh writes it),
+    # then mcpkit from this checkout without resolving anything again; the others as asked.
+    if if [ -f "$lock" ]; then
+            "${pip[@]}" --require-hashes --no-deps -r "$lock" \
+                && "${pip[@]}" --no-deps --no-build-isolation -e "$ROOT"
+        else
+            "${pip[@]}" "${reqs[@]}" -e "$ROOT"
+        fi > "$venv.install.log" 2>&1; then
+        echo "$req $(cksum < "$ROOT/locks/corpus/$name.txt" 2>/dev/null)" > "$stamp"
     else
         echo "install failed: $name (see ${venv#"$ROOT"/}.install.log)" >&2
     fi

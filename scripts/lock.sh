@@ -34,4 +34,13 @@ UV=("$TOOLS/bin/uv" pip compile --universal --python-version 3.11 --generate-has
 for lock in peer-mcp peer-fastmcp peer-mcp1 bench-ref; do
     "${UV[@]}" "locks/$lock.in" -o "locks/$lock.txt"
 done
-echo "locks written: $(ls locks/*.txt | tr '\n' ' ')"
+# The compat corpus's CI part (tests/compat/corpus/servers.tsv, "yes" in the last column):
+# each published server with mcpkit's own requirements and the build backend, one lock each.
+mkdir -p locks/corpus
+while IFS=$'\t' read -r name req _style _command in_ci; do
+    case "$name" in ''|'#'*) continue ;; esac
+    [ "$in_ci" = "yes" ] || continue
+    printf '%s\n' $req >"locks/corpus/$name.in"
+    "${UV[@]}" pyproject.toml locks/build.in "locks/corpus/$name.in" -o "locks/corpus/$name.txt"
+done <tests/compat/corpus/servers.tsv
+echo "locks written: $(ls locks/*.txt locks/corpus/*.txt | tr '\n' ' ')"
