@@ -79,7 +79,8 @@ def workers(tmp_path: Path) -> Iterator[Any]:
             stderr=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             text=True,
-            env=cli_env(**env),
+            # --workers serves with uvicorn (granian is refused), in the granian run too
+            env=cli_env(**{"MCPKIT_HTTP_SERVER": "uvicorn", **env}),
         )
         started.append(proc)
         assert proc.stderr is not None
