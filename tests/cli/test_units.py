@@ -119,3 +119,19 @@ def test_cli_errors_are_in_the_error_tree() -> None:
     assert issubclass(CliError, CommandLineError)
     error = Declined("the user said no")
     assert isinstance(error, McpkitError) and error.code == 0
+
+
+def test_a_server_whose_store_is_down_is_not_told_to_start() -> None:
+    from mcpkit.cli.app import _explain
+    from mcpkit.errors import HTTP_ERROR, McpError
+
+    down = McpError(
+        HTTP_ERROR,
+        "HTTP 503 Service Unavailable: Shared store unavailable: Redis did not answer",
+        {"status": 503},
+    )
+    assert "its shared store is not" in (_explain(down).hint or "")
+    failing = McpError(HTTP_ERROR, "HTTP 500 Internal Server Error", {"status": 500})
+    assert "could not answer (HTTP 500)" in (_explain(failing).hint or "")
+    refused = McpError(HTTP_ERROR, "HTTP request failed", {"exception": "ConnectError"})
+    assert "that the server is running" in (_explain(refused).hint or "")

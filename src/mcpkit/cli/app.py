@@ -491,6 +491,13 @@ def _explain(exc: BaseException) -> CliError:
             hint = "the server wants credentials: add -H 'Authorization: Bearer TOKEN'"
         elif status in (404, 405):
             hint = "check the URL's path (mcpkit run serves at /mcp)"
+        elif status == 503 and "store" in exc.message.lower():
+            hint = (
+                "the server is running but its shared store is not: check the store "
+                "(redis-cli -u URL ping)"
+            )
+        elif isinstance(status, int) and status >= 500:
+            hint = f"the server is running but could not answer (HTTP {status}): see its log"
         else:
             hint = "check the URL and that the server is running (mcpkit run FILE --transport http)"
         return CliError(f"connection failed: {_one_line(exc.message)}", hint)
