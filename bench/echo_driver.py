@@ -58,3 +58,25 @@ def check(results: list[Any], calls: int) -> None:
     for result in results:
         if result["content"][0]["text"] != "hello" or result.get("isError"):
             raise SystemExit(f"wrong answer: {result!r}")
+
+
+async def sample(
+    servers: dict[Any, Server[Any]],
+    variants: list[tuple[str, Any]],
+    calls: int,
+    rounds: int,
+    smoke: bool,
+) -> dict[tuple[str, Any], list[float]]:
+    """CPU µs per call of each ``(era, variant)`` over ``rounds`` interleaved rounds, every
+    variant warmed up (and checked) once first; a smoke run checks every round's answers."""
+    for era, v in variants:
+        _, results = await drive(servers[v], era, min(calls, 64))
+        check(results, min(calls, 64))
+    samples: dict[tuple[str, Any], list[float]] = {key: [] for key in variants}
+    for _ in range(rounds):
+        for era, v in variants:
+            spent, results = await drive(servers[v], era, calls)
+            if smoke:
+                check(results, calls)
+            samples[(era, v)].append(spent / calls * 1e6)
+    return samples

@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from echo_driver import IN_FLIGHT, check, drive
+from echo_driver import IN_FLIGHT, sample
 
 from mcpkit import Depends, Server
 
@@ -87,17 +87,7 @@ async def run(calls: int, rounds: int, smoke: bool) -> dict[tuple[str, str], lis
         if app.handler_table()["tools/call"] != app.tools.call_tool:
             raise SystemExit(f"the {name} server does not serve the registry's tools/call")
     variants = [(era, v) for era in ("legacy", "modern") for v in VARIANTS]
-    for era, v in variants:  # warm up (and check) every variant once
-        _, results = await drive(servers[v], era, min(calls, 64))
-        check(results, min(calls, 64))
-    samples: dict[tuple[str, str], list[float]] = {key: [] for key in variants}
-    for _ in range(rounds):
-        for era, v in variants:
-            spent, results = await drive(servers[v], era, calls)
-            if smoke:
-                check(results, calls)
-            samples[(era, v)].append(spent / calls * 1e6)
-    return samples
+    return await sample(servers, variants, calls, rounds, smoke)
 
 
 def table(samples: dict[tuple[str, str], list[float]]) -> str:

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from echo_driver import IN_FLIGHT, check, drive
+from echo_driver import IN_FLIGHT, sample
 
 from mcpkit import Server
 from mcpkit.server.middleware import CallNext, MiddlewareContext
@@ -51,17 +51,7 @@ async def run(calls: int, rounds: int, smoke: bool) -> dict[tuple[str, int], lis
     bare = servers[0]
     if bare.handler_table()["tools/call"] != bare.tools.call_tool:
         raise SystemExit("the bare server does not serve the features' own handlers")
-    for era, n in variants:  # warm up (and check) every variant once
-        _, results = await drive(servers[n], era, min(calls, 64))
-        check(results, min(calls, 64))
-    samples: dict[tuple[str, int], list[float]] = {v: [] for v in variants}
-    for _ in range(rounds):
-        for era, n in variants:
-            spent, results = await drive(servers[n], era, calls)
-            if smoke:
-                check(results, calls)
-            samples[(era, n)].append(spent / calls * 1e6)
-    return samples
+    return await sample(servers, variants, calls, rounds, smoke)
 
 
 def table(samples: dict[tuple[str, int], list[float]]) -> str:
