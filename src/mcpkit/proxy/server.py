@@ -210,13 +210,29 @@ class ProxyServer(Server):
         self._traits: set[str] = set()  # what the upstream was seen doing (see Link)
         self._task_support: dict[str, str] = {}  # upstream tool -> its taskSupport
         self._requestor = LegacyRequestor()
-        #: The downstream owner of each task created through the proxy (the upstream sees
-        #: one owner for every client sharing a connection).
-        self.task_owners = TaskOwners()
+        self._task_owners: TaskOwners | None = None
         self._task_questions = TaskQuestions()
         self._background: set[asyncio.Task[Any]] = set()
         self._watchers: set[asyncio.Task[Any]] = set()
         self.on_roots_changed(self._roots_changed_upstream)
+
+    @property
+    def task_owners(self) -> TaskOwners:
+        """The downstream owner of each task created through the proxy (the upstream sees
+        one owner for every client sharing a connection): in the shared store when the
+        proxy has one (so every replica checks it), else in this process; made on first use.
+        """
+        owners = self._task_owners
+        if owners is None:
+            backend = self.store_backend
+            if backend is None:
+                owners = TaskOwners()
+            else:
+                from mcpkit.redis.task_owners import RedisOwnerRecords
+
+                owners = TaskOwners(RedisOwnerRecords(backend))
+            self._task_owners = owners
+        return owners
 
     # -- the upstream -----------------------------------------------------------------------
 
@@ -744,16 +760,16 @@ class ProxyServer(Server):
             and method != "tasks/list"
             and (rctx.envelope is None or opted_in(rctx.envelope))  # else -32021 first
         ):
-            self.task_owners.check((params or {}).get("taskId"), task_owner(rctx.session))
+            await self.task_owners.check((params or {}).get("taskId"), task_owner(rctx.session))
         result = await self._forward_one(params, rctx)
         if method == "tools/list" and isinstance(result, dict):
             tools = result.get("tools")
             if isinstance(tools, list):
                 self._know_tools(tools)
         elif method == "tools/call":
-            self.task_owners.created(result, task_owner(rctx.session))
+            await self.task_owners.created(result, task_owner(rctx.session))
         elif method == "tasks/list":
-            result = self.task_owners.visible(result, task_owner(rctx.session))
+            result = await self.task_owners.visible(result, task_owner(rctx.session))
         return result
 
     async def _forward_one(self, params: JSONObject | None, rctx: ServerRequestContext) -> Any:

@@ -24,6 +24,8 @@ key                                       what
 ``P:t:{tid}:out``                         string: the task's outcome (JSON)
 ``P:t:{tid}:lease``                       string: the replica running the task (heartbeat)
 ``P:o:<owner>``                           sorted set: an owner's task ids by listing order
+``P:po:{tid}``                            string: the downstream owner of a task a proxy
+                                          passed through (:mod:`mcpkit.redis.task_owners`)
 ``P:tseq``                                counter: task listing order
 ``P:request-state-keys``                  string: the shared MRTR sealing keys, wrapped with
                                           the deployment secret (AES-256-GCM)
@@ -92,6 +94,9 @@ class Keyspace:
 
     def owner_tasks(self, owner: str) -> str:
         return f"{self.prefix}:o:{owner}"
+
+    def proxy_task_owner(self, tid: str) -> str:
+        return f"{self.prefix}:po:{{{tid}}}"
 
     @property
     def task_seq(self) -> str:
