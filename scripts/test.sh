@@ -32,6 +32,9 @@ pytest_stage() {
 stage "ruff check" ruff check .
 stage "ruff format" ruff format --check src tests
 stage "mypy --strict src" mypy
+# The layers of pyproject.toml [tool.importlinter] over every import (tests/test_layers.py
+# also bounds the import cycles).
+stage "import layers (lint-imports)" lint-imports --no-cache
 # The official SDKs the interop tests (tests/interop) run against, in .cache/peers.
 stage "interop peers" bash scripts/peers.sh
 # redis-server, nginx and chromium for the scale-out and browser tests (Debian packages).
