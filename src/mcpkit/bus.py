@@ -84,21 +84,29 @@ logger = logging.getLogger("mcpkit.bus")
 @dataclass(frozen=True, slots=True)
 class BusEvent:
     """One change: a list changed (``kind`` tools/prompts/resources), or the resource at
-    ``uri`` was updated (``kind`` resource_updated)."""
+    ``uri`` was updated (``kind`` resource_updated). ``audience``: the change concerns one
+    caller only (a list its own rules changed, ``ctx.enable``/``ctx.disable``): only the
+    listen streams opened with that audience receive it; None, every listener."""
 
     kind: EventKind
     uri: str | None = None
+    audience: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in _METHODS:
             raise ValueError(f"unknown event kind {self.kind!r}")
         if (self.kind == "resource_updated") != (self.uri is not None):
             raise ValueError("a uri is given exactly for resource_updated events")
+        if self.audience is not None and type(self.audience) is not str:
+            raise ValueError("an event's audience is a string")
 
     @classmethod
-    def list_changed(cls, kind: Literal["tools", "prompts", "resources"]) -> BusEvent:
-        """The tools, prompts or resources list changed."""
-        return cls(kind)
+    def list_changed(
+        cls, kind: Literal["tools", "prompts", "resources"], audience: str | None = None
+    ) -> BusEvent:
+        """The tools, prompts or resources list changed (for ``audience`` only, when
+        given)."""
+        return cls(kind, None, audience)
 
     @classmethod
     def resource_updated(cls, uri: str) -> BusEvent:
@@ -112,14 +120,16 @@ class BusEvent:
 
     def to_json(self) -> bytes:
         """The event as JSON bytes (for a shared bus)."""
-        return orjson.dumps({"kind": self.kind, "uri": self.uri})
+        if self.audience is None:
+            return orjson.dumps({"kind": self.kind, "uri": self.uri})
+        return orjson.dumps({"kind": self.kind, "uri": self.uri, "audience": self.audience})
 
     @classmethod
     def from_json(cls, data: bytes | str) -> BusEvent:
         """The inverse of :meth:`to_json`; ValueError for anything else."""
         try:
             obj = orjson.loads(data)
-            return cls(obj["kind"], obj.get("uri"))
+            return cls(obj["kind"], obj.get("uri"), obj.get("audience"))
         except (orjson.JSONDecodeError, KeyError, TypeError) as exc:
             raise ValueError(f"not a bus event: {exc}") from None
 
@@ -419,12 +429,19 @@ def open_listen(
     capabilities: Mapping[str, Any],
     *,
     max_pending: int = DEFAULT_MAX_PENDING,
+    audience: str | None = None,
 ) -> ListenStream:
     """Serve a ``subscriptions/listen`` request with id ``subscription_id``: parse its
     filter (-32602), narrow it to what ``capabilities`` can send, and subscribe at once,
-    so no event published after this call is missed."""
+    so no event published after this call is missed. The stream receives the events for
+    every listener and those for ``audience`` (its caller), when given."""
     honoured = honoured_filter(parse_listen_params(params), capabilities)
-    return ListenStream(subscription_id, honoured, bus.subscribe(honoured, max_pending=max_pending))
+    matches = honoured.matches
+
+    def accept(event: BusEvent) -> bool:
+        return (event.audience is None or event.audience == audience) and matches(event)
+
+    return ListenStream(subscription_id, honoured, bus.subscribe(accept, max_pending=max_pending))
 
 
 Sink = Callable[[BusEvent], None]
@@ -502,11 +519,17 @@ class BusRelay:
         capabilities: Mapping[str, Any],
         *,
         max_pending: int = DEFAULT_MAX_PENDING,
+        audience: str | None = None,
     ) -> ListenStream:
         """A listen stream fed by this relay (see :func:`open_listen`); starts the relay."""
         self.start()
         return open_listen(
-            self.local, subscription_id, params, capabilities, max_pending=max_pending
+            self.local,
+            subscription_id,
+            params,
+            capabilities,
+            max_pending=max_pending,
+            audience=audience,
         )
 
     def publish(self, event: BusEvent) -> None:

@@ -17,8 +17,10 @@ out to
 A listen stream sends ``notifications/subscriptions/acknowledged`` first (the subset of
 the filter the server honours: the list changes of features declaring ``listChanged``,
 resource updates when ``resources`` declares ``subscribe``), then one notification per
-matching event, each tagged with ``io.modelcontextprotocol/subscriptionId`` (the listen
-request's id) and related to the listen request: on stdio they share the one channel (the
+matching event (an event for one caller only, such as the list change of its own
+``ctx.enable``/``ctx.disable``, goes to the streams of that caller: :func:`audience_of`),
+each tagged with ``io.modelcontextprotocol/subscriptionId`` (the listen request's id) and
+related to the listen request: on stdio they share the one channel (the
 client demultiplexes by the id), on Streamable HTTP they are the listen POST's SSE
 response. The request stays open until the client cancels it (``notifications/cancelled``
 on stdio, closing the stream on HTTP: no response) or the server ends it (shutdown, or a
@@ -28,8 +30,9 @@ listener that fell too far behind): then it answers the closing result
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from mcpkit.bus import LISTEN_METHOD, BusEvent
 from mcpkit.errors import ConnectionClosed
@@ -37,9 +40,10 @@ from mcpkit.jsonrpc import JSONObject
 
 if TYPE_CHECKING:
     from mcpkit.server.app import Server
+    from mcpkit.server.context import Context
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 
-__all__ = ["LIST_KINDS", "deliver_to_sessions", "handlers", "listen"]
+__all__ = ["LIST_KINDS", "audience", "audience_of", "deliver_to_sessions", "handlers", "listen"]
 
 UPDATED: Final = "notifications/resources/updated"
 #: The lists whose changes are announced (``notifications/<kind>/list_changed``).
@@ -51,9 +55,32 @@ def handlers() -> dict[str, ServerHandler]:
     return {LISTEN_METHOD: listen}
 
 
+def audience_of(ctx: Context[Any]) -> str | None:
+    """The bus audience of ``ctx``'s caller: a hash of the owner of its state (the
+    principal, or the connection over stdio and memory; see
+    :func:`mcpkit.server.state.state_owner`), so the owner itself (a session id is a
+    credential) never travels on a shared bus. None when the request has no owner."""
+    from mcpkit.server.state import StateOwnerMissing, state_owner
+
+    try:
+        owner = state_owner(ctx)
+    except StateOwnerMissing:
+        return None
+    return audience(owner)
+
+
+def audience(owner: str) -> str:
+    """The bus audience of the state owner ``owner`` (see :func:`audience_of`)."""
+    return hashlib.blake2b(owner.encode(), digest_size=16).hexdigest()
+
+
 def deliver_to_sessions(server: Server, event: BusEvent) -> None:
     """Announce ``event`` to ``server``'s handshake-era sessions (the relay's sink for
-    them); modern sessions hear of changes only through their listen streams."""
+    them); modern sessions hear of changes only through their listen streams. An event
+    for one caller (``audience``) is for listen streams only: a 2025 session is told of
+    its own changes directly."""
+    if event.audience is not None:
+        return
     for session in list(server.sessions):
         if session.era == "modern":
             continue
@@ -81,7 +108,10 @@ async def listen(
     version = envelope.version if envelope is not None else None
     capabilities = server.capabilities(version or server.modern_versions[0])
     rid = rctx.request_id
-    stream = server.relay.open_listen(rid, params, capabilities)
+    from mcpkit.server.context import Context
+
+    audience = audience_of(Context(rctx))
+    stream = server.relay.open_listen(rid, params, capabilities, audience=audience)
     session = rctx.session
     try:
         async for frame in stream:

@@ -30,8 +30,9 @@ apply: a component needing scopes the caller's token lacks stays hidden.
 For that caller the lists leave out what its rules hide, and a call, ``prompts/get`` or read
 of it answers as if it did not exist (-32602 unknown tool/prompt, resource not found). A 2025
 session is sent the list-changed notifications of the kinds a change may touch, and only
-that session; a 2026-07-28 client sees the change on its next list (those lists carry
-``ttlMs: 0`` and ``cacheScope: "private"``).
+that session; on the 2026-07-28 wire they go to the ``subscriptions/listen`` streams of
+that caller only (on any replica: through the server's bus), and its lists carry
+``ttlMs: 0`` and ``cacheScope: "private"``.
 
 Cost: nothing is installed until some handler calls ``ctx.enable``/``ctx.disable`` in this
 process (or the server is made with ``Server(session_visibility=True)``, which a server on a
@@ -72,6 +73,13 @@ _NOTIFY: Final = {
     "prompts": "notifications/prompts/list_changed",
     "resources": "notifications/resources/list_changed",
     "templates": "notifications/resources/list_changed",
+}
+#: The list a kind of component is in (templates are announced as the resources list).
+_LIST_OF: Final[dict[str, Literal["tools", "prompts", "resources"]]] = {
+    "tools": "tools",
+    "prompts": "prompts",
+    "resources": "resources",
+    "templates": "resources",
 }
 _NO_CACHE: Final = CacheHints(0, "private")
 
@@ -185,6 +193,13 @@ async def change(
     if ctx.envelope is None:  # a 2025 session: tell it, and it alone
         for method in {_NOTIFY[k] for k in (rule["kinds"] or _KINDS)}:
             await ctx.session.send_quietly(method)
+        return
+    from mcpkit.bus import BusEvent
+    from mcpkit.server.subscriptions import audience
+
+    to = audience(owner)  # the listen streams of this caller, on any replica
+    for kind in sorted({_LIST_OF[k] for k in (rule["kinds"] or _KINDS)}):
+        server.relay.publish(BusEvent.list_changed(kind, to))
 
 
 async def _with_revealed(
