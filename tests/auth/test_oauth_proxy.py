@@ -7,6 +7,7 @@ that started the login, the consent page unframeable and refused cross-site."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import secrets
@@ -25,7 +26,12 @@ from mcpkit.auth import (
     UpstreamError,
 )
 from mcpkit.auth.oauth_proxy import OAuthProxy
-from mcpkit.auth.proxy_store import MemoryProxyStore, ProxyStore, RedisProxyStore
+from mcpkit.auth.proxy_store import (
+    MemoryProxyStore,
+    ProxyStore,
+    RedisProxyStore,
+    SQLiteProxyStore,
+)
 from mcpkit.errors import AuthError, McpkitError
 from mcpkit.transports.http import running
 from tests.auth.conftest import Late
@@ -52,10 +58,15 @@ def pkce() -> tuple[str, str]:
     return verifier, challenge
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", "sqlite", "redis"])
 async def proxy_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[ProxyStore]:
     if request.param == "memory":
         yield MemoryProxyStore()
+        return
+    if request.param == "sqlite":
+        sqlite = SQLiteProxyStore(tmp_path / "proxy.sqlite3")
+        yield sqlite
+        sqlite.close()
         return
     redis = RedisProcess(tmp_path)
     redis.start()
@@ -223,6 +234,8 @@ async def raw_store(store: ProxyStore) -> bytes:
     """Every byte the store holds, as read by anyone with access to it."""
     if isinstance(store, MemoryProxyStore):
         return b"".join(v for v, _ in store.values.values())
+    if isinstance(store, SQLiteProxyStore):  # the database file and its write-ahead log
+        return b"".join(p.read_bytes() for p in store.path.parent.glob(store.path.name + "*"))
     assert isinstance(store, RedisProxyStore)
     keys = await store.redis.keys("*")
     return b"".join([k for k in keys] + [await store.redis.get(k) or b"" for k in keys])
@@ -382,6 +395,25 @@ async def test_a_run_out_upstream_token_is_refreshed_at_the_provider(env: Env) -
     assert len(env.idp.issued) == 2
     raw = await raw_store(env.proxy.proxy_store)
     assert fresh["access_token"].encode() not in raw
+
+
+async def test_sqlite_proxy_store_survives_a_restart(tmp_path: Path) -> None:
+    """Values outlive the process (wall-clock expiry), ``take`` gives a value once, the
+    file is the owner's only."""
+    path = tmp_path / "proxy.sqlite3"
+    first = SQLiteProxyStore(path)
+    await first.put("login:a", b"sealed-a", 600)
+    await first.put("login:b", b"sealed-b", 0)
+    await first.put("upstream:f", b"sealed-f", None)
+    first.close()
+    assert path.stat().st_mode & 0o777 == 0o600
+    second = SQLiteProxyStore(path)
+    assert await second.get("upstream:f") == b"sealed-f"
+    assert await second.get("login:b") is None  # expired
+    results = await asyncio.gather(*(second.take("login:a") for _ in range(5)))
+    assert results.count(b"sealed-a") == 1 and results.count(None) == 4
+    assert await second.take("login:b") is None
+    second.close()
 
 
 def test_upstream_error_is_an_auth_error() -> None:

@@ -3,9 +3,10 @@
 Client side: :class:`OAuthClientAuth` (an ``httpx.Auth``; pass it as ``auth=`` to
 :class:`mcpkit.Client`), :class:`ClientMetadata`, :class:`PrivateKey`, the token stores.
 Embedded authorization server: :class:`AuthorizationServer` (state in :class:`MemoryAuthStore`,
-:class:`SQLiteAuthStore` or :class:`RedisAuthStore`); in front of an identity provider
+:class:`SQLiteAuthStore` or :class:`RedisAuthStore`; clients by registration or by
+:class:`ClientMetadataDocuments`); in front of an identity provider
 without dynamic registration, :class:`OAuthProxy` (logins pending and upstream tokens in
-:class:`MemoryProxyStore` or :class:`RedisProxyStore`) and its presets
+:class:`MemoryProxyStore`, :class:`SQLiteProxyStore` or :class:`RedisProxyStore`) and its presets
 (:class:`GitHubProvider`, :class:`GoogleProvider`, :class:`EntraIDProvider`,
 :class:`OktaProvider`, :class:`Auth0Provider`, :class:`KeycloakProvider`,
 :class:`WorkOSProvider`, :class:`CognitoProvider`, :class:`OIDCProvider`).
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from mcpkit.auth.as_store import AuthStore, MemoryAuthStore, SQLiteAuthStore
     from mcpkit.auth.as_store_redis import RedisAuthStore
     from mcpkit.auth.authorization_server import AuthorizationRequest, AuthorizationServer
+    from mcpkit.auth.cimd import ClientMetadataDocuments, ClientMetadataError
     from mcpkit.auth.client import (
         AuthorizationHandler,
         AuthorizationResponse,
@@ -55,7 +57,12 @@ if TYPE_CHECKING:
         OktaProvider,
         WorkOSProvider,
     )
-    from mcpkit.auth.proxy_store import MemoryProxyStore, ProxyStore, RedisProxyStore
+    from mcpkit.auth.proxy_store import (
+        MemoryProxyStore,
+        ProxyStore,
+        RedisProxyStore,
+        SQLiteProxyStore,
+    )
     from mcpkit.auth.registration import ClientMetadata, PrivateKey
     from mcpkit.auth.server import AccessToken, ResourceServer, TokenVerifier
     from mcpkit.auth.tokens import (
@@ -80,6 +87,8 @@ _WHERE = {
     "MemoryAuthStore": "as_store",
     "SQLiteAuthStore": "as_store",
     "RedisAuthStore": "as_store_redis",
+    "ClientMetadataDocuments": "cimd",
+    "ClientMetadataError": "cimd",
     "AuthorizationRequest": "authorization_server",
     "AuthorizationServer": "authorization_server",
     "AuthorizationHandler": "client",
@@ -111,6 +120,7 @@ _WHERE = {
     "MemoryProxyStore": "proxy_store",
     "ProxyStore": "proxy_store",
     "RedisProxyStore": "proxy_store",
+    "SQLiteProxyStore": "proxy_store",
     "ClientMetadata": "registration",
     "PrivateKey": "registration",
     "AccessToken": "server",
@@ -140,6 +150,8 @@ __all__ = [
     "AuthorizationServerMismatchError",
     "ClientInfo",
     "ClientMetadata",
+    "ClientMetadataDocuments",
+    "ClientMetadataError",
     "CognitoProvider",
     "DPoPVerifier",
     "EntraIDProvider",
@@ -170,6 +182,7 @@ __all__ = [
     "ResourceMismatchError",
     "ResourceServer",
     "SQLiteAuthStore",
+    "SQLiteProxyStore",
     "SQLiteTokenStore",
     "StaticKeys",
     "TokenStore",

@@ -43,6 +43,7 @@ from mcpkit.auth.as_store import (
     RegisteredClient,
     digest,
 )
+from mcpkit.auth.cimd import ClientMetadataDocuments, ClientMetadataError, valid_redirect_uri
 from mcpkit.auth.registration import is_secure_url
 
 if TYPE_CHECKING:
@@ -93,7 +94,10 @@ class AuthorizationServer:
     ``access_token_ttl`` / ``refresh_token_ttl`` / ``code_ttl``: lifetimes in seconds
     (refresh None: no expiry). ``consent``: after ``approve`` names the user, show the
     consent page (:mod:`mcpkit.auth.consent`) and issue the code only when the user allows.
-    ``clock``: the time source (tests).
+    ``client_id_metadata_documents``: accept clients whose ``client_id`` is the HTTPS URL
+    of their metadata document (True, the default: with the default
+    :class:`~mcpkit.auth.cimd.ClientMetadataDocuments`; or one configured; False: only
+    registered clients). ``clock``: the time source (tests).
     """
 
     def __init__(
@@ -110,6 +114,7 @@ class AuthorizationServer:
         refresh_token_ttl: int | None = 30 * 24 * 3600,
         code_ttl: int = 60,
         consent: bool = False,
+        client_id_metadata_documents: bool | ClientMetadataDocuments = True,
         clock: Callable[[], float] = time.time,
     ) -> None:
         from joserfc.jwk import ECKey
@@ -139,6 +144,14 @@ class AuthorizationServer:
         self._consent_key = hashlib.sha256(
             b"mcpkit consent ticket\x00" + signing_key.as_pem(private=True)
         ).digest()
+        #: The client ID metadata documents accepted (None: registered clients only).
+        self.documents: ClientMetadataDocuments | None = (
+            client_id_metadata_documents
+            if isinstance(client_id_metadata_documents, ClientMetadataDocuments)
+            else ClientMetadataDocuments()
+            if client_id_metadata_documents
+            else None
+        )
         self.access_token_ttl = access_token_ttl
         self.refresh_token_ttl = refresh_token_ttl
         self.code_ttl = code_ttl
@@ -161,6 +174,8 @@ class AuthorizationServer:
             "revocation_endpoint_auth_methods_supported": list(_METHODS),
             "authorization_response_iss_parameter_supported": True,
         }
+        if self.documents is not None:
+            self.metadata["client_id_metadata_document_supported"] = True
         if self.scopes_supported:
             self.metadata["scopes_supported"] = list(self.scopes_supported)
 
@@ -211,6 +226,14 @@ class AuthorizationServer:
         for path, methods, handler in routes:
             app.custom_route(path, methods)(handler)
 
+    async def get_client(self, client_id: str) -> RegisteredClient | None:
+        """The client ``client_id`` names: a registered one, or the one its metadata
+        document describes (:class:`~mcpkit.auth.cimd.ClientMetadataError` when that
+        document is refused); None when unknown."""
+        if self.documents is not None and self.documents.is_document_url(client_id):
+            return await self.documents.client(client_id)
+        return await self.store.get_client(client_id)
+
     # -- endpoints ---------------------------------------------------------------------------
 
     async def serve_metadata(self, request: Request) -> Response:
@@ -233,9 +256,7 @@ class AuthorizationServer:
         if not isinstance(uris, list) or not uris or not all(isinstance(u, str) for u in uris):
             return _error("invalid_redirect_uri", "redirect_uris must be a non-empty list")
         for uri in uris:
-            parts = urlsplit(uri)
-            custom = parts.scheme not in ("http", "https") and bool(parts.scheme)
-            if parts.fragment or not (custom or is_secure_url(uri)):
+            if not valid_redirect_uri(uri):
                 return _error(
                     "invalid_redirect_uri", f"Not an https, loopback or app redirect URI: {uri}"
                 )
@@ -276,7 +297,10 @@ class AuthorizationServer:
         query = request.query_params
         if any(len(query.getlist(k)) > 1 for k in query):
             return _page(400, "A parameter is repeated")
-        client = await self.store.get_client(query.get("client_id", ""))
+        try:
+            client = await self.get_client(query.get("client_id", ""))
+        except ClientMetadataError as exc:
+            return _page(400, str(exc))
         if client is None:
             return _page(400, "Unknown client")
         redirect = query.get("redirect_uri")
@@ -371,8 +395,12 @@ class AuthorizationServer:
         ticket = consent.seal(
             self._consent_key, {**pending, "csrf": csrf, "exp": self._now() + consent.TTL}
         )
+        name = str(client.metadata.get("client_name") or client.client_id)
+        if self.documents is not None and self.documents.is_document_url(client.client_id):
+            # a metadata document names itself: show where it comes from
+            name = f"{name} ({urlsplit(client.client_id).netloc})"
         return consent.page(
-            client_name=str(client.metadata.get("client_name") or client.client_id),
+            client_name=name,
             redirect_uri=pending["redirect_uri"],
             scopes=pending["scopes"],
             resource=pending["resource"],
@@ -591,7 +619,10 @@ class AuthorizationServer:
             client_id, used = basic_id, "client_secret_basic"
         elif "client_secret" in form:
             secret, used = form["client_secret"], "client_secret_post"
-        client = await self.store.get_client(client_id or "")
+        try:
+            client = await self.get_client(client_id or "")
+        except ClientMetadataError as exc:
+            raise _OAuthError("invalid_client", str(exc), 401) from None
         if client is None:
             raise _OAuthError("invalid_client", "Unknown client", 401)
         if client.auth_method != used:

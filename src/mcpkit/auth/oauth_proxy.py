@@ -38,6 +38,7 @@ import orjson
 
 from mcpkit.auth.as_store import AuthStore, MemoryAuthStore, digest
 from mcpkit.auth.authorization_server import AuthorizationRequest, AuthorizationServer
+from mcpkit.auth.cimd import ClientMetadataDocuments, ClientMetadataError
 from mcpkit.auth.proxy_store import MemoryProxyStore, ProxyStore
 from mcpkit.errors import AuthError
 
@@ -79,7 +80,8 @@ class OAuthProxy:
     tokens. ``token_auth_method``: ``client_secret_basic`` or ``client_secret_post`` at the
     provider's token endpoint. ``secret``: the deployment secret the upstream tokens are
     encrypted with (every replica the same; random when omitted: one replica).
-    ``scopes_supported``, ``store``, ``signing_key``, ``consent``, lifetimes: as
+    ``scopes_supported``, ``store``, ``signing_key``, ``consent``,
+    ``client_id_metadata_documents``, lifetimes: as
     :class:`~mcpkit.auth.AuthorizationServer`. ``proxy_store``: the pending logins and the
     upstream tokens (:class:`~mcpkit.auth.proxy_store.MemoryProxyStore` by default).
     ``check_revocation``: the resource server refuses the access tokens of a revoked grant
@@ -112,6 +114,7 @@ class OAuthProxy:
         proxy_store: ProxyStore | None = None,
         signing_key: Any = None,
         consent: bool = True,
+        client_id_metadata_documents: bool | ClientMetadataDocuments = True,
         access_token_ttl: int = 3600,
         refresh_token_ttl: int | None = 30 * 24 * 3600,
         check_revocation: bool = True,
@@ -131,6 +134,7 @@ class OAuthProxy:
             access_token_ttl=access_token_ttl,
             refresh_token_ttl=refresh_token_ttl,
             consent=consent,
+            client_id_metadata_documents=client_id_metadata_documents,
         )
         self.server.on_revoke = self._revoked
         self.client_id = client_id
@@ -329,7 +333,10 @@ class OAuthProxy:
             return _page(403, "This login was not started in this browser")
         if float(pending["exp"]) <= time.time():
             return _page(400, "This login has expired: start again")
-        client = await self.server.store.get_client(pending["client_id"])
+        try:
+            client = await self.server.get_client(pending["client_id"])
+        except ClientMetadataError as exc:
+            return _page(400, str(exc))
         if client is None:
             return _page(400, "Unknown client")
         if "error" in query or "code" not in query:

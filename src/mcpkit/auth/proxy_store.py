@@ -3,19 +3,28 @@ proxy before they get here: a read of the store yields none of them in clear).
 
 :class:`ProxyStore` is the interface: values by key, with a lifetime; ``take`` reads and
 deletes at once (a login's ``state`` is used once whatever the concurrency).
-:class:`MemoryProxyStore` keeps them in this process, :class:`RedisProxyStore` in Redis
-(every replica shares them; the ``redis`` extra).
+:class:`MemoryProxyStore` keeps them in this process, :class:`SQLiteProxyStore` in a file
+(surviving restarts; processes on one machine may share it), :class:`RedisProxyStore` in
+Redis (every replica shares them; the ``redis`` extra).
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
+import sqlite3
+import threading
 import time
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-__all__ = ["MemoryProxyStore", "ProxyStore", "RedisProxyStore"]
+__all__ = ["MemoryProxyStore", "ProxyStore", "RedisProxyStore", "SQLiteProxyStore"]
+
+T = TypeVar("T")
 
 
 class ProxyStore(Protocol):
@@ -59,6 +68,76 @@ class MemoryProxyStore:
         value = await self.get(key)
         self.values.pop(key, None)
         return value
+
+
+class SQLiteProxyStore:
+    """:class:`ProxyStore` in a SQLite file (created with mode 0600; the values are the
+    proxy's sealed bytes). Expiry is wall-clock time, so it holds across restarts;
+    ``DELETE ... RETURNING`` takes a value once. Calls run on a worker thread."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = None
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            if not self.path.exists():
+                self.path.touch(mode=0o600)
+            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA busy_timeout=5000")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS proxy_values "
+                "(key TEXT PRIMARY KEY, value BLOB, expires REAL)"
+            )
+            self._db = db
+        return self._db
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        def call() -> T:
+            with self._lock:
+                return fn(self._conn())
+
+        return await asyncio.to_thread(call)
+
+    async def put(self, key: str, value: bytes, ttl: float | None) -> None:
+        now = time.time()
+        expires = None if ttl is None else now + ttl
+
+        def put(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM proxy_values WHERE expires <= ?", (now,))
+            db.execute(
+                "INSERT OR REPLACE INTO proxy_values VALUES (?, ?, ?)", (key, value, expires)
+            )
+
+        await self._run(put)
+
+    async def get(self, key: str) -> bytes | None:
+        row = await self._run(
+            lambda db: db.execute(
+                "SELECT value FROM proxy_values WHERE key = ? AND (expires IS NULL OR expires > ?)",
+                (key, time.time()),
+            ).fetchone()
+        )
+        return None if row is None else bytes(row[0])
+
+    async def take(self, key: str) -> bytes | None:
+        row = await self._run(
+            lambda db: db.execute(
+                "DELETE FROM proxy_values WHERE key = ? RETURNING value, expires", (key,)
+            ).fetchone()
+        )
+        if row is None or (row[1] is not None and row[1] <= time.time()):
+            return None
+        return bytes(row[0])
+
+    def close(self) -> None:
+        """Close the database connection."""
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
 
 
 class RedisProxyStore:
