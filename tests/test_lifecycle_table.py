@@ -187,3 +187,64 @@ async def test_initialized_counts_once_and_only_after_initialize() -> None:
     assert server.lifecycle.phase is Phase.OPERATING
     assert b'"protocolVersion":"2025-11-25"' in peer.received[0]
     await server.close()
+
+
+def _answers(lc: Lifecycle, method: str) -> tuple[object, ...]:
+    """Everything ``lc`` says about ``method`` now, as comparable values."""
+    incoming = lc.check_incoming_request(method)
+    try:
+        lc.check_outgoing_request(method)
+        outgoing = None
+    except RequestRefused as exc:
+        outgoing = (exc.code, str(exc))
+    try:
+        lc.check_outgoing_notification(method)
+        announce = None
+    except RequestRefused as exc:
+        announce = (exc.code, str(exc))
+    return (
+        None if incoming is None else (incoming.code, str(incoming)),
+        lc.check_incoming_notification(method),
+        outgoing,
+        announce,
+    )
+
+
+#: Every method the tables name, the gated ones included.
+ALL_METHODS = sorted(
+    {m for cell in RULES.values() for m in cell if m != ANY}
+    | set(UNGATED)
+    | {"tools/call", "sampling/createMessage", "tasks/list", "completion/complete"}
+    | {"notifications/message", "notifications/tools/list_changed"}
+)
+
+
+@pytest.mark.parametrize("role", list(Role))
+@pytest.mark.parametrize("phase", list(Phase))
+@pytest.mark.parametrize("version", [None, versions.V2024_11_05, versions.LATEST_LEGACY])
+@pytest.mark.parametrize("peer", [{}, {"tools": {}, "sampling": {}}])
+def test_a_copy_is_in_the_same_state_and_moves_alone(
+    role: Role, phase: Phase, version: versions.ProtocolVersion | None, peer: dict[str, object]
+) -> None:
+    lc = Lifecycle(role, {"tools": {"listChanged": True}, "logging": {}})
+    lc.version = version
+    lc.peer_capabilities = dict(peer)
+    lc.peer_info = {"name": "peer"} if peer else {}
+    lc.phase = phase
+    copy = lc.copy()
+    for slot in Lifecycle.__slots__:  # every slot, so a new one is not forgotten
+        assert getattr(copy, slot) == getattr(lc, slot), slot
+    assert copy.capabilities is lc.capabilities  # this side's: never changed in place
+    assert copy.peer_capabilities is not lc.peer_capabilities
+    assert copy.peer_info is not lc.peer_info
+    for method in ALL_METHODS:
+        assert _answers(copy, method) == _answers(lc, method), method
+    # The copy's peer facts and phase are its own.
+    copy.peer_capabilities["roots"] = {}
+    copy.peer_info["name"] = "other"
+    assert lc.peer_capabilities == peer
+    assert lc.peer_info == ({"name": "peer"} if peer else {})
+    for event in Event:
+        moved = lc.copy()
+        assert moved.apply(event) is next_phase(role, phase, event)
+        assert lc.phase is phase

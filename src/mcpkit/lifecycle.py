@@ -241,6 +241,7 @@ def _offer(supported: tuple[ProtocolVersion, ...]) -> _Offer:
 
 
 _ANSWERED, _ASSUMED, _CLOSED_EVENT = Event.INITIALIZE_ANSWERED, Event.ASSUMED, Event.CLOSED
+_new = object.__new__
 
 
 def verdict(
@@ -396,6 +397,25 @@ class Lifecycle:
         self._phase = phase
         # The cells in force, looked up once per phase change rather than per message.
         self._in_request, self._in_notification, self._out_request = _CELLS[(self.role, phase)]
+
+    def copy(self) -> Lifecycle:
+        """A lifecycle in this one's state that moves on its own: the same phase, version
+        and capabilities (this side's, never changed in place, are shared), the peer's
+        capabilities and info as copies of its own. For sessions copied from a prototype
+        (:meth:`mcpkit.session.Session.cloner`): one slot write each, no ``__init__``."""
+        new: Lifecycle = _new(Lifecycle)
+        new._phase = self._phase
+        new._in_request = self._in_request
+        new._in_notification = self._in_notification
+        new._out_request = self._out_request
+        new.role = self.role
+        new.version = self.version
+        new.capabilities = self.capabilities
+        peer = self.peer_capabilities
+        new.peer_capabilities = peer.copy() if peer else {}
+        info = self.peer_info
+        new.peer_info = info.copy() if info else {}
+        return new
 
     def apply(self, event: Event) -> Phase:
         """Move to the phase ``event`` leads to (see :data:`TRANSITIONS`)."""

@@ -19,11 +19,11 @@ import contextvars
 import logging
 import traceback
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Final
+from typing import Any, Final, Self
 
 import orjson
 
-from mcpkit import versions
+from mcpkit import session_clone, versions
 from mcpkit._defaults import DEFAULT
 from mcpkit.eager import resume
 from mcpkit.envelope import Envelope, parse_request_envelope
@@ -209,8 +209,8 @@ class _Batch:
 
 class SharedTable(dict[str, Any]):
     """A handler table shared by sessions copied from one prototype (see
-    :mod:`mcpkit.server.request_sessions`): a session copies it before changing it, and a
-    closed one leaves it as it is."""
+    :meth:`Session.share_handlers`): a session copies it before changing it, and a closed
+    one leaves it as it is."""
 
     __slots__ = ()
 
@@ -230,6 +230,9 @@ class Session:
     #: Methods whose requests stay open until cancelled (``subscriptions/listen``): at the
     #: end of input they end at once instead of holding the drain.
     stream_methods: frozenset[str] = frozenset({"subscriptions/listen"})
+    #: The containers in the instance dict or slots that copies of a session share with it
+    #: (:meth:`cloner`): those that belong to what made it, not to the session.
+    clone_shares: frozenset[str] = frozenset()
 
     def __init__(
         self,
@@ -298,6 +301,23 @@ class Session:
         if type(self._handlers) is SharedTable:
             self._handlers = dict(self._handlers)
             self._notification_handlers = dict(self._notification_handlers)
+
+    def share_handlers(self) -> None:
+        """Make this session's handler tables ones its copies (:meth:`cloner`) share, without
+        the handlers bound to this session: for a prototype whose copies never need those
+        (a copy takes a table of its own before it changes one, see :class:`SharedTable`)."""
+        self._handlers = SharedTable(session_clone.unbound(self._handlers, self))
+        self._notification_handlers = SharedTable(
+            session_clone.unbound(self._notification_handlers, self)
+        )
+
+    def cloner(self) -> Callable[[Transport], Self]:
+        """A function ``clone(transport)`` making a copy of this session, never started, on
+        ``transport``: the session the constructor would have made there in this one's state
+        (its own containers but :attr:`clone_shares`, its own :class:`Lifecycle` copy, the
+        handlers bound to this session bound to it), at a fraction of the cost. Made once per
+        prototype; see :mod:`mcpkit.session_clone`."""
+        return session_clone.make_cloner(self)
 
     def set_request_handler(self, method: str, handler: RequestHandler) -> None:
         """Serve ``method`` with ``handler`` (replacing any earlier one)."""
@@ -1127,6 +1147,9 @@ async def _logged(awaitable: Awaitable[Any], what: str) -> None:
 
 class ServerSession(Session):
     """The server end: answers ``initialize`` with this server's info and capabilities."""
+
+    #: The server's info is the server's own: copies share it.
+    clone_shares: frozenset[str] = frozenset({"server_info"})
 
     def __init__(
         self,

@@ -14,12 +14,13 @@ import httpx
 import orjson
 
 from mcpkit import Server
-from mcpkit.server.request_sessions import SHARED_ATTRIBUTES, new_session
+from mcpkit.server.request_sessions import new_session
 from mcpkit.server.session import AppSession
 from mcpkit.transports.http import HttpSessionTransport, StreamableHTTPApp, running
 from tests.http import raw
 
 _CONTAINERS = (dict, set, list, deque)
+SHARED_ATTRIBUTES = AppSession.clone_shares
 
 
 def _server() -> Server:

@@ -13,17 +13,14 @@ from typing import Any
 import orjson
 
 from mcpkit import Context, Server
-from mcpkit.server.request_sessions import (
-    SHARED_ATTRIBUTES,
-    modern_request_session,
-    session_factory_server,
-)
+from mcpkit.server.request_sessions import modern_request_session, session_factory_server
 from mcpkit.server.session import AppSession
 from mcpkit.transports.base import Transport
 from mcpkit.transports.http.modern_server import ModernRequestTransport
 from tests.modern.asgi import post, post_scope
 
 _CONTAINERS = (dict, set, list, deque)
+SHARED_ATTRIBUTES = AppSession.clone_shares
 
 
 def _server() -> Server:

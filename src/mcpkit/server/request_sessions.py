@@ -7,7 +7,9 @@ the era switch and a capability lookup: about a sixth of the whole request. Ever
 session of one server starts in the same state, so :func:`modern_request_session` builds
 that state once (a *prototype*, never started) and gives each request a copy of it: one
 dict copy, a fresh copy of each container the session mutates, a copied lifecycle, and the
-few handlers bound to the session rebound to the copy.
+few handlers bound to the session rebound to the copy. The engine makes the copies
+(:meth:`~mcpkit.session.Session.cloner`, :meth:`~mcpkit.lifecycle.Lifecycle.copy`); this
+module decides when a prototype is current.
 
 The copy is exactly what ``server.session(transport, era="modern")`` would make. The
 prototype is rebuilt when anything it was made from changes (the server's handler table,
@@ -22,8 +24,6 @@ every new session of the handshake era's stateful mode (:func:`new_session`: equ
 ``server.session(transport)``, before its ``initialize``), where a server opening many
 sessions spends most of each one's making.
 
-A copy takes the prototype's instance dict and its :class:`AppSession` slots.
-
 Most modern requests need no copy at all: a ``tools/call`` of a tool that cannot suspend
 and cannot talk back (:func:`sessionless_context`) is served by the prototype itself, with
 :meth:`~mcpkit.session.Session.respond_alone`, which registers and writes nothing; its
@@ -32,9 +32,6 @@ answer is the one a copy would have written.
 
 from __future__ import annotations
 
-import functools
-import types
-from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -42,10 +39,8 @@ from mcpkit._loop import running_loop
 from mcpkit.envelope import parse_request_envelope
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import RequestId
-from mcpkit.lifecycle import Lifecycle
 from mcpkit.server.app import Server
 from mcpkit.server.session import AppSession, ServerRequestContext
-from mcpkit.session import SharedTable
 from mcpkit.transports.base import Transport
 from mcpkit.versions import ProtocolVersion
 
@@ -58,22 +53,17 @@ __all__ = [
     "sessionless_context",
 ]
 
-#: Session attributes that are the server's own containers, shared by every session.
-SHARED_ATTRIBUTES: Final = frozenset({"handler_table", "server_info"})
-_CONTAINERS: Final = (dict, set, list, deque)
-_LIFECYCLE_SLOTS: Final = tuple(Lifecycle.__slots__)
 _SESSION: Final = Server.session
 
 
 class _Prototype:
-    """A modern session of one server, never started, and what copying it takes."""
+    """A session of one server, never started, and the function copying it."""
 
     __slots__ = (
-        "build",
+        "clone",
         "debug",
         "info",
         "instructions",
-        "lifecycle",
         "loop",
         "notifications",
         "quick_calls",
@@ -101,8 +91,7 @@ class _Prototype:
             # A modern request has no handshake and no notifications reach its session: the
             # copies share one handler table, without the handlers bound to this prototype
             # (initialize and the notifications of the handshake era).
-            session._handlers = _unbound(session._handlers, session)
-            session._notification_handlers = _unbound(session._notification_handlers, session)
+            session.share_handlers()
         self.session = session
         #: Whether its session dispatches a ``tools/call`` at once (the capability declared,
         #: the lifecycle past any handshake): what :func:`sessionless_context` needs, fixed
@@ -118,129 +107,8 @@ class _Prototype:
         self.info = server.server_info
         self.instructions = server.instructions
         self.notifications = len(server._raw_notifications)
-        state = vars(session)
-        #: Completes a copy (see _builder): its own containers in place of the prototype's,
-        #: the AppSession slots, and the handlers bound to the prototype bound to the copy.
-        self.build = _builder(
-            [
-                (name, value)
-                for name, value in state.items()
-                if type(value) in _CONTAINERS and name not in SHARED_ATTRIBUTES
-            ],
-            [(name, getattr(session, name)) for name in _APP_SLOTS],
-            [
-                (attr, key, rebuild)
-                for attr in ("_handlers", "_notification_handlers")
-                for key, handler in state[attr].items()
-                if (rebuild := _rebinder(handler, session)) is not None
-            ],
-        )
-        #: The lifecycle's slots as the prototype has them.
-        self.lifecycle = tuple(
-            (name, getattr(session.lifecycle, name)) for name in _LIFECYCLE_SLOTS
-        )
-
-    def copy(self, transport: Transport) -> AppSession:
-        proto = self.session
-        state = vars(proto).copy()
-        state["lifecycle"] = _copy_lifecycle(proto.lifecycle, self.lifecycle)
-        state["transport"] = transport
-        session: AppSession = object.__new__(AppSession)
-        session.__dict__ = state
-        self.build(state, proto, session)
-        return session
-
-
-#: The slots :func:`_copy_lifecycle` copies one by one (the generic loop is for a
-#: Lifecycle with other slots).
-_COPIED_SLOTS: Final = frozenset(
-    {
-        "_in_notification",
-        "_in_request",
-        "_out_request",
-        "_phase",
-        "capabilities",
-        "peer_capabilities",
-        "peer_info",
-        "role",
-        "version",
-    }
-)
-_KNOWN_SLOTS: Final = frozenset(_LIFECYCLE_SLOTS) == _COPIED_SLOTS
-
-
-def _copy_lifecycle(source: Lifecycle, slots: tuple[tuple[str, Any], ...]) -> Lifecycle:
-    """A copy of ``source`` (whose slots are ``slots``) with peer dicts of its own."""
-    lifecycle: Lifecycle = object.__new__(Lifecycle)
-    if _KNOWN_SLOTS:
-        lifecycle._in_notification = source._in_notification
-        lifecycle._in_request = source._in_request
-        lifecycle._out_request = source._out_request
-        lifecycle._phase = source._phase
-        lifecycle.capabilities = source.capabilities
-        lifecycle.role = source.role
-        lifecycle.version = source.version
-    else:
-        for name, value in slots:
-            setattr(lifecycle, name, value)
-    lifecycle.peer_capabilities = {}
-    lifecycle.peer_info = {}
-    return lifecycle
-
-
-def _unbound(table: Mapping[str, Any], session: AppSession) -> SharedTable:
-    """``table`` without the handlers bound to ``session``, as a table copies may share."""
-    return SharedTable((k, h) for k, h in table.items() if _rebinder(h, session) is None)
-
-
-def _rebinder(handler: Any, session: AppSession) -> Callable[[AppSession], Any] | None:
-    """How to remake ``handler`` for another session when it is bound to ``session`` (a
-    bound method, or a partial taking it); None when it does not refer to it."""
-    if isinstance(handler, types.MethodType) and handler.__self__ is session:
-        return handler.__func__.__get__
-    if isinstance(handler, functools.partial) and any(a is session for a in handler.args):
-        inner, args, keywords = handler.func, handler.args, handler.keywords
-        if args == (session,) and not keywords:  # partial(fn, session): the usual one
-            return lambda other: functools.partial(inner, other)
-        return lambda other: functools.partial(
-            inner, *[other if a is session else a for a in args], **keywords
-        )
-    return None
-
-
-#: The slots of an AppSession (its own attributes; the engine's are in the instance dict).
-_APP_SLOTS: Final = tuple(AppSession.__slots__)
-
-
-def _builder(
-    fresh: list[tuple[str, Any]],
-    slots: list[tuple[str, Any]],
-    rebind: list[tuple[str, str, Callable[[AppSession], Any]]],
-) -> Callable[[dict[str, Any], AppSession, AppSession], None]:
-    """A function ``build(state, proto, copy)`` completing a copy whose instance dict is
-    ``state`` (a copy of the prototype's): a new container in place of each of ``fresh``
-    (attribute, the prototype's container: an empty one for an empty dict, set or list, a
-    shallow copy otherwise), the AppSession ``slots`` copied (a container of the
-    prototype's as a fresh copy; the lazy ones are None in a prototype and stay so; the
-    server's own shared), and each handler of ``rebind`` (attribute, key, how to remake it)
-    remade for the copy. Written out as one statement per item (no loop, no method call
-    for the empty containers: this runs for every request)."""
-    empty: dict[type, str] = {dict: "{}", set: "set()", list: "[]"}
-    lines = ["def build(state, src, dst):", "    pass"]
-    for name, value in fresh:
-        expr = empty.get(type(value)) if not value else None
-        lines.append(f"    state[{name!r}] = {expr or f'state[{name!r}].copy()'}")
-    for name, value in slots:
-        fresh_copy = type(value) in _CONTAINERS and name not in SHARED_ATTRIBUTES
-        lines.append(f"    dst.{name} = src.{name}{'.copy()' if fresh_copy else ''}")
-    namespace: dict[str, Any] = {}
-    for i, (attr, key, rebuild) in enumerate(rebind):
-        namespace[f"rebuild{i}"] = rebuild
-        lines.append(f"    state[{attr!r}][{key!r}] = rebuild{i}(dst)")
-    # Names are the session's own attribute names and the server's method names.
-    exec("\n".join(lines), namespace)
-    build: Callable[[dict[str, Any], AppSession, AppSession], None] = namespace["build"]
-    return build
+        #: ``clone(transport)``: a copy of the session on ``transport`` (Session.cloner).
+        self.clone = session.cloner()
 
 
 def session_server(session: Any) -> Server | None:
@@ -282,7 +150,7 @@ def legacy_request_session(
         return session
     proto = _legacy_prototype(server, version)
     server.relay.start()
-    return proto.copy(transport)
+    return proto.clone(transport)
 
 
 def _legacy_prototype(server: Server, version: ProtocolVersion) -> _Prototype:
@@ -309,7 +177,7 @@ def new_session(server: Server, transport: Transport) -> AppSession:
     if proto is None or not _current(proto, server, table, loop):
         proto = server.session_prototypes["new"] = _Prototype(server, table, loop, stateful=True)
     server.relay.start()
-    return proto.copy(transport)
+    return proto.clone(transport)
 
 
 def _modern_prototype(server: Server) -> _Prototype:
@@ -338,7 +206,7 @@ def modern_request_session(server: Server, transport: Transport) -> AppSession:
         return server.session(transport, era="modern")
     proto = _modern_prototype(server)
     server.relay.start()
-    return proto.copy(transport)
+    return proto.clone(transport)
 
 
 def sessionless_context(

@@ -173,6 +173,8 @@ class AppSession(ServerSession):
         "server",
         "workers",
     )
+    #: The server's own containers (its info, its handler table): copies share them.
+    clone_shares: frozenset[str] = ServerSession.clone_shares | {"handler_table"}
 
     def __init__(self, server: Server, transport: Transport, **kwargs: Any) -> None:
         kwargs.setdefault("modern_versions", server.modern_versions)
