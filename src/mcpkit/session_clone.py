@@ -95,9 +95,9 @@ def make_cloner(source: S) -> Callable[[Transport], S]:
             expr = empty.get(type(value)) if not value else None
             lines.append(f"    state[{name!r}] = {expr or f'state[{name!r}].copy()'}")
     for name in _slots(cls):
-        value = getattr(source, name, _MISSING)
-        if value is _MISSING:
+        if not hasattr(source, name):  # a slot never set stays unset
             continue
+        value = getattr(source, name)
         fresh = type(value) in CONTAINERS and name not in shared
         lines.append(f"    dst.{name} = src.{name}{'.copy()' if fresh else ''}")
     namespace: dict[str, Any] = {"src": source, "src_state": state, "new": object.__new__}
@@ -115,6 +115,3 @@ def make_cloner(source: S) -> Callable[[Transport], S]:
     exec("\n".join(lines), namespace)
     clone: Callable[[Transport], S] = namespace["clone"]
     return clone
-
-
-_MISSING: Final = object()
