@@ -25,23 +25,44 @@ HTTP request.
 from __future__ import annotations
 
 import contextvars
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from mcpkit.auth.server import AccessToken
-
-__all__ = ["PRINCIPAL_PREFIX", "allowed", "current_token", "listable", "principal", "task_owner"]
+__all__ = [
+    "PRINCIPAL_PREFIX",
+    "Principal",
+    "allowed",
+    "current_token",
+    "listable",
+    "principal",
+    "task_owner",
+]
 
 #: The prefix of a principal's owner key (``oauth:<subject>\x1f<client id>``).
 PRINCIPAL_PREFIX = "oauth:"
 
+
+class Principal(Protocol):
+    """Who a verified token speaks for, as ownership reads it (a
+    :class:`~mcpkit.auth.AccessToken` is one)."""
+
+    @property
+    def owner_key(self) -> str:
+        """The owner of what requests with this token keep (``PRINCIPAL_PREFIX`` + ...)."""
+
+    @property
+    def subject(self) -> str | None: ...
+
+    @property
+    def client_id(self) -> str | None: ...
+
+
 #: The verified access token of the HTTP request being handled (set by the resource server).
-token_var: contextvars.ContextVar[AccessToken | None] = contextvars.ContextVar(
+token_var: contextvars.ContextVar[Principal | None] = contextvars.ContextVar(
     "mcpkit_access_token", default=None
 )
 
 
-def current_token() -> AccessToken | None:
+def current_token() -> Principal | None:
     """The verified access token of the request being handled (None without authorization)."""
     return token_var.get()
 

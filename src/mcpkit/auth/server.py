@@ -25,7 +25,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import orjson
@@ -106,7 +106,8 @@ _current = token_var
 
 def get_access_token() -> AccessToken | None:
     """The access token of the request being handled (None without authorization)."""
-    return _current.get()
+    # Only the resource server sets the variable, always with an AccessToken.
+    return cast("AccessToken | None", _current.get())
 
 
 def as_resource_server(auth: Any) -> Any:

@@ -22,7 +22,7 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
 from mcpkit._extras import needs_extra
@@ -40,13 +40,30 @@ from mcpkit.telemetry import semconv as sc
 from mcpkit.telemetry.propagation import inject_meta
 
 if TYPE_CHECKING:
-    from mcpkit.client.client import Client
     from mcpkit.client.retry import RetryEvent
+    from mcpkit.transports.base import Transport
 
-__all__ = ["ClientTelemetry", "client_telemetry"]
+__all__ = ["ClientTelemetry", "ObservedClient", "client_telemetry"]
 
 
 Tracer = Callable[[str, Any], None]
+
+
+class ObservedClient(Protocol):
+    """What the client spans read of a connection (a :class:`~mcpkit.Client` is one)."""
+
+    @property
+    def protocol_version(self) -> str | None: ...
+
+    @property
+    def server_url(self) -> str | None: ...
+
+    @property
+    def transport(self) -> Transport: ...
+
+    @property
+    def session(self) -> object:
+        """The connection's session: a new one means a new connection."""
 
 
 class ClientTelemetry:
@@ -82,7 +99,7 @@ class ClientTelemetry:
         )
         self.propagator = propagator
         self._span: ContextVar[Span | None] = ContextVar("mcpkit_client_span", default=None)
-        self._connections: weakref.WeakKeyDictionary[Client, tuple[Any, dict[str, Any]]] = (
+        self._connections: weakref.WeakKeyDictionary[ObservedClient, tuple[Any, dict[str, Any]]] = (
             weakref.WeakKeyDictionary()
         )
 
@@ -103,7 +120,7 @@ class ClientTelemetry:
 
         return observe
 
-    def connection_attributes(self, client: Client) -> dict[str, Any]:
+    def connection_attributes(self, client: ObservedClient) -> dict[str, Any]:
         """What the connection says of every request: version, session, network, server."""
         attrs: dict[str, Any] = {}
         version = client.protocol_version
@@ -126,7 +143,7 @@ class ClientTelemetry:
 
     async def request(
         self,
-        client: Client,
+        client: ObservedClient,
         method: str,
         params: Any,
         send: Callable[[Any], Awaitable[Any]],
@@ -175,7 +192,7 @@ class ClientTelemetry:
         """Count a retry about to happen."""
         self.retries.add(1, {sc.MCP_METHOD_NAME: event.method, "mcpkit.retry.kind": event.kind})
 
-    def _connection(self, client: Client) -> dict[str, Any]:
+    def _connection(self, client: ObservedClient) -> dict[str, Any]:
         """:meth:`connection_attributes`, worked out once per connection."""
         session = client.session
         cached = self._connections.get(client)

@@ -3,17 +3,45 @@ OpenTelemetry or prometheus-client import here)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from mcpkit.telemetry import semconv as sc
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Server
     from mcpkit.server.middleware.base import MiddlewareContext
 
-__all__ = ["CLIENT_ADDRESS", "active_sessions", "active_tasks", "created_task", "describe"]
+__all__ = [
+    "CLIENT_ADDRESS",
+    "ObservedServer",
+    "active_sessions",
+    "active_tasks",
+    "created_task",
+    "describe",
+]
 
 CLIENT_ADDRESS: Final = "client.address"
+
+
+class _Session(Protocol):
+    @property
+    def era(self) -> str | None: ...
+
+
+class _Tasks(Protocol):
+    @property
+    def running_count(self) -> int: ...
+
+
+class ObservedServer(Protocol):
+    """What telemetry reads of a server (a :class:`~mcpkit.Server` is one): its open
+    sessions and its task manager."""
+
+    @property
+    def sessions(self) -> Iterable[_Session]: ...
+
+    @property
+    def task_manager(self) -> _Tasks: ...
 
 
 def describe(ctx: MiddlewareContext) -> tuple[str | None, dict[str, Any]]:
@@ -50,11 +78,11 @@ def created_task(method: str, result: Any) -> bool:
     return type(result.get("task")) is dict or result.get("resultType") == "task"
 
 
-def active_sessions(server: Server) -> int:
+def active_sessions(server: ObservedServer) -> int:
     """2025-era sessions open on ``server`` (2026-07-28 requests stand alone: no session)."""
     return sum(1 for session in list(server.sessions) if session.era != "modern")
 
 
-def active_tasks(server: Server) -> int:
+def active_tasks(server: ObservedServer) -> int:
     """Tasks of ``server`` running in this process."""
     return server.task_manager.running_count

@@ -27,7 +27,7 @@ import asyncio
 import time
 import weakref
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from mcpkit._extras import needs_extra
 
@@ -47,25 +47,38 @@ except ModuleNotFoundError as exc:  # the extra is not installed
 
 from mcpkit.server.middleware.base import CallNext, Middleware, MiddlewareContext
 from mcpkit.telemetry import semconv as sc
-from mcpkit.telemetry.observe import active_sessions, active_tasks, created_task
+from mcpkit.telemetry.observe import ObservedServer, active_sessions, active_tasks, created_task
 
 if TYPE_CHECKING:
     from prometheus_client import Metric
 
-    from mcpkit.server.app import Server
-
-__all__ = ["CONTENT_TYPE", "PrometheusMetrics", "PrometheusMiddleware", "metrics_for"]
+__all__ = [
+    "CONTENT_TYPE",
+    "MeasuredServer",
+    "PrometheusMetrics",
+    "PrometheusMiddleware",
+    "metrics_for",
+]
 
 #: The ``Content-Type`` of the text exposition format.
 CONTENT_TYPE: Final = CONTENT_TYPE_LATEST
 _OTHER: Final = "_OTHER"
-_METRICS: weakref.WeakKeyDictionary[Server, PrometheusMetrics] = weakref.WeakKeyDictionary()
+
+
+class MeasuredServer(ObservedServer, Protocol):
+    """What :func:`metrics_for` needs of a server (a :class:`~mcpkit.Server` is one): what
+    telemetry reads, and adding the middleware that records."""
+
+    def add_middleware(self, middleware: Middleware) -> None: ...
+
+
+_METRICS: weakref.WeakKeyDictionary[MeasuredServer, PrometheusMetrics] = weakref.WeakKeyDictionary()
 
 
 class _ServerCollector(Collector):
     """Sessions and running tasks, read from the server at each scrape."""
 
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: ObservedServer) -> None:
         self._server = weakref.ref(server)
 
     def collect(self) -> Iterator[Metric]:
@@ -80,7 +93,9 @@ class PrometheusMetrics:
     """The MCP request metrics of one server in a registry of their own (see the module
     docstring); :attr:`middleware` records them, :meth:`render` exposes them."""
 
-    def __init__(self, server: Server, *, registry: CollectorRegistry | None = None) -> None:
+    def __init__(
+        self, server: ObservedServer, *, registry: CollectorRegistry | None = None
+    ) -> None:
         self.registry = registry if registry is not None else CollectorRegistry()
         labels = ("method", "target", "error_type")
         self.requests = Counter(
@@ -175,7 +190,7 @@ class PrometheusMiddleware(Middleware):
                 succeeded.inc()
 
 
-def metrics_for(server: Server) -> PrometheusMetrics:
+def metrics_for(server: MeasuredServer) -> PrometheusMetrics:
     """The :class:`PrometheusMetrics` of ``server``, made (and its middleware added to the
     server) on first use."""
     found = _METRICS.get(server)

@@ -29,7 +29,7 @@ import asyncio
 import time
 import weakref
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mcpkit._extras import needs_extra
 
@@ -46,11 +46,14 @@ from mcpkit._version import __version__
 from mcpkit.jsonrpc import INTERNAL_ERROR
 from mcpkit.server.middleware.base import CallNext, Middleware, MiddlewareContext
 from mcpkit.telemetry import semconv as sc
-from mcpkit.telemetry.observe import active_sessions, active_tasks, created_task, describe
+from mcpkit.telemetry.observe import (
+    ObservedServer,
+    active_sessions,
+    active_tasks,
+    created_task,
+    describe,
+)
 from mcpkit.telemetry.propagation import extract_meta
-
-if TYPE_CHECKING:
-    from mcpkit.server.app import Server
 
 __all__ = ["OpenTelemetryMiddleware"]
 
@@ -78,7 +81,7 @@ class OpenTelemetryMiddleware(Middleware):
             sc.INSTRUMENTATION_NAME, __version__, tracer_provider=tracer_provider
         )
         meter = get_meter(sc.INSTRUMENTATION_NAME, __version__, meter_provider=meter_provider)
-        self._servers: weakref.WeakSet[Server] = weakref.WeakSet()
+        self._servers: weakref.WeakSet[ObservedServer] = weakref.WeakSet()
         self.duration = meter.create_histogram(
             "mcp.server.operation.duration",
             unit="s",
