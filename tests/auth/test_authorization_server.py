@@ -590,3 +590,56 @@ async def test_consent_page_resists_clickjacking_and_forgery(tmp_path: Path) -> 
         )
         assert r.status_code == 200, r.text
         await late.app.aclose()
+
+
+async def test_user_scopes_narrow_what_a_user_is_granted(env: Env) -> None:
+    """``user_scopes`` decides per user: asked for "mcp admin", a user allowed "mcp" only
+    gets "mcp" (in the token response and the access token), and a refresh cannot widen
+    it; a user allowed both gets both."""
+    seen: list[str] = []
+
+    async def user_scopes(subject: str, claims: Any) -> list[str]:
+        seen.append(subject)
+        return ["mcp", "admin"] if env.issuer.approve is admin else ["mcp"]
+
+    def admin(request: AuthorizationRequest) -> str:
+        return "root"
+
+    plain = env.issuer.approve
+    env.issuer.user_scopes = user_scopes
+    client = await register(env)
+    code, verifier = await code_for(env, client, scope="mcp admin")
+    r = await token(
+        env,
+        client,
+        grant_type="authorization_code",
+        code=code,
+        code_verifier=verifier,
+        redirect_uri=REDIRECT,
+    )
+    body = r.json()
+    assert body["scope"] == "mcp"
+    at = await env.issuer.verifier().verify_token(body["access_token"])
+    assert at.subject == "ada" and at.scopes == frozenset({"mcp"})
+    r = await token(
+        env,
+        client,
+        grant_type="refresh_token",
+        refresh_token=body["refresh_token"],
+        scope="mcp admin",
+    )
+    assert r.status_code == 400 and r.json()["error"] == "invalid_scope"
+    env.issuer.approve = admin
+    try:
+        code, verifier = await code_for(env, client, scope="mcp admin")
+    finally:
+        env.issuer.approve = plain
+    r = await token(
+        env,
+        client,
+        grant_type="authorization_code",
+        code=code,
+        code_verifier=verifier,
+        redirect_uri=REDIRECT,
+    )
+    assert r.json()["scope"] == "mcp admin" and seen == ["ada", "root"]

@@ -94,3 +94,5 @@ async def test_official_typescript_client() -> None:
     assert proc.returncode == 0, err.decode()[-3000:]
     report = json.loads(out)
     assert report["clientId"] and report["text"] == f"linus {report['clientId']}"
+    # the run-out access token was refreshed (rotated refresh token) and the call made again
+    assert report["second"] == report["text"] and report["refreshed"] is True

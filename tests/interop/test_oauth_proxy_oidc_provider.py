@@ -3,9 +3,10 @@
 client registered beforehand, as GitHub or Google would be. mcpkit's client and the official
 Python and TypeScript SDKs' connect to an mcpkit server behind the proxy; the provider's
 login and consent pages and mcpkit's consent page are answered with form posts as a browser
-would; tokens are issued, a tool is called as the provider's user, a refresh works (mcpkit's
-and the Python client), a revocation ends access, and nothing the clients receive carries a
-token of the provider's."""
+would; tokens are issued, a tool is called as the provider's user, a refresh works, a
+revocation ends access (each of the three clients), nothing the clients receive carries a
+token of the provider's, and two users logged in with Chromium see different tools by
+scope."""
 
 from __future__ import annotations
 
@@ -272,6 +273,55 @@ async def test_mcpkit_client_through_the_proxy_to_oidc_provider() -> None:
             await late.app.aclose()
 
 
+async def ping(http: httpx.AsyncClient, base: str, access_token: str) -> httpx.Response:
+    return await http.post(
+        base + "/mcp",
+        headers={
+            "authorization": f"Bearer {access_token}",
+            "accept": "application/json, text/event-stream",
+            "content-type": "application/json",
+            "mcp-protocol-version": "2026-07-28",
+        },
+        json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+    )
+
+
+async def revocation_ends_access(
+    proxy: OAuthProxy,
+    base: str,
+    client_id: str,
+    tokens: dict[str, Any],
+    secret: str | None = None,
+    method: str | None = None,
+) -> None:
+    """Revoke the client's refresh token as the client would (authenticated as it
+    registered): the refresh token, the access token and the provider's tokens behind them
+    stop working."""
+    at = await proxy.server.verifier().verify_token(tokens["access_token"])
+    assert await proxy.upstream_tokens(at) is not None
+    me: dict[str, str] = {"client_id": client_id}
+    auth: Any = None
+    if secret is not None and method == "client_secret_basic":
+        auth = httpx.BasicAuth(client_id, secret)
+    elif secret is not None:
+        me["client_secret"] = secret
+    async with httpx.AsyncClient(timeout=30) as http:
+        assert (await ping(http, base, tokens["access_token"])).status_code != 401
+        meta = (await http.get(base + "/.well-known/oauth-authorization-server")).json()
+        r = await http.post(
+            meta["revocation_endpoint"], data={"token": tokens["refresh_token"], **me}, auth=auth
+        )
+        assert r.status_code == 200, r.text
+        r = await http.post(
+            meta["token_endpoint"],
+            data={"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"], **me},
+            auth=auth,
+        )
+        assert r.status_code == 400 and r.json()["error"] == "invalid_grant"
+        assert (await ping(http, base, tokens["access_token"])).status_code == 401
+    assert await proxy.upstream_tokens(at) is None
+
+
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 async def test_official_python_client_through_the_proxy(mode: str) -> None:
     """The official Python SDK's OAuth client, its "browser" logging in on oidc-provider's
@@ -323,13 +373,22 @@ async def test_official_python_client_through_the_proxy(mode: str) -> None:
             for key in ("access_token", "id_token", "refresh_token"):
                 if key in upstream:
                     assert upstream[key] not in out.decode()
+            await revocation_ends_access(
+                proxy,
+                base,
+                report["client_id"],
+                held,
+                report["client_secret"],
+                report["token_endpoint_auth_method"],
+            )
             await late.app.aclose()
 
 
 async def test_official_typescript_client_through_the_proxy() -> None:
     """The official TypeScript SDK v2 client, its "browser" logging in on oidc-provider's
-    pages and allowing on mcpkit's: a tool call with mcpkit's token, none of the
-    provider's in what it holds."""
+    pages and allowing on mcpkit's: a tool call with mcpkit's token, a refresh after the
+    server's 401 (rotated refresh token) and another call, none of the provider's tokens in
+    what it holds; revoking its refresh token ends its access."""
     node = locate_node_peer()
     secret = secrets.token_urlsafe(24)
     late = Late()
@@ -365,7 +424,8 @@ async def test_official_typescript_client_through_the_proxy() -> None:
             out, err = await asyncio.wait_for(proc.communicate(), 90)
             assert proc.returncode == 0, err.decode()[-3000:]
             report = json.loads(out)
-            assert report["text"] == "linus linus@example.com"
+            assert report["text"] == report["second"] == "linus linus@example.com"
+            assert report["refreshed"] is True
             at = await proxy.server.verifier().verify_token(report["tokens"]["access_token"])
             assert at.subject == "linus" and at.client_id == report["clientId"]
             upstream = await proxy.upstream_tokens(at)
@@ -373,6 +433,7 @@ async def test_official_typescript_client_through_the_proxy() -> None:
             for key in ("access_token", "id_token", "refresh_token"):
                 if key in upstream:
                     assert upstream[key] not in out.decode()
+            await revocation_ends_access(proxy, base, report["clientId"], report["tokens"])
             await late.app.aclose()
 
 
@@ -450,3 +511,113 @@ async def test_mcpkit_client_with_the_pages_clicked_in_chromium() -> None:
             await browser.close()
             await late.app.aclose()
         assert seen[0].startswith(issuer + "/interaction/") and seen[1] == "Allow access?"
+
+
+async def test_two_users_see_different_tools_by_scope_in_chromium() -> None:
+    """Two users log in at the provider in headless Chromium and allow on mcpkit's consent
+    page; ``user_scopes`` grants the admin scope to one of them only (from the email the
+    provider gave). Both eras: the admin's list has the scoped tool and the call works;
+    the other's list lacks it and the call is refused as for a tool that does not exist."""
+    from playwright.async_api import async_playwright
+
+    from mcpkit import McpError
+    from tests.dev.test_browser import ARGS, CHROMIUM
+
+    assert CHROMIUM.exists(), f"{CHROMIUM} is missing: run scripts/system_packages.sh"
+    secret = secrets.token_urlsafe(24)
+    late = Late()
+    granted: list[tuple[str, tuple[str, ...]]] = []
+
+    def user_scopes(subject: str, claims: Any) -> set[str]:
+        granted.append((subject, tuple(sorted(claims))))
+        return {"mcp", "admin"} if claims.get("email") == "ada@example.com" else {"mcp"}
+
+    async with (
+        running(late) as base,
+        oidc_provider(base + "/oauth/callback", secret) as issuer,
+        async_playwright() as pw,
+    ):
+        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        proxy = OAuthProxy(
+            base,
+            client_id=CLIENT_ID,
+            client_secret=secret,
+            issuer=issuer,
+            discovery_url=issuer + "/.well-known/openid-configuration",
+            scopes_supported=["mcp", "admin"],
+            user_scopes=user_scopes,
+        )
+        app = Server("behind-proxy", auth=proxy)
+
+        @app.tool()
+        def status(ctx: Context) -> str:
+            assert ctx.auth is not None
+            return f"{ctx.auth.subject}: all green"
+
+        @app.tool(scopes=["admin"])
+        def restart(service: str) -> str:
+            return f"restarted {service}"
+
+        late.app = app.http_app()
+        consent_pages: dict[str, str] = {}
+        outcomes: dict[tuple[str, str], tuple[list[str], str, str]] = {}
+        try:
+            for user in ("ada", "bob"):
+                page = await (await browser.new_context()).new_page()  # a browser of their own
+
+                async def click_through(url: str, user: str = user, page: Any = page) -> str:
+                    arrived: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+                    async def at_client(route: Any) -> None:
+                        if not arrived.done():
+                            arrived.set_result(route.request.url)
+                        await route.fulfill(status=200, body="You may close this window.")
+
+                    await page.route(REDIRECT + "**", at_client)
+                    await page.goto(url)
+                    await page.fill("input[name=login]", user)
+                    await page.fill("input[name=password]", "any")
+                    await page.click("button[type=submit]")
+                    await page.wait_for_selector("button:has-text('Continue')")
+                    await page.click("button:has-text('Continue')")  # the provider's consent
+                    await page.wait_for_selector("button[value=allow]")
+                    consent_pages[user] = await page.inner_text("body")
+                    await page.click("button[value=allow]")  # mcpkit's consent page
+                    return await asyncio.wait_for(arrived, 30)
+
+                tokens = MemoryTokenStore()
+                for era in ("legacy", "2026-07-28"):
+                    flow = OAuthClientAuth(
+                        base + "/mcp",
+                        authorization_handler=click_through,
+                        client_metadata=ClientMetadata(
+                            client_name=f"chromium-{user}", redirect_uris=[REDIRECT]
+                        ),
+                        store=tokens,
+                    )
+                    async with Client(base + "/mcp", auth=flow, era=era) as c:
+                        names = [t.name for t in await c.list_tools()]
+                        said = (await c.call_tool("status")).content[0].text
+                        try:
+                            result = await c.call_tool("restart", {"service": "db"})
+                            outcome = result.content[0].text
+                        except McpError as exc:
+                            outcome = f"{exc.code} {exc.message}"
+                    outcomes[(user, era)] = (names, said, outcome)
+        finally:
+            await browser.close()
+            await late.app.aclose()
+        for era in ("legacy", "2026-07-28"):
+            assert outcomes[("ada", era)] == (
+                ["status", "restart"],
+                "ada: all green",
+                "restarted db",
+            )
+            assert outcomes[("bob", era)] == (
+                ["status"],
+                "bob: all green",
+                "-32602 Unknown tool: restart",
+            )
+        # one login each (the second era reused the tokens), the scopes the consent page showed
+        assert [s for s, _ in granted] == ["ada", "bob"]
+        assert "admin" in consent_pages["ada"] and "admin" not in consent_pages["bob"]

@@ -30,7 +30,7 @@ import inspect
 import secrets
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from mcpkit.auth.jwt_verifier import JWTVerifier
     from mcpkit.auth.server import ResourceServer
 
-__all__ = ["AuthorizationRequest", "AuthorizationServer"]
+__all__ = ["AuthorizationRequest", "AuthorizationServer", "UserScopes"]
 
 _METHODS = ("none", "client_secret_post", "client_secret_basic")
 _GRANTS = ("authorization_code", "refresh_token")
@@ -73,6 +73,8 @@ class AuthorizationRequest:
 
 #: Who approves: the subject, None to refuse, or a Response (a login or consent page).
 Approve = Callable[[AuthorizationRequest], Any]
+#: The scopes a user may hold: ``(subject, claims) -> scopes`` (or an awaitable of them).
+UserScopes = Callable[[str, Mapping[str, Any]], Iterable[str] | Awaitable[Iterable[str]]]
 
 
 class _OAuthError(Exception):
@@ -97,7 +99,10 @@ class AuthorizationServer:
     ``client_id_metadata_documents``: accept clients whose ``client_id`` is the HTTPS URL
     of their metadata document (True, the default: with the default
     :class:`~mcpkit.auth.cimd.ClientMetadataDocuments`; or one configured; False: only
-    registered clients). ``clock``: the time source (tests).
+    registered clients). ``user_scopes``: the scopes a user may hold, from the subject and
+    the claims about them (sync or async; an upstream identity's email, groups...): an
+    authorization is granted the scopes it asked for that the user may hold (None: all it
+    asked for). ``clock``: the time source (tests).
     """
 
     def __init__(
@@ -115,6 +120,7 @@ class AuthorizationServer:
         code_ttl: int = 60,
         consent: bool = False,
         client_id_metadata_documents: bool | ClientMetadataDocuments = True,
+        user_scopes: UserScopes | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         from joserfc.jwk import ECKey
@@ -152,6 +158,7 @@ class AuthorizationServer:
             if client_id_metadata_documents
             else None
         )
+        self.user_scopes = user_scopes
         self.access_token_ttl = access_token_ttl
         self.refresh_token_ttl = refresh_token_ttl
         self.code_ttl = code_ttl
@@ -359,6 +366,12 @@ class AuthorizationServer:
         ``/authorize`` validated (``client_id``, ``redirect_uri``, ``code_challenge``,
         ``scopes``, ``resource``, ``state``), the ``subject`` and optionally the ``claims``
         its tokens carry and the token ``family``."""
+        if self.user_scopes is not None:
+            allowed = self.user_scopes(pending["subject"], pending.get("claims") or {})
+            if inspect.isawaitable(allowed):
+                allowed = await allowed
+            permitted = set(allowed)
+            pending = {**pending, "scopes": [s for s in pending["scopes"] if s in permitted]}
         if self.consent:
             return self._consent_page(client, pending)
         from starlette.responses import RedirectResponse

@@ -37,7 +37,11 @@ from urllib.parse import urlencode, urlsplit
 import orjson
 
 from mcpkit.auth.as_store import AuthStore, MemoryAuthStore, digest
-from mcpkit.auth.authorization_server import AuthorizationRequest, AuthorizationServer
+from mcpkit.auth.authorization_server import (
+    AuthorizationRequest,
+    AuthorizationServer,
+    UserScopes,
+)
 from mcpkit.auth.cimd import ClientMetadataDocuments, ClientMetadataError
 from mcpkit.auth.proxy_store import MemoryProxyStore, ProxyStore
 from mcpkit.errors import AuthError
@@ -81,7 +85,8 @@ class OAuthProxy:
     provider's token endpoint. ``secret``: the deployment secret the upstream tokens are
     encrypted with (every replica the same; random when omitted: one replica).
     ``scopes_supported``, ``store``, ``signing_key``, ``consent``,
-    ``client_id_metadata_documents``, lifetimes: as
+    ``client_id_metadata_documents``, ``user_scopes`` (called with the provider's subject
+    and the claims kept, ``email``...), lifetimes: as
     :class:`~mcpkit.auth.AuthorizationServer`. ``proxy_store``: the pending logins and the
     upstream tokens (:class:`~mcpkit.auth.proxy_store.MemoryProxyStore` by default).
     ``check_revocation``: the resource server refuses the access tokens of a revoked grant
@@ -115,6 +120,7 @@ class OAuthProxy:
         signing_key: Any = None,
         consent: bool = True,
         client_id_metadata_documents: bool | ClientMetadataDocuments = True,
+        user_scopes: UserScopes | None = None,
         access_token_ttl: int = 3600,
         refresh_token_ttl: int | None = 30 * 24 * 3600,
         check_revocation: bool = True,
@@ -135,6 +141,7 @@ class OAuthProxy:
             refresh_token_ttl=refresh_token_ttl,
             consent=consent,
             client_id_metadata_documents=client_id_metadata_documents,
+            user_scopes=user_scopes,
         )
         self.server.on_revoke = self._revoked
         self.client_id = client_id

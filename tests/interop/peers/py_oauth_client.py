@@ -7,7 +7,8 @@ provider, a consent page). Run in the peer venv:
 
     .cache/peers/py/bin/python tests/interop/peers/py_oauth_client.py URL TOOL [--mode M]
 
-The output is one JSON object: ``{"first", "second", "refreshed", "client_id", "tokens"}``.
+The output is one JSON object: ``{"first", "second", "refreshed", "client_id",
+"client_secret", "token_endpoint_auth_method", "tokens"}``.
 """
 
 from __future__ import annotations
@@ -129,6 +130,9 @@ async def main() -> None:
                 storage.tokens.access_token != first.access_token
             )
     report["client_id"] = storage.client.client_id if storage.client else None
+    if storage.client is not None:  # how it authenticates (for a revocation in its name)
+        report["client_secret"] = storage.client.client_secret
+        report["token_endpoint_auth_method"] = storage.client.token_endpoint_auth_method
     if storage.tokens is not None:
         report["tokens"] = storage.tokens.model_dump(mode="json")
     print(json.dumps(report))

@@ -1,7 +1,9 @@
 // The official TypeScript SDK v2 client's OAuth flow against a protected Streamable HTTP
 // server: discovery, dynamic registration, the authorization URL followed without a browser
-// (the server approves at once), finishAuth with the callback's parameters, a tool call.
-// Prints {"text", "clientId", "tokens"} as JSON. Runs with .cache/peers' Node 22 and
+// (the server approves at once), finishAuth with the callback's parameters, a tool call;
+// then the access token is made unusable (as one that ran out): the server's 401 makes the
+// SDK refresh, and the call is made again. Prints {"text", "second", "refreshed",
+// "clientId", "firstTokens", "tokens"} as JSON. Runs with .cache/peers' Node 22 and
 // NODE_PATH:
 //
 //   node tests/interop/peers/ts_oauth_client.mjs URL TOOL [--login USER]
@@ -127,11 +129,21 @@ try {
   session = await connect();
 }
 const result = await session.client.callTool({ name: tool, arguments: {} });
+const firstTokens = { ...store.tokens };
+// The access token runs out: the next request is refused with 401 and the SDK refreshes.
+store.tokens = { ...store.tokens, access_token: "run-out" };
+const again = await session.client.callTool({ name: tool, arguments: {} });
 await session.client.close();
 console.log(
   JSON.stringify({
     text: result.content[0].text,
+    second: again.content[0].text,
+    refreshed:
+      store.tokens.access_token !== "run-out" &&
+      store.tokens.access_token !== firstTokens.access_token &&
+      store.tokens.refresh_token !== firstTokens.refresh_token,
     clientId: store.client?.client_id,
+    firstTokens,
     tokens: store.tokens,
   }),
 );
