@@ -24,12 +24,11 @@ feature stays declared while any of its components is hidden.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
-if TYPE_CHECKING:
-    from mcpkit.server.app import Server
+from mcpkit.server.registries import Registries
 
-__all__ = ["ComponentControl", "Kind", "normalize_tags"]
+__all__ = ["ComponentControl", "ComponentServer", "Kind", "normalize_tags"]
 
 Kind = Literal["tools", "prompts", "resources", "templates"]
 _FEATURE = {
@@ -52,12 +51,24 @@ def normalize_tags(tags: Iterable[str] | str | None) -> frozenset[str]:
     return out
 
 
+class ComponentServer(Registries, Protocol):
+    """What component control reads and refreshes of a server (a
+    :class:`~mcpkit.server.app.Server` is one): its three registries and the features it
+    declares."""
+
+    @property
+    def declared(self) -> frozenset[str]: ...
+
+    @declared.setter
+    def declared(self, features: frozenset[str]) -> None: ...
+
+
 class ComponentControl:
     """Which of a server's components are served (see the module)."""
 
     def __init__(
         self,
-        server: Server[Any],
+        server: ComponentServer,
         include: Iterable[str] | str | None = None,
         exclude: Iterable[str] | str | None = None,
     ) -> None:

@@ -20,9 +20,8 @@ from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Server
     from mcpkit.server.context import Context
-    from mcpkit.server.session import ServerHandler, ServerRequestContext
+    from mcpkit.server.session import ServerHandler, ServerRequestContext, SessionHolder
 
 __all__ = [
     "LEVELS",
@@ -97,7 +96,7 @@ class McpLogHandler(logging.Handler):
     threads (sync tools): records are handed to the event loop.
     """
 
-    def __init__(self, server: Server, level: int = logging.NOTSET) -> None:
+    def __init__(self, server: SessionHolder, level: int = logging.NOTSET) -> None:
         super().__init__(level)
         self.server = server
 

@@ -36,13 +36,14 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mcpkit._lazy import lazy_module
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 from mcpkit.server.caching import CacheHints
 from mcpkit.server.pagination import Paginator
+from mcpkit.server.registries import Registries
 
 if TYPE_CHECKING:
     import pathlib as _pathlib
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
     from mcpkit.apps import EXTENSION_ID as EXTENSION_ID
     from mcpkit.apps import MIME_TYPE as MIME_TYPE
     from mcpkit.apps import Csp, Permissions, ToolUi, UiResourceMeta
-    from mcpkit.server.app import Server
+    from mcpkit.bus import BusRelay
     from mcpkit.server.context import Context
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 else:  # MCP Apps load with the first app resource or linked tool (pathlib with an HTML file)
@@ -62,6 +63,7 @@ else:  # MCP Apps load with the first app resource or linked tool (pathlib with 
 __all__ = [
     "EXTENSION_ID",
     "MIME_TYPE",
+    "AppsServer",
     "advertise",
     "check_links",
     "client_supports_apps",
@@ -161,8 +163,18 @@ def _html_reader(source: str | Path | Callable[..., Any], ui: JSONObject) -> Cal
     return read_sync
 
 
+class AppsServer(Registries, Protocol):
+    """What MCP Apps read of a server (a :class:`~mcpkit.server.app.Server` is one): its
+    registries, whether it is serving (its relay runs) and its caching hints."""
+
+    @property
+    def relay(self) -> BusRelay: ...
+
+    def cache_hints(self, method: str) -> CacheHints: ...
+
+
 def register_ui(
-    server: Server[Any],
+    server: AppsServer,
     uri: str,
     source: str | Path | Callable[..., Any],
     *,
@@ -208,7 +220,7 @@ def register_ui(
 
 
 def tool_meta(
-    server: Server[Any],
+    server: AppsServer,
     tool: str,
     meta: Mapping[str, Any] | None,
     ui: str | None,
@@ -237,7 +249,7 @@ def tool_meta(
     return out
 
 
-def _check_link(server: Server[Any], tool: str, uri: str) -> None:
+def _check_link(server: AppsServer, tool: str, uri: str) -> None:
     found = server.resources.find(uri)
     if found is None:
         known = sorted(u for u in server.resources.resources if u.startswith(UI_SCHEME))
@@ -253,7 +265,7 @@ def _check_link(server: Server[Any], tool: str, uri: str) -> None:
         )
 
 
-def check_links(server: Server[Any]) -> None:
+def check_links(server: AppsServer) -> None:
     """ValueError for the first tool whose ``_meta.ui.resourceUri`` (or flat
     ``ui/resourceUri``) names no app resource of ``server``."""
     for name, entry in server.tools.tools.items():
@@ -262,7 +274,7 @@ def check_links(server: Server[Any]) -> None:
             _check_link(server, name, ui.resource_uri)
 
 
-def uses_apps(server: Server[Any]) -> bool:
+def uses_apps(server: AppsServer) -> bool:
     """True when ``server`` has an app resource or a tool with ``_meta.ui``."""
     registry = server.resources
     for entry in (*registry.resources.values(), *registry.templates.values()):
@@ -271,7 +283,7 @@ def uses_apps(server: Server[Any]) -> bool:
     return any(_tool_ui(t.definition.get("_meta")) is not None for t in server.tools.tools.values())
 
 
-def advertise(server: Server[Any], capabilities: JSONObject) -> None:
+def advertise(server: AppsServer, capabilities: JSONObject) -> None:
     """Add the extension to ``capabilities.extensions`` when ``server`` uses apps."""
     if uses_apps(server):
         extensions = capabilities.get("extensions")
@@ -289,7 +301,7 @@ def request_declares_apps(rctx: ServerRequestContext) -> bool:
     return _request_declares_apps(rctx)
 
 
-def app_only_tools(server: Server[Any]) -> frozenset[str]:
+def app_only_tools(server: Registries) -> frozenset[str]:
     """The names of the tools only apps may call (hidden from clients without MCP Apps)."""
     return frozenset(
         name
@@ -298,7 +310,7 @@ def app_only_tools(server: Server[Any]) -> frozenset[str]:
     )
 
 
-def install_visibility(server: Server[Any], table: dict[str, ServerHandler]) -> None:
+def install_visibility(server: AppsServer, table: dict[str, ServerHandler]) -> None:
     """Serve ``tools/list`` and ``tools/call`` of ``table`` with the visibility rule: app-only
     tools only for clients that declared the extension. Nothing changes (no cost) when the
     server has no app-only tool."""

@@ -36,10 +36,10 @@ from mcpkit.server import mcp_apps as apps_feature
 from mcpkit.server import subscriptions
 from mcpkit.server.caching import CacheHints
 from mcpkit.server.pagination import Paginator
+from mcpkit.server.registries import Registries
 from mcpkit.server.resources import not_found
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Server
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 
 __all__ = ["install"]
@@ -109,7 +109,7 @@ class _View:
 class _Gate:
     """The scope rules of one registration state and the views made of them."""
 
-    def __init__(self, server: Server[Any]) -> None:
+    def __init__(self, server: Registries) -> None:
         self.server = server
         self.tools = _scoped(server.tools.tools)
         self.prompts = _scoped(server.prompts.prompts)
@@ -191,7 +191,7 @@ def _private(rctx: ServerRequestContext, method: str) -> None:
 
 
 def install(
-    server: Server[Any], table: dict[str, ServerHandler], replaced: Collection[str] = ()
+    server: Registries, table: dict[str, ServerHandler], replaced: Collection[str] = ()
 ) -> None:
     """Serve ``table``'s lists and lookups with the scope rules of what is registered now
     (see the module docstring); nothing changes when no component has scopes. The lists

@@ -37,8 +37,8 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from mcpkit._lazy import lazy_module
 from mcpkit.envelope import SERVER_INFO_KEY, Envelope, should_log
@@ -64,7 +64,7 @@ if TYPE_CHECKING:
 else:  # loads when a handler first asks for the client's roots
     _roots = lazy_module("mcpkit.server.roots", globals(), "_roots")
 
-__all__ = ["AppSession", "ServerHandler", "ServerRequestContext"]
+__all__ = ["AppSession", "ServerHandler", "ServerRequestContext", "SessionHolder"]
 
 logger = logging.getLogger("mcpkit.server")
 _OPERATING = Phase.OPERATING
@@ -393,3 +393,11 @@ class AppSession(ServerSession):
     async def list_roots(self) -> list[Root]:
         """The client's roots (``roots/list``)."""
         return await _roots.list_roots(self)
+
+
+class SessionHolder(Protocol):
+    """A server as a feature that reaches every open session sees it (a
+    :class:`~mcpkit.server.app.Server` is one)."""
+
+    @property
+    def sessions(self) -> Collection[AppSession]: ...

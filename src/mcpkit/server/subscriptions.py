@@ -39,9 +39,8 @@ from mcpkit.errors import ConnectionClosed
 from mcpkit.jsonrpc import JSONObject
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Server
     from mcpkit.server.context import Context
-    from mcpkit.server.session import ServerHandler, ServerRequestContext
+    from mcpkit.server.session import ServerHandler, ServerRequestContext, SessionHolder
 
 __all__ = ["LIST_KINDS", "audience", "audience_of", "deliver_to_sessions", "handlers", "listen"]
 
@@ -74,7 +73,7 @@ def audience(owner: str) -> str:
     return hashlib.blake2b(owner.encode(), digest_size=16).hexdigest()
 
 
-def deliver_to_sessions(server: Server, event: BusEvent) -> None:
+def deliver_to_sessions(server: SessionHolder, event: BusEvent) -> None:
     """Announce ``event`` to ``server``'s handshake-era sessions (the relay's sink for
     them); modern sessions hear of changes only through their listen streams. An event
     for one caller (``audience``) is for listen streams only: a 2025 session is told of
