@@ -1,12 +1,16 @@
 """In-memory transport: a client and a server in one process, through the real session engine.
 
 Messages are encoded to JSON bytes and decoded on the other side, exactly as on a wire, so
-anything that would fail to serialize fails here too.
+anything that would fail to serialize fails here too. Nothing else crosses: each side
+receives in a context of its own (an empty :class:`contextvars.Context`), never in the
+sender's, so a server reached in memory from inside an HTTP handler (a proxy's in-memory
+upstream) does not see that request's authenticated principal, as it would not over HTTP.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections import deque
 from typing import Any
 
@@ -66,7 +70,8 @@ class MemoryTransport(Transport):
         ready = self._queue or self._peer_closed
         if ready and not self._scheduled and self._sink is not None and not self._paused:
             self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush)
+            # not the writer's context: what it holds (the principal) is not on the wire
+            asyncio.get_running_loop().call_soon(self._flush, context=contextvars.Context())
 
     def _flush(self) -> None:
         self._scheduled = False
