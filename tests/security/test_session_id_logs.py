@@ -104,3 +104,44 @@ async def test_the_access_log_shows_query_session_ids_as_tags(
     lines = [r.getMessage() for r in caplog.records if r.name == "uvicorn.access"]
     assert lines and secret not in "\n".join(lines)
     assert f"session_id={session_tag(secret)}&x=1" in "\n".join(lines)
+
+
+async def test_granians_access_log_shows_query_session_ids_as_tags(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """granian's access log record carries the request's path and query (its default line
+    prints the path; a structured handler writes every field): the session id in the query
+    is a tag there too."""
+    pytest.importorskip("granian")
+    from mcpkit.transports.http.granian_serve import running as granian_running
+
+    secret = "Zq7sV0cRr3tK9mW2xY5aB8dE1fH4jL6n"
+    access = logging.getLogger("granian.access")
+    app = Server("quiet").http_app(legacy_sse=True)
+    async with granian_running(app, log_level="info") as base:
+        access.addHandler(caplog.handler)  # after granian configured its loggers
+        try:
+            async with httpx.AsyncClient(timeout=10) as http:
+                await http.post(f"{base}/messages?session_id={secret}&x=1", json={})
+                await http.post(f"{base}/messages?sessionId={secret}", json={})
+        finally:
+            access.removeHandler(caplog.handler)
+    records = [r for r in caplog.records if r.name == "granian.access"]
+    assert len(records) == 2
+    logged = "\n".join(f"{r.getMessage()} {r.args!r}" for r in records)
+    assert secret not in logged
+    assert f"session_id={session_tag(secret)}&x=1" in logged
+    assert f"sessionId={session_tag(secret)}" in logged
+
+
+def test_the_access_log_filter_hides_credentials_a_format_names() -> None:
+    """An access log format may name a header (granian's ``%(header{authorization})s``)."""
+    from mcpkit.logs import SessionIdFilter
+
+    token = "eyJhbGciOiJFUzI1NiJ9.payload.sig"
+    record = logging.LogRecord(
+        "granian.access", logging.INFO, __file__, 1, "%(path)s %(_h0)s", None, None
+    )
+    record.args = {"path": "/mcp", "_h0": f"Bearer {token}", "status": 200}
+    assert SessionIdFilter().filter(record)
+    assert record.getMessage() == f"/mcp Bearer {session_tag(token)}"

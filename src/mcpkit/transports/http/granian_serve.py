@@ -64,9 +64,14 @@ class _NotExperimental(logging.Filter):
 
 
 def _log_config() -> dict[str, Any]:
-    # granian's default logging writes to stdout; mcpkit's servers keep stdout free.
+    # granian's default logging writes to stdout; mcpkit's servers keep stdout free. Its
+    # access log record carries the request's query (the 2024-11-05 transport's session
+    # id): the same filter as on uvicorn's access log shows it as a tag.
     return {
-        "filters": {"embedded": {"()": _NotExperimental}},
+        "filters": {
+            "embedded": {"()": _NotExperimental},
+            "session_ids": {"()": "mcpkit.logs.SessionIdFilter"},
+        },
         "handlers": {
             "console": {
                 "formatter": "generic",
@@ -81,7 +86,12 @@ def _log_config() -> dict[str, Any]:
         },
         "loggers": {
             "_granian": {"handlers": ["console"], "filters": ["embedded"], "propagate": False},
-            "granian.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
+            "granian.access": {
+                "handlers": ["access"],
+                "filters": ["session_ids"],
+                "level": "INFO",
+                "propagate": False,
+            },
         },
     }
 
