@@ -37,7 +37,7 @@ import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote
 
 from mcpkit.errors import McpkitError
@@ -52,8 +52,9 @@ from mcpkit.skills import (
 )
 
 if TYPE_CHECKING:
-    from mcpkit.client.client import Client
-    from mcpkit.types import Resource
+    from mcpkit.client.cache import CachePolicy
+    from mcpkit.jsonrpc import JSONObject
+    from mcpkit.types import ReadResourceResult, Resource, ServerCapabilities
 
 __all__ = [
     "InvalidSkillEntry",
@@ -62,6 +63,7 @@ __all__ = [
     "SkillFile",
     "SkillVerificationError",
     "Skills",
+    "SkillsClient",
     "SkillsNotSupported",
 ]
 
@@ -219,10 +221,24 @@ class SkillContent:
         return self.data.decode("utf-8")
 
 
+class SkillsClient(Protocol):
+    """What :class:`Skills` needs of a client (a :class:`~mcpkit.Client` is one): the
+    server's capabilities, requests, and reading a resource."""
+
+    @property
+    def server_capabilities(self) -> ServerCapabilities: ...
+
+    async def request(self, method: str, params: JSONObject | None = None) -> Any: ...
+
+    async def read_resource(
+        self, uri: str, *, cache: CachePolicy = "use"
+    ) -> ReadResourceResult: ...
+
+
 class Skills:
     """The Skills extension of one :class:`~mcpkit.Client` (``client.skills``)."""
 
-    def __init__(self, client: Client) -> None:
+    def __init__(self, client: SkillsClient) -> None:
         self._client = client
         self._verified: dict[tuple[str, str], SkillContent] = {}
 
