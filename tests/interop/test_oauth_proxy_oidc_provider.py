@@ -3,10 +3,10 @@
 client registered beforehand, as GitHub or Google would be. mcpkit's client and the official
 Python and TypeScript SDKs' connect to an mcpkit server behind the proxy; the provider's
 login and consent pages and mcpkit's consent page are answered with form posts as a browser
-would; tokens are issued, a tool is called as the provider's user, a refresh works, a
-revocation ends access (each of the three clients), nothing the clients receive carries a
-token of the provider's, and two users logged in with Chromium see different tools by
-scope."""
+would, and clicked in headless Chromium (each of the three clients); tokens are issued, a
+tool is called as the provider's user, a refresh works, a revocation ends access (each of
+the three clients), nothing the clients receive carries a token of the provider's, and two
+users logged in with Chromium see different tools by scope."""
 
 from __future__ import annotations
 
@@ -621,3 +621,110 @@ async def test_two_users_see_different_tools_by_scope_in_chromium() -> None:
         # one login each (the second era reused the tokens), the scopes the consent page showed
         assert [s for s, _ in granted] == ["ada", "bob"]
         assert "admin" in consent_pages["ada"] and "admin" not in consent_pages["bob"]
+
+
+async def chromium_login(page: Any, url: str, user: str, redirect: str) -> str:
+    """In Chromium: the provider's login and consent, then mcpkit's consent page, clicked
+    as a user would; the URL the browser is sent back to (``redirect``...)."""
+    arrived: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+    async def at_client(route: Any) -> None:
+        if not arrived.done():
+            arrived.set_result(route.request.url)
+        await route.fulfill(status=200, body="You may close this window.")
+
+    await page.route(redirect + "**", at_client)
+    await page.goto(url)
+    await page.fill("input[name=login]", user)
+    await page.fill("input[name=password]", "any")
+    await page.click("button[type=submit]")
+    await page.wait_for_selector("button:has-text('Continue')")
+    await page.click("button:has-text('Continue')")  # the provider's consent
+    await page.wait_for_selector("button[value=allow]")
+    await page.click("button[value=allow]")  # mcpkit's consent page
+    return await asyncio.wait_for(arrived, 30)
+
+
+@pytest.mark.parametrize("sdk", ["python", "typescript"])
+async def test_official_clients_with_the_pages_clicked_in_chromium(sdk: str) -> None:
+    """The official SDKs' clients, their authorization URL opened in headless Chromium and
+    the provider's and mcpkit's pages clicked through: a tool call, a refresh, and a
+    revocation that ends their access."""
+    from playwright.async_api import async_playwright
+
+    from tests.dev.test_browser import ARGS, CHROMIUM
+
+    assert CHROMIUM.exists(), f"{CHROMIUM} is missing: run scripts/system_packages.sh"
+    secret = secrets.token_urlsafe(24)
+    late = Late()
+    async with (
+        running(late) as base,
+        oidc_provider(base + "/oauth/callback", secret) as issuer,
+        async_playwright() as pw,
+    ):
+        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        proxy = OAuthProxy(
+            base,
+            client_id=CLIENT_ID,
+            client_secret=secret,
+            issuer=issuer,
+            discovery_url=issuer + "/.well-known/openid-configuration",
+            scopes_supported=["mcp"],
+        )
+        app = Server("behind-proxy", auth=proxy)
+
+        @app.tool()
+        def whoami(ctx: Context) -> str:
+            assert ctx.auth is not None
+            return f"{ctx.auth.subject} {ctx.auth.claims.get('email')}"
+
+        late.app = app.http_app()
+        if sdk == "python":
+            command = [str(locate_python_peer().python), str(PY_CLIENT)]
+            extra = ["--mode", "2026-07-28", "--external"]
+            redirect, env = "http://127.0.0.1:3998/callback", None
+        else:
+            node = locate_node_peer()
+            command = [str(node.node), str(TS_CLIENT)]
+            extra = ["--external"]
+            redirect, env = "http://127.0.0.1:3997/callback", node.env()
+        proc = await asyncio.create_subprocess_exec(
+            *command,
+            base + "/mcp",
+            "whoami",
+            *extra,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=env,
+        )
+        try:
+            assert proc.stdout is not None and proc.stdin is not None
+            line = await asyncio.wait_for(proc.stdout.readline(), 60)
+            assert line, (await proc.stderr.read()).decode()[-3000:] if proc.stderr else ""
+            url = json.loads(line)["authorize"]
+            page = await (await browser.new_context()).new_page()
+            back = await chromium_login(page, url, "erin", redirect)
+            assert "code=" in back
+            proc.stdin.write(back.encode() + b"\n")
+            await proc.stdin.drain()
+            out, err = await asyncio.wait_for(proc.communicate(), 90)
+            assert proc.returncode == 0, err.decode()[-3000:]
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+            await browser.close()
+        report = json.loads(out.decode().strip().splitlines()[-1])
+        if sdk == "python":
+            assert report["first"] == report["second"] == "erin erin@example.com"
+            client_id, held = report["client_id"], report["tokens"]
+            secret_used = report["client_secret"], report["token_endpoint_auth_method"]
+        else:
+            assert report["text"] == report["second"] == "erin erin@example.com"
+            client_id, held, secret_used = report["clientId"], report["tokens"], (None, None)
+        assert report["refreshed"] is True
+        at = await proxy.server.verifier().verify_token(held["access_token"])
+        assert at.subject == "erin" and at.client_id == client_id
+        await revocation_ends_access(proxy, base, client_id, held, *secret_used)
+        await late.app.aclose()

@@ -7,6 +7,9 @@ provider, a consent page). Run in the peer venv:
 
     .cache/peers/py/bin/python tests/interop/peers/py_oauth_client.py URL TOOL [--mode M]
 
+With ``--external`` a real browser is driven by whoever runs it: the authorization URL is
+printed as ``{"authorize": URL}`` and the redirect URL read back from stdin.
+
 The output is one JSON object: ``{"first", "second", "refreshed", "client_id",
 "client_secret", "token_endpoint_auth_method", "tokens"}``.
 """
@@ -17,6 +20,7 @@ import argparse
 import asyncio
 import json
 import re
+import sys
 from html import unescape
 from typing import Any
 from urllib.parse import parse_qs, urljoin, urlsplit
@@ -46,7 +50,7 @@ class Memory:
         self.client = client_info
 
 
-REDIRECT = "http://127.0.0.1:3998/callback"
+REDIRECT = "http://127.0.0.1:3998/callback"  # never listened on: the browser stops there
 
 
 async def browse(url: str, user: str) -> str:
@@ -85,11 +89,19 @@ async def main() -> None:
     parser.add_argument("tool")
     parser.add_argument("--mode", default="legacy")
     parser.add_argument("--login", help="log in as this user on the pages shown (a proxy)")
+    parser.add_argument(
+        "--external",
+        action="store_true",
+        help='print {"authorize": URL} and read the redirect URL from stdin (a real browser)',
+    )
     args = parser.parse_args()
     redirected: dict[str, Any] = {}
 
     async def redirect_handler(url: str) -> None:  # the "browser": the server approves at once
-        if args.login is not None:
+        if args.external:
+            print(json.dumps({"authorize": url}), flush=True)
+            location = (await asyncio.to_thread(sys.stdin.readline)).strip()
+        elif args.login is not None:
             location = await browse(url, args.login)
         else:
             async with httpx2.AsyncClient() as http:

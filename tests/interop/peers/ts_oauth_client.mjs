@@ -6,7 +6,7 @@
 // "clientId", "firstTokens", "tokens"} as JSON. Runs with .cache/peers' Node 22 and
 // NODE_PATH:
 //
-//   node tests/interop/peers/ts_oauth_client.mjs URL TOOL [--login USER]
+//   node tests/interop/peers/ts_oauth_client.mjs URL TOOL [--login USER | --external]
 //
 // With --login, the "browser" keeps cookies, logs in as USER and allows on the pages it is
 // shown (an OAuth proxy's provider, a consent page).
@@ -21,6 +21,19 @@ const { Client, StreamableHTTPClientTransport, UnauthorizedError } = await resol
 
 const [url, tool, flag, user] = process.argv.slice(2);
 const login = flag === "--login" ? user : null;
+// --external: a real browser is driven by whoever runs this: the authorization URL is
+// printed as {"authorize": URL} and the redirect URL read back from stdin.
+const external = flag === "--external";
+async function askOutside(authorizationUrl) {
+  process.stdout.write(JSON.stringify({ authorize: String(authorizationUrl) }) + "\n");
+  const { createInterface } = await import("node:readline");
+  const lines = createInterface({ input: process.stdin });
+  for await (const line of lines) {
+    lines.close();
+    return new URL(line.trim()).searchParams;
+  }
+  throw new Error("no redirect URL on stdin");
+}
 const redirectUrl = "http://127.0.0.1:3997/callback";
 let callback = null;
 
@@ -103,6 +116,10 @@ const provider = {
   codeVerifier: () => store.verifier,
   // The "browser": the authorization server approves at once and redirects back.
   redirectToAuthorization: async (authorizationUrl) => {
+    if (external) {
+      callback = await askOutside(authorizationUrl);
+      return;
+    }
     if (login !== null) {
       callback = await browse(authorizationUrl.href ?? String(authorizationUrl));
       return;
