@@ -103,9 +103,22 @@ def build_parser() -> argparse.ArgumentParser:
         mcpkit run server.py -t http --store redis://127.0.0.1:6379/0  # one of N replicas
         mcpkit run --compat official_server.py         # a server written for mcp/fastmcp
         mcpkit run --compat mcp-server-time --local-timezone UTC  # a console script, its args
+        mcpkit run                        # the project's server (mcpkit.toml, [tool.mcpkit])
+        mcpkit run server.py --with httpx --python 3.12  # through uv run --with
         """,
+        description=(
+            "Serve the Server of a Python file or module over stdio or Streamable HTTP. "
+            "Every option can also come from an MCPKIT_* environment variable or the "
+            "project file (mcpkit.toml, or [tool.mcpkit] in pyproject.toml); the command "
+            "line wins, then the environment, then the file (docs/configuration.md)."
+        ),
     )
-    run.add_argument("server", metavar="SERVER", help="path/to/file.py[:object] or module:object")
+    run.add_argument(
+        "server",
+        metavar="SERVER",
+        nargs="?",
+        help="path/to/file.py[:object] or module:object (default: server in mcpkit.toml)",
+    )
     run.add_argument(
         "-t",
         "--transport",
@@ -145,9 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="HTTP: accept browser requests from ORIGIN (https://app.example.com, "
         "http://localhost:*, or *) besides the server's own origin (repeatable)",
     )
-    run.add_argument("--stateless", action="store_true", help="HTTP: no sessions")
+    run.add_argument("--stateless", action=argparse.BooleanOptionalAction, help="HTTP: no sessions")
     run.add_argument(
-        "--json-response", action="store_true", help="HTTP: answer POSTs with JSON, not SSE"
+        "--json-response",
+        action=argparse.BooleanOptionalAction,
+        help="HTTP: answer POSTs with JSON, not SSE",
     )
     run.add_argument(
         "--max-in-flight",
@@ -164,19 +179,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--health",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
         help="HTTP: answer /healthz (live) and /readyz (ready: lifespan started, stores reachable)",
     )
     run.add_argument(
         "--metrics",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
         help="HTTP: Prometheus metrics on /metrics (needs prometheus-client: the metrics extra)",
     )
     run.add_argument(
         "--server",
         dest="http_server",
         choices=("auto", "uvicorn", "granian"),
-        default="auto",
         help="HTTP: the ASGI server (auto: $MCPKIT_HTTP_SERVER, else mcpkit's default; "
         "granian needs the granian extra)",
     )
@@ -200,6 +214,31 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="stdio: at end of input, seconds the requests already received get to finish "
         "before they are cancelled and answered with an error (default 10)",
+    )
+    run.add_argument(
+        "--log-level",
+        choices=("debug", "info", "warning", "error", "critical"),
+        help="log records of this level and above go to stderr (default: the HTTP server's "
+        "warnings only)",
+    )
+    run.add_argument(
+        "--mask-errors",
+        action=argparse.BooleanOptionalAction,
+        help="answer unexpected exceptions with a generic message and an error id (default: "
+        "on, unless the Server says debug=True)",
+    )
+    run.add_argument(
+        "--with",
+        action="append",
+        dest="with_packages",
+        metavar="PKG",
+        help="serve in an environment that also has PKG, made by uv run --with (repeatable; "
+        "adds to the project's dependencies)",
+    )
+    run.add_argument(
+        "--python",
+        metavar="X",
+        help="serve with this Python (a version such as 3.12, or a path), through uv run",
     )
     run.add_argument(
         "--compat",

@@ -9,6 +9,11 @@ hidden folders, ``__pycache__``, virtualenvs and ``node_modules``.
 store before it serves, as ``Server(store=URL)`` would (:meth:`mcpkit.Server.use_store`):
 a ``redis://host:port/db`` or ``redis+cluster://host:port,host:port/`` URL, so that several
 ``mcpkit run`` processes behind a load balancer serve any session (docs/deploy.md).
+
+Every option may also come from its ``MCPKIT_*`` environment variable or the project file
+(``mcpkit.toml``, ``[tool.mcpkit]`` in ``pyproject.toml``), the server included: ``mcpkit
+run`` alone serves the project's (:mod:`mcpkit.settings`). ``--with PKG`` / ``--python X``
+(or ``dependencies`` / ``python`` in the file) serve through ``uv run`` (:mod:`.uv`).
 """
 
 from __future__ import annotations
@@ -23,10 +28,12 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from mcpkit import settings as config
 from mcpkit.cli.errors import EXIT_USAGE, INSTALL_HINT, CliError
 from mcpkit.cli.targets import load_server, parse_server_ref
 
@@ -43,38 +50,59 @@ def _note(message: str) -> None:
     sys.stderr.flush()
 
 
-def _child_argv(args: argparse.Namespace) -> list[str]:
-    argv = [sys.executable, "-m", "mcpkit", "run", args.server, "--transport", args.transport]
-    if getattr(args, "store", None):
-        argv += ["--store", args.store]
-    if args.transport == "http":
-        argv += ["--host", args.host, "--port", str(args.port), "--path", args.path]
-        if args.event_store:
-            argv += ["--event-store", args.event_store]
-        for host in args.allowed_hosts or ():
-            argv += ["--allowed-host", host]
-        for origin in args.allowed_origins or ():
-            argv += ["--allowed-origin", origin]
-        if args.stateless:
-            argv.append("--stateless")
-        if args.json_response:
-            argv.append("--json-response")
-        if args.max_in_flight is not None:
-            argv += ["--max-in-flight", str(args.max_in_flight)]
-        if args.max_queued is not None:
-            argv += ["--max-queued", str(args.max_queued)]
-        if args.health:
-            argv.append("--health")
-        if args.metrics:
-            argv.append("--metrics")
-        if args.observability_port is not None:
-            argv += ["--observability-port", str(args.observability_port)]
-        if getattr(args, "http_server", "auto") != "auto":
-            argv += ["--server", args.http_server]
-    if args.transport == "stdio" and getattr(args, "drain_timeout", None) is not None:
-        argv += ["--drain-timeout", str(args.drain_timeout)]
+#: The attribute of the parsed arguments holding a setting, where it is not the key.
+_DEST = {"dependencies": "with_packages"}
+#: Settings a child process is not given: its own environment is already made, and the
+#: project's server is found again from the same folder.
+_NOT_PASSED_ON = ("server", "dependencies", "python", "environment")
+
+
+def _flags_of(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings given on the command line (the options left out are None)."""
+    out: dict[str, Any] = {}
+    for setting in config.SETTINGS:
+        value = getattr(args, _DEST.get(setting.key, setting.key), None)
+        if value is not None and value != []:
+            out[setting.key] = value
+    return out
+
+
+def _flag_argv(flags: Mapping[str, Any]) -> list[str]:
+    """``flags`` written as the options of ``mcpkit run``."""
+    out: list[str] = []
+    for setting in config.SETTINGS:
+        value = flags.get(setting.key)
+        if value is None or setting.flag is None or setting.key in _NOT_PASSED_ON:
+            continue
+        if setting.kind == "bool":
+            out.append(setting.flag if value else "--no-" + setting.flag[2:])
+        elif setting.kind == "list":
+            for item in value:
+                out += [setting.flag, item]
+        else:
+            out += [setting.flag, str(value)]
+    return out
+
+
+def _child_argv(
+    args: argparse.Namespace, python: str | None = None, *, reload: bool = False
+) -> list[str]:
+    """The command line serving what ``args`` asks for in a child process: the options
+    given on this one's command line (the child reads the environment and the project file
+    itself, and finds the same values), with ``python`` (default: this interpreter)."""
+    flags: Mapping[str, Any] = getattr(args, "flags", None) or _flags_of(args)
+    argv = [python or sys.executable, "-m", "mcpkit", "run"]
+    server = flags.get("server")
+    compat = getattr(args, "compat", False)
+    if server is not None and not compat:
+        argv.append(server)
+    argv += _flag_argv(flags)
+    if reload:
+        argv.append("--reload")
     if args.debug:
         argv.append("--debug")
+    if compat:
+        argv += ["--compat", str(server), *getattr(args, "server_args", ())]
     return argv
 
 
@@ -204,7 +232,9 @@ async def _serve_http(
     warning = _bind_warning(asgi, args.host)
     server: Any = getattr(args, "http_server", "auto")
     async with contextlib.AsyncExitStack() as stack:
-        given = {} if sockets is None else {"sockets": sockets}
+        given: dict[str, Any] = {} if sockets is None else {"sockets": sockets}
+        if getattr(args, "log_level", None) is not None:
+            given["log_level"] = args.log_level
         base = await stack.enter_async_context(
             running(asgi, host=args.host, port=args.port, server=server, **given)
         )
@@ -321,27 +351,83 @@ def _run_compat(args: argparse.Namespace) -> int | None:
     return status if isinstance(status, int) else 0
 
 
-def _choose_transport(args: argparse.Namespace) -> None:
-    """Settle ``--transport``: an HTTP option given (--host, --port, --path) means HTTP
-    unless stdio was asked for, which then says the option goes unused; then the HTTP
-    defaults."""
-    given = [
-        flag
-        for flag, value in (("--host", args.host), ("--port", args.port), ("--path", args.path))
-        if value is not None
-    ]
+def _settle(args: argparse.Namespace) -> config.Settings:
+    """Fill ``args`` from the settings (command line > ``MCPKIT_*`` > project file >
+    defaults; :mod:`mcpkit.settings`), after setting the project's ``environment``."""
+    flags = _flags_of(args)
+    try:
+        project = config.find_project()
+        config.apply_environment(project)
+        settings = config.load(flags, os.environ, project)
+    except config.SettingsError as exc:
+        raise CliError(str(exc), "see docs/configuration.md", EXIT_USAGE) from None
+    args.flags = flags
+    args.settings = settings
+    for setting in config.SETTINGS:
+        setattr(args, _DEST.get(setting.key, setting.key), getattr(settings, setting.key))
+    return settings
+
+
+def _choose_transport(args: argparse.Namespace, settings: config.Settings) -> None:
+    """Settle ``--transport``: an HTTP option set (host, port, path) means HTTP unless
+    stdio was asked for; over stdio, such options given on the command line are said to go
+    unused."""
+    implied = [key for key in ("host", "port", "path") if settings.given(key)]
     if args.transport is None:
-        args.transport = "http" if given else "stdio"
-    elif args.transport == "stdio" and given:
-        _note(f"{', '.join(given)} not used: serving over stdio (--transport http serves a URL)")
-    args.host = "127.0.0.1" if args.host is None else args.host
-    args.port = 8000 if args.port is None else args.port
-    args.path = "/mcp" if args.path is None else args.path
+        args.transport = "http" if implied else "stdio"
+    elif args.transport == "stdio":
+        given = [f"--{key}" for key in implied if settings.sources.get(key) == "flag"]
+        if given:
+            _note(
+                f"{', '.join(given)} not used: serving over stdio (--transport http serves a URL)"
+            )
+
+
+def _no_server(settings: config.Settings) -> CliError:
+    """The one line saying what to run when neither the command line nor a file says."""
+    project = settings.project
+    if project is not None and project.configured:
+        where = project.root / (config.PROJECT_FILE if project.own else config.PYPROJECT)
+        return CliError(
+            f'no server to run: {where} names none; add server = "server.py:app" to it, '
+            "or give one: mcpkit run server.py",
+            code=EXIT_USAGE,
+        )
+    return CliError(
+        "no server to run: give one (mcpkit run server.py) or name it in mcpkit.toml: "
+        'server = "server.py:app"',
+        code=EXIT_USAGE,
+    )
+
+
+def _prepare_process(settings: config.Settings) -> None:
+    """What the settings change in this process before the server is loaded: masking (as
+    ``MCPKIT_MASK_ERRORS``, which ``Server`` reads; an explicit ``mask_errors=`` in the code
+    still wins), logging, and the project's folder on ``sys.path`` for a module entry."""
+    from mcpkit.server.masking import MASK_ENV
+
+    if settings.mask_errors is not None and settings.sources.get("mask_errors") != "env":
+        os.environ[MASK_ENV] = "1" if settings.mask_errors else "0"
+    config.configure_logging(settings.log_level)
+    project = settings.project
+    source = settings.sources.get("server", "default")
+    if project is not None and source not in ("flag", "env", "default"):
+        root = str(project.root)
+        if root not in sys.path:
+            sys.path.insert(0, root)
 
 
 def run_server(args: argparse.Namespace) -> int:
-    """Serve the server named by ``args.server``."""
-    _choose_transport(args)
+    """Serve the server named by ``args.server`` (else the project's)."""
+    settings = _settle(args)
+    _choose_transport(args, settings)
+    if args.server is None:
+        raise _no_server(settings)
+    if (settings.dependencies or settings.python) and os.environ.get(config.NO_UV_ENV) != "1":
+        from mcpkit.cli.uv import run_with_uv
+
+        return run_with_uv(args, settings, _child_argv(args, "python", reload=args.reload))
+    _prepare_process(settings)
     if getattr(args, "compat", False):
         status = _run_compat(args)
         if status is not None:

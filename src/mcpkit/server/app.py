@@ -1440,13 +1440,14 @@ class Server(Generic[LifespanT]):
     # -- running --------------------------------------------------------------------------------
 
     @overload
-    def run(self, transport: Literal["stdio"] = "stdio", **session_kwargs: Any) -> None: ...
+    def run(self, transport: Literal["stdio"] | None = None, **session_kwargs: Any) -> None: ...
 
     @overload
     def run(
         self,
         transport: Literal["http", "streamable-http", "sse"],
         *,
+        log_level: str | None = None,
         host: str = "127.0.0.1",
         port: int = 8000,
         path: str = "/mcp",
@@ -1468,9 +1469,15 @@ class Server(Generic[LifespanT]):
         workers: int | None = None,
     ) -> None: ...
 
-    def run(self, transport: str = "stdio", **options: Any) -> None:
+    def run(self, transport: str | None = None, **options: Any) -> None:
         """Serve until the client goes away (stdio) or the process is stopped (HTTP); Ctrl-C
         ends it quietly.
+
+        What is not given comes from the ``MCPKIT_*`` environment variables
+        (:func:`mcpkit.settings.run_options`): the transport (``MCPKIT_TRANSPORT``, else
+        stdio), ``log_level`` (``MCPKIT_LOG_LEVEL``: records of that level and above to
+        stderr), and for HTTP ``host``, ``port``, ``path`` and the other options of the
+        settings table (docs/configuration.md).
 
         ``app.run("http", host="127.0.0.1", port=8000, path="/mcp", stateless=False,
         json_response=False)`` serves Streamable HTTP (needs the ``http`` extra) and prints its
@@ -1492,7 +1499,12 @@ class Server(Generic[LifespanT]):
             factory = None
         else:
             factory = uvloop.new_event_loop
+        from mcpkit.settings import configure_logging, run_options
+
+        transport, options = run_options(transport, options)
+        configure_logging(options.get("log_level"))
         if transport == "stdio":
+            options.pop("log_level", None)
             coro: Coroutine[Any, Any, None] = self.run_stdio(**options)
         elif transport in ("http", "streamable-http", "sse"):
             if transport == "sse":
@@ -1559,6 +1571,7 @@ class Server(Generic[LifespanT]):
         port: int = 8000,
         path: str = "/mcp",
         sockets: list[Any] | None = None,
+        log_level: str | None = None,
         **options: Any,
     ) -> None:
         import signal
@@ -1578,9 +1591,11 @@ class Server(Generic[LifespanT]):
         asgi = self.http_app(path, **options)
         async with contextlib.AsyncExitStack() as stack:
             # The server choice is passed on only when one was made.
-            choice = {} if server == "auto" else {"server": server}
+            choice: dict[str, Any] = {} if server == "auto" else {"server": server}
             if sockets is not None:
                 choice["sockets"] = sockets
+            if log_level is not None:
+                choice["log_level"] = log_level
             base = await stack.enter_async_context(running(asgi, host=host, port=port, **choice))
             if sockets is not None:  # a worker: the parent has said where it serves
                 await stop.wait()
