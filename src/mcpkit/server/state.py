@@ -54,7 +54,6 @@ from mcpkit.server.errors import ToolError
 
 if TYPE_CHECKING:
     from mcpkit.redis.backend import RedisBackend
-    from mcpkit.server.app import Server
     from mcpkit.server.context import Context
     from mcpkit.server.session import AppSession
 
@@ -306,12 +305,23 @@ class RedisStateStore:
         """Nothing: the session may go on on another replica; its state expires."""
 
 
+class StateHolder(Protocol):
+    """The server a :class:`NamespacedStateStore` keeps its state in (a
+    :class:`~mcpkit.server.app.Server` is one): its store, and whether that is shared."""
+
+    @property
+    def state_store(self) -> StateStore: ...
+
+    @property
+    def store_backend(self) -> RedisBackend | None: ...
+
+
 class NamespacedStateStore:
     """Another server's store under a key namespace: a mounted server keeps its state
     (and its callers' visibility rules) in its parent's store, so on a deployment's Redis
     every replica sees it, and its keys never meet the parent's."""
 
-    def __init__(self, server: Server[Any], namespace: str) -> None:
+    def __init__(self, server: StateHolder, namespace: str) -> None:
         import weakref
 
         self._server = weakref.ref(server)  # the child must not keep its parent alive
