@@ -27,14 +27,8 @@ import orjson
 
 from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject
 from mcpkit.redis.backend import unavailable
-from mcpkit.tasks import (
-    TERMINAL,
-    TaskInfo,
-    TaskStatus,
-    TaskStore,
-    allowed_update,
-    new_task_id,
-)
+from mcpkit.tasks.status import TERMINAL, TaskStatus, allowed_update
+from mcpkit.tasks.store import TaskInfo, TaskStore, new_task_id
 
 if TYPE_CHECKING:
     from mcpkit.redis.backend import RedisBackend
@@ -196,19 +190,18 @@ class RedisTaskStore(TaskStore):
         )
         return self._decode(raw)
 
-    async def _set(
+    async def move(
         self,
         task_id: str,
         status: TaskStatus,
         status_message: str | None,
         input_requests: JSONObject | None,
         outcome: JSONObject | None,
-        *,
-        check: Callable[[TaskInfo], bool],
     ) -> TaskInfo | None:
+        terminal = status in TERMINAL
         for _ in range(16):
             info = await self.get(task_id)
-            if info is None or not check(info):
+            if info is None or not allowed_update(info, status, input_requests):
                 return None
             now = time.time()
             done = await self._call(
@@ -222,51 +215,16 @@ class RedisTaskStore(TaskStore):
                     repr(now),
                     orjson.dumps(input_requests).decode() if input_requests else "",
                     orjson.dumps(outcome).decode() if outcome is not None else "",
-                    "1" if status in TERMINAL else "0",
+                    "1" if terminal else "0",
                 )
             )
             if int(done) == -1:
                 return None
             if int(done) == 1:
-                info.status = status
-                info.status_message = status_message
-                info.input_requests = dict(input_requests) if input_requests else None
-                info.last_updated_at = now
-                return info
+                if terminal:  # settled here: nothing to tell this process later
+                    self._local.pop(task_id, None)
+                return info.moved(status, status_message, input_requests, now)
         return None
-
-    async def update(
-        self,
-        task_id: str,
-        status: TaskStatus,
-        status_message: str | None = None,
-        *,
-        input_requests: JSONObject | None = None,
-    ) -> TaskInfo | None:
-        return await self._set(
-            task_id,
-            status,
-            status_message,
-            input_requests,
-            None,
-            check=lambda info: allowed_update(info, status, input_requests),
-        )
-
-    async def finish(
-        self,
-        task_id: str,
-        status: TaskStatus,
-        outcome: JSONObject | None,
-        status_message: str | None = None,
-    ) -> TaskInfo | None:
-        if status not in TERMINAL:
-            raise ValueError(f"{status!r} is not a terminal status")
-        info = await self._set(
-            task_id, status, status_message, None, outcome, check=lambda info: not info.terminal
-        )
-        if info is not None:
-            self._local.pop(task_id, None)
-        return info
 
     async def outcome(self, task_id: str) -> JSONObject | None:
         raw = await self._call(self.backend.client.get(self.keys.task_outcome(task_id)))
