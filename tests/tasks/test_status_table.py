@@ -83,8 +83,6 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Redis]:
         server.stop()
 
 
-
-
 @pytest.fixture(params=["memory", "sqlite", "redis"])
 async def make_store(
     request: pytest.FixtureRequest, tmp_path: Path
