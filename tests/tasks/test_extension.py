@@ -310,12 +310,21 @@ async def test_owner_is_the_authenticated_principal() -> None:
     from mcpkit.auth.server import AccessToken
     from mcpkit.owner import token_var
 
-    def act_as(subject: str) -> None:  # what the resource server does for each request
-        token_var.set(AccessToken("t", client_id="c", subject=subject))
+    caller = {"subject": "alice"}
 
-    act_as("alice")
+    def act_as(subject: str) -> None:
+        caller["subject"] = subject
+
+    async def resource_server(ctx: Any, call_next: Any) -> Any:
+        # What the resource server does for each request (an in-memory connection carries
+        # no context of the sender's: the server side sets the principal itself).
+        token_var.set(AccessToken("t", client_id="c", subject=caller["subject"]))
+        return await call_next(ctx)
+
+    app = make_app()
+    app.add_middleware(resource_server)
     checker = TasksWireChecker("2026-07-28")
-    async with ModernPeer(make_app(), checker) as peer:
+    async with ModernPeer(app, checker) as peer:
         created = await call(peer, "slow", {"n": 1})
         assert (await get(peer, created["taskId"]))["status"] == "working"
         act_as("bob")
