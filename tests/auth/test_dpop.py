@@ -111,9 +111,9 @@ async def test_no_dpop_without_challenge() -> None:
         auth: Any = OAuthClientAuth(
             "http://127.0.0.1:1/mcp", authorization_handler=headless_authorization_handler()
         )
-        assert auth._dpop_for(await _meta(mock)) is None
-        auth._dpop_challenged = True
-        assert auth._dpop_for(await _meta(mock)) is not None
+        assert auth._tokens.dpop_for(await _meta(mock)) is None
+        auth._tokens.dpop_challenged = True
+        assert auth._tokens.dpop_for(await _meta(mock)) is not None
 
 
 async def _meta(mock: MockAS) -> Any:

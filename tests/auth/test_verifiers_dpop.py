@@ -464,8 +464,8 @@ async def test_mcpkit_client_with_dpop_end_to_end(kind: str) -> None:
                 for _ in range(2):
                     result = await client.call_tool("whoami")
                     text = result.content[0].text  # type: ignore[union-attr]
-                    assert auth._dpop_key is not None
-                    assert text == f"user-1 {auth._dpop_key.thumbprint}"
+                    assert auth._tokens.dpop_key is not None
+                    assert text == f"user-1 {auth._tokens.dpop_key.thumbprint}"
             assert auth.token is not None and auth.token.token_type == "DPoP"
             [token_request] = mock.events("token")
             assert "dpop" in token_request

@@ -16,6 +16,10 @@ pre-registered credentials at another authorization server
 (:class:`~mcpkit.auth.errors.AuthorizationServerMismatchError`). Registrations and tokens are
 kept per authorization server (issuer): when the resource moves to another one the client
 registers there afresh and never shows it the first one's credentials.
+
+The grant's steps live beside it: :mod:`mcpkit.auth.authorization_code` (the front channel
+and its checks), :mod:`mcpkit.auth.token_endpoint` (token requests, client authentication,
+DPoP proofs), :mod:`mcpkit.auth.discovery` and :mod:`mcpkit.auth.registration`.
 """
 
 from __future__ import annotations
@@ -23,15 +27,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import hmac
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Generator
-from dataclasses import dataclass
-from typing import Any, Literal
-from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
+from typing import Literal
+from urllib.parse import urljoin
 
 import httpx
 
+from mcpkit.auth.authorization_code import (
+    AuthorizationHandler,
+    AuthorizationResponse,
+    authorization_code_form,
+)
 from mcpkit.auth.discovery import (
     AuthorizationServerMetadata,
     Challenge,
@@ -43,19 +50,14 @@ from mcpkit.auth.discovery import (
     origin_of,
     parse_www_authenticate,
 )
-from mcpkit.auth.dpop import DPoPKey
 from mcpkit.auth.errors import AuthorizationServerMismatchError, OAuthError
-from mcpkit.auth.issuer import check_authorization_response_issuer
-from mcpkit.auth.pkce import PKCE, new_state
 from mcpkit.auth.registration import (
     ClientMetadata,
     PrivateKey,
-    apply_client_auth,
-    choose_auth_method,
     is_secure_url,
     register_client,
-    token_lifetime,
 )
+from mcpkit.auth.token_endpoint import TokenEndpoint
 from mcpkit.auth.tokens import ClientInfo, MemoryTokenStore, OAuthToken, TokenStore
 from mcpkit.fetch import Fetcher, FetchPolicy
 from mcpkit.fetch.pinning import pinned_transport
@@ -76,50 +78,6 @@ GrantType = Literal["authorization_code", "client_credentials", "jwt_bearer"]
 JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 #: Supplies the JWT for the ``jwt_bearer`` grant: (AS metadata, resource) -> assertion.
 AssertionProvider = Callable[[AuthorizationServerMetadata, str], Awaitable[str]]
-
-
-@dataclass(frozen=True, slots=True)
-class AuthorizationResponse:
-    """What came back to the redirect URI: ``code``, ``state`` and (RFC 9207) ``iss``, or for
-    an error response ``error`` (``code`` is then empty) with its description and URI.
-
-    The client checks ``iss`` and ``state`` before it acts on either a code or an error.
-    """
-
-    code: str
-    state: str | None = None
-    iss: str | None = None
-    error: str | None = None
-    error_description: str | None = None
-    error_uri: str | None = None
-
-    @classmethod
-    def from_redirect(cls, url: str) -> AuthorizationResponse:
-        """Parse the redirect URL the authorization server sent the user agent to (its query
-        is form-decoded, nothing else is normalised)."""
-        query = parse_qs(urlsplit(url).query, keep_blank_values=True)
-
-        def one(name: str) -> str | None:
-            values = query.get(name)
-            return values[0] if values else None
-
-        error = one("error")
-        code = one("code")
-        if error is None and not code:
-            raise OAuthError("The authorization response carries neither a code nor an error")
-        return cls(
-            code or "",
-            one("state"),
-            one("iss"),
-            error,
-            one("error_description"),
-            one("error_uri"),
-        )
-
-
-#: Receives the authorization URL (open it in a browser, or fetch it headlessly) and returns
-#: the redirect URL the authorization server sent back, or the parsed response.
-AuthorizationHandler = Callable[[str], Awaitable["str | AuthorizationResponse"]]
 
 
 def headless_authorization_handler(
@@ -225,10 +183,8 @@ class OAuthClientAuth(httpx.Auth):
         if grant_type == "jwt_bearer" and assertion is None:
             raise ValueError("the jwt_bearer grant needs an assertion")
         self.assertion = assertion
-        self.dpop = dpop
-        self._dpop_key: DPoPKey | None = None
-        self._dpop_challenged = False
-        self._as_nonce: str | None = None
+        #: The token endpoint's requests, and the DPoP key tokens are bound to.
+        self._tokens = TokenEndpoint(dpop=dpop, private_key=private_key)
         self._rs_nonce: str | None = None
         self.server_url = server_url
         self.authorization_handler = authorization_handler
@@ -242,7 +198,6 @@ class OAuthClientAuth(httpx.Auth):
                 JWT_BEARER if grant_type == "jwt_bearer" else grant_type
             ]
         self.client_metadata_url = client_metadata_url
-        self.private_key = private_key
         self.grant_type: GrantType = grant_type
         self.store: TokenStore = store if store is not None else MemoryTokenStore()
         self.max_step_up = max_step_up
@@ -287,6 +242,16 @@ class OAuthClientAuth(httpx.Auth):
     def client_info(self) -> ClientInfo | None:
         """The client identity in use at the current authorization server."""
         return self._client_info
+
+    @property
+    def dpop(self) -> bool | None:
+        """DPoP: True always, False never, None when the server challenges with it."""
+        return self._tokens.dpop
+
+    @property
+    def private_key(self) -> PrivateKey | None:
+        """The key signing ``private_key_jwt`` client assertions, if any."""
+        return self._tokens.private_key
 
     @property
     def resource(self) -> str:
@@ -351,7 +316,7 @@ class OAuthClientAuth(httpx.Auth):
         """The ``Bearer`` (or ``DPoP``) challenge of a 401/403 answer."""
         challenges = parse_www_authenticate(response.headers.get_list("www-authenticate"))
         if any(c.scheme == "dpop" for c in challenges):
-            self._dpop_challenged = True
+            self._tokens.dpop_challenged = True
         for scheme in ("bearer", "dpop"):
             for c in challenges:
                 if c.scheme == scheme:
@@ -362,9 +327,9 @@ class OAuthClientAuth(httpx.Auth):
         if token is None:
             request.headers.pop("Authorization", None)
             request.headers.pop("DPoP", None)
-        elif token.token_type == "DPoP" and self._dpop_key is not None:
+        elif token.token_type == "DPoP" and self._tokens.dpop_key is not None:
             request.headers["Authorization"] = f"DPoP {token.access_token}"
-            request.headers["DPoP"] = self._dpop_key.proof(
+            request.headers["DPoP"] = self._tokens.dpop_key.proof(
                 request.method,
                 str(request.url),
                 access_token=token.access_token,
@@ -559,13 +524,6 @@ class OAuthClientAuth(httpx.Auth):
             )
         return pre
 
-    def _auth_method(self, meta: AuthorizationServerMetadata, client: ClientInfo) -> str:
-        if client.token_endpoint_auth_method:
-            return client.token_endpoint_auth_method
-        return choose_auth_method(
-            meta, has_secret=bool(client.client_secret), has_key=self.private_key is not None
-        )
-
     # -- grants --------------------------------------------------------------------------------
 
     async def _authorize(self, http: httpx.AsyncClient, scopes: list[str] | None) -> None:
@@ -589,7 +547,15 @@ class OAuthClientAuth(httpx.Auth):
             if scope:
                 form["scope"] = scope
         else:
-            form = await self._authorization_code(meta, client, scope)
+            assert self.authorization_handler is not None
+            form = await authorization_code_form(
+                self.authorization_handler,
+                meta,
+                client,
+                scope=scope,
+                redirect_uri=self.client_metadata.redirect_uris[0],
+                resource=self.resource,
+            )
         token = await self._token_request(http, meta, client, form, scope)
         self._scopes = scopes
         await self._set_token(token)
@@ -615,81 +581,6 @@ class OAuthClientAuth(httpx.Auth):
             return [*scopes, "offline_access"]
         return scopes
 
-    async def _authorization_code(
-        self, meta: AuthorizationServerMetadata, client: ClientInfo, scope: str | None
-    ) -> dict[str, str]:
-        endpoint = meta.authorization_endpoint
-        if endpoint is None:
-            raise OAuthError(
-                f"The authorization server {meta.issuer} has no authorization endpoint"
-            )
-        if "S256" not in (meta.code_challenge_methods_supported or []):
-            raise OAuthError(
-                f"The authorization server {meta.issuer} does not advertise PKCE S256: refusing"
-            )
-        assert self.authorization_handler is not None
-        pkce = PKCE.generate()
-        state = new_state()
-        redirect_uri = self.client_metadata.redirect_uris[0]
-        params = {
-            "response_type": "code",
-            "client_id": client.client_id,
-            "redirect_uri": redirect_uri,
-            "code_challenge": pkce.challenge,
-            "code_challenge_method": pkce.method,
-            "state": state,
-            "resource": self.resource,
-        }
-        if scope:
-            params["scope"] = scope
-        url = endpoint + ("&" if urlsplit(endpoint).query else "?") + urlencode(params)
-        result = await self.authorization_handler(url)
-        response = (
-            result
-            if isinstance(result, AuthorizationResponse)
-            else AuthorizationResponse.from_redirect(result)
-        )
-        # RFC 9207 first: a response (error responses too) from another issuer is not acted
-        # on, nor is its error shown. meta.issuer is the recorded issuer, from the validated
-        # metadata of the authorization server this request went to.
-        check_authorization_response_issuer(
-            response.iss,
-            recorded_issuer=meta.issuer,
-            iss_parameter_supported=meta.iss_parameter_supported,
-        )
-        if response.state is None or not hmac.compare_digest(
-            response.state.encode(), state.encode()
-        ):
-            raise OAuthError("The authorization response's state does not match: discarded")
-        if response.error is not None:
-            detail = response.error_description
-            raise OAuthError(
-                f"Authorization refused: {response.error}" + (f" ({detail})" if detail else ""),
-                error=response.error,
-            )
-        if not response.code:
-            raise OAuthError("The authorization response carries no code")
-        return {
-            "grant_type": "authorization_code",
-            "code": response.code,
-            "code_verifier": pkce.verifier,
-            "redirect_uri": redirect_uri,
-            "resource": self.resource,
-        }
-
-    def _dpop_for(self, meta: AuthorizationServerMetadata) -> DPoPKey | None:
-        """The DPoP key to use with ``meta``'s token endpoint (None: plain bearer tokens)."""
-        if self.dpop is False:
-            return None
-        algs = meta.get("dpop_signing_alg_values_supported")
-        if self.dpop is None and not (
-            self._dpop_challenged and isinstance(algs, list) and "ES256" in algs
-        ):
-            return None
-        if self._dpop_key is None:
-            self._dpop_key = DPoPKey()
-        return self._dpop_key
-
     async def _token_request(
         self,
         http: httpx.AsyncClient,
@@ -698,83 +589,12 @@ class OAuthClientAuth(httpx.Auth):
         form: dict[str, str],
         requested_scope: str | None,
     ) -> OAuthToken:
-        endpoint = meta.token_endpoint
-        assert endpoint is not None
-        dpop = self._dpop_for(meta)
-        fetcher = self._fetcher(http)
-        nonce_retried = reconnected = False
-        while True:
-            body = dict(form)
-            headers = {"accept": "application/json"}
-            apply_client_auth(
-                body,
-                headers,
-                client,
-                self._auth_method(meta, client),
-                audience=meta.issuer,
-                private_key=self.private_key,
-            )
-            if dpop is not None:
-                headers["DPoP"] = dpop.proof("POST", endpoint, nonce=self._as_nonce)
-            try:
-                response = await fetcher.request(
-                    "POST", endpoint, what="token endpoint", data=body, headers=headers
-                )
-            except (httpx.ReadError, httpx.RemoteProtocolError) as exc:
-                # The server closed a kept-alive connection as the request went out on it (a
-                # slow step between metadata and token requests outlives an idle timeout):
-                # once more, on a new connection, with a fresh assertion and proof.
-                if not reconnected:
-                    reconnected = True
-                    continue
-                raise OAuthError(f"Token request to {endpoint} failed: {_reason(exc)}") from exc
-            except httpx.HTTPError as exc:
-                raise OAuthError(f"Token request to {endpoint} failed: {_reason(exc)}") from exc
-            try:
-                doc: Any = response.json()
-            except ValueError:
-                doc = None
-            nonce = response.headers.get("dpop-nonce")
-            if dpop is not None and nonce:
-                self._as_nonce = nonce
-                if (
-                    not nonce_retried
-                    and response.status_code == 400
-                    and isinstance(doc, dict)
-                    and doc.get("error") == "use_dpop_nonce"
-                ):
-                    nonce_retried = True
-                    continue  # RFC 9449 section 8: again, with the server's nonce
-            break
-        if response.status_code != 200 or not isinstance(doc, dict):
-            error = doc.get("error") if isinstance(doc, dict) else None
-            detail = doc.get("error_description") if isinstance(doc, dict) else None
-            raise OAuthError(
-                f"Token request to {endpoint} failed: HTTP {response.status_code}"
-                + (f" {error}" if error else "")
-                + (f" ({detail})" if detail else ""),
-                error=error if isinstance(error, str) else None,
-            )
-        access = doc.get("access_token")
-        token_type = doc.get("token_type")
-        if not isinstance(access, str) or not access:
-            raise OAuthError(f"The token response from {endpoint} has no access_token")
-        kind = token_type.lower() if isinstance(token_type, str) else None
-        if kind == "dpop" and dpop is not None:
-            token_type = "DPoP"
-        elif kind == "bearer":
-            token_type = "Bearer"
-        else:
-            raise OAuthError(f"Unsupported token type {token_type!r} from {endpoint}")
-        refresh = doc.get("refresh_token")
-        scope = doc.get("scope")
-        return OAuthToken(
-            access_token=access,
-            token_type=token_type,
-            expires_at=token_lifetime(doc),
-            refresh_token=refresh if isinstance(refresh, str) and refresh else None,
-            scope=scope if isinstance(scope, str) else requested_scope,
-            issuer=meta.issuer,
+        return await self._tokens.request(
+            self._fetcher(http),
+            meta,
+            client,
+            form,
+            requested_scope=requested_scope,
             resource=self.resource,
         )
 
@@ -785,8 +605,3 @@ def _union(*scope_lists: list[str]) -> list[str]:
     for scopes in scope_lists:
         out += [s for s in scopes if s not in out]
     return out
-
-
-def _reason(exc: httpx.HTTPError) -> str:
-    """An HTTP failure for a message: its text, or its type (a timeout's text is empty)."""
-    return str(exc) or type(exc).__name__
