@@ -45,6 +45,7 @@ __all__ = [
     "SettingsError",
     "apply_environment",
     "configure_logging",
+    "env_store",
     "find_project",
     "load",
     "run_options",
@@ -392,7 +393,8 @@ def run_options(
 ) -> tuple[str, dict[str, Any]]:
     """``Server.run``'s transport and options with what the ``MCPKIT_*`` variables set
     (explicit arguments win): the transport (``MCPKIT_TRANSPORT``, else stdio), for HTTP
-    the options of :data:`_RUN_HTTP`, and ``log_level`` for either."""
+    the options of :data:`_RUN_HTTP`, and ``log_level`` for either (the store:
+    :func:`env_store`)."""
     env = os.environ if environ is None else environ
     if transport is None:
         raw = env.get(_BY_KEY["transport"].env or "", "")
@@ -407,6 +409,13 @@ def run_options(
         if key not in out and raw.strip():
             out[key] = _from_env(setting, raw)
     return str(transport), out
+
+
+def env_store(environ: Mapping[str, str] | None = None) -> str | None:
+    """The store ``MCPKIT_STORE`` names, or None (unset, or ``memory``)."""
+    env = os.environ if environ is None else environ
+    value = env.get(_BY_KEY["store"].env or "", "").strip()
+    return None if not value or value == "memory" else value
 
 
 def configure_logging(level: str | None) -> None:

@@ -374,6 +374,41 @@ async def test_server_run_reads_transport_host_port_path_and_log_level(tmp_path:
         served.stop()
 
 
+async def test_server_run_attaches_the_store_of_mcpkit_store(tmp_path: Path) -> None:
+    from tests.scaleout.cluster import Redis
+    from tests.security.tenants import SECRET
+
+    script = tmp_path / "main.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            from mcpkit import Server
+
+            app = Server("stored")
+
+            @app.tool()
+            def store() -> str:
+                return str(getattr(app.store_backend, "url", None))
+
+            app.run()
+            """
+        )
+    )
+    (tmp_path / "redis").mkdir()
+    redis = Redis(tmp_path / "redis")
+    redis.start()
+    try:
+        entry = {
+            "command": sys.executable,
+            "args": [str(script)],
+            "env": env(MCPKIT_STORE=redis.url, MCPKIT_STORE_SECRET=SECRET),
+        }
+        async with Client(entry) as client:
+            assert (await client.call_tool("store", {})).text == redis.url
+    finally:
+        redis.stop()
+
+
 def test_server_run_options_explicit_arguments_win() -> None:
     environ = {"MCPKIT_TRANSPORT": "http", "MCPKIT_HOST": "0.0.0.0", "MCPKIT_PORT": "9"}
     transport, options = config.run_options(None, {"port": 1}, environ)
@@ -382,6 +417,8 @@ def test_server_run_options_explicit_arguments_win() -> None:
     assert config.run_options(None, {}, {}) == ("stdio", {})
     stdio = config.run_options(None, {}, {"MCPKIT_LOG_LEVEL": "debug", "MCPKIT_PORT": "9"})
     assert stdio == ("stdio", {"log_level": "debug"})
+    assert config.env_store({"MCPKIT_STORE": " memory "}) is None
+    assert config.env_store({"MCPKIT_STORE": "redis://h/0"}) == "redis://h/0"
 
 
 # -- the child command lines (reload, uv) ------------------------------------------------------

@@ -370,17 +370,18 @@ def _settle(args: argparse.Namespace) -> config.Settings:
 
 def _choose_transport(args: argparse.Namespace, settings: config.Settings) -> None:
     """Settle ``--transport``: an HTTP option set (host, port, path) means HTTP unless
-    stdio was asked for; over stdio, such options given on the command line are said to go
-    unused."""
-    implied = [key for key in ("host", "port", "path") if settings.given(key)]
+    stdio was asked for."""
     if args.transport is None:
+        implied = any(settings.given(key) for key in ("host", "port", "path"))
         args.transport = "http" if implied else "stdio"
-    elif args.transport == "stdio":
-        given = [f"--{key}" for key in implied if settings.sources.get(key) == "flag"]
-        if given:
-            _note(
-                f"{', '.join(given)} not used: serving over stdio (--transport http serves a URL)"
-            )
+
+
+def _note_unused(args: argparse.Namespace, settings: config.Settings) -> None:
+    """Over stdio, say that the HTTP options given on the command line go unused (once:
+    not in a process that hands the serving to a child)."""
+    given = [f"--{key}" for key in ("host", "port", "path") if settings.sources.get(key) == "flag"]
+    if args.transport == "stdio" and given and not args.reload:
+        _note(f"{', '.join(given)} not used: serving over stdio (--transport http serves a URL)")
 
 
 def _no_server(settings: config.Settings) -> CliError:
@@ -427,6 +428,7 @@ def run_server(args: argparse.Namespace) -> int:
         from mcpkit.cli.uv import run_with_uv
 
         return run_with_uv(args, settings, _child_argv(args, "python", reload=args.reload))
+    _note_unused(args, settings)
     _prepare_process(settings)
     if getattr(args, "compat", False):
         status = _run_compat(args)

@@ -1476,8 +1476,9 @@ class Server(Generic[LifespanT]):
         What is not given comes from the ``MCPKIT_*`` environment variables
         (:func:`mcpkit.settings.run_options`): the transport (``MCPKIT_TRANSPORT``, else
         stdio), ``log_level`` (``MCPKIT_LOG_LEVEL``: records of that level and above to
-        stderr), and for HTTP ``host``, ``port``, ``path`` and the other options of the
-        settings table (docs/configuration.md).
+        stderr), the store of a server made without one (``MCPKIT_STORE``, see
+        :meth:`use_store`), and for HTTP ``host``, ``port``, ``path`` and the other options
+        of the settings table (docs/configuration.md).
 
         ``app.run("http", host="127.0.0.1", port=8000, path="/mcp", stateless=False,
         json_response=False)`` serves Streamable HTTP (needs the ``http`` extra) and prints its
@@ -1499,10 +1500,13 @@ class Server(Generic[LifespanT]):
             factory = None
         else:
             factory = uvloop.new_event_loop
-        from mcpkit.settings import configure_logging, run_options
+        from mcpkit.settings import configure_logging, env_store, run_options
 
         transport, options = run_options(transport, options)
         configure_logging(options.get("log_level"))
+        store = env_store()
+        if store is not None and self.store_backend is None:
+            self.use_store(store)
         if transport == "stdio":
             options.pop("log_level", None)
             coro: Coroutine[Any, Any, None] = self.run_stdio(**options)
