@@ -433,5 +433,7 @@ async def test_the_oauth_proxy_accepts_metadata_documents() -> None:
             await late.app.aclose()
         host = urlsplit(doc_url).netloc
         assert f"Doc Client ({host}) wants access" in pages[0]
+        # its redirect URI is on this computer: the page warns that anyone may claim the name
+        assert "any program can claim this name there" in pages[0]
         store = proxy.server.store
         assert isinstance(store, MemoryAuthStore) and store.clients == {}

@@ -44,7 +44,7 @@ from mcpkit.auth.as_store import (
     digest,
 )
 from mcpkit.auth.cimd import ClientMetadataDocuments, ClientMetadataError, valid_redirect_uri
-from mcpkit.auth.registration import is_secure_url
+from mcpkit.auth.registration import is_loopback_url, is_secure_url
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -409,11 +409,18 @@ class AuthorizationServer:
             self._consent_key, {**pending, "csrf": csrf, "exp": self._now() + consent.TTL}
         )
         name = str(client.metadata.get("client_name") or client.client_id)
+        warning = None
         if self.documents is not None and self.documents.is_document_url(client.client_id):
             # a metadata document names itself: show where it comes from
             name = f"{name} ({urlsplit(client.client_id).netloc})"
+            if is_loopback_url(pending["redirect_uri"]):
+                warning = (
+                    "the answer goes to a program on this computer, and any program can "
+                    "claim this name there: allow only if you started it yourself."
+                )
         return consent.page(
             client_name=name,
+            warning=warning,
             redirect_uri=pending["redirect_uri"],
             scopes=pending["scopes"],
             resource=pending["resource"],

@@ -103,18 +103,21 @@ def page(
     ticket: str,
     csrf: str,
     secure: bool,
+    warning: str | None = None,
 ) -> Response:
-    """The consent page (every value escaped), with its cookie and headers."""
+    """The consent page (every value escaped, ``warning`` shown above the buttons), with
+    its cookie and headers."""
     from starlette.responses import HTMLResponse
 
     host = urlsplit(redirect_uri).netloc or redirect_uri
     items = "".join(f"<li>{escape(s)}</li>" for s in scopes) or "<li>(no scope)</li>"
+    note = f"<p><b>Warning:</b> {escape(warning)}</p>" if warning else ""
     html = (
         "<!doctype html><meta charset=utf-8><title>Allow access?</title>"
         "<style>body{font:16px system-ui;max-width:32em;margin:3em auto}</style>"
         f"<h1>{escape(client_name)} wants access</h1>"
         f"<p>to <b>{escape(resource)}</b>, for:</p><ul>{items}</ul>"
-        f"<p>You will be sent back to <b>{escape(host)}</b>.</p>"
+        f"<p>You will be sent back to <b>{escape(host)}</b>.</p>{note}"
         f'<form method=post action="{escape(action)}">'
         f'<input type=hidden name=ticket value="{escape(ticket)}">'
         f'<input type=hidden name=csrf value="{escape(csrf)}">'

@@ -23,6 +23,7 @@ __all__ = [
     "PrivateKey",
     "apply_client_auth",
     "choose_auth_method",
+    "is_loopback_url",
     "is_secure_url",
     "register_client",
 ]
@@ -41,6 +42,11 @@ def is_secure_url(url: str) -> bool:
     """HTTPS, or HTTP to a loopback host (what OAuth 2.1 section 1.5 allows)."""
     scheme = urlsplit(url).scheme.lower()
     return scheme == "https" or (scheme == "http" and _is_loopback(url))
+
+
+def is_loopback_url(url: str) -> bool:
+    """Whether ``url``'s host is ``localhost`` or a loopback address."""
+    return _is_loopback(url)
 
 
 def _is_loopback(url: str) -> bool:
