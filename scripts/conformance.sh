@@ -9,6 +9,8 @@
 # front of the same fixture server over stdio (published over HTTP; the proxy speaks
 # 2026-07-28 to it, so the 2025-11-25 scenarios cross the era bridge); they are judged
 # as proxy-<revision>, beside the same client leg.
+# The authorization-server leg runs the suite's authorization-server scenarios against
+# mcpkit's embedded authorization server (scripts/conformance_as.py); any failed check fails.
 # Installs Node 22 and the pinned suite into .cache/ on first use.
 #
 # Usage: scripts/conformance.sh [2025-11-25|2026-07-28 ...]   (default: both)
@@ -136,11 +138,21 @@ cleanup
 SERVER_PID=""
 PROXY_PID=""
 
+echo "==> authorization-server scenarios against mcpkit's embedded authorization server"
+AS_FAILED=""
+timeout 600 python scripts/conformance_as.py "${CONF[@]}" "$OUT/authorization-server" \
+    >"$OUT/authorization-server.txt" 2>&1 || AS_FAILED=1
+tail -n 4 "$OUT/authorization-server.txt"
+
 echo "==> results in $OUT"
 if ! python scripts/conformance_report.py "${REPORT_ARGS[@]}"; then
     echo "--- last lines of the fixture server's log ($OUT/server.log):"
     tail -n 30 "$OUT/server.log"
     echo "--- last lines of the proxy's log ($OUT/proxy.log):"
     tail -n 30 "$OUT/proxy.log"
+    exit 1
+fi
+if [ -n "$AS_FAILED" ]; then
+    echo "the authorization-server scenarios failed: see $OUT/authorization-server.txt"
     exit 1
 fi
