@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import orjson
 
@@ -36,9 +36,9 @@ from mcpkit.transports.http.session_transport import (
 if TYPE_CHECKING:
     from redis.asyncio.client import Pipeline
 
-    from mcpkit.redis.session_table import SharedSessions
+    from mcpkit.redis.backend import RedisBackend
 
-__all__ = ["RedisSessionTransport"]
+__all__ = ["RedisSessionTransport", "SessionTable"]
 
 logger = logging.getLogger("mcpkit.redis")
 
@@ -52,10 +52,33 @@ _BUS_METHODS: Final = frozenset(
 )
 
 
+class SessionTable(Protocol):
+    """What a view reads and asks of the shared session table it belongs to
+    (:class:`~mcpkit.redis.session_table.SharedSessions` is the one)."""
+
+    @property
+    def backend(self) -> RedisBackend: ...
+
+    @property
+    def ttl_ms(self) -> int: ...
+
+    async def refresh(self, transport: RedisSessionTransport) -> bool: ...
+
+    async def standalone_delivered(self, sid: str) -> int: ...
+
+    async def bus_position(self, sid: str) -> str | None: ...
+
+    async def stream_info(self, sid: str, key: str) -> dict[str, Any] | None: ...
+
+    async def settle_stream(self, sid: str, key: str) -> None: ...
+
+    async def read_events(self, sid: str, key: str, after: int) -> list[tuple[Any, Any]]: ...
+
+
 class RedisSessionTransport(HttpSessionTransport):
     """The transport of one replica's view of a shared session (see module docstring)."""
 
-    def __init__(self, session_id: str, shared: SharedSessions, **kwargs: Any) -> None:
+    def __init__(self, session_id: str, shared: SessionTable, **kwargs: Any) -> None:
         super().__init__(session_id, **kwargs)
         self.shared = shared
         self.info = TransportInfo("http", session_id, True)

@@ -38,7 +38,7 @@ import mimetypes
 import os
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, Protocol, Union
 from urllib.parse import quote, unquote
 
 from mcpkit._cursor import decode_cursor, encode_cursor
@@ -46,6 +46,7 @@ from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
 from mcpkit.server.caching import CacheHints
 from mcpkit.server.invoke import UserFunction
+from mcpkit.server.registries import Registries
 from mcpkit.server.resources import ResourceNotFound
 from mcpkit.skills import (
     DIRECTORY_MIME_TYPE,
@@ -61,11 +62,10 @@ from mcpkit.skills import (
 )
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Server
     from mcpkit.server.offload import WorkerPool
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 
-__all__ = ["FileSource", "Skill", "SkillRegistry", "SkillSource"]
+__all__ = ["FileSource", "Skill", "SkillRegistry", "SkillServer", "SkillSource"]
 
 #: What a skill's files come from: a directory, or relative path -> text or bytes.
 FileSource = Union[str, "os.PathLike[str]", Mapping[str, "str | bytes"]]
@@ -324,10 +324,21 @@ class Skill:
         return {rel: len(data) for rel, data in (await self.files(workers) or {}).items()}
 
 
+class SkillServer(Registries, Protocol):
+    """What the skills of a server read of it (a :class:`~mcpkit.server.app.Server` is
+    one): its registries, its worker pool and its default caching hints."""
+
+    @property
+    def workers(self) -> WorkerPool: ...
+
+    @property
+    def cache_default(self) -> CacheHints: ...
+
+
 class SkillRegistry:
     """The skills of one server and the handlers of the extension's methods."""
 
-    def __init__(self, server: Server[Any]) -> None:
+    def __init__(self, server: SkillServer) -> None:
         self.server = server
         #: Skill path -> skill, in registration order.
         self.skills: dict[str, Skill] = {}
