@@ -34,7 +34,7 @@ from collections.abc import (
     Mapping,
 )
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, Unpack, cast, overload
 
 from mcpkit import versions
 from mcpkit._extras import needs_extra
@@ -55,12 +55,14 @@ from mcpkit.server.mrtr import DEFAULT_MAX_ROUNDS
 from mcpkit.server.offload import WorkerPool
 from mcpkit.server.pagination import DEFAULT_PAGE_SIZE
 from mcpkit.server.prompts import PromptRegistry
+from mcpkit.server.registration import PromptKwargs, Registration, ResourceKwargs, tags_of
 from mcpkit.server.resources import ResourceRegistry
 from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
 from mcpkit.server.state import DEFAULT_STATE_TTL
 from mcpkit.server.state import MAX_VALUE_BYTES as MAX_STATE_BYTES
 from mcpkit.server.state import check_ttl as check_state_ttl
-from mcpkit.server.tools import TaskStart, TaskSupport, ToolRegistry, check_timeout, wire_dict
+from mcpkit.server.tool_options import ToolKwargs, ToolOptions, item_hints
+from mcpkit.server.tools import ToolRegistry, check_timeout, wire_dict
 from mcpkit.session import NotificationHandler
 from mcpkit.transports.base import Transport
 from mcpkit.versions import Era, ProtocolVersion
@@ -72,7 +74,7 @@ if TYPE_CHECKING:
     from mcpkit.server import components as components_feature
     from mcpkit.server import tasks_extension
     from mcpkit.server import tool_search as tool_search_feature
-    from mcpkit.server.components import ComponentControl, Kind
+    from mcpkit.server.components import ComponentControl
     from mcpkit.server.middleware.base import MiddlewareLike
     from mcpkit.server.mount import Mount
     from mcpkit.server.openapi import Route
@@ -243,6 +245,8 @@ class Server(Generic[LifespanT]):
         self.resources = ResourceRegistry(page_size, Context, lambda: self._changed("resources"))
         self.prompts = PromptRegistry(page_size, Context, lambda: self._changed("prompts"))
         self.tools.owner = self.resources.owner = self.prompts.owner = self
+        #: Adds and removes tools, resources and prompts (tags, app links included).
+        self.registration = Registration(self)
         self.completions = CompletionRegistry(
             self.prompts, self.resources, on_change=self._forget_tables
         )
@@ -497,158 +501,54 @@ class Server(Generic[LifespanT]):
     def tool(self, name: F, /) -> F: ...
 
     @overload
-    def tool(
-        self,
-        name: str | None = None,
-        *,
-        title: str | None = None,
-        description: str | None = None,
-        annotations: Any = None,
-        icons: list[Any] | None = None,
-        meta: dict[str, Any] | None = None,
-        task_support: TaskSupport | None = None,
-        input_schema: dict[str, Any] | None = None,
-        output_schema: dict[str, Any] | None = None,
-        structured_output: bool | None = None,
-        ttl_ms: int | None = None,
-        cache_scope: CacheScope | None = None,
-        task_start: TaskStart = "call",
-        ui: str | None = None,
-        visibility: Iterable[str] | str | None = None,
-        max_concurrency: int | None = None,
-        max_queued: int | None = None,
-        inline_refs: bool | None = None,
-        timeout: float | None = None,
-        tags: Iterable[str] | None = None,
-        scopes: Iterable[str] | None = None,
-    ) -> Callable[[F], F]: ...
+    def tool(self, name: str | None = None, **options: Unpack[ToolKwargs]) -> Callable[[F], F]: ...
 
     def tool(
-        self,
-        name: str | F | None = None,
-        *,
-        title: str | None = None,
-        description: str | None = None,
-        annotations: Any = None,
-        icons: list[Any] | None = None,
-        meta: dict[str, Any] | None = None,
-        task_support: TaskSupport | None = None,
-        input_schema: dict[str, Any] | None = None,
-        output_schema: dict[str, Any] | None = None,
-        structured_output: bool | None = None,
-        ttl_ms: int | None = None,
-        cache_scope: CacheScope | None = None,
-        task_start: TaskStart = "call",
-        ui: str | None = None,
-        visibility: Iterable[str] | str | None = None,
-        max_concurrency: int | None = None,
-        max_queued: int | None = None,
-        inline_refs: bool | None = None,
-        timeout: float | None = None,
-        tags: Iterable[str] | None = None,
-        scopes: Iterable[str] | None = None,
+        self, name: str | F | None = None, **options: Unpack[ToolKwargs]
     ) -> Callable[[F], F] | F:
         """Register a function (sync or async) as a tool: ``@app.tool`` or
-        ``@app.tool(...)`` with options.
+        ``@app.tool(...)`` with the options of :class:`~mcpkit.server.tool_options.ToolOptions`.
 
-        The name defaults to the function's name and the description to its docstring. The
-        input schema comes from the type hints (or ``input_schema``, a hand-written JSON
-        Schema); the output schema from the return annotation (models, dataclasses,
-        TypedDicts and dicts as they are, other JSON types wrapped as ``{"result": ...}``;
-        ``structured_output=False`` to turn it off). ``annotations`` is a dict or
-        ``ToolAnnotations`` (readOnlyHint, destructiveHint, idempotentHint, openWorldHint,
-        title). ``task_support`` (``"optional"``/``"required"``) lets the tool run as a task
-        (2025-11-25: a task-augmented call; 2026-07-28: the ``io.modelcontextprotocol/tasks``
-        extension, for requests that opt in; see :class:`~mcpkit.server.tasks.TaskManager`,
-        passed as ``Server(tasks=...)``, and docs/tasks.md). ``task_start="explicit"``: the
-        call becomes a task only at ``await ctx.start_task()`` (questions before it are MRTR
-        rounds on the 2026-07-28 wire).
-        ``ttl_ms``/``cache_scope``: this tool's caching hints (2026-07-28; ``tools/list``
-        carries the combination of its tools' hints).
-        ``max_concurrency``: at most this many calls of the tool run at once (default the
-        server's ``max_tool_concurrency``, else no limit); up to ``max_queued`` more wait
-        (default 4 times ``max_concurrency``), the rest are refused with -31503 (see
-        :mod:`mcpkit.server.middleware.concurrency`).
-        ``inline_refs``: the generated input schema has its local ``$ref``/``$defs``
-        (nested models) inlined (default the server's ``inline_schema_refs``, True);
-        recursive models keep their references.
-        ``timeout``: seconds a call may run (default the server's ``tool_timeout``, else no
-        limit; ``math.inf`` for none): then it is cancelled and the client gets an error
-        result (``isError``) saying the tool timed out. A task-augmented call is not timed
-        (its task lives by its TTL).
-        ``tags``: labels for the server's tag filter and :meth:`enable`/:meth:`disable`
-        (not sent to clients; see :mod:`mcpkit.server.components`).
-        ``ui``: the ``ui://`` app resource (:meth:`ui`) rendering its results, and
-        ``visibility``: who may call it, ``["model", "app"]`` (the default), ``["app"]``
-        (only the app: hidden from clients without MCP Apps) or ``["model"]`` (see
-        :mod:`mcpkit.server.mcp_apps`).
-        ``scopes``: a principal whose token (or API key) lacks any of them neither sees the
-        tool in ``tools/list`` nor can call it (see :mod:`mcpkit.server.scopes`).
+        The name defaults to the function's name and the description to its docstring; the
+        input schema comes from the type hints (or ``input_schema``), the output schema from
+        the return annotation (``structured_output=False`` turns it off). ``annotations``
+        (``ToolAnnotations`` or a dict), ``task_support`` (run as a task, docs/tasks.md),
+        ``task_start="explicit"`` (a task only at ``await ctx.start_task()``),
+        ``ttl_ms``/``cache_scope`` (2026-07-28 caching hints), ``max_concurrency``/
+        ``max_queued`` (-31503 beyond), ``inline_refs``, ``timeout`` (seconds; the client
+        gets an ``isError`` result), ``tags`` (:mod:`~mcpkit.server.components`), ``ui``/
+        ``visibility`` (:mod:`~mcpkit.server.mcp_apps`) and ``scopes``
+        (:mod:`~mcpkit.server.scopes`): see docs/server.md.
         """
         if callable(name):
-            entry = self.tools.add(name)
-            if self._components is not None:
-                self._components.registered("tools", entry.name, frozenset())
+            self.registration.add_tool(name, ToolOptions())
             return name
-        tool_name = name
+        tool_options = ToolOptions.of(name=name, **options)
 
         def decorator(fn: F) -> F:
-            entry = self.tools.add(
-                fn,
-                name=tool_name,
-                title=title,
-                description=description,
-                annotations=annotations,
-                icons=icons,
-                meta=apps_feature.tool_meta(
-                    self, str(tool_name or getattr(fn, "__name__", "")), meta, ui, visibility
-                ),
-                task_support=task_support,
-                input_schema=input_schema,
-                output_schema=output_schema,
-                structured_output=structured_output,
-                cache=_item_hints(ttl_ms, cache_scope),
-                task_start=task_start,
-                max_concurrency=max_concurrency,
-                max_queued=max_queued,
-                inline_refs=inline_refs,
-                timeout=timeout,
-                scopes=scopes,
-            )
-            if tags is not None or self._components is not None:
-                self.components.registered("tools", entry.name, _tags(tags))
+            self.registration.add_tool(fn, tool_options)
             return fn
 
         return decorator
 
-    def add_tool(self, fn: Callable[..., Any], **options: Any) -> None:
+    def add_tool(
+        self, fn: Callable[..., Any], name: str | None = None, **options: Unpack[ToolKwargs]
+    ) -> None:
         """Register ``fn`` as a tool (same options as :meth:`tool`)."""
-        ui, visibility = options.pop("ui", None), options.pop("visibility", None)
-        if ui is not None or visibility is not None:
-            name = str(options.get("name") or getattr(fn, "__name__", ""))
-            options["meta"] = apps_feature.tool_meta(
-                self, name, options.get("meta"), ui, visibility
-            )
-        tags = options.pop("tags", None)
-        entry = self.tools.add(fn, **options)
-        if tags is not None or self._components is not None:
-            self.components.registered("tools", entry.name, _tags(tags))
+        self.registration.add_tool(fn, ToolOptions.of(name=name, **options))
 
-    def add_resource(self, fn: Callable[..., Any], uri: str, **options: Any) -> None:
+    def add_resource(
+        self, fn: Callable[..., Any], uri: str, **options: Unpack[ResourceKwargs]
+    ) -> None:
         """Register ``fn`` for the resource or template ``uri`` (same options as
         :meth:`resource`)."""
-        tags = options.pop("tags", None)
-        entry = self.resources.add(fn, uri, **options)
-        if tags is not None or self._components is not None:
-            kind: Kind = "templates" if entry.template is not None else "resources"
-            self.components.registered(kind, uri, _tags(tags))
+        self.registration.add_resource(fn, uri, dict(options))
 
-    def add_prompt(self, fn: Callable[..., Any], **options: Any) -> None:
+    def add_prompt(
+        self, fn: Callable[..., Any], name: str | None = None, **options: Unpack[PromptKwargs]
+    ) -> None:
         """Register ``fn`` as a prompt (same options as :meth:`prompt`)."""
-        tags = options.pop("tags", None)
-        entry = self.prompts.add(fn, **options)
-        if tags is not None or self._components is not None:
-            self.components.registered("prompts", entry.name, _tags(tags))
+        self.registration.add_prompt(fn, {"name": name, **options})
 
     # -- component control ----------------------------------------------------------------------
 
@@ -678,28 +578,23 @@ class Server(Generic[LifespanT]):
         """Stop serving a prompt (it stays registered)."""
         self.components.set_enabled("prompts", name, False)
 
-    def _resource_kind(self, uri: str) -> Kind:
-        control = self._components
-        hidden = control is not None and ("templates", uri) in control.hidden
-        return "templates" if hidden or uri in self.resources.templates else "resources"
-
     def enable_resource(self, uri: str) -> None:
         """Serve a resource or template :meth:`disable_resource` hid."""
-        self.components.set_enabled(self._resource_kind(uri), uri, True)
+        self.components.set_enabled(self.registration.resource_kind(uri), uri, True)
 
     def disable_resource(self, uri: str) -> None:
         """Stop serving a resource or template (by its URI or URI template)."""
-        self.components.set_enabled(self._resource_kind(uri), uri, False)
+        self.components.set_enabled(self.registration.resource_kind(uri), uri, False)
 
     def enable(self, *, tags: Iterable[str] | str) -> None:
         """Serve the components with these tags again: the tags leave the exclusion (and
         join ``include_tags`` when the server has them). Clients get list-changed."""
-        self.components.set_filter(enable=_tags(tags), disable=frozenset())
+        self.components.set_filter(enable=tags_of(tags), disable=frozenset())
 
     def disable(self, *, tags: Iterable[str] | str) -> None:
         """Stop serving every component with one of these tags (now and when registered
         later). Clients get list-changed."""
-        self.components.set_filter(enable=frozenset(), disable=_tags(tags))
+        self.components.set_filter(enable=frozenset(), disable=tags_of(tags))
 
     def transform_tool(
         self,
@@ -766,54 +661,19 @@ class Server(Generic[LifespanT]):
 
     def remove_tool(self, name: str) -> None:
         """Unregister a tool; connected clients get ``notifications/tools/list_changed``."""
-        if self._components is not None and self._components.forget("tools", name):
-            return
-        self.tools.remove(name)
+        self.registration.remove_tool(name)
 
-    def resource(
-        self,
-        uri: str,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        mime_type: str | None = None,
-        size: int | None = None,
-        annotations: Any = None,
-        icons: list[Any] | None = None,
-        meta: dict[str, Any] | None = None,
-        ttl_ms: int | None = None,
-        cache_scope: CacheScope | None = None,
-        tags: Iterable[str] | None = None,
-        scopes: Iterable[str] | None = None,
-    ) -> Callable[[F], F]:
+    def resource(self, uri: str, **options: Unpack[ResourceKwargs]) -> Callable[[F], F]:
         """Register a resource (``"file:///x"``) or a template (``"weather://{city}/current"``).
 
         Template variables are passed to the function as typed arguments. The function returns
         ``str`` (text), ``bytes`` (a base64 blob), contents dicts/models, or any JSON-able value.
-        ``ttl_ms``/``cache_scope``: caching hints of its ``resources/read`` (2026-07-28).
-        ``tags``: see :meth:`tool`.
-        ``scopes``: needed to see it listed and read it (see :mod:`mcpkit.server.scopes`).
+        ``ttl_ms``/``cache_scope``: caching hints of its ``resources/read`` (2026-07-28);
+        ``tags`` and ``scopes`` as for :meth:`tool`.
         """
 
         def decorator(fn: F) -> F:
-            entry = self.resources.add(
-                fn,
-                uri,
-                name=name,
-                title=title,
-                description=description,
-                mime_type=mime_type,
-                size=size,
-                annotations=annotations,
-                icons=icons,
-                meta=meta,
-                cache=_item_hints(ttl_ms, cache_scope),
-                scopes=scopes,
-            )
-            if tags is not None or self._components is not None:
-                kind: Kind = "templates" if entry.template is not None else "resources"
-                self.components.registered(kind, uri, _tags(tags))
+            self.registration.add_resource(fn, uri, dict(options))
             return fn
 
         return decorator
@@ -876,72 +736,33 @@ class Server(Generic[LifespanT]):
 
         source = pathlib.Path(html) if isinstance(html, os.PathLike) else html
         apps_feature.register_ui(
-            self, uri, source, cache=_item_hints(ttl_ms, cache_scope), **options
+            self, uri, source, cache=item_hints(ttl_ms, cache_scope), **options
         )
 
     def remove_resource(self, uri: str) -> None:
         """Unregister a resource or template; clients get ``resources/list_changed``."""
-        control = self._components
-        if control is not None and (
-            control.forget("resources", uri) | control.forget("templates", uri)
-        ):
-            return
-        self.resources.remove(uri)
+        self.registration.remove_resource(uri)
 
     @overload
     def prompt(self, name: F, /) -> F: ...
 
     @overload
     def prompt(
-        self,
-        name: str | None = None,
-        *,
-        title: str | None = None,
-        description: str | None = None,
-        icons: list[Any] | None = None,
-        meta: dict[str, Any] | None = None,
-        ttl_ms: int | None = None,
-        cache_scope: CacheScope | None = None,
-        tags: Iterable[str] | None = None,
-        scopes: Iterable[str] | None = None,
+        self, name: str | None = None, **options: Unpack[PromptKwargs]
     ) -> Callable[[F], F]: ...
 
     def prompt(
-        self,
-        name: str | F | None = None,
-        *,
-        title: str | None = None,
-        description: str | None = None,
-        icons: list[Any] | None = None,
-        meta: dict[str, Any] | None = None,
-        ttl_ms: int | None = None,
-        cache_scope: CacheScope | None = None,
-        tags: Iterable[str] | None = None,
-        scopes: Iterable[str] | None = None,
+        self, name: str | F | None = None, **options: Unpack[PromptKwargs]
     ) -> Callable[[F], F] | F:
         """Register a prompt (``@app.prompt`` or ``@app.prompt(...)`` with options); its
-        arguments come from the function's parameters. ``tags``: see :meth:`tool`.
-        ``scopes``: needed to see it listed and get it (see :mod:`mcpkit.server.scopes`)."""
+        arguments come from the function's parameters. ``tags`` and ``scopes`` as for
+        :meth:`tool`."""
         if callable(name):
-            entry = self.prompts.add(name)
-            if self._components is not None:
-                self._components.registered("prompts", entry.name, frozenset())
+            self.registration.add_prompt(name, {})
             return name
-        prompt_name = name
 
         def decorator(fn: F) -> F:
-            entry = self.prompts.add(
-                fn,
-                name=prompt_name,
-                title=title,
-                description=description,
-                icons=icons,
-                meta=meta,
-                cache=_item_hints(ttl_ms, cache_scope),
-                scopes=scopes,
-            )
-            if tags is not None or self._components is not None:
-                self.components.registered("prompts", entry.name, _tags(tags))
+            self.registration.add_prompt(fn, {"name": name, **options})
             return fn
 
         return decorator
@@ -974,7 +795,7 @@ class Server(Generic[LifespanT]):
         The files are served as ``skill://<path>/<file>`` resources; ``skills/list``,
         ``skills/get`` and ``resources/directory/read`` are answered (see
         :mod:`mcpkit.server.skills`)."""
-        return self.skills.add(source, path=path, cache=_item_hints(ttl_ms, cache_scope))
+        return self.skills.add(source, path=path, cache=item_hints(ttl_ms, cache_scope))
 
     def add_skills(
         self,
@@ -986,7 +807,7 @@ class Server(Generic[LifespanT]):
     ) -> list[Skill]:
         """Serve every directory under ``root`` that holds a ``SKILL.md`` (nested skills
         too), each at its path relative to ``root``, under ``prefix`` when given."""
-        return self.skills.add_tree(root, prefix=prefix, cache=_item_hints(ttl_ms, cache_scope))
+        return self.skills.add_tree(root, prefix=prefix, cache=item_hints(ttl_ms, cache_scope))
 
     def skill(
         self,
@@ -1002,7 +823,7 @@ class Server(Generic[LifespanT]):
         ``"resources": "dynamic"`` (no digests: hosts may decline it)."""
 
         def decorator(fn: F) -> F:
-            cache = _item_hints(ttl_ms, cache_scope)
+            cache = item_hints(ttl_ms, cache_scope)
             if dynamic:
                 self.skills.add(path=path, dynamic=fn, cache=cache)
             else:
@@ -1018,9 +839,7 @@ class Server(Generic[LifespanT]):
 
     def remove_prompt(self, name: str) -> None:
         """Unregister a prompt; clients get ``notifications/prompts/list_changed``."""
-        if self._components is not None and self._components.forget("prompts", name):
-            return
-        self.prompts.remove(name)
+        self.registration.remove_prompt(name)
 
     def completion(
         self,
@@ -1718,10 +1537,6 @@ class Server(Generic[LifespanT]):
                 await outcome
 
 
-def _tags(tags: Iterable[str] | str | None) -> frozenset[str]:
-    return components_feature.normalize_tags(tags)
-
-
 def _sealer(keys: KeyRing | RequestStateSealer | str | None) -> RequestStateSealer:
     """The ``requestState`` sealer of ``request_state_keys=`` (fresh keys for None)."""
     from mcpkit.server.request_state import KeyRing, RequestStateSealer
@@ -1729,12 +1544,6 @@ def _sealer(keys: KeyRing | RequestStateSealer | str | None) -> RequestStateSeal
     if isinstance(keys, RequestStateSealer):
         return keys
     return RequestStateSealer(KeyRing.from_base64(keys) if isinstance(keys, str) else keys)
-
-
-def _item_hints(ttl_ms: int | None, scope: CacheScope | None) -> CacheHints | None:
-    if ttl_ms is None and scope is None:
-        return None
-    return CacheHints(ttl_ms or 0, scope or "private")
 
 
 class _StartupFailed(Exception):

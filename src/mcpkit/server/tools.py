@@ -20,7 +20,7 @@ import sys
 import traceback
 import warnings
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from mcpkit._lazy import lazy_module
 from mcpkit._models import is_model, to_camel
@@ -46,6 +46,7 @@ from mcpkit.server.schema import (
     output_spec,
     type_hints,
 )
+from mcpkit.server.tool_options import TaskStart, TaskSupport, ToolOptions
 from mcpkit.session import RequestContext
 
 if TYPE_CHECKING:
@@ -69,8 +70,7 @@ __all__ = [
 
 logger = logging.getLogger("mcpkit.server")
 TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
-TaskSupport = Literal["forbidden", "optional", "required"]
-TaskStart = Literal["call", "explicit"]
+DEFAULT_OPTIONS = ToolOptions()
 
 
 def error_result(message: str) -> JSONObject:
@@ -247,31 +247,12 @@ class ToolRegistry:
         self.paginator.invalidate()
         self._on_change()
 
-    def add(
-        self,
-        fn: Callable[..., Any],
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        annotations: Any = None,
-        icons: list[Any] | None = None,
-        meta: dict[str, Any] | None = None,
-        task_support: TaskSupport | None = None,
-        input_schema: dict[str, Any] | None = None,
-        output_schema: dict[str, Any] | None = None,
-        structured_output: bool | None = None,
-        cache: CacheHints | None = None,
-        task_start: TaskStart = "call",
-        max_concurrency: int | None = None,
-        max_queued: int | None = None,
-        inline_refs: bool | None = None,
-        timeout: float | None = None,
-        scopes: Iterable[str] | None = None,
-    ) -> ToolEntry:
-        """Register ``fn`` as a tool (see :meth:`mcpkit.Server.tool`)."""
+    def add(self, fn: Callable[..., Any], options: ToolOptions = DEFAULT_OPTIONS, /) -> ToolEntry:
+        """Register ``fn`` as a tool with ``options`` (see :meth:`mcpkit.Server.tool`; the
+        registry reads every option but ``tags``, ``ui`` and ``visibility``, the server's)."""
         fn = with_dependencies(fn, self.context_type, self._owner)
-        tool_name = name or getattr(fn, "__name__", None)
+        o = options
+        tool_name = o.name or getattr(fn, "__name__", None)
         if not tool_name:
             raise ValueError("A tool needs a name (pass name=...)")
         if not TOOL_NAME.fullmatch(tool_name):
@@ -282,18 +263,14 @@ class ToolRegistry:
             )
         if tool_name in self.tools:
             raise ValueError(f"A tool named {tool_name!r} is already registered")
-        if task_support not in (None, "forbidden", "optional", "required"):
-            raise ValueError("task_support must be 'forbidden', 'optional' or 'required'")
-        if task_start not in ("call", "explicit"):
-            raise ValueError("task_start must be 'call' or 'explicit'")
-        limit_s = check_timeout(timeout if timeout is not None else self.default_timeout)
+        limit_s = check_timeout(o.timeout if o.timeout is not None else self.default_timeout)
         signature = analyze(
             fn,
             self.context_type,
-            input_schema=input_schema,
+            input_schema=o.input_schema,
             model_name=f"{tool_name}Arguments",
             strict=True,
-            inline_refs=self.inline_refs if inline_refs is None else inline_refs,
+            inline_refs=self.inline_refs if o.inline_refs is None else o.inline_refs,
         )
         hints = type_hints(fn)
         return_type = hints.get("return", inspect.Parameter.empty)
@@ -309,38 +286,38 @@ class ToolRegistry:
         else:
             content = content_types() if types_module is not None else content_types(False)
             output = output_spec(
-                return_type, structured_output, content, output_schema, f"tool {tool_name!r}"
+                return_type, o.structured_output, content, o.output_schema, f"tool {tool_name!r}"
             )
         definition: JSONObject = {"name": tool_name}
-        if title:
-            definition["title"] = title
-        doc = description if description is not None else inspect.getdoc(fn)
+        if o.title:
+            definition["title"] = o.title
+        doc = o.description if o.description is not None else inspect.getdoc(fn)
         if doc:
             definition["description"] = doc
         definition["inputSchema"] = signature.input_schema
         if output is not None:
             definition["outputSchema"] = output.schema
-        if annotations is not None:
-            definition["annotations"] = wire_dict(annotations, "annotations")
-        if icons:
-            definition["icons"] = [wire_dict(i, "icon") for i in icons]
-        if task_support is not None:
-            definition["execution"] = {"taskSupport": task_support}
-        if meta:
-            definition["_meta"] = dict(meta)
+        if o.annotations is not None:
+            definition["annotations"] = wire_dict(o.annotations, "annotations")
+        if o.icons:
+            definition["icons"] = [wire_dict(i, "icon") for i in o.icons]
+        if o.task_support is not None:
+            definition["execution"] = {"taskSupport": o.task_support}
+        if o.meta:
+            definition["_meta"] = dict(o.meta)
         entry = ToolEntry(
-            fn, tool_name, signature, output, definition, task_support, passthrough, cache
+            fn, tool_name, signature, output, definition, o.task_support, passthrough, o.cache
         )
-        entry.task_start = task_start
-        entry.scopes = scope_set(scopes)
+        entry.task_start = o.task_start
+        entry.scopes = scope_set(o.scopes)
         default_limit, default_queued = self.default_concurrency
-        limit = max_concurrency if max_concurrency is not None else default_limit
+        limit = o.max_concurrency if o.max_concurrency is not None else default_limit
         if limit is not None:
             from mcpkit.server.middleware.concurrency import ConcurrencyLimiter
 
-            queued = max_queued if max_queued is not None else default_queued
+            queued = o.max_queued if o.max_queued is not None else default_queued
             entry.limiter = ConcurrencyLimiter(limit, queued, what=f"tool '{tool_name}'")
-        elif max_queued is not None:
+        elif o.max_queued is not None:
             raise ValueError("max_queued needs max_concurrency (or the server's default)")
         entry.timeout = limit_s
         if limit_s is not None:  # its timer belongs to a task of its own: never served inline

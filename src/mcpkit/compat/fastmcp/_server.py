@@ -28,6 +28,7 @@ from mcpkit.compat.mcp.server.mcpserver.server import MCPServer, _http_options
 from mcpkit.jsonrpc import JSONObject
 from mcpkit.server.app import ServerHTTPApp
 from mcpkit.server.context import Context as NativeContext
+from mcpkit.server.tool_options import ToolOptions
 from mcpkit.server.tools import error_result
 
 __all__ = ["FastMCP"]
@@ -214,8 +215,7 @@ class FastMCP(MCPServer[Any]):
             if isinstance(annotations, dict)
             else getattr(annotations, "title", None)
         )
-        entry = self.native.tools.add(
-            adapt(fn, Context, self._context, around=self._failures(tool_name)),
+        options = ToolOptions(
             name=tool_name,
             title=title or annotated_title or _default_title(tool_name),
             description=description or doc.description or "",
@@ -225,6 +225,8 @@ class FastMCP(MCPServer[Any]):
             output_schema=output_schema,
             structured_output=structured,
         )
+        adapted = adapt(fn, Context, self._context, around=self._failures(tool_name))
+        entry = self.native.tools.add(adapted, options)
         entry.__class__ = FastToolEntry
         if not (description or doc.description):
             entry.definition.pop("description", None)

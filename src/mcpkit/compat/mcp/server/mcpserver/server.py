@@ -31,6 +31,7 @@ from mcpkit.server.app import Server, ServerHTTPApp
 from mcpkit.server.context import Context as NativeContext
 from mcpkit.server.errors import ClientCapabilityError
 from mcpkit.server.mrtr import InputRequired
+from mcpkit.server.tool_options import ToolOptions
 from mcpkit.server.tools import wire_dict
 
 __all__ = ["MCPServer"]
@@ -208,8 +209,7 @@ class MCPServer(Generic[LifespanResultT]):
             self._context,
             around=_failures_as_results(tool_name, self._show_failure_text),
         )
-        entry = self.native.tools.add(
-            wrapped,
+        options = ToolOptions(
             name=tool_name,
             title=title,
             description=description or fn.__doc__ or "",  # as written, indentation kept
@@ -218,6 +218,7 @@ class MCPServer(Generic[LifespanResultT]):
             meta=meta,
             structured_output=structured_output,
         )
+        entry = self.native.tools.add(wrapped, options)
         entry.__class__ = CompatToolEntry
         if plain_model is not None:
             structured_by_model(entry, plain_model)
