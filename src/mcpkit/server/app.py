@@ -55,7 +55,8 @@ from mcpkit.server.mrtr import DEFAULT_MAX_ROUNDS
 from mcpkit.server.offload import WorkerPool
 from mcpkit.server.pagination import DEFAULT_PAGE_SIZE
 from mcpkit.server.prompts import PromptRegistry
-from mcpkit.server.registration import PromptKwargs, Registration, ResourceKwargs, tags_of
+from mcpkit.server.registration import PromptKwargs, Registration, ResourceKwargs
+from mcpkit.server.registration import normalize_tags as tags_of
 from mcpkit.server.resources import ResourceRegistry
 from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
 from mcpkit.server.state import DEFAULT_STATE_TTL
@@ -246,7 +247,13 @@ class Server(Generic[LifespanT]):
         self.prompts = PromptRegistry(page_size, Context, lambda: self._changed("prompts"))
         self.tools.owner = self.resources.owner = self.prompts.owner = self
         #: Adds and removes tools, resources and prompts (tags, app links included).
-        self.registration = Registration(self)
+        self.registration = Registration(
+            self.tools,
+            self.resources,
+            self.prompts,
+            self._control,
+            functools.partial(apps_feature.tool_meta, self),
+        )
         self.completions = CompletionRegistry(
             self.prompts, self.resources, on_change=self._forget_tables
         )
@@ -559,6 +566,9 @@ class Server(Generic[LifespanT]):
         if control is None:
             control = self._components = components_feature.ComponentControl(self)
         return control
+
+    def _control(self, make: bool) -> ComponentControl | None:
+        return self.components if make else self._components
 
     def enable_tool(self, name: str) -> None:
         """Serve a tool :meth:`disable_tool` hid (unless its tags are filtered out);

@@ -24,31 +24,19 @@ feature stays declared while any of its components is hidden.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
+from mcpkit.server.registration import Kind, normalize_tags
 from mcpkit.server.registries import Registries
 
 __all__ = ["ComponentControl", "ComponentServer", "Kind", "normalize_tags"]
 
-Kind = Literal["tools", "prompts", "resources", "templates"]
 _FEATURE = {
     "tools": "tools",
     "prompts": "prompts",
     "resources": "resources",
     "templates": "resources",
 }
-
-
-def normalize_tags(tags: Iterable[str] | str | None) -> frozenset[str]:
-    """A set of tags from an iterable of strings (one string is one tag)."""
-    if tags is None:
-        return frozenset()
-    if isinstance(tags, str):
-        return frozenset((tags,))
-    out = frozenset(tags)
-    if not all(isinstance(t, str) and t for t in out):
-        raise TypeError("tags must be non-empty strings")
-    return out
 
 
 class ComponentServer(Registries, Protocol):

@@ -12,25 +12,51 @@ for tools.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypedDict
+from collections.abc import Callable, Container, Iterable, Mapping
+from typing import Any, Literal, Protocol, TypedDict
 
-from mcpkit._lazy import lazy_module
-from mcpkit.server import mcp_apps as apps_feature
 from mcpkit.server.caching import CacheScope
 from mcpkit.server.tool_options import ToolOptions, item_hints
 
-if TYPE_CHECKING:
-    from mcpkit.server import components as components_feature
-    from mcpkit.server.app import Server
-    from mcpkit.server.components import Kind
-    from mcpkit.server.prompts import PromptEntry
-    from mcpkit.server.resources import ResourceEntry
-    from mcpkit.server.tools import ToolEntry
-else:
-    components_feature = lazy_module("mcpkit.server.components", globals(), "components_feature")
+__all__ = ["AppLink", "PromptKwargs", "Registration", "ResourceKwargs", "normalize_tags"]
 
-__all__ = ["PromptKwargs", "Registration", "ResourceKwargs"]
+Kind = Literal["tools", "prompts", "resources", "templates"]
+
+
+class Filter(Protocol):
+    """What registration needs of the component filter
+    (:class:`mcpkit.server.components.ComponentControl`)."""
+
+    @property
+    def hidden(self) -> Container[tuple[Kind, str]]: ...
+
+    def registered(self, kind: Kind, name: str, tags: frozenset[str]) -> None: ...
+
+    def forget(self, kind: Kind, name: str) -> bool: ...
+
+
+class Registry(Protocol):
+    """A registry of tools or prompts (:mod:`mcpkit.server.tools`,
+    :mod:`mcpkit.server.prompts`): ``add`` returns the entry (with its ``name``)."""
+
+    @property
+    def add(self) -> Callable[..., Any]: ...
+
+    def remove(self, name: str) -> None: ...
+
+
+class ResourceRegistry(Registry, Protocol):
+    """The resource registry (:mod:`mcpkit.server.resources`)."""
+
+    @property
+    def templates(self) -> Mapping[str, Any]: ...
+
+
+#: A tool's ``_meta`` with its MCP App link: ``(tool name, meta, ui, visibility) -> meta``
+#: (:func:`mcpkit.server.mcp_apps.tool_meta` for the server).
+AppLink = Callable[[str, "dict[str, Any] | None", "str | None", Any], "dict[str, Any] | None"]
+#: The server's component control: made when asked with True, else None until it exists.
+Control = Callable[[bool], "Filter | None"]
 
 
 class ResourceKwargs(TypedDict, total=False):
@@ -63,9 +89,16 @@ class PromptKwargs(TypedDict, total=False):
     scopes: Iterable[str] | None
 
 
-def tags_of(tags: Iterable[str] | str | None) -> frozenset[str]:
-    """``tags`` as the component filter keeps them."""
-    return components_feature.normalize_tags(tags)
+def normalize_tags(tags: Iterable[str] | str | None) -> frozenset[str]:
+    """A set of tags from an iterable of strings (one string is one tag)."""
+    if tags is None:
+        return frozenset()
+    if isinstance(tags, str):
+        return frozenset((tags,))
+    out = frozenset(tags)
+    if not all(isinstance(t, str) and t for t in out):
+        raise TypeError("tags must be non-empty strings")
+    return out
 
 
 def _cached(options: dict[str, Any]) -> dict[str, Any]:
@@ -77,71 +110,80 @@ def _cached(options: dict[str, Any]) -> dict[str, Any]:
 
 
 class Registration:
-    """Adds and removes the tools, resources and prompts of one server."""
+    """Adds and removes the tools, resources and prompts of one server: ``tools``,
+    ``resources`` and ``prompts`` are its registries, ``control`` its component filter
+    and ``app_link`` what links a tool to its MCP App."""
 
-    def __init__(self, server: Server[Any]) -> None:
-        self.server = server
+    def __init__(
+        self,
+        tools: Registry,
+        resources: ResourceRegistry,
+        prompts: Registry,
+        control: Control,
+        app_link: AppLink,
+    ) -> None:
+        self.tools = tools
+        self.resources = resources
+        self.prompts = prompts
+        self._control = control
+        self._app_link = app_link
 
     def _tagged(self, kind: Kind, name: str, tags: Iterable[str] | str | None) -> None:
-        server = self.server
-        if tags is not None or server._components is not None:
-            server.components.registered(kind, name, tags_of(tags))
+        control = self._control(tags is not None)
+        if control is not None:
+            control.registered(kind, name, normalize_tags(tags))
 
-    def add_tool(self, fn: Callable[..., Any], options: ToolOptions) -> ToolEntry:
+    def add_tool(self, fn: Callable[..., Any], options: ToolOptions) -> Any:
         """Register ``fn`` as a tool with ``options``."""
         if options.ui is not None or options.visibility is not None:
             name = str(options.name or getattr(fn, "__name__", ""))
-            meta = apps_feature.tool_meta(
-                self.server, name, options.meta, options.ui, options.visibility
-            )
+            meta = self._app_link(name, options.meta, options.ui, options.visibility)
             options = options.replace(meta=meta)
-        entry = self.server.tools.add(fn, options)
+        entry = self.tools.add(fn, options)
         self._tagged("tools", entry.name, options.tags)
         return entry
 
-    def add_resource(
-        self, fn: Callable[..., Any], uri: str, options: dict[str, Any]
-    ) -> ResourceEntry:
+    def add_resource(self, fn: Callable[..., Any], uri: str, options: dict[str, Any]) -> Any:
         """Register ``fn`` for the resource or template ``uri`` (``options``: those of
         :class:`ResourceKwargs`)."""
         tags = options.pop("tags", None)
-        entry = self.server.resources.add(fn, uri, **_cached(options))
+        entry = self.resources.add(fn, uri, **_cached(options))
         self._tagged("templates" if entry.template is not None else "resources", uri, tags)
         return entry
 
-    def add_prompt(self, fn: Callable[..., Any], options: dict[str, Any]) -> PromptEntry:
+    def add_prompt(self, fn: Callable[..., Any], options: dict[str, Any]) -> Any:
         """Register ``fn`` as a prompt (``options``: ``name`` and those of
         :class:`PromptKwargs`)."""
         tags = options.pop("tags", None)
-        entry = self.server.prompts.add(fn, **_cached(options))
+        entry = self.prompts.add(fn, **_cached(options))
         self._tagged("prompts", entry.name, tags)
         return entry
 
     def remove_tool(self, name: str) -> None:
         """Unregister a tool (hidden by the filter or not)."""
-        control = self.server._components
+        control = self._control(False)
         if control is not None and control.forget("tools", name):
             return
-        self.server.tools.remove(name)
+        self.tools.remove(name)
 
     def remove_resource(self, uri: str) -> None:
         """Unregister a resource or template (hidden by the filter or not)."""
-        control = self.server._components
+        control = self._control(False)
         if control is not None and (
             control.forget("resources", uri) | control.forget("templates", uri)
         ):
             return
-        self.server.resources.remove(uri)
+        self.resources.remove(uri)
 
     def remove_prompt(self, name: str) -> None:
         """Unregister a prompt (hidden by the filter or not)."""
-        control = self.server._components
+        control = self._control(False)
         if control is not None and control.forget("prompts", name):
             return
-        self.server.prompts.remove(name)
+        self.prompts.remove(name)
 
     def resource_kind(self, uri: str) -> Kind:
         """Whether ``uri`` names a template or a resource (a hidden one too)."""
-        control = self.server._components
+        control = self._control(False)
         hidden = control is not None and ("templates", uri) in control.hidden
-        return "templates" if hidden or uri in self.server.resources.templates else "resources"
+        return "templates" if hidden or uri in self.resources.templates else "resources"
