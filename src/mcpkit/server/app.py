@@ -247,12 +247,8 @@ class Server(Generic[LifespanT]):
         self.prompts = PromptRegistry(page_size, Context, lambda: self._changed("prompts"))
         self.tools.owner = self.resources.owner = self.prompts.owner = self
         #: Adds and removes tools, resources and prompts (tags, app links included).
-        self.registration = Registration(
-            self.tools,
-            self.resources,
-            self.prompts,
-            self._control,
-            functools.partial(apps_feature.tool_meta, self),
+        self.registration: Registration = Registration(
+            self.tools, self.resources, self.prompts, self._control, self._app_link
         )
         self.completions = CompletionRegistry(
             self.prompts, self.resources, on_change=self._forget_tables
@@ -569,6 +565,11 @@ class Server(Generic[LifespanT]):
 
     def _control(self, make: bool) -> ComponentControl | None:
         return self.components if make else self._components
+
+    def _app_link(
+        self, tool: str, meta: dict[str, Any] | None, ui: str | None, visibility: Any
+    ) -> dict[str, Any] | None:
+        return apps_feature.tool_meta(self, tool, meta, ui, visibility)
 
     def enable_tool(self, name: str) -> None:
         """Serve a tool :meth:`disable_tool` hid (unless its tags are filtered out);
