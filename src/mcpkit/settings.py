@@ -25,16 +25,16 @@ is set unless the environment already has it (the environment wins, as with
 
 from __future__ import annotations
 
-import difflib
-import logging
 import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from mcpkit.errors import McpkitError
+
+if TYPE_CHECKING:  # pathlib is loaded by what reads a project file, not by app.run()
+    from pathlib import Path
 
 __all__ = [
     "PROJECT_FILE",
@@ -264,6 +264,8 @@ def _table(path: Path, data: Mapping[str, Any], where: str) -> dict[str, Any]:
     for key, value in data.items():
         setting = _BY_KEY.get(key)
         if setting is None:
+            import difflib
+
             close = difflib.get_close_matches(key, list(_BY_KEY), n=1)
             also = f"did you mean {close[0]!r}?" if close else f"the keys: {', '.join(_BY_KEY)}"
             raise SettingsError(f"{where}: unknown key {key!r} ({also})")
@@ -303,6 +305,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
 def find_project(start: Path | None = None) -> Project | None:
     """The project of ``start`` (default: the working directory): the first directory from
     it upward holding ``mcpkit.toml`` or ``pyproject.toml``, read; None when none has."""
+    from pathlib import Path
+
     here = (start or Path.cwd()).absolute()
     for folder in (here, *here.parents):
         own, pyproject = folder / PROJECT_FILE, folder / PYPROJECT
@@ -423,6 +427,8 @@ def configure_logging(level: str | None) -> None:
     only when the root logger has none); None: leave logging as it is."""
     if level is None:
         return
+    import logging
+
     number = logging.getLevelName(level.upper())
     if not isinstance(number, int):
         raise SettingsError(f"log_level must be one of {', '.join(LOG_LEVELS)}, not {level!r}")

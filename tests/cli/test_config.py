@@ -285,6 +285,23 @@ async def test_mcpkit_run_alone_serves_the_project_over_stdio(tmp_path: Path) ->
         assert result.text == "hello from mcpkit.toml / from the shell"
 
 
+async def test_a_module_entry_point_is_found_from_the_projects_root(tmp_path: Path) -> None:
+    package = tmp_path / "weather"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "server.py").write_text(SERVER)
+    (tmp_path / "mcpkit.toml").write_text('server = "weather.server:app"\n')
+    (tmp_path / "notes").mkdir()
+    entry = {
+        "command": sys.executable,
+        "args": ["-m", "mcpkit", "run"],
+        "cwd": str(tmp_path / "notes"),
+        "env": env(GREETING="module"),
+    }
+    async with Client(entry) as client:
+        assert (await client.call_tool("greeting", {})).text == "module / unset"
+
+
 class ServedHere(Served):
     """``mcpkit run ARGS`` (or the command ``argv``) in ``cwd`` with ``environ``; ``url``
     once it serves HTTP."""

@@ -30,7 +30,6 @@ listener that fell too far behind): then it answers the closing result
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
@@ -70,6 +69,8 @@ def audience_of(ctx: Context[Any]) -> str | None:
 
 def audience(owner: str) -> str:
     """The bus audience of the state owner ``owner`` (see :func:`audience_of`)."""
+    import hashlib  # not on the import path of a server that never needs it
+
     return hashlib.blake2b(owner.encode(), digest_size=16).hexdigest()
 
 
