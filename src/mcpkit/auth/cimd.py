@@ -62,8 +62,8 @@ class ClientMetadataDocuments:
     ``max_bytes`` (5 KiB), ``timeout`` (5 s), ``allow_loopback`` (False: only for tests
     and development), ``allowed_hosts`` (None: any public host; else host names, or
     ``*.example.com`` for its subdomains), ``default_ttl`` / ``max_ttl`` / ``failure_ttl``
-    (seconds), ``max_entries``. ``transport``: the httpx transport to fetch with (tests; by
-    default one that connects only to the addresses checked)."""
+    (seconds), ``max_entries``. ``verify``: TLS verification as httpx takes it (True, a CA
+    bundle path or an ``ssl.SSLContext``: documents served with a private CA)."""
 
     def __init__(
         self,
@@ -76,7 +76,7 @@ class ClientMetadataDocuments:
         max_ttl: float = 24 * 3600.0,
         failure_ttl: float = 10.0,
         max_entries: int = 1000,
-        transport: Any = None,
+        verify: Any = True,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         from mcpkit.fetch import FetchPolicy
@@ -89,7 +89,7 @@ class ClientMetadataDocuments:
         self.max_ttl = max_ttl
         self.failure_ttl = failure_ttl
         self.max_entries = max_entries
-        self._transport = transport
+        self._verify = verify
         self._now = clock
         #: The fetch rules: public addresses only (loopback too with ``allow_loopback``).
         self.policy = FetchPolicy(
@@ -163,7 +163,7 @@ class ClientMetadataDocuments:
 
         self.check_url(url)
         # No MCP server URL here: the "same network as the server" allowance never applies.
-        transport = self._transport or pinned_transport(self.policy, "")
+        transport = pinned_transport(self.policy, "", verify=self._verify)
         try:
             async with httpx.AsyncClient(transport=transport) as http:
                 fetcher = Fetcher(http, self.policy, "")

@@ -7,8 +7,10 @@ provider, a consent page). Run in the peer venv:
 
     .cache/peers/py/bin/python tests/interop/peers/py_oauth_client.py URL TOOL [--mode M]
 
-With ``--external`` a real browser is driven by whoever runs it: the authorization URL is
-printed as ``{"authorize": URL}`` and the redirect URL read back from stdin.
+With ``--client-metadata-url URL`` the client's identity is that client ID metadata
+document (used when the authorization server supports them). With ``--external`` a real
+browser is driven by whoever runs it: the authorization URL is printed as
+``{"authorize": URL}`` and the redirect URL read back from stdin.
 
 The output is one JSON object: ``{"first", "second", "refreshed", "client_id",
 "client_secret", "token_endpoint_auth_method", "tokens"}``.
@@ -90,6 +92,9 @@ async def main() -> None:
     parser.add_argument("--mode", default="legacy")
     parser.add_argument("--login", help="log in as this user on the pages shown (a proxy)")
     parser.add_argument(
+        "--client-metadata-url", help="the client ID metadata document to use as client_id"
+    )
+    parser.add_argument(
         "--external",
         action="store_true",
         help='print {"authorize": URL} and read the redirect URL from stdin (a real browser)',
@@ -126,6 +131,7 @@ async def main() -> None:
         storage,
         redirect_handler=redirect_handler,
         callback_handler=callback_handler,
+        client_metadata_url=args.client_metadata_url,
     )
     report: dict[str, Any] = {}
     async with httpx2.AsyncClient(auth=provider) as http:

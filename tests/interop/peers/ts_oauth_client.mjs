@@ -20,6 +20,9 @@ const { Client, StreamableHTTPClientTransport, UnauthorizedError } = await resol
 );
 
 const [url, tool, flag, user] = process.argv.slice(2);
+// CLIENT_METADATA_URL: the client ID metadata document to use as client_id (when the
+// authorization server supports them).
+const clientMetadataUrl = process.env.CLIENT_METADATA_URL || undefined;
 const login = flag === "--login" ? user : null;
 // --external: a real browser is driven by whoever runs this: the authorization URL is
 // printed as {"authorize": URL} and the redirect URL read back from stdin.
@@ -90,6 +93,7 @@ async function browse(start) {
 }
 const store = { client: undefined, tokens: undefined, verifier: undefined };
 const provider = {
+  clientMetadataUrl,
   get redirectUrl() {
     return redirectUrl;
   },
