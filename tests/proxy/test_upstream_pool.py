@@ -111,15 +111,15 @@ async def test_an_idle_upstream_is_reclaimed(tmp_path: Path) -> None:
         first = Client(proxy, era="legacy")
         await first.connect()
         try:
-            assert proxy._own_upstreams() <= 1
+            assert proxy.upstreams.own_count() <= 1
             # A call running longer than the idle timeout keeps its connection.
             napped = await first.call_tool("nap", {"seconds": 1.0})
             assert napped.content[0].text == "rested"  # type: ignore[union-attr]
             for _ in range(200):  # the reaper closes it once idle
-                if first.session.closed or not proxy._owned:
+                if first.session.closed or not proxy.upstreams.owned:
                     break
                 await asyncio.sleep(0.05)
-            assert not proxy._owned
+            assert not proxy.upstreams.owned
             async with Client(proxy, era="legacy") as second:
                 assert (await second.call_tool("ping", {})).content[0].text == "pong"  # type: ignore[union-attr]
         finally:

@@ -46,10 +46,11 @@ from typing import TYPE_CHECKING, Any, Final, Literal, cast
 from mcpkit import versions
 from mcpkit.bus import LISTEN_METHOD, BusEvent, BusRelay, parse_listen_params
 from mcpkit.envelope import build_request_meta
-from mcpkit.errors import ConnectionClosed, McpError, Overloaded, TransportError
+from mcpkit.errors import ConnectionClosed, McpError, TransportError
 from mcpkit.http_headers import HeaderParam, definition_header_params
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
 from mcpkit.owner import principal, task_owner
+from mcpkit.proxy.connections import Upstreams
 from mcpkit.proxy.owners import TaskOwners, open_upstream_state, seal_upstream_state
 from mcpkit.proxy.rounds import (
     STATE_PREFIX,
@@ -182,9 +183,6 @@ class ProxyServer(Server):
         self.pool_size = pool_size
         self.max_upstreams = max_upstreams
         self.upstream_idle_timeout = upstream_idle_timeout
-        #: When each client's own upstream connection last forwarded a request.
-        self._used: dict[AppSession, float] = {}
-        self._reaper: asyncio.Task[None] | None = None
         self.round_ttl = round_ttl
         self.client_options: dict[str, Any] = dict(client_options or {})
         self._own_name = name
@@ -192,18 +190,8 @@ class ProxyServer(Server):
         # Changes of the shared connection reach the sessions without an upstream of
         # their own (the others hear their own upstream) and the listen streams.
         self.relay = BusRelay(self.bus, (self._deliver,))
-        self._main: Client | None = None
-        self._main_link: Link | None = None
-        self._main_claimed = False
-        self._main_lock: asyncio.Lock | None = None
         self._upstream_caps: JSONObject = {}
         self._depth = 0
-        self._single = False
-        self._owned: dict[AppSession, tuple[Client, Link]] = {}
-        self._levels: dict[AppSession, str] = {}
-        self._idle: list[tuple[Client, Link]] = []
-        self._leased = 0
-        self._pool_waiters: list[asyncio.Future[None]] = []
         self._parked: dict[str, ParkedCall] = {}
         self._subscribed: dict[str, int] = {}
         self._task_tools: set[str] = set()
@@ -212,8 +200,15 @@ class ProxyServer(Server):
         self._requestor = LegacyRequestor()
         self._task_owners: TaskOwners | None = None
         self._task_questions = TaskQuestions()
-        self._background: set[asyncio.Task[Any]] = set()
-        self._watchers: set[asyncio.Task[Any]] = set()
+        #: The upstream connections (see :mod:`mcpkit.proxy.connections`).
+        self.upstreams = Upstreams(
+            link=self._link,
+            client=self._client,
+            connected=self._connected,
+            pool_size=pool_size,
+            max_upstreams=max_upstreams,
+            idle_timeout=upstream_idle_timeout,
+        )
         self.on_roots_changed(self._roots_changed_upstream)
 
     @property
@@ -236,7 +231,7 @@ class ProxyServer(Server):
 
     # -- the upstream -----------------------------------------------------------------------
 
-    def _link(self, session: AppSession | None = None, *, shared: bool = False) -> Link:
+    def _link(self, session: AppSession | None, shared: bool) -> Link:
         return Link(
             publish_list_changed=self._publish_list_changed,
             publish_resource_updated=self.notify_resource_updated,
@@ -250,12 +245,12 @@ class ProxyServer(Server):
         if kind in subscriptions.LIST_KINDS:
             self.notify_list_changed(kind)  # type: ignore[arg-type]
         if kind == "tools":
-            self._spawn(self._prime_tools())
+            self.upstreams.spawn(self._prime_tools())
 
     async def _prime_tools(self) -> None:
         """Learn the upstream's tools from the shared connection: their ``x-mcp-header``
         parameters are checked here (2026-07-28 over HTTP) and sent upstream."""
-        main = self._main
+        main = self.upstreams.main
         if main is None or not main.connected or "tools" not in self._upstream_caps:
             return
         try:
@@ -283,7 +278,7 @@ class ProxyServer(Server):
                 self._task_tools.add(str(tool.get("name")))
 
     def _client(
-        self, link: Link, *, capabilities: Mapping[str, Any] | None = None, era: Era | None = None
+        self, link: Link, capabilities: Mapping[str, Any] | None, era: Era | None
     ) -> Client:
         return upstream_client(
             self.target,
@@ -297,35 +292,26 @@ class ProxyServer(Server):
     @property
     def upstream(self) -> Client:
         """The shared upstream connection (open while the proxy runs)."""
-        if self._main is None:
+        main = self.upstreams.main
+        if main is None:
             raise ConnectionClosed("The proxy is not running (use `async with app.running():`)")
-        return self._main
+        return main
 
     @property
     def session_upstreams(self) -> Mapping[AppSession, Client]:
         """The upstream connection of each handshake-era client that has one of its own."""
-        return {session: client for session, (client, _) in self._owned.items()}
+        return {session: client for session, (client, _) in self.upstreams.owned.items()}
 
     @property
     def upstream_modern(self) -> bool:
         """True when the upstream speaks the 2026-07-28 wire."""
-        return self._main is not None and self._main.modern
+        main = self.upstreams.main
+        return main is not None and main.modern
 
-    async def _connect_main(self) -> None:
-        link = self._link(shared=True)
-        client = self._client(link)
-        await client.connect()
-        self._main, self._main_link, self._main_claimed = client, link, False
+    async def _connected(self, client: Client) -> None:
+        """The shared connection opened: the proxy presents itself as the upstream does."""
         self._learn(client)
         await self._prime_tools()
-        if not client.modern:
-            # The first connection leased to a 2026-07-28 call (a stdio upstream's state,
-            # such as the tools it registered, is that process's own).
-            self._idle.append((client, link))
-        if not client.modern and client.supports("logging"):
-            # The shared connection hears everything; each client's own level filters.
-            with contextlib.suppress(McpError):
-                await client.set_logging_level("debug")
 
     def _learn(self, client: Client) -> None:
         session = client.session
@@ -347,210 +333,6 @@ class ProxyServer(Server):
         self.instructions = client.instructions
         self._caps.clear()
 
-    async def _close_upstreams(self) -> None:
-        reaper, self._reaper = self._reaper, None
-        if reaper is not None:
-            reaper.cancel()
-        self._used.clear()
-        for call in list(self._parked.values()):
-            call.cancel()
-        clients: list[Client] = [c for c, _ in self._owned.values()]
-        clients += [c for c, _ in self._idle]
-        if self._main is not None:
-            clients.append(self._main)
-        clients = list({id(c): c for c in clients}.values())
-        self._owned.clear()
-        self._idle.clear()
-        self._main = self._main_link = None
-        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
-        # Closings under way (sessions that just ended) finish; watchers of sessions still
-        # open are cancelled, their upstreams closed above.
-        for task in list(self._watchers):
-            task.cancel()
-        if self._background:
-            await asyncio.wait(list(self._background), timeout=10)
-
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    async def _open_for(self, session: AppSession) -> tuple[Client, Link]:
-        """The handshake-era upstream session of a handshake-era client (its capabilities)."""
-        link = self._link(session)
-        if self._single and not self._main_claimed and self._main is not None:
-            assert self._main_link is not None
-            self._main_claimed = True
-            self._main_link.session = session
-            pair = (self._main, self._main_link)
-            if pair in self._idle:
-                self._idle.remove(pair)
-            self._watch(session, self._main)
-            if "roots" in session.client_capabilities:
-                with contextlib.suppress(McpError, ConnectionClosed):
-                    await self._main.session.notify("notifications/roots/list_changed")
-        else:
-            await self._make_room()
-            client = self._client(link, capabilities=session.client_capabilities, era="legacy")
-            try:
-                await client.connect()
-            except (TransportError, McpError, OSError) as exc:
-                raise McpError(
-                    INTERNAL_ERROR, f"Could not connect to the upstream server: {exc}"
-                ) from None
-            pair = (client, link)
-            self._watch(session, client)
-        self._owned[session] = pair
-        self._used[session] = asyncio.get_running_loop().time()
-        if self._reaper is None or self._reaper.done():
-            self._reaper = asyncio.get_running_loop().create_task(self._reap())
-        return pair
-
-    def _own_upstreams(self) -> int:
-        return sum(1 for client, _ in self._owned.values() if client is not self._main)
-
-    async def _make_room(self) -> None:
-        """Room for one more upstream connection of a client's own: the least recently
-        used idle one is reclaimed when all are taken; Overloaded when none is idle."""
-        if self._own_upstreams() < self.max_upstreams:
-            return
-        now = asyncio.get_running_loop().time()
-        idle = [(used, s) for s, used in self._used.items() if self._idle_since(s, used, now)]
-        if idle:
-            await self._reclaim(min(idle, key=lambda pair: pair[0])[1])
-            return
-        raise Overloaded(
-            f"Server overloaded: all {self.max_upstreams} upstream connections of this proxy "
-            "are in use by other clients; try again later",
-            {"retryAfterMs": int(min(self.upstream_idle_timeout, 30.0) * 1000)},
-        )
-
-    def _idle_since(self, session: AppSession, used: float, now: float) -> bool:
-        """Whether ``session``'s own upstream is reclaimable: unused for
-        ``upstream_idle_timeout`` and no request of the client is being served."""
-        return (
-            now - used >= self.upstream_idle_timeout
-            and session in self._owned
-            and not session._in_flight
-        )
-
-    async def _reclaim(self, session: AppSession) -> None:
-        """Close an idle client's session and with it its upstream connection."""
-        pair = self._owned.pop(session, None)
-        self._used.pop(session, None)
-        self._levels.pop(session, None)
-        logger.info("Closing an upstream connection idle for %gs", self.upstream_idle_timeout)
-        if pair is not None and pair[0] is not self._main:
-            self._spawn(pair[0].close())
-        if not session.closed:
-            await session.close()
-
-    async def _reap(self) -> None:
-        """Close the clients' own upstream connections idle for ``upstream_idle_timeout``."""
-        loop = asyncio.get_running_loop()
-        while self._owned:
-            await asyncio.sleep(self.upstream_idle_timeout / 2)
-            now = loop.time()
-            for session, used in list(self._used.items()):
-                if self._idle_since(session, used, now):
-                    with contextlib.suppress(Exception):
-                        await self._reclaim(session)
-
-    def _watch(self, session: AppSession, client: Client) -> None:
-        watcher = asyncio.get_running_loop().create_task(self._close_with(session, client))
-        self._watchers.add(watcher)
-        watcher.add_done_callback(self._watchers.discard)
-
-    async def _close_with(self, session: AppSession, client: Client) -> None:
-        """The two ends of a client's own upstream session end together: the client gone,
-        its upstream session closes; the upstream gone (a server that exited), the
-        client's session closes (its state is gone with it)."""
-        ends = [
-            asyncio.ensure_future(session.wait_closed()),
-            asyncio.ensure_future(client.session.wait_closed()),
-        ]
-        try:
-            await asyncio.wait(ends, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for end in ends:
-                end.cancel()
-        self._owned.pop(session, None)
-        self._used.pop(session, None)
-        self._levels.pop(session, None)
-        self._spawn(client.close())
-        if not session.closed:
-            logger.warning("The upstream session of a client ended: closing that client's")
-            self._spawn(session.close())
-
-    async def _upstream_of(self, rctx: ServerRequestContext) -> tuple[Client, Link]:
-        session = rctx.session
-        owned = self._owned.get(session)
-        if owned is not None:
-            self._used[session] = asyncio.get_running_loop().time()
-            return owned
-        main, link = self._main, self._main_link
-        if main is None or link is None or self._depth == 0:
-            raise McpError(INTERNAL_ERROR, "The proxy is not connected to its upstream server")
-        if not main.connected and not link.session:
-            await self._reconnect_main(main)
-            main, link = self._main, self._main_link
-            assert main is not None and link is not None
-        return main, link
-
-    async def _reconnect_main(self, lost: Client) -> None:
-        """Open the shared connection again after the upstream closed it (a server that
-        exited or restarted); -32603 for the request when that fails too."""
-        if self._main_lock is None:
-            self._main_lock = asyncio.Lock()
-        async with self._main_lock:
-            if self._main is not lost:
-                return  # someone else reconnected
-            self._idle[:] = [pair for pair in self._idle if pair[0] is not lost]
-            self._spawn(lost.close())
-            logger.warning("The upstream server closed the shared connection: reconnecting")
-            try:
-                await self._connect_main()
-            except (TransportError, McpError, OSError) as exc:
-                raise McpError(
-                    INTERNAL_ERROR, f"Could not reconnect to the upstream server: {exc}"
-                ) from None
-
-    async def _lease(self) -> tuple[Client, Link]:
-        """An upstream connection of the pool for one 2026-07-28 call (waits while
-        ``pool_size`` are leased)."""
-        while not self._idle and self._leased >= self.pool_size:
-            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._pool_waiters.append(waiter)
-            await waiter
-        self._leased += 1
-        while self._idle:
-            client, link = self._idle.pop()
-            if client.connected:
-                return client, link
-            self._spawn(client.close())
-        link = self._link()
-        client = self._client(link, era="legacy")
-        try:
-            await client.connect()
-        except BaseException:
-            self._give_back(None)
-            raise
-        return client, link
-
-    def _give_back(self, pair: tuple[Client, Link] | None) -> None:
-        self._leased -= 1
-        if pair is not None:
-            pair[1].call = None
-            if self._depth > 0 and pair[0].connected:
-                self._idle.append(pair)
-            else:
-                self._spawn(pair[0].close())
-        while self._pool_waiters:
-            waiter = self._pool_waiters.pop(0)
-            if not waiter.done():
-                waiter.set_result(None)
-                break
-
     # -- running ----------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
@@ -558,7 +340,8 @@ class ProxyServer(Server):
         """Enter the lifespan: the shared upstream connection opens first (its failure
         fails the start) and everything upstream closes last."""
         if self._depth == 0:
-            await self._connect_main()
+            await self.upstreams.connect()
+            self.upstreams.open = True
         self._depth += 1
         try:
             async with super().running() as server:
@@ -566,11 +349,13 @@ class ProxyServer(Server):
         finally:
             self._depth -= 1
             if self._depth == 0:
-                await self._close_upstreams()
+                for call in list(self._parked.values()):
+                    call.cancel()
+                await self.upstreams.close()
 
     async def run_stdio(self, **session_kwargs: Any) -> None:
         """Serve one client over stdio: its upstream is the shared connection."""
-        self._single = True
+        self.upstreams.single = True
         await super().run_stdio(**session_kwargs)
 
     # -- what it declares -------------------------------------------------------------------
@@ -610,7 +395,7 @@ class ProxyServer(Server):
     def discover(self) -> JSONObject:
         """A 2026-07-28 upstream's ``server/discover`` result, else one describing the
         handshake-era upstream."""
-        main = self._main
+        main = self.upstreams.main
         if main is not None and main.modern:
             return dict(main.discover_result or {})
         return discover_result(
@@ -658,7 +443,7 @@ class ProxyServer(Server):
             version = session.lifecycle.version
             assert version is not None
         if not self.upstream_modern and self.sharing == "auto":
-            await self._open_for(session)
+            await self.upstreams.open_for(session)
         session.lifecycle.capabilities = self.capabilities(version)
         result: JSONObject = {
             "protocolVersion": version.name,
@@ -680,14 +465,14 @@ class ProxyServer(Server):
             raise McpError(INVALID_PARAMS, f"Unknown logging level {level!r}")
         session = rctx.session
         session.log_level = LEVELS[level]
-        self._levels[session] = level
-        owned = self._owned.get(session)
+        self.upstreams.levels[session] = level
+        owned = self.upstreams.owned.get(session)
         if owned is not None and owned[0].supports("logging"):
             await _call(owned[0], owned[1], rctx, "logging/setLevel", params)
         return {}
 
     async def _subscribe(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
-        owned = self._owned.get(rctx.session)
+        owned = self.upstreams.owned.get(rctx.session)
         if owned is not None:
             await _call(owned[0], owned[1], rctx, "resources/subscribe", params)
             return {}
@@ -700,7 +485,7 @@ class ProxyServer(Server):
     async def _unsubscribe(
         self, params: JSONObject | None, rctx: ServerRequestContext
     ) -> JSONObject:
-        owned = self._owned.get(rctx.session)
+        owned = self.upstreams.owned.get(rctx.session)
         if owned is not None:
             await _call(owned[0], owned[1], rctx, "resources/unsubscribe", params)
             return {}
@@ -728,7 +513,7 @@ class ProxyServer(Server):
             self._subscribed[uri] = count
             return
         self._subscribed.pop(uri, None)
-        main = self._main
+        main = self.upstreams.main
         if main is not None and main.connected:
             with contextlib.suppress(McpError, ConnectionClosed):
                 await main.unsubscribe_resource(uri)
@@ -775,7 +560,7 @@ class ProxyServer(Server):
     async def _forward_one(self, params: JSONObject | None, rctx: ServerRequestContext) -> Any:
         method = rctx.method
         if rctx.envelope is None:  # a handshake-era client
-            client, link = await self._upstream_of(rctx)
+            client, link = await self.upstreams.of(rctx)
             if not client.modern:
                 return await _call(client, link, rctx, method, params)
             if method in TASK_METHODS or (
@@ -800,7 +585,7 @@ class ProxyServer(Server):
                 max_rounds=self.max_rounds,
             )
             return legacy_result(result)
-        main, link = await self._upstream_of(rctx)
+        main, link = await self.upstreams.of(rctx)
         if main.modern:
             if method not in MRTR_METHODS:
                 return await _call(main, link, rctx, method, params)
@@ -878,7 +663,7 @@ class ProxyServer(Server):
             session.client_capabilities,
             session.client_info or None,
             # a handshake-era session hears everything until it sets a level
-            log_level=self._levels.get(session, "debug"),
+            log_level=self.upstreams.levels.get(session, "debug"),
             extra=extra,
         )
         return body
@@ -890,12 +675,12 @@ class ProxyServer(Server):
         if isinstance(state, str) and state.startswith(STATE_PREFIX):
             call = check_state(self._parked.get(state), principal())
             return await call.round(rctx, params)
-        pair = await self._lease()
+        pair = await self.upstreams.lease()
         client, link = pair
 
         def ended(done: ParkedCall) -> None:
             self._parked.pop(done.state, None)
-            self._give_back(pair)
+            self.upstreams.give_back(pair)
 
         call = ParkedCall(ttl=self.round_ttl, principal=principal(), on_end=ended)
         link.call = call
@@ -920,19 +705,17 @@ class ProxyServer(Server):
                 await client.session.request("tasks/result", {"taskId": task_id}, timeout=None)
             self._task_questions.forget(task_id)
 
-        waiter = asyncio.get_running_loop().create_task(wait())
-        self._watchers.add(waiter)
-        waiter.add_done_callback(self._watchers.discard)
+        self.upstreams.watch(wait())
 
     def _roots_changed_upstream(self, session: AppSession) -> Any:
-        owned = self._owned.get(session)
+        owned = self.upstreams.owned.get(session)
         if owned is None or not owned[0].connected:
             return None
         return _notify_quietly(owned[0], "notifications/roots/list_changed")
 
     def _deliver(self, event: BusEvent) -> None:
         """The relay's sink: an event to the sessions that have no upstream of their own."""
-        owned = self._owned
+        owned = self.upstreams.owned
         for session in list(self.sessions):
             if session.era == "modern" or session in owned:
                 continue
