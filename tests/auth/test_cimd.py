@@ -252,8 +252,8 @@ async def test_the_document_is_checked(change: dict[str, Any], reason: str) -> N
 
 
 async def test_size_deadline_and_redirects() -> None:
-    small = ClientMetadataDocuments(allow_loopback=True, max_bytes=512, timeout=0.5)
-    async with embedded(small) as (base, _, docs), httpx.AsyncClient() as http:
+    small = ClientMetadataDocuments(allow_loopback=True, max_bytes=512)
+    async with embedded(small) as (base, issuer, docs), httpx.AsyncClient() as http:
         big = docs.document("/big.json", client_name="x" * 1000)
         r = await authorize(http, base, big)
         assert r.status_code == 400 and "larger than 512 bytes" in r.text
@@ -269,8 +269,9 @@ async def test_size_deadline_and_redirects() -> None:
         r = await authorize(http, base, away)
         assert r.status_code == 400 and "redirects to another host" in r.text
         # a document that does not come in time
+        issuer.documents = ClientMetadataDocuments(allow_loopback=True, timeout=0.2)
         slow = docs.document("/slow.json")
-        docs.delay = 1.5
+        docs.delay = 2
         r = await authorize(http, base, slow)
         assert r.status_code == 400 and "deadline" in r.text
 
