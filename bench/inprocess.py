@@ -272,8 +272,7 @@ async def initialize_case() -> Runner:
     and the ``notifications/initialized`` POST of that session (a 202). The sessions are
     kept open, so the cost of holding many is in the measure too."""
     # One load generator opens them all from one address: no per-client cap.
-    app = make_server().http_app(max_sessions_per_client=None)
-    app.max_sessions = 1 << 30
+    app = make_server().http_app(max_sessions_per_client=None, max_sessions=1 << 30)
     init_scope = _scope([])
     init = {
         "type": "http.request",

@@ -10,6 +10,7 @@ import pytest
 
 from mcpkit.session import ClientSession
 from mcpkit.transports.http import StreamableHTTPApp, StreamableHTTPClientTransport, running
+from mcpkit.transports.http.options import FIELDS, HttpServerOptions
 from tests.http import server as test_server
 from tests.wire import WireChecker
 
@@ -34,8 +35,11 @@ async def serve_app(wire: Callable[..., WireChecker]) -> AsyncIterator[Any]:
     async with contextlib.AsyncExitStack() as stack:
 
         async def make(*, check_received: bool = True, asgi: Any = None, **kwargs: Any) -> Served:
+            settings = {k: kwargs.pop(k) for k in list(kwargs) if k in FIELDS}
             app = StreamableHTTPApp(
-                test_server.factory(lambda: wire(check_received=check_received)), **kwargs
+                test_server.factory(lambda: wire(check_received=check_received)),
+                options=HttpServerOptions(**settings),
+                **kwargs,
             )
             base = await stack.enter_async_context(running(asgi(app) if asgi else app))
             stack.push_async_callback(app.aclose)

@@ -18,6 +18,7 @@ import orjson
 from mcpkit import Server
 from mcpkit.server.context import Context
 from mcpkit.transports.http import StreamableHTTPApp, running
+from mcpkit.transports.http.options import FIELDS, HttpServerOptions
 from mcpkit.transports.http.sse import ServerSentEvent, SSEDecoder
 from tests.wire import WireChecker
 
@@ -154,7 +155,8 @@ async def serve(
         checkers.append(checker)
         return srv.session(transport, tracer=checker)
 
-    app = StreamableHTTPApp(factory, **options)
+    settings = {k: options.pop(k) for k in list(options) if k in FIELDS}
+    app = StreamableHTTPApp(factory, options=HttpServerOptions(**settings), **options)
     async with srv.running(), running(app) as base:
         try:
             yield Served(app, base, checkers)

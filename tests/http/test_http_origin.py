@@ -17,6 +17,7 @@ import pytest
 
 from mcpkit.jsonrpc import INVALID_REQUEST
 from mcpkit.transports.http import StreamableHTTPApp
+from mcpkit.transports.http.options import HttpServerOptions
 from tests.http import raw
 from tests.http import server as test_server
 from tests.wire import WireChecker
@@ -39,7 +40,7 @@ async def probe(wire: Callable[..., WireChecker]) -> AsyncIterator[Probe]:
         method: str = "POST",
         **options: Any,
     ) -> httpx.Response:
-        app = StreamableHTTPApp(test_server.factory(wire), **options)
+        app = StreamableHTTPApp(test_server.factory(wire), options=HttpServerOptions(**options))
         apps.append(app)
         headers = {**raw.headers(), "host": host}
         if origin is not None:

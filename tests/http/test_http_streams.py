@@ -19,6 +19,7 @@ import pytest
 
 from mcpkit import Context, McpError, Server
 from mcpkit.transports.http import HTTP_ERROR, MemoryEventStore, StreamableHTTPApp, running
+from mcpkit.transports.http.options import HttpServerOptions
 from tests.http import raw
 from tests.http import server as test_server
 from tests.http.conftest import call
@@ -276,7 +277,8 @@ async def test_client_resumes_a_broken_connection_with_nothing_lost(
 async def test_stateless_post_without_version_header_assumes_2025_03_26(wire: Any) -> None:
     # Every POST is its own session, checked against the 2025-03-26 schema.
     app = StreamableHTTPApp(
-        test_server.factory(lambda: wire("2025-03-26", check_received=False)), stateless=True
+        test_server.factory(lambda: wire("2025-03-26", check_received=False)),
+        options=HttpServerOptions(stateless=True),
     )
     h = raw.headers()
     batch = [raw.tool_call(1, "echo", text="a"), raw.tool_call(2, "echo", text="b")]

@@ -11,6 +11,7 @@ import httpx
 from mcpkit import Server
 from mcpkit.transports.http import HttpSessionTransport, StreamableHTTPApp
 from mcpkit.transports.http.host import MemorySessionHost, SessionHost
+from mcpkit.transports.http.options import HttpServerOptions
 from tests.http import raw
 
 
@@ -57,7 +58,7 @@ async def test_reap_ends_idle_sessions_only() -> None:
 
 async def test_the_app_keeps_its_sessions_in_its_host() -> None:
     server = Server("host", version="1")
-    app = StreamableHTTPApp(server.session, session_idle_timeout=30.0)
+    app = StreamableHTTPApp(server.session, options=HttpServerOptions(session_idle_timeout=30.0))
     assert app.host is app.table
     async with httpx.AsyncClient(
         transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1"

@@ -12,6 +12,7 @@ import orjson
 
 from mcpkit import Server
 from mcpkit.transports.http import StreamableHTTPApp
+from mcpkit.transports.http.options import HttpServerOptions
 
 
 async def test_a_stateless_session_is_freed_without_the_cyclic_collector(wire: Any) -> None:
@@ -30,7 +31,7 @@ async def test_a_stateless_session_is_freed_without_the_cyclic_collector(wire: A
         made.append(weakref.ref(transport))
         return session
 
-    asgi = StreamableHTTPApp(factory, stateless=True, json_response=True)
+    asgi = StreamableHTTPApp(factory, options=HttpServerOptions(stateless=True, json_response=True))
     body = orjson.dumps(
         {
             "jsonrpc": "2.0",
@@ -88,7 +89,7 @@ async def test_a_modern_request_session_is_freed_without_the_cyclic_collector(wi
         made.append(weakref.ref(transport))
         return session
 
-    asgi = StreamableHTTPApp(factory, stateless=True, json_response=True)
+    asgi = StreamableHTTPApp(factory, options=HttpServerOptions(stateless=True, json_response=True))
     body = orjson.dumps(
         {
             "jsonrpc": "2.0",

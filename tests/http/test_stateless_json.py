@@ -15,6 +15,7 @@ import orjson
 from mcpkit import Context, Server, versions
 from mcpkit.server.request_sessions import legacy_request_session
 from mcpkit.transports.http import StreamableHTTPApp
+from mcpkit.transports.http.options import HttpServerOptions
 from mcpkit.transports.http.stateless import StatelessJsonTransport
 
 
@@ -119,7 +120,8 @@ async def test_answers_equal_those_of_an_ordinary_factory(wire: Any) -> None:
     checker = wire()
     copied = server.http_app(stateless=True, json_response=True)
     ordinary = StreamableHTTPApp(
-        lambda t: server.session(t, tracer=checker), stateless=True, json_response=True
+        lambda t: server.session(t, tracer=checker),
+        options=HttpServerOptions(stateless=True, json_response=True),
     )
     for app in (copied, ordinary):
         for rid, name, text, expected in (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcpkit.transports.http import HttpSessionTransport, LegacySessionTransport, MemoryEventStore
+from mcpkit.transports.http import HttpSessionTransport, HttpSseTransport, MemoryEventStore
 
 
 def test_session_transport_with_a_store_has_closable_streams() -> None:
@@ -21,7 +21,7 @@ def test_stateless_transport_has_no_session_and_no_closable_streams() -> None:
 
 
 def test_legacy_transport_never_closes_its_one_stream() -> None:
-    transport = LegacySessionTransport("legacy-1")
+    transport = HttpSseTransport("legacy-1")
     assert transport.info.kind == "legacy-sse"
     assert transport.info.session_id == "legacy-1"
     assert not transport.info.closable_streams

@@ -16,6 +16,7 @@ from mcpkit import Context, Server
 from mcpkit.errors import McpError
 from mcpkit.server import request_sessions
 from mcpkit.transports.http import StreamableHTTPApp
+from mcpkit.transports.http.options import HttpServerOptions
 from tests.modern.asgi import post as _post
 from tests.modern.asgi import post_scope
 from tests.wire import WireChecker
@@ -119,7 +120,10 @@ async def test_the_answer_is_the_per_request_sessions_answer(
     server = _server()
     quick = server.http_app(stateless=True, json_response=True)
     # A factory that is not the server's own session is always served by a session.
-    ordinary = StreamableHTTPApp(lambda t: server.session(t), stateless=True, json_response=True)
+    ordinary = StreamableHTTPApp(
+        lambda t: server.session(t),
+        options=HttpServerOptions(stateless=True, json_response=True),
+    )
     copies = _Copies(monkeypatch)
     body = _body(tool, arguments, meta={**_META, "progressToken": "p1", "vendor/x": 1})
     status, answer, headers = await _post(quick, _scope(tool), body)
@@ -250,7 +254,10 @@ async def test_a_legacy_stateless_answer_is_the_sessions_answer(
 ) -> None:
     server = _server()
     quick = server.http_app(stateless=True, json_response=True)
-    ordinary = StreamableHTTPApp(lambda t: server.session(t), stateless=True, json_response=True)
+    ordinary = StreamableHTTPApp(
+        lambda t: server.session(t),
+        options=HttpServerOptions(stateless=True, json_response=True),
+    )
     copies = _LegacyCopies(monkeypatch)
     body = _legacy_body(tool, arguments)
     answer = await _post(quick, _legacy_scope(version), body)

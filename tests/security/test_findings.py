@@ -16,6 +16,7 @@ from mcpkit import Server
 from mcpkit.redis import RedisBackend
 from mcpkit.server.tasks import TaskManager
 from mcpkit.transports.http import StreamableHTTPApp, running
+from mcpkit.transports.http.options import HttpServerOptions
 from tests.scaleout.cluster import Redis, free_port
 from tests.security.tenants import (
     SECRET,
@@ -319,7 +320,10 @@ async def test_11_proxy_rounds_belong_to_the_downstream_principal() -> None:
 
 async def test_12_sessions_never_used_after_initialize_end_soon() -> None:
     server = tenant_server()
-    app = StreamableHTTPApp(server.session, initialize_timeout=0.2, session_idle_timeout=1800)
+    app = StreamableHTTPApp(
+        server.session,
+        options=HttpServerOptions(initialize_timeout=0.2, session_idle_timeout=1800),
+    )
     async with running(app) as base, callers() as (_, _, anonymous):
         url = base + "/mcp"
         init = {
@@ -349,7 +353,11 @@ async def test_12_sessions_never_used_after_initialize_end_soon() -> None:
 async def test_12_sessions_per_client_are_capped() -> None:
     assert StreamableHTTPApp(tenant_server().session).max_sessions_per_client == 100
     server = tenant_server()
-    app = StreamableHTTPApp(server.session, max_sessions_per_client=3, auth=resource_server())
+    app = StreamableHTTPApp(
+        server.session,
+        options=HttpServerOptions(max_sessions_per_client=3),
+        auth=resource_server(),
+    )
     async with running(app) as base, callers() as (alice, mallory, _):
         url = base + "/mcp"
         mine = [await alice.initialize(url) for _ in range(3)]

@@ -21,6 +21,7 @@ import pytest
 from mcpkit.redis import RedisBackend
 from mcpkit.server.tasks import TaskManager
 from mcpkit.transports.http import StreamableHTTPApp, running
+from mcpkit.transports.http.options import HttpServerOptions
 from tests.scaleout.cluster import Redis, free_port
 from tests.security.tenants import SECRET, Caller, answer, resource_server, tenant_server
 
@@ -82,7 +83,13 @@ async def deploy(
                 server = tenant_server(**options)
                 if backend == "redis" and not http.get("stateless"):
                     http = {**http, "shared": options["store"].sessions()}
-                app = StreamableHTTPApp(server.session, auth=resource_server(), **http)
+                shared = http.pop("shared", None)
+                app = StreamableHTTPApp(
+                    server.session,
+                    options=HttpServerOptions(**http),
+                    auth=resource_server(),
+                    shared=shared,
+                )
                 await stack.enter_async_context(server.running())
             urls.append(await stack.enter_async_context(running(app)) + "/mcp")
         http_client = await stack.enter_async_context(httpx.AsyncClient(timeout=30))

@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from mcpkit import Server
+from mcpkit.server.probes import health_of, probes_for
 from mcpkit.transports.http import running
-from mcpkit.transports.http.health import health_of, probes_for
 
 
 def asgi_client(asgi: Any) -> httpx.AsyncClient:
@@ -133,3 +133,33 @@ async def test_mounted_in_a_host_application() -> None:
         assert ready.status_code == 200 and ready.json()["status"] == "ready"
         assert (await http.get("/tools/metrics")).status_code == 200
         assert (await http.get("/healthz")).status_code == 404  # not the host's own path
+
+
+async def test_the_probes_take_callables_not_a_server() -> None:
+    """The probe app knows no server: whether the lifespan runs, the stores and the metrics
+    text are callables (what mcpkit.server.probes passes for a Server)."""
+    from mcpkit.transports.http.health import Health, ObservabilityApp
+
+    state = {"running": False}
+    store = FlakyStore()
+    health = Health(lambda: state["running"], lambda: [("cache", store)])
+    side = ObservabilityApp(health=health, metrics=lambda: b"up 1\n", metrics_type="text/plain")
+    async with asgi_client(side) as http:
+        down = await http.get("/readyz")
+        assert down.status_code == 503
+        assert down.json()["checks"] == {"lifespan": "not running", "cache": "ok"}
+        state["running"] = True
+        ready = await http.get("/readyz")
+        assert ready.status_code == 200 and ready.json()["checks"]["cache"] == "ok"
+        store.up = False
+        assert (await http.get("/readyz")).status_code == 503
+        metrics = await http.get("/metrics")
+        assert metrics.text == "up 1\n" and metrics.headers["content-type"] == "text/plain"
+
+
+def test_the_former_home_of_health_of_still_answers() -> None:
+    from mcpkit.transports.http import health as module
+
+    app = Server("moved")
+    with pytest.warns(DeprecationWarning, match="mcpkit.server.probes.health_of"):
+        assert module.health_of(app) is health_of(app)

@@ -243,7 +243,7 @@ async def _serve_http(
             return
         probes = ""
         if side_port is not None:
-            from mcpkit.transports.http.health import probes_for
+            from mcpkit.server.probes import probes_for
 
             side = probes_for(
                 app, asgi.app, health=args.health or not args.metrics, metrics=args.metrics
@@ -541,7 +541,9 @@ def _serve_workers(app: Any, args: argparse.Namespace, workers: int) -> int:
         raise CliError(
             f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", hint
         ) from None
-    pool.share_request_state_keys()
+    from mcpkit.server.request_state import KEYS_ENV, generate_key
+
+    pool.share_request_state_keys(KEYS_ENV, generate_key)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     info = app.server_info
     _note(

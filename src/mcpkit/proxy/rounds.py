@@ -90,11 +90,12 @@ def legacy_result(result: Any) -> Any:
     return out
 
 
-Send = Callable[[JSONObject], Awaitable[Any]]
+#: Sends the params of one round upstream and returns its result (not an ASGI ``Send``).
+SendRound = Callable[[JSONObject], Awaitable[Any]]
 
 
 async def drive_rounds(
-    send: Send, params: JSONObject, rctx: ServerRequestContext, *, max_rounds: int
+    send: SendRound, params: JSONObject, rctx: ServerRequestContext, *, max_rounds: int
 ) -> Any:
     """Send ``params`` with ``send`` until the result is complete, asking the handshake-era
     client of ``rctx`` every input request as a live request (concurrently)."""

@@ -70,7 +70,8 @@ _TERMINAL: Final = frozenset({"completed", "failed", "cancelled"})
 _POLL_MIN: Final = 0.05
 _POLL_MAX: Final = 2.0
 
-Send = Callable[[str, JSONObject], Awaitable[Any]]
+#: Sends a request (method, params) upstream and returns its result (not an ASGI ``Send``).
+SendUpstream = Callable[[str, JSONObject], Awaitable[Any]]
 
 
 def flat_task(task: Mapping[str, Any]) -> JSONObject:
@@ -210,7 +211,7 @@ class LegacyRequestor:
         )
 
     async def serve(
-        self, method: str, params: JSONObject | None, rctx: ServerRequestContext, send: Send
+        self, method: str, params: JSONObject | None, rctx: ServerRequestContext, send: SendUpstream
     ) -> Any:
         """Answer ``method`` (``tools/call`` with ``params.task``, or a ``tasks/*``) for the
         client of ``rctx``; ``send(method, params)`` sends one request upstream (with the
@@ -240,7 +241,7 @@ class LegacyRequestor:
             return legacy_task(await send("tasks/get", {"taskId": task_id}))
         return await self._result(task_id, rctx, send)
 
-    async def _list(self, rctx: ServerRequestContext, send: Send) -> JSONObject:
+    async def _list(self, rctx: ServerRequestContext, send: SendUpstream) -> JSONObject:
         tasks: list[JSONObject] = []
         kept: list[str] = []
         for task_id in self._created.get(rctx.session, []):
@@ -254,7 +255,7 @@ class LegacyRequestor:
         self._created[rctx.session] = kept
         return {"tasks": tasks}
 
-    async def _result(self, task_id: str, rctx: ServerRequestContext, send: Send) -> Any:
+    async def _result(self, task_id: str, rctx: ServerRequestContext, send: SendUpstream) -> Any:
         """``tasks/result``: poll until the task is terminal, asking the client the task's
         questions on the way."""
         while True:
@@ -294,7 +295,7 @@ async def modern_task_request(
     method: str,
     params: JSONObject | None,
     rctx: ServerRequestContext,
-    send: Send,
+    send: SendUpstream,
     *,
     questions: TaskQuestions,
     wait: Callable[[str], None],

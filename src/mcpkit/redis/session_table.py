@@ -192,10 +192,10 @@ class SharedSessions:
             return None
         transport = self.new_transport(
             sid,
-            max_buffer=app.max_stream_buffer,
-            retry_ms=app.sse_retry_ms,
+            max_buffer=app.options.max_stream_buffer,
+            retry_ms=app.options.sse_retry_ms,
             on_close=self.views.forget,
-            slow_reader_timeout=app.slow_reader_timeout,
+            slow_reader_timeout=app.options.slow_reader_timeout,
         )
         transport.adopt_standalone_key(as_text(fields.get("sk", b"")))
         transport.block = block

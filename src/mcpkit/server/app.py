@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import inspect
 import logging
@@ -76,6 +77,7 @@ if TYPE_CHECKING:
     from mcpkit.server import tasks_extension
     from mcpkit.server import tool_search as tool_search_feature
     from mcpkit.server.components import ComponentControl
+    from mcpkit.server.http_served import ServerServedApp
     from mcpkit.server.middleware.base import MiddlewareLike
     from mcpkit.server.mount import Mount
     from mcpkit.server.openapi import Route
@@ -86,8 +88,8 @@ if TYPE_CHECKING:
     from mcpkit.server.tool_search import ToolSearch
     from mcpkit.server.tools import ToolEntry
     from mcpkit.server.transforms import ArgTransform, Wrap
-    from mcpkit.transports.http.event_store import EventStore
     from mcpkit.transports.http.health import ObservabilityApp
+    from mcpkit.transports.http.options import HttpServerOptions
     from mcpkit.transports.http.routes import CustomRoutes
     from mcpkit.transports.http.server import Receive, Scope, Send, StreamableHTTPApp
 else:  # optional features (tasks in either design): loaded on first use
@@ -1217,6 +1219,13 @@ class Server(Generic[LifespanT]):
     async def _discover(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
         return self.discover()
 
+    def served_app(self) -> ServerServedApp:
+        """What this server hands the Streamable HTTP app serving it (see
+        :mod:`mcpkit.transports.http.served`)."""
+        from mcpkit.server.http_served import ServerServedApp
+
+        return ServerServedApp(self)
+
     def session(
         self, transport: Transport, *, era: Era | None = None, **session_kwargs: Any
     ) -> AppSession:
@@ -1281,15 +1290,7 @@ class Server(Generic[LifespanT]):
         host: str = "127.0.0.1",
         port: int = 8000,
         path: str = "/mcp",
-        stateless: bool = False,
-        json_response: bool = False,
-        event_store: EventStore | bool | None = None,
-        allowed_hosts: Iterable[str] | None = None,
-        allowed_origins: Iterable[str] | None = None,
-        session_idle_timeout: float | None = 1800.0,
-        max_sessions: int = 10_000,
-        sse_retry_ms: int | None = None,
-        legacy_sse: bool = False,
+        options: HttpServerOptions | None = None,
         health: bool = False,
         metrics: bool = False,
         observability_port: int | None = None,
@@ -1297,6 +1298,7 @@ class Server(Generic[LifespanT]):
         max_queued: int | None = None,
         server: Literal["auto", "uvicorn", "granian"] = "auto",
         workers: int | None = None,
+        **settings: Any,
     ) -> None: ...
 
     def run(self, transport: str | None = None, **options: Any) -> None:
@@ -1313,7 +1315,10 @@ class Server(Generic[LifespanT]):
         ``app.run("http", host="127.0.0.1", port=8000, path="/mcp", stateless=False,
         json_response=False)`` serves Streamable HTTP (needs the ``http`` extra) and prints its
         URL to stderr; ``"sse"`` serves it with the 2024-11-05 HTTP+SSE endpoints (``/sse``,
-        ``/messages``) beside it. For stdio, ``options`` go to :meth:`session`.
+        ``/messages``) beside it. The app's settings are ``options``, an
+        :class:`~mcpkit.transports.http.HttpServerOptions`, or any of its fields as a
+        keyword (as :meth:`http_app` takes them). For stdio, ``options`` go to
+        :meth:`session`.
         ``health=True`` / ``metrics=True`` serve ``/healthz`` and ``/readyz`` / ``/metrics``
         beside the endpoint, or on ``observability_port`` when given (health then by
         default; see :mod:`mcpkit.transports.http.health`). ``server``: the ASGI server
@@ -1341,8 +1346,13 @@ class Server(Generic[LifespanT]):
             options.pop("log_level", None)
             coro: Coroutine[Any, Any, None] = self.run_stdio(**options)
         elif transport in ("http", "streamable-http", "sse"):
+            from mcpkit.transports.http.options import FIELDS, HttpServerOptions
+
+            # The app's settings travel as one value from here on.
+            settings = {name: options.pop(name) for name in list(options) if name in FIELDS}
             if transport == "sse":
-                options.setdefault("legacy_sse", True)
+                settings.setdefault("legacy_sse", True)
+            options["options"] = HttpServerOptions.merged(options.pop("options", None), settings)
             workers = options.pop("workers", None)
             if workers is not None and workers != 1:
                 self._run_workers(workers, factory, **options)
@@ -1376,13 +1386,16 @@ class Server(Generic[LifespanT]):
             raise ValueError("workers serve no observability_port: use health/metrics")
         if choose_server(options.get("server", "auto")) == "granian":
             raise ValueError("workers serve with uvicorn, not granian")
-        if options.get("legacy_sse") and self.store_backend is None:
+        settings: HttpServerOptions = options["options"]
+        if settings.legacy_sse and self.store_backend is None:
             raise ValueError("the 2024-11-05 HTTP+SSE sessions of workers need a store")
         store = self.store_backend is not None
-        stateless = bool(options.get("stateless", False))
-        options["stateless"], message = pool.plan_state(workers, stateless=stateless, store=store)
+        stateless, message = pool.plan_state(workers, stateless=settings.stateless, store=store)
+        options["options"] = dataclasses.replace(settings, stateless=stateless)
         sockets, bound = pool.listen_sockets(host, port, workers)
-        pool.share_request_state_keys()
+        from mcpkit.server.request_state import KEYS_ENV, generate_key
+
+        pool.share_request_state_keys(KEYS_ENV, generate_key)
         shown = f"[{host}]" if ":" in host else host
         sys.stderr.write(
             f"mcpkit: serving {self.name} {self.version} on http://{shown}:{bound}{path} "
@@ -1436,7 +1449,7 @@ class Server(Generic[LifespanT]):
                 return
             probes = ""
             if observability_port is not None:
-                from mcpkit.transports.http.health import probes_for
+                from mcpkit.server.probes import probes_for
 
                 side = probes_for(self, asgi.app, health=health or not metrics, metrics=metrics)
                 at = await stack.enter_async_context(
@@ -1471,16 +1484,21 @@ class Server(Generic[LifespanT]):
     def http_app(
         self,
         path: str = "/mcp",
+        options: HttpServerOptions | None = None,
         *,
-        stateless: bool = False,
-        json_response: bool = False,
         max_in_flight: int | None = None,
         max_queued: int | None = None,
         health: bool = False,
         metrics: bool = False,
-        **options: Any,
+        auth: Any = None,
+        **settings: Any,
     ) -> ServerHTTPApp:
         """The Streamable HTTP ASGI app serving this server (needs the ``http`` extra).
+
+        ``options``: an :class:`~mcpkit.transports.http.HttpServerOptions`; any of its
+        fields may also be given as a keyword (``http_app(stateless=True)``), replacing the
+        field of ``options``. ``auth``: a :class:`mcpkit.auth.ResourceServer` protecting
+        this app (default: the server's own ``auth``).
 
         ``max_in_flight``: at most this many requests of this app (every session, both
         eras; ``subscriptions/listen`` streams not counted) are handled at once; up to
@@ -1497,18 +1515,21 @@ class Server(Generic[LifespanT]):
         (the ``metrics`` extra) on this app, ahead of the endpoint's Host/Origin and OAuth
         checks (see :mod:`mcpkit.transports.http.health`)."""
         try:
-            from mcpkit.transports.http import StreamableHTTPApp
+            from mcpkit.transports.http import HttpServerOptions, StreamableHTTPApp
         except ImportError as exc:
             raise needs_extra("Streamable HTTP", "http", exc.name) from exc
         self._http_served = True
-        if self.store_backend is not None and not stateless:
-            options.setdefault("shared", self.store_backend.sessions())
+        shared = settings.pop("shared", None)
+        options = HttpServerOptions.merged(options, settings)
+        if shared is None and self.store_backend is not None and not options.stateless:
+            shared = self.store_backend.sessions()
         inner = StreamableHTTPApp(
-            session_factory=self.session,
-            path=path,
-            stateless=stateless,
-            json_response=json_response,
-            **{"auth": self.auth, **options},
+            self.session,
+            path,
+            options,
+            auth=self.auth if auth is None else auth,
+            shared=shared,
+            served=self.served_app(),
         )
         gate = None
         if max_in_flight is not None:
@@ -1527,7 +1548,7 @@ class Server(Generic[LifespanT]):
                 raise ValueError(f"custom route {clash[0]!r} is the MCP endpoint's path")
             asgi.routes = CustomRoutes(self._custom_routes)
         if health or metrics:
-            from mcpkit.transports.http.health import probes_for
+            from mcpkit.server.probes import probes_for
 
             asgi.probes = probes_for(self, inner, health=health, metrics=metrics)
         return asgi

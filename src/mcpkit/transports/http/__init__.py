@@ -1,15 +1,16 @@
-"""Streamable HTTP (and the legacy 2024-11-05 HTTP+SSE) transport: server and client.
+"""Streamable HTTP (and the 2024-11-05 HTTP+SSE) transport: server and client.
 
 Needs the ``http`` extra (httpx, uvicorn, starlette)::
 
     from mcpkit.transports.http import StreamableHTTPApp, serve, StreamableHTTPClientTransport
 
-    asgi = StreamableHTTPApp(app.session, path="/mcp")     # a plain ASGI app
+    asgi = StreamableHTTPApp(app.session, "/mcp", HttpServerOptions(stateless=True))
     await serve(asgi, host="127.0.0.1", port=8000)         # uvicorn
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from mcpkit._lazy import load_export
@@ -26,9 +27,11 @@ _EXPORTS = {
     "EventStore": "event_store",
     "MemoryEventStore": "event_store",
     "SQLiteEventStore": "event_store",
-    "LegacySessionTransport": "legacy_server",
-    "LegacySSEClient": "legacy_client",
-    "LegacySSEServer": "legacy_server",
+    "HttpSseClient": "sse_2024_client",
+    "HttpSseServer": "sse_2024_server",
+    "HttpSseTransport": "sse_2024_server",
+    "HttpServerOptions": "options",
+    "ServedApp": "served",
     "SESSION_NOT_FOUND": "server",
     "SessionFactory": "server",
     "StreamableHTTPApp": "server",
@@ -47,27 +50,31 @@ if TYPE_CHECKING:
         MemoryEventStore,
         SQLiteEventStore,
     )
-    from mcpkit.transports.http.legacy_client import LegacySSEClient
-    from mcpkit.transports.http.legacy_server import LegacySessionTransport, LegacySSEServer
+    from mcpkit.transports.http.options import HttpServerOptions
+    from mcpkit.transports.http.served import ServedApp
     from mcpkit.transports.http.server import (
         SESSION_NOT_FOUND,
         SessionFactory,
         StreamableHTTPApp,
     )
     from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
+    from mcpkit.transports.http.sse_2024_client import HttpSseClient
+    from mcpkit.transports.http.sse_2024_server import HttpSseServer, HttpSseTransport
 
 __all__ = [
     "HTTP_ERROR",
     "SESSION_NOT_FOUND",
     "EventStore",
+    "HttpServerOptions",
     "HttpSessionTransport",
+    "HttpSseClient",
+    "HttpSseServer",
+    "HttpSseTransport",
     "HttpStatusError",
-    "LegacySSEClient",
-    "LegacySSEServer",
-    "LegacySessionTransport",
     "MemoryEventStore",
     "SQLiteEventStore",
     "SSEConnection",
+    "ServedApp",
     "SessionFactory",
     "StreamableHTTPApp",
     "StreamableHTTPClientTransport",
@@ -77,7 +84,23 @@ __all__ = [
 ]
 
 
+#: Former names of the 2024-11-05 HTTP+SSE classes ("legacy" names the handshake era).
+_RENAMED = {
+    "LegacySSEClient": "HttpSseClient",
+    "LegacySSEServer": "HttpSseServer",
+    "LegacySessionTransport": "HttpSseTransport",
+}
+
+
 def __getattr__(name: str) -> Any:
+    new = _RENAMED.get(name)
+    if new is not None:
+        warnings.warn(
+            f"mcpkit.transports.http.{name} is deprecated: use {new}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return __getattr__(new)
     try:
         return load_export(__name__, name, _EXPORTS, globals(), "mcpkit.transports.http.")
     except ModuleNotFoundError as exc:

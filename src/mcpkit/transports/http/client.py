@@ -679,10 +679,10 @@ class StreamableHTTPClientTransport(Transport):
             self._sink.connection_lost(ConnectionClosed("The HTTP+SSE stream closed"))
 
     async def _try_legacy(self) -> bool:
-        from mcpkit.transports.http.legacy_client import LegacySSEClient
+        from mcpkit.transports.http.sse_2024_client import HttpSseClient
 
         assert self._client is not None and self._sink is not None
-        legacy = LegacySSEClient(
+        legacy = HttpSseClient(
             self.url,
             self._client,
             self._headers,

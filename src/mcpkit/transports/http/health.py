@@ -20,6 +20,11 @@ its own by having an ``async def ready(self)`` with the same contract: the serve
 ``store_backend`` (``Server(store=...)``), ``bus``, its task manager's ``store`` and the HTTP
 app's ``event_store`` are checked when they have one. Each check has :attr:`Health.timeout` seconds.
 
+This module knows no server: a :class:`Health` is told by callables whether the server's
+lifespan runs and which stores it uses, and ``/metrics`` renders through a callable too.
+:mod:`mcpkit.server.probes` (``health_of``, ``probes_for``) builds them for a
+:class:`~mcpkit.server.app.Server`.
+
 The probe paths answer before the MCP endpoint's Host/Origin and OAuth checks (a probe
 carries neither); they say nothing secret, but ``/metrics`` names tools: serve them on their
 own port (``observability_port=``) when the MCP port is public.
@@ -28,8 +33,9 @@ own port (``observability_port=``) when the MCP port is public.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import inspect
-import weakref
+import warnings
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
@@ -39,8 +45,6 @@ from mcpkit.asgi_types import Receive, Scope, Send
 from mcpkit.transports.http.asgi import JSON_HEADERS, respond
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Server
-    from mcpkit.telemetry.prometheus import PrometheusMetrics
     from mcpkit.transports.http.server import StreamableHTTPApp
 
 __all__ = [
@@ -50,8 +54,7 @@ __all__ = [
     "Health",
     "ObservabilityApp",
     "ReadinessCheck",
-    "health_of",
-    "probes_for",
+    "StoreList",
 ]
 
 HEALTHZ_PATH: Final = "/healthz"
@@ -59,7 +62,8 @@ READYZ_PATH: Final = "/readyz"
 METRICS_PATH: Final = "/metrics"
 #: A readiness check: sync or async, not ready when it raises or returns ``False``.
 ReadinessCheck = Callable[[], Awaitable[object] | object]
-_HEALTH: weakref.WeakKeyDictionary[Server, Health] = weakref.WeakKeyDictionary()
+#: The stores to check, by name (asked on every ``/readyz``; those with ``ready()`` count).
+StoreList = Callable[[], Iterable[tuple[str, object]]]
 _TEXT: Final = [(b"content-type", b"text/plain; charset=utf-8")]
 
 
@@ -71,11 +75,19 @@ class SupportsReady(Protocol):
     def ready(self) -> Awaitable[object] | object: ...
 
 
-class Health:
-    """Liveness and readiness of one server (see the module docstring)."""
+def _no_stores() -> tuple[tuple[str, object], ...]:
+    return ()
 
-    def __init__(self, server: Server, *, timeout: float = 2.0) -> None:
-        self._server = weakref.ref(server)
+
+class Health:
+    """Liveness and readiness of one server (see the module docstring): ``running()`` says
+    whether its lifespan runs, ``stores()`` names the stores it uses."""
+
+    def __init__(
+        self, running: Callable[[], bool], stores: StoreList = _no_stores, *, timeout: float = 2.0
+    ) -> None:
+        self._running = running
+        self._stores = stores
         #: Seconds each readiness check may take before it counts as failed.
         self.timeout = timeout
         self._checks: dict[str, ReadinessCheck] = {}
@@ -98,20 +110,13 @@ class Health:
     def started(self, http_app: StreamableHTTPApp | None = None) -> bool:
         """True while the server's lifespan runs, until shutdown begins (of ``http_app``, a
         :class:`~mcpkit.transports.http.StreamableHTTPApp`, when given)."""
-        server = self._server()
-        if server is None or not server.lifespan_running:
+        if not self._running():
             return False
         return http_app is None or not http_app.shutting_down
 
     def _store_checks(self, stores: Iterable[tuple[str, object]]) -> dict[str, ReadinessCheck]:
         found: dict[str, ReadinessCheck] = {}
-        server = self._server()
-        candidates: list[tuple[str, object]] = []
-        if server is not None:
-            candidates.append(("store", server.store_backend))
-            candidates.append(("bus", server.bus))
-            candidates.append(("task_store", server.task_manager.store))
-        candidates.extend(stores)
+        candidates = [*self._stores(), *stores]
         for name, store in candidates:
             if isinstance(store, SupportsReady):
                 found[name] = store.ready
@@ -124,8 +129,7 @@ class Health:
         each one's outcome (``"ok"`` or why not). ``http_app``: the
         :class:`~mcpkit.transports.http.StreamableHTTPApp` served (its shutdown and its
         ``event_store`` count too)."""
-        server = self._server()
-        if server is None or not server.lifespan_running:
+        if not self._running():
             lifespan = "not running"
         elif http_app is not None and http_app.shutting_down:
             lifespan = "shutting down"
@@ -154,34 +158,28 @@ class Health:
         return "failed" if outcome is False else "ok"
 
 
-def health_of(server: Server) -> Health:
-    """The :class:`Health` of ``server`` (made on first use; one per server)."""
-    found = _HEALTH.get(server)
-    if found is None:
-        found = _HEALTH[server] = Health(server)
-    return found
-
-
 class ObservabilityApp:
     """An ASGI app answering the probe and metrics paths, 404 for every other path: the app
     of a port of its own (``observability_port=``), or what a :class:`ServerHTTPApp
     <mcpkit.server.app.ServerHTTPApp>` asks first (see :func:`probes_for`).
 
-    ``health`` (a :class:`Health`; None: no probes), ``metrics`` (a
-    :class:`~mcpkit.telemetry.prometheus.PrometheusMetrics`; None: no ``/metrics``),
-    ``http_app``: the :class:`~mcpkit.transports.http.StreamableHTTPApp` whose shutdown and
-    event store ``/readyz`` watches.
+    ``health`` (a :class:`Health`; None: no probes), ``metrics`` (renders the metrics
+    text, of ``metrics_type``; None: no ``/metrics``), ``http_app``: the
+    :class:`~mcpkit.transports.http.StreamableHTTPApp` whose shutdown and event store
+    ``/readyz`` watches.
     """
 
     def __init__(
         self,
         *,
         health: Health | None = None,
-        metrics: PrometheusMetrics | None = None,
+        metrics: Callable[[], bytes] | None = None,
+        metrics_type: str = "text/plain; version=0.0.4; charset=utf-8",
         http_app: StreamableHTTPApp | None = None,
     ) -> None:
         self.health = health
         self.metrics = metrics
+        self._metrics_type = [(b"content-type", metrics_type.encode())]
         self.http_app = http_app
         self.routes: dict[str, Callable[[], Awaitable[tuple[int, bytes, list[Any]]]]] = {}
         if health is not None:
@@ -201,9 +199,7 @@ class ObservabilityApp:
 
     async def _metrics(self) -> tuple[int, bytes, list[Any]]:
         assert self.metrics is not None
-        from mcpkit.telemetry.prometheus import CONTENT_TYPE
-
-        return 200, self.metrics.render(), [(b"content-type", CONTENT_TYPE.encode())]
+        return 200, self.metrics(), self._metrics_type
 
     def route_of(self, scope: Scope) -> str | None:
         """The path of :attr:`routes` an HTTP request asks for (below the ``root_path`` of
@@ -243,21 +239,16 @@ class ObservabilityApp:
                     return
 
 
-def probes_for(
-    server: Server,
-    http_app: StreamableHTTPApp | None = None,
-    *,
-    health: bool = True,
-    metrics: bool = False,
-) -> ObservabilityApp:
-    """The probe app of ``server`` (and of its Streamable HTTP app ``http_app``):
-    ``health`` adds ``/healthz`` and ``/readyz``, ``metrics`` ``/metrics`` (installing the
-    server's :class:`~mcpkit.telemetry.prometheus.PrometheusMiddleware` on first use)."""
-    registry = None
-    if metrics:
-        from mcpkit.telemetry.prometheus import metrics_for
+#: Former names here, now of :mod:`mcpkit.server.probes` (they take a Server).
+_MOVED: Final = ("health_of", "probes_for")
 
-        registry = metrics_for(server)
-    return ObservabilityApp(
-        health=health_of(server) if health else None, metrics=registry, http_app=http_app
-    )
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        warnings.warn(
+            f"mcpkit.transports.http.health.{name} is deprecated: use mcpkit.server.probes.{name}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module("mcpkit.server.probes"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,153 +1,21 @@
-"""The server side of the 2024-11-05 HTTP+SSE transport, for old clients.
-
-``GET /sse`` opens a stream whose first event, ``endpoint``, names the URL to POST messages
-to (``/messages?session_id=...``); every server message then travels on that stream, and
-each POST is answered ``202 Accepted``. The session lives as long as the stream.
-"""
+"""Deprecated name of :mod:`mcpkit.transports.http.sse_2024_server` (the 2024-11-05 HTTP+SSE
+transport's server side): ``LegacySSEServer`` is :class:`HttpSseServer`,
+``LegacySessionTransport`` is :class:`HttpSseTransport`."""
 
 from __future__ import annotations
 
-import logging
-import secrets
-from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs
+import warnings
 
-import orjson
+from mcpkit.transports.http.sse_2024_server import HttpSseServer, HttpSseTransport
 
-from mcpkit.jsonrpc import INVALID_REQUEST, PARSE_ERROR, RequestId
-from mcpkit.owner import principal as current_owner
-from mcpkit.session import ServerSession
-from mcpkit.transports.base import TransportInfo
-from mcpkit.transports.http import sse
-from mcpkit.transports.http.asgi import (
-    BodyTooLarge,
-    Receive,
-    RequestHeaders,
-    Scope,
-    Send,
-    read_body_within,
-    respond,
-    respond_body_timeout,
-    respond_error,
+warnings.warn(
+    "mcpkit.transports.http.legacy_server is deprecated: use "
+    "mcpkit.transports.http.sse_2024_server (HttpSseServer, HttpSseTransport)",
+    DeprecationWarning,
+    stacklevel=2,
 )
-from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
 
-if TYPE_CHECKING:
-    from mcpkit.transports.http.server import StreamableHTTPApp
+LegacySSEServer = HttpSseServer
+LegacySessionTransport = HttpSseTransport
 
 __all__ = ["LegacySSEServer", "LegacySessionTransport"]
-
-logger = logging.getLogger("mcpkit.http.legacy")
-
-
-class LegacySessionTransport(HttpSessionTransport):
-    """One HTTP+SSE session: every outgoing message goes on its one stream."""
-
-    def __init__(self, session_id: str, **options: Any) -> None:
-        super().__init__(session_id, **options)
-        self.info = TransportInfo("legacy-sse", session_id, False)
-
-    def close_response_stream(self, request_id: RequestId) -> bool:
-        return False  # the one stream is the session
-
-    close_sse_stream = close_response_stream
-
-    def write(self, message: Any, related_request_id: RequestId | None = None) -> None:
-        self.emit_standalone(orjson.dumps(message))
-
-
-class LegacySSEServer:
-    """The two legacy endpoints, served by a :class:`StreamableHTTPApp` when enabled."""
-
-    def __init__(self, app: StreamableHTTPApp, sse_path: str, messages_path: str) -> None:
-        self.app = app
-        self.sse_path = "/" + sse_path.strip("/")
-        self.messages_path = "/" + messages_path.strip("/")
-        self.sessions: dict[str, LegacySessionTransport] = {}
-
-    async def handle(
-        self, path: str, method: str, scope: Scope, h: RequestHeaders, receive: Receive, send: Send
-    ) -> bool:
-        if path == self.sse_path and method == "GET":
-            await self._open(scope, receive, send)
-            return True
-        if path == self.messages_path and method == "POST":
-            await self._post(scope, h, receive, send)
-            return True
-        if path in (self.sse_path, self.messages_path):
-            await respond_error(send, 405, INVALID_REQUEST, "Method not allowed")
-            return True
-        return False
-
-    async def _open(self, scope: Scope, receive: Receive, send: Send) -> None:
-        sid = secrets.token_hex(16)
-        transport = LegacySessionTransport(
-            sid,
-            max_buffer=self.app.max_stream_buffer,
-            on_close=self._forget,
-            slow_reader_timeout=self.app.slow_reader_timeout,
-        )
-        transport.owner = current_owner()  # only its principal may post to it
-        session = self.app.session_factory(transport)
-        await session.start()
-        self.sessions[sid] = transport
-        conn = SSEConnection(self.app.max_stream_buffer)
-        root = scope.get("root_path", "")
-        endpoint = f"{root}{self.messages_path}?session_id={sid}".encode()
-        conn.push(sse.encode_event(endpoint, event="endpoint"))
-        transport.open_standalone(conn)
-        try:
-            await self.app.stream_sse(transport, conn, list(_SSE), receive, send, watch=True)
-        finally:
-            await session.close()  # the stream is the session
-
-    async def _post(self, scope: Scope, h: RequestHeaders, receive: Receive, send: Send) -> None:
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        sid = (query.get("session_id") or [None])[0]
-        transport = self.sessions.get(sid) if sid else None
-        if transport is None or transport.sink is None or transport.owner != current_owner():
-            await respond_error(send, 404 if sid else 400, INVALID_REQUEST, "Unknown session_id")
-            return
-        ctype = h.content_type
-        if ctype is None or ctype.split(";", 1)[0].strip().lower() != "application/json":
-            await respond_error(send, 415, INVALID_REQUEST, "Unsupported Media Type")
-            return
-        app = self.app
-        try:
-            body = await read_body_within(
-                receive, app.max_body_size, app.body_timeout, app.min_body_rate, app.body_rate_grace
-            )
-        except BodyTooLarge:
-            await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
-            return
-        except TimeoutError as exc:
-            await respond_body_timeout(send, exc)
-            return
-        if body is None:
-            return
-        try:
-            msg = orjson.loads(body)
-        except orjson.JSONDecodeError as exc:
-            await respond_error(send, 400, PARSE_ERROR, f"Parse error: {exc}")
-            return
-        transport.touch()
-        await respond(send, 202, b"Accepted", [(b"content-type", b"text/plain")])
-        transport.sink.receive(msg)
-
-    def _forget(self, transport: HttpSessionTransport) -> None:
-        if transport.session_id is not None:
-            self.sessions.pop(transport.session_id, None)
-
-    async def aclose(self) -> None:
-        for transport in list(self.sessions.values()):
-            sink = transport.sink
-            if isinstance(sink, ServerSession):
-                await sink.close()
-            else:
-                await transport.close()
-
-
-_SSE = [
-    (b"content-type", b"text/event-stream"),
-    (b"cache-control", b"no-cache, no-transform"),
-]

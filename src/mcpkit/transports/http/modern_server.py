@@ -49,7 +49,7 @@ import orjson
 
 from mcpkit.envelope import PROTOCOL_VERSION_KEY
 from mcpkit.errors import McpError
-from mcpkit.http_headers import NAME_SOURCES, HeaderParam
+from mcpkit.http_headers import NAME_SOURCES
 from mcpkit.http_headers import validate_param_headers as _validate_param_headers
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, MessageKind, RequestId, classify
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
@@ -62,6 +62,7 @@ from mcpkit.transports.http.asgi import (
     respond,
 )
 from mcpkit.transports.http.modern_headers import check_modern_headers, status_for_code
+from mcpkit.transports.http.served import ServedApp, served_by_session
 from mcpkit.transports.http.shutdown import watch_signals
 
 if TYPE_CHECKING:
@@ -73,7 +74,6 @@ __all__ = [
     "header_mapping",
     "headers_match",
     "serve_modern_post",
-    "tool_header_params",
 ]
 
 logger = logging.getLogger("mcpkit.http")
@@ -339,24 +339,6 @@ class ModernRequestTransport(Transport):
             self.sink = None
 
 
-# -- Mcp-Param-* ---------------------------------------------------------------------------------
-
-
-def tool_header_params(server: Any, name: Any) -> tuple[HeaderParam, ...] | None:
-    """The ``x-mcp-header`` parameters of the tool ``name`` of ``server`` (its registry
-    entry's ``header_params()``: a local tool's, found once, or a proxied one's); None when
-    there is no such tool or its annotations are invalid (the call itself then fails or
-    runs as the body says)."""
-    if type(name) is not str:
-        return None
-    try:
-        entry = server.tools.tools[name]
-    except (AttributeError, KeyError, TypeError):  # no such tool, or not a Server
-        return None
-    found: tuple[HeaderParam, ...] | None = entry.header_params()
-    return found
-
-
 # -- serving -------------------------------------------------------------------------------------
 
 
@@ -411,29 +393,16 @@ class DisconnectWatch:
             self._timer = loop.call_at(first + self.after, self._sweep)
 
 
-def request_sessions() -> Any:
-    """:mod:`mcpkit.server.request_sessions`, loaded with the first request that needs it
-    (it imports the server package, which an app of another session factory may not
-    need)."""
-    global _sessions
-    sessions = _sessions
-    if sessions is None:
-        from mcpkit.server import request_sessions as sessions
-
-        _sessions = sessions
-    return sessions
-
-
-def _new_session(factory: Any, server: Any, transport: ModernRequestTransport) -> tuple[Any, bool]:
-    """A modern session for one request and whether it is started: a copy of the server's
-    prototype when ``server``, the :class:`~mcpkit.server.app.Server` whose own
-    ``session`` ``factory`` is, is not None (see :mod:`mcpkit.server.request_sessions`),
-    started here; else ``factory(transport)`` in the modern era, to be started."""
-    if server is not None:
-        session = request_sessions().modern_request_session(server, transport)
+def _new_session(
+    factory: Any, served: ServedApp | None, transport: ModernRequestTransport
+) -> tuple[Any, bool]:
+    """A modern session for one request and whether it is started: the served server's
+    request session when ``factory`` is its own session maker (``served``), started there;
+    else ``factory(transport)`` in the modern era, to be started."""
+    if served is not None:
+        session = served.request_session(transport)
         # AppSession.start for a copy: its handler table was checked as it was made, and
         # this transport's start only takes its sink.
-        server.sessions.add(session)
         transport.sink = session
         return session, True
     session = factory(transport)
@@ -441,13 +410,12 @@ def _new_session(factory: Any, server: Any, transport: ModernRequestTransport) -
     return session, False
 
 
-_sessions: Any = None
-
-
-def _param_header_error(server: Any, headers: Mapping[str, str], params: Any) -> McpError | None:
+def _param_header_error(
+    served: ServedApp | None, headers: Mapping[str, str], params: Any
+) -> McpError | None:
     """The error of a ``tools/call`` whose ``Mcp-Param-*`` headers disagree with its
     arguments (as the tool's ``x-mcp-header`` parameters name them), else None."""
-    wanted = tool_header_params(server, params.get("name"))
+    wanted = None if served is None else served.tool_header_params(params.get("name"))
     if wanted:
         try:
             _validate_param_headers(headers, wanted, params.get("arguments"))
@@ -494,17 +462,16 @@ async def serve_modern_post(
         except McpError as exc:
             await _respond_error(send, rid, exc)
             return
-    sessions = request_sessions()
-    server = app.factory_server()
+    served = app.served_app()
     calls_tool = method == "tools/call" and type(params) is dict
-    if server is not None:
-        if calls_tool and (refused := _param_header_error(server, headers, params)) is not None:
+    if served is not None:
+        if calls_tool and (refused := _param_header_error(served, headers, params)) is not None:
             await _respond_error(send, rid, refused)
             return
         if accepted[0]:
             # A quick request that needs no session of its own (the usual tools/call):
             # served by the prototype's engine, answered as its copy would answer it.
-            ctx = sessions.sessionless_context(server, rid, method, params)
+            ctx = served.sessionless_context(rid, method, params)
             if ctx is not None:
                 response = await ctx.session.respond_alone(ctx)
                 error = response.get("error")
@@ -514,11 +481,11 @@ async def serve_modern_post(
                     orjson.dumps(response),
                 )
                 return
-    transport = ModernRequestTransport(rid, app.max_stream_buffer)
-    session, started = _new_session(app.session_factory, server, transport)
-    if server is None and calls_tool:
+    transport = ModernRequestTransport(rid, app.options.max_stream_buffer)
+    session, started = _new_session(app.session_factory, served, transport)
+    if served is None and calls_tool:
         # Any other factory's session: its server's tools, if it is a server's session.
-        refused = _param_header_error(sessions.session_server(session), headers, params)
+        refused = _param_header_error(served_by_session(session), headers, params)
         if refused is not None:
             await _respond_error(send, rid, refused)
             await session.close()
@@ -543,14 +510,13 @@ async def serve_modern_post(
         else:
             await _answer(app, transport, stream, json_ok, receive, send)
     finally:
-        if started:
+        if served is not None:  # a started copy
             # Session.close for a copy, without its coroutines: close the transport, end
             # the session (connection_lost), then wait for its background tasks, if any.
             transport.close_now()
             if not session.closed:  # the transport was closed by the client's disconnect
                 session.connection_lost(None)
-            if session._background:
-                await session.close()
+            await served.finish_request(session)
         else:
             await session.close()
 
@@ -596,7 +562,7 @@ async def _answer(
                 # Past the quick-answer window: commit once the request has run long enough
                 # to need keep-alives.
                 if commit_at is None:
-                    commit_at = transport.started + app.keepalive_interval
+                    commit_at = transport.started + app.options.keepalive_interval
                 if loop.time() >= commit_at:
                     break
                 wake = loop.call_at(commit_at, event.set)
@@ -647,7 +613,7 @@ async def _stream_frames(
     loop = asyncio.get_running_loop()
     event = transport.event
     await send({"type": "http.response.start", "status": 200, "headers": list(SSE_HEADERS)})
-    keepalive = app.keepalive_interval
+    keepalive = app.options.keepalive_interval
     if not transport.frames and transport.response is None:
         # committed because the request ran quietly for a while: show the stream is alive
         await send({"type": "http.response.body", "body": sse.KEEPALIVE, "more_body": True})

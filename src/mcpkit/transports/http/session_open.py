@@ -17,7 +17,6 @@ import orjson
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, MessageKind
 from mcpkit.owner import principal as current_owner
 from mcpkit.transports.http.asgi import Scope, Send, respond_error, respond_json
-from mcpkit.transports.http.modern_server import request_sessions
 from mcpkit.transports.http.session_transport import HttpSessionTransport
 
 if TYPE_CHECKING:
@@ -34,7 +33,7 @@ async def open_session(
     owner = current_owner()
     client = owner if owner is not None else _remote_address(scope)
     if client is not None:
-        cap = app.max_sessions_per_client
+        cap = app.options.max_sessions_per_client
         table = app.table
         if cap is not None and table.client_count(client) >= cap:
             await app.host.reap()
@@ -64,9 +63,10 @@ async def _open(
 ) -> None:
     """Serve an ``initialize`` with a new session; a session kept takes its client's
     ``slot`` (emptied: the slot is given back when the session ends)."""
-    if len(app.table) >= app.max_sessions:
+    limit = app.options.max_sessions
+    if len(app.table) >= limit:
         await app.host.reap()
-        if len(app.table) >= app.max_sessions:
+        if len(app.table) >= limit:
             await respond_error(
                 send,
                 503,
@@ -82,19 +82,15 @@ async def _open(
     transport = (HttpSessionTransport if app.shared is None else app.shared.new_transport)(
         sid,
         event_store=app.event_store,
-        max_buffer=app.max_stream_buffer,
-        retry_ms=app.sse_retry_ms,
+        max_buffer=app.options.max_stream_buffer,
+        retry_ms=app.options.sse_retry_ms,
         on_close=app.table.forget,
-        slow_reader_timeout=app.slow_reader_timeout,
+        slow_reader_timeout=app.options.slow_reader_timeout,
     )
     transport.owner = owner
-    server = app.factory_server()
-    if server is not None:
-        sessions = request_sessions()
-        # A copy of the server's prototype of new sessions, started in place (what
-        # AppSession.start does: its handler table was checked as it was copied).
-        session = sessions.new_session(server, transport)
-        server.sessions.add(session)
+    served = app.served_app()
+    if served is not None:
+        session = served.open_session(transport)
         await transport.start(session)
     else:
         session = app.session_factory(transport)

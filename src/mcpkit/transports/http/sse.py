@@ -8,8 +8,9 @@ ends the event. JSON from orjson never contains a raw newline, so a message is a
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mcpkit._loop import running_loop
 
@@ -21,6 +22,7 @@ __all__ = [
     "KEEPALIVE",
     "SSEDecoder",
     "ServerSentEvent",
+    "StreamHost",
     "encode_event",
     "encode_retry",
     "split_event_id",
@@ -210,6 +212,18 @@ async def watch_disconnect(receive: Receive, conn: SSEConnection) -> None:
             return
 
 
+class StreamHost(Protocol):
+    """What holds the streams of :func:`stream_response` (the Streamable HTTP app)."""
+
+    def cancel_is_quiet(self, conn: SSEConnection) -> bool:
+        """Whether a cancellation of ``conn``'s response ends it quietly."""
+        ...
+
+    def stream_ended(self, owner: Any, conn: SSEConnection) -> None:
+        """``conn``'s response (of ``owner``, its session) ended."""
+        ...
+
+
 async def stream_response(
     conn: SSEConnection,
     headers: list[tuple[bytes, bytes]],
@@ -219,10 +233,13 @@ async def stream_response(
     keepalive: float,
     watch: bool = False,
     hold: float = 0.0,
+    host: StreamHost | None = None,
+    owner: Any = None,
 ) -> None:
     """Answer with ``conn``'s SSE frames as they come, with a keep-alive comment every
     ``keepalive`` idle seconds, until it ends. A failed write aborts ``conn``; a
-    cancellation is the caller's to judge.
+    cancellation is raised unless ``host`` says it is quiet, and ``host`` is told when the
+    response ends (so no coroutine of its own needs to wrap this one on the per-event path).
 
     ``watch``: watch for a client disconnect from the start (else only once the stream
     sits idle). ``hold``: wait up to that long for the first message before sending the
@@ -284,6 +301,13 @@ async def stream_response(
                 conn.sending = False
     except OSError:
         conn.abort()
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if host is None or task is None or not host.cancel_is_quiet(conn):
+            raise
+        task.uncancel()
     finally:
         if watcher is not None:
             watcher.cancel()
+        if host is not None:
+            host.stream_ended(owner, conn)

@@ -27,7 +27,6 @@ from mcpkit.errors import ConnectionClosed
 from mcpkit.jsonrpc import MessageKind, RequestId
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
 from mcpkit.transports.http.asgi import NO_BODY, Receive, Send, respond, respond_json
-from mcpkit.transports.http.modern_server import request_sessions
 from mcpkit.transports.http.session_transport import HttpSessionTransport
 
 if TYPE_CHECKING:
@@ -116,8 +115,8 @@ async def fresh_session(
     at ``version`` (a stateless batch is served by it)."""
     transport = HttpSessionTransport(
         None,
-        max_buffer=app.max_stream_buffer,
-        slow_reader_timeout=app.slow_reader_timeout,
+        max_buffer=app.options.max_stream_buffer,
+        slow_reader_timeout=app.options.slow_reader_timeout,
     )
     session = app.session_factory(transport)
     await session.start()
@@ -143,8 +142,8 @@ async def serve_stateless(
         return
     transport = HttpSessionTransport(
         None,
-        max_buffer=app.max_stream_buffer,
-        slow_reader_timeout=app.slow_reader_timeout,
+        max_buffer=app.options.max_stream_buffer,
+        slow_reader_timeout=app.options.slow_reader_timeout,
     )
     session = app.session_factory(transport)
     await session.start()
@@ -162,23 +161,21 @@ async def serve_stateless_json(
 ) -> None:
     """One request of a stateless POST answered with JSON: its session can send
     nothing but the response (see the module docstring)."""
-    server = app.factory_server() if msg["method"] != "initialize" else None
-    if server is not None:
-        sessions = request_sessions()
+    served = app.served_app() if msg["method"] != "initialize" else None
+    if served is not None:
         # A quick request that needs no session of its own (the usual tools/call):
         # served by the prototype's engine, answered as its copy would answer it.
-        ctx = sessions.sessionless_context(
-            server, msg["id"], msg["method"], msg.get("params"), version or DEFAULT_VERSION
+        ctx = served.sessionless_context(
+            msg["id"], msg["method"], msg.get("params"), version or DEFAULT_VERSION
         )
         if ctx is not None:
             await respond_json(send, 200, orjson.dumps(await ctx.session.respond_alone(ctx)))
             return
     transport = StatelessJsonTransport(msg["id"])
-    if server is not None:
+    if served is not None:
         # A copy of the server's prototype for this version, started in place (what
         # AppSession.start does: its handler table was checked as it was copied).
-        session = sessions.legacy_request_session(server, transport, version or DEFAULT_VERSION)
-        server.sessions.add(session)
+        session = served.stateless_session(transport, version or DEFAULT_VERSION)
         transport.sink = session
     else:
         session = app.session_factory(transport)

@@ -90,14 +90,14 @@ def listen_sockets(host: str, port: int, workers: int) -> tuple[list[socket.sock
     return sockets, int(address[1])
 
 
-def share_request_state_keys() -> bool:
-    """Put a fresh key ring in ``MCPKIT_REQUEST_STATE_KEYS`` unless one is configured, so
-    every worker seals and opens ``requestState`` with the same keys; True if it did."""
-    from mcpkit.server.request_state import KEYS_ENV, generate_key
-
-    if os.environ.get(KEYS_ENV, "").strip():
+def share_request_state_keys(env: str, generate: Callable[[], str]) -> bool:
+    """Put a fresh key ring (``generate()``) in the environment variable ``env`` unless one
+    is configured, so every worker seals and opens ``requestState`` with the same keys (the
+    server's :data:`~mcpkit.server.request_state.KEYS_ENV` and
+    :func:`~mcpkit.server.request_state.generate_key`); True if it did."""
+    if os.environ.get(env, "").strip():
         return False
-    os.environ[KEYS_ENV] = generate_key()
+    os.environ[env] = generate()
     return True
 
 

@@ -1,0 +1,75 @@
+"""What a :class:`~mcpkit.server.app.Server` hands the Streamable HTTP app serving it: the
+:class:`~mcpkit.transports.http.served.ServedApp` of the server (its stateless revisions,
+its tools' header parameters, and sessions copied from its prototypes by
+:mod:`mcpkit.server.request_sessions`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from mcpkit.server import request_sessions as sessions
+from mcpkit.server.app import Server
+
+if TYPE_CHECKING:
+    from mcpkit.http_headers import HeaderParam
+    from mcpkit.server.session import AppSession
+    from mcpkit.transports.base import Transport
+    from mcpkit.versions import ProtocolVersion
+
+__all__ = ["ServerServedApp"]
+
+_SESSION = Server.session
+
+
+class ServerServedApp:
+    """The :class:`~mcpkit.transports.http.served.ServedApp` of ``server``."""
+
+    __slots__ = ("server",)
+
+    def __init__(self, server: Server[Any]) -> None:
+        self.server = server
+
+    @property
+    def modern_versions(self) -> tuple[ProtocolVersion, ...]:
+        return self.server.modern_versions
+
+    def made_by(self, factory: object) -> bool:
+        return (
+            getattr(factory, "__func__", None) is _SESSION
+            and getattr(factory, "__self__", None) is self.server
+        )
+
+    def tool_header_params(self, name: object) -> tuple[HeaderParam, ...] | None:
+        if type(name) is not str:
+            return None
+        entry = self.server.tools.tools.get(name)
+        if entry is None:
+            return None
+        found: tuple[HeaderParam, ...] | None = entry.header_params()
+        return found
+
+    def open_session(self, transport: Transport) -> AppSession:
+        # A copy of the prototype of new sessions, started in place (what AppSession.start
+        # does: its handler table was checked as it was copied).
+        session = sessions.new_session(self.server, transport)
+        self.server.sessions.add(session)
+        return session
+
+    def stateless_session(self, transport: Transport, version: ProtocolVersion) -> AppSession:
+        session = sessions.legacy_request_session(self.server, transport, version)
+        self.server.sessions.add(session)
+        return session
+
+    def request_session(self, transport: Transport) -> AppSession:
+        session = sessions.modern_request_session(self.server, transport)
+        self.server.sessions.add(session)
+        return session
+
+    def sessionless_context(
+        self, rid: Any, method: str, params: Any, version: ProtocolVersion | None = None
+    ) -> Any:
+        return sessions.sessionless_context(self.server, rid, method, params, version)
+
+    async def finish_request(self, session: Any) -> None:
+        if session._background:
+            await session.close()

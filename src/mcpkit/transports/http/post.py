@@ -1,0 +1,356 @@
+"""The POST of the Streamable HTTP endpoint: one JSON-RPC message (or a batch) per request.
+
+:func:`serve_post` checks what the request says of itself (Accept, Content-Type, length),
+reads the body within its limits, decides the era (a 2026-07-28 request goes to
+:func:`~mcpkit.transports.http.modern_server.serve_modern_post`), and delivers a 2025-era
+message to its session: a new one for ``initialize``
+(:func:`~mcpkit.transports.http.session_open.open_session`), a fresh one in the stateless
+mode, else the session named by ``Mcp-Session-Id``. :func:`serve_requests` answers the
+requests of one POST with JSON or an SSE stream of related messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
+
+from mcpkit.envelope import PROTOCOL_VERSION_KEY
+from mcpkit.jsonrpc import (
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    MessageKind,
+    RequestId,
+    batch_refusal,
+    cancelled_request_id,
+    classify,
+    initialize_in_batch,
+)
+from mcpkit.transports.http.asgi import (
+    NO_BODY,
+    SSE_HEADERS,
+    BodyTooLarge,
+    Receive,
+    RequestHeaders,
+    Scope,
+    Send,
+    accept_flags,
+    read_body_within,
+    respond,
+    respond_body_timeout,
+    respond_error,
+    respond_json,
+)
+from mcpkit.transports.http.modern_headers import (
+    MCP_PROTOCOL_VERSION,
+    is_modern_request,
+    is_modern_stream_request,
+)
+from mcpkit.transports.http.modern_server import header_mapping, serve_modern_post
+from mcpkit.transports.http.session_open import open_session
+from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
+from mcpkit.transports.http.stateless import DEFAULT_VERSION, fresh_session, serve_stateless
+
+if TYPE_CHECKING:
+    from mcpkit.transports.base import MessageSink
+    from mcpkit.transports.http.server import StreamableHTTPApp
+    from mcpkit.versions import ProtocolVersion
+
+__all__ = ["not_acceptable", "serve_post", "serve_requests"]
+
+#: How long a POST's SSE response waits for the first message before sending its headers.
+_FIRST_MESSAGE_HOLD: Final = 0.05
+
+
+async def not_acceptable(send: Send, *, modern: bool = False) -> None:
+    """406: the Accept header admits no answer this endpoint gives."""
+    await respond_error(
+        send,
+        406,
+        INVALID_REQUEST,
+        "Not Acceptable: accept application/json or text/event-stream"
+        if modern
+        else "Not Acceptable: the client must accept both application/json and text/event-stream",
+    )
+
+
+async def serve_post(
+    app: StreamableHTTPApp, scope: Scope, h: RequestHeaders, receive: Receive, send: Send
+) -> None:
+    """Answer one POST to the endpoint (see the module docstring)."""
+    options = app.options
+    flags = accept_flags(h.accept)
+    acceptable = flags[0] and (app.json_response or flags[1])
+    # A POST without a session id or a legacy version header may be modern: its era
+    # (and with it the Accept rule) is known once the body is read.
+    maybe_modern = h.session_id is None and (
+        h.protocol_version is None or is_modern_stream_request(None, h.protocol_version)
+    )
+    if not acceptable and not maybe_modern:
+        await not_acceptable(send)
+        return
+    ctype = h.content_type
+    if ctype != "application/json" and (
+        ctype is None or ctype.split(";", 1)[0].strip().lower() != "application/json"
+    ):
+        await respond_error(
+            send, 415, INVALID_REQUEST, "Unsupported Media Type: use application/json"
+        )
+        return
+    limit = options.max_body_size
+    if h.content_length is not None:
+        try:
+            declared = int(h.content_length)
+        except ValueError:
+            declared = -1
+        if declared > limit:
+            await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
+            return
+    try:
+        body = await read_body_within(
+            receive, limit, options.body_timeout, options.min_body_rate, options.body_rate_grace
+        )
+    except BodyTooLarge:
+        await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
+        return
+    except TimeoutError as exc:
+        # The rest of the body is never read: the connection cannot carry another request,
+        # and a client that keeps trickling bytes must not hold it open.
+        await respond_body_timeout(send, exc)
+        return
+    if body is None:
+        return  # the client went away before sending the whole body
+    try:
+        msg = orjson.loads(body)
+    except orjson.JSONDecodeError as exc:
+        await respond_error(send, 400, PARSE_ERROR, f"Parse error: {exc}")
+        return
+    if maybe_modern:
+        params = msg.get("params") if type(msg) is dict else None
+        meta = params.get("_meta") if type(params) is dict else None
+        modern: tuple[ProtocolVersion, ...] = ()
+        if type(meta) is dict and PROTOCOL_VERSION_KEY in meta:
+            modern = app.modern_versions  # the usual modern request: no probe to build
+        else:
+            pv_probe = (
+                {} if h.protocol_version is None else {MCP_PROTOCOL_VERSION: h.protocol_version}
+            )
+            if is_modern_request(pv_probe, params):
+                modern = app.modern_versions
+        if modern:
+            if not (flags[0] or flags[1]):
+                await not_acceptable(send, modern=True)
+                return
+            await serve_modern_post(
+                app, msg, header_mapping(scope["headers"]), flags, receive, send
+            )
+            return
+        if not acceptable:
+            await not_acceptable(send)
+            return
+    pv_name = h.protocol_version
+    version: ProtocolVersion | None = None
+    if pv_name is not None:
+        version = app.supported_names.get(pv_name)
+        if version is None:
+            await respond_error(
+                send,
+                400,
+                INVALID_REQUEST,
+                f"Unsupported MCP-Protocol-Version: {pv_name!r} (supported: "
+                f"{', '.join(app.supported_names)})",
+            )
+            return
+    if type(msg) is list:
+        await _post_batch(app, msg, h, version, receive, send)
+        return
+    kind, why = classify(msg)
+    if kind is MessageKind.INVALID:
+        rid = msg.get("id") if type(msg) is dict else None
+        if type(rid) is not str and type(rid) is not int:
+            rid = None
+        await respond_error(send, 400, INVALID_REQUEST, f"Invalid request: {why}", rid)
+        return
+    is_request = kind is MessageKind.REQUEST
+    if app.stateless:
+        await serve_stateless(app, msg, is_request, version, receive, send)
+        return
+    sid = h.session_id
+    if sid is None:
+        if is_request and msg["method"] == "initialize":
+            await open_session(app, msg, send, scope)
+            return
+        await respond_error(
+            send,
+            400,
+            INVALID_REQUEST,
+            "Bad Request: missing Mcp-Session-Id header (initialize first)",
+            msg.get("id") if is_request else None,
+        )
+        return
+    transport = await app.session_of(sid, send, msg.get("id") if is_request else None, True)
+    if transport is None:
+        return
+    if not is_request:
+        transport.touch()
+        if app.shared is not None:
+            routed = await _shared_message(app, transport, msg, kind, send)
+            if routed is not False:
+                return  # answered here (routed elsewhere, or the store is down)
+        transport.sink.receive_classified(msg, kind)  # type: ignore[union-attr]
+        if kind is MessageKind.NOTIFICATION and msg["method"] == "notifications/cancelled":
+            cancelled = cancelled_request_id(msg.get("params"))
+            if cancelled is not None:
+                transport.cancel_request(cancelled)
+        await respond(send, 202, b"", NO_BODY)
+        return
+    rid = msg["id"]
+    if transport.has_request(rid):
+        await respond_error(
+            send, 400, INVALID_REQUEST, f"Request id {rid!r} is already in use", rid
+        )
+        return
+    await serve_requests(app, transport, msg, [rid], receive, send)
+
+
+async def _shared_message(
+    app: StreamableHTTPApp, transport: Any, msg: Any, kind: MessageKind, send: Send
+) -> bool | None:
+    """A client's answer or cancellation for a shared session: an answer to a request
+    another replica sent goes there (True: answered 202); a cancellation also goes to
+    every replica. None: the store is unreachable (answered 503); False: deliver here."""
+    from mcpkit.redis.backend import StoreUnavailable
+
+    shared = app.shared
+    try:
+        if kind is MessageKind.RESULT or kind is MessageKind.ERROR:
+            if await shared.route_response(transport, msg):
+                await respond(send, 202, b"", NO_BODY)
+                return True
+        elif kind is MessageKind.NOTIFICATION and msg["method"] == "notifications/cancelled":
+            await shared.broadcast_cancel(transport.session_id, msg)
+    except StoreUnavailable as exc:
+        await respond_error(send, 503, INTERNAL_ERROR, str(exc), None, [(b"retry-after", b"1")])
+        return None
+    return False
+
+
+async def _post_batch(
+    app: StreamableHTTPApp,
+    items: list[Any],
+    h: RequestHeaders,
+    version: ProtocolVersion | None,
+    receive: Receive,
+    send: Send,
+) -> None:
+    transport: HttpSessionTransport | None = None
+    if not app.stateless:
+        sid = h.session_id
+        if sid is None:
+            await respond_error(send, 400, INVALID_REQUEST, "Bad Request: missing Mcp-Session-Id")
+            return
+        transport = await app.session_of(sid, send, None, True)
+        if transport is None:
+            return
+        version = transport.protocol_version
+    elif version is None:
+        version = DEFAULT_VERSION
+    refusal = batch_refusal(
+        items,
+        version is not None and version.batching,
+        version.name if version is not None else None,
+    )
+    if refusal is not None:
+        await respond_error(send, 400, INVALID_REQUEST, refusal)
+        return
+    ids: list[RequestId] = []
+    for item in items:
+        kind, _ = classify(item)
+        if kind is MessageKind.REQUEST:
+            if initialize_in_batch(item):
+                await respond_error(
+                    send, 400, INVALID_REQUEST, "initialize cannot be part of a batch"
+                )
+                return
+            ids.append(item["id"])
+    if len(set(ids)) != len(ids) or (
+        transport is not None and any(transport.has_request(i) for i in ids)
+    ):
+        await respond_error(send, 400, INVALID_REQUEST, "Duplicate request id in batch")
+        return
+    if transport is None:
+        transport = await fresh_session(app, version)
+        if not ids:
+            await transport.close()
+            await respond(send, 202, b"", NO_BODY)
+            return
+        try:
+            await serve_requests(app, transport, items, ids, receive, send)
+        finally:
+            await transport.close()
+        return
+    if not ids:
+        transport.touch()
+        transport.sink.receive(items)  # type: ignore[union-attr]
+        await respond(send, 202, b"", NO_BODY)
+        return
+    await serve_requests(app, transport, items, ids, receive, send)
+
+
+async def serve_requests(
+    app: StreamableHTTPApp,
+    transport: HttpSessionTransport,
+    msg: Any,
+    ids: list[RequestId],
+    receive: Receive,
+    send: Send,
+    extra_headers: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    """Deliver request(s) to ``transport``'s session and answer with JSON or an SSE
+    stream of related messages; the session counts as used when the answer ends."""
+    sink = transport.sink
+    assert sink is not None
+    sid = transport.session_id
+    if app.json_response:
+        future = transport.expect_json(ids)
+        _deliver(sink, msg)
+        try:
+            data = await future
+        except asyncio.CancelledError:
+            transport.forget_json(ids[0])
+            if not future.cancelled():
+                raise
+            if transport.closed and sid is not None:
+                await app.not_found(send, ids[0])
+            else:
+                # Cancelled by the client: no response.
+                await respond(send, 202, b"", NO_BODY)
+            return
+        transport.touch()
+        extra = [(b"mcp-session-id", sid.encode())] if sid is not None else []
+        if extra_headers:
+            extra += extra_headers
+        await respond_json(send, 200, data, extra)
+        return
+    conn = SSEConnection(app.options.max_stream_buffer)
+    transport.open_request_stream(ids, conn)
+    conn.event.clear()  # the priming event alone does not need to leave at once
+    transport.bind_task_results(msg)  # a tasks/result stream carries its task's messages
+    _deliver(sink, msg)
+    headers = list(SSE_HEADERS)
+    if sid is not None:
+        headers.append((b"mcp-session-id", sid.encode()))
+    if extra_headers:
+        headers += extra_headers
+    await app.stream_sse(transport, conn, headers, receive, send, hold=_FIRST_MESSAGE_HOLD)
+
+
+def _deliver(sink: MessageSink, msg: Any) -> None:
+    """Hand a POST's request(s) to the session: a batch as it is, a single request as the
+    request the edge already classified it as."""
+    if type(msg) is list:
+        sink.receive(msg)
+    else:
+        sink.receive_classified(msg, MessageKind.REQUEST)
