@@ -43,6 +43,9 @@ class SharedSessions:
     """The shared side of a :class:`~mcpkit.transports.http.server.StreamableHTTPApp`:
     registers, loads, refreshes, routes and deletes sessions in Redis."""
 
+    #: What its methods raise when Redis cannot be reached (the app answers 503).
+    unavailable: Final = StoreUnavailable
+
     def __init__(self, backend: RedisBackend) -> None:
         self.backend = backend
         self.keys = backend.keys

@@ -221,8 +221,6 @@ async def _shared_message(
     """A client's answer or cancellation for a shared session: an answer to a request
     another replica sent goes there (True: answered 202); a cancellation also goes to
     every replica. None: the store is unreachable (answered 503); False: deliver here."""
-    from mcpkit.redis.backend import StoreUnavailable
-
     shared = app.shared
     try:
         if kind is MessageKind.RESULT or kind is MessageKind.ERROR:
@@ -231,7 +229,7 @@ async def _shared_message(
                 return True
         elif kind is MessageKind.NOTIFICATION and msg["method"] == "notifications/cancelled":
             await shared.broadcast_cancel(transport.session_id, msg)
-    except StoreUnavailable as exc:
+    except shared.unavailable as exc:
         await respond_error(send, 503, INTERNAL_ERROR, str(exc), None, [(b"retry-after", b"1")])
         return None
     return False

@@ -358,9 +358,7 @@ class StreamableHTTPApp:
                 await end_session(transport)
                 transport = None
         except Exception as exc:
-            from mcpkit.redis.backend import StoreUnavailable
-
-            if not isinstance(exc, StoreUnavailable):
+            if not isinstance(exc, shared.unavailable):
                 raise
             await respond_error(send, 503, INTERNAL_ERROR, str(exc), rid, [(b"retry-after", b"1")])
             return None
