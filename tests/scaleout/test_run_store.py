@@ -17,6 +17,7 @@ import pytest
 from mcpkit import Server
 from mcpkit.client import ClientHooks
 from mcpkit.redis import RedisBus, RedisTaskStore
+from mcpkit.redis.sessions import shared_sessions
 from tests.scaleout.broadcasts import RawSession
 from tests.scaleout.cluster import ROOT, STORE_SECRET, Nginx, Redis, free_port, wait_port
 from tests.scaleout.tours import client, text, until
@@ -179,7 +180,7 @@ async def test_use_store_wires_what_store_does(
     assert isinstance(app.bus, RedisBus) and app.relay.bus is app.bus
     assert isinstance(app.task_manager.store, RedisTaskStore)
     asgi = app.http_app()
-    assert asgi.app.shared is app.store_backend.sessions()
+    assert asgi.app.shared is shared_sessions(app.store_backend)
     with pytest.raises(RuntimeError, match="already has a store"):
         app.use_store(redis_server.url)
     await app.store_backend.aclose()

@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from mcpkit.redis import RedisBackend
+from mcpkit.redis.sessions import shared_sessions
 from mcpkit.server.tasks import TaskManager
 from mcpkit.transports.http import StreamableHTTPApp, running
 from mcpkit.transports.http.options import HttpServerOptions
@@ -82,7 +83,7 @@ async def deploy(
             else:  # the bare app around a server's sessions
                 server = tenant_server(**options)
                 if backend == "redis" and not http.get("stateless"):
-                    http = {**http, "shared": options["store"].sessions()}
+                    http = {**http, "shared": shared_sessions(options["store"])}
                 shared = http.pop("shared", None)
                 app = StreamableHTTPApp(
                     server.session,

@@ -14,7 +14,7 @@ from mcpkit.redis.backend import RedisBackend, StoreUnavailable, backend_from
 from mcpkit.redis.bus import RedisBus
 from mcpkit.redis.keys import StoreSecretMissing
 from mcpkit.redis.keyspace import Keyspace
-from mcpkit.redis.sessions import RedisSessionTransport, SharedSessions
+from mcpkit.redis.sessions import RedisSessionTransport, SharedSessions, shared_sessions
 from mcpkit.redis.tasks import RedisTaskStore
 
 __all__ = [
@@ -27,4 +27,5 @@ __all__ = [
     "StoreSecretMissing",
     "StoreUnavailable",
     "backend_from",
+    "shared_sessions",
 ]

@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from redis.asyncio.client import PubSub
 
     from mcpkit.redis.bus import RedisBus
-    from mcpkit.redis.sessions import SharedSessions
     from mcpkit.redis.tasks import RedisTaskStore
     from mcpkit.server.request_state import KeyRing
 
@@ -347,7 +346,9 @@ class RedisBackend:
         self.on_heartbeat: list[Callable[[], Awaitable[None]]] = []
         self._bus: RedisBus | None = None
         self._tasks: RedisTaskStore | None = None
-        self._sessions: SharedSessions | None = None
+        #: The shared session table over this backend, once made (by
+        #: :func:`mcpkit.redis.sessions.shared_sessions`, one per backend).
+        self.session_table: Any = None
 
     def attach(self, name: str) -> None:
         """Name the deployment after the server ``name`` it stores: unless ``prefix`` was
@@ -359,7 +360,7 @@ class RedisBackend:
         prefix = default_prefix(self.secret, name)
         if prefix == self.keys.prefix:
             return
-        if self._bus is not None or self._tasks is not None or self._sessions is not None:
+        if self._bus is not None or self._tasks is not None or self.session_table is not None:
             raise RuntimeError(
                 "this RedisBackend is already in use under another prefix: attach it to its "
                 "server before using it, or give it prefix="
@@ -441,14 +442,6 @@ class RedisBackend:
 
             self._tasks = RedisTaskStore(self)
         return self._tasks
-
-    def sessions(self) -> SharedSessions:
-        """The 2025-era session registry, event log and routing (one per backend)."""
-        if self._sessions is None:
-            from mcpkit.redis.sessions import SharedSessions
-
-            self._sessions = SharedSessions(self)
-        return self._sessions
 
     def key_ring(self) -> KeyRing:
         """The MRTR sealing keys every replica shares: ``request_state_keys`` when given,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import orjson
 
@@ -415,3 +415,12 @@ if TYPE_CHECKING:
 
     def _is_a_host(table: SharedSessions) -> SessionHost:
         return table  # mypy: the shared table implements the host interface
+
+
+def shared_sessions(backend: RedisBackend) -> SharedSessions:
+    """The 2025-era session registry, event log and routing of ``backend`` (one per backend,
+    made on first use)."""
+    table = backend.session_table
+    if table is None:
+        table = backend.session_table = SharedSessions(backend)
+    return cast("SharedSessions", table)

@@ -49,7 +49,18 @@ stream), :mod:`mcpkit.redis.session_transport` (a replica's view of a session) a
 
 from __future__ import annotations
 
-from mcpkit.redis.session_table import BLOCK, PRODUCER_DIED_MESSAGE, SharedSessions
+from mcpkit.redis.session_table import (
+    BLOCK,
+    PRODUCER_DIED_MESSAGE,
+    SharedSessions,
+    shared_sessions,
+)
 from mcpkit.redis.session_transport import RedisSessionTransport
 
-__all__ = ["BLOCK", "PRODUCER_DIED_MESSAGE", "RedisSessionTransport", "SharedSessions"]
+__all__ = [
+    "BLOCK",
+    "PRODUCER_DIED_MESSAGE",
+    "RedisSessionTransport",
+    "SharedSessions",
+    "shared_sessions",
+]

@@ -1522,7 +1522,9 @@ class Server(Generic[LifespanT]):
         shared = settings.pop("shared", None)
         options = HttpServerOptions.merged(options, settings)
         if shared is None and self.store_backend is not None and not options.stateless:
-            shared = self.store_backend.sessions()
+            from mcpkit.redis.sessions import shared_sessions
+
+            shared = shared_sessions(self.store_backend)
         inner = StreamableHTTPApp(
             self.session,
             path,
