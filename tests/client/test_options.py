@@ -88,10 +88,10 @@ def test_each_old_keyword_warns_with_its_new_spelling_and_lands_in_its_object() 
     assert c.stdio == StdioOptions(env={"A": "1"}, cwd="/tmp", probe_timeout=0.5)
     assert c.probe_timeout == 0.5 and c.max_input_rounds == 3 and not c.validate_output
     assert c.auto_refresh and c._principal == "alice"
-    assert c._sampling_cap == {"tools": {}, "context": {}}
-    assert c._elicitation_modes == ("url",)
-    assert c._protocol_version == "2025-06-18"
-    assert c._capabilities()["extensions"] == {"io.example/x": {}}
+    assert c._handlers.sampling_cap == {"tools": {}, "context": {}}
+    assert c._handlers.elicitation_modes == ("url",)
+    assert c._opening.protocol_version == "2025-06-18"
+    assert c._handlers.capabilities()["extensions"] == {"io.example/x": {}}
 
 
 def test_the_new_spelling_is_the_same_client_without_a_warning() -> None:
@@ -116,9 +116,9 @@ def test_the_new_spelling_is_the_same_client_without_a_warning() -> None:
     assert c.probe_timeout == 0.5 and c.max_input_rounds == 3 and not c.validate_output
     assert c.auto_refresh and c._principal == "alice"
     assert isinstance(c.cache, MemoryResponseCache)
-    assert c._sampling_cap == {"tools": {}, "context": {}}
-    assert c._elicitation_modes == ("url",)
-    assert c._capabilities()["extensions"] == {"io.example/x": {}}
+    assert c._handlers.sampling_cap == {"tools": {}, "context": {}}
+    assert c._handlers.elicitation_modes == ("url",)
+    assert c._handlers.capabilities()["extensions"] == {"io.example/x": {}}
 
 
 def test_cache_options_and_http_options() -> None:

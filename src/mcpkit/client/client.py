@@ -29,7 +29,7 @@ import os
 import secrets
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import orjson
 import pydantic
@@ -38,6 +38,7 @@ from mcpkit import versions
 from mcpkit._defaults import DEFAULT
 from mcpkit.client._util import http_transport
 from mcpkit.client.arguments import Arguments, CompletionRef, arguments_to_wire, ref_to_wire
+from mcpkit.client.background import BackgroundListen
 from mcpkit.client.cache import (
     INVALIDATING_NOTIFICATIONS,
     CachePolicy,
@@ -50,19 +51,15 @@ from mcpkit.client.catalogue import ToolCatalogue
 from mcpkit.client.elicitation import (
     Elicitation,
     ElicitationHandler,
-    elicitation_capability,
-    serve_elicitation,
 )
-from mcpkit.client.elicitation import elicitation_modes as _elicitation_modes
-from mcpkit.client.era import EraDecision, EraMemo, http_target
+from mcpkit.client.era import http_target
 from mcpkit.client.errors import InvalidServerResponse
+from mcpkit.client.handlers import ClientHandlers
 from mcpkit.client.listen import Listener, Subscriptions, listen_filter
+from mcpkit.client.lists import Lists
 from mcpkit.client.modern import (
-    MODERN_VERSION,
     ModernWire,
-    probe,
 )
-from mcpkit.client.mrtr import InputHandler
 from mcpkit.client.notifications import (
     LOG_LEVELS,
     CancelledHook,
@@ -73,6 +70,7 @@ from mcpkit.client.notifications import (
     NotificationRouter,
     TaskStatusHook,
 )
+from mcpkit.client.opening import ERA_MEMO, Era, EraNegotiator, check_era
 from mcpkit.client.options import (
     CacheOptions,
     Folded,
@@ -82,19 +80,17 @@ from mcpkit.client.options import (
     fold_deprecated,
 )
 from mcpkit.client.pipeline import RequestPipeline
-from mcpkit.client.results import all_pages, cursor_params, lenient, parse
+from mcpkit.client.results import lenient, parse
 from mcpkit.client.retry import Retry
-from mcpkit.client.roots import RootsSource, check_roots, serve_roots
-from mcpkit.client.sampling import Sampling, SamplingHandler, sampling_capability, serve_sampling
+from mcpkit.client.roots import RootsSource
+from mcpkit.client.sampling import Sampling, SamplingHandler
 from mcpkit.client.targets import Connection, Target, config_entry, open_target
 from mcpkit.client.task_requestor import TaskHandle, TaskRequestor
-from mcpkit.client.tasks import make_receiver, serve_as_task, tasks_capability, tasks_only
 from mcpkit.client.url_elicitation import UrlElicitations
-from mcpkit.errors import ConnectionClosed, McpError, UnsupportedProtocolVersion
-from mcpkit.http_headers import HeaderParam, InvalidHeaderAnnotation, header_params
+from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import METHOD_NOT_FOUND, JSONObject
 from mcpkit.lifecycle import has_capability
-from mcpkit.session import ClientSession, ProgressCallback, RequestContext
+from mcpkit.session import ClientSession, ProgressCallback
 from mcpkit.tasks import TaskReceiver, TaskStore
 from mcpkit.timeouts import Timeout, TimeoutTypes, resolve
 from mcpkit.transports.base import Transport
@@ -146,13 +142,6 @@ DEFAULT_TIMEOUT: Final = 60.0
 M = TypeVar("M", bound=pydantic.BaseModel)
 logger = logging.getLogger("mcpkit.client")
 
-#: ``Client(era=...)``: ``"auto"`` (probe, fall back to the handshake), ``"legacy"`` (the
-#: ``initialize`` handshake only) or ``"2026-07-28"`` (the stateless wire only).
-Era = Literal["auto", "legacy", "2026-07-28"]
-_ERAS: Final = ("auto", "legacy", MODERN_VERSION)
-#: What ``era="auto"`` learnt of each target (the server process's command line, or the
-#: origin of an HTTP server), shared by the clients of this process.
-ERA_MEMO: Final = EraMemo()
 _DEFAULT_PROTOCOL: Final = ProtocolOptions()
 _DEFAULT_STDIO: Final = StdioOptions()
 
@@ -279,18 +268,7 @@ class Client:
         hooks = _hooks(hooks, on_log, on_notification)
         protocol = protocol or _DEFAULT_PROTOCOL
         stdio = connection if isinstance(connection, StdioOptions) else _DEFAULT_STDIO
-        if era not in _ERAS:
-            raise ValueError(f"era must be one of {', '.join(_ERAS)}; got {era!r}")
-        version = protocol.version
-        if version is not None and era != "auto":
-            modern = version == MODERN_VERSION
-            if modern != (era == MODERN_VERSION):
-                raise ValueError(
-                    f"protocol version {version!r} contradicts era={era!r}: "
-                    f"{version} is "
-                    + ("the stateless revision" if modern else "a handshake-era revision")
-                    + "; give one of them, or both alike"
-                )
+        check_era(era, protocol.version)
         if protocol.max_input_rounds < 0:
             raise ValueError("max_input_rounds must be >= 0")
         self.target = target
@@ -304,94 +282,53 @@ class Client:
         self.max_input_rounds = protocol.max_input_rounds
         #: When failed requests are sent again (None: never); see :mod:`mcpkit.client.retry`.
         self.retry = retry
-        self._request_handlers = dict(protocol.request_handlers or {})
-        principal = None
-        if isinstance(cache, CacheOptions):
-            principal = cache.principal
-            store = cache.store
-            if isinstance(store, str):
-                cache = MemoryResponseCache()
-            else:
-                cache = False if store is None else store
-        if cache is True:
-            self._cache: ResponseCache | None = MemoryResponseCache()
-        elif cache is False:
-            self._cache = None
-        else:
-            self._cache = cache
-        self._principal = principal or f"client-{secrets.token_hex(8)}"
+        self._cache, self._principal = _response_cache(cache)
         self._wire: ModernWire | None = None
         # The log level of modern requests: an on_log hook asks for everything, as a legacy
         # server sends everything until logging/setLevel.
         self._log_level: str | None = "debug" if hooks.on_log is not None else None
-        self._header_params: dict[str, tuple[HeaderParam, ...]] = {}
         self._subscriptions = Subscriptions()
-        self._background: Listener | None = None
-        self._background_uris: list[str] = []
-        self._background_lists: frozenset[str] = frozenset()
         self._stale: set[tuple[str, Any]] = set()
-        sampling_tools = sampling_context = None
-        if isinstance(sampling_handler, Sampling):
-            sampling_tools, sampling_context = sampling_handler.tools, sampling_handler.context
-            sampling_handler = sampling_handler.handler
-        self._sampling_handler = sampling_handler
-        self._sampling_cap = (
-            sampling_capability(sampling_handler, sampling_tools, sampling_context)
-            if sampling_handler is not None
-            else None
+        self._url_elicitations = UrlElicitations()
+        self._handlers = ClientHandlers(
+            sampling=sampling_handler,
+            elicitation=elicitation_handler,
+            roots=roots,
+            tasks=tasks,
+            url_elicitations=self._url_elicitations,
+            request_handlers=protocol.request_handlers,
+            extensions=protocol.extensions,
+            debug=protocol.debug,
         )
-        elicitation_modes = None
-        if isinstance(elicitation_handler, Elicitation):
-            elicitation_modes = elicitation_handler.modes
-            elicitation_handler = elicitation_handler.handler
-        self._elicitation_handler = elicitation_handler
-        self._elicitation_modes = (
-            _elicitation_modes(elicitation_handler, elicitation_modes)
-            if elicitation_handler is not None
-            else ()
-        )
-        check_roots(roots)
-        self._roots = roots
-        on_progress = hooks.on_progress
-        self._on_progress = on_progress
-        debug = protocol.debug
-        self._task_receiver = make_receiver(tasks, debug)
-        if (
-            self._task_receiver is not None
-            and sampling_handler is None
-            and not (self._elicitation_modes)
-        ):
-            raise ValueError(
-                "tasks=... lets the server run sampling and elicitation as tasks: "
-                "pass a sampling_handler and/or an elicitation_handler too"
-            )
+        self._on_progress = hooks.on_progress
         self.timeout: Timeout = timeout if isinstance(timeout, Timeout) else Timeout(timeout)
         self._client_info = _info_dict(client_info)
+        self._opening = EraNegotiator(
+            protocol_version=protocol.version, client_info=self._client_info
+        )
         self._headers = headers
         self._auth = auth
         self._http_options = connection.options if isinstance(connection, HttpOptions) else None
-        self._protocol_version = protocol.version
-        self._extensions = {k: dict(v) for k, v in (protocol.extensions or {}).items()}
         self._supported = _versions(protocol.supported_versions)
         self.validate_output = protocol.validate_output
         self._tracer = tracer
-        self._debug = debug
+        self._debug = protocol.debug
         # OpenTelemetry spans of every request (the ``otel`` extra): None costs nothing.
         self._telemetry: ClientTelemetry | None = None
         if tracing:
             from mcpkit.telemetry.client import client_telemetry
 
             self._telemetry = client_telemetry(tracing)
-
         self._conn: Connection | None = None
         self._session: ClientSession | None = None
         self._server_info: Implementation | None = None
         self._server_caps: ServerCapabilities | None = None
         self._catalogue = ToolCatalogue(self.list_tools)
-        self._task_requestor = TaskRequestor(self, on_progress=on_progress)
+        self._lists = Lists(self.request, self._catalogue, self._checks_headers)
+        self._background = BackgroundListen(self._open_listener, self._spawn)
+        self._task_requestor = TaskRequestor(self, on_progress=self._on_progress)
         self._pipeline = RequestPipeline(self)
         self._skills: Skills | None = None
-        self._url_elicitations = UrlElicitations()
         self._notifications = NotificationRouter(
             hooks,
             catalogue=self._catalogue,
@@ -402,10 +339,6 @@ class Client:
             observers=(self._evict, self._subscriptions.route),
         )
         self.auto_refresh = hooks.auto_refresh
-        self._tools: list[Tool] | None = None
-        self._prompts: list[Prompt] | None = None
-        self._resources: list[Resource] | None = None
-        self._resource_templates: list[ResourceTemplate] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stack = contextlib.AsyncExitStack()
 
@@ -480,15 +413,11 @@ class Client:
             info, caps = result.get("serverInfo"), result.get("capabilities")
         self._server_info = lenient(Implementation, info)
         self._server_caps = lenient(ServerCapabilities, caps)
-        if self._wire is not None:
-            await self._listen_for_hooks()
-
-    async def _initialize(self, session: ClientSession, version: str | None = None) -> JSONObject:
-        return await session.initialize(
-            self._client_info,
-            self._capabilities(),
-            protocol_version=self._protocol_version or version,
-        )
+        if self._wire is not None and (
+            self.auto_refresh or self._notifications.hooks.on_list_changed is not None
+        ):
+            # list changes come only on a listen stream there: the hooks want them
+            await self._background.listen_for_hooks(self._wire.server_capabilities)
 
     def _memo_key(self) -> str | None:
         url = self.server_url
@@ -505,92 +434,34 @@ class Client:
 
     async def _open(self, session: ClientSession) -> JSONObject:
         """Choose the era (see :data:`Era`); the ``initialize`` result on the legacy wire."""
-        key = self._memo_key() if self.era == "auto" else None
-        remembered = ERA_MEMO.get(key) if key is not None else None
-        # Asking for a handshake-era version (or an unknown one) asks for the handshake.
-        pinned_legacy = self._protocol_version not in (None, MODERN_VERSION)
-        if self.era == "legacy" or pinned_legacy or (remembered and remembered[0] == "legacy"):
-            return await self._initialize(session)
-        modern = versions.V2026_07_28
-        # No handshake on the modern wire: the session may send from now on.
-        session.lifecycle.assume(modern, {})
-        session.lifecycle.capabilities = self._capabilities()
-        wire = ModernWire(
-            MODERN_VERSION, self._capabilities(), self._client_info, log_level=self._log_level
+        result, self._wire = await self._opening.open(
+            session,
+            self.era,
+            probe_timeout=self.probe_timeout,
+            start_timeout=self.start_timeout,
+            capabilities=self._handlers.capabilities,
+            log_level=self._log_level,
+            memo_key=self._memo_key(),
+            http=self._http(),
+            unread=getattr(self._conn.transport, "unread_input", None) if self._conn else None,
+            request_timeout=self.timeout.timeout,
+            header_params=self._lists.params_of,
         )
-        http = self._http()
-        if http is not None:
-            http.header_params = self._params_of
-        retried = False
-        unread = getattr(self._conn.transport, "unread_input", None) if self._conn else None
-        while True:
-            timeout = None if http is not None else self.probe_timeout
-            if self.timeout.timeout is not None and timeout is not None:
-                timeout = min(timeout, self.timeout.timeout)
-            decision, result, error = await probe(
-                session,
-                wire,
-                http=http,
-                retried=retried,
-                timeout=timeout,
-                unread=unread,
-                start_timeout=self.start_timeout,
-            )
-            if decision.action == "retry" and decision.version is not None:
-                wire.version, retried = decision.version, True
-                continue
-            if decision.action == "fallback" and self.era == "auto":
-                logger.debug("%s: %s; opening with initialize", self.target, decision.reason)
-                try:
-                    opened = await self._initialize(session, decision.version)
-                except UnsupportedProtocolVersion as exc:
-                    # A modern server that read the probe too late for it: it speaks the
-                    # version it names now.
-                    if wire.version not in exc.supported:
-                        raise
-                    decision = EraDecision("modern", wire.version, "initialize answered -32022")
-                    result = None
-                else:
-                    if key is not None:
-                        ERA_MEMO.remember(key, decision)
-                    return opened
-            if decision.action == "modern":
-                wire.version = decision.version or wire.version
-                wire.discover = result if isinstance(result, dict) else {}
-                if not wire.discover:
-                    wire.discover = await self._discover(session, wire)
-                session.lifecycle.peer_capabilities = wire.server_capabilities
-                session.lifecycle.peer_info = wire.server_info
-                self._wire = wire
-                if key is not None:
-                    ERA_MEMO.remember(key, decision)
-                return {}
-            if error is not None and decision.action != "fallback":
-                raise error
-            raise UnsupportedProtocolVersion(
-                f"The server does not speak {MODERN_VERSION}: {decision.reason}",
-                {"supported": [], "requested": wire.version},
-            )
-
-    async def _discover(self, session: ClientSession, wire: ModernWire) -> JSONObject:
-        result = await session.request("server/discover", wire.wrap({}))
-        return result if isinstance(result, dict) else {}
+        return result
 
     async def close(self) -> None:
         """End the connection (a stdio server is shut down: stdin closed, then signals)."""
         await self._teardown()
 
     async def _teardown(self) -> None:
-        if self._task_receiver is not None:
-            await self._task_receiver.shutdown()
+        if self._handlers.task_receiver is not None:
+            await self._handlers.task_receiver.shutdown()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         self._subscriptions.close_all()
-        self._background = None
-        self._background_uris = []
-        self._background_lists = frozenset()
+        self._background.clear()
         session, self._session = self._session, None
         if session is not None:
             await session.close()
@@ -604,54 +475,17 @@ class Client:
 
     def _reset_caches(self) -> None:
         self._catalogue.forget()
-        self._tools = self._prompts = None
-        self._resources = None
-        self._resource_templates = None
+        self._lists.forget()
         self._server_info = None
         self._server_caps = None
         self._wire = None
-        self._header_params.clear()
         self._subscriptions = Subscriptions()
         self._notifications.observers = (self._evict, self._subscriptions.route)
 
-    def _capabilities(self) -> JSONObject:
-        caps: JSONObject = {}
-        if self._sampling_cap is not None:
-            caps["sampling"] = self._sampling_cap
-        if self._elicitation_modes:
-            caps["elicitation"] = elicitation_capability(self._elicitation_modes)
-        if self._roots is not None:
-            caps["roots"] = {"listChanged": True}
-        if self._task_receiver is not None:
-            caps["tasks"] = tasks_capability(
-                sampling=self._sampling_cap is not None, elicitation=bool(self._elicitation_modes)
-            )
-        if self._extensions:
-            caps["extensions"] = {k: dict(v) for k, v in self._extensions.items()}
-        return caps
-
     def _install(self, session: ClientSession) -> None:
-        receiver = self._task_receiver
-        if self._sampling_handler is not None and self._sampling_cap is not None:
-            handler = serve_sampling(self._sampling_handler, self._sampling_cap)
-            if receiver is not None:
-                handler = serve_as_task(receiver, handler)
-            session.set_request_handler("sampling/createMessage", handler)
-        if self._elicitation_handler is not None:
-            handler = serve_elicitation(
-                self._elicitation_handler, self._elicitation_modes, self._url_elicitations.track
-            )
-            if receiver is not None:
-                handler = serve_as_task(receiver, handler)
-            session.set_request_handler("elicitation/create", handler)
-        if receiver is not None:
-            for method, serve in receiver.handlers().items():
-                session.set_request_handler(method, tasks_only(serve))
-        if self._roots is not None:
-            session.set_request_handler("roots/list", serve_roots(lambda: self._roots))
+        self._handlers.install(session)
         self._notifications.install(session)
-        for method, raw in self._request_handlers.items():
-            session.set_request_handler(method, raw)
+        self._handlers.install_raw(session)
 
     # -- state ----------------------------------------------------------------------------------
 
@@ -732,22 +566,22 @@ class Client:
     @property
     def tools(self) -> list[Tool] | None:
         """The tools from the last full :meth:`list_tools` (None before the first)."""
-        return self._tools
+        return self._lists.tools
 
     @property
     def prompts(self) -> list[Prompt] | None:
         """The prompts from the last full :meth:`list_prompts`."""
-        return self._prompts
+        return self._lists.prompts
 
     @property
     def resources(self) -> list[Resource] | None:
         """The resources from the last full :meth:`list_resources`."""
-        return self._resources
+        return self._lists.resources
 
     @property
     def resource_templates(self) -> list[ResourceTemplate] | None:
         """The templates from the last full :meth:`list_resource_templates`."""
-        return self._resource_templates
+        return self._lists.resource_templates
 
     @property
     def auto_refresh(self) -> bool:
@@ -766,7 +600,7 @@ class Client:
     @property
     def task_receiver(self) -> TaskReceiver | None:
         """The receiver running the server's task-augmented requests (``tasks=...``)."""
-        return self._task_receiver
+        return self._handlers.task_receiver
 
     @property
     def skills(self) -> Skills:
@@ -845,31 +679,9 @@ class Client:
             self._stale.add((eviction.method, eviction.uri))
         self._spawn(apply_notification(store, self._cache_target(), method, params))
 
-    def _input_handlers(self, session: ClientSession) -> dict[str, InputHandler]:
-        """The MRTR input handlers: the client's sampling, elicitation and roots handlers."""
-        serves: dict[str, Callable[[JSONObject | None, RequestContext], Awaitable[JSONObject]]]
-        serves = {}
-        if self._sampling_handler is not None and self._sampling_cap is not None:
-            serves["sampling/createMessage"] = serve_sampling(
-                self._sampling_handler, self._sampling_cap
-            )
-        if self._elicitation_handler is not None:
-            serves["elicitation/create"] = _with_elicitation_id(
-                serve_elicitation(
-                    self._elicitation_handler,
-                    self._elicitation_modes,
-                    self._url_elicitations.track,
-                )
-            )
-        if self._roots is not None:
-            serves["roots/list"] = serve_roots(lambda: self._roots)
-        handlers: dict[str, InputHandler] = {}
-        for name, serve in serves.items():
-            handlers[name] = _bound(serve, session, name)
-        return handlers
-
-    def _params_of(self, tool: str) -> tuple[HeaderParam, ...]:
-        return self._header_params.get(tool, ())
+    def _checks_headers(self) -> bool:
+        """Whether tool pages carry ``x-mcp-header`` parameters (2026-07-28 over HTTP)."""
+        return self._wire is not None and self._http() is not None
 
     async def _typed(
         self,
@@ -881,13 +693,6 @@ class Client:
         on_log: LogHook | None = None,
     ) -> M:
         return parse(model, await self.request(method, params, cache=cache, on_log=on_log), method)
-
-    def _pager(self, cache: CachePolicy) -> Callable[[str, JSONObject | None], Awaitable[Any]]:
-        async def fetch(method: str, params: JSONObject | None) -> Any:
-            raw = await self.request(method, params, cache=cache)
-            return self._usable_tools(raw) if method == "tools/list" else raw
-
-        return fetch
 
     async def ping(self, *, timeout: TimeoutTypes = DEFAULT) -> None:
         """Check the server is alive (raises on timeout or a closed connection).
@@ -907,70 +712,25 @@ class Client:
         self, cursor: str | None = None, *, cache: CachePolicy = "use"
     ) -> ListToolsResult:
         """One page of tools (``next_cursor`` set when there are more)."""
-        from mcpkit.types import ListToolsResult
-
-        raw = self._usable_tools(
-            await self.request("tools/list", cursor_params(cursor), cache=cache)
-        )
-        page = parse(ListToolsResult, raw, "tools/list")
-        self._catalogue.remember(raw["tools"], replace=False)
-        return page
-
-    def _usable_tools(self, raw: Any) -> Any:
-        """A modern HTTP tools/list page without the tools whose ``x-mcp-header``
-        annotations are invalid (each logged); the header parameters of the others noted."""
-        if self._wire is None or self._http() is None or not isinstance(raw, dict):
-            return raw
-        tools = raw.get("tools")
-        if not isinstance(tools, list):
-            return raw
-        kept = []
-        for tool in tools:
-            if not isinstance(tool, dict):
-                kept.append(tool)
-                continue
-            try:
-                found = header_params(tool.get("inputSchema"))
-            except InvalidHeaderAnnotation as exc:
-                logger.warning("Ignoring tool %r: %s", tool.get("name"), exc)
-                continue
-            if isinstance(tool.get("name"), str):
-                self._header_params[tool["name"]] = found
-            kept.append(tool)
-        return {**raw, "tools": kept}
+        return await self._lists.tools_page(cursor, cache)
 
     async def list_resources_page(
         self, cursor: str | None = None, *, cache: CachePolicy = "use"
     ) -> ListResourcesResult:
         """One page of resources."""
-        from mcpkit.types import ListResourcesResult
-
-        return await self._typed(
-            ListResourcesResult, "resources/list", cursor_params(cursor), cache=cache
-        )
+        return await self._lists.resources_page(cursor, cache)
 
     async def list_resource_templates_page(
         self, cursor: str | None = None, *, cache: CachePolicy = "use"
     ) -> ListResourceTemplatesResult:
         """One page of resource templates."""
-        from mcpkit.types import ListResourceTemplatesResult
-
-        return await self._typed(
-            ListResourceTemplatesResult,
-            "resources/templates/list",
-            cursor_params(cursor),
-            cache=cache,
-        )
+        return await self._lists.resource_templates_page(cursor, cache)
 
     async def list_prompts_page(
         self, cursor: str | None = None, *, cache: CachePolicy = "use"
     ) -> ListPromptsResult:
         """One page of prompts."""
-        from mcpkit.types import ListPromptsResult
-
-        return await self._typed(
-            ListPromptsResult, "prompts/list", cursor_params(cursor), cache=cache
-        )
+        return await self._lists.prompts_page(cursor, cache)
 
     # every page
 
@@ -980,54 +740,21 @@ class Client:
         ``cache``: ``"use"`` (a fresh cached list is served without a request),
         ``"refresh"`` or ``"bypass"``. Over HTTP on the modern wire, a tool whose
         ``x-mcp-header`` annotations are invalid is left out (with a warning)."""
-        from mcpkit.types import ListToolsResult
-
-        tools, raw = await all_pages(
-            self._pager(cache), "tools/list", ListToolsResult, lambda p: p.tools, "tools"
-        )
-        self._catalogue.remember(raw, replace=True)
-        self._tools = tools
-        return tools
+        return await self._lists.all_tools(cache)
 
     async def list_resources(self, *, cache: CachePolicy = "use") -> list[Resource]:
         """Every resource (all pages followed)."""
-        from mcpkit.types import ListResourcesResult
-
-        items, _ = await all_pages(
-            self._pager(cache),
-            "resources/list",
-            ListResourcesResult,
-            lambda p: p.resources,
-            "resources",
-        )
-        self._resources = items
-        return items
+        return await self._lists.all_resources(cache)
 
     async def list_resource_templates(
         self, *, cache: CachePolicy = "use"
     ) -> list[ResourceTemplate]:
         """Every resource template (all pages followed)."""
-        from mcpkit.types import ListResourceTemplatesResult
-
-        items, _ = await all_pages(
-            self._pager(cache),
-            "resources/templates/list",
-            ListResourceTemplatesResult,
-            lambda p: p.resource_templates,
-            "resourceTemplates",
-        )
-        self._resource_templates = items
-        return items
+        return await self._lists.all_resource_templates(cache)
 
     async def list_prompts(self, *, cache: CachePolicy = "use") -> list[Prompt]:
         """Every prompt (all pages followed)."""
-        from mcpkit.types import ListPromptsResult
-
-        items, _ = await all_pages(
-            self._pager(cache), "prompts/list", ListPromptsResult, lambda p: p.prompts, "prompts"
-        )
-        self._prompts = items
-        return items
+        return await self._lists.all_prompts(cache)
 
     # tools
 
@@ -1201,54 +928,15 @@ class Client:
         ``subscriptions/listen`` for every subscribed URI."""
         if self._wire is None:
             await self._empty("resources/subscribe", {"uri": str(uri)})
-            return
-        if str(uri) not in self._background_uris:
-            await self._relisten([*self._background_uris, str(uri)])
+        else:
+            await self._background.subscribe(str(uri))
 
     async def unsubscribe_resource(self, uri: str) -> None:
         """Stop the updates for ``uri``."""
         if self._wire is None:
             await self._empty("resources/unsubscribe", {"uri": str(uri)})
-            return
-        await self._relisten([u for u in self._background_uris if u != str(uri)])
-
-    async def _relisten(self, uris: list[str]) -> None:
-        """(Re)open the background listener: the subscribed URIs, and the lists whose
-        changes the hooks or ``auto_refresh`` wait for."""
-        old, self._background = self._background, None
-        if old is not None:
-            await old.aclose()
-        self._background_uris = uris
-        lists = self._background_lists
-        if uris or lists:
-            listener = self.listen(
-                tools="tools" in lists,
-                prompts="prompts" in lists,
-                resource_list="resources" in lists,
-                resources=uris,
-            )
-            await listener.__aenter__()
-            self._background = listener
-            self._spawn(_drain(listener))
-
-    async def _listen_for_hooks(self) -> None:
-        """On the modern wire list changes arrive only on a listen stream: open one for the
-        lists the server announces changes of, when a hook or ``auto_refresh`` wants them."""
-        hooks = self._notifications.hooks
-        if not (self.auto_refresh or hooks.on_list_changed is not None):
-            return
-        caps = self._wire.server_capabilities if self._wire is not None else {}
-        self._background_lists = frozenset(
-            kind
-            for kind in ("tools", "prompts", "resources")
-            if isinstance(caps.get(kind), dict) and caps[kind].get("listChanged") is True
-        )
-        if not self._background_lists:
-            return
-        try:
-            await self._relisten([])
-        except McpError as exc:
-            logger.warning("Could not listen for list changes: %s", exc)
+        else:
+            await self._background.unsubscribe(str(uri))
 
     def listen(
         self,
@@ -1265,30 +953,30 @@ class Client:
         ``resources``: ``notifications/resources/updated`` of these URIs. On the modern wire
         a ``subscriptions/listen`` request (entering waits for its acknowledgment); on a
         legacy server the session's notifications (and ``resources/subscribe``)."""
+        return self._open_listener(tools, prompts, resource_list, resources)
+
+    def _open_listener(
+        self, tools: bool, prompts: bool, resource_list: bool, resources: Collection[str]
+    ) -> Listener:
         notifications = listen_filter(
             tools=tools, prompts=prompts, resource_list=resource_list, resources=resources
         )
-        session = self.session
-        if self._wire is not None:
-            wire = self._wire
-
-            async def open_request(params: JSONObject) -> Any:
-                return await session.request(
-                    "subscriptions/listen", wire.wrap(params), timeout=None
-                )
-
+        session, wire = self.session, self._wire
+        if wire is None:
+            can_subscribe = resources and self.supports("resources", "subscribe")
             return Listener(
-                self._subscriptions, notifications, modern=True, open_request=open_request
+                self._subscriptions,
+                notifications,
+                modern=False,
+                open_request=_never_sent,
+                subscribe=self.subscribe_resource if can_subscribe else None,
+                unsubscribe=self.unsubscribe_resource if can_subscribe else None,
             )
-        can_subscribe = resources and self.supports("resources", "subscribe")
-        return Listener(
-            self._subscriptions,
-            notifications,
-            modern=False,
-            open_request=_never_sent,
-            subscribe=self.subscribe_resource if can_subscribe else None,
-            unsubscribe=self.unsubscribe_resource if can_subscribe else None,
-        )
+
+        async def open_request(params: JSONObject) -> Any:
+            return await session.request("subscriptions/listen", wire.wrap(params), timeout=None)
+
+        return Listener(self._subscriptions, notifications, modern=True, open_request=open_request)
 
     async def get_prompt(
         self,
@@ -1355,14 +1043,7 @@ class Client:
 
         ``roots`` as for ``Client(roots=...)``; a list with an invalid root (not a ``file://``
         URI, or with ``..`` segments) raises ValueError and changes nothing."""
-        if self._roots is None:
-            raise McpError(
-                METHOD_NOT_FOUND,
-                "This client did not declare the roots capability; pass roots=[...] "
-                "(or a callable) to Client() to offer roots",
-            )
-        check_roots(roots)
-        self._roots = roots
+        self._handlers.set_roots(roots)
         if self._wire is not None:
             return  # the modern wire asks for roots per request (MRTR)
         if self._session is not None and not self._session.closed:
@@ -1393,18 +1074,9 @@ class Client:
 
     async def _refresh(self, kind: ListKind) -> None:
         """List ``kind`` again after its list_changed notification (``auto_refresh``)."""
-        if kind == "tools":
-            await self.list_tools(cache="refresh")
-        elif kind == "prompts":
-            await self.list_prompts(cache="refresh")
-        else:
-            await self.list_resources(cache="refresh")
-            if self.supports("resources"):
-                try:
-                    await self.list_resource_templates(cache="refresh")
-                except McpError as exc:
-                    if exc.code != METHOD_NOT_FOUND:
-                        raise
+        await self._lists.refresh(
+            kind, templates=kind == "resources" and self.supports("resources")
+        )
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coro)
@@ -1423,44 +1095,23 @@ async def _never_sent(params: JSONObject) -> Any:
     raise AssertionError("a legacy listener sends no subscriptions/listen")
 
 
-async def _drain(listener: Listener) -> None:
-    """Consume a background listener (its notifications reach the hooks anyway)."""
-    async for _ in listener:
-        pass
-
-
-def _with_elicitation_id(
-    serve: Callable[[JSONObject | None, RequestContext], Awaitable[JSONObject]],
-) -> Callable[[JSONObject | None, RequestContext], Awaitable[JSONObject]]:
-    """A URL elicitation of an ``InputRequiredResult`` may come without ``elicitationId``
-    (2026-07-28): the handler gets a fresh one, as on the handshake wire."""
-
-    async def handle(params: JSONObject | None, ctx: RequestContext) -> JSONObject:
-        if (
-            isinstance(params, dict)
-            and params.get("mode") == "url"
-            and not isinstance(params.get("elicitationId"), str)
-        ):
-            params = {**params, "elicitationId": f"input-{secrets.token_hex(8)}"}
-        return await serve(params, ctx)
-
-    return handle
-
-
-def _bound(
-    serve: Callable[[JSONObject | None, RequestContext], Awaitable[JSONObject]],
-    session: ClientSession,
-    method: str,
-) -> InputHandler:
-    """An MRTR input handler running a session request handler with a context of its own."""
-    counter = 0
-
-    async def handle(params: JSONObject | None) -> JSONObject:
-        nonlocal counter
-        counter += 1
-        return await serve(params, RequestContext(session, f"input-{counter}", method, params))
-
-    return handle
+def _response_cache(
+    cache: ResponseCache | CacheOptions | bool,
+) -> tuple[ResponseCache | None, str]:
+    """The response cache ``cache`` asks for (None: caching off) and the principal naming
+    the authorization context of its private entries (random unless given)."""
+    principal = None
+    if isinstance(cache, CacheOptions):
+        principal = cache.principal
+        store = cache.store
+        cache = (
+            MemoryResponseCache() if isinstance(store, str) else (False if store is None else store)
+        )
+    if cache is True:
+        chosen: ResponseCache | None = MemoryResponseCache()
+    else:
+        chosen = None if cache is False else cache
+    return chosen, principal or f"client-{secrets.token_hex(8)}"
 
 
 def _hooks(

@@ -142,7 +142,7 @@ class _Call:
             self.scoped,
             name,
             body,
-            client._input_handlers(self.session),
+            client._handlers.input_handlers(self.session),
             max_rounds=client.max_input_rounds,
             return_input_required=not self.mrtr,
         )

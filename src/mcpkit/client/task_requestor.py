@@ -187,7 +187,7 @@ class TaskRequestor:
         if not requests:
             return
         client = self._client
-        responses = await fulfil(requests, client._input_handlers(client.session))
+        responses = await fulfil(requests, client._handlers.input_handlers(client.session))
         await self.modern_request("tasks/update", {"taskId": task_id, "inputResponses": responses})
 
     # -- requests ------------------------------------------------------------------------------

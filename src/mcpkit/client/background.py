@@ -1,0 +1,93 @@
+"""A :class:`~mcpkit.Client`'s own listen stream on the 2026-07-28 wire.
+
+The stateless wire has no ``resources/subscribe`` and sends list changes only on a
+``subscriptions/listen`` stream. So the client keeps one stream of its own in the
+background: for the resource URIs subscribed with ``subscribe_resource``, and for the lists
+whose changes its hooks (``on_list_changed``) or ``auto_refresh`` wait for. Every change of
+either reopens it with the new filter; what it carries reaches the client's hooks, as a
+handshake-era session's notifications do.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Collection
+from typing import Any
+
+from mcpkit.client.listen import Listener
+from mcpkit.errors import McpError
+from mcpkit.jsonrpc import JSONObject
+
+__all__ = ["BackgroundListen"]
+
+logger = logging.getLogger("mcpkit.client")
+
+#: Opens a listener: (tools, prompts, resource_list, resources) -> Listener.
+OpenListener = Callable[[bool, bool, bool, Collection[str]], Listener]
+
+
+class BackgroundListen:
+    """The background listen stream of one client; ``open_listener`` makes a
+    :class:`~mcpkit.client.listen.Listener`, ``spawn`` runs a coroutine in the client's
+    background."""
+
+    def __init__(
+        self, open_listener: OpenListener, spawn: Callable[[Awaitable[Any]], None]
+    ) -> None:
+        self._open = open_listener
+        self._spawn = spawn
+        self.listener: Listener | None = None
+        #: The resource URIs subscribed.
+        self.uris: list[str] = []
+        #: The lists whose changes are listened for (``tools``, ``prompts``, ``resources``).
+        self.lists: frozenset[str] = frozenset()
+
+    def clear(self) -> None:
+        """Forget the stream (the connection closed)."""
+        self.listener = None
+        self.uris = []
+        self.lists = frozenset()
+
+    async def subscribe(self, uri: str) -> None:
+        """Listen for the updates of ``uri`` too."""
+        if uri not in self.uris:
+            await self.relisten([*self.uris, uri])
+
+    async def unsubscribe(self, uri: str) -> None:
+        """Stop listening for the updates of ``uri``."""
+        await self.relisten([u for u in self.uris if u != uri])
+
+    async def relisten(self, uris: list[str]) -> None:
+        """(Re)open the stream: for ``uris``, and the lists listened for."""
+        old, self.listener = self.listener, None
+        if old is not None:
+            await old.aclose()
+        self.uris = uris
+        lists = self.lists
+        if uris or lists:
+            listener = self._open("tools" in lists, "prompts" in lists, "resources" in lists, uris)
+            await listener.__aenter__()
+            self.listener = listener
+            self._spawn(_drain(listener))
+
+    async def listen_for_hooks(self, server_capabilities: JSONObject) -> None:
+        """Open the stream for the lists the server announces changes of (the hooks or
+        ``auto_refresh`` want them); a server that refuses is logged, not raised."""
+        caps = server_capabilities
+        self.lists = frozenset(
+            kind
+            for kind in ("tools", "prompts", "resources")
+            if isinstance(caps.get(kind), dict) and caps[kind].get("listChanged") is True
+        )
+        if not self.lists:
+            return
+        try:
+            await self.relisten([])
+        except McpError as exc:
+            logger.warning("Could not listen for list changes: %s", exc)
+
+
+async def _drain(listener: Listener) -> None:
+    """Consume a background listener (its notifications reach the hooks anyway)."""
+    async for _ in listener:
+        pass
