@@ -23,7 +23,6 @@ the URL elicitations, :mod:`~mcpkit.client.targets` how a target becomes a conne
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import secrets
@@ -36,7 +35,6 @@ import pydantic
 
 from mcpkit import versions
 from mcpkit._defaults import DEFAULT
-from mcpkit.client._util import http_transport
 from mcpkit.client.arguments import Arguments, CompletionRef, arguments_to_wire, ref_to_wire
 from mcpkit.client.background import BackgroundListen
 from mcpkit.client.cache import (
@@ -48,11 +46,11 @@ from mcpkit.client.cache import (
     evictions_for,
 )
 from mcpkit.client.catalogue import ToolCatalogue
+from mcpkit.client.connector import Connector
 from mcpkit.client.elicitation import (
     Elicitation,
     ElicitationHandler,
 )
-from mcpkit.client.era import http_target
 from mcpkit.client.errors import InvalidServerResponse
 from mcpkit.client.handlers import ClientHandlers
 from mcpkit.client.listen import Listener, Subscriptions, listen_filter
@@ -84,7 +82,7 @@ from mcpkit.client.results import lenient, parse
 from mcpkit.client.retry import Retry
 from mcpkit.client.roots import RootsSource
 from mcpkit.client.sampling import Sampling, SamplingHandler
-from mcpkit.client.targets import Connection, Target, config_entry, open_target
+from mcpkit.client.targets import Target, config_entry
 from mcpkit.client.task_requestor import TaskHandle, TaskRequestor
 from mcpkit.client.url_elicitation import UrlElicitations
 from mcpkit.errors import ConnectionClosed, McpError
@@ -306,9 +304,13 @@ class Client:
         self._opening = EraNegotiator(
             protocol_version=protocol.version, client_info=self._client_info
         )
-        self._headers = headers
-        self._auth = auth
-        self._http_options = connection.options if isinstance(connection, HttpOptions) else None
+        self._connector = Connector(
+            target,
+            stdio=stdio,
+            headers=headers,
+            auth=auth,
+            http_options=connection.options if isinstance(connection, HttpOptions) else None,
+        )
         self._supported = _versions(protocol.supported_versions)
         self.validate_output = protocol.validate_output
         self._tracer = tracer
@@ -319,8 +321,6 @@ class Client:
             from mcpkit.telemetry.client import client_telemetry
 
             self._telemetry = client_telemetry(tracing)
-        self._conn: Connection | None = None
-        self._session: ClientSession | None = None
         self._server_info: Implementation | None = None
         self._server_caps: ServerCapabilities | None = None
         self._catalogue = ToolCatalogue(self.list_tools)
@@ -340,7 +340,6 @@ class Client:
         )
         self.auto_refresh = hooks.auto_refresh
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._stack = contextlib.AsyncExitStack()
 
     @classmethod
     def from_config(
@@ -364,90 +363,53 @@ class Client:
 
     async def connect(self) -> None:
         """Start the transport (and the server, in memory) and run the handshake."""
-        if self._session is not None:
+        if self._connector.session is not None:
             raise RuntimeError("Client is already connected")
         self._reset_caches()
-        conn = open_target(
-            self.target,
-            env=self.stdio.env,
-            cwd=self.stdio.cwd,
-            headers=self._headers,
-            auth=self._auth,
-            stderr=self.stdio.stderr,
-            on_stderr=self.stdio.on_stderr,
-            http_options=self._http_options,
-        )
-        self._conn = conn
-        kwargs: dict[str, Any] = {"default_timeout": self.timeout.timeout, "debug": self._debug}
+        options: dict[str, Any] = {"default_timeout": self.timeout.timeout, "debug": self._debug}
         if self._telemetry is not None:
-            kwargs["tracer"] = self._telemetry.session_tracer(self._tracer)
+            options["tracer"] = self._telemetry.session_tracer(self._tracer)
         elif self._tracer is not None:
-            kwargs["tracer"] = self._tracer
+            options["tracer"] = self._tracer
         if self._supported is not None:
-            kwargs["supported_versions"] = self._supported
-        session = ClientSession(conn.transport, **kwargs)
-        self._session = session
-        self._install(session)
+            options["supported_versions"] = self._supported
+        session = self._connector.new_session(self._install, **options)
         try:
-            if conn.server is not None:  # an mcpkit Server: its lifespan spans the connection
-                await self._stack.enter_async_context(conn.server.running())
-            if conn.server_session is not None:
-                await conn.server_session.start()
-            try:
-                await session.start()
-            except OSError as exc:
-                raise ConnectionClosed(f"Could not connect to the server: {exc}") from exc
-            result = await self._open(session)
+            await self._connector.start()
+            result, self._wire = await self._opening.open(
+                session,
+                self.era,
+                probe_timeout=self.probe_timeout,
+                start_timeout=self.start_timeout,
+                capabilities=self._handlers.capabilities,
+                log_level=self._log_level,
+                memo_key=self._connector.memo_key(),
+                http=self._http(),
+                unread=self._connector.unread_input(),
+                request_timeout=self.timeout.timeout,
+                header_params=self._lists.params_of,
+            )
         except BaseException as exc:
             await self._teardown()
-            better = conn.explain_failure(exc)
+            better = self._connector.explain(exc)
             if better is not None:
                 raise better from exc
             raise
         from mcpkit.types import Implementation, ServerCapabilities
 
-        if self._wire is not None:
-            info: Any = self._wire.server_info
-            caps: Any = self._wire.server_capabilities
-        else:
-            info, caps = result.get("serverInfo"), result.get("capabilities")
+        wire = self._wire
+        info = result.get("serverInfo") if wire is None else wire.server_info
+        caps = result.get("capabilities") if wire is None else wire.server_capabilities
         self._server_info = lenient(Implementation, info)
         self._server_caps = lenient(ServerCapabilities, caps)
-        if self._wire is not None and (
+        if wire is not None and (
             self.auto_refresh or self._notifications.hooks.on_list_changed is not None
         ):
             # list changes come only on a listen stream there: the hooks want them
-            await self._background.listen_for_hooks(self._wire.server_capabilities)
-
-    def _memo_key(self) -> str | None:
-        url = self.server_url
-        if url is not None:
-            return http_target(url)
-        if isinstance(self.target, str):
-            return self.target
-        if isinstance(self.target, list | tuple):
-            return " ".join(str(part) for part in self.target)
-        return None
+            await self._background.listen_for_hooks(wire.server_capabilities)
 
     def _http(self) -> Any:
-        return http_transport(self._conn.transport if self._conn is not None else None)
-
-    async def _open(self, session: ClientSession) -> JSONObject:
-        """Choose the era (see :data:`Era`); the ``initialize`` result on the legacy wire."""
-        result, self._wire = await self._opening.open(
-            session,
-            self.era,
-            probe_timeout=self.probe_timeout,
-            start_timeout=self.start_timeout,
-            capabilities=self._handlers.capabilities,
-            log_level=self._log_level,
-            memo_key=self._memo_key(),
-            http=self._http(),
-            unread=getattr(self._conn.transport, "unread_input", None) if self._conn else None,
-            request_timeout=self.timeout.timeout,
-            header_params=self._lists.params_of,
-        )
-        return result
+        return self._connector.http()
 
     async def close(self) -> None:
         """End the connection (a stdio server is shut down: stdin closed, then signals)."""
@@ -462,14 +424,7 @@ class Client:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         self._subscriptions.close_all()
         self._background.clear()
-        session, self._session = self._session, None
-        if session is not None:
-            await session.close()
-        conn = self._conn
-        if conn is not None and conn.server_session is not None:
-            await conn.server_session.close()
-        stack, self._stack = self._stack, contextlib.AsyncExitStack()
-        await stack.aclose()
+        await self._connector.close()
         self._url_elicitations.clear()
         self._task_requestor.close()
 
@@ -492,14 +447,14 @@ class Client:
     @property
     def session(self) -> ClientSession:
         """The raw :class:`~mcpkit.session.ClientSession` (for requests mcpkit has no call for)."""
-        if self._session is None:
+        if self._connector.session is None:
             raise ConnectionClosed("Client is not connected (use 'async with Client(...)')")
-        return self._session
+        return self._connector.session
 
     @property
     def connected(self) -> bool:
         """True while the connection is open."""
-        return self._session is not None and not self._session.closed
+        return self._connector.session is not None and not self._connector.session.closed
 
     @property
     def server_info(self) -> Implementation:
@@ -521,7 +476,11 @@ class Client:
         chosen from ``server/discover``)."""
         if self._wire is not None:
             return versions.get(self._wire.version)
-        return self._session.protocol_version if self._session is not None else None
+        return (
+            self._connector.session.protocol_version
+            if self._connector.session is not None
+            else None
+        )
 
     @property
     def modern(self) -> bool:
@@ -549,19 +508,20 @@ class Client:
         """The server's instructions for the model, if it gave any."""
         if self._wire is not None:
             return self._wire.instructions
-        return self._session.instructions if self._session is not None else None
+        return self._connector.session.instructions if self._connector.session is not None else None
 
     @property
     def server_url(self) -> str | None:
         """The server's URL when it is remote (HTTP), else None."""
-        return self._conn.server_url if self._conn is not None else None
+        return self._connector.server_url
 
     @property
     def transport(self) -> Transport:
         """The transport under the session."""
-        if self._conn is None:
+        conn = self._connector.conn
+        if conn is None:
             raise ConnectionClosed("Client is not connected")
-        return self._conn.transport
+        return conn.transport
 
     @property
     def tools(self) -> list[Tool] | None:
@@ -668,7 +628,7 @@ class Client:
         )
 
     def _cache_target(self) -> str:
-        return self._memo_key() or f"memory:{id(self.target):x}"
+        return self._connector.memo_key() or f"memory:{id(self.target):x}"
 
     def _evict(self, method: str, params: JSONObject | None) -> None:
         """A change notification: what it makes stale is refetched by the next request."""
@@ -1046,8 +1006,8 @@ class Client:
         self._handlers.set_roots(roots)
         if self._wire is not None:
             return  # the modern wire asks for roots per request (MRTR)
-        if self._session is not None and not self._session.closed:
-            await self._session.notify("notifications/roots/list_changed")
+        if self._connector.session is not None and not self._connector.session.closed:
+            await self._connector.session.notify("notifications/roots/list_changed")
 
     # URL elicitation (see mcpkit.client.url_elicitation)
 
