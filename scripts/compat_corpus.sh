@@ -52,12 +52,17 @@ field() {  # field NAME COLUMN
     awk -F'\t' -v n="$1" -v c="$2" '$1 == n { print $c }' "$LIST"
 }
 
+lock_sum() {  # lock_sum NAME: the checksum of the server's lock, empty without one
+    local lock="$ROOT/locks/corpus/$1.txt"
+    if [ -f "$lock" ]; then cksum < "$lock"; fi
+}
+
 install_one() {
     local name="$1" req venv stamp
     req="$(field "$name" 2)"
     venv="$CORPUS/$name"
     stamp="$venv/.requirement"
-    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$req $(cksum < "$ROOT/locks/corpus/$name.txt" 2>/dev/null)" ]; then
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$req $(lock_sum "$name")" ]; then
         return 0
     fi
     rm -rf "$venv"
@@ -73,12 +78,12 @@ install_one() {
         else
             "${pip[@]}" "${reqs[@]}" -e "$ROOT"
         fi > "$venv.install.log" 2>&1; then
-        echo "$req $(cksum < "$ROOT/locks/corpus/$name.txt" 2>/dev/null)" > "$stamp"
+        echo "$req $(lock_sum "$name")" > "$stamp"
     else
         echo "install failed: $name (see ${venv#"$ROOT"/}.install.log)" >&2
     fi
 }
-export -f install_one field
+export -f install_one field lock_sum
 export LIST CORPUS ROOT PYTHON
 printf '%s\n' "${selected[@]}" | xargs -P "$JOBS" -I{} bash -c 'install_one "$@"' _ {}
 

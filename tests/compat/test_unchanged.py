@@ -204,6 +204,7 @@ FASTMCP_V1_SCRIPT: list[dict[str, Any]] = [
     {"op": "read", "uri": "users://42/profile"},
     {"op": "get", "name": "review", "args": {"code": "x = 1"}},
     {"op": "get", "name": "debug_error", "args": {"error": "KeyError"}},
+    {"op": "call", "name": "no_such_tool"},
 ]
 
 
@@ -221,6 +222,8 @@ def test_fastmcp_1x_import_path(tmp_path: Path) -> None:
     assert (
         ours["ops"][12]["result"]["content"][0]["text"] == "Error executing tool crash: 'missing 7'"
     )
+    unknown = ours["ops"][-1]["result"]  # an error result, not a JSON-RPC error
+    assert unknown["isError"] and unknown["content"][0]["text"] == "Unknown tool: no_such_tool"
 
 
 def test_mcpserver_2x_unchanged(tmp_path: Path) -> None:
@@ -249,6 +252,37 @@ def test_fastmcp_docstrings_and_titles(tmp_path: Path) -> None:
     tools = {t["name"]: t for t in ours["ops"][0]["tools"]}
     assert tools["google"]["inputSchema"]["properties"]["days"]["description"] == "How many days."
     assert tools["numpy_style"]["title"] == "Annotated Title"
+
+
+def test_fastmcp_schemas_and_unknown_tools(tmp_path: Path) -> None:
+    """fastmcp's schemas: generated ones without pydantic's titles (a property named
+    ``title`` and a default holding one kept), a schema handed over kept as written, both
+    with their references inlined (a recursive model keeps its ``$defs``); a call of an
+    unknown tool is an error result; ``mcp.shared.message``'s classes."""
+    script: list[dict[str, Any]] = [
+        {"op": "list"},
+        {
+            "op": "call",
+            "name": "plan",
+            "args": {"trip": {"title": "t", "stops": []}, "start": {"title": "Oslo"}},
+        },
+        {"op": "call", "name": "given", "args": {"name": "g"}},
+        {"op": "call", "name": "places", "args": {"n": 2}},
+        {"op": "call", "name": "tree", "args": {"depth": 2}},
+        {"op": "call", "name": "related", "args": {"request": 7}},
+        {"op": "call", "name": "no_such_tool"},
+    ]
+    theirs, ours = both("fastmcp", SERVERS / "fastmcp_schemas.py", script, tmp_path)
+    assert_same(theirs, ours)
+    tools = {t["name"]: t for t in ours["ops"][0]["tools"]}
+    plan = tools["plan"]
+    assert "$defs" not in plan["inputSchema"] and "$defs" not in plan["outputSchema"]
+    assert "title" not in plan["inputSchema"]["properties"]["start"]
+    assert plan["outputSchema"]["properties"]["note"]["default"] == {"title": "kept"}
+    assert tools["given"]["outputSchema"]["title"] == "Trip"  # as handed over
+    assert "$defs" in tools["tree"]["outputSchema"]
+    assert ours["ops"][5]["result"]["structuredContent"] == {"related": 7, "sends": True}
+    assert ours["ops"][-1]["result"]["content"][0]["text"] == "Unknown tool: 'no_such_tool'"
 
 
 def test_fastmcp_elicitation_shorthands(tmp_path: Path) -> None:

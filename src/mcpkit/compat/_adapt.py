@@ -22,16 +22,20 @@ import pydantic_core
 
 from mcpkit._defaults import DEFAULT
 from mcpkit._models import is_model, is_model_class
+from mcpkit.errors import McpError
 from mcpkit.server.content import _Media, content_block
 from mcpkit.server.context import Context as NativeContext
-from mcpkit.server.tools import ToolEntry, error_result
+from mcpkit.server.errors import ClientCapabilityError
+from mcpkit.server.mrtr import InputRequired
+from mcpkit.server.tools import ToolEntry, ToolRegistry, error_result
 
 __all__ = [
     "CompatToolEntry",
     "ToolFailure",
     "adapt",
+    "answer_unknown_tools",
     "compact_json_text",
-    "drop_titles",
+    "failures_as_results",
     "official_content",
     "official_schemas",
     "resolved_hints",
@@ -156,6 +160,73 @@ class ToolFailure:
 
     def __init__(self, text: str) -> None:
         self.text = text
+
+
+#: What a tool's exception must not turn into an error result: the protocol's own signals.
+PASS_THROUGH = (McpError, InputRequired, ClientCapabilityError)
+
+
+def failures_as_results(
+    failure: Callable[[Exception], ToolFailure],
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A wrapper for a tool function (sync or async): an exception it raises becomes the
+    error result ``failure`` makes of it, except the protocol's own signals
+    (:data:`PASS_THROUGH`), which propagate."""
+
+    def around(fn: Callable[..., Any]) -> Callable[..., Any]:
+        if inspect.iscoroutinefunction(fn):
+
+            async def acall(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return await fn(*args, **kwargs)
+                except PASS_THROUGH:
+                    raise
+                except Exception as exc:
+                    return failure(exc)
+
+            return acall
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except PASS_THROUGH:
+                raise
+            except Exception as exc:
+                return failure(exc)
+
+        return call
+
+    return around
+
+
+class _UnknownAsResult(ToolRegistry):
+    """A tool registry whose ``tools/call`` naming no tool answers an error result (the
+    text :attr:`unknown_text` makes of the name) instead of the JSON-RPC error -32602."""
+
+    unknown_text: Callable[[str], str]
+
+    def handlers(self) -> dict[str, Any]:
+        table = super().handlers()
+        call = table["tools/call"]
+
+        async def call_or_unknown(params: Any, rctx: Any) -> Any:
+            if type(params) is dict:
+                name = params.get("name")
+                if type(name) is str and name not in self.tools:
+                    try:
+                        self.lookup(params)  # a hidden tool shown to this caller is found
+                    except McpError:
+                        return error_result(self.unknown_text(name))
+            return await call(params, rctx)
+
+        return {**table, "tools/call": call_or_unknown}
+
+
+def answer_unknown_tools(registry: ToolRegistry, text: Callable[[str], str]) -> None:
+    """Make ``registry`` answer a call of a tool it does not have with an error result
+    reading ``text(name)``, as the official SDK's 1.x ``FastMCP`` and fastmcp do."""
+    registry.__class__ = _UnknownAsResult
+    typing.cast(_UnknownAsResult, registry).unknown_text = text
 
 
 class CompatToolEntry(ToolEntry):
@@ -314,22 +385,3 @@ def wrap_output(entry: ToolEntry) -> None:
         schema["$defs"] = defs
     entry.output = OutputSpec(schema, output.convert, wrap=True)
     entry.definition["outputSchema"] = schema
-
-
-def drop_titles(schema: Any) -> Any:
-    """``schema`` without the ``title`` annotations pydantic adds (property names kept)."""
-    if isinstance(schema, list):
-        return [drop_titles(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key == "title" and isinstance(value, str):
-            continue
-        if key in ("properties", "$defs", "definitions", "patternProperties") and isinstance(
-            value, dict
-        ):
-            out[key] = {name: drop_titles(sub) for name, sub in value.items()}
-        else:
-            out[key] = drop_titles(value)
-    return out

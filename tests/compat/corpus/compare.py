@@ -2,9 +2,11 @@
 driven by the official Python client, and compare what it saw after normalising only what
 differs by nature (the SDK's version string, timestamps).
 
-    python tests/compat/corpus/compare.py VENV SCRIPT.json -- CONSOLE_SCRIPT [ARG ...]
+    python tests/compat/corpus/compare.py VENV SCRIPT.json -- [NAME=VALUE ...] COMMAND [ARG ...]
 
-VENV holds the server, its SDK and mcpkit (``scripts/compat_corpus.sh`` makes it). Prints
+VENV holds the server, its SDK and mcpkit (``scripts/compat_corpus.sh`` makes it). Each
+side gets a scratch folder of its own, named ``{tmp}`` in the command line and in the
+script's arguments (and in what the client saw, before comparing). Prints
 ``same`` or the differences, and exits 0 or 1.
 """
 
@@ -21,7 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
-from tests.compat.test_unchanged import drive_both, normalised  # noqa: E402
+from tests.compat.test_unchanged import normalised, report_of, start  # noqa: E402
 
 _TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([+-]\d{2}:?\d{2}|Z)?")
 
@@ -61,6 +63,16 @@ def differences(theirs: Any, ours: Any, path: str = "") -> list[str]:
     )
 
 
+def _assignments(words: list[str]) -> int:
+    """How many of ``words`` lead the command as ``NAME=value`` environment settings."""
+    count = 0
+    for word in words:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", word):
+            break
+        count += 1
+    return count
+
+
 def main() -> int:
     argv = sys.argv[1:]
     cut = argv.index("--")
@@ -92,9 +104,18 @@ def main() -> int:
                 check=False,
             )
         line = [[arg.replace("{tmp}", str(folder)) for arg in command] for folder in scratch]
-        theirs_cmd = [str(bin_dir / line[0][0]), *line[0][1:]]
-        ours_cmd = [str(bin_dir / "python"), "-m", "mcpkit.compat", *line[1]]
-        theirs, ours = drive_both(script, theirs_cmd, ours_cmd, Path(tmp))
+        # Leading NAME=value words are the server's environment (through env(1)).
+        env = [side[: _assignments(side)] for side in line]
+        line = [side[len(e) :] for side, e in zip(line, env, strict=True)]
+        theirs_cmd = ["env", *env[0], str(bin_dir / line[0][0]), *line[0][1:]]
+        ours_cmd = ["env", *env[1], str(bin_dir / "python"), "-m", "mcpkit.compat", *line[1]]
+        # {tmp} in the script's arguments too: each side's own folder.
+        scripts = [json.loads(json.dumps(script).replace("{tmp}", str(f))) for f in scratch]
+        runs = (
+            start(scripts[0], theirs_cmd, Path(tmp), "theirs"),
+            start(scripts[1], ours_cmd, Path(tmp), "ours"),
+        )
+        theirs, ours = report_of(runs[0], "theirs"), report_of(runs[1], "ours")
     theirs, ours = (
         json.loads(json.dumps(r).replace(str(f), "{tmp}"))
         for r, f in zip((theirs, ours), scratch, strict=True)

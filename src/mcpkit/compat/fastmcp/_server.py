@@ -16,13 +16,15 @@ from mcpkit.compat._adapt import (
     CompatToolEntry,
     ToolFailure,
     adapt,
+    answer_unknown_tools,
     compact_json_text,
-    drop_titles,
+    failures_as_results,
     official_content,
     resolved_hints,
 )
 from mcpkit.compat.fastmcp.context import Context
 from mcpkit.compat.fastmcp.docstrings import parse_docstring
+from mcpkit.compat.fastmcp.schemas import dereferenced, pruned_titles
 from mcpkit.compat.mcp.server.mcpserver.exceptions import MCPServerError
 from mcpkit.compat.mcp.server.mcpserver.server import MCPServer, _http_options
 from mcpkit.jsonrpc import JSONObject
@@ -95,6 +97,7 @@ class FastMCP(MCPServer[Any]):
         self.settings = settings
         self._mask = bool(mask_error_details)
         self.native.log_bridge = True  # get_context() finds the request's Context
+        answer_unknown_tools(self.native.tools, lambda name: f"Unknown tool: {name!r}")
         for fn in tools or ():
             self.add_tool(fn)
 
@@ -209,6 +212,7 @@ class FastMCP(MCPServer[Any]):
             structured = False
         if output_schema is None or output_schema is DEFAULT:
             output_schema = None
+        given_schema = output_schema
         doc = parse_docstring(fn)
         annotated_title = (
             annotations.get("title")
@@ -230,20 +234,18 @@ class FastMCP(MCPServer[Any]):
         entry.__class__ = FastToolEntry
         if not (description or doc.description):
             entry.definition.pop("description", None)
-        entry.definition["inputSchema"] = {
-            "properties": {},
-            **drop_titles(entry.definition["inputSchema"]),
-        }
-        _describe_parameters(entry.definition["inputSchema"], doc.parameters)
+        arguments = {"properties": {}, **pruned_titles(entry.definition["inputSchema"])}
+        _describe_parameters(arguments, doc.parameters)
+        entry.definition["inputSchema"] = dereferenced(arguments)
         if "outputSchema" in entry.definition:
-            out = drop_titles(entry.definition["outputSchema"])
-            if entry.output is not None and entry.output.wrap:
-                out["x-fastmcp-wrap-result"] = True
-            entry.definition["outputSchema"] = out
+            out = entry.definition["outputSchema"]
+            if given_schema is None:  # generated: annotations pruned; given: as written
+                out = pruned_titles(out)
+                if entry.output is not None and entry.output.wrap:
+                    out["x-fastmcp-wrap-result"] = True
+            entry.definition["outputSchema"] = dereferenced(out)
 
     def _failures(self, tool_name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        from mcpkit.compat.mcp.server.mcpserver.server import _PASS_THROUGH
-
         mask = self._mask
 
         def failure(exc: Exception) -> ToolFailure:
@@ -253,30 +255,7 @@ class FastMCP(MCPServer[Any]):
                 return ToolFailure(f"Error calling tool {tool_name!r}")
             return ToolFailure(f"Error calling tool {tool_name!r}: {exc}")
 
-        def around(fn: Callable[..., Any]) -> Callable[..., Any]:
-            if inspect.iscoroutinefunction(fn):
-
-                async def acall(*args: Any, **kwargs: Any) -> Any:
-                    try:
-                        return await fn(*args, **kwargs)
-                    except _PASS_THROUGH:
-                        raise
-                    except Exception as exc:
-                        return failure(exc)
-
-                return acall
-
-            def call(*args: Any, **kwargs: Any) -> Any:
-                try:
-                    return fn(*args, **kwargs)
-                except _PASS_THROUGH:
-                    raise
-                except Exception as exc:
-                    return failure(exc)
-
-            return call
-
-        return around
+        return failures_as_results(failure)
 
     # -- resources ----------------------------------------------------------------------------
 

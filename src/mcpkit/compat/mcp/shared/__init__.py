@@ -1,1 +1,1 @@
-"""``mcp.shared`` on mcpkit: its exceptions."""
+"""``mcp.shared`` on mcpkit: its exceptions and message wrapper."""

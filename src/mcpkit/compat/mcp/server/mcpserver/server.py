@@ -13,6 +13,7 @@ from mcpkit.compat._adapt import (
     CompatToolEntry,
     ToolFailure,
     adapt,
+    failures_as_results,
     is_typing_dict,
     no_structured_output,
     official_schemas,
@@ -29,8 +30,6 @@ from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject
 from mcpkit.server.app import Server, ServerHTTPApp
 from mcpkit.server.context import Context as NativeContext
-from mcpkit.server.errors import ClientCapabilityError
-from mcpkit.server.mrtr import InputRequired
 from mcpkit.server.tool_options import ToolOptions
 from mcpkit.server.tools import wire_dict
 
@@ -38,9 +37,6 @@ __all__ = ["MCPServer"]
 
 LifespanResultT = TypeVar("LifespanResultT")
 F = TypeVar("F", bound=Callable[..., Any])
-
-#: What a tool's exception must not turn into an error result: the protocol's own signals.
-_PASS_THROUGH = (McpError, InputRequired, ClientCapabilityError)
 
 
 class MCPServer(Generic[LifespanResultT]):
@@ -438,35 +434,12 @@ def _failures_as_results(
     <message>`` for a ``ToolError`` or ``ResourceError`` (for anything, ``show_all``: 1.x),
     else ``Error executing tool <name>`` (the message is not shown)."""
 
-    def around(fn: Callable[..., Any]) -> Callable[..., Any]:
-        def failure(exc: Exception) -> ToolFailure:
-            if show_all or isinstance(exc, ToolError | ResourceError):
-                return ToolFailure(f"Error executing tool {tool_name}: {exc}")
-            return ToolFailure(f"Error executing tool {tool_name}")
+    def failure(exc: Exception) -> ToolFailure:
+        if show_all or isinstance(exc, ToolError | ResourceError):
+            return ToolFailure(f"Error executing tool {tool_name}: {exc}")
+        return ToolFailure(f"Error executing tool {tool_name}")
 
-        if inspect.iscoroutinefunction(fn):
-
-            async def acall(*args: Any, **kwargs: Any) -> Any:
-                try:
-                    return await fn(*args, **kwargs)
-                except _PASS_THROUGH:
-                    raise
-                except Exception as exc:
-                    return failure(exc)
-
-            return acall
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return fn(*args, **kwargs)
-            except _PASS_THROUGH:
-                raise
-            except Exception as exc:
-                return failure(exc)
-
-        return call
-
-    return around
+    return failures_as_results(failure)
 
 
 def _resource_value(fn: Callable[..., Any]) -> Callable[..., Any]:
