@@ -123,6 +123,8 @@ def all_impls() -> list[Impl]:
             modern=True,
         ),
         Impl("fastmcp", "fastmcp", "ref", "fastmcp_server.py"),
+        # The same file as fastmcp, on mcpkit through the compat import.
+        Impl("mcpkit-fastmcp", "fastmcp file on mcpkit", "main", "compat_fastmcp.py", modern=True),
         Impl("ts", "TS SDK", "node", "ts_server.mjs"),
         Impl("ts2", "TS SDK v2", "node22", "ts2_server.mjs", modern=True),
     ]
@@ -793,6 +795,7 @@ def render(impls: list[Impl], results: Results, workloads: list[str], budget: Bu
         ("mcpkit", "ts", "mcpkit / TS SDK"),
         ("mcpkit", "raw", "mcpkit / raw asyncio"),
         ("mcpkit-compat", "mcp-mcpserver", "MCPServer file: mcpkit / mcp"),
+        ("mcpkit-fastmcp", "fastmcp", "fastmcp file: mcpkit / fastmcp"),
     ]
     if any(i.key == "mcpkit-granian" for i in impls):  # the ASGI servers side by side
         ratio_refs.append(("mcpkit-granian", "mcpkit", "mcpkit: granian / uvicorn"))
@@ -890,6 +893,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help=f"comma-separated subset of: {','.join(w.key for w in WORKLOADS)}",
     )
     p.add_argument(
+        "--publish",
+        action="store_true",
+        help="also write the results to docs/performance/results.json and redraw the charts\n"
+        "beside it (bench/charts.py): the run the docs show",
+    )
+    p.add_argument(
         "--no-setup",
         action="store_true",
         help="never create bench/.venv-ref or bench/.node-ref (missing ones are n/a)",
@@ -938,6 +947,7 @@ async def main_async(args: argparse.Namespace) -> int:
             "mcpkit-sync": mcpkit_version(),
             "mcpkit-granian": mcpkit_version(),
             "mcpkit-compat": mcpkit_version(),
+            "mcpkit-fastmcp": mcpkit_version(),
             "mcp-lowlevel": versions.get("mcp", ""),
             "mcp-mcpserver": versions.get("mcp", ""),
             "fastmcp": versions.get("fastmcp", ""),
@@ -1000,6 +1010,12 @@ async def main_async(args: argparse.Namespace) -> int:
             indent=1,
         )
     )
+    if args.publish and not args.smoke:
+        import charts  # bench/charts.py; needs pygal (the dev extra)
+
+        charts.PUBLISHED.parent.mkdir(parents=True, exist_ok=True)
+        charts.PUBLISHED.write_text(out.read_text())
+        charts.main([str(charts.PUBLISHED)])
     print(
         f"Raw results: {out.relative_to(BENCH.parent)}; server logs: "
         f"{logdir.relative_to(BENCH.parent)}/",

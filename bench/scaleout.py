@@ -1,32 +1,47 @@
 """What sharing costs: 3 replicas behind nginx on Redis vs 1 process with the memory store.
 
-Usage: python bench/scaleout.py [--calls N] [--clients K] [--rounds R] [--smoke]
+Usage: python bench/scaleout.py [--calls N] [--clients K] [--tasks T] [--listeners L]
+                                [--rounds R] [--smoke]
 
-The same echo workload (``tools/call`` of ``echo``, ``--clients`` clients at once, each
-making ``--calls`` calls one after the other) in both eras of mcpkit's Client against:
+Three workloads, in both eras of mcpkit's Client where they have two, against:
 
 - memory, 1 process: one server process with the default (memory) store, direct;
 - redis, 1 process: one replica on Redis, direct (what Redis itself costs);
 - redis, 3 + nginx: three replicas on Redis behind nginx round-robin, no stickiness.
 
-A 2025 session on Redis refreshes its state and writes each event to the log (one pipeline
-each way); a 2026-07-28 echo call touches nothing shared. Every configuration runs once per
-round, interleaved, so a loaded machine slows them alike; the table gives calls/s (total
-over the clients) and the p99 of one call's latency in milliseconds, the median over the
-rounds. ``--smoke``: one tiny round whose every answer is checked (exits 1 on a wrong one).
-Bounded: every call has a 30 s timeout and the run at most ``--calls * --clients * --rounds``
-calls per configuration and era.
+1. echo: ``--clients`` clients at once, each making ``--calls`` ``tools/call`` of ``echo``
+   one after the other (a 2025 session on Redis refreshes its state and writes each event
+   to the log, one pipeline each way; a 2026-07-28 call touches nothing shared);
+2. tasks: the same clients each create ``--tasks`` tasks of ``slow`` (1 ms) one after the
+   other, each polled to its end and its result fetched;
+3. listen fan-out: ``--listeners`` 2026-07-28 ``subscriptions/listen`` streams (spread over
+   the replicas by nginx), one tool list change made on one replica: how long each stream
+   takes to deliver ``notifications/tools/list_changed`` (median and last).
+
+Server CPU per call is utime + stime of the mcpkit processes over the measurement, divided by
+the calls (all replicas together), the redis-server's beside it. Every configuration runs
+once per round, interleaved, so a loaded machine slows them alike; the tables give the
+median over the rounds. ``--smoke``: one tiny round whose every answer is checked (exits 1
+on a wrong answer or a missed notification). Bounded: every call has a 30 s timeout, a
+fan-out waits at most 10 s for its deliveries.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -44,6 +59,39 @@ from mcpkit import Client  # noqa: E402
 
 ERAS = ("legacy", "2026-07-28")
 CONFIGS = ("memory, 1 process", "redis, 1 process", "redis, 3 + nginx")
+ERA_LABEL = {"legacy": "2025 session", "2026-07-28": "2026-07-28"}
+MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "bench-fanout", "version": "1"},
+}
+
+
+@dataclass
+class Target:
+    """One configuration: where to send requests and whose CPU is its server's."""
+
+    url: str
+    servers: list[int]  # the mcpkit processes' pids
+    redis: int | None  # redis-server's pid (None on the memory store)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """utime + stime of the processes (all their threads), seconds."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # fields 14 and 15 of proc(5)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Sample:
+    rate: float  # calls (or tasks) per second, all clients together
+    p99_ms: float
+    server_us: float  # server CPU per call
+    redis_us: float  # redis-server CPU per call
+    wrong: int
 
 
 async def one_client(url: str, era: str, calls: int, latencies: list[float], tag: str) -> int:
@@ -60,16 +108,102 @@ async def one_client(url: str, era: str, calls: int, latencies: list[float], tag
     return wrong
 
 
-async def measure(url: str, era: str, calls: int, clients: int) -> tuple[float, float, int]:
-    latencies: list[float] = []
+async def one_tasker(url: str, era: str, tasks: int, latencies: list[float]) -> int:
+    """Creates ``tasks`` tasks of ``slow`` one after the other, polling each to its end."""
+    wrong = 0
+    async with Client(url, era=era, timeout=30) as client:  # type: ignore[arg-type]
+        for _ in range(tasks):
+            start = time.perf_counter()
+            handle = await client.start_tool_task("slow", {"seconds": 0.001})
+            result = await handle.result(timeout=30)
+            latencies.append(time.perf_counter() - start)
+            text = result.content[0].text  # type: ignore[union-attr]
+            if handle.task_id is None or not text.endswith(" slept 0.001"):
+                wrong += 1
+    return wrong
+
+
+async def measure(target: Target, clients: list[Awaitable[int]], latencies: list[float]) -> Sample:
+    before = cpu_seconds(target.servers)
+    redis_before = cpu_seconds([target.redis]) if target.redis else 0.0
     start = time.perf_counter()
-    wrongs = await asyncio.gather(
-        *(one_client(url, era, calls, latencies, f"c{k}") for k in range(clients))
-    )
+    wrongs = await asyncio.gather(*clients)
     elapsed = time.perf_counter() - start
+    server = cpu_seconds(target.servers) - before
+    redis = cpu_seconds([target.redis]) - redis_before if target.redis else 0.0
     latencies.sort()
-    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
-    return len(latencies) / elapsed, p99, sum(wrongs)
+    n = len(latencies)
+    p99 = latencies[min(n - 1, int(n * 0.99))] * 1000
+    return Sample(n / elapsed, p99, server / n * 1e6, redis / n * 1e6, sum(wrongs))
+
+
+def modern(rid: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": rid,
+        "method": method,
+        "params": {**params, "_meta": MODERN_META},
+    }
+
+
+def modern_headers(method: str, name: str | None = None) -> dict[str, str]:
+    headers = {
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": method,
+    }
+    if name is not None:
+        headers["Mcp-Name"] = name
+    return headers
+
+
+async def fanout(url: str, listeners: int) -> tuple[list[float], int]:
+    """Opens ``listeners`` 2026-07-28 ``subscriptions/listen`` streams, waits until every one
+    is acknowledged, then calls ``changed`` (the tool list changed) once: the time from that
+    call to each stream's ``notifications/tools/list_changed``, and how many never got it."""
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=8)
+    delays: list[float] = []
+    acked = 0
+    every_ack = asyncio.Event()
+    changed_at = 0.0
+    async with httpx.AsyncClient(limits=limits, timeout=httpx.Timeout(60.0)) as http:
+
+        async def listen(k: int) -> None:
+            nonlocal acked
+            body = modern(k, "subscriptions/listen", {"notifications": {"toolsListChanged": True}})
+            headers = modern_headers("subscriptions/listen")
+            async with http.stream("POST", url, json=body, headers=headers) as response:
+                async for line in response.aiter_lines():
+                    if not line.startswith("data:"):
+                        continue
+                    method = orjson.loads(line[5:]).get("method")
+                    if method == "notifications/subscriptions/acknowledged":
+                        acked += 1
+                        if acked == listeners:
+                            every_ack.set()
+                    elif method == "notifications/tools/list_changed":
+                        delays.append(time.perf_counter() - changed_at)
+                        return
+
+        streams = [asyncio.create_task(listen(k)) for k in range(1, listeners + 1)]
+        try:
+            await asyncio.wait_for(every_ack.wait(), 60)
+            changed_at = time.perf_counter()
+            call = modern(0, "tools/call", {"name": "changed", "arguments": {}})
+            answer = await http.post(
+                url, json=call, headers=modern_headers("tools/call", "changed")
+            )
+            answer.raise_for_status()
+            await asyncio.wait(streams, timeout=10)
+        finally:
+            for stream in streams:
+                stream.cancel()
+            await asyncio.gather(*streams, return_exceptions=True)
+    return sorted(delays), listeners - len(delays)
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
 
 
 async def run(args: argparse.Namespace) -> int:
@@ -78,53 +212,131 @@ async def run(args: argparse.Namespace) -> int:
         cluster = start_deployment(directory)
         memory = Replica("m1", free_port(), "", directory / "m1.log", memory=True)
         single = Replica("s1", free_port(), cluster.redis.url, directory / "s1.log")
+        calls: dict[tuple[str, str], list[Sample]] = {}
+        tasks: dict[tuple[str, str], list[Sample]] = {}
+        fan: dict[str, list[tuple[float, float, int]]] = {}
+        wrong = 0
         try:
             for extra in (memory, single):
                 extra.spawn()
             for extra in (memory, single):
                 wait_port(extra.port, extra.proc)
-            urls = dict(
-                zip(CONFIGS, (direct_url(memory), direct_url(single), cluster.url), strict=True)
-            )
-            results: dict[tuple[str, str], list[tuple[float, float]]] = {}
-            wrong = 0
+            redis_pid = cluster.redis.proc.pid if cluster.redis.proc else None
+            targets = {
+                CONFIGS[0]: Target(direct_url(memory), [pid(memory)], None),
+                CONFIGS[1]: Target(direct_url(single), [pid(single)], redis_pid),
+                CONFIGS[2]: Target(cluster.url, [pid(r) for r in cluster.replicas], redis_pid),
+            }
             for _ in range(args.rounds):
                 for era in ERAS:
-                    for config in CONFIGS:
-                        rate, p99, bad = await measure(urls[config], era, args.calls, args.clients)
-                        wrong += bad
-                        results.setdefault((config, era), []).append((rate, p99))
+                    for config, target in targets.items():
+                        lat: list[float] = []
+                        echo = [
+                            one_client(target.url, era, args.calls, lat, f"c{k}")
+                            for k in range(args.clients)
+                        ]
+                        sample = await measure(target, echo, lat)
+                        wrong += sample.wrong
+                        calls.setdefault((config, era), []).append(sample)
+                        lat = []
+                        work = [
+                            one_tasker(target.url, era, args.tasks, lat)
+                            for _ in range(args.clients)
+                        ]
+                        sample = await measure(target, work, lat)
+                        wrong += sample.wrong
+                        tasks.setdefault((config, era), []).append(sample)
+                for config, target in targets.items():
+                    delays, missed = await fanout(target.url, args.listeners)
+                    wrong += missed
+                    last = delays[-1] * 1000 if delays else float("nan")
+                    fan.setdefault(config, []).append((median(delays) * 1000, last, missed))
         finally:
             memory.stop()
             single.stop()
             stop_deployment(cluster)
     if args.smoke:
-        print(
-            f"smoke run: checked the answers only ({len(results)} configuration x era runs, ",
-            end="",
-        )
-        print(f"{wrong} wrong)")
+        runs = len(calls) + len(tasks) + len(fan)
+        print(f"smoke run: checked the answers only ({runs} runs, {wrong} wrong or missed)")
         return 1 if wrong else 0
-    print(f"echo, {args.clients} clients x {args.calls} calls, median of {args.rounds} rounds")
-    print(f"{'configuration':<20} {'era':<11} {'calls/s':>9} {'p99 ms':>8}")
-    for era in ERAS:
-        for config in CONFIGS:
-            rows = results[(config, era)]
-            rate = statistics.median(r for r, _ in rows)
-            p99 = statistics.median(p for _, p in rows)
-            print(f"{config:<20} {era:<11} {rate:>9.0f} {p99:>8.1f}")
+    print(report(args, calls, tasks, fan))
     return 1 if wrong else 0
+
+
+def pid(replica: Replica) -> int:
+    assert replica.proc is not None
+    return replica.proc.pid
+
+
+def report(
+    args: argparse.Namespace,
+    calls: dict[tuple[str, str], list[Sample]],
+    tasks: dict[tuple[str, str], list[Sample]],
+    fan: dict[str, list[tuple[float, float, int]]],
+) -> str:
+    lines = [
+        f"Medians of {args.rounds} interleaved rounds; server CPU is the mcpkit processes' "
+        "(all replicas), redis the redis-server's, per call or task.",
+        "",
+        f"echo, {args.clients} clients x {args.calls} calls",
+        "",
+        "| configuration | era | calls/s | p99 ms | server µs/call | redis µs/call |",
+        "|---|---|---|---|---|---|",
+    ]
+
+    def row(table: dict[tuple[str, str], list[Sample]], config: str, era: str) -> str:
+        s = table[(config, era)]
+        cells = [median([x.rate for x in s]), median([x.p99_ms for x in s])]
+        cells += [median([x.server_us for x in s]), median([x.redis_us for x in s])]
+        return (
+            f"| {config} | {ERA_LABEL[era]} | {cells[0]:,.0f} | {cells[1]:.1f} | "
+            f"{cells[2]:.0f} | {cells[3]:.0f} |"
+        )
+
+    lines += [row(calls, c, e) for e in ERAS for c in CONFIGS]
+    for era in ERAS:
+        mem = median([x.server_us for x in calls[(CONFIGS[0], era)]])
+        red = median([x.server_us for x in calls[(CONFIGS[1], era)]])
+        lines.append(
+            f"\n{ERA_LABEL[era]}: one replica on Redis spends {red / mem:.2f}x the server CPU "
+            "per call of the memory store"
+        )
+    lines += [
+        "",
+        f"tasks: {args.clients} clients x {args.tasks} tasks of `slow` (1 ms), each created "
+        "and polled to its end",
+        "",
+        "| configuration | era | tasks/s | p99 ms | server µs/task | redis µs/task |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += [row(tasks, c, e) for e in ERAS for c in CONFIGS]
+    lines += [
+        "",
+        f"listen fan-out: {args.listeners} 2026-07-28 listeners, one tool list change",
+        "",
+        "| configuration | median delivery ms | last delivery ms | missed |",
+        "|---|---|---|---|",
+    ]
+    for config in CONFIGS:
+        runs = fan[config]
+        lines.append(
+            f"| {config} | {median([r[0] for r in runs]):.1f} | "
+            f"{median([r[1] for r in runs]):.1f} | {sum(r[2] for r in runs)} |"
+        )
+    return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--tasks", type=int, default=50, help="tasks per client")
+    parser.add_argument("--listeners", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--smoke", action="store_true")
     args = parser.parse_args()
     if args.smoke:
-        args.calls, args.clients, args.rounds = 5, 2, 1
+        args.calls, args.clients, args.rounds, args.tasks, args.listeners = 5, 2, 1, 2, 20
     sys.exit(asyncio.run(run(args)))
 
 

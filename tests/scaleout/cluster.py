@@ -176,7 +176,7 @@ daemon off;
 worker_processes 1;
 pid {dir}/nginx.pid;
 error_log {dir}/nginx-error.log warn;
-events {{ worker_connections 1024; }}
+events {{ worker_connections 8192; }}
 http {{
     access_log off;
     client_body_temp_path {dir}/body;
