@@ -12,12 +12,13 @@ import httpx
 import pytest
 
 from mcpkit import Server
+from mcpkit.server.serving import serve_http
 
 
 async def serve_until_announced(
     app: Server, capsys: pytest.CaptureFixture[str], **options: object
 ) -> tuple[asyncio.Task[None], str]:
-    task = asyncio.get_running_loop().create_task(app._serve_http(port=0, **options))
+    task = asyncio.get_running_loop().create_task(serve_http(app, port=0, **options))
     seen = ""
     async with asyncio.timeout(30):
         while "Ctrl-C stops" not in seen:
@@ -29,7 +30,7 @@ async def serve_until_announced(
 
 
 async def stop(task: asyncio.Task[None]) -> None:
-    os.kill(os.getpid(), signal.SIGTERM)  # the handler _serve_http installed sets its stop
+    os.kill(os.getpid(), signal.SIGTERM)  # the handler serve_http installed sets its stop
     async with asyncio.timeout(30):
         await task
     asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import functools
 import inspect
 import logging
@@ -30,7 +29,6 @@ from collections.abc import (
     Awaitable,
     Callable,
     Collection,
-    Coroutine,
     Iterable,
     Mapping,
 )
@@ -1327,159 +1325,17 @@ class Server(Generic[LifespanT]):
         from N processes (:mod:`mcpkit.transports.http.workers`; without a store they serve
         stateless HTTP only, and say so).
         """
-        # uvloop's event loop when it is installed (the http extra brings it), for stdio too:
-        # about a third less CPU per message than asyncio's own loop on the pipes.
-        try:
-            import uvloop
-        except ImportError:
-            factory = None
-        else:
-            factory = uvloop.new_event_loop
-        from mcpkit.settings import configure_logging, env_store, run_options
+        from mcpkit.server import serving
 
-        transport, options = run_options(transport, options)
-        configure_logging(options.get("log_level"))
-        store = env_store()
-        if store is not None and self.store_backend is None:
-            self.use_store(store)
-        if transport == "stdio":
-            options.pop("log_level", None)
-            coro: Coroutine[Any, Any, None] = self.run_stdio(**options)
-        elif transport in ("http", "streamable-http", "sse"):
-            from mcpkit.transports.http.options import FIELDS, HttpServerOptions
-
-            # The app's settings travel as one value from here on.
-            settings = {name: options.pop(name) for name in list(options) if name in FIELDS}
-            if transport == "sse":
-                settings.setdefault("legacy_sse", True)
-            options["options"] = HttpServerOptions.merged(options.pop("options", None), settings)
-            workers = options.pop("workers", None)
-            if workers is not None and workers != 1:
-                self._run_workers(workers, factory, **options)
-                return
-            coro = self._serve_http(**options)
-        else:
-            raise ValueError(
-                f"Unknown transport {transport!r}: use 'stdio', 'http' (or 'streamable-http') "
-                "or 'sse'"
-            )
-        # Ctrl-C is how a served process is meant to end: no traceback for it.
-        with contextlib.suppress(KeyboardInterrupt), asyncio.Runner(loop_factory=factory) as r:
-            r.run(coro)
-
-    def _run_workers(
-        self,
-        workers: int,
-        factory: Callable[[], asyncio.AbstractEventLoop] | None,
-        host: str = "127.0.0.1",
-        port: int = 8000,
-        path: str = "/mcp",
-        **options: Any,
-    ) -> None:
-        """``run("http", workers=N)``: N forked processes serving one port."""
-        import sys
-
-        from mcpkit.transports.http import workers as pool
-        from mcpkit.transports.http.serve import choose_server
-
-        if options.get("observability_port") is not None:
-            raise ValueError("workers serve no observability_port: use health/metrics")
-        if choose_server(options.get("server", "auto")) == "granian":
-            raise ValueError("workers serve with uvicorn, not granian")
-        settings: HttpServerOptions = options["options"]
-        if settings.legacy_sse and self.store_backend is None:
-            raise ValueError("the 2024-11-05 HTTP+SSE sessions of workers need a store")
-        store = self.store_backend is not None
-        stateless, message = pool.plan_state(workers, stateless=settings.stateless, store=store)
-        options["options"] = dataclasses.replace(settings, stateless=stateless)
-        sockets, bound = pool.listen_sockets(host, port, workers)
-        from mcpkit.server.request_state import KEYS_ENV, generate_key
-
-        pool.share_request_state_keys(KEYS_ENV, generate_key)
-        shown = f"[{host}]" if ":" in host else host
-        sys.stderr.write(
-            f"mcpkit: serving {self.name} {self.version} on http://{shown}:{bound}{path} "
-            f"(Streamable HTTP, {workers} workers; Ctrl-C stops, SIGHUP restarts the workers)\n"
-            + ("" if message is None else f"mcpkit: {message}\n")
-        )
-        sys.stderr.flush()
-
-        def serve(sock: Any) -> None:
-            with asyncio.Runner(loop_factory=factory) as runner:
-                runner.run(self._serve_http(host, bound, path, sockets=[sock], **options))
-
-        code = pool.supervise(serve, sockets, workers)
-        if code:
-            raise SystemExit(code)
-
-    async def _serve_http(
-        self,
-        host: str = "127.0.0.1",
-        port: int = 8000,
-        path: str = "/mcp",
-        sockets: list[Any] | None = None,
-        log_level: str | None = None,
-        **options: Any,
-    ) -> None:
-        import signal
-        import sys
-
-        from mcpkit.transports.http import running
-
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(signal.SIGTERM, stop.set)
-        observability_port = options.pop("observability_port", None)
-        server = options.pop("server", "auto")
-        health, metrics = options.pop("health", False), options.pop("metrics", False)
-        if observability_port is None:
-            options.update(health=health, metrics=metrics)
-        asgi = self.http_app(path, **options)
-        async with contextlib.AsyncExitStack() as stack:
-            # The server choice is passed on only when one was made.
-            choice: dict[str, Any] = {} if server == "auto" else {"server": server}
-            if sockets is not None:
-                choice["sockets"] = sockets
-            if log_level is not None:
-                choice["log_level"] = log_level
-            base = await stack.enter_async_context(running(asgi, host=host, port=port, **choice))
-            if sockets is not None:  # a worker: the parent has said where it serves
-                await stop.wait()
-                return
-            probes = ""
-            if observability_port is not None:
-                from mcpkit.server.probes import probes_for
-
-                side = probes_for(self, asgi.app, health=health or not metrics, metrics=metrics)
-                at = await stack.enter_async_context(
-                    running(side, host=host, port=observability_port, **choice)
-                )
-                probes = f"; {', '.join(side.routes)} on {at}"
-            sys.stderr.write(
-                f"mcpkit: serving {self.name} {self.version} on {base}{path} "
-                f"(Streamable HTTP{probes}; Ctrl-C stops)\n"
-            )
-            sys.stderr.flush()
-            await stop.wait()
+        serving.run(self, transport, options)
 
     async def run_stdio(self, **session_kwargs: Any) -> None:
         """Serve one client over this process's stdin/stdout (``max_message_size``, bytes,
         and ``drain_timeout``, the seconds requests received before stdin's end of file get
         to finish, go to the transport; the rest to the session)."""
-        from mcpkit.transports.stdio import (
-            DEFAULT_DRAIN_TIMEOUT,
-            DEFAULT_MAX_MESSAGE_SIZE,
-            StdioServerTransport,
-        )
+        from mcpkit.server.serving import serve_stdio
 
-        limit = session_kwargs.pop("max_message_size", DEFAULT_MAX_MESSAGE_SIZE)
-        drain = session_kwargs.pop("drain_timeout", DEFAULT_DRAIN_TIMEOUT)
-        async with self.running():
-            transport = StdioServerTransport(max_message_size=limit, drain_timeout=drain)
-            session = self.session(transport, **session_kwargs)
-            await session.start()
-            await session.wait_closed()
+        await serve_stdio(self, **session_kwargs)
 
     def http_app(
         self,
@@ -1550,10 +1406,17 @@ class Server(Generic[LifespanT]):
                 raise ValueError(f"custom route {clash[0]!r} is the MCP endpoint's path")
             asgi.routes = CustomRoutes(self._custom_routes)
         if health or metrics:
-            from mcpkit.server.probes import probes_for
-
-            asgi.probes = probes_for(self, inner, health=health, metrics=metrics)
+            asgi.probes = self.probe_app(inner, health=health, metrics=metrics)
         return asgi
+
+    def probe_app(
+        self, http_app: StreamableHTTPApp | None = None, *, health: bool, metrics: bool
+    ) -> ObservabilityApp:
+        """The ``/healthz``, ``/readyz`` and ``/metrics`` app of this server (and of its
+        Streamable HTTP app); see :mod:`mcpkit.transports.http.health`."""
+        from mcpkit.server.probes import probes_for
+
+        return probes_for(self, http_app, health=health, metrics=metrics)
 
     # -- notifications from clients -------------------------------------------------------------
 
