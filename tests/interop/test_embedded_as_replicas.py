@@ -3,7 +3,8 @@ URL, driven by mcpkit's client and the official Python and TypeScript SDKs' clie
 code is issued by one replica (``/authorize`` goes to r0), redeemed at another and the
 refresh served by a third (``/token`` alternates between r1 and r2); MCP requests go round
 robin over all three (sessions in Redis). Each replica records what it served, so the test
-sees where each step happened rather than assuming it."""
+sees where each step happened rather than assuming it. A revocation at one replica ends the
+client's refresh and access tokens at every replica (``check_revocation``)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from mcpkit.auth import (
     RedisAuthStore,
     headless_authorization_handler,
 )
+from mcpkit.errors import McpkitError
 from mcpkit.redis import RedisBackend
 from mcpkit.transports.http import running
 from tests.auth.conftest import Late
@@ -163,6 +165,7 @@ async def cluster(tmp_path: Path) -> AsyncIterator[Cluster]:
                     scopes_supported=["mcp"],
                     store=store,
                     signing_key=key,
+                    check_revocation=True,
                 )
                 record(issuer, name, cluster.served)
                 app = Server("replica", auth=issuer.resource_server(), store=backend)
@@ -185,6 +188,41 @@ async def cluster(tmp_path: Path) -> AsyncIterator[Cluster]:
         for backend in backends:
             await backend.aclose()
         redis.stop()
+
+
+async def check_revocation(
+    cluster: Cluster,
+    client_id: str,
+    tokens: dict[str, Any],
+    secret: str | None = None,
+    method: str | None = None,
+) -> None:
+    """The client's refresh token revoked in its name at one replica: no replica accepts
+    its access token or refreshes it any more."""
+    import httpx
+
+    me: dict[str, str] = {"client_id": client_id}
+    auth: Any = None
+    if secret is not None and method == "client_secret_basic":
+        auth = httpx.BasicAuth(client_id, secret)
+    elif secret is not None:
+        me["client_secret"] = secret
+    access, refresh = tokens["access_token"], tokens["refresh_token"]
+    for issuer in cluster.issuers:
+        assert (await issuer.resource_server()._verify(access)).subject == "grace"  # type: ignore[misc]
+    async with httpx.AsyncClient(timeout=30) as http:
+        r = await http.post(cluster.url + "/revoke", data={"token": refresh, **me}, auth=auth)
+        assert r.status_code == 200, r.text
+        for _ in range(2):  # /token alternates between r1 and r2
+            r = await http.post(
+                cluster.url + "/token",
+                data={"grant_type": "refresh_token", "refresh_token": refresh, **me},
+                auth=auth,
+            )
+            assert r.status_code == 400 and r.json()["error"] == "invalid_grant"
+    for issuer in cluster.issuers:
+        with pytest.raises(McpkitError, match="revoked"):
+            await issuer.resource_server()._verify(access)  # type: ignore[misc]
 
 
 def check_spread(cluster: Cluster) -> None:
@@ -214,6 +252,12 @@ async def test_mcpkit_client_on_three_replicas(cluster: Cluster) -> None:
         second = await tokens.get_token(url)
         assert second is not None and second.refresh_token != first.refresh_token
     check_spread(cluster)
+    client = await tokens.get_client(cluster.url)
+    assert client is not None
+    held = {"access_token": second.access_token, "refresh_token": second.refresh_token}
+    await check_revocation(
+        cluster, client.client_id, held, client.client_secret, client.token_endpoint_auth_method
+    )
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
@@ -234,6 +278,13 @@ async def test_official_python_client_on_three_replicas(cluster: Cluster, mode: 
     report = json.loads(out)
     assert report["first"] == report["second"] == "grace mcp" and report["refreshed"] is True
     check_spread(cluster)
+    await check_revocation(
+        cluster,
+        report["client_id"],
+        report["tokens"],
+        report["client_secret"],
+        report["token_endpoint_auth_method"],
+    )
 
 
 async def test_official_typescript_client_on_three_replicas(cluster: Cluster) -> None:
@@ -252,3 +303,4 @@ async def test_official_typescript_client_on_three_replicas(cluster: Cluster) ->
     report = json.loads(out)
     assert report["text"] == report["second"] == "grace mcp" and report["refreshed"] is True
     check_spread(cluster)
+    await check_revocation(cluster, report["clientId"], report["tokens"])

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from starlette.responses import Response
 
     from mcpkit.auth.jwt_verifier import JWTVerifier
-    from mcpkit.auth.server import ResourceServer
+    from mcpkit.auth.server import AccessToken, ResourceServer
 
 __all__ = ["AuthorizationRequest", "AuthorizationServer", "UserScopes"]
 
@@ -102,7 +102,9 @@ class AuthorizationServer:
     registered clients). ``user_scopes``: the scopes a user may hold, from the subject and
     the claims about them (sync or async; an upstream identity's email, groups...): an
     authorization is granted the scopes it asked for that the user may hold (None: all it
-    asked for). ``clock``: the time source (tests).
+    asked for). ``check_revocation``: :meth:`resource_server` refuses the access tokens of a
+    revoked grant (their ``sid``), not only its refresh tokens: one store read per request.
+    ``clock``: the time source (tests).
     """
 
     def __init__(
@@ -121,6 +123,7 @@ class AuthorizationServer:
         consent: bool = False,
         client_id_metadata_documents: bool | ClientMetadataDocuments = True,
         user_scopes: UserScopes | None = None,
+        check_revocation: bool = False,
         clock: Callable[[], float] = time.time,
     ) -> None:
         from joserfc.jwk import ECKey
@@ -159,6 +162,8 @@ class AuthorizationServer:
             else None
         )
         self.user_scopes = user_scopes
+        #: The resource server refuses access tokens of a revoked grant (a store read each).
+        self.check_revocation = check_revocation
         self.access_token_ttl = access_token_ttl
         self.refresh_token_ttl = refresh_token_ttl
         self.code_ttl = code_ttl
@@ -208,13 +213,17 @@ class AuthorizationServer:
 
     def resource_server(self, resource: str | None = None, **options: Any) -> ResourceServer:
         """The :class:`~mcpkit.auth.ResourceServer` accepting this server's tokens for
-        ``resource`` (default the first); ``options`` go to it (``required_scopes``...)."""
+        ``resource`` (default the first; with ``check_revocation``, none of a revoked
+        grant); ``options`` go to it (``required_scopes``...)."""
         from mcpkit.auth.server import ResourceServer
 
         chosen = resource or self.resources[0]
         options.setdefault("scopes_supported", self.scopes_supported or None)
+        verifier: Any = self.verifier(chosen)
+        if self.check_revocation:
+            verifier = RevocationCheck(verifier, self.store)
         return ResourceServer(
-            self.verifier(chosen), resource=chosen, authorization_servers=[self.issuer], **options
+            verifier, resource=chosen, authorization_servers=[self.issuer], **options
         )
 
     def install(self, app: Any) -> None:
@@ -564,6 +573,7 @@ class AuthorizationServer:
         now = int(self._now())
         claims = {
             **(extra or {}),
+            "sid": family,  # the grant: a revocation ends it
             "iss": self.issuer,
             "aud": resource,
             "sub": subject,
@@ -655,6 +665,25 @@ class AuthorizationServer:
         ):
             raise _OAuthError("invalid_client", "Client authentication failed", 401)
         return client
+
+
+class RevocationCheck:
+    """A verifier refusing the access tokens of a revoked grant (their ``sid``)."""
+
+    def __init__(self, inner: Any, store: AuthStore) -> None:
+        self.inner = inner
+        self.store = store
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        from mcpkit.auth.verification import InvalidTokenError
+
+        result: AccessToken | None = await self.inner.verify_token(token)
+        if result is None:
+            return None
+        sid = result.claims.get("sid")
+        if isinstance(sid, str) and await self.store.family_revoked(sid):
+            raise InvalidTokenError("The access token's grant was revoked")
+        return result
 
 
 async def _form(request: Request) -> dict[str, str]:

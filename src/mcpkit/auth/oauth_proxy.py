@@ -142,6 +142,7 @@ class OAuthProxy:
             consent=consent,
             client_id_metadata_documents=client_id_metadata_documents,
             user_scopes=user_scopes,
+            check_revocation=check_revocation,
         )
         self.server.on_revoke = self._revoked
         self.client_id = client_id
@@ -166,7 +167,6 @@ class OAuthProxy:
         self.proxy_store: ProxyStore = (
             proxy_store if proxy_store is not None else MemoryProxyStore()
         )
-        self.check_revocation = check_revocation
         self.callback_path = urlsplit(base).path.rstrip("/") + callback_path
         #: The redirect URI to register at the provider.
         self.callback_url = base + callback_path
@@ -219,18 +219,12 @@ class OAuthProxy:
     def resource_server(self, resource: str | None = None, **options: Any) -> ResourceServer:
         """The :class:`~mcpkit.auth.ResourceServer` accepting mcpkit's tokens (and, with
         ``check_revocation``, none of a revoked grant)."""
-        if not self.check_revocation:
-            return self.server.resource_server(resource, **options)
-        from mcpkit.auth.server import ResourceServer
+        return self.server.resource_server(resource, **options)
 
-        chosen = resource or self.server.resources[0]
-        options.setdefault("scopes_supported", self.server.scopes_supported or None)
-        return ResourceServer(
-            _RevocationCheck(self.server.verifier(chosen), self.server.store),
-            resource=chosen,
-            authorization_servers=[self.issuer],
-            **options,
-        )
+    @property
+    def check_revocation(self) -> bool:
+        """Whether the resource server refuses the access tokens of a revoked grant."""
+        return self.server.check_revocation
 
     def install(self, app: Any) -> None:
         """Serve the authorization server's endpoints and the callback beside ``app``."""
@@ -542,25 +536,6 @@ class OAuthProxy:
 
     def _open(self, sealed: bytes, name: bytes) -> bytes:
         return bytes(self._aead.decrypt(sealed[:12], sealed[12:], name))
-
-
-class _RevocationCheck:
-    """A verifier refusing the access tokens of a revoked grant (their ``sid``)."""
-
-    def __init__(self, inner: Any, store: AuthStore) -> None:
-        self.inner = inner
-        self.store = store
-
-    async def verify_token(self, token: str) -> AccessToken | None:
-        from mcpkit.auth.verification import InvalidTokenError
-
-        result: AccessToken | None = await self.inner.verify_token(token)
-        if result is None:
-            return None
-        sid = result.claims.get("sid")
-        if isinstance(sid, str) and await self.store.family_revoked(sid):
-            raise InvalidTokenError("The access token's grant was revoked")
-        return result
 
 
 def _aead(secret: bytes) -> Any:
