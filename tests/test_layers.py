@@ -23,10 +23,10 @@ SRC = ROOT / "src"
 
 #: The most modules one import cycle may have (the strongly connected components of the
 #: module graph; the goal is 4). Lower it as cycles are broken; never raise it.
-MAX_CYCLE = 56
+MAX_CYCLE = 52
 #: The most imports that may run against the layers, each listed with its reason in the
 #: contract (the goal is 3). Lower it as exceptions go; never raise it.
-MAX_UPWARD = 16
+MAX_UPWARD = 15
 
 #: Packages whose ``__init__`` re-exports names of several layers: in no layer themselves; an
 #: import of one stands for the imports the ``__init__`` makes.

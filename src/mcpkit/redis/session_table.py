@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 import orjson
 
-from mcpkit.jsonrpc import INTERNAL_ERROR, MessageKind, classify
-from mcpkit.lifecycle import Phase
+from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject, MessageKind, classify
+from mcpkit.lifecycle import Lifecycle, Phase
 from mcpkit.logs import session_tag
 from mcpkit.redis.backend import StoreUnavailable, unavailable
 from mcpkit.redis.session_transport import RedisSessionTransport
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from mcpkit.transports.http.server import StreamableHTTPApp
     from mcpkit.transports.http.session_transport import HttpSessionTransport
 
-__all__ = ["BLOCK", "PRODUCER_DIED_MESSAGE", "SharedSessions"]
+__all__ = ["BLOCK", "PRODUCER_DIED_MESSAGE", "SharedSessions", "StoredSession", "shared_sessions"]
 
 logger = logging.getLogger("mcpkit.redis")
 
@@ -37,6 +37,30 @@ PRODUCER_DIED_MESSAGE: Final = (
     "The server process handling this request stopped before answering; the request did not "
     "complete (retry it)"
 )
+
+
+class StoredSession(Protocol):
+    """What the table stores of a server session and moves on (the server's
+    :class:`~mcpkit.server.session.AppSession` is one)."""
+
+    log_level: int
+
+    @property
+    def task_owner_key(self) -> str: ...
+
+    @property
+    def client_capabilities(self) -> JSONObject: ...
+
+    @property
+    def client_info(self) -> JSONObject: ...
+
+    @property
+    def lifecycle(self) -> Lifecycle: ...
+
+
+def _stored(transport: RedisSessionTransport) -> StoredSession | None:
+    """The server session a view serves, once started."""
+    return cast("StoredSession | None", transport.sink)
 
 
 class SharedSessions:
@@ -108,7 +132,7 @@ class SharedSessions:
     async def store(self, transport: RedisSessionTransport) -> None:
         """Store a session just initialized here (its view holds id block 0)."""
         sid = transport.session_id or ""
-        sink = transport.session
+        sink = _stored(transport)
         if sink is None:
             raise RuntimeError("a shared session is registered once its server session started")
         version = transport.protocol_version
@@ -232,7 +256,7 @@ class SharedSessions:
         # reached another replica: a later request of the session shows it was sent (the
         # views other replicas load start operating), so this one operates too (else it
         # would never carry list changes or resource updates).
-        sink = transport.session
+        sink = _stored(transport)
         if sink is not None and sink.lifecycle.phase is Phase.INITIALIZING:
             sink.lifecycle.server_initialized()
         return True

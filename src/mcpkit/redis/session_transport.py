@@ -8,11 +8,11 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 import orjson
 
-from mcpkit.jsonrpc import RequestId
+from mcpkit.jsonrpc import JSONObject, RequestId
 from mcpkit.redis.backend import StoreUnavailable
 from mcpkit.redis.stream_tail import (
     ADVANCE,
@@ -23,7 +23,6 @@ from mcpkit.redis.stream_tail import (
     op_result,
     publish,
 )
-from mcpkit.server.session import AppSession
 from mcpkit.transports.base import TransportInfo
 from mcpkit.transports.http import sse
 from mcpkit.transports.http.session_transport import (
@@ -38,7 +37,7 @@ if TYPE_CHECKING:
 
     from mcpkit.redis.backend import RedisBackend
 
-__all__ = ["RedisSessionTransport", "SessionTable"]
+__all__ = ["RedisSessionTransport", "ServedSession", "SessionTable"]
 
 logger = logging.getLogger("mcpkit.redis")
 
@@ -50,6 +49,28 @@ _BUS_METHODS: Final = frozenset(
         "notifications/resources/updated",
     }
 )
+
+
+class _Negotiated(Protocol):
+    @property
+    def capabilities(self) -> JSONObject: ...
+
+
+class ServedSession(Protocol):
+    """What a view keeps in step of the server session it feeds (the server's
+    :class:`~mcpkit.server.session.AppSession` is one): its log level and resource
+    subscriptions, and the capabilities it declared."""
+
+    log_level: int
+
+    @property
+    def subscriptions(self) -> set[str]: ...
+
+    @subscriptions.setter
+    def subscriptions(self, uris: set[str]) -> None: ...
+
+    @property
+    def lifecycle(self) -> _Negotiated: ...
 
 
 class SessionTable(Protocol):
@@ -99,10 +120,10 @@ class RedisSessionTransport(HttpSessionTransport):
         self._live_bus: set[tuple[str, str | None]] | None = None
 
     @property
-    def session(self) -> AppSession | None:
-        """The server session this view serves, once started."""
-        sink = self.sink
-        return sink if isinstance(sink, AppSession) else None
+    def session(self) -> ServedSession | None:
+        """The server session this view serves, once started (the server starts every
+        session of its table with its own session as the sink)."""
+        return cast("ServedSession | None", self.sink)
 
     @property
     def standalone_key(self) -> str:
