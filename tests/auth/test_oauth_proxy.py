@@ -418,3 +418,117 @@ async def test_sqlite_proxy_store_survives_a_restart(tmp_path: Path) -> None:
 
 def test_upstream_error_is_an_auth_error() -> None:
     assert issubclass(UpstreamError, AuthError)
+
+
+async def test_a_proxy_on_sqlite_survives_restarts(tmp_path: Path) -> None:
+    """Both of the proxy's stores in SQLite files: a login started before a restart is
+    finished after it, the tokens it gave refresh after another restart, and the upstream
+    tokens are still there, sealed, for the same deployment secret and signing key; a
+    process that never read the provider's configuration finishes a login (the code
+    exchange) and revokes upstream all the same (it reads the configuration first)."""
+    from mcpkit.auth import SQLiteAuthStore
+
+    idp = StandIn(
+        client_id="registered-once",
+        client_secret=secrets.token_urlsafe(16),
+        authorize="/oauth2/authorize",
+        token="/oauth2/token",
+        jwks="/oauth2/keys",
+        revocation="/oauth2/revoke",
+        id_claims={"sub": "u-7", "email": "kim@example.com"},
+    )
+    late = Late()
+    key = OAuthProxy(
+        "https://x",
+        client_id="c",
+        client_secret="s",
+        authorization_endpoint="https://x/a",
+        token_endpoint="https://x/t",
+        userinfo_endpoint="https://x/u",
+    ).server._key
+    opened: list[tuple[SQLiteAuthStore, SQLiteProxyStore]] = []
+
+    def start(base: str) -> OAuthProxy:
+        """A process starting: a proxy on the files, its app serving."""
+        stores = (SQLiteAuthStore(tmp_path / "as.db"), SQLiteProxyStore(tmp_path / "proxy.db"))
+        opened.append(stores)
+        proxy = OAuthProxy(
+            base,
+            client_id=idp.client_id,
+            client_secret=idp.client_secret,
+            issuer=idp.issuer,
+            discovery_url=idp.issuer + "/.well-known/openid-configuration",
+            scopes_supported=["mcp"],
+            secret="the deployment secret",
+            signing_key=key,
+            store=stores[0],
+            proxy_store=stores[1],
+            consent=False,
+        )
+        late.app = Server("proxied", auth=proxy).http_app()
+        return proxy
+
+    def stop() -> None:
+        for auth_store, proxy_store in opened:
+            auth_store.close()
+            proxy_store.close()
+        opened.clear()
+
+    async with (
+        running(late) as base,
+        running(idp.app()) as origin,
+        httpx.AsyncClient(timeout=30) as browser,
+    ):
+        idp.origin = origin
+        idp.redirect_uri = base + "/oauth/callback"
+        start(base)
+        client_id = await register(Env(base, base + "/mcp", None, idp, browser))  # type: ignore[arg-type]
+        verifier, challenge = pkce()
+        env = Env(base, base + "/mcp", None, idp, browser)  # type: ignore[arg-type]
+        callback = await to_callback(env, client_id, challenge)
+        await late.app.aclose()
+        stop()
+        proxy = start(base)  # restarted between the provider's login and its redirect back
+        r = await browser.get(callback)
+        assert r.status_code == 302, r.text
+        back = parse_qs(urlsplit(r.headers["location"]).query)
+        assert "code" in back, back
+        code = back["code"][0]
+        form = {"client_id": client_id, "redirect_uri": REDIRECT}
+        r = await browser.post(
+            base + "/token",
+            data={
+                **form,
+                "grant_type": "authorization_code",
+                "code": code,
+                "code_verifier": verifier,
+            },
+        )
+        assert r.status_code == 200, r.text
+        refresh = r.json()["refresh_token"]
+        await late.app.aclose()
+        stop()
+        proxy = start(base)  # and again
+        r = await browser.post(
+            base + "/token",
+            data={"client_id": client_id, "grant_type": "refresh_token", "refresh_token": refresh},
+        )
+        assert r.status_code == 200, r.text
+        at = await proxy.server.verifier().verify_token(r.json()["access_token"])
+        assert at.subject == "u-7" and at.claims["email"] == "kim@example.com"
+        kept = await proxy.upstream_tokens(at)
+        assert kept is not None and kept["access_token"] == idp.issued[-1]["access_token"]
+        raw = await asyncio.to_thread(
+            lambda: b"".join(p.read_bytes() for p in tmp_path.glob("proxy.db*"))
+        )
+        assert kept["access_token"].encode() not in raw
+        fresh = r.json()["refresh_token"]
+        await late.app.aclose()
+        stop()
+        proxy = start(base)  # a process that has not read the provider's configuration yet
+        r = await browser.post(base + "/revoke", data={"client_id": client_id, "token": fresh})
+        assert r.status_code == 200
+        assert idp.revoked == [idp.issued[-1]["refresh_token"]]  # revoked at the provider too
+        assert await proxy.upstream_tokens(at) is None
+        await late.app.aclose()
+        stop()

@@ -401,6 +401,10 @@ class OAuthProxy:
     async def _token_request(self, form: dict[str, str], what: str) -> dict[str, Any]:
         import httpx
 
+        # A replica (or a restarted process) may get the callback, or a refresh, of a login
+        # another one started: it reads the provider's configuration first.
+        await self.discover()
+
         auth: Any = None
         if self.token_auth_method == "client_secret_basic":
             auth = httpx.BasicAuth(self.client_id, self._client_secret)
@@ -510,7 +514,13 @@ class OAuthProxy:
         """A grant was revoked: its upstream tokens are dropped (and revoked upstream)."""
         name = "upstream:" + family
         sealed = await self.proxy_store.take(name)
-        if sealed is None or self.revocation_endpoint is None:
+        if sealed is None:
+            return
+        try:
+            await self.discover()
+        except UpstreamError:
+            return  # dropped here; the provider cannot be told
+        if self.revocation_endpoint is None:
             return
         import httpx
 
