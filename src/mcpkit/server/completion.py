@@ -11,21 +11,18 @@ sent; ``total`` and ``hasMore`` say how many there were. Arguments typed ``Liter
 
 from __future__ import annotations
 
-import enum
 import inspect
-import typing
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, get_args, get_origin
+from typing import TYPE_CHECKING, Any
 
 from mcpkit._models import is_model
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 from mcpkit.server.invoke import UserFunction
 from mcpkit.server.offload import WorkerPool
+from mcpkit.server.schema import choices_of
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
     from mcpkit.server.prompts import PromptRegistry
     from mcpkit.server.resources import ResourceRegistry
     from mcpkit.server.session import ServerHandler, ServerRequestContext
@@ -34,26 +31,6 @@ __all__ = ["MAX_VALUES", "CompletionRegistry", "choices_of", "to_completion"]
 
 MAX_VALUES = 100
 CompletionHandler = Callable[..., Any]
-
-
-def choices_of(model: type[BaseModel] | None, field_alias: str) -> list[str] | None:
-    """The fixed choices of a ``Literal`` / ``Enum`` field of ``model``, if it has them."""
-    if model is None:
-        return None
-    for name, info in model.model_fields.items():
-        if (info.alias or name) != field_alias:
-            continue
-        tp = info.annotation
-        origin = get_origin(tp)
-        if origin is typing.Union or str(origin) == "<class 'types.UnionType'>":
-            args = [a for a in get_args(tp) if a is not type(None)]
-            tp = args[0] if len(args) == 1 else tp
-            origin = get_origin(tp)
-        if origin is typing.Literal:
-            return [str(a) for a in get_args(tp)]
-        if isinstance(tp, type) and issubclass(tp, enum.Enum):
-            return [str(m.value) for m in tp]
-    return None
 
 
 def to_completion(value: Any) -> JSONObject:

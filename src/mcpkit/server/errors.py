@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from mcpkit.errors import McpError, McpkitError, RequestRefused
 from mcpkit.jsonrpc import INTERNAL_ERROR, METHOD_NOT_FOUND
-
-if TYPE_CHECKING:
-    from mcpkit.server.session import ServerRequestContext
 
 __all__ = ["ClientCapabilityError", "ToolError", "failure"]
 
@@ -31,7 +28,17 @@ class ClientCapabilityError(RequestRefused):
         super().__init__(METHOD_NOT_FOUND, message)
 
 
-def failure(request: ServerRequestContext, what: str, exc: Exception) -> McpError:
+class _Masking(Protocol):
+    @property
+    def mask_errors(self) -> bool: ...
+
+
+class _Request(Protocol):
+    @property
+    def server(self) -> _Masking: ...
+
+
+def failure(request: _Request, what: str, exc: Exception) -> McpError:
     """The -32603 error answering ``exc``, raised by user code while doing ``what`` (e.g.
     "Error reading resource file:///x"): its text only when ``exc`` is a
     :class:`ToolError` or the server does not mask errors; else an error id, logged with

@@ -15,6 +15,7 @@ JSON Schema may replace the generated one; it is then validated with
 from __future__ import annotations
 
 import dataclasses
+import enum
 import inspect
 import itertools
 import sys
@@ -45,6 +46,7 @@ __all__ = [
     "OutputSpec",
     "Signature",
     "analyze",
+    "choices_of",
     "output_spec",
     "pydantic_compatible",
     "type_hints",
@@ -238,8 +240,6 @@ class Signature:
         """The fixed choices (``Literal`` / ``Enum``) of parameter ``name``, if it has them."""
         if self.model is None:
             return self._choices.get(name)
-        from mcpkit.server.completion import choices_of
-
         return choices_of(self.model, name)
 
     def validate(self, arguments: Any) -> dict[str, Any]:
@@ -760,3 +760,23 @@ def _is_content_like(tp: Any, content_types: tuple[type, ...]) -> bool:
     if isinstance(tp, type):
         return issubclass(tp, content_types)
     return False
+
+
+def choices_of(model: type[BaseModel] | None, field_alias: str) -> list[str] | None:
+    """The fixed choices of a ``Literal`` / ``Enum`` field of ``model``, if it has them."""
+    if model is None:
+        return None
+    for name, info in model.model_fields.items():
+        if (info.alias or name) != field_alias:
+            continue
+        tp = info.annotation
+        origin = get_origin(tp)
+        if origin is typing.Union or str(origin) == "<class 'types.UnionType'>":
+            args = [a for a in get_args(tp) if a is not type(None)]
+            tp = args[0] if len(args) == 1 else tp
+            origin = get_origin(tp)
+        if origin is typing.Literal:
+            return [str(a) for a in get_args(tp)]
+        if isinstance(tp, type) and issubclass(tp, enum.Enum):
+            return [str(m.value) for m in tp]
+    return None
