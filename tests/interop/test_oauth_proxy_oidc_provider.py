@@ -437,6 +437,40 @@ async def test_official_typescript_client_through_the_proxy() -> None:
             await late.app.aclose()
 
 
+async def chromium_login(
+    page: Any, url: str, user: str, redirect: str = REDIRECT, seen: list[str] | None = None
+) -> str:
+    """In Chromium: the provider's login and consent, then mcpkit's consent page, clicked
+    as a user would; the URL the browser is sent back to (``redirect``...). ``seen`` gets
+    the provider's consent page URL, then the title and the text of mcpkit's."""
+    arrived: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    console: list[str] = []
+    page.on("console", lambda msg: console.append(msg.text))
+
+    async def at_client(route: Any) -> None:
+        if not arrived.done():
+            arrived.set_result(route.request.url)
+        await route.fulfill(status=200, body="You may close this window.")
+
+    await page.route(redirect + "**", at_client)
+    await page.goto(url)
+    await page.fill("input[name=login]", user)
+    await page.fill("input[name=password]", "any")
+    await page.click("button[type=submit]")
+    await page.wait_for_selector("button:has-text('Continue')")
+    shown = [page.url]
+    await page.click("button:has-text('Continue')")  # the provider's consent
+    await page.wait_for_selector("button[value=allow]")
+    shown += [await page.title(), await page.inner_text("body")]
+    await page.click("button[value=allow]")  # mcpkit's consent page
+    if seen is not None:
+        seen.extend(shown)
+    try:
+        return await asyncio.wait_for(arrived, 30)
+    except TimeoutError:
+        raise AssertionError(f"stuck at {page.url}: {console}") from None
+
+
 async def test_mcpkit_client_with_the_pages_clicked_in_chromium() -> None:
     """A real browser (headless Chromium) on the pages: the provider's login and consent,
     then mcpkit's consent page, clicked as a user would; the client calls the tool."""
@@ -471,32 +505,9 @@ async def test_mcpkit_client_with_the_pages_clicked_in_chromium() -> None:
         late.app = app.http_app()
         page = await (await browser.new_context()).new_page()
         seen: list[str] = []
-        console: list[str] = []
-        page.on("console", lambda msg: console.append(msg.text))
 
         async def click_through(url: str) -> str:
-            arrived: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-
-            async def at_client(route: Any) -> None:
-                if not arrived.done():
-                    arrived.set_result(route.request.url)
-                await route.fulfill(status=200, body="You may close this window.")
-
-            await page.route(REDIRECT + "**", at_client)
-            await page.goto(url)
-            await page.fill("input[name=login]", "dora")
-            await page.fill("input[name=password]", "any")
-            await page.click("button[type=submit]")
-            await page.wait_for_selector("button:has-text('Continue')")
-            seen.append(page.url)
-            await page.click("button:has-text('Continue')")  # the provider's consent
-            await page.wait_for_selector("button[value=allow]")
-            seen.append(await page.title())
-            await page.click("button[value=allow]")  # mcpkit's consent page
-            try:
-                return await asyncio.wait_for(arrived, 30)
-            except TimeoutError:
-                raise AssertionError(f"stuck at {page.url}: {console}") from None
+            return await chromium_login(page, url, "dora", seen=seen)
 
         flow = OAuthClientAuth(
             base + "/mcp",
@@ -566,24 +577,10 @@ async def test_two_users_see_different_tools_by_scope_in_chromium() -> None:
                 page = await (await browser.new_context()).new_page()  # a browser of their own
 
                 async def click_through(url: str, user: str = user, page: Any = page) -> str:
-                    arrived: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-
-                    async def at_client(route: Any) -> None:
-                        if not arrived.done():
-                            arrived.set_result(route.request.url)
-                        await route.fulfill(status=200, body="You may close this window.")
-
-                    await page.route(REDIRECT + "**", at_client)
-                    await page.goto(url)
-                    await page.fill("input[name=login]", user)
-                    await page.fill("input[name=password]", "any")
-                    await page.click("button[type=submit]")
-                    await page.wait_for_selector("button:has-text('Continue')")
-                    await page.click("button:has-text('Continue')")  # the provider's consent
-                    await page.wait_for_selector("button[value=allow]")
-                    consent_pages[user] = await page.inner_text("body")
-                    await page.click("button[value=allow]")  # mcpkit's consent page
-                    return await asyncio.wait_for(arrived, 30)
+                    shown: list[str] = []
+                    back = await chromium_login(page, url, user, seen=shown)
+                    consent_pages[user] = shown[2]  # the text of mcpkit's consent page
+                    return back
 
                 tokens = MemoryTokenStore()
                 for era in ("legacy", "2026-07-28"):
@@ -621,28 +618,6 @@ async def test_two_users_see_different_tools_by_scope_in_chromium() -> None:
         # one login each (the second era reused the tokens), the scopes the consent page showed
         assert [s for s, _ in granted] == ["ada", "bob"]
         assert "admin" in consent_pages["ada"] and "admin" not in consent_pages["bob"]
-
-
-async def chromium_login(page: Any, url: str, user: str, redirect: str) -> str:
-    """In Chromium: the provider's login and consent, then mcpkit's consent page, clicked
-    as a user would; the URL the browser is sent back to (``redirect``...)."""
-    arrived: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-
-    async def at_client(route: Any) -> None:
-        if not arrived.done():
-            arrived.set_result(route.request.url)
-        await route.fulfill(status=200, body="You may close this window.")
-
-    await page.route(redirect + "**", at_client)
-    await page.goto(url)
-    await page.fill("input[name=login]", user)
-    await page.fill("input[name=password]", "any")
-    await page.click("button[type=submit]")
-    await page.wait_for_selector("button:has-text('Continue')")
-    await page.click("button:has-text('Continue')")  # the provider's consent
-    await page.wait_for_selector("button[value=allow]")
-    await page.click("button[value=allow]")  # mcpkit's consent page
-    return await asyncio.wait_for(arrived, 30)
 
 
 @pytest.mark.parametrize("sdk", ["python", "typescript"])
