@@ -12,7 +12,8 @@ resource updates, task status) reaches the client it serves, and the client's ca
 reach the upstream. The proxy presents itself as the upstream does (its serverInfo,
 instructions and capabilities).
 
-Upstream connections (clients of :mod:`mcpkit.client`, see :mod:`mcpkit.proxy.upstream`):
+Upstream connections (held by :mod:`mcpkit.proxy.connections`; their clients are made in
+:mod:`mcpkit.proxy.upstream`):
 
 - one shared connection, opened when the proxy starts (the server's lifespan): it tells
   the era, capabilities and identity of the upstream, and serves every 2026-07-28 upstream
@@ -36,20 +37,25 @@ that keeps the roots it fetched on its own is told they changed before each call
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Collection, Mapping
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Collection, Mapping
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from mcpkit import versions
 from mcpkit.bus import LISTEN_METHOD, BusEvent, BusRelay, parse_listen_params
-from mcpkit.envelope import build_request_meta
 from mcpkit.errors import ConnectionClosed, McpError, TransportError
-from mcpkit.http_headers import HeaderParam, definition_header_params
-from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
+from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 from mcpkit.owner import principal, task_owner
+from mcpkit.proxy.calls import (
+    after,
+    as_task,
+    call_upstream,
+    notify_quietly,
+    send,
+    with_envelope,
+)
+from mcpkit.proxy.capabilities import proxied_capabilities
 from mcpkit.proxy.connections import Upstreams
 from mcpkit.proxy.owners import TaskOwners, open_upstream_state, seal_upstream_state
 from mcpkit.proxy.rounds import (
@@ -60,23 +66,22 @@ from mcpkit.proxy.rounds import (
     legacy_result,
     strip_envelope,
 )
+from mcpkit.proxy.subscriptions import SharedSubscriptions, deliver, uri_param
 from mcpkit.proxy.tasks import (
-    LEGACY_TASKS_CAPABILITY,
     TASK_METHODS,
     LegacyRequestor,
     TaskQuestions,
     modern_task_request,
     opt_in,
 )
+from mcpkit.proxy.tools import UpstreamTool, UpstreamTools
 from mcpkit.proxy.upstream import Link, upstream_client
 from mcpkit.server import subscriptions
 from mcpkit.server.app import Server
-from mcpkit.server.caching import CacheHints
 from mcpkit.server.discover import DISCOVER_METHOD, discover_result
 from mcpkit.server.logging import LEVELS
 from mcpkit.server.mrtr import MRTR_METHODS
-from mcpkit.server.tasks_extension import EXTENSION_ID, opted_in
-from mcpkit.skills import EXTENSION_ID as SKILLS_EXTENSION_ID
+from mcpkit.server.tasks_extension import opted_in
 
 if TYPE_CHECKING:
     from mcpkit.client import Client
@@ -108,7 +113,6 @@ FORWARDED_METHODS: Final = (
 #: ``"auto"``: a session of its own per handshake-era client when the upstream is of that
 #: era (the shared one over stdio); ``"shared"``: every client on the shared connection.
 Sharing = Literal["auto", "shared"]
-_MODERN: Final = versions.V2026_07_28
 logger = logging.getLogger("mcpkit.proxy")
 #: Default of ``ProxyServer(max_upstreams=)`` and ``mcpkit proxy --max-upstreams``.
 DEFAULT_MAX_UPSTREAMS = 4
@@ -116,21 +120,6 @@ _PROXY_INFO: Final = {"name": "mcpkit-proxy", "version": "1"}
 #: Seconds a call of a 2026-07-28 client waits for a handshake-era upstream that keeps
 #: its roots to ask them again (see :meth:`~mcpkit.proxy.upstream.Link.refresh_roots`).
 ROOTS_REFRESH_WAIT: Final = 5.0
-
-
-@dataclass
-class UpstreamTool:
-    """What the proxy knows of an upstream tool: its definition (the HTTP layer checks a
-    call's ``Mcp-Param-*`` headers against its ``x-mcp-header`` parameters, as for a tool
-    of its own). Kept in the proxy's ``tools.tools`` by name."""
-
-    definition: JSONObject
-    cache: CacheHints | None = None
-    accepts_tasks: bool = False
-
-    def header_params(self) -> tuple[HeaderParam, ...] | None:
-        """The ``x-mcp-header`` parameters of its definition (as a local tool's)."""
-        return definition_header_params(self.definition)
 
 
 class ProxyServer(Server):
@@ -193,10 +182,9 @@ class ProxyServer(Server):
         self._upstream_caps: JSONObject = {}
         self._depth = 0
         self._parked: dict[str, ParkedCall] = {}
-        self._subscribed: dict[str, int] = {}
-        self._task_tools: set[str] = set()
         self._traits: set[str] = set()  # what the upstream was seen doing (see Link)
-        self._task_support: dict[str, str] = {}  # upstream tool -> its taskSupport
+        #: What the proxy knows of the upstream's tools.
+        self.upstream_tools = UpstreamTools(lambda: cast("dict[str, Any]", self.tools.tools))
         self._requestor = LegacyRequestor()
         self._task_owners: TaskOwners | None = None
         self._task_questions = TaskQuestions()
@@ -209,6 +197,8 @@ class ProxyServer(Server):
             max_upstreams=max_upstreams,
             idle_timeout=upstream_idle_timeout,
         )
+        #: Resource subscriptions held on the shared connection.
+        self.subscribed = SharedSubscriptions(lambda: self.upstreams.main)
         self.on_roots_changed(self._roots_changed_upstream)
 
     @property
@@ -258,24 +248,9 @@ class ProxyServer(Server):
         except (McpError, TransportError) as exc:
             logger.debug("Could not list the upstream's tools: %s", exc)
             return
-        self._know_tools(
+        self.upstream_tools.know(
             [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in tools]
         )
-
-    def _know_tools(self, tools: list[Any]) -> None:
-        known = cast("dict[str, Any]", self.tools.tools)
-        for tool in tools:
-            if isinstance(tool, dict) and isinstance(tool.get("name"), str):
-                known[tool["name"]] = UpstreamTool(tool)
-                self._learn_task_support(tool)
-
-    def _learn_task_support(self, tool: Any) -> None:
-        execution = tool.get("execution") if isinstance(tool, dict) else None
-        support = execution.get("taskSupport") if isinstance(execution, dict) else None
-        if isinstance(support, str):
-            self._task_support[str(tool.get("name"))] = support
-            if support == "required":
-                self._task_tools.add(str(tool.get("name")))
 
     def _client(
         self, link: Link, capabilities: Mapping[str, Any] | None, era: Era | None
@@ -310,10 +285,6 @@ class ProxyServer(Server):
 
     async def _connected(self, client: Client) -> None:
         """The shared connection opened: the proxy presents itself as the upstream does."""
-        self._learn(client)
-        await self._prime_tools()
-
-    def _learn(self, client: Client) -> None:
         session = client.session
         if client.modern:
             discovered = client.discover_result or {}
@@ -332,6 +303,7 @@ class ProxyServer(Server):
         self.version = str(info.get("version", self.version))
         self.instructions = client.instructions
         self._caps.clear()
+        await self._prime_tools()
 
     # -- running ----------------------------------------------------------------------------
 
@@ -364,32 +336,9 @@ class ProxyServer(Server):
         """The upstream's capabilities as ``version`` has them (tasks within their era)."""
         key = (version.name, ())
         caps = self._caps.get(key)
-        if caps is not None:
-            return caps
-        upstream = self._upstream_caps
-        caps = {k: v for k, v in upstream.items() if k not in ("tasks", "extensions")}
-        modern_upstream = self.upstream_modern
-        if version.era == "modern":
-            if modern_upstream and "extensions" in upstream:
-                caps["extensions"] = upstream["extensions"]
-            if modern_upstream and "tasks" in upstream:
-                caps["tasks"] = upstream["tasks"]
-            if not modern_upstream and _tool_tasks(upstream):
-                # 2025-11-25 task-augmented calls, offered as the tasks extension
-                caps["extensions"] = {EXTENSION_ID: {}}
-        else:
-            if not modern_upstream and "tasks" in upstream and version.tasks:
-                caps["tasks"] = upstream["tasks"]
-            extensions = upstream.get("extensions")
-            if modern_upstream and version.tasks and EXTENSION_ID in (extensions or {}):
-                # the tasks extension, offered as 2025-11-25 tasks
-                caps["tasks"] = dict(LEGACY_TASKS_CAPABILITY)
-            if "completions" in caps and not version.audio:
-                del caps["completions"]
-        skills = (upstream.get("extensions") or {}).get(SKILLS_EXTENSION_ID)
-        if isinstance(skills, dict):  # the Skills extension: its methods are forwarded
-            caps["extensions"] = {**(caps.get("extensions") or {}), SKILLS_EXTENSION_ID: skills}
-        self._caps[key] = caps
+        if caps is None:
+            caps = proxied_capabilities(self._upstream_caps, version, self.upstream_modern)
+            self._caps[key] = caps
         return caps
 
     def discover(self) -> JSONObject:
@@ -468,18 +417,18 @@ class ProxyServer(Server):
         self.upstreams.levels[session] = level
         owned = self.upstreams.owned.get(session)
         if owned is not None and owned[0].supports("logging"):
-            await _call(owned[0], owned[1], rctx, "logging/setLevel", params)
+            await call_upstream(owned[0], owned[1], rctx, "logging/setLevel", params)
         return {}
 
     async def _subscribe(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
         owned = self.upstreams.owned.get(rctx.session)
         if owned is not None:
-            await _call(owned[0], owned[1], rctx, "resources/subscribe", params)
+            await call_upstream(owned[0], owned[1], rctx, "resources/subscribe", params)
             return {}
-        uri = _uri(params)
+        uri = uri_param(params)
         if uri not in rctx.session.subscriptions:
             rctx.session.subscriptions.add(uri)
-            await self._retain(uri)
+            await self.subscribed.retain(uri)
         return {}
 
     async def _unsubscribe(
@@ -487,51 +436,21 @@ class ProxyServer(Server):
     ) -> JSONObject:
         owned = self.upstreams.owned.get(rctx.session)
         if owned is not None:
-            await _call(owned[0], owned[1], rctx, "resources/unsubscribe", params)
+            await call_upstream(owned[0], owned[1], rctx, "resources/unsubscribe", params)
             return {}
-        uri = _uri(params)
+        uri = uri_param(params)
         if uri in rctx.session.subscriptions:
             rctx.session.subscriptions.discard(uri)
-            await self._release(uri)
+            await self.subscribed.release(uri)
         return {}
-
-    async def _retain(self, uri: str) -> None:
-        count = self._subscribed.get(uri, 0)
-        self._subscribed[uri] = count + 1
-        if count == 0:
-            main = self.upstream
-            if main.supports("resources", "subscribe") or main.modern:
-                try:
-                    await main.subscribe_resource(uri)
-                except McpError:
-                    self._subscribed.pop(uri, None)
-                    raise
-
-    async def _release(self, uri: str) -> None:
-        count = self._subscribed.get(uri, 0) - 1
-        if count > 0:
-            self._subscribed[uri] = count
-            return
-        self._subscribed.pop(uri, None)
-        main = self.upstreams.main
-        if main is not None and main.connected:
-            with contextlib.suppress(McpError, ConnectionClosed):
-                await main.unsubscribe_resource(uri)
 
     @contextlib.asynccontextmanager
     async def hold_resources(self, uris: Collection[str]) -> AsyncIterator[None]:
         """Subscribe to ``uris`` upstream for the duration of the block (counted with
         every other holder: the last one out unsubscribes); their updates reach this
         proxy's bus, hence its listen streams and the parent of a mounted proxy."""
-        retained: list[str] = []
-        try:
-            for uri in uris:
-                await self._retain(uri)
-                retained.append(uri)
+        async with self.subscribed.hold(uris):
             yield
-        finally:
-            for uri in retained:
-                await self._release(uri)
 
     async def _listen(self, params: JSONObject | None, rctx: ServerRequestContext) -> JSONObject:
         uris = parse_listen_params(params).resource_uris
@@ -550,7 +469,7 @@ class ProxyServer(Server):
         if method == "tools/list" and isinstance(result, dict):
             tools = result.get("tools")
             if isinstance(tools, list):
-                self._know_tools(tools)
+                self.upstream_tools.know(tools)
         elif method == "tools/call":
             await self.task_owners.created(result, task_owner(rctx.session))
         elif method == "tasks/list":
@@ -562,7 +481,7 @@ class ProxyServer(Server):
         if rctx.envelope is None:  # a handshake-era client
             client, link = await self.upstreams.of(rctx)
             if not client.modern:
-                return await _call(client, link, rctx, method, params)
+                return await call_upstream(client, link, rctx, method, params)
             if method in TASK_METHODS or (
                 method == "tools/call" and isinstance((params or {}).get("task"), dict)
             ):
@@ -570,7 +489,7 @@ class ProxyServer(Server):
 
                 async def through(m: str, p: JSONObject) -> Any:
                     return await drive_rounds(
-                        lambda q: _call(client, link, rctx, m, q),
+                        lambda q: call_upstream(client, link, rctx, m, q),
                         opt_in(self._envelope_for(rctx, p)),
                         rctx,
                         max_rounds=self.max_rounds,
@@ -579,7 +498,7 @@ class ProxyServer(Server):
                 return await self._requestor.serve(method, params, rctx, through)
             body = self._envelope_for(rctx, params)
             result = await drive_rounds(
-                lambda p: _call(client, link, rctx, method, p),
+                lambda p: call_upstream(client, link, rctx, method, p),
                 body,
                 rctx,
                 max_rounds=self.max_rounds,
@@ -588,22 +507,22 @@ class ProxyServer(Server):
         main, link = await self.upstreams.of(rctx)
         if main.modern:
             if method not in MRTR_METHODS:
-                return await _call(main, link, rctx, method, params)
+                return await call_upstream(main, link, rctx, method, params)
             # the upstream binds its requestState to the proxy: bind it to the principal
             who = principal()
             sealer = self.request_state
             upstream = open_upstream_state(sealer, method, params, who)
-            result = await _call(main, link, rctx, method, upstream)
+            result = await call_upstream(main, link, rctx, method, upstream)
             return seal_upstream_state(sealer, method, params, who, result)
         if method in TASK_METHODS or (
             method == "tools/call"
             and opted_in(rctx.envelope)
-            and self._task_support.get(str((params or {}).get("name"))) in ("optional", "required")
+            and self.upstream_tools.accepts_tasks((params or {}).get("name"))
         ):
             # the tasks extension, served by 2025-11-25 task-augmented calls
 
             async def plain(m: str, p: JSONObject) -> Any:
-                return await _call(main, link, rctx, m, p)
+                return await call_upstream(main, link, rctx, m, p)
 
             upstream_params = strip_envelope(params)
             if method == "tasks/update" and upstream_params is not None and params is not None:
@@ -618,55 +537,16 @@ class ProxyServer(Server):
                 wait=lambda task_id: self._wait_task(main, task_id),
             )
         if method not in MRTR_METHODS:
-            result = await _call(main, link, rctx, method, strip_envelope(params))
+            result = await call_upstream(main, link, rctx, method, strip_envelope(params))
             if method == "tools/list":
-                return self._plain_tools(result, keep_tasks=opted_in(rctx.envelope))
+                return self.upstream_tools.plain(result, keep_tasks=opted_in(rctx.envelope))
             return result
         return await self._parked_round(method, params, rctx)
 
-    def _plain_tools(self, result: Any, *, keep_tasks: bool = False) -> Any:
-        """A handshake-era ``tools/list`` for a 2026-07-28 client: to a client that opted
-        in to the tasks extension as it is; to others the tools that must run as
-        2025-11-25 tasks are offered as plain tools (the proxy runs the task and answers
-        with its result)."""
-        tools = result.get("tools") if isinstance(result, dict) else None
-        if not isinstance(tools, list):
-            return result
-        for tool in tools:
-            self._learn_task_support(tool)
-        if keep_tasks:
-            return result
-        listed = []
-        for tool in tools:
-            execution = tool.get("execution") if isinstance(tool, dict) else None
-            if isinstance(execution, dict) and "taskSupport" in execution:
-                rest = {k: v for k, v in execution.items() if k != "taskSupport"}
-                tool = {k: v for k, v in tool.items() if k != "execution"}
-                if rest:
-                    tool["execution"] = rest
-            listed.append(tool)
-        return {**result, "tools": listed}
-
     def _envelope_for(self, rctx: ServerRequestContext, params: JSONObject | None) -> JSONObject:
-        """``params`` for a 2026-07-28 upstream on behalf of a handshake-era client: its
-        capabilities, identity and log level in the envelope."""
-        session = rctx.session
-        body = dict(params or {})
-        meta = body.get("_meta")
-        extra = (
-            {k: v for k, v in meta.items() if k != "progressToken"}
-            if isinstance(meta, dict)
-            else None
-        )
-        body["_meta"] = build_request_meta(
-            _MODERN.name,
-            session.client_capabilities,
-            session.client_info or None,
-            # a handshake-era session hears everything until it sets a level
-            log_level=self.upstreams.levels.get(session, "debug"),
-            extra=extra,
-        )
-        return body
+        session = rctx.session  # a handshake-era client: hears everything until it sets a level
+        level = self.upstreams.levels.get(session, "debug")
+        return with_envelope(params, session.client_capabilities, session.client_info, level)
 
     async def _parked_round(
         self, method: str, params: JSONObject | None, rctx: ServerRequestContext
@@ -686,13 +566,13 @@ class ProxyServer(Server):
         link.call = call
         self._parked[call.state] = call
         body = strip_envelope(params)
-        if method == "tools/call" and (body or {}).get("name") in self._task_tools:
-            run = _as_task(client, body or {}, on_progress=call.progress)
+        if method == "tools/call" and (body or {}).get("name") in self.upstream_tools.task_only:
+            run = as_task(client, body or {}, on_progress=call.progress)
         else:
-            run = _send(client, method, body, on_progress=call.progress)
+            run = send(client, method, body, on_progress=call.progress)
         caps = rctx.envelope.client_capabilities if rctx.envelope is not None else {}
         if "keeps_roots" in link.traits and isinstance(caps.get("roots"), dict):
-            run = _after(link.refresh_roots(ROOTS_REFRESH_WAIT), run)
+            run = after(link.refresh_roots(ROOTS_REFRESH_WAIT), run)
         call.start(run)
         return await call.round(rctx, params)
 
@@ -711,107 +591,8 @@ class ProxyServer(Server):
         owned = self.upstreams.owned.get(session)
         if owned is None or not owned[0].connected:
             return None
-        return _notify_quietly(owned[0], "notifications/roots/list_changed")
+        return notify_quietly(owned[0], "notifications/roots/list_changed")
 
     def _deliver(self, event: BusEvent) -> None:
         """The relay's sink: an event to the sessions that have no upstream of their own."""
-        owned = self.upstreams.owned
-        for session in list(self.sessions):
-            if session.era == "modern" or session in owned:
-                continue
-            if event.uri is not None:
-                if event.uri in session.subscriptions:
-                    params: JSONObject = {"uri": event.uri}
-                    session.call_soon(
-                        lambda s=session, p=params: s.send_quietly(event.method, p)  # type: ignore[misc]
-                    )
-            elif session.operating:
-                session.call_soon(lambda s=session: s.send_quietly(event.method))  # type: ignore[misc]
-
-
-def _tool_tasks(capabilities: Mapping[str, Any]) -> bool:
-    """True when 2025-11-25 ``capabilities`` declare task-augmented ``tools/call``."""
-    tasks = capabilities.get("tasks")
-    requests = tasks.get("requests") if isinstance(tasks, dict) else None
-    tools = requests.get("tools") if isinstance(requests, dict) else None
-    return isinstance(tools, dict) and isinstance(tools.get("call"), dict)
-
-
-def _uri(params: JSONObject | None) -> str:
-    uri = (params or {}).get("uri")
-    if not isinstance(uri, str):
-        raise McpError(INVALID_PARAMS, "'uri' must be a string")
-    return uri
-
-
-async def _notify_quietly(client: Client, method: str) -> None:
-    with contextlib.suppress(McpError, ConnectionClosed):
-        await client.session.notify(method)
-
-
-async def _after(first: Awaitable[None], then: Awaitable[Any]) -> Any:
-    await first
-    return await then
-
-
-async def _send(
-    client: Client, method: str, params: JSONObject | None, *, on_progress: Any = None
-) -> Any:
-    """One request upstream, as it is; a broken connection is -32603 for the client."""
-    try:
-        return await client.session.request(method, params, timeout=None, on_progress=on_progress)
-    except McpError:
-        raise
-    except TransportError as exc:
-        raise McpError(INTERNAL_ERROR, f"The upstream server is unreachable: {exc}") from None
-
-
-async def _as_task(client: Client, params: JSONObject, *, on_progress: Any = None) -> Any:
-    """Run a tool that must be a 2025-11-25 task as one and return its result
-    (``tasks/result`` waits for it); cancelled, the task is cancelled upstream."""
-    created = await _send(client, "tools/call", {**params, "task": {}}, on_progress=on_progress)
-    task = created.get("task") if isinstance(created, dict) else None
-    task_id = task.get("taskId") if isinstance(task, dict) else None
-    if not isinstance(task_id, str):
-        return created  # it ran as a plain call after all
-    try:
-        return await _send(client, "tasks/result", {"taskId": task_id})
-    except asyncio.CancelledError:
-        with contextlib.suppress(McpError, ConnectionClosed):
-            await asyncio.shield(
-                client.session.request("tasks/cancel", {"taskId": task_id}, timeout=10)
-            )
-        raise
-
-
-async def _call(
-    client: Client,
-    link: Link,
-    rctx: ServerRequestContext,
-    method: str,
-    params: JSONObject | None,
-) -> Any:
-    """Forward ``method`` for ``rctx`` on ``client``: its progress to the client that asked
-    for it, what the upstream says meanwhile related to it."""
-    token = rctx.progress_token
-    on_progress = None
-    if token is not None:
-
-        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
-            note: JSONObject = {"progressToken": token, "progress": progress}
-            if total is not None:
-                note["total"] = total
-            if message is not None:
-                note["message"] = message
-            with contextlib.suppress(ConnectionClosed, McpError):
-                await rctx.notify("notifications/progress", note)
-
-    link.in_flight.append(rctx)
-    scope = link.scope_for(rctx)
-    try:
-        if scope is None:
-            return await _send(client, method, params, on_progress=on_progress)
-        with scope:
-            return await _send(client, method, params, on_progress=on_progress)
-    finally:
-        link.in_flight.remove(rctx)
+        deliver(event, self.sessions, self.upstreams.owned)
