@@ -127,10 +127,10 @@ def test_cache_options_and_http_options() -> None:
     assert Client("x.py", cache=CacheOptions(store=None)).cache is None
     assert Client("x.py", cache=False).cache is None
     c = Client("http://127.0.0.1:9/mcp", connection=HttpOptions({"default_retry_ms": 5}))
-    assert c._connector.http_options == {"default_retry_ms": 5}
+    assert c._http_options == {"default_retry_ms": 5}
     with pytest.warns(DeprecationWarning, match=r"connection=HttpOptions\(options=...\)"):
         old = Client("http://127.0.0.1:9/mcp", http_options={"default_retry_ms": 5})
-    assert old._connector.http_options == {"default_retry_ms": 5}
+    assert old._http_options == {"default_retry_ms": 5}
 
 
 def test_a_setting_given_twice_or_an_unknown_keyword_is_refused() -> None:

@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Collection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcpkit.client.listen import Listener
+from mcpkit.client.listen import Listener, Subscriptions
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import JSONObject
 
-__all__ = ["BackgroundListen"]
+if TYPE_CHECKING:
+    from mcpkit.client.modern import ModernWire
+    from mcpkit.session import ClientSession
+
+__all__ = ["BackgroundListen", "open_listener"]
 
 logger = logging.getLogger("mcpkit.client")
 
@@ -91,3 +95,35 @@ async def _drain(listener: Listener) -> None:
     """Consume a background listener (its notifications reach the hooks anyway)."""
     async for _ in listener:
         pass
+
+
+def open_listener(
+    subscriptions: Subscriptions,
+    session: ClientSession,
+    wire: ModernWire | None,
+    notifications: JSONObject,
+    *,
+    subscribe: Callable[[str], Awaitable[None]] | None = None,
+    unsubscribe: Callable[[str], Awaitable[None]] | None = None,
+) -> Listener:
+    """A listener of ``notifications`` (a :func:`~mcpkit.client.listen.listen_filter`) on
+    ``session``: a ``subscriptions/listen`` request on the 2026-07-28 ``wire``, else the
+    session's notifications (``subscribe``/``unsubscribe`` for its resource URIs)."""
+    if wire is None:
+        return Listener(
+            subscriptions,
+            notifications,
+            modern=False,
+            open_request=_never_sent,
+            subscribe=subscribe,
+            unsubscribe=unsubscribe,
+        )
+
+    async def open_request(params: JSONObject) -> Any:
+        return await session.request("subscriptions/listen", wire.wrap(params), timeout=None)
+
+    return Listener(subscriptions, notifications, modern=True, open_request=open_request)
+
+
+async def _never_sent(params: JSONObject) -> Any:
+    raise AssertionError("a legacy listener sends no subscriptions/listen")

@@ -23,6 +23,7 @@ the URL elicitations, :mod:`~mcpkit.client.targets` how a target becomes a conne
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import secrets
@@ -30,13 +31,12 @@ from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-import orjson
 import pydantic
 
 from mcpkit import versions
 from mcpkit._defaults import DEFAULT
-from mcpkit.client.arguments import Arguments, CompletionRef, arguments_to_wire, ref_to_wire
-from mcpkit.client.background import BackgroundListen
+from mcpkit.client.arguments import Arguments, CompletionRef
+from mcpkit.client.background import BackgroundListen, open_listener
 from mcpkit.client.cache import (
     INVALIDATING_NOTIFICATIONS,
     CachePolicy,
@@ -45,6 +45,7 @@ from mcpkit.client.cache import (
     apply_notification,
     evictions_for,
 )
+from mcpkit.client.calls import Calls
 from mcpkit.client.catalogue import ToolCatalogue
 from mcpkit.client.connector import Connector
 from mcpkit.client.elicitation import (
@@ -78,15 +79,15 @@ from mcpkit.client.options import (
     fold_deprecated,
 )
 from mcpkit.client.pipeline import RequestPipeline
-from mcpkit.client.results import lenient, parse
+from mcpkit.client.results import lenient
 from mcpkit.client.retry import Retry
 from mcpkit.client.roots import RootsSource
 from mcpkit.client.sampling import Sampling, SamplingHandler
-from mcpkit.client.targets import Target, config_entry
+from mcpkit.client.targets import Target, config_entry, open_target
 from mcpkit.client.task_requestor import TaskHandle, TaskRequestor
 from mcpkit.client.url_elicitation import UrlElicitations
-from mcpkit.errors import ConnectionClosed, McpError
-from mcpkit.jsonrpc import METHOD_NOT_FOUND, JSONObject
+from mcpkit.errors import ConnectionClosed
+from mcpkit.jsonrpc import JSONObject
 from mcpkit.lifecycle import has_capability
 from mcpkit.session import ClientSession, ProgressCallback
 from mcpkit.tasks import TaskReceiver, TaskStore
@@ -142,10 +143,6 @@ logger = logging.getLogger("mcpkit.client")
 
 _DEFAULT_PROTOCOL: Final = ProtocolOptions()
 _DEFAULT_STDIO: Final = StdioOptions()
-
-
-def _noop_progress(progress: float, total: float | None, message: str | None) -> None:
-    return None
 
 
 class Client:
@@ -304,12 +301,20 @@ class Client:
         self._opening = EraNegotiator(
             protocol_version=protocol.version, client_info=self._client_info
         )
+        self._http_options = connection.options if isinstance(connection, HttpOptions) else None
         self._connector = Connector(
             target,
-            stdio=stdio,
-            headers=headers,
-            auth=auth,
-            http_options=connection.options if isinstance(connection, HttpOptions) else None,
+            functools.partial(
+                open_target,
+                target,
+                env=stdio.env,
+                cwd=stdio.cwd,
+                headers=headers,
+                auth=auth,
+                stderr=stdio.stderr,
+                on_stderr=stdio.on_stderr,
+                http_options=self._http_options,
+            ),
         )
         self._supported = _versions(protocol.supported_versions)
         self.validate_output = protocol.validate_output
@@ -328,6 +333,7 @@ class Client:
         self._background = BackgroundListen(self._open_listener, self._spawn)
         self._task_requestor = TaskRequestor(self, on_progress=self._on_progress)
         self._pipeline = RequestPipeline(self)
+        self._calls = Calls(self.request, self._catalogue, self._task_requestor)
         self._skills: Skills | None = None
         self._notifications = NotificationRouter(
             hooks,
@@ -643,17 +649,6 @@ class Client:
         """Whether tool pages carry ``x-mcp-header`` parameters (2026-07-28 over HTTP)."""
         return self._wire is not None and self._http() is not None
 
-    async def _typed(
-        self,
-        model: type[M],
-        method: str,
-        params: JSONObject | None = None,
-        *,
-        cache: CachePolicy = "use",
-        on_log: LogHook | None = None,
-    ) -> M:
-        return parse(model, await self.request(method, params, cache=cache, on_log=on_log), method)
-
     async def ping(self, *, timeout: TimeoutTypes = DEFAULT) -> None:
         """Check the server is alive (raises on timeout or a closed connection).
 
@@ -745,27 +740,15 @@ class Client:
         ``on_log``: this call's own log messages, where the transport tells which call
         they belong to (see :meth:`request`).
         """
-        if self._catalogue.requires_task(name):
-            self._task_requestor.refuse_plain_call(name)
-        params: JSONObject = {"name": name}
-        if arguments is not None:
-            params["arguments"] = arguments_to_wire(arguments)
-        if meta:
-            params["_meta"] = dict(meta)
-        progress = on_progress or self._on_progress
-        chosen = self._timeout(timeout, max_total_timeout)
-        if progress is None and chosen.timeout is not None and chosen.reset_on_progress:
-            progress = _noop_progress  # a progress token lets progress restart the timeout
-        try:
-            raw = await self.request(
-                "tools/call", params, timeout=chosen, on_progress=progress, on_log=on_log
-            )
-        except McpError as exc:
-            if exc.code == METHOD_NOT_FOUND and exc.from_peer:
-                await self._task_requestor.explain_not_found(name, exc)
-            raise
-        return await self._catalogue.tool_result(
-            name, raw, validate=self.validate_output, raise_on_error=raise_on_error
+        return await self._calls.call_tool(
+            name,
+            arguments,
+            timeout=self._timeout(timeout, max_total_timeout),
+            on_progress=on_progress or self._on_progress,
+            meta=meta,
+            raise_on_error=raise_on_error,
+            on_log=on_log,
+            validate=self.validate_output,
         )
 
     # tasks: this client as the requestor (see mcpkit.client.task_requestor)
@@ -876,25 +859,21 @@ class Client:
     ) -> ReadResourceResult:
         """Read the resource at ``uri`` (``on_log``: its own log messages, see
         :meth:`request`)."""
-        from mcpkit.types import ReadResourceResult
-
-        return await self._typed(
-            ReadResourceResult, "resources/read", {"uri": str(uri)}, cache=cache, on_log=on_log
-        )
+        return await self._calls.read_resource(uri, cache, on_log)
 
     async def subscribe_resource(self, uri: str) -> None:
         """Ask for ``notifications/resources/updated`` when ``uri`` changes (they reach
         ``on_resource_updated``). On the modern wire this (re)opens a background
         ``subscriptions/listen`` for every subscribed URI."""
         if self._wire is None:
-            await self._empty("resources/subscribe", {"uri": str(uri)})
+            await self._calls.empty("resources/subscribe", {"uri": str(uri)})
         else:
             await self._background.subscribe(str(uri))
 
     async def unsubscribe_resource(self, uri: str) -> None:
         """Stop the updates for ``uri``."""
         if self._wire is None:
-            await self._empty("resources/unsubscribe", {"uri": str(uri)})
+            await self._calls.empty("resources/unsubscribe", {"uri": str(uri)})
         else:
             await self._background.unsubscribe(str(uri))
 
@@ -918,25 +897,19 @@ class Client:
     def _open_listener(
         self, tools: bool, prompts: bool, resource_list: bool, resources: Collection[str]
     ) -> Listener:
-        notifications = listen_filter(
-            tools=tools, prompts=prompts, resource_list=resource_list, resources=resources
+        can_subscribe = (
+            bool(resources) and self._wire is None and self.supports("resources", "subscribe")
         )
-        session, wire = self.session, self._wire
-        if wire is None:
-            can_subscribe = resources and self.supports("resources", "subscribe")
-            return Listener(
-                self._subscriptions,
-                notifications,
-                modern=False,
-                open_request=_never_sent,
-                subscribe=self.subscribe_resource if can_subscribe else None,
-                unsubscribe=self.unsubscribe_resource if can_subscribe else None,
-            )
-
-        async def open_request(params: JSONObject) -> Any:
-            return await session.request("subscriptions/listen", wire.wrap(params), timeout=None)
-
-        return Listener(self._subscriptions, notifications, modern=True, open_request=open_request)
+        return open_listener(
+            self._subscriptions,
+            self.session,
+            self._wire,
+            listen_filter(
+                tools=tools, prompts=prompts, resource_list=resource_list, resources=resources
+            ),
+            subscribe=self.subscribe_resource if can_subscribe else None,
+            unsubscribe=self.unsubscribe_resource if can_subscribe else None,
+        )
 
     async def get_prompt(
         self,
@@ -947,15 +920,7 @@ class Client:
     ) -> GetPromptResult:
         """Get prompt ``name`` filled with ``arguments`` (non-string values are sent as JSON;
         ``on_log``: its own log messages, see :meth:`request`)."""
-        from mcpkit.types import GetPromptResult
-
-        params: JSONObject = {"name": name}
-        if arguments:
-            params["arguments"] = {
-                k: v if isinstance(v, str) else orjson.dumps(v).decode()
-                for k, v in arguments.items()
-            }
-        return await self._typed(GetPromptResult, "prompts/get", params, on_log=on_log)
+        return await self._calls.get_prompt(name, arguments, on_log)
 
     async def complete(
         self,
@@ -972,15 +937,7 @@ class Client:
         template when it contains ``://`` or ``{``, else a prompt name). ``context``: values
         of arguments already chosen.
         """
-        from mcpkit.types import CompleteResult
-
-        params: JSONObject = {
-            "ref": ref_to_wire(ref),
-            "argument": {"name": argument_name, "value": value},
-        }
-        if context:
-            params["context"] = {"arguments": dict(context)}
-        return await self._typed(CompleteResult, "completion/complete", params)
+        return await self._calls.complete(ref, argument_name, value, context)
 
     async def set_logging_level(self, level: str) -> None:
         """Ask the server to send log messages at ``level`` and above."""
@@ -989,12 +946,7 @@ class Client:
         if self._wire is not None:  # no logging/setLevel on the modern wire: per request
             self._wire.log_level = self._log_level = level
             return
-        await self._empty("logging/setLevel", {"level": level})
-
-    async def _empty(self, method: str, params: JSONObject) -> None:
-        result = await self.request(method, params)
-        if not isinstance(result, dict):
-            raise InvalidServerResponse(method, "expected an object")
+        await self._calls.empty("logging/setLevel", {"level": level})
 
     # roots
 
@@ -1049,10 +1001,6 @@ class Client:
 
 
 # -- helpers ------------------------------------------------------------------------------------
-
-
-async def _never_sent(params: JSONObject) -> Any:
-    raise AssertionError("a legacy listener sends no subscriptions/listen")
 
 
 def _response_cache(

@@ -12,42 +12,42 @@ first exchange are :mod:`mcpkit.client.opening`'s.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mcpkit.client._util import http_transport
 from mcpkit.client.era import http_target
-from mcpkit.client.options import StdioOptions
-from mcpkit.client.targets import Connection, Target, open_target
 from mcpkit.errors import ConnectionClosed
 from mcpkit.session import ClientSession
 
 if TYPE_CHECKING:
-    import httpx
+    from mcpkit.transports.base import Transport
 
-__all__ = ["Connector"]
+__all__ = ["Connector", "OpenedTarget"]
+
+
+class OpenedTarget(Protocol):
+    """A target made a connection (:class:`mcpkit.client.targets.Connection`)."""
+
+    transport: Transport
+    server: Any  # an in-memory mcpkit Server, else None
+    server_session: Any  # its session on the other end, else None
+
+    @property
+    def server_url(self) -> str | None: ...
+
+    def explain_failure(self, exc: BaseException) -> BaseException | None: ...
 
 
 class Connector:
-    """Opens ``target`` with ``stdio`` (a stdio server's options), ``headers``/``auth``/
-    ``http_options`` (an HTTP server's)."""
+    """The connection of ``target``, made by ``opener`` (the target's
+    :func:`~mcpkit.client.targets.open_target` with the client's connection options)."""
 
-    def __init__(
-        self,
-        target: Target,
-        *,
-        stdio: StdioOptions,
-        headers: Mapping[str, str] | None,
-        auth: httpx.Auth | None,
-        http_options: Mapping[str, Any] | None,
-    ) -> None:
+    def __init__(self, target: Any, opener: Callable[[], OpenedTarget]) -> None:
         self.target = target
-        self.stdio = stdio
-        self.headers = headers
-        self.auth = auth
-        self.http_options = http_options
+        self._opener = opener
         #: The open connection (None before the first connect).
-        self.conn: Connection | None = None
+        self.conn: OpenedTarget | None = None
         #: The session on it (None while not connected).
         self.session: ClientSession | None = None
         self._stack = contextlib.AsyncExitStack()
@@ -58,17 +58,7 @@ class Connector:
         """Open the target's connection (not started) and a session on it (``options``: of
         :class:`~mcpkit.session.ClientSession`), with ``install`` run on the session before
         anything is read."""
-        stdio = self.stdio
-        conn = self.conn = open_target(
-            self.target,
-            env=stdio.env,
-            cwd=stdio.cwd,
-            headers=self.headers,
-            auth=self.auth,
-            stderr=stdio.stderr,
-            on_stderr=stdio.on_stderr,
-            http_options=self.http_options,
-        )
+        conn = self.conn = self._opener()
         session = self.session = ClientSession(conn.transport, **options)
         install(session)
         return session

@@ -24,7 +24,6 @@ from mcpkit.jsonrpc import METHOD_NOT_FOUND, JSONObject
 
 if TYPE_CHECKING:
     from mcpkit.client.catalogue import ToolCatalogue
-    from mcpkit.client.notifications import ListKind
     from mcpkit.types import (
         ListPromptsResult,
         ListResourcesResult,
@@ -192,7 +191,7 @@ class Lists:
         self.prompts = items
         return items
 
-    async def refresh(self, kind: ListKind, templates: bool) -> None:
+    async def refresh(self, kind: str, templates: bool) -> None:
         """List ``kind`` again after its list_changed notification (``auto_refresh``);
         ``templates``: the resource templates too, with the resources."""
         if kind == "tools":
