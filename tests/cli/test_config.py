@@ -285,6 +285,36 @@ async def test_mcpkit_run_alone_serves_the_project_over_stdio(tmp_path: Path) ->
         assert result.text == "hello from mcpkit.toml / from the shell"
 
 
+@pytest.mark.parametrize(("flags", "shown"), [([], True), (["--mask-errors"], False)])
+async def test_mask_errors_from_the_file_and_the_flag_over_it(
+    tmp_path: Path, flags: list[str], shown: bool
+) -> None:
+    (tmp_path / "server.py").write_text(
+        textwrap.dedent(
+            """
+            from mcpkit import Server
+
+            app = Server("failing")
+
+            @app.tool()
+            def fail() -> str:
+                raise ValueError("the detail")
+            """
+        )
+    )
+    (tmp_path / "mcpkit.toml").write_text('server = "server.py"\nmask_errors = false\n')
+    entry = {
+        "command": sys.executable,
+        "args": ["-m", "mcpkit", "run", *flags],
+        "cwd": str(tmp_path),
+        "env": env(),
+    }
+    async with Client(entry) as client:
+        result = await client.call_tool("fail", {})
+        assert result.is_error
+        assert ("the detail" in str(result.text)) is shown, result.text
+
+
 async def test_a_module_entry_point_is_found_from_the_projects_root(tmp_path: Path) -> None:
     package = tmp_path / "weather"
     package.mkdir()
