@@ -17,10 +17,15 @@ round:
   measured;
 - ``mcpkit``: ``servers/mcpkit_server.py`` in its stateless JSON mode.
 
-For each wire (2025-11-25 stateless JSON, 2026-07-28 JSON) it prints calls/s (and as a
-share of the raw loop's on the 2025 wire, the reference of ``run.py``'s raw-loop ratios),
-server and client CPU per call (medians over rounds) and mcpkit's own share (mcpkit minus
-bare ASGI).
+A third wire, 2025-11-25 sessions + SSE, runs the raw loop, the bare app and mcpkit in
+their session modes: 32 sessions, each answer one SSE event (the bare app hands out a
+session id on ``initialize`` and frames the answer as an event, nothing more).
+
+For each wire it prints calls/s, as a share of the raw loop's (on the 2026-07-28 wire,
+which the raw loop does not speak, of its 2025 stateless JSON) and of the bare app's on the
+same wire (the targets: 0.75x on the JSON wires, 0.5x on sessions + SSE), server and
+client CPU per call (medians over rounds) and mcpkit's own share (mcpkit minus bare
+ASGI).
 On two cores the client and the server share the machine, so calls/s is bounded by their
 CPU together. ``--smoke`` runs one tiny round (its table only shows that every row ran;
 exit 1 on any wrong answer or failure). Loopback only; every measurement bounded in calls and time.
@@ -45,6 +50,16 @@ SERVERS = HERE / "servers"
 
 
 async def _bare_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    await _bare(scope, receive, send, sse=False)
+
+
+async def _bare_sse_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    await _bare(scope, receive, send, sse=True)
+
+
+async def _bare(scope: dict[str, Any], receive: Any, send: Any, *, sse: bool) -> None:
+    """The echo with no MCP machinery: JSON answers, or (``sse``) a session id handed out
+    by ``initialize`` and every answer as one SSE event, as a 2025 session server sends."""
     import orjson
 
     if scope["type"] != "http":
@@ -66,73 +81,75 @@ async def _bare_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         return
     params = msg.get("params") or {}
     result: dict[str, Any]
+    headers: list[tuple[bytes, bytes]] = []
     if msg["method"] == "initialize":
         result = {
             "protocolVersion": params.get("protocolVersion"),
             "capabilities": {"tools": {}},
             "serverInfo": {"name": "bare", "version": "1"},
         }
+        if sse:
+            headers.append((b"mcp-session-id", os.urandom(16).hex().encode()))
     else:
         result = {"content": [{"type": "text", "text": params["arguments"]["text"]}]}
     if "_meta" in params:
         result["resultType"] = "complete"
         result["_meta"] = {"io.modelcontextprotocol/serverInfo": {"name": "bare", "version": "1"}}
     data = orjson.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result})
-    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(data))]
+    if sse:
+        data = b"event: message\ndata: " + data + b"\n\n"
+        headers.append((b"content-type", b"text/event-stream"))
+        headers.append((b"cache-control", b"no-cache"))
+    else:
+        headers.append((b"content-type", b"application/json"))
+    headers.append((b"content-length", b"%d" % len(data)))
     await send({"type": "http.response.start", "status": 200, "headers": headers})
     await send({"type": "http.response.body", "body": data})
 
 
-def serve_bare(port: int, server: str = "uvicorn") -> None:
+def serve_bare(port: int, server: str = "uvicorn", sse: bool = False) -> None:
     """Run the bare ASGI app as mcpkit runs its own (uvloop; uvicorn with httptools, or
     granian; loopback)."""
     from mcpkit.transports.http.serve import run
 
-    run(_bare_app, host="127.0.0.1", port=port, log_level="warning", server=server)
+    app = _bare_sse_app if sse else _bare_app
+    run(app, host="127.0.0.1", port=port, log_level="warning", server=server)
 
 
-def _argv(name: str, port: int) -> list[str]:
+def _argv(name: str, port: int, sessions: bool = False) -> list[str]:
     py = sys.executable
+    mode = [] if sessions else ["--stateless", "--json-response"]
     if name == "raw asyncio":
-        return [
-            py,
-            str(SERVERS / "raw_http.py"),
-            "--port",
-            str(port),
-            "--stateless",
-            "--json-response",
-        ]
-    if name == "bare ASGI":
-        return [py, str(Path(__file__).resolve()), "--serve-bare", str(port)]
-    if name == "bare granian":
-        return [py, str(Path(__file__).resolve()), "--serve-bare", str(port), "--granian"]
-    return [
-        py,
-        str(SERVERS / "mcpkit_server.py"),
-        "http",
-        "--port",
-        str(port),
-        "--stateless",
-        "--json-response",
-    ]
+        return [py, str(SERVERS / "raw_http.py"), "--port", str(port), *mode]
+    if name.startswith("bare"):
+        argv = [py, str(Path(__file__).resolve()), "--serve-bare", str(port)]
+        return argv + ["--granian"] * (name == "bare granian") + ["--sse"] * sessions
+    return [py, str(SERVERS / "mcpkit_server.py"), "http", "--port", str(port), *mode]
 
 
-WIRES = {"2025-11-25 stateless JSON": False, "2026-07-28 JSON": True}
+SESSIONS = "2025-11-25 sessions + SSE"
+WIRES = {"2025-11-25 stateless JSON": False, "2026-07-28 JSON": True, SESSIONS: False}
+#: The share of the bare app's calls/s mcpkit aims for on each wire.
+TARGETS = {"2025-11-25 stateless JSON": 0.75, "2026-07-28 JSON": 0.75, SESSIONS: 0.5}
 _GRANIAN = ["bare granian"] if importlib.util.find_spec("granian") is not None else []
 SERVED = {
     "2025-11-25 stateless JSON": ["raw asyncio", "bare ASGI", *_GRANIAN, "mcpkit"],
     "2026-07-28 JSON": ["bare ASGI", *_GRANIAN, "mcpkit"],
+    SESSIONS: ["raw asyncio", "bare ASGI", *_GRANIAN, "mcpkit"],
 }
 
 
-async def _measure(name: str, modern: bool, calls: int, seconds: float) -> client.Measure:
+async def _measure(name: str, wire: str, calls: int, seconds: float) -> client.Measure:
     port = client.free_port()
     env = dict(os.environ)
-    proc = await client.spawn(_argv(name, port), env, asyncio.subprocess.DEVNULL, stdio=False)
+    sessions = wire == SESSIONS
+    argv = _argv(name, port, sessions)
+    proc = await client.spawn(argv, env, asyncio.subprocess.DEVNULL, stdio=False)
     try:
         await client.wait_for_port(port, proc, 30)
+        stateless, modern = not sessions, WIRES[wire]
         return await asyncio.wait_for(
-            client.http_calls(port, proc.pid, 32, calls, True, seconds, 2, modern=modern),
+            client.http_calls(port, proc.pid, 32, calls, stateless, seconds, 2, modern=modern),
             timeout=seconds + 60,
         )
     finally:
@@ -143,12 +160,12 @@ async def main(rounds: int, calls: int, seconds: float, smoke: bool) -> int:
     results: dict[tuple[str, str], list[client.Measure]] = {}
     failed = False
     for r in range(rounds):
-        for wire, modern in WIRES.items():
+        for wire in WIRES:
             names = SERVED[wire]
             names = names[r % len(names) :] + names[: r % len(names)]
             for name in names:
                 try:
-                    m = await _measure(name, modern, calls, seconds)
+                    m = await _measure(name, wire, calls, seconds)
                 except Exception as exc:
                     print(f"{name} / {wire}: failed: {exc}", file=sys.stderr)
                     failed = True
@@ -165,26 +182,37 @@ async def main(rounds: int, calls: int, seconds: float, smoke: bool) -> int:
             "smoke round (tiny counts: the timings say nothing; every answer checked)"
             + (" FAILURES" if failed else "")
         )
-    print("| wire | server | calls/s | / raw asyncio | server CPU/call µs | client CPU/call µs |")
-    print("|---|---|---:|---:|---:|---:|")
-    medians: dict[tuple[str, str], float] = {}
-    raw = [m.rate for m in results.get(("2025-11-25 stateless JSON", "raw asyncio"), [])]
-    raw_rate = statistics.median(raw) if raw else None
+    print(
+        "| wire | server | calls/s | / raw asyncio | / bare ASGI | server CPU/call µs "
+        "| client CPU/call µs |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|")
+    rates = {k: statistics.median(m.rate for m in ms) for k, ms in results.items()}
+    servers = {k: statistics.median(m.server_us for m in ms) for k, ms in results.items()}
+    fallback = rates.get(("2025-11-25 stateless JSON", "raw asyncio"))
     for (wire, name), ms in results.items():
-        rate = statistics.median(m.rate for m in ms)
-        server = statistics.median(m.server_us for m in ms)
+        rate = rates[(wire, name)]
         clnt = statistics.median(m.client_us for m in ms)
-        medians[(wire, name)] = server
-        share = f"{rate / raw_rate:.2f}x" if raw_rate else "-"
-        print(f"| {wire} | {name} | {rate:,.0f} | {share} | {server:.1f} | {clnt:.1f} |")
+        raw = rates.get((wire, "raw asyncio"), fallback)
+        bare = rates.get((wire, "bare ASGI"))
+        to_raw = f"{rate / raw:.2f}x" if raw else "-"
+        to_bare = f"{rate / bare:.2f}x" if bare else "-"
+        print(
+            f"| {wire} | {name} | {rate:,.0f} | {to_raw} | {to_bare} | "
+            f"{servers[(wire, name)]:.1f} | {clnt:.1f} |"
+        )
     print()
     for wire in WIRES:
-        own, bare = medians.get((wire, "mcpkit")), medians.get((wire, "bare ASGI"))
-        if own is not None and bare is not None:
-            print(
-                f"{wire}: mcpkit's own server CPU per call (mcpkit - bare ASGI): "
-                f"{own - bare:.1f} µs of {own:.1f}"
-            )
+        own, bare_us = servers.get((wire, "mcpkit")), servers.get((wire, "bare ASGI"))
+        mine, bare = rates.get((wire, "mcpkit")), rates.get((wire, "bare ASGI"))
+        if own is None or bare_us is None or mine is None or not bare:
+            continue
+        target = TARGETS[wire]
+        print(
+            f"{wire}: mcpkit at {mine / bare:.2f}x the bare app's calls/s (target {target}x); "
+            f"its own server CPU per call (mcpkit - bare ASGI): {own - bare_us:.1f} µs of "
+            f"{own:.1f}"
+        )
     return 1 if failed else 0
 
 
@@ -196,9 +224,10 @@ if __name__ == "__main__":
     parser.add_argument("--smoke", action="store_true")
     parser.add_argument("--serve-bare", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument("--granian", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--sse", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_bare:
-        serve_bare(args.serve_bare, "granian" if args.granian else "uvicorn")
+        serve_bare(args.serve_bare, "granian" if args.granian else "uvicorn", args.sse)
         sys.exit(0)
     if args.smoke:
         args.rounds, args.calls, args.seconds = 1, 200, 1.0

@@ -1,5 +1,6 @@
-"""bench/modern_floor.py --smoke runs: one tiny round of every server on both wires, every
-answer checked by the benchmark client."""
+"""bench/modern_floor.py --smoke runs: one tiny round of every server on the three wires
+(2025 stateless JSON, 2026-07-28 JSON, 2025 sessions + SSE), every answer checked by the
+benchmark client."""
 
 from __future__ import annotations
 
@@ -31,9 +32,15 @@ def test_the_floor_benchmark_smoke_round() -> None:
         ("2026-07-28 JSON", "bare ASGI"),
         *([("2026-07-28 JSON", "bare granian")] if granian else []),
         ("2026-07-28 JSON", "mcpkit"),
+        ("2025-11-25 sessions + SSE", "bare ASGI"),
+        *([("2025-11-25 sessions + SSE", "bare granian")] if granian else []),
+        ("2025-11-25 sessions + SSE", "mcpkit"),
+        ("2025-11-25 sessions + SSE", "raw asyncio"),
     ]
-    assert sorted((c[0], c[1]) for c in cells) == expected
+    assert sorted((c[0], c[1]) for c in cells) == sorted(expected)
     for cell in cells:  # calls were made (CPU per call may read 0: clock ticks are 10 ms)
         assert float(cell[2].replace(",", "")) > 0
         assert cell[3].endswith("x") and float(cell[3][:-1]) > 0  # the share of the raw loop
-    assert "mcpkit's own server CPU per call" in done.stdout
+        assert cell[4].endswith("x") and float(cell[4][:-1]) > 0  # and of the bare app
+    for wire, target in [("2025-11-25 stateless JSON", 0.75), ("2025-11-25 sessions + SSE", 0.5)]:
+        assert f"{wire}: mcpkit at " in done.stdout and f"(target {target}x)" in done.stdout
