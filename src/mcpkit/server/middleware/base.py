@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias
 
 from mcpkit.jsonrpc import JSONObject, RequestId
 
@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from mcpkit.server.context import Context
     from mcpkit.server.session import AppSession, ServerRequestContext
     from mcpkit.versions import Era
+
+    #: The server a :class:`MiddlewareContext` names (its :attr:`~MiddlewareContext.server`).
+    MiddlewareServer: TypeAlias = Server[Any]
 
 __all__ = [
     "METHOD_HOOKS",

@@ -24,7 +24,7 @@ from mcpkit.server.middleware.base import (
 )
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Server
+    from mcpkit.server.middleware.base import MiddlewareServer
     from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
     from mcpkit.session import NotificationHandler
 
@@ -49,7 +49,7 @@ def wrap_request(
     method: str,
     handler: ServerHandler,
     middleware: Sequence[Any],
-    server: Server[Any] | None = None,
+    server: MiddlewareServer | None = None,
 ) -> ServerHandler:
     """``handler`` with the hooks of ``middleware`` (of ``server``) for ``method`` around it
     (``handler`` itself when none applies)."""
