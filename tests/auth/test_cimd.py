@@ -198,14 +198,14 @@ async def test_no_loopback_or_private_address_without_the_development_setting() 
     async with embedded(True) as (base, issuer, docs), httpx.AsyncClient() as http:
         https_loopback = docs.document("/c.json").replace("http://", "https://")
         r = await authorize(http, base, https_loopback)
-        assert r.status_code == 400 and "loopback address" in r.text
+        assert r.status_code == 400 and "not on a public address" in r.text
         plain = docs.url("/c.json")
         r = await authorize(http, base, plain)  # http is not a document URL: unknown client
         assert r.status_code == 400 and "Unknown client" in r.text
         assert docs.hits == []
         for target in ("https://10.1.2.3/c.json", "https://169.254.169.254/latest/c.json"):
             r = await authorize(http, base, target)
-            assert r.status_code == 400 and "address" in r.text, r.text
+            assert r.status_code == 400 and "not on a public address" in r.text, r.text
         # the token endpoint refuses such a client as invalid_client
         r = await http.post(
             base + "/token",
@@ -221,6 +221,7 @@ async def test_malformed_urls_are_refused_before_any_fetch() -> None:
         ("https://clients.example.com", "path"),
         ("https://clients.example.com/", "path"),
         ("https://clients.example.com/a/../b.json", "path"),
+        ("https://clients.example.com/a/%2e%2E/b.json", "path"),
         ("https://clients.example.com/c.json#x", "fragment"),
         ("https://user:pw@clients.example.com/c.json", "credentials"),
         ("https://evil.example.net/c.json", "not trusted"),

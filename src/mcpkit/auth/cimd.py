@@ -31,7 +31,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 from mcpkit.auth.as_store import RegisteredClient
 from mcpkit.auth.registration import is_secure_url
@@ -147,7 +147,7 @@ class ClientMetadataDocuments:
             raise ClientMetadataError(f"The client_id {url} carries credentials")
         if parts.fragment or "#" in url:
             raise ClientMetadataError(f"The client_id {url} has a fragment")
-        segments = parts.path.split("/")
+        segments = [unquote(segment) for segment in parts.path.split("/")]
         if parts.path in ("", "/") or any(s in (".", "..") for s in segments):
             raise ClientMetadataError(f"The client_id {url} needs a path without . or .. segments")
         if self.allowed_hosts is not None and not any(
@@ -186,6 +186,11 @@ class ClientMetadataDocuments:
                 else:
                     raise ClientMetadataError(f"The client ID metadata document {url} loops")
         except FetchRefused as exc:
+            if exc.rule == "address":  # not the client's FetchPolicy advice: the AS's own
+                raise ClientMetadataError(
+                    f"The client ID metadata document {url} is not on a public address "
+                    "(loopback, private, link-local and cloud metadata addresses are refused)"
+                ) from None
             raise ClientMetadataError(f"The metadata document was refused: {exc}") from None
         except httpx.HTTPError as exc:
             raise ClientMetadataError(
