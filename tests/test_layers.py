@@ -27,7 +27,7 @@ SRC = ROOT / "src"
 MAX_CYCLE = 51
 #: The most imports that may run against the layers, each listed with its reason in the
 #: contract (the goal is 3). Lower it as exceptions go; never raise it.
-MAX_UPWARD = 14
+MAX_UPWARD = 13
 
 #: Packages whose ``__init__`` re-exports names of several layers: in no layer themselves; an
 #: import of one stands for the imports the ``__init__`` makes.

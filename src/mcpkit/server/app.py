@@ -566,6 +566,11 @@ class Server(Generic[LifespanT]):
     def _control(self, make: bool) -> ComponentControl | None:
         return self.components if make else self._components
 
+    @property
+    def component_control(self) -> ComponentControl | None:
+        """The component control once anything made one (None: no tag, filter or switch)."""
+        return self._components
+
     def _app_link(
         self, tool: str, meta: dict[str, Any] | None, ui: str | None, visibility: Any
     ) -> dict[str, Any] | None:

@@ -44,7 +44,7 @@ Redis).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 import orjson
 
@@ -52,14 +52,36 @@ from mcpkit.errors import McpError, McpkitError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 from mcpkit.server.caching import CacheHints
 from mcpkit.server.components import normalize_tags
+from mcpkit.server.registries import Registries
 from mcpkit.server.resources import not_found
+from mcpkit.server.state import StateHolder
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Server
+    from mcpkit.bus import BusRelay
+    from mcpkit.server.components import ComponentControl
     from mcpkit.server.context import Context
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 
-__all__ = ["RULES_KEY", "VisibilityNotShared", "change", "install"]
+__all__ = ["RULES_KEY", "VisibilityNotShared", "VisibilityServer", "change", "install"]
+
+
+class VisibilityServer(Registries, StateHolder, Protocol):
+    """What per-caller visibility reads of a server (a :class:`~mcpkit.server.app.Server`
+    is one): its registries and component control, its state store, whether rules are kept
+    per session, and its relay (list changes to the caller's listen streams)."""
+
+    @property
+    def component_control(self) -> ComponentControl | None: ...
+
+    @property
+    def session_visibility(self) -> bool: ...
+
+    @session_visibility.setter
+    def session_visibility(self, on: bool) -> None: ...
+
+    @property
+    def relay(self) -> BusRelay: ...
+
 
 ComponentKind = Literal["tools", "prompts", "resources", "templates"]
 _KINDS: Final = frozenset({"tools", "prompts", "resources", "templates"})
@@ -113,8 +135,8 @@ def _matches(rule: Rule, kind: str, name: str, tags: frozenset[str]) -> bool:
     return name in rule["names"] or not tags.isdisjoint(rule["tags"])
 
 
-def _shown(rules: list[Rule], server: Server[Any], kind: str, name: str) -> bool:
-    control = server._components
+def _shown(rules: list[Rule], server: VisibilityServer, kind: str, name: str) -> bool:
+    control = server.component_control
     tags = frozenset() if control is None else control.tags.get((kind, name), frozenset())  # type: ignore[arg-type]
     for rule in reversed(rules):
         if _matches(rule, kind, name, tags):
@@ -123,11 +145,11 @@ def _shown(rules: list[Rule], server: Server[Any], kind: str, name: str) -> bool
 
 
 def _revealed(
-    rules: list[Rule], server: Server[Any], rctx: ServerRequestContext
+    rules: list[Rule], server: VisibilityServer, rctx: ServerRequestContext
 ) -> dict[tuple[str, str], Any]:
     """The components the server hides that ``rules`` show (the latest matching rule is
     an ``enable``), within the scopes of the request's principal."""
-    control = server._components
+    control = server.component_control
     if control is None or not control.hidden or not any(r["on"] for r in rules):
         return {}
     granted: frozenset[str] | None = None  # None: a local transport, every scope
@@ -150,7 +172,7 @@ def _revealed(
     return out
 
 
-async def _rules(server: Server[Any], ctx: Context[Any]) -> list[Rule]:
+async def _rules(server: VisibilityServer, ctx: Context[Any]) -> list[Rule]:
     """The rules of ``ctx``'s caller kept by ``server`` (the server whose table is served:
     a mounted child's own, though its requests carry the parent's)."""
     from mcpkit.server.state import StateOwnerMissing, state_owner
@@ -203,7 +225,7 @@ async def change(
 
 
 async def _with_revealed(
-    server: Server[Any],
+    server: VisibilityServer,
     rules: list[Rule],
     rctx: ServerRequestContext,
     inner: ServerHandler,
@@ -222,7 +244,7 @@ async def _with_revealed(
         revealed.reset(token)
 
 
-def install(server: Server[Any], table: dict[str, ServerHandler]) -> None:
+def install(server: VisibilityServer, table: dict[str, ServerHandler]) -> None:
     """Wrap ``table``'s lists and lookups with the callers' rules."""
     from mcpkit.server.context import Context
 
