@@ -332,6 +332,22 @@ async def test_a_module_entry_point_is_found_from_the_projects_root(tmp_path: Pa
         assert (await client.call_tool("greeting", {})).text == "module / unset"
 
 
+async def test_an_installed_entry_stays_on_stdio_in_a_project_serving_http(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from mcpkit.cli.app import main
+
+    root = project(tmp_path, 'server = "server.py"\ntransport = "http"\nport = 0\n')
+    monkeypatch.chdir(root)
+    assert main(["install", "json", "server.py"]) == 0
+    entry = json.loads(capsys.readouterr().out)["mcpServers"][root.name]
+    assert entry["args"][-3:-1] == ["--transport", "stdio"]
+    async with Client({**entry, "cwd": str(root), "env": env(GREETING="installed")}) as client:
+        assert (await client.call_tool("greeting", {})).text == "installed / unset"
+
+
 class ServedHere(Served):
     """``mcpkit run ARGS`` (or the command ``argv``) in ``cwd`` with ``environ``; ``url``
     once it serves HTTP."""

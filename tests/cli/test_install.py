@@ -36,7 +36,7 @@ def install(*argv: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, s
 def expected_stdio(server: Path, client: str) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "command": sys.executable,
-        "args": ["-m", "mcpkit", "run", str(server)],
+        "args": ["-m", "mcpkit", "run", "--transport", "stdio", str(server)],
     }
     return {"type": "stdio", **entry} if client in ("claude-code", "vscode") else entry
 
@@ -225,6 +225,8 @@ def test_dependencies_start_the_server_with_uv_in_its_folder(
         "pandas",
         "mcpkit",
         "run",
+        "--transport",
+        "stdio",
         f"{server}:app",
     ]
 
@@ -333,7 +335,7 @@ def test_a_module_server_is_found_from_the_folder_it_was_installed_from(
     code, out, _ = install("json", "weather:app", capsys=capsys)
     assert code == 0
     entry = json.loads(out)["mcpServers"]["weather"]
-    assert entry["args"] == ["-m", "mcpkit", "run", "weather:app"]
+    assert entry["args"] == ["-m", "mcpkit", "run", "--transport", "stdio", "weather:app"]
     assert entry["env"] == {"PYTHONPATH": str(server.parent)}
 
 

@@ -242,6 +242,13 @@ def _recorded_source() -> str | None:
     return url
 
 
+def _stdio(spec: str) -> list[str]:
+    """``mcpkit run``'s arguments serving ``spec`` to the client over stdio, whatever the
+    project file (``mcpkit.toml``, ``[tool.mcpkit]``) of the folder the client starts it in
+    or ``MCPKIT_TRANSPORT`` say."""
+    return ["--transport", "stdio", spec]
+
+
 def _uv() -> str:
     return shutil.which("uv") or "uv"
 
@@ -304,7 +311,7 @@ def plan_launch(args: argparse.Namespace, cwd: Path) -> tuple[Launch, str]:
             packages.insert(0, mcpkit_requirement())
         for pkg in packages:
             uv_args += ["--with", pkg]
-        return Launch(_uv(), [*uv_args, "mcpkit", "run", spec], env), default_name
+        return Launch(_uv(), [*uv_args, "mcpkit", "run", *_stdio(spec)], env), default_name
     if workdir is not None and args.client not in _HAS_CWD and args.client != "json":
         raise CliError(
             f"{args.client}'s configuration has no working directory for a server",
@@ -323,7 +330,7 @@ def plan_launch(args: argparse.Namespace, cwd: Path) -> tuple[Launch, str]:
                 "give the path of a Python that has mcpkit installed (e.g. .venv/bin/python)",
                 EXIT_USAGE,
             )
-    return Launch(python, ["-m", "mcpkit", "run", spec], env, cwd=workdir), default_name
+    return Launch(python, ["-m", "mcpkit", "run", *_stdio(spec)], env, cwd=workdir), default_name
 
 
 def merge_entry(

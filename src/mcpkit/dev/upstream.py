@@ -138,8 +138,9 @@ class Upstream:
     # connecting
 
     def argv(self) -> list[str]:
-        """The command line of the user's server."""
-        return [sys.executable, "-m", "mcpkit", "run", self.spec]
+        """The command line of the user's server (over stdio, whatever the project file or
+        ``MCPKIT_TRANSPORT`` say)."""
+        return [sys.executable, "-m", "mcpkit", "run", self.spec, "--transport", "stdio"]
 
     def _make_client(self) -> Client:
         from mcpkit import Client
