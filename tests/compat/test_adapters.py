@@ -315,3 +315,31 @@ async def test_url_elicitation_required_is_a_protocol_error() -> None:
     assert (one.code, one.message, str(one)) == (-32001, "1.x spelling", "1.x spelling")
     assert McpError(-32002, "2.x spelling", {"uri": "x"}).error.data == {"uri": "x"}
     assert McpError(code=-32602, message="by keyword").code == -32602
+
+
+def test_tool_manager_read_only_view() -> None:
+    """``server._tool_manager`` reads as the official SDK's (``list_tools``, ``get_tool``,
+    ``_tools``: the listed schemas, the server's own function); changing a tool through it
+    raises instead of being ignored."""
+    server = MCPServer("view")
+
+    @server.tool(title="Adder")
+    async def add(a: int, b: int = 1) -> int:
+        """Add."""
+        return a + b
+
+    manager = server._tool_manager
+    (tool,) = manager.list_tools()
+    assert tool is not None and manager.get_tool("nope") is None
+    assert list(manager._tools) == ["add"]
+    listed = server.native.tools.tools["add"].definition
+    assert (tool.name, tool.title, tool.description) == ("add", "Adder", "Add.")
+    assert tool.parameters == listed["inputSchema"] and tool.parameters["title"] == "addArguments"
+    assert tool.output_schema == listed["outputSchema"]
+    assert tool.fn is add and tool.is_async
+    tool.parameters["properties"].clear()  # a copy: the listing keeps its schema
+    assert listed["inputSchema"]["properties"]
+    with pytest.raises(AttributeError, match="read-only view"):
+        tool.fn_metadata
+    with pytest.raises(AttributeError, match="cannot set 'parameters'"):
+        tool.parameters = {}

@@ -111,6 +111,7 @@ def adapt(
 
     functools.update_wrapper(wrapper, fn)
     del wrapper.__wrapped__  # type: ignore[attr-defined]  # the signature below is the one
+    wrapper.__compat_original__ = fn  # type: ignore[attr-defined]  # what the server wrote
     returns = hints.get("return", sig.return_annotation)
     wrapper.__signature__ = sig.replace(  # type: ignore[attr-defined]
         parameters=params, return_annotation=returns

@@ -376,6 +376,14 @@ class MCPServer(Generic[LifespanResultT]):
 
     # -- direct use ---------------------------------------------------------------------------
 
+    @property
+    def _tool_manager(self) -> Any:
+        """The official SDK's private tool manager, as a read-only view (its
+        ``list_tools()``, ``get_tool(name)`` and ``_tools``)."""
+        from mcpkit.compat.mcp.server.mcpserver.tool_view import ToolManagerView
+
+        return ToolManagerView(self.native.tools)
+
     async def list_tools(self) -> list[Any]:
         """The tools, as ``Tool`` models."""
         from mcpkit.types import Tool
