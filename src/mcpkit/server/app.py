@@ -45,6 +45,7 @@ from mcpkit.server import mcp_apps as apps_feature
 from mcpkit.server import scopes as scopes_feature
 from mcpkit.server import subscriptions
 from mcpkit.server.caching import DEFAULT_HINTS, CacheHints, CacheScope
+from mcpkit.server.capabilities import Features, declare, features_of
 from mcpkit.server.completion import CompletionRegistry
 from mcpkit.server.context import Context, LifespanT
 from mcpkit.server.discover import DISCOVER_METHOD, discover_result
@@ -112,61 +113,24 @@ RootsChangedHook = Callable[["AppSession"], Awaitable[None] | None]
 class Server(Generic[LifespanT]):
     """An MCP server: register tools, resources and prompts, then :meth:`run` it.
 
-    A feature's capability (``tools``, ``resources``, ``prompts``, ``completions``) is
-    declared to a client when something is registered for it at ``initialize``. A server that
-    registers them later, while clients are connected, passes ``declare=("tools", ...)``: the
-    capability (with ``listChanged``) is then declared from the start, so those clients get the
-    ``list_changed`` notifications and can call what was added.
+    One object serves both protocol eras: a client that opens with ``initialize`` gets a
+    2025-era session, one that sends 2026-07-28 requests is served statelessly (see
+    :mod:`mcpkit.server.session`). The Server is a façade over collaborators, each in its
+    own module: the registries and :class:`~mcpkit.server.registration.Registration`
+    (tools, resources, prompts), :mod:`~mcpkit.server.serving` (``run``), the handler
+    table, the lifespan, the bus and :class:`~mcpkit.bus.BusRelay` (changes reaching every
+    replica's clients), the shared ``store``.
 
-    Both protocol eras are served by the same object: a client that opens with
-    ``initialize`` gets a 2025-era session, one that sends 2026-07-28 requests (the ``_meta``
-    envelope) is served statelessly (see :mod:`mcpkit.server.session`). For the modern era:
-    ``ttl_ms``/``cache_scope`` are the default caching hints of cacheable results (each tool,
-    resource and prompt may set its own); ``request_state_keys`` (a :class:`KeyRing`, a
-    comma-separated base64 string, or a :class:`RequestStateSealer`; default the
-    ``MCPKIT_REQUEST_STATE_KEYS`` environment variable) seals MRTR ``requestState`` so that
-    several replicas open each other's; ``extensions`` are advertised in
-    ``capabilities.extensions``.
-
-    Changes reach clients of both eras through one ``bus`` (a
-    :class:`~mcpkit.bus.MemoryBus` unless given; a shared one makes every replica's clients
-    hear them): registrations, :meth:`notify_list_changed` and
-    :meth:`notify_resource_updated` become 2025 notifications and frames of 2026
-    ``subscriptions/listen`` streams (see :mod:`mcpkit.server.subscriptions`).
-
-    ``include_tags`` / ``exclude_tags``: serve only the tools, resources, templates and
-    prompts with one of the included tags / none of the excluded ones (see
-    :mod:`mcpkit.server.components`; :meth:`enable`, :meth:`disable`, :meth:`disable_tool`
-    change what is served while it runs).
-
-    ``tool_search``: a :class:`~mcpkit.server.tool_search.ToolSearch`: ``tools/list``
-    answers only its pinned tools and a search tool over all the others (which stay
-    callable by name; see :mod:`mcpkit.server.tool_search`).
-
-    ``store``: where state shared by replicas lives. None (or ``"memory"``): this process.
-    A ``"redis://host:port/db"`` URL or a :class:`mcpkit.redis.RedisBackend`: 2025 sessions
-    and their event log, the bus, tasks and the sealing keys all live in Redis, so any
-    replica behind a load balancer serves any request (see docs/deploy.md). Every replica
-    needs the deployment's secret (``MCPKIT_STORE_SECRET``): it wraps the sealing keys kept
-    in Redis and names the key prefix after this server (see :mod:`mcpkit.redis.keys`).
-
-    ``mask_errors``: an unexpected exception in a tool, resource or prompt answers a generic
-    message naming it and an error id, its text and traceback going only to the server log
-    (default; ``ToolError`` and ``McpError`` raised on purpose pass through). False shows the
-    text, for development; the default follows ``MCPKIT_MASK_ERRORS`` (``0``/``1``) when set,
-    else is ``not debug``.
-
-    ``middleware``: run around every request and notification, first outermost (see
-    :meth:`add_middleware` and :mod:`mcpkit.server.middleware`). ``max_tool_concurrency``
-    / ``max_tool_queued``: the default ``max_concurrency`` / ``max_queued`` of every tool
-    (see :meth:`tool`). ``inline_schema_refs`` (default True): generated input schemas have
-    their local ``$ref``/``$defs`` inlined (recursive models keep theirs). ``tool_timeout``:
-    the default ``timeout`` of every tool, in seconds (see :meth:`tool`).
-
-    ``state_ttl``: seconds a ``ctx.state`` value set without a ttl lives after it was last
-    read or written (default a day; see :mod:`mcpkit.server.state`). ``session_visibility``:
-    apply each caller's ``ctx.enable``/``ctx.disable`` from the start (needed with a shared
-    store, see :mod:`mcpkit.server.visibility`; without one the first such call turns it on).
+    The keyword options are told in docs/server.md: ``declare`` (capabilities declared
+    before anything is registered), ``ttl_ms``/``cache_scope`` (default caching hints),
+    ``request_state_keys`` (sealing MRTR ``requestState``), ``extensions``, ``bus``,
+    ``include_tags``/``exclude_tags`` (:mod:`~mcpkit.server.components`), ``tool_search``,
+    ``store`` (a ``redis://`` URL or a :class:`mcpkit.redis.RedisBackend`: sessions, events,
+    bus, tasks and keys shared by replicas; docs/deploy.md), ``mask_errors``
+    (:mod:`~mcpkit.server.masking`), ``middleware``, ``max_tool_concurrency``/
+    ``max_tool_queued``/``tool_timeout``/``inline_schema_refs`` (defaults of every tool),
+    ``state_ttl`` (:mod:`~mcpkit.server.state`) and ``session_visibility``
+    (:mod:`~mcpkit.server.visibility`).
     """
 
     def __init__(
@@ -1077,19 +1041,16 @@ class Server(Generic[LifespanT]):
 
     # -- sessions -------------------------------------------------------------------------------
 
-    def _features(self) -> tuple[bool, ...]:
-        declared = self.declared
-        prompts = bool(self.prompts.prompts) or "prompts" in declared
-        return (
-            bool(self.tools.tools) or "tools" in declared,
-            bool(self.resources.resources or self.resources.templates) or "resources" in declared,
-            prompts,
-            prompts
-            or bool(self.resources.templates)
-            or self.completions.any
-            or "resources" in declared
-            or "completions" in declared,
-            self.tools.task_tools > 0,
+    def _features(self) -> Features:
+        tools, resources = self.tools, self.resources
+        return features_of(
+            tools=len(tools.tools),
+            resources=len(resources.resources),
+            templates=len(resources.templates),
+            prompts=len(self.prompts.prompts),
+            completions=self.completions.any,
+            task_tools=tools.task_tools,
+            declared=self.declared,
         )
 
     def capabilities(self, version: ProtocolVersion = versions.LATEST) -> JSONObject:
@@ -1098,24 +1059,7 @@ class Server(Generic[LifespanT]):
         key = (version.name, features)
         caps = self._caps.get(key)
         if caps is None:
-            tools, resources, prompts, completions, tasks = features
-            caps = {"logging": {}}
-            if completions and version.audio:
-                caps["completions"] = {}
-            if prompts:
-                caps["prompts"] = {"listChanged": True}
-            if resources:
-                # Modern: `subscribe` means subscriptions/listen serves resourceSubscriptions.
-                caps["resources"] = (
-                    {"subscribe": True, "listChanged": True}
-                    if version.resource_subscribe
-                    or (version.subscriptions_listen and bool(self.modern_versions))
-                    else {"listChanged": True}
-                )
-            if tools:
-                caps["tools"] = {"listChanged": True}
-            if tasks and version.tasks:
-                caps["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+            caps = declare(version, features, modern=bool(self.modern_versions))
             apps_feature.advertise(self, caps)
             if self._skills is not None:
                 self._skills.advertise(caps)
