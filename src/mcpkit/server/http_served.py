@@ -5,6 +5,8 @@ its tools' header parameters, and sessions copied from its prototypes by
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from mcpkit.server import request_sessions as sessions
@@ -24,10 +26,15 @@ _SESSION = Server.session
 class ServerServedApp:
     """The :class:`~mcpkit.transports.http.served.ServedApp` of ``server``."""
 
-    __slots__ = ("server",)
+    __slots__ = ("server", "sessionless_context")
 
     def __init__(self, server: Server[Any]) -> None:
         self.server = server
+        #: ``sessionless_context(rid, method, params, version=None)``: bound once, so the
+        #: quick path of a stateless request takes no extra frame.
+        self.sessionless_context: Callable[..., Any] = functools.partial(
+            sessions.sessionless_context, server
+        )
 
     @property
     def modern_versions(self) -> tuple[ProtocolVersion, ...]:
@@ -64,11 +71,6 @@ class ServerServedApp:
         session = sessions.modern_request_session(self.server, transport)
         self.server.sessions.add(session)
         return session
-
-    def sessionless_context(
-        self, rid: Any, method: str, params: Any, version: ProtocolVersion | None = None
-    ) -> Any:
-        return sessions.sessionless_context(self.server, rid, method, params, version)
 
     async def finish_request(self, session: Any) -> None:
         if session._background:

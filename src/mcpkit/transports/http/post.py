@@ -190,9 +190,15 @@ async def serve_post(
             msg.get("id") if is_request else None,
         )
         return
-    transport = await app.session_of(sid, send, msg.get("id") if is_request else None, True)
-    if transport is None:
-        return
+    if app.shared is None:
+        transport = app.session_here(sid, True)
+        if transport is None:
+            await app.not_found(send, msg.get("id") if is_request else None)
+            return
+    else:
+        transport = await app.session_of(sid, send, msg.get("id") if is_request else None, True)
+        if transport is None:
+            return
     if not is_request:
         transport.touch()
         if app.shared is not None:

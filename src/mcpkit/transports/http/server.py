@@ -411,27 +411,27 @@ class StreamableHTTPApp:
 
     # -- sessions --------------------------------------------------------------------------------
 
+    def session_here(self, sid: str, posting: bool) -> HttpSessionTransport | None:
+        """The open session ``sid`` of this process that is the caller's (the current
+        principal's), marked as used by its client, else None; no coroutine (the usual
+        POST of a session not shared between replicas). ``posting``: a session not yet
+        started takes no message."""
+        return _usable(self.table.sessions.get(sid), posting)
+
     async def session_of(
         self, sid: str, send: Send, rid: RequestId | None, posting: bool
     ) -> HttpSessionTransport | None:
-        """The open session ``sid`` of the caller (the current principal's), marked as used
-        by its client; None when it is answered here (404 for an unknown, ended or other
-        owner's session; 503 when the shared store is down). ``posting``: a session not yet
-        started takes no message."""
+        """:meth:`session_here`, or the view of shared session ``sid`` loaded or refreshed
+        here; None when it is answered here (404 for an unknown, ended or other owner's
+        session; 503 when the shared store is down)."""
         transport = self.table.sessions.get(sid)
         if self.shared is not None:
             transport = await self._shared_session(sid, transport, send, rid)
             if transport is None:
                 return None
-        if (
-            transport is None
-            or transport.closed
-            or (posting and transport.sink is None)
-            or transport.owner != current_owner()
-        ):
+        transport = _usable(transport, posting)
+        if transport is None:
             await self.not_found(send, rid)
-            return None
-        transport.established = True
         return transport
 
     async def serve_requests(
@@ -546,6 +546,20 @@ class StreamableHTTPApp:
         transport.connections -= 1
         transport.detach(conn)
         transport.touch()
+
+
+def _usable(transport: HttpSessionTransport | None, posting: bool) -> HttpSessionTransport | None:
+    """``transport`` when it is open and the caller's (the current principal's), marked as
+    used by its client; else None. ``posting``: a session not yet started takes no message."""
+    if (
+        transport is None
+        or transport.closed
+        or (posting and transport.sink is None)
+        or transport.owner != current_owner()
+    ):
+        return None
+    transport.established = True
+    return transport
 
 
 #: Settings read through :attr:`StreamableHTTPApp.options` only (the others are attributes
