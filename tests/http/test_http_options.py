@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from mcpkit import Server
+from mcpkit.server import serving
 from mcpkit.transports.http import HttpServerOptions, StreamableHTTPApp
 from mcpkit.transports.http.served import served_by_factory
 from tests.http import raw
@@ -67,10 +68,10 @@ def test_run_folds_the_settings_into_one_value(monkeypatch: pytest.MonkeyPatch) 
     server = _server()
     seen: dict[str, Any] = {}
 
-    async def serve(**options: Any) -> None:
+    async def serve(app: Any, **options: Any) -> None:
         seen.update(options)
 
-    monkeypatch.setattr(server, "_serve_http", serve)
+    monkeypatch.setattr(serving, "serve_http", serve)
     server.run("sse", port=1, max_body_size=5, options=HttpServerOptions(stateless=True))
     assert seen["port"] == 1
     assert seen["options"] == HttpServerOptions(stateless=True, max_body_size=5, legacy_sse=True)
