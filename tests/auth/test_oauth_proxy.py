@@ -532,3 +532,115 @@ async def test_a_proxy_on_sqlite_survives_restarts(tmp_path: Path) -> None:
         assert await proxy.upstream_tokens(at) is None
         await late.app.aclose()
         stop()
+
+
+async def test_two_proxy_replicas_share_one_redis(tmp_path: Path) -> None:
+    """Two replicas behind one public URL, both stores in one Redis, one deployment secret
+    and signing key: the login starts at one, the provider's redirect back lands on the
+    other, the consent is answered at the first, the code redeemed at the second, the
+    refresh at the first, and a revocation at the second ends the grant at both."""
+    import re
+
+    from mcpkit.auth import RedisAuthStore
+
+    idp = StandIn(
+        client_id="registered-once",
+        client_secret=secrets.token_urlsafe(16),
+        authorize="/oauth2/authorize",
+        token="/oauth2/token",
+        jwks="/oauth2/keys",
+        revocation="/oauth2/revoke",
+        id_claims={"sub": "u-9", "email": "lee@example.com"},
+    )
+    redis = RedisProcess(tmp_path)
+    redis.start()
+    stores: list[RedisAuthStore | RedisProxyStore] = []
+    lates = [Late(), Late()]
+    try:
+        async with (
+            running(lates[0]) as a,
+            running(lates[1]) as b,
+            running(idp.app()) as origin,
+            httpx.AsyncClient(timeout=30) as browser,
+        ):
+            idp.origin = origin
+            idp.redirect_uri = a + "/oauth/callback"  # the public URL is a's
+            key = None
+            proxies = []
+            for late in lates:
+                auth_store, proxy_store = RedisAuthStore(redis.url), RedisProxyStore(redis.url)
+                stores += [auth_store, proxy_store]
+                proxy = OAuthProxy(
+                    a,
+                    client_id=idp.client_id,
+                    client_secret=idp.client_secret,
+                    issuer=idp.issuer,
+                    discovery_url=idp.issuer + "/.well-known/openid-configuration",
+                    scopes_supported=["mcp"],
+                    secret="the deployment secret",
+                    signing_key=key,
+                    store=auth_store,
+                    proxy_store=proxy_store,
+                )
+                key = proxy.server._key
+                proxies.append(proxy)
+                late.app = Server("proxied", auth=proxy).http_app()
+
+            def at(replica: str, url: str) -> str:  # the load balancer's choice
+                return replica + url[len(a) :]
+
+            client_id = await register(Env(a, a + "/mcp", proxies[0], idp, browser))
+            verifier, challenge = pkce()
+            r = await start(Env(a, a + "/mcp", proxies[0], idp, browser), client_id, challenge)
+            r = await browser.get(r.headers["location"])  # the provider logs the user in
+            page = await browser.get(at(b, r.headers["location"]))  # back, at b
+            assert page.status_code == 200 and "wants access" in page.text, page.text
+            ticket = re.search(r'name=ticket value="([^"]+)"', page.text)
+            csrf = re.search(r'name=csrf value="([^"]+)"', page.text)
+            assert ticket and csrf
+            r = await browser.post(
+                a + "/authorize/consent",
+                data={"ticket": ticket[1], "csrf": csrf[1], "decision": "allow"},
+            )
+            assert r.status_code == 303, r.text
+            code = parse_qs(urlsplit(r.headers["location"]).query)["code"][0]
+            r = await browser.post(
+                b + "/token",
+                data={
+                    "client_id": client_id,
+                    "grant_type": "authorization_code",
+                    "code": code,
+                    "code_verifier": verifier,
+                    "redirect_uri": REDIRECT,
+                },
+            )
+            assert r.status_code == 200, r.text
+            r = await browser.post(
+                a + "/token",
+                data={
+                    "client_id": client_id,
+                    "grant_type": "refresh_token",
+                    "refresh_token": r.json()["refresh_token"],
+                },
+            )
+            assert r.status_code == 200, r.text
+            tokens = r.json()
+            token = await proxies[0].server.verifier().verify_token(tokens["access_token"])
+            assert token.subject == "u-9"
+            for proxy in proxies:  # both see the provider's tokens
+                assert await proxy.upstream_tokens(token) is not None
+            r = await browser.post(
+                b + "/revoke", data={"client_id": client_id, "token": tokens["refresh_token"]}
+            )
+            assert r.status_code == 200
+            assert idp.revoked == [idp.issued[-1]["refresh_token"]]
+            for proxy in proxies:
+                assert await proxy.upstream_tokens(token) is None
+                with pytest.raises(McpkitError, match="revoked"):
+                    await proxy.resource_server()._verify(tokens["access_token"])  # type: ignore[misc]
+            for late in lates:
+                await late.app.aclose()
+    finally:
+        for store in stores:
+            await store.aclose()
+        redis.stop()
