@@ -39,6 +39,7 @@ from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 from mcpkit.lifecycle import has_capability
 from mcpkit.session import ProgressCallback
 from mcpkit.tasks import TERMINAL, TaskStatusTracker, task_params, wait_for_task
+from mcpkit.tasks.related import EXTENSION_ID
 
 if TYPE_CHECKING:
     from mcpkit.client.client import Client
@@ -55,7 +56,7 @@ if TYPE_CHECKING:
 __all__ = ["MAX_TASKS_KEPT", "TASKS_EXTENSION", "TaskHandle", "TaskRequestor", "start_tool_task"]
 
 #: The tasks extension of the 2026-07-28 wire.
-TASKS_EXTENSION: Final = "io.modelcontextprotocol/tasks"
+TASKS_EXTENSION: Final = EXTENSION_ID
 _TASKS_EXTENSION_ONLY: Final[dict[str, Any]] = {TASKS_EXTENSION: {}}
 
 #: How many task ids -> tool names (and task progress listeners) the client remembers.

@@ -9,24 +9,47 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, Final
+from contextlib import AbstractContextManager
+from typing import Any, Final, Protocol
 
 from mcpkit import versions
 from mcpkit.envelope import build_request_meta
 from mcpkit.errors import ConnectionClosed, McpError, TransportError
 from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject
-from mcpkit.proxy.upstream import Link
+from mcpkit.session import RequestContext, Session
 
-if TYPE_CHECKING:
-    from mcpkit.client import Client
-    from mcpkit.server.session import ServerRequestContext
+
+class Upstream(Protocol):
+    """What a call needs of an upstream client (a :class:`~mcpkit.client.Client`)."""
+
+    @property
+    def session(self) -> Session: ...
+
+
+class Route(Protocol):
+    """What a call needs of its connection's :class:`~mcpkit.proxy.upstream.Link`."""
+
+    @property
+    def in_flight(self) -> list[Any]: ...
+
+    def scope_for(self, rctx: Any) -> AbstractContextManager[Any] | None: ...
+
 
 _MODERN: Final = versions.V2026_07_28
 
-__all__ = ["after", "as_task", "call_upstream", "notify_quietly", "send", "with_envelope"]
+__all__ = [
+    "Route",
+    "Upstream",
+    "after",
+    "as_task",
+    "call_upstream",
+    "notify_quietly",
+    "send",
+    "with_envelope",
+]
 
 
-async def notify_quietly(client: Client, method: str) -> None:
+async def notify_quietly(client: Upstream, method: str) -> None:
     with contextlib.suppress(McpError, ConnectionClosed):
         await client.session.notify(method)
 
@@ -37,7 +60,7 @@ async def after(first: Awaitable[None], then: Awaitable[Any]) -> Any:
 
 
 async def send(
-    client: Client, method: str, params: JSONObject | None, *, on_progress: Any = None
+    client: Upstream, method: str, params: JSONObject | None, *, on_progress: Any = None
 ) -> Any:
     """One request upstream, as it is; a broken connection is -32603 for the client."""
     try:
@@ -48,7 +71,7 @@ async def send(
         raise McpError(INTERNAL_ERROR, f"The upstream server is unreachable: {exc}") from None
 
 
-async def as_task(client: Client, params: JSONObject, *, on_progress: Any = None) -> Any:
+async def as_task(client: Upstream, params: JSONObject, *, on_progress: Any = None) -> Any:
     """Run a tool that must be a 2025-11-25 task as one and return its result
     (``tasks/result`` waits for it); cancelled, the task is cancelled upstream."""
     created = await send(client, "tools/call", {**params, "task": {}}, on_progress=on_progress)
@@ -67,9 +90,9 @@ async def as_task(client: Client, params: JSONObject, *, on_progress: Any = None
 
 
 async def call_upstream(
-    client: Client,
-    link: Link,
-    rctx: ServerRequestContext,
+    client: Upstream,
+    link: Route,
+    rctx: RequestContext,
     method: str,
     params: JSONObject | None,
 ) -> Any:

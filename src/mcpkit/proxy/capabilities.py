@@ -9,15 +9,21 @@ extension is forwarded as it is.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from mcpkit.jsonrpc import JSONObject
-from mcpkit.proxy.tasks import LEGACY_TASKS_CAPABILITY
-from mcpkit.server.tasks_extension import EXTENSION_ID
 from mcpkit.skills import EXTENSION_ID as SKILLS_EXTENSION_ID
+from mcpkit.tasks.related import EXTENSION_ID
 from mcpkit.versions import ProtocolVersion
 
-__all__ = ["proxied_capabilities"]
+__all__ = ["LEGACY_TASKS_CAPABILITY", "proxied_capabilities"]
+
+#: The 2025-11-25 ``tasks`` capability the proxy declares for an upstream with the extension.
+LEGACY_TASKS_CAPABILITY: Final[Mapping[str, Any]] = {
+    "list": {},
+    "cancel": {},
+    "requests": {"tools": {"call": {}}},
+}
 
 
 def proxied_capabilities(

@@ -11,23 +11,35 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Callable, Collection, Container, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from mcpkit.bus import BusEvent
 from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 
-if TYPE_CHECKING:
-    from mcpkit.client import Client
-    from mcpkit.server.session import AppSession
+__all__ = ["SharedSubscriptions", "Subscriber", "deliver", "uri_param"]
 
-__all__ = ["SharedSubscriptions", "deliver", "uri_param"]
+
+class Subscriber(Protocol):
+    """What the subscriptions need of the shared connection (a :class:`~mcpkit.client.Client`)."""
+
+    @property
+    def connected(self) -> bool: ...
+
+    @property
+    def modern(self) -> bool: ...
+
+    def supports(self, *path: str) -> bool: ...
+
+    async def subscribe_resource(self, uri: str) -> None: ...
+
+    async def unsubscribe_resource(self, uri: str) -> None: ...
 
 
 class SharedSubscriptions:
     """Counted subscriptions on the connection ``main()`` returns (None: not connected)."""
 
-    def __init__(self, main: Callable[[], Client | None]) -> None:
+    def __init__(self, main: Callable[[], Subscriber | None]) -> None:
         self._main = main
         self._held: dict[str, int] = {}
 
@@ -81,7 +93,7 @@ def uri_param(params: JSONObject | None) -> str:
     return uri
 
 
-def deliver(event: BusEvent, sessions: Iterable[AppSession], owned: Container[Any]) -> None:
+def deliver(event: BusEvent, sessions: Iterable[Any], owned: Container[Any]) -> None:
     """A change the shared connection heard, to the handshake-era ``sessions`` that have no
     upstream of their own (not in ``owned``): a resource update to its subscribers, a list
     change to every operating one."""
@@ -91,8 +103,6 @@ def deliver(event: BusEvent, sessions: Iterable[AppSession], owned: Container[An
         if event.uri is not None:
             if event.uri in session.subscriptions:
                 params: JSONObject = {"uri": event.uri}
-                session.call_soon(
-                    lambda s=session, p=params: s.send_quietly(event.method, p)  # type: ignore[misc]
-                )
+                session.call_soon(lambda s=session, p=params: s.send_quietly(event.method, p))
         elif session.operating:
-            session.call_soon(lambda s=session: s.send_quietly(event.method))  # type: ignore[misc]
+            session.call_soon(lambda s=session: s.send_quietly(event.method))

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Final
 from mcpkit.envelope import CLIENT_CAPABILITIES_KEY
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
+from mcpkit.proxy.capabilities import LEGACY_TASKS_CAPABILITY
 from mcpkit.proxy.rounds import ask_live, legacy_result
 from mcpkit.server.tasks_extension import EXTENSION_ID, require_extension
 from mcpkit.tasks import RELATED_TASK
@@ -59,12 +60,6 @@ __all__ = [
 TASK_METHODS: Final = frozenset(
     {"tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update"}
 )
-#: The 2025-11-25 ``tasks`` capability the proxy declares for an upstream with the extension.
-LEGACY_TASKS_CAPABILITY: Final[Mapping[str, Any]] = {
-    "list": {},
-    "cancel": {},
-    "requests": {"tools": {"call": {}}},
-}
 _TERMINAL: Final = frozenset({"completed", "failed", "cancelled"})
 #: Bounds of the interval ``tasks/result`` polls a 2026-07-28 upstream at (seconds).
 _POLL_MIN: Final = 0.05

@@ -55,6 +55,7 @@ from mcpkit.server.mrtr import INPUT_METHODS, InputKind, current_round, required
 from mcpkit.server.mrtr import validate_answer as _validate_answer
 from mcpkit.session import RequestContext
 from mcpkit.tasks import TaskInfo, TaskReceiver
+from mcpkit.tasks.related import EXTENSION_ID
 
 if TYPE_CHECKING:
     from mcpkit.server.session import ServerRequestContext
@@ -73,7 +74,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-EXTENSION_ID: Final = "io.modelcontextprotocol/tasks"
 #: What a client must declare to get (and reach) tasks on the modern wire.
 REQUIRED_CAPABILITIES: Final[Mapping[str, Any]] = {"extensions": {EXTENSION_ID: {}}}
 #: Loop turns an input request waits for sibling questions before it is published.

@@ -1,4 +1,5 @@
-"""Tying a message to a task: the ``_meta`` entry ``io.modelcontextprotocol/related-task``."""
+"""Wire names of tasks shared by both roles and eras: the ``_meta`` entry tying a message to
+a task (``io.modelcontextprotocol/related-task``) and the id of the 2026 tasks extension."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ from typing import Final
 
 from mcpkit.jsonrpc import JSONObject
 
-__all__ = ["RELATED_TASK", "related_meta", "with_related"]
+__all__ = ["EXTENSION_ID", "RELATED_TASK", "related_meta", "with_related"]
 
 #: The ``_meta`` key tying a message to a task.
 RELATED_TASK: Final = "io.modelcontextprotocol/related-task"
+#: The id of the tasks extension (2026-07-28) in ``capabilities.extensions``.
+EXTENSION_ID: Final = "io.modelcontextprotocol/tasks"
 
 
 def related_meta(task_id: str) -> JSONObject:
