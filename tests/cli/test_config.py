@@ -348,6 +348,51 @@ async def test_an_installed_entry_stays_on_stdio_in_a_project_serving_http(
         assert (await client.call_tool("greeting", {})).text == "installed / unset"
 
 
+def test_mcpkit_dev_without_a_server_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mcpkit.cli.app import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MCPKIT_SERVER", raising=False)
+    assert main(["dev", "--no-open"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "error: no server to run: give one (mcpkit dev server.py) or name it in mcpkit.toml: "
+        'server = "server.py:app"'
+    ]
+
+
+async def test_mcpkit_dev_alone_runs_the_projects_server(tmp_path: Path) -> None:
+    import asyncio
+    import signal
+
+    import httpx
+
+    root = project(tmp_path, 'server = "server.py"\ntransport = "http"\n')
+    (root / "notes").mkdir()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "mcpkit", "dev", "--no-open",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        cwd=root / "notes",
+        env=env(PYTHONUNBUFFERED="1"),
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        async with asyncio.timeout(60):
+            line = (await proc.stdout.readline()).decode()
+        assert line.startswith("mcpkit dev: inspector at http://127.0.0.1:"), line
+        url = line.split(" at ", 1)[1].strip()
+        base, token = url.split("/?token=")
+        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+            state = (await http.get("/api/state", params={"token": token})).json()
+        assert state["server"]["name"] == "project"  # served over stdio to the inspector
+    finally:
+        proc.send_signal(signal.SIGINT)
+        async with asyncio.timeout(60):
+            await proc.wait()
+
+
 class ServedHere(Served):
     """``mcpkit run ARGS`` (or the command ``argv``) in ``cwd`` with ``environ``; ``url``
     once it serves HTTP."""

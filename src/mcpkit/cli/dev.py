@@ -21,6 +21,7 @@ mcpkit dev server.py                     # http://127.0.0.1:PORT/?token=... (pri
 mcpkit dev examples/weather_app/server.py --open   # and open it in the browser
 mcpkit dev server.py:app --port 6274 --era 2026-07-28
 mcpkit dev my_package.server:app
+mcpkit dev                               # the project's server (mcpkit.toml, [tool.mcpkit])
 """
 
 
@@ -41,7 +42,11 @@ def add_dev_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument(
-        "server", metavar="SERVER", help="path/to/file.py[:object] or module:object"
+        "server",
+        metavar="SERVER",
+        nargs="?",
+        help="path/to/file.py[:object] or module:object (default: the project's server, "
+        "from MCPKIT_SERVER, mcpkit.toml or [tool.mcpkit] in pyproject.toml)",
     )
     parser.add_argument("--port", type=int, default=0, help="the inspector's port (0: a free one)")
     parser.add_argument(
@@ -71,7 +76,7 @@ def run_dev(args: argparse.Namespace) -> int:
     """Run the dev server until Ctrl-C."""
     from mcpkit.client.targets import parse_server_ref
 
-    spec: str = args.server
+    spec: str = args.server if args.server is not None else _project_server()
     ref = parse_server_ref(spec)
     if ref is None:
         raise CliError(
@@ -84,6 +89,23 @@ def run_dev(args: argparse.Namespace) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_serve(spec, args))
     return 0
+
+
+def _project_server() -> str:
+    """The server the settings name (``mcpkit run`` alone serves the same one)."""
+    from mcpkit import settings as config
+
+    try:
+        server = config.load({}, None, config.find_project()).server
+    except config.SettingsError as exc:
+        raise CliError(str(exc), "see docs/configuration.md", EXIT_USAGE) from None
+    if server is None:
+        raise CliError(
+            "no server to run: give one (mcpkit dev server.py) or name it in mcpkit.toml: "
+            'server = "server.py:app"',
+            code=EXIT_USAGE,
+        )
+    return server
 
 
 async def _serve(spec: str, args: argparse.Namespace) -> None:
