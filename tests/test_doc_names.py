@@ -17,6 +17,7 @@ PAGES = [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]
 NOT_PYTHON = {
     "mcpkit.client.retries": "the metric counting client retries",
     "mcpkit.http": "the logger of the HTTP transport",
+    "mcpkit.toml": "the project file of mcpkit run (docs/configuration.md)",
 }
 
 
