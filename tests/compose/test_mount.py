@@ -15,6 +15,7 @@ import pytest
 
 from mcpkit import Client, McpError, Server
 from mcpkit.client import StdioOptions
+from mcpkit.proxy import ProxyServer
 from mcpkit.transports.http import running
 from mcpkit.types import CreateMessageResult, ElicitResult, TextContent
 from tests.compose.apps import build_gateway, build_weather
@@ -198,7 +199,7 @@ async def test_mounted_proxy(era: str, wire: Callable[..., WireChecker]) -> None
     events: list[str] = []
     gateway: Server[Any] = Server("gateway")
     gateway.add_tool(lambda: "own", name="own")
-    gateway.mount(Server.proxy(build_weather(events)), prefix="weather")
+    gateway.mount(ProxyServer(build_weather(events)), prefix="weather")
     logs = Logs()
     checker = wire("2026-07-28" if era != "legacy" else "2025-11-25")
     async with client(gateway, era, logs, tracer=checker) as c:

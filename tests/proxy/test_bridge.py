@@ -84,7 +84,7 @@ class Recorder:
 
 @pytest.mark.parametrize(("upstream", "era"), PAIRS)
 async def test_questions_cross_the_bridge(upstream: str, era: str) -> None:
-    proxy = Server.proxy(fixture_command(upstream))
+    proxy = ProxyServer(fixture_command(upstream))
     rec = Recorder()
     async with rec.client(proxy, era) as client:
         assert client.modern is (era != "legacy")
@@ -118,7 +118,7 @@ async def test_questions_cross_the_bridge(upstream: str, era: str) -> None:
 
 @pytest.mark.parametrize(("upstream", "era"), PAIRS[:2])
 async def test_errors_keep_their_codes(upstream: str, era: str) -> None:
-    proxy = Server.proxy(fixture_command(upstream))
+    proxy = ProxyServer(fixture_command(upstream))
     async with Client(proxy, era=era) as client:  # type: ignore[arg-type]
         with pytest.raises(McpError) as failed:
             await client.call_tool("fail")
@@ -138,7 +138,7 @@ async def test_errors_keep_their_codes(upstream: str, era: str) -> None:
 @pytest.mark.parametrize(("upstream", "era"), PAIRS[:3])
 async def test_cancellation_reaches_upstream(upstream: str, era: str, tmp_path: Path) -> None:
     mark = tmp_path / "cancelled"
-    proxy = Server.proxy(fixture_command(upstream, str(mark)))
+    proxy = ProxyServer(fixture_command(upstream, str(mark)))
     async with Client(proxy, era=era) as client:  # type: ignore[arg-type]
         with pytest.raises(RequestTimeout):
             await client.call_tool("wait_forever", timeout=0.5)
@@ -181,7 +181,7 @@ async def test_each_handshake_client_has_its_own_upstream_session() -> None:
 
 @pytest.mark.parametrize(("upstream", "era"), PAIRS)
 async def test_changes_and_pages_come_through(upstream: str, era: str) -> None:
-    proxy = Server.proxy(fixture_command(upstream))
+    proxy = ProxyServer(fixture_command(upstream))
     changed: asyncio.Queue[str] = asyncio.Queue()
     updated: asyncio.Queue[str] = asyncio.Queue()
     async with Client(
@@ -215,7 +215,7 @@ async def test_mcpkit_proxy_over_http_bridges_both_ways(tmp_path: Path) -> None:
             assert (await client.call_tool("greet")).content[0].text == "hello Ada"
         assert "elicitation/create" in rec.live_requests()
     # and back: a 2026-07-28 upstream over HTTP, offered over stdio by mcpkit proxy
-    upstream = Server.proxy(fixture_command("modern"))
+    upstream = ProxyServer(fixture_command("modern"))
     async with upstream.running(), running(upstream.http_app()) as base:
         command = shlex.join([sys.executable, "-m", "mcpkit", "proxy", f"{base}/mcp"])
         rec = Recorder()
@@ -262,7 +262,7 @@ async def test_a_config_entry_and_a_server_as_targets() -> None:
     from tests.proxy.conftest import FIXTURE
 
     entry = {"command": sys.executable, "args": [str(FIXTURE), "legacy"], "env": {"X": "1"}}
-    async with Client(Server.proxy(entry, name="renamed"), era="legacy") as client:
+    async with Client(ProxyServer(entry, name="renamed"), era="legacy") as client:
         assert client.server_info.name == "renamed"
         assert (await client.call_tool("count", {"n": 2})).content[0].text == "counted 2"
     inner = Server("inner")
@@ -271,6 +271,6 @@ async def test_a_config_entry_and_a_server_as_targets() -> None:
     def hello() -> str:
         return "hello from inside"
 
-    async with Client(Server.proxy(Server.proxy(inner))) as client:  # a proxy of a proxy
+    async with Client(ProxyServer(ProxyServer(inner))) as client:  # a proxy of a proxy
         assert client.server_info.name == "inner"
         assert (await client.call_tool("hello")).content[0].text == "hello from inside"

@@ -1,6 +1,6 @@
 """List changes and resource updates of a proxy's upstream reach a 2026-07-28 client's
 ``subscriptions/listen`` as they reach a handshake-era client's session: on the proxy
-itself, and on a parent the proxy is mounted in (``app.mount(Server.proxy(...),
+itself, and on a parent the proxy is mounted in (``app.mount(ProxyServer(...),
 prefix=...)``: resource URIs in the mount's namespace, subscribed upstream while the stream
 is open). Upstreams of both eras over stdio, the parent served over HTTP, every message
 checked against the schema."""
@@ -16,6 +16,7 @@ import pytest
 
 from mcpkit import Client, Server
 from mcpkit.client import ClientHooks
+from mcpkit.proxy import ProxyServer
 from mcpkit.transports.http import running
 from tests.proxy.conftest import fixture_command
 from tests.wire import WireChecker
@@ -30,7 +31,7 @@ async def served(app: Server[Any]) -> AsyncIterator[str]:
 def gateway(upstream: str, shape: str) -> tuple[Server[Any], str, str]:
     """The server the client talks to, the name of the fixture's ``add_tool`` and
     ``touch`` tools there, and its URI of ``fixture://greeting``."""
-    proxy = Server.proxy(fixture_command(upstream))
+    proxy = ProxyServer(fixture_command(upstream))
     if shape == "plain":
         return proxy, "", "fixture://greeting"
     parent: Server[Any] = Server("parent")

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from mcpkit import Client, McpError, Server
+from mcpkit import Client, McpError
+from mcpkit.proxy import ProxyServer
 from mcpkit.transports.http import running
 from tests.proxy.conftest import fixture_command
 from tests.wire import WireChecker
@@ -31,7 +32,7 @@ async def proxy_of(upstream: str, transport: str) -> AsyncIterator[Any]:
     if transport == "stdio":
         yield [sys.executable, "-m", "mcpkit", "proxy", command]
         return
-    proxy = Server.proxy(command)
+    proxy = ProxyServer(command)
     async with proxy.running(), running(proxy.http_app()) as base:
         yield base + "/mcp"
 

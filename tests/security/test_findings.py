@@ -12,7 +12,7 @@ import httpx
 import orjson
 import pytest
 
-from mcpkit import Server
+from mcpkit.proxy import ProxyServer
 from mcpkit.redis import RedisBackend
 from mcpkit.server.tasks import TaskManager
 from mcpkit.transports.http import StreamableHTTPApp, running
@@ -254,7 +254,7 @@ async def test_11_proxy_tasks_belong_to_the_downstream_principal() -> None:
     async with contextlib.AsyncExitStack() as stack:
         # the upstream over HTTP: it sees the proxy, never the downstream principals
         upstream_url = await stack.enter_async_context(running(upstream.http_app())) + "/mcp"
-        proxy = Server.proxy(upstream_url)
+        proxy = ProxyServer(upstream_url)
         base = await stack.enter_async_context(running(proxy.http_app(auth=resource_server())))
         alice, mallory, _ = await stack.enter_async_context(callers())
         url = base + "/mcp"
@@ -285,7 +285,7 @@ async def test_11_proxy_rounds_belong_to_the_downstream_principal() -> None:
     upstream = tenant_server()
     async with contextlib.AsyncExitStack() as stack:
         upstream_url = await stack.enter_async_context(running(upstream.http_app())) + "/mcp"
-        proxy = Server.proxy(upstream_url)
+        proxy = ProxyServer(upstream_url)
         base = await stack.enter_async_context(running(proxy.http_app(auth=resource_server())))
         alice, mallory, _ = await stack.enter_async_context(callers())
         url = base + "/mcp"

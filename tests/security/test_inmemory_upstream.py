@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from mcpkit import Client, Context, Server
+from mcpkit.proxy import ProxyServer
 from mcpkit.transports.http import running
 from tests.security.tenants import Caller, resource_server
 
@@ -50,7 +51,7 @@ async def whoami(front: Server, http_options: dict[str, Any]) -> list[str]:
 async def test_a_proxied_in_memory_upstream_does_not_see_the_callers_principal(
     stateless: bool,
 ) -> None:
-    answers = await whoami(Server.proxy(upstream()), {"stateless": stateless})
+    answers = await whoami(ProxyServer(upstream()), {"stateless": stateless})
     assert answers == ["nobody over no http"] * 2
 
 

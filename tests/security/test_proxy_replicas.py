@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from mcpkit import Server
+from mcpkit.proxy import ProxyServer
 from mcpkit.redis import RedisBackend
 from mcpkit.server.tasks import TaskManager
 from mcpkit.transports.http import running
@@ -53,7 +53,7 @@ async def proxy_replicas(
         for i in range(count):
             store = RedisBackend(redis_url, prefix=prefix, replica_id=f"p{i}", secret=SECRET)
             stack.push_async_callback(store.aclose)
-            proxy = Server.proxy(upstream_url, store=store)
+            proxy = ProxyServer(upstream_url, store=store)
             app = proxy.http_app(auth=resource_server(), stateless=True)
             urls.append(await stack.enter_async_context(running(app)) + "/mcp")
         http = await stack.enter_async_context(httpx.AsyncClient(timeout=30))

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from mcpkit import McpError, Server
+from mcpkit.proxy import ProxyServer
 from mcpkit.server import ToolSearch
 from mcpkit.server.tool_search import rank
 from tests.server.middleware.helpers import IDS, WAYS, connect
@@ -127,9 +128,9 @@ async def test_search_covers_mounted_servers(transport: str, era: str) -> None:
 
 @pytest.mark.parametrize(("transport", "era"), WAYS, ids=IDS)
 async def test_search_on_a_proxy_and_a_mounted_proxy(transport: str, era: str) -> None:
-    proxy = Server.proxy(mail_server(), tool_search=ToolSearch(pinned=["help"]))
+    proxy = ProxyServer(mail_server(), tool_search=ToolSearch(pinned=["help"]))
     gateway: Server[Any] = Server("gateway", tool_search=ToolSearch())
-    gateway.mount(Server.proxy(mail_server()), prefix="mail")
+    gateway.mount(ProxyServer(mail_server()), prefix="mail")
     for app, prefix in ((proxy, ""), (gateway, "mail_")):
         async with connect(app, transport, era) as client:
             listed = sorted(t.name for t in await client.list_tools())

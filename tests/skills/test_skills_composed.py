@@ -15,6 +15,7 @@ import pytest
 
 from mcpkit import Client, McpError, Server
 from mcpkit.client.skills import SkillEntry
+from mcpkit.proxy import ProxyServer
 from tests.skills.test_skills import make_server
 
 ERAS = ("legacy", "2026-07-28")
@@ -134,7 +135,7 @@ async def test_a_parent_without_skills_answers_method_not_found(era: str) -> Non
 
 async def test_a_proxy_forwards_skills(tmp_path: Path, era: str, transport: str, wire: Any) -> None:
     upstream = make_server(tmp_path)
-    proxy = Server.proxy(upstream)
+    proxy = ProxyServer(upstream)
     async with connect(proxy, era, transport, wire) as c:
         assert c.skills.supported
         entries = await c.skills.list()
@@ -152,7 +153,7 @@ async def test_a_mounted_proxy_serves_skills_under_its_prefix(
     tmp_path: Path, era: str, wire: Any
 ) -> None:
     gateway = Server("gateway")
-    gateway.mount(Server.proxy(make_server(tmp_path)), prefix="up")
+    gateway.mount(ProxyServer(make_server(tmp_path)), prefix="up")
     async with gateway.running(), Client(gateway, era=era, tracer=wire()) as c:
         entries = await c.skills.list()
         assert {e.uri for e in entries} == {

@@ -2,9 +2,9 @@
 to clients of either protocol era.
 
 ```python
-from mcpkit import Server
+from mcpkit.proxy import ProxyServer
 
-app = Server.proxy("python server.py")      # a stdio server ...
+app = ProxyServer("python server.py")      # a stdio server ...
 app.run("http", port=8000)                   # ... published over Streamable HTTP
 ```
 

@@ -1,7 +1,7 @@
 """The :class:`ProxyServer`: a :class:`~mcpkit.server.app.Server` serving another server.
 
 ```python
-app = Server.proxy("python weather.py")        # or a URL, an mcpServers entry, a Server
+app = ProxyServer("python weather.py")        # or a URL, an mcpServers entry, a Server
 app.run("http", port=8000)                      # a stdio server published over HTTP
 ```
 
@@ -125,7 +125,7 @@ ROOTS_REFRESH_WAIT: Final = 5.0
 class ProxyServer(Server):
     """A server that serves ``target`` (anything :class:`~mcpkit.client.Client` takes: a
     command line, a URL, an ``mcpServers`` entry, a :class:`Server`) as if it were local;
-    see the module docstring. Made by :meth:`Server.proxy`.
+    see the module docstring. (``Server.proxy`` is its deprecated name.)
 
     ``era``: which wire the proxy speaks to the upstream (``"auto"``, ``"legacy"``,
     ``"2026-07-28"``; clients of either era are served whatever it is). ``sharing``: see
@@ -369,7 +369,7 @@ class ProxyServer(Server):
                 table[DISCOVER_METHOD] = self._discover_request
                 table[LISTEN_METHOD] = self._listen
             table.update(self._raw_handlers)
-            if self._tool_search is not None:  # Server.proxy(..., tool_search=...)
+            if self._tool_search is not None:  # ProxyServer(..., tool_search=...)
                 self._tool_search.install(table)
             chain = self._chain()
             if chain:  # the server's middleware runs around what is forwarded too

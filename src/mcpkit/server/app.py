@@ -420,10 +420,14 @@ class Server(Generic[LifespanT]):
 
     @classmethod
     def proxy(cls, target: Any, **options: Any) -> ProxyServer:
-        """A server serving ``target`` (a command line, a URL, an ``mcpServers`` entry, a
-        ``Server``: anything :class:`~mcpkit.Client` takes) as if it were local, to clients
-        of either era over any transport; ``options`` go to
-        :class:`~mcpkit.proxy.ProxyServer` (``era``, ``sharing``, ``client_options``, ...)."""
+        """Deprecated: ``mcpkit.proxy.ProxyServer(target, **options)``, which this returns."""
+        import warnings
+
+        warnings.warn(
+            "Server.proxy(target) is deprecated: use mcpkit.proxy.ProxyServer(target)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         from mcpkit.proxy import ProxyServer
 
         return ProxyServer(target, **options)
