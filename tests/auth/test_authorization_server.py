@@ -643,3 +643,14 @@ async def test_user_scopes_narrow_what_a_user_is_granted(env: Env) -> None:
         redirect_uri=REDIRECT,
     )
     assert r.json()["scope"] == "mcp admin" and seen == ["ada", "root"]
+
+
+async def test_first_use_is_once_per_key(store: AuthStore) -> None:
+    """What makes a client assertion's jti single-use, in each store (concurrent uses of
+    one key: exactly one wins)."""
+    import asyncio
+
+    results = await asyncio.gather(*(store.first_use("jti-1", 60) for _ in range(5)))
+    assert results.count(True) == 1
+    assert await store.first_use("jti-2", 60) is True
+    assert await store.first_use("jti-1", 60) is False

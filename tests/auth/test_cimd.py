@@ -439,3 +439,120 @@ async def test_the_oauth_proxy_accepts_metadata_documents() -> None:
         assert "any program can claim this name there" in pages[0]
         store = proxy.server.store
         assert isinstance(store, MemoryAuthStore) and store.clients == {}
+
+
+def signing_pair() -> tuple[Any, dict[str, Any]]:
+    """A client's key: (its PrivateKey for mcpkit's client, its public JWK)."""
+    from joserfc.jwk import ECKey
+
+    from mcpkit.auth import PrivateKey
+
+    key = ECKey.generate_key("P-256", private=True)
+    pem = key.as_pem(private=True)
+    public = {**key.as_dict(private=False), "kid": "k1", "use": "sig", "alg": "ES256"}
+    return PrivateKey(pem.decode() if isinstance(pem, bytes) else pem, kid="k1"), public
+
+
+async def test_mcpkit_client_with_a_document_and_private_key_jwt() -> None:
+    """A document naming its public key (``jwks``, ``private_key_jwt``): mcpkit's client
+    signs a client assertion at each token request, the server checks it with the key."""
+    private, public = signing_pair()
+    async with embedded(dev()) as (base, _, docs), httpx.AsyncClient() as http:
+        doc_url = docs.document(
+            "/signed.json", token_endpoint_auth_method="private_key_jwt", jwks={"keys": [public]}
+        )
+        meta = (await http.get(base + "/.well-known/oauth-authorization-server")).json()
+        assert "private_key_jwt" in meta["token_endpoint_auth_methods_supported"]
+        assert "ES256" in meta["token_endpoint_auth_signing_alg_values_supported"]
+        tokens = MemoryTokenStore()
+        flow = OAuthClientAuth(
+            base + "/mcp",
+            authorization_handler=headless_authorization_handler(),
+            client_metadata_url=doc_url,
+            client_metadata=ClientMetadata(redirect_uris=[REDIRECT]),
+            private_key=private,
+            store=tokens,
+        )
+        async with Client(base + "/mcp", auth=flow) as c:
+            assert (await c.call_tool("whoami")).content[0].text == f"ada {doc_url}"
+            held = await tokens.get_token(base + "/mcp")
+            assert held is not None
+            held.expires_at = 0  # a refresh: another assertion
+            assert (await c.call_tool("whoami")).content[0].text == f"ada {doc_url}"
+
+
+async def test_client_assertions_are_checked() -> None:
+    from mcpkit.auth.jwt import client_assertion
+
+    private, public = signing_pair()
+    other, _ = signing_pair()
+    async with embedded(dev()) as (base, _, docs), httpx.AsyncClient() as http:
+        doc_url = docs.document(
+            "/signed.json", token_endpoint_auth_method="private_key_jwt", jwks={"keys": [public]}
+        )
+
+        async def code() -> tuple[str, str]:
+            verifier, challenge = pkce()
+            r = await http.get(
+                base + "/authorize",
+                params={
+                    "response_type": "code",
+                    "client_id": doc_url,
+                    "redirect_uri": REDIRECT,
+                    "code_challenge": challenge,
+                    "code_challenge_method": "S256",
+                },
+            )
+            return parse_qs(urlsplit(r.headers["location"]).query)["code"][0], verifier
+
+        async def redeem(**auth: str) -> httpx.Response:
+            got, verifier = await code()
+            form = {
+                "grant_type": "authorization_code",
+                "code": got,
+                "code_verifier": verifier,
+                "redirect_uri": REDIRECT,
+                "client_id": doc_url,
+                "client_assertion_type": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            }
+            return await http.post(base + "/token", data={**form, **auth})
+
+        good = client_assertion(private, doc_url, base)
+        r = await redeem(client_assertion=good)
+        assert r.status_code == 200, r.text
+        for assertion, why in [
+            (good, "already used"),  # a replay
+            (client_assertion(other, doc_url, base), "not signed by a key of the client"),
+            (client_assertion(private, doc_url, "https://other.example"), "another server"),
+            (client_assertion(private, docs.url("/x.json"), base), "names another client"),
+            (client_assertion(private, doc_url, base, lifetime=3600), "lives too long"),
+        ]:
+            r = await redeem(client_assertion=assertion)
+            assert r.status_code == 401 and why in r.json()["error_description"], r.text
+        # the token endpoint's own URL is a valid audience too
+        r = await redeem(client_assertion=client_assertion(private, doc_url, base + "/token"))
+        assert r.status_code == 200, r.text
+        # without an assertion, a private_key_jwt client is refused
+        got, verifier = await code()
+        r = await http.post(
+            base + "/token",
+            data={
+                "grant_type": "authorization_code",
+                "code": got,
+                "code_verifier": verifier,
+                "redirect_uri": REDIRECT,
+                "client_id": doc_url,
+            },
+        )
+        assert r.status_code == 401 and "private_key_jwt" in r.json()["error_description"]
+        # a document with private key material, or without keys, is refused
+        leaked = docs.document(
+            "/leak.json",
+            token_endpoint_auth_method="private_key_jwt",
+            jwks={"keys": [{**public, "d": "AAAA"}]},
+        )
+        r = await authorize(http, base, leaked)
+        assert r.status_code == 400 and "public keys only" in r.text
+        keyless = docs.document("/keyless.json", token_endpoint_auth_method="private_key_jwt")
+        r = await authorize(http, base, keyless)
+        assert r.status_code == 400 and "needs its keys as jwks" in r.text

@@ -14,6 +14,7 @@ import hashlib
 import os
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -115,6 +116,11 @@ class AuthStore(Protocol):
 
     async def family_revoked(self, family: str) -> bool: ...
 
+    async def first_use(self, key: str, ttl: float) -> bool:
+        """Record ``key`` (a client assertion's ``jti``) for ``ttl`` seconds: True the
+        first time, False while it is remembered (a replay)."""
+        ...
+
 
 class MemoryAuthStore:
     """:class:`AuthStore` in this process's memory (one replica). Bounded: codes expired
@@ -127,6 +133,7 @@ class MemoryAuthStore:
         self.redeemed: OrderedDict[str, str] = OrderedDict()
         self.refresh: dict[str, RefreshGrant] = {}
         self.revoked: OrderedDict[str, None] = OrderedDict()
+        self.seen: dict[str, float] = {}
         self._max = max_remembered
 
     async def add_client(self, client: RegisteredClient) -> None:
@@ -175,6 +182,16 @@ class MemoryAuthStore:
 
     async def family_revoked(self, family: str) -> bool:
         return family in self.revoked
+
+    async def first_use(self, key: str, ttl: float) -> bool:
+        now = time.time()
+        if len(self.seen) >= 1000:
+            for old in [k for k, until in self.seen.items() if until <= now]:
+                del self.seen[old]
+        if self.seen.get(key, 0.0) > now:
+            return False
+        self.seen[key] = now + ttl
+        return True
 
 
 def encode(value: RegisteredClient | AuthCode | RefreshGrant) -> bytes:
@@ -238,6 +255,7 @@ class SQLiteAuthStore:
                 "as_redeemed (hash TEXT PRIMARY KEY, family TEXT)",
                 "as_refresh (hash TEXT PRIMARY KEY, family TEXT, used INTEGER, data BLOB)",
                 "as_revoked (family TEXT PRIMARY KEY)",
+                "as_seen (key TEXT PRIMARY KEY, expires REAL)",
             ):
                 db.execute("CREATE TABLE IF NOT EXISTS " + table)
             self._db = db
@@ -340,6 +358,15 @@ class SQLiteAuthStore:
             lambda db: db.execute("SELECT 1 FROM as_revoked WHERE family = ?", (family,)).fetchone()
         )
         return row is not None
+
+    async def first_use(self, key: str, ttl: float) -> bool:
+        def use(db: sqlite3.Connection) -> bool:
+            now = time.time()
+            db.execute("DELETE FROM as_seen WHERE expires <= ?", (now,))
+            cursor = db.execute("INSERT OR IGNORE INTO as_seen VALUES (?, ?)", (key, now + ttl))
+            return cursor.rowcount == 1
+
+        return await self._run(use)
 
     def close(self) -> None:
         """Close the database connection."""

@@ -105,6 +105,11 @@ class RedisAuthStore:
     async def family_revoked(self, family: str) -> bool:
         return bool(await self.redis.exists(self._k("revoked", family)))
 
+    async def first_use(self, key: str, ttl: float) -> bool:
+        return bool(
+            await self.redis.set(self._k("seen", key), b"1", nx=True, ex=max(1, int(ttl) + 1))
+        )
+
     async def aclose(self) -> None:
         """Close the Redis connection."""
         await self.redis.aclose()

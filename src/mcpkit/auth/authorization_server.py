@@ -56,6 +56,11 @@ if TYPE_CHECKING:
 __all__ = ["AuthorizationRequest", "AuthorizationServer", "UserScopes"]
 
 _METHODS = ("none", "client_secret_post", "client_secret_basic")
+_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+#: The signatures a client assertion may use (asymmetric: keys from a metadata document).
+_ASSERTION_ALGS = ["ES256", "ES384", "RS256", "PS256", "EdDSA"]
+#: The longest a client assertion may live (seconds).
+_ASSERTION_MAX_TTL = 600
 _GRANTS = ("authorization_code", "refresh_token")
 
 
@@ -188,6 +193,11 @@ class AuthorizationServer:
         }
         if self.documents is not None:
             self.metadata["client_id_metadata_document_supported"] = True
+            for name in ("token", "revocation"):  # private_key_jwt: metadata document clients
+                self.metadata[f"{name}_endpoint_auth_methods_supported"].append("private_key_jwt")
+                self.metadata[f"{name}_endpoint_auth_signing_alg_values_supported"] = list(
+                    _ASSERTION_ALGS
+                )
         if self.scopes_supported:
             self.metadata["scopes_supported"] = list(self.scopes_supported)
 
@@ -608,6 +618,45 @@ class AuthorizationServer:
 
     # -- checks --------------------------------------------------------------------------------
 
+    async def _check_assertion(
+        self, client: RegisteredClient, form: dict[str, str], request: Request
+    ) -> None:
+        """RFC 7523 client authentication: a JWT signed by a key of the client's ``jwks``,
+        ``iss`` = ``sub`` = the client, for this server (its issuer or the endpoint's URL),
+        short-lived, its ``jti`` used once."""
+        from joserfc import jwt
+        from joserfc.errors import JoseError
+        from joserfc.jwk import KeySet
+
+        def refuse(why: str) -> _OAuthError:
+            return _OAuthError("invalid_client", f"The client assertion {why}", 401)
+
+        if form.get("client_assertion_type") != _ASSERTION_TYPE:
+            raise refuse(f"type must be {_ASSERTION_TYPE}")
+        try:
+            keys = KeySet.import_key_set(client.metadata["jwks"])
+            claims = jwt.decode(form.get("client_assertion", ""), keys, algorithms=_ASSERTION_ALGS)
+        except (JoseError, ValueError, KeyError, TypeError):
+            raise refuse("is not signed by a key of the client") from None
+        c = claims.claims
+        if c.get("iss") != client.client_id or c.get("sub") != client.client_id:
+            raise refuse("names another client")
+        aud = c.get("aud")
+        audiences = aud if isinstance(aud, list) else [aud]
+        endpoint = self.issuer + urlsplit(str(request.url)).path[len(urlsplit(self.issuer).path) :]
+        if not ({self.issuer, endpoint} & set(audiences)):
+            raise refuse("is for another server")
+        now = self._now()
+        exp, jti = c.get("exp"), c.get("jti")
+        if not isinstance(exp, (int, float)) or not now - 30 < exp <= now + _ASSERTION_MAX_TTL:
+            raise refuse("has expired, or lives too long")
+        if not isinstance(jti, str) or not jti:
+            raise refuse("has no jti")
+        if not await self.store.first_use(
+            digest(f"{client.client_id} {jti}"), _ASSERTION_MAX_TTL + 60
+        ):
+            raise refuse("was already used")
+
     def _scopes(self, scope: str | None) -> tuple[str, ...]:
         if not scope:
             return self.default_scopes
@@ -649,6 +698,10 @@ class AuthorizationServer:
             client_id, used = basic_id, "client_secret_basic"
         elif "client_secret" in form:
             secret, used = form["client_secret"], "client_secret_post"
+        elif "client_assertion" in form or "client_assertion_type" in form:
+            used = "private_key_jwt"
+            if client_id is None:
+                client_id = _assertion_issuer(form.get("client_assertion", ""))
         try:
             client = await self.get_client(client_id or "")
         except ClientMetadataError as exc:
@@ -659,6 +712,9 @@ class AuthorizationServer:
             raise _OAuthError(
                 "invalid_client", f"This client authenticates with {client.auth_method}", 401
             )
+        if used == "private_key_jwt":
+            await self._check_assertion(client, form, request)
+            return client
         expected = client.secret_hash
         if expected is not None and (
             secret is None or not hmac.compare_digest(digest(secret), expected)
@@ -684,6 +740,21 @@ class RevocationCheck:
         if isinstance(sid, str) and await self.store.family_revoked(sid):
             raise InvalidTokenError("The access token's grant was revoked")
         return result
+
+
+def _assertion_issuer(assertion: str) -> str | None:
+    """The ``iss`` of a JWT, unverified (to find the client whose keys verify it)."""
+    import orjson
+
+    parts = assertion.split(".")
+    if len(parts) != 3:
+        return None
+    try:
+        claims = orjson.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+    except (ValueError, orjson.JSONDecodeError):
+        return None
+    iss = claims.get("iss") if isinstance(claims, dict) else None
+    return iss if isinstance(iss, str) else None
 
 
 async def _form(request: Request) -> dict[str, str]:

@@ -15,7 +15,8 @@ fetches and checks such a document:
   plain ``http`` too;
 - the document: a JSON object whose ``client_id`` is exactly the URL, ``redirect_uris`` a
   non-empty list of HTTPS, loopback HTTP or app-scheme URIs without fragment, a public
-  client (``token_endpoint_auth_method`` ``none``; a document cannot hold a shared secret),
+  client (``token_endpoint_auth_method`` ``none``) or one proving a key of its inline
+  ``jwks`` (``private_key_jwt``); a document cannot hold a shared secret;
   ``grant_types`` among the authorization code and refresh token;
 - the cache: a valid document is kept as its ``Cache-Control`` says (``max-age``, at most
   ``max_ttl``; ``no-store``/``no-cache``: not kept; without one ``default_ttl``), a refusal
@@ -237,10 +238,13 @@ class ClientMetadataDocuments:
         if "client_secret" in doc or "client_secret_expires_at" in doc:
             raise ClientMetadataError("A client ID metadata document cannot hold a client secret")
         method = doc.get("token_endpoint_auth_method", "none")
-        if method != "none":
+        if method not in ("none", "private_key_jwt"):
             raise ClientMetadataError(
-                f"Clients with a metadata document authenticate with none here, not {method!r}"
+                "Clients with a metadata document authenticate with none or private_key_jwt "
+                f"here, not {method!r}"
             )
+        if method == "private_key_jwt":
+            _check_jwks(doc.get("jwks"))
         grants = doc.get("grant_types", ["authorization_code"])
         if not isinstance(grants, list) or not grants or not set(grants) <= set(GRANTS):
             raise ClientMetadataError(f"Unsupported grant types in the document: {grants!r}")
@@ -250,7 +254,23 @@ class ClientMetadataDocuments:
         name = doc.get("client_name")
         if name is not None and not isinstance(name, str):
             raise ClientMetadataError("The document's client_name is not a string")
-        return RegisteredClient(url, tuple(uris), "none", None, tuple(grants), doc)
+        return RegisteredClient(url, tuple(uris), method, None, tuple(grants), doc)
+
+
+def _check_jwks(jwks: Any) -> None:
+    """The public keys of a ``private_key_jwt`` client, given inline."""
+    from joserfc.errors import JoseError
+    from joserfc.jwk import KeySet
+
+    keys = jwks.get("keys") if isinstance(jwks, dict) else None
+    if not isinstance(keys, list) or not keys or not all(isinstance(k, dict) for k in keys):
+        raise ClientMetadataError("A private_key_jwt client's document needs its keys as jwks")
+    if any("d" in k or "k" in k for k in keys):
+        raise ClientMetadataError("The document's jwks may hold public keys only")
+    try:
+        KeySet.import_key_set(jwks)
+    except (JoseError, ValueError, TypeError) as exc:
+        raise ClientMetadataError(f"The document's jwks are not usable: {exc}") from None
 
 
 def _origin(url: str) -> tuple[str, str, int | None]:
