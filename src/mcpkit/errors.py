@@ -37,6 +37,9 @@ The hierarchy (``except`` the node that fits; every leaf is catchable by its par
     │       └── client.targets.TargetError
     │                                the client's target cannot be connected to as given
     ├── AuthError                    authorization could not be obtained or was refused
+    │   ├── auth.cimd.ClientMetadataError
+    │   │                            a client ID metadata document was refused (its URL,
+    │   │                            the fetch or the document)
     │   ├── auth.oauth_proxy.UpstreamError
     │   │                            the OAuth proxy's identity provider refused the code
     │   │                            or the user's identity could not be read
