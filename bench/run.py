@@ -388,6 +388,10 @@ class Runner:
         self.env.setdefault("NODE_ENV", "production")
         self.env["BENCH_NODE_REF"] = str(NODE_REF)
         self.env["BENCH_PEERS_NODE"] = str(PEERS_NODE)
+        # The load generator opens every session from one address: the compat files' own
+        # run() takes mcpkit's per-client session cap from here (mcpkit_server.py lifts it
+        # in code, the peers have none).
+        self.env["MCPKIT_MAX_SESSIONS_PER_CLIENT"] = "0"
         # Servers start as an installed package does: with bytecode cached after the first
         # spawn (pip compiles at install), not compiled again at every cold start.
         self.env.pop("PYTHONDONTWRITEBYTECODE", None)

@@ -108,6 +108,11 @@ SETTINGS: Final[tuple[Setting, ...]] = (
     Setting("allowed_origins", "list", "MCPKIT_ALLOWED_ORIGINS", "--allowed-origin", ()),
     Setting("max_in_flight", "int", "MCPKIT_MAX_IN_FLIGHT", "--max-in-flight", None, minimum=1),
     Setting("max_queued", "int", "MCPKIT_MAX_QUEUED", "--max-queued", None, minimum=0),
+    Setting("max_sessions", "int", "MCPKIT_MAX_SESSIONS", "--max-sessions", None, minimum=1),
+    Setting(
+        "max_sessions_per_client", "int", "MCPKIT_MAX_SESSIONS_PER_CLIENT",
+        "--max-sessions-per-client", None, minimum=0,
+    ),
     Setting("health", "bool", "MCPKIT_HEALTH", "--health", False),
     Setting("metrics", "bool", "MCPKIT_METRICS", "--metrics", False),
     Setting(
@@ -166,6 +171,8 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     max_in_flight: int | None = None
     max_queued: int | None = None
+    max_sessions: int | None = None
+    max_sessions_per_client: int | None = None
     health: bool = False
     metrics: bool = False
     observability_port: int | None = None
@@ -388,6 +395,8 @@ _RUN_HTTP: Final = (
     "observability_port",
     "max_in_flight",
     "max_queued",
+    "max_sessions",
+    "max_sessions_per_client",
     "workers",
 )
 
@@ -412,6 +421,8 @@ def run_options(
         raw = env.get(setting.env or "", "")
         if key not in out and raw.strip():
             out[key] = _from_env(setting, raw)
+    if out.get("max_sessions_per_client") == 0 and "max_sessions_per_client" not in options:
+        out["max_sessions_per_client"] = None  # 0 in the environment: no limit
     return str(transport), out
 
 

@@ -517,6 +517,52 @@ async def test_server_run_attaches_the_store_of_mcpkit_store(tmp_path: Path) -> 
         redis.stop()
 
 
+def _initialize_statuses(url: str, count: int) -> list[int]:
+    """The HTTP statuses of ``count`` 2025 ``initialize`` requests (each opens a session)."""
+    import httpx
+
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
+    headers = {"Accept": "application/json, text/event-stream"}
+    with httpx.Client(timeout=30) as http:
+        return [http.post(url, json=body, headers=headers).status_code for _ in range(count)]
+
+
+async def test_the_session_limits_from_the_environment_and_the_flag(tmp_path: Path) -> None:
+    # A published server's own app.run() takes the per-client cap from the environment (an
+    # operator behind a proxy that hides client addresses can lift it without the code)...
+    script = tmp_path / "main.py"
+    script.write_text(SERVER + "\napp.run()\n")
+    environ = env(MCPKIT_TRANSPORT="http", MCPKIT_PORT="0", MCPKIT_MAX_SESSIONS_PER_CLIENT="2")
+    served = ServedHere([], tmp_path, environ, argv=[sys.executable, str(script)])
+    try:
+        assert _initialize_statuses(served.url, 3) == [200, 200, 429]
+    finally:
+        served.stop()
+    # ... and mcpkit run from its flag, over the variable.
+    plain = tmp_path / "plain.py"
+    plain.write_text(SERVER)
+    flag = ["--max-sessions-per-client", "1", "--transport", "http", "--port", "0", str(plain)]
+    served = ServedHere(flag, tmp_path, environ)
+    try:
+        assert _initialize_statuses(served.url, 2) == [200, 429]
+    finally:
+        served.stop()
+    # 0 is no limit; an explicit argument in the code wins over the environment.
+    lifted = config.run_options("http", {}, {"MCPKIT_MAX_SESSIONS_PER_CLIENT": "0"})
+    assert lifted == ("http", {"max_sessions_per_client": None})
+    kept = config.run_options("http", {"max_sessions_per_client": 7}, {"MCPKIT_MAX_SESSIONS": "9"})
+    assert kept == ("http", {"max_sessions_per_client": 7, "max_sessions": 9})
+
+
 def test_server_run_options_explicit_arguments_win() -> None:
     environ = {"MCPKIT_TRANSPORT": "http", "MCPKIT_HOST": "0.0.0.0", "MCPKIT_PORT": "9"}
     transport, options = config.run_options(None, {"port": 1}, environ)

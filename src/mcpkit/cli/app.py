@@ -178,6 +178,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="HTTP: with --max-in-flight, how many requests may wait (default 4 x N)",
     )
     run.add_argument(
+        "--max-sessions",
+        type=int,
+        metavar="N",
+        help="HTTP: at most N open 2025 sessions in all (default 10,000)",
+    )
+    run.add_argument(
+        "--max-sessions-per-client",
+        type=int,
+        metavar="N",
+        help="HTTP: at most N open 2025 sessions per principal, else per remote address "
+        "(default 100; 0: no limit, e.g. behind a proxy that hides the client's address)",
+    )
+    run.add_argument(
         "--health",
         action=argparse.BooleanOptionalAction,
         help="HTTP: answer /healthz (live) and /readyz (ready: lifespan started, stores reachable)",

@@ -221,6 +221,10 @@ async def _serve_http(
             options["max_queued"] = args.max_queued
     elif args.max_queued is not None:
         raise CliError("--max-queued needs --max-in-flight", "give both: --max-in-flight 8")
+    if args.max_sessions is not None:
+        options["max_sessions"] = args.max_sessions
+    if args.max_sessions_per_client is not None:  # 0: no limit
+        options["max_sessions_per_client"] = args.max_sessions_per_client or None
     side_port = args.observability_port
     if side_port is None:
         options.update(health=args.health, metrics=args.metrics)
