@@ -21,6 +21,8 @@ from mcpkit.transports.http.host import MemorySessionHost
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from redis.asyncio.client import Pipeline
+
     from mcpkit.redis.backend import RedisBackend
     from mcpkit.transports.http.host import SessionHost
     from mcpkit.transports.http.server import StreamableHTTPApp
@@ -244,11 +246,15 @@ class SharedSessions:
     async def refresh(self, transport: RedisSessionTransport) -> bool:
         """Touch the session (its idle TTL) and take its state; False when it is gone."""
         sid = transport.session_id or ""
-        raw = await self._run(
-            self._client().eval(
-                TOUCH, 2, self.keys.session(sid), self.keys.streams(sid), self.ttl_ms
-            )
-        )
+        keys, ttl = self.keys, self.ttl_ms
+
+        def touch(pipe: Pipeline) -> None:
+            pipe.eval(TOUCH, 2, keys.session(sid), keys.streams(sid), ttl)
+
+        # Sent with the session's pending writes (one round trip for both).
+        raw = await transport.ask(touch)
+        if isinstance(raw, BaseException):
+            raise unavailable(raw, self.backend.url)
         if not raw:
             return False
         transport.apply_state(raw[0], raw[1], raw[2])

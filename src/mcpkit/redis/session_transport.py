@@ -16,12 +16,14 @@ from mcpkit.jsonrpc import JSONObject, RequestId
 from mcpkit.redis.backend import StoreUnavailable
 from mcpkit.redis.stream_tail import (
     ADVANCE,
+    END,
+    EVENT,
+    OPEN,
     STANDALONE,
     STATE,
     Tail,
     as_text,
     op_result,
-    publish,
 )
 from mcpkit.transports.base import TransportInfo
 from mcpkit.transports.http import sse
@@ -153,18 +155,30 @@ class RedisSessionTransport(HttpSessionTransport):
             self._flushing = True
             self.spawn(self._flush())
 
+    async def ask(self, add: Callable[[Pipeline], None]) -> Any:
+        """Run the command(s) ``add`` puts in a pipeline with the session's pending writes
+        (one round trip for both) and return the result (the failure, if any, as it is)."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        def done(result: Any) -> None:
+            if not future.done():
+                future.set_result(result)
+
+        self._enqueue(add, done)
+        return await future
+
     async def _flush(self) -> None:
         try:
             while self._ops:
                 ops, self._ops = self._ops, []
-                pipe = self.shared.backend.client.pipeline(transaction=False)
-                spans: list[tuple[int, int]] = []
-                for add, _ in ops:
-                    start = len(pipe)
-                    add(pipe)
-                    spans.append((start, len(pipe)))
                 outcome: list[Any]
                 try:
+                    pipe = self.shared.backend.client.pipeline(transaction=False)
+                    spans: list[tuple[int, int]] = []
+                    for add, _ in ops:
+                        start = len(pipe)
+                        add(pipe)
+                        spans.append((start, len(pipe)))
                     replies = await pipe.execute(raise_on_error=False)
                     outcome = [op_result(replies[a:b]) for a, b in spans]
                 except Exception as exc:
@@ -244,8 +258,7 @@ class RedisSessionTransport(HttpSessionTransport):
         key = stream.key
 
         def add(pipe: Pipeline) -> None:
-            pipe.hset(keys.streams(sid), key, info)
-            pipe.pexpire(keys.streams(sid), ttl)
+            pipe.eval(OPEN, 1, keys.streams(sid), key, info, ttl)
 
         def done(result: Any) -> None:
             if priming and tail.live and tail.last == 0:
@@ -317,9 +330,7 @@ class RedisSessionTransport(HttpSessionTransport):
         events = keys.events(sid, key)
 
         def add(pipe: Pipeline) -> None:
-            pipe.xadd(events, {"d": data}, id=f"1-{seq}", maxlen=maxlen, approximate=True)
-            pipe.pexpire(events, ttl)
-            publish(pipe, channel, b"E%s %d " % (key.encode(), seq) + data)
+            pipe.eval(EVENT, 1, events, maxlen, ttl, seq, data, channel, key)
 
         def done(result: Any) -> None:
             self._offer(key, seq, data, force=isinstance(result, BaseException))
@@ -352,11 +363,12 @@ class RedisSessionTransport(HttpSessionTransport):
         info = orjson.dumps({"r": self.shared.backend.replica_id, "end": 1})
         channel = keys.session_channel(sid)
         maxlen = self.shared.backend.stream_maxlen
+        ttl = self.shared.ttl_ms
 
         def add(pipe: Pipeline) -> None:
-            pipe.xadd(events, {"e": "1"}, id=f"1-{seq}", maxlen=maxlen, approximate=True)
-            pipe.hset(keys.streams(sid), key, info)
-            publish(pipe, channel, b"X%s %d" % (key.encode(), seq))
+            # The end marker may be the stream's first entry (a request cancelled before it
+            # answered): the log gets its TTL here too.
+            pipe.eval(END, 2, events, keys.streams(sid), maxlen, ttl, seq, key, info, channel)
 
         def done(result: Any) -> None:
             for tail in self._tails.get(key, ()):

@@ -17,14 +17,15 @@ from mcpkit.redis.backend import StoreUnavailable
 from mcpkit.transports.http import sse
 
 if TYPE_CHECKING:
-    from redis.asyncio.client import Pipeline
-
     from mcpkit.redis.session_transport import RedisSessionTransport
     from mcpkit.transports.http.session_transport import SSEConnection
 
 __all__ = [
     "ADVANCE",
+    "END",
+    "EVENT",
     "LOAD",
+    "OPEN",
     "SETTLE",
     "STANDALONE",
     "STATE",
@@ -32,7 +33,6 @@ __all__ = [
     "Tail",
     "as_text",
     "op_result",
-    "publish",
 ]
 
 logger = logging.getLogger("mcpkit.redis")
@@ -102,6 +102,29 @@ end
 return 1
 """
 )
+#: KEYS: streams hash. ARGV: stream key, registration, ttl ms. Registers a request stream.
+OPEN = """
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return redis.call('PEXPIRE', KEYS[1], ARGV[3])
+"""
+#: KEYS: events. ARGV: maxlen, ttl ms, seq, data, channel, stream key. Logs and publishes
+#: one event of a request stream; the reply is the ``XADD``'s (an error reply when the log
+#: refused it: the event is published all the same).
+EVENT = """
+local r = redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '1-' .. ARGV[3], 'd', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PUBLISH', ARGV[5], 'E' .. ARGV[6] .. ' ' .. ARGV[3] .. ' ' .. ARGV[4])
+return r
+"""
+#: KEYS: events, streams hash. ARGV: maxlen, ttl ms, seq, stream key, registration, channel.
+#: Logs a request stream's end marker, marks its registration ended and publishes the end.
+END = """
+local r = redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '1-' .. ARGV[3], 'e', '1')
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[4], ARGV[5])
+redis.call('PUBLISH', ARGV[6], 'X' .. ARGV[4] .. ' ' .. ARGV[3])
+return r
+"""
 #: KEYS: streams hash, events. ARGV: key, maxlen, ttl ms, channel, error responses...
 SETTLE = """
 local reg = redis.call('HGET', KEYS[1], ARGV[1])
@@ -128,13 +151,6 @@ return 1
 
 def as_text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
-
-
-def publish(pipe: Pipeline, channel: str, data: bytes) -> None:
-    """``PUBLISH`` in a pipeline. A cluster pipeline refuses its ``publish()`` method, but the
-    command itself goes to the node of the channel's slot: a session channel has the
-    session's hash tag, so it travels on the same connection as the session's writes."""
-    pipe.execute_command("PUBLISH", channel, data)
 
 
 def op_result(replies: list[Any]) -> Any:
