@@ -81,7 +81,8 @@ The hierarchy (``except`` the node that fits; every leaf is catchable by its par
         json_schema.UnsupportedDialectError, json_schema.SchemaTooLargeError (an
         InvalidSchemaError), redis.keys.StoreSecretMissing, server.elicitation.ElicitationError,
         server.state.StateValueError, server.uri_template.URITemplateError, skills.SkillFormatError,
-        client.skills.InvalidSkillEntry, client.skills.SkillVerificationError
+        client.skills.InvalidSkillEntry, client.skills.SkillVerificationError,
+        settings.SettingsError (a setting of mcpkit run or the project file)
 
 Exceptions used for control flow inside mcpkit, which never reach a caller, stay outside
 the tree (server.mrtr.InputRequired, server.tasks_extension.StartTask,

@@ -4,6 +4,7 @@ imports for code written against it."""
 from mcpkit.server.mcp_apps import (
     EXTENSION_ID,
     MIME_TYPE,
+    AppsServer,
     advertise,
     check_links,
     client_supports_apps,
@@ -15,6 +16,7 @@ from mcpkit.server.mcp_apps import (
 __all__ = [
     "EXTENSION_ID",
     "MIME_TYPE",
+    "AppsServer",
     "advertise",
     "check_links",
     "client_supports_apps",
