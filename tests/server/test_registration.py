@@ -59,3 +59,22 @@ def test_prompt_name_and_tags() -> None:
     assert app.components.tags[("prompts", "hello")] == frozenset({"t"})
     app.registration.remove_prompt("hello")
     assert "hello" not in app.prompts.prompts
+
+
+def test_typed_keywords_match_what_the_registries_take() -> None:
+    import inspect
+
+    from mcpkit.server import mcp_apps
+    from mcpkit.server.prompts import PromptRegistry
+    from mcpkit.server.registration import PromptKwargs, ResourceKwargs
+    from mcpkit.server.resources import ResourceRegistry
+
+    server_side = {"ttl_ms", "cache_scope", "tags"}  # the server turns these into others
+    for typed, taking in (
+        (ResourceKwargs, ResourceRegistry.add),
+        (PromptKwargs, PromptRegistry.add),
+        (mcp_apps.UiKwargs, mcp_apps.register_ui),
+    ):
+        taken = set(inspect.signature(taking).parameters)
+        assert set(typed.__annotations__) - server_side <= taken
+        assert "cache" in taken

@@ -51,11 +51,17 @@ from mcpkit.server.context import Context, LifespanT
 from mcpkit.server.discover import DISCOVER_METHOD, discover_result
 from mcpkit.server.logging import McpLogHandler
 from mcpkit.server.masking import mask_setting
+from mcpkit.server.mcp_apps import UiKwargs
 from mcpkit.server.mrtr import DEFAULT_MAX_ROUNDS
 from mcpkit.server.offload import WorkerPool
 from mcpkit.server.pagination import DEFAULT_PAGE_SIZE
 from mcpkit.server.prompts import PromptRegistry
-from mcpkit.server.registration import PromptKwargs, Registration, ResourceKwargs
+from mcpkit.server.registration import (
+    PromptKwargs,
+    Registration,
+    ResourceKwargs,
+    cache_keywords,
+)
 from mcpkit.server.registration import normalize_tags as tags_of
 from mcpkit.server.resources import ResourceRegistry
 from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
@@ -662,44 +668,16 @@ class Server(Generic[LifespanT]):
 
         return decorator
 
-    def ui(
-        self,
-        uri: str,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        csp: Any = None,
-        permissions: Any = None,
-        domain: str | None = None,
-        prefers_border: bool | None = None,
-        meta: dict[str, Any] | None = None,
-        ttl_ms: int | None = None,
-        cache_scope: CacheScope | None = None,
-    ) -> Callable[[F], F]:
+    def ui(self, uri: str, **options: Unpack[UiKwargs]) -> Callable[[F], F]:
         """Register an MCP App: a function returning the HTML (str) of the ``ui://``
         resource ``uri``, served as ``text/html;profile=mcp-app`` with its ``_meta.ui``:
-        ``csp`` (a :class:`mcpkit.apps.Csp` or ``{"connectDomains": [...],
-        "resourceDomains": [...], "frameDomains": [...], "baseUriDomains": [...]}``),
-        ``permissions`` (``["camera", "microphone", "geolocation", "clipboardWrite"]``),
-        ``domain`` and ``prefers_border``. Link tools to it with ``@app.tool(ui=uri)``
-        (see :mod:`mcpkit.server.mcp_apps`)."""
+        ``csp`` (a :class:`mcpkit.apps.Csp` or a dict of its domain lists), ``permissions``
+        (``["camera", "microphone", "geolocation", "clipboardWrite"]``), ``domain`` and
+        ``prefers_border``. Link tools to it with ``@app.tool(ui=uri)`` (see
+        :mod:`mcpkit.server.mcp_apps`)."""
 
         def decorator(fn: F) -> F:
-            self.add_ui(
-                uri,
-                fn,
-                name=name,
-                title=title,
-                description=description,
-                csp=csp,
-                permissions=permissions,
-                domain=domain,
-                prefers_border=prefers_border,
-                meta=meta,
-                ttl_ms=ttl_ms,
-                cache_scope=cache_scope,
-            )
+            self.add_ui(uri, fn, **options)
             return fn
 
         return decorator
@@ -708,10 +686,7 @@ class Server(Generic[LifespanT]):
         self,
         uri: str,
         html: str | os.PathLike[str] | Callable[..., Any],
-        *,
-        ttl_ms: int | None = None,
-        cache_scope: CacheScope | None = None,
-        **options: Any,
+        **options: Unpack[UiKwargs],
     ) -> None:
         """Register the MCP App ``uri`` serving ``html``: a string, a path (read at each
         ``resources/read``, so edits show at once) or a function (same options as
@@ -719,9 +694,7 @@ class Server(Generic[LifespanT]):
         import pathlib
 
         source = pathlib.Path(html) if isinstance(html, os.PathLike) else html
-        apps_feature.register_ui(
-            self, uri, source, cache=item_hints(ttl_ms, cache_scope), **options
-        )
+        apps_feature.register_ui(self, uri, source, **cache_keywords(dict(options)))
 
     def remove_resource(self, uri: str) -> None:
         """Unregister a resource or template; clients get ``resources/list_changed``."""

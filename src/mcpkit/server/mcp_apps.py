@@ -36,12 +36,12 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from mcpkit._lazy import lazy_module
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
-from mcpkit.server.caching import CacheHints
+from mcpkit.server.caching import CacheHints, CacheScope
 from mcpkit.server.pagination import Paginator
 from mcpkit.server.registries import Registries
 
@@ -64,6 +64,7 @@ __all__ = [
     "EXTENSION_ID",
     "MIME_TYPE",
     "AppsServer",
+    "UiKwargs",
     "advertise",
     "check_links",
     "client_supports_apps",
@@ -73,6 +74,21 @@ __all__ = [
 ]
 
 UI_SCHEME = "ui://"
+
+
+class UiKwargs(TypedDict, total=False):
+    """The keywords of ``@app.ui(uri, ...)`` and :meth:`mcpkit.Server.add_ui`."""
+
+    name: str | None
+    title: str | None
+    description: str | None
+    csp: Csp | Mapping[str, Any] | None
+    permissions: Permissions | Mapping[str, Any] | Iterable[str] | None
+    domain: str | None
+    prefers_border: bool | None
+    meta: Mapping[str, Any] | None
+    ttl_ms: int | None
+    cache_scope: CacheScope | None
 
 
 def __getattr__(name: str) -> Any:

@@ -18,7 +18,14 @@ from typing import Any, Literal, Protocol, TypedDict
 from mcpkit.server.caching import CacheScope
 from mcpkit.server.tool_options import ToolOptions, item_hints
 
-__all__ = ["AppLink", "PromptKwargs", "Registration", "ResourceKwargs", "normalize_tags"]
+__all__ = [
+    "AppLink",
+    "PromptKwargs",
+    "Registration",
+    "ResourceKwargs",
+    "cache_keywords",
+    "normalize_tags",
+]
 
 Kind = Literal["tools", "prompts", "resources", "templates"]
 
@@ -101,8 +108,8 @@ def normalize_tags(tags: Iterable[str] | str | None) -> frozenset[str]:
     return out
 
 
-def _cached(options: dict[str, Any]) -> dict[str, Any]:
-    """Registry keywords: ``ttl_ms``/``cache_scope`` become ``cache``."""
+def cache_keywords(options: dict[str, Any]) -> dict[str, Any]:
+    """Registry keywords: ``ttl_ms``/``cache_scope`` (popped) become ``cache``."""
     ttl_ms, scope = options.pop("ttl_ms", None), options.pop("cache_scope", None)
     if "cache" not in options:
         options["cache"] = item_hints(ttl_ms, scope)
@@ -147,7 +154,7 @@ class Registration:
         """Register ``fn`` for the resource or template ``uri`` (``options``: those of
         :class:`ResourceKwargs`)."""
         tags = options.pop("tags", None)
-        entry = self.resources.add(fn, uri, **_cached(options))
+        entry = self.resources.add(fn, uri, **cache_keywords(options))
         self._tagged("templates" if entry.template is not None else "resources", uri, tags)
         return entry
 
@@ -155,7 +162,7 @@ class Registration:
         """Register ``fn`` as a prompt (``options``: ``name`` and those of
         :class:`PromptKwargs`)."""
         tags = options.pop("tags", None)
-        entry = self.prompts.add(fn, **_cached(options))
+        entry = self.prompts.add(fn, **cache_keywords(options))
         self._tagged("prompts", entry.name, tags)
         return entry
 
