@@ -118,3 +118,13 @@ async def test_options_reach_the_wire() -> None:
     assert dumped["annotations"] == {"idempotentHint": True}
     assert dumped["_meta"] == {"k": 1}
     assert result.content[0].text == "HI"  # type: ignore[union-attr]
+
+
+def test_a_bad_name_warns_at_the_registration() -> None:
+    app = Server("opts")
+    with pytest.warns(UserWarning, match="naming rules") as caught:
+        app.tool(name="bad name")(lambda: "x")
+    assert caught[0].filename == __file__
+    with pytest.warns(UserWarning, match="naming rules") as caught:
+        app.add_tool(lambda: "x", name="bad name 2")
+    assert caught[0].filename == __file__

@@ -73,6 +73,16 @@ TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
 DEFAULT_OPTIONS = ToolOptions()
 
 
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` of a warning raised by this function's caller that points at the
+    first frame outside mcpkit (the user's registration, however many layers it went
+    through)."""
+    level, frame = 2, sys._getframe(2)
+    while frame.f_back is not None and frame.f_globals.get("__name__", "").startswith("mcpkit."):
+        level, frame = level + 1, frame.f_back
+    return level
+
+
 def error_result(message: str) -> JSONObject:
     """A tool execution error result (``isError: true``)."""
     return {"content": [{"type": "text", "text": message}], "isError": True}
@@ -259,7 +269,7 @@ class ToolRegistry:
             warnings.warn(
                 f"Tool name {tool_name!r} does not follow the MCP naming rules "
                 "(1-128 characters of A-Z a-z 0-9 _ - .); clients may reject it",
-                stacklevel=3,
+                stacklevel=_user_stacklevel(),
             )
         if tool_name in self.tools:
             raise ValueError(f"A tool named {tool_name!r} is already registered")
