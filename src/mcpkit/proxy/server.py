@@ -75,6 +75,7 @@ from mcpkit.proxy.tasks import (
     opt_in,
 )
 from mcpkit.proxy.tools import UpstreamTool, UpstreamTools
+from mcpkit.proxy.transforms import ProxyTransforms
 from mcpkit.proxy.upstream import Link, upstream_client
 from mcpkit.server import subscriptions
 from mcpkit.server.app import Server
@@ -87,6 +88,8 @@ if TYPE_CHECKING:
     from mcpkit.client import Client
     from mcpkit.client.client import Era
     from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
+    from mcpkit.server.tools import ToolEntry
+    from mcpkit.server.transforms import ArgTransform, Wrap
     from mcpkit.versions import ProtocolVersion
 
 __all__ = ["FORWARDED_METHODS", "ProxyServer", "Sharing", "UpstreamTool"]
@@ -165,6 +168,8 @@ class ProxyServer(Server):
             raise ValueError("max_upstreams must be >= 1")
         if upstream_idle_timeout <= 0:
             raise ValueError("upstream_idle_timeout must be > 0")
+        #: Tools made from the upstream's (see :meth:`transform_tool`).
+        self.transforms = ProxyTransforms(self, self._forward)
         super().__init__(name or "proxy", version or "0.0.0", **server_options)
         self.target = target
         self.upstream_era: Era = era
@@ -237,20 +242,64 @@ class ProxyServer(Server):
         if kind == "tools":
             self.upstreams.spawn(self._prime_tools())
 
-    async def _prime_tools(self) -> None:
+    async def _prime_tools(self, *, starting: bool = False) -> None:
         """Learn the upstream's tools from the shared connection: their ``x-mcp-header``
-        parameters are checked here (2026-07-28 over HTTP) and sent upstream."""
+        parameters are checked here (2026-07-28 over HTTP) and sent upstream, and the tool
+        transforms are made from them (one that does not fit fails the start)."""
         main = self.upstreams.main
+        strict = starting and bool(self.transforms.specs)
         if main is None or not main.connected or "tools" not in self._upstream_caps:
+            if strict:
+                raise ValueError("the upstream serves no tools to transform")
             return
         try:
             tools = await main.list_tools()
         except (McpError, TransportError) as exc:
+            if strict:
+                raise
             logger.debug("Could not list the upstream's tools: %s", exc)
             return
         self.upstream_tools.know(
             [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in tools]
         )
+        self.transforms.primed = True
+        if self.transforms.specs:
+            self.transforms.resolve(strict=strict)
+
+    def transform_tool(  # type: ignore[override]
+        self,
+        source: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        args: Mapping[str, ArgTransform] | None = None,
+        wrap: Wrap | None = None,
+        keep_original: bool = True,
+        **options: Any,
+    ) -> ToolEntry | None:
+        """A new tool made from the upstream's tool ``source`` (as
+        :meth:`Server.transform_tool <mcpkit.server.app.Server.transform_tool>`; ``name`` is
+        required): made when the proxy lists the upstream's tools (see
+        :mod:`mcpkit.proxy.transforms`), so this returns None before the proxy has listed
+        them and its entry (or raises ``ValueError``) after."""
+        if name is None:
+            raise ValueError(f"the new tool needs a name of its own (name=...), not {source!r}")
+        made = dict(title=title, description=description, args=args, wrap=wrap, **options)
+        self.transforms.add(source, name, keep_original, made)
+        self._forget_tables()
+        if not self.transforms.primed:
+            return None
+        try:
+            self.transforms.resolve(strict=True)
+        except BaseException:
+            del self.transforms.specs[name]
+            self.transforms.resolve(strict=False)
+            raise
+        return self.tools.tools[name]
+
+    def _transform_source(self, name: str) -> Any:
+        return self.transforms.source(name)
 
     def _client(
         self, link: Link, capabilities: Mapping[str, Any] | None, era: Era | None
@@ -303,7 +352,7 @@ class ProxyServer(Server):
         self.version = str(info.get("version", self.version))
         self.instructions = client.instructions
         self._caps.clear()
-        await self._prime_tools()
+        await self._prime_tools(starting=True)
 
     # -- running ----------------------------------------------------------------------------
 
@@ -369,6 +418,8 @@ class ProxyServer(Server):
                 table[DISCOVER_METHOD] = self._discover_request
                 table[LISTEN_METHOD] = self._listen
             table.update(self._raw_handlers)
+            if self.transforms.specs:  # its tools made from the upstream's
+                self.transforms.install(table)
             if self._tool_search is not None:  # ProxyServer(..., tool_search=...)
                 self._tool_search.install(table)
             chain = self._chain()

@@ -55,6 +55,9 @@ class UpstreamTools:
         known = self._registry()
         for tool in tools:
             if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                current = known.get(tool["name"])
+                if current is not None and not isinstance(current, UpstreamTool):
+                    continue  # a tool of the proxy's own (its search tool, a transform)
                 known[tool["name"]] = UpstreamTool(tool)
                 self.learn_task_support(tool)
 

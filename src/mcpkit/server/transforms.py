@@ -16,7 +16,9 @@ original names (hidden arguments fixed to their value, or left to the original's
 ``wrap(arguments, call_next)`` runs around the call: it gets the arguments by the new
 names, may change them before ``await call_next(arguments)``, and returns the
 :class:`ToolResult` it got (or changed), or any value a tool may return. The original may
-be a tool of this server or of a mounted one (by its mounted name); ``keep_original=False``
+be a tool of this server, of a mounted one (by its mounted name) or, on a proxy, of its
+upstream (made once the upstream's tools are listed: see :mod:`mcpkit.proxy.transforms`);
+``keep_original=False``
 unregisters a local original (the new tool still calls it). Nothing here runs for a tool
 that is not a transform.
 """
@@ -171,6 +173,10 @@ def _new_schema(
 
 def _source(server: Server[Any], name: str) -> tuple[JSONObject, _Forward, ToolEntry | None]:
     """The original's definition and how to call it (its entry when it is local)."""
+    upstream = getattr(server, "_transform_source", None)  # a proxy: an upstream tool
+    found_upstream = upstream(name) if upstream is not None else None
+    if found_upstream is not None:
+        return typing.cast("tuple[JSONObject, _Forward, None]", found_upstream)
     entry = server.tools.tools.get(name)
     if entry is not None:
         registry = server.tools
