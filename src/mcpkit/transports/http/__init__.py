@@ -2,10 +2,12 @@
 
 Needs the ``http`` extra (httpx, uvicorn, starlette)::
 
-    from mcpkit.transports.http import StreamableHTTPApp, serve, StreamableHTTPClientTransport
+    from mcpkit.transports.http import HttpServerOptions, StreamableHTTPApp, serve
 
     asgi = StreamableHTTPApp(app.session, "/mcp", HttpServerOptions(stateless=True))
     await serve(asgi, host="127.0.0.1", port=8000)         # uvicorn
+
+:class:`StreamableHTTPClientTransport` is the client side.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ import asyncio
 import logging
 import warnings
 from collections.abc import Callable, Coroutine
+from operator import attrgetter
 from typing import Any, Final
 
 from mcpkit._loop import running_loop
@@ -206,20 +207,6 @@ class StreamableHTTPApp:
             from mcpkit.transports.http.sse_2024_server import HttpSseServer
 
             self.legacy = HttpSseServer(self, options.legacy_sse_path, options.legacy_messages_path)
-
-    def __getattr__(self, name: str) -> Any:
-        # The settings read as attributes of the app, as before they were one value.
-        if name in FIELDS:
-            return getattr(self.options, name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _READ_ONLY:  # it would shadow the setting without changing it
-            raise AttributeError(
-                f"{name} is a setting of the app: give it in HttpServerOptions (or replace "
-                "app.options with dataclasses.replace before serving)"
-            )
-        object.__setattr__(self, name, value)
 
     @property
     def sessions(self) -> dict[str, HttpSessionTransport]:
@@ -562,14 +549,25 @@ def _usable(transport: HttpSessionTransport | None, posting: bool) -> HttpSessio
     return transport
 
 
-#: Settings read through :attr:`StreamableHTTPApp.options` only (the others are attributes
-#: of their own, or properties with a setter).
-_READ_ONLY: Final = FIELDS - {
-    "stateless",
-    "json_response",
-    "event_store",
-    "allowed_hosts",
-    "allowed_origins",
-    "session_idle_timeout",
-    "initialize_timeout",
-}
+# The other settings read as attributes of the app, as before they were one value: read-only
+# properties made here (a __getattr__ on the class would keep CPython from specializing every
+# other attribute read of the app, on the hot path), so that assigning one is an error instead
+# of shadowing the setting without changing it.
+for _name in sorted(
+    FIELDS
+    - {
+        "stateless",
+        "json_response",
+        "event_store",
+        "allowed_hosts",
+        "allowed_origins",
+        "session_idle_timeout",
+        "initialize_timeout",
+    }
+):
+    setattr(
+        StreamableHTTPApp,
+        _name,
+        property(attrgetter("options." + _name), doc=f"``options.{_name}`` (read-only)."),
+    )
+del _name
