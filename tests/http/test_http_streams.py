@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import weakref
 from typing import Any
 
@@ -195,6 +196,8 @@ async def test_delete_mid_request_frees_every_session(serve_app: Any) -> None:
 def test_run_binds_to_loopback_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     import mcpkit.transports.http as http_pkg
 
+    serve_module = importlib.import_module("mcpkit.transports.http.serve")  # not the function
+
     seen: dict[str, Any] = {}
 
     def fake_running(app: Any, host: str, port: int) -> Any:
@@ -202,6 +205,7 @@ def test_run_binds_to_loopback_by_default(monkeypatch: pytest.MonkeyPatch) -> No
         raise KeyboardInterrupt  # as if stopped at once (run ends quietly)
 
     monkeypatch.setattr(http_pkg, "running", fake_running)
+    monkeypatch.setattr(serve_module, "running", fake_running)  # where Server.run finds it
     Server("bind").run("http")
     assert seen == {"host": "127.0.0.1", "port": 8000}
 
