@@ -346,26 +346,30 @@ def test_keys_as_a_string() -> None:
 
 async def test_state_is_bound_to_the_authenticated_subject(wire: Any) -> None:
     from mcpkit.auth.server import AccessToken
-    from mcpkit.auth.server import _current as _current_token
+    from mcpkit.owner import token_var
+
+    caller = {"subject": "alice"}
+
+    async def resource_server(ctx: Any, call_next: Any) -> Any:
+        # What the resource server does for each request (a connection carries no context
+        # of the sender's: the server side sets the principal itself).
+        token_var.set(AccessToken(token="t", subject=caller["subject"]))
+        return await call_next(ctx)
 
     app, _ = make_app()
     app.auth = object()  # protected: requests carry an access token
+    app.add_middleware(resource_server)
     async with ModernPeer(app, wire("2026-07-28")) as peer:
-        reset = _current_token.set(AccessToken(token="t", subject="alice"))
-        try:
-            first = await peer.result("tools/call", call("greet"))
-        finally:
-            _current_token.reset(reset)
+        first = await peer.result("tools/call", call("greet"))
         retry = call(
             "greet", inputResponses={"user_name": ALICE}, requestState=first["requestState"]
         )
-        reset = _current_token.set(AccessToken(token="t2", subject="mallory"))
-        try:
-            error = await peer.error("tools/call", retry)
-        finally:
-            _current_token.reset(reset)
+        caller["subject"] = "mallory"
+        error = await peer.error("tools/call", retry)
         assert error["code"] == -32602
         assert "principal" in error["message"]
+        caller["subject"] = "alice"  # the subject the state was issued to goes on
+        assert (await peer.result("tools/call", retry))["content"][0]["text"] == "Hello, Alice!"
 
 
 # -- the same handlers for a 2025 client -----------------------------------------------------
