@@ -148,3 +148,28 @@ async def test_tool_search_on_a_proxy_finds_transformed_tools(era: str) -> None:
         assert found[0] == "hi" and "greet" not in found
         result = await client.call_tool("hi", {"who": "jo"})
         assert result.content[0].text == "hi JO.!"  # type: ignore[union-attr]
+
+
+async def test_a_transform_follows_the_upstreams_tool_list(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    up = greeter()
+    proxy = transformed(up)
+    async with proxy.running():
+        async with connect(proxy, "memory", "legacy") as client:
+            assert sorted(t.name for t in await client.list_tools()) == ["hi", "other"]
+            up.remove_tool("greet")
+            await proxy._prime_tools()  # what the upstream's list change starts
+            assert "dropped" in caplog.text
+            assert [t.name for t in await client.list_tools()] == ["other"]
+            with pytest.raises(McpError, match="Unknown tool: hi"):
+                await client.call_tool("hi", {"who": "x"})
+
+            @up.tool()
+            def greet(name: str, greeting: str = "hello", punct: str = ".") -> str:
+                return f"{greeting}, {name}{punct}"
+
+            await proxy._prime_tools()
+            assert sorted(t.name for t in await client.list_tools()) == ["hi", "other"]
+            result = await client.call_tool("hi", {"who": "al"})
+            assert result.content[0].text == "hi, AL.!"  # type: ignore[union-attr]

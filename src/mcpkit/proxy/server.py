@@ -264,7 +264,7 @@ class ProxyServer(Server):
         )
         self.transforms.primed = True
         if self.transforms.specs:
-            self.transforms.resolve(strict=strict)
+            self.transforms.resolve(strict=strict, listed={t.name for t in tools})
 
     def transform_tool(  # type: ignore[override]
         self,

@@ -20,7 +20,7 @@ original's ``tools/call`` with the original's argument names, as any forwarded c
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -92,9 +92,10 @@ class ProxyTransforms:
 
         return {**known.definition, "name": name}, forward_upstream, None
 
-    def resolve(self, *, strict: bool) -> None:
-        """Make every transform from the upstream's tools as the proxy knows them now;
-        ``strict``: one that does not fit raises ``ValueError``, else it is dropped."""
+    def resolve(self, *, strict: bool, listed: Collection[str] | None = None) -> None:
+        """Make every transform from the upstream's tools as the proxy knows them now
+        (``listed``: the names the upstream lists now, when known); ``strict``: one that
+        does not fit raises ``ValueError``, else it is dropped."""
         from mcpkit.server.transforms import transform_tool
 
         tools = self.server.tools.tools
@@ -104,7 +105,8 @@ class ProxyTransforms:
             if isinstance(tools.get(name), ToolEntry):  # made before: made again
                 del tools[name]
             try:
-                if self.source(spec.source) is None:
+                gone = listed is not None and spec.source not in listed
+                if gone or self.source(spec.source) is None:
                     raise ValueError(f"the upstream has no tool named {spec.source!r} to transform")
                 transform_tool(self.server, spec.source, name=name, **spec.options)
             except ValueError as exc:
