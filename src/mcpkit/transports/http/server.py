@@ -403,7 +403,16 @@ class StreamableHTTPApp:
         principal's), marked as used by its client, else None; no coroutine (the usual
         POST of a session not shared between replicas). ``posting``: a session not yet
         started takes no message."""
-        return _usable(self.table.sessions.get(sid), posting)
+        transport = self.table.sessions.get(sid)  # what _usable says, inline (hot path)
+        if (
+            transport is None
+            or transport.closed
+            or (posting and transport.sink is None)
+            or transport.owner != current_owner()
+        ):
+            return None
+        transport.established = True
+        return transport
 
     async def session_of(
         self, sid: str, send: Send, rid: RequestId | None, posting: bool
@@ -520,6 +529,7 @@ class StreamableHTTPApp:
             hold=hold,
             host=self,
             owner=transport,
+            loop=loop,
         )
 
     def cancel_is_quiet(self, conn: SSEConnection) -> bool:

@@ -235,18 +235,21 @@ async def stream_response(
     hold: float = 0.0,
     host: StreamHost | None = None,
     owner: Any = None,
+    loop: asyncio.AbstractEventLoop | None = None,
 ) -> None:
     """Answer with ``conn``'s SSE frames as they come, with a keep-alive comment every
     ``keepalive`` idle seconds, until it ends. A failed write aborts ``conn``; a
     cancellation is raised unless ``host`` says it is quiet, and ``host`` is told when the
     response ends (so no coroutine of its own needs to wrap this one on the per-event path).
+    ``loop``: the running loop, when the caller has it at hand.
 
     ``watch``: watch for a client disconnect from the start (else only once the stream
     sits idle). ``hold``: wait up to that long for the first message before sending the
     headers, so a quick answer leaves as headers + one body write (frames, then the end of
     the response, in one chunk) instead of headers, frames and end apart.
     """
-    loop = running_loop()
+    if loop is None:
+        loop = running_loop()
     # Short POST streams end before a disconnect matters; long ones (and GET streams)
     # watch for it so a vanished client is detached and its coroutine ends.
     watcher = loop.create_task(watch_disconnect(receive, conn)) if watch else None
