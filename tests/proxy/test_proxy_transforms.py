@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
-from mcpkit import McpError, Server
+from mcpkit import Client, Context, McpError, Server
 from mcpkit.proxy import ProxyServer
 from mcpkit.server import ToolSearch
 from mcpkit.server.transforms import ArgTransform, CallNext, ToolResult
@@ -32,6 +33,22 @@ def greeter() -> Server[Any]:
         return "other"
 
     app.calls = calls  # type: ignore[attr-defined]
+    return app
+
+
+class Name(BaseModel):
+    name: str
+
+
+def asker(**options: Any) -> Server[Any]:
+    app: Server[Any] = Server("up", **options)
+
+    @app.tool()
+    async def greet(ctx: Context, greeting: str = "hello") -> str:
+        answer = await ctx.elicit("Your name?", Name)
+        assert answer.data is not None
+        return f"{greeting} {answer.data.name}"
+
     return app
 
 
@@ -173,3 +190,23 @@ async def test_a_transform_follows_the_upstreams_tool_list(
             assert sorted(t.name for t in await client.list_tools()) == ["hi", "other"]
             result = await client.call_tool("hi", {"who": "al"})
             assert result.content[0].text == "hi, AL.!"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("upstream_era", ["legacy", "2026-07-28"])
+@pytest.mark.parametrize("era", ["legacy", "2026-07-28"])
+async def test_the_upstreams_questions_reach_the_client(era: str, upstream_era: str) -> None:
+    up = asker(modern_versions=() if upstream_era == "legacy" else None)
+
+    async def elicit(params: Any, ctx: Any) -> dict[str, Any]:
+        return {"action": "accept", "content": {"name": "Ada"}}
+
+    async def exclaim(arguments: dict[str, Any], call_next: CallNext) -> str:
+        return (await call_next(arguments)).text + "!"
+
+    proxy = ProxyServer(up)
+    proxy.transform_tool(
+        "greet", name="hi", args={"greeting": ArgTransform(default="hi", hide=True)}, wrap=exclaim
+    )
+    async with Client(proxy, era=era, elicitation_handler=elicit) as client:  # type: ignore[arg-type]
+        result = await client.call_tool("hi")
+        assert result.content[0].text == "hi Ada!"  # type: ignore[union-attr]

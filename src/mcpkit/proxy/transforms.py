@@ -14,19 +14,24 @@ that no longer fits is then dropped, with a warning). The new tool is listed rig
 original in the upstream's ``tools/list`` pages (the original left out when
 ``keep_original=False``; calling it is then an unknown tool), and a call of it runs the
 proxy's own tool (arguments validated, ``wrap`` run) whose ``call_next`` forwards the
-original's ``tools/call`` with the original's argument names, as any forwarded call.
+original's ``tools/call`` with the original's argument names, as any forwarded call. It
+takes no Context of the proxy: an upstream question on the 2026-07-28 wire (an
+``InputRequiredResult``) is raised from ``call_next`` and answered to the client as it is,
+and the client's retry runs the new tool again with the upstream's ``requestState``.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Collection
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mcpkit.errors import McpError
-from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
+from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
 from mcpkit.server.context import Context
+from mcpkit.server.mrtr import InputRequired
 from mcpkit.server.tools import ToolEntry
 
 if TYPE_CHECKING:
@@ -36,6 +41,8 @@ if TYPE_CHECKING:
 __all__ = ["ProxyTransforms"]
 
 logger = logging.getLogger("mcpkit.proxy")
+#: The ``tools/call`` of a transformed tool being served.
+_REQUEST: ContextVar[ServerRequestContext | None] = ContextVar("proxy_transform_call", default=None)
 #: Calls an upstream tool: (tools/call params, the request) -> its result.
 Forward = Callable[[JSONObject, "ServerRequestContext"], Awaitable[Any]]
 
@@ -81,15 +88,24 @@ class ProxyTransforms:
             return None
         forward = self.forward
 
-        async def forward_upstream(arguments: dict[str, Any], ctx: Context) -> JSONObject:
-            request = ctx._request
+        async def forward_upstream(arguments: dict[str, Any], ctx: Context | None) -> JSONObject:
+            request = _REQUEST.get()
+            if request is None:
+                raise McpError(INTERNAL_ERROR, f"{name!r} was called outside a tools/call")
             params = request.params
             body: JSONObject = dict(params) if isinstance(params, dict) else {}
             body["name"] = name
             body["arguments"] = arguments
             result: JSONObject = await forward(body, request)
+            if isinstance(result, dict) and result.get("resultType") == "input_required":
+                # the upstream asks: this round goes to the client as it is
+                needed = InputRequired(result.get("inputRequests"), result.get("requestState"))
+                needed.result = result
+                raise needed
             return result
 
+        # no Context: the upstream's rounds are the client's (its requestState is not ours)
+        forward_upstream.contextless = True
         return {**known.definition, "name": name}, forward_upstream, None
 
     def resolve(self, *, strict: bool, listed: Collection[str] | None = None) -> None:
@@ -148,7 +164,11 @@ class ProxyTransforms:
             name = params.get("name") if type(params) is dict else None
             if isinstance(name, str):
                 if name in self.specs and isinstance(tools.get(name), ToolEntry):
-                    return await own_call(params, rctx)
+                    token = _REQUEST.set(rctx)
+                    try:
+                        return await own_call(params, rctx)
+                    finally:
+                        _REQUEST.reset(token)
                 if name in self.hidden:
                     raise McpError(INVALID_PARAMS, f"Unknown tool: {name}")
             return await inner_call(params, rctx)

@@ -263,6 +263,13 @@ def transform_tool(
             return ToolResult(await forward(to_original(with_defaults(arguments)), ctx))
 
         transformed = through
+        if getattr(forward, "contextless", False):  # it finds its request on its own
+
+            async def through_alone(arguments: dict[str, Any]) -> Any:
+                mapped = to_original(with_defaults(arguments))
+                return ToolResult(await forward(mapped, typing.cast("Context", None)))
+
+            transformed = through_alone
     elif plain:
         assert local is not None
         user_wrap, original = wrap, local
@@ -310,6 +317,19 @@ def transform_tool(
             return value
 
         transformed = wrapped_through
+        if getattr(forward, "contextless", False):  # it finds its request on its own
+
+            async def wrapped_alone(arguments: dict[str, Any]) -> Any:
+                async def call_next(arguments: dict[str, Any]) -> ToolResult:
+                    mapped = to_original(with_defaults(dict(arguments)))
+                    return ToolResult(await forward(mapped, typing.cast("Context", None)))
+
+                value = user_wrap(with_defaults(arguments), call_next)
+                if inspect.isawaitable(value):
+                    value = await value
+                return value
+
+            transformed = wrapped_alone
 
     if wrap is not None:
         returns = _return_type(wrap)
