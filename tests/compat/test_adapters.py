@@ -343,3 +343,51 @@ def test_tool_manager_read_only_view() -> None:
         tool.fn_metadata
     with pytest.raises(AttributeError, match="cannot set 'parameters'"):
         tool.parameters = {}
+
+
+def test_direct_listing_methods() -> None:
+    """``list_tools``, ``list_prompts``, ``list_resources`` and ``list_resource_templates``
+    in process (a middleware checking a name against them, as the reference fetch server's
+    does)."""
+    server = MCPServer("direct")
+
+    @server.tool()
+    def ping() -> str:
+        return "pong"
+
+    @server.prompt()
+    def greet(who: str) -> str:
+        return f"hi {who}"
+
+    @server.resource("memo://today")
+    def today() -> str:
+        return "sun"
+
+    @server.resource("memo://{day}")
+    def day(day: str) -> str:
+        return day
+
+    async def listed() -> list[list[str]]:
+        return [
+            [t.name for t in await server.list_tools()],
+            [p.name for p in await server.list_prompts()],
+            [r.uri for r in await server.list_resources()],
+            [t.uri_template for t in await server.list_resource_templates()],
+        ]
+
+    assert asyncio.run(listed()) == [["ping"], ["greet"], ["memo://today"], ["memo://{day}"]]
+
+
+def test_tool_schemas_are_dicts() -> None:
+    """``mcp.types.Tool``'s schemas stay the dicts given, as the official SDK's do (a
+    server validates arguments against ``tool.input_schema`` with jsonschema)."""
+    from mcpkit.compat.mcp import types
+    from mcpkit.types import Tool as NativeTool
+
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    tool = types.Tool(name="t", input_schema=schema, outputSchema={"type": "object"})
+    assert tool.input_schema == schema and isinstance(tool.input_schema, dict)
+    assert tool.output_schema == {"type": "object"}
+    assert isinstance(tool, NativeTool)
+    assert isinstance(NativeTool.from_wire(tool.to_wire()), types.Tool)
+    assert tool.to_wire()["inputSchema"] == schema

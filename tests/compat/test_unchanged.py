@@ -227,11 +227,14 @@ def test_fastmcp_1x_import_path(tmp_path: Path) -> None:
 
 
 def test_mcpserver_2x_unchanged(tmp_path: Path) -> None:
-    """The 2.x ``MCPServer`` server of the rewritten-imports test, run unchanged."""
+    """The 2.x ``MCPServer`` server of the rewritten-imports test, run unchanged; a call of
+    an unknown tool is an error result there too."""
     from tests.compat.test_compat import CORE_SCRIPT
 
-    theirs, ours = both("mcp2", SERVERS / "official_core.py", CORE_SCRIPT, tmp_path)
+    script = [*CORE_SCRIPT, {"op": "call", "name": "no_such_tool"}]
+    theirs, ours = both("mcp2", SERVERS / "official_core.py", script, tmp_path)
     assert_same(theirs, ours)
+    assert ours["ops"][-1]["result"]["content"][0]["text"] == "Unknown tool: no_such_tool"
 
 
 def test_fastmcp_unchanged(tmp_path: Path) -> None:
@@ -270,6 +273,8 @@ def test_fastmcp_schemas_and_unknown_tools(tmp_path: Path) -> None:
         {"op": "call", "name": "places", "args": {"n": 2}},
         {"op": "call", "name": "tree", "args": {"depth": 2}},
         {"op": "call", "name": "related", "args": {"request": 7}},
+        {"op": "call", "name": "either", "args": {"as_text": True}},
+        {"op": "call", "name": "either", "args": {"as_text": False}},
         {"op": "call", "name": "no_such_tool"},
     ]
     theirs, ours = both("fastmcp", SERVERS / "fastmcp_schemas.py", script, tmp_path)
@@ -282,6 +287,8 @@ def test_fastmcp_schemas_and_unknown_tools(tmp_path: Path) -> None:
     assert tools["given"]["outputSchema"]["title"] == "Trip"  # as handed over
     assert "$defs" in tools["tree"]["outputSchema"]
     assert ours["ops"][5]["result"]["structuredContent"] == {"related": 7, "sends": True}
+    assert tools["either"]["outputSchema"]["x-fastmcp-wrap-result"] is True  # str in a union
+    assert ours["ops"][6]["result"]["structuredContent"] == {"result": "plain"}
     assert ours["ops"][-1]["result"]["content"][0]["text"] == "Unknown tool: 'no_such_tool'"
 
 

@@ -60,6 +60,11 @@ def tree(depth: int) -> Tree:
 
 
 @mcp.tool
+def either(as_text: bool) -> list[dict[str, str]] | str:
+    return "plain" if as_text else [{"a": "b"}]
+
+
+@mcp.tool
 def related(request: int) -> dict[str, object]:
     """Built with the official SDK's message metadata classes."""
     meta = ServerMessageMetadata(related_request_id=request)

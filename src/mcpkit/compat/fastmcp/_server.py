@@ -205,7 +205,7 @@ class FastMCP(MCPServer[Any]):
     ) -> None:
         tool_name = name or fn.__name__
         returns = resolved_hints(fn).get("return")
-        structured = True if returns is str else None
+        structured = True if returns is str or _union_with_text(returns) else None
         if getattr(returns, "__name__", returns) in ("ToolResult", "fastmcp.tools.ToolResult"):
             structured = False  # the tool chooses its result itself
         if output_schema is None:
@@ -363,6 +363,24 @@ class FastMCP(MCPServer[Any]):
 def _default_title(name: str) -> str:
     """fastmcp's title for a tool named ``name``: ``get_user-id`` -> ``Get User Id``."""
     return name.replace("_", " ").replace("-", " ").title()
+
+
+def _union_with_text(returns: Any) -> bool:
+    """True for a union with ``str`` among plain data types (``list[dict] | str``): fastmcp
+    gives it a (wrapped) output schema, where mcpkit sends such a result as text alone."""
+    import types
+    import typing
+
+    if typing.get_origin(returns) not in (typing.Union, types.UnionType):
+        return False
+    members = [a for a in typing.get_args(returns) if a is not type(None)]
+    return str in members and not any(_is_content_type(m) for m in members)
+
+
+def _is_content_type(hint: Any) -> bool:
+    from mcpkit.server.content import _Media, content_types
+
+    return isinstance(hint, type) and issubclass(hint, (_Media, *content_types()))
 
 
 def _describe_parameters(schema: dict[str, Any], described: dict[str, str]) -> None:

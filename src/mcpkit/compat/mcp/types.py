@@ -28,10 +28,9 @@ def _uri_as_text(cls: Any, value: Any) -> Any:
     return value if value is None or isinstance(value, str) else str(value)
 
 
-def _taking_urls(cls: Any) -> Any:
-    """``cls`` whose ``uri`` may be given as a URL object: a subclass of the same name that
-    the native class's instances are instances of too (``isinstance`` checks hold both
-    ways)."""
+def _either(cls: Any, **namespace: Any) -> Any:
+    """A subclass of ``cls`` of the same name, with ``namespace`` added, that the native
+    class's instances are instances of too (``isinstance`` checks hold both ways)."""
 
     class _Either(type(cls)):  # type: ignore[misc]
         def __instancecheck__(self, obj: Any) -> bool:
@@ -44,9 +43,16 @@ def _taking_urls(cls: Any) -> Any:
         "__module__": __name__,
         "__qualname__": cls.__qualname__,
         "__doc__": cls.__doc__,
-        "_uri_as_text": field_validator("uri", mode="before")(classmethod(_uri_as_text)),
+        **namespace,
     }
     return _Either(cls.__name__, (cls,), namespace)
+
+
+def _taking_urls(cls: Any) -> Any:
+    """``cls`` whose ``uri`` may be given as a URL object."""
+    return _either(
+        cls, _uri_as_text=field_validator("uri", mode="before")(classmethod(_uri_as_text))
+    )
 
 
 for _name in _native:
@@ -54,6 +60,13 @@ for _name in _native:
     if isinstance(_cls, type) and "uri" in getattr(_cls, "model_fields", {}):
         globals()[_name] = _taking_urls(_cls)
 
+# A tool's schemas are plain dicts, as the official SDK has them (a server reads them back,
+# e.g. to validate arguments with jsonschema).
+globals()["Tool"] = _either(
+    _t.Tool,
+    __annotations__={"input_schema": dict[str, Any], "output_schema": dict[str, Any] | None},
+    output_schema=None,
+)
 ErrorData = Error
 ElicitRequestedSchema = ElicitationRequestedSchema
 CreateMessageResultWithTools = CreateMessageResult

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mcpkit.compat._adapt import answer_unknown_tools
 from mcpkit.compat.mcp.server.mcpserver.context import Context
 from mcpkit.compat.mcp.server.mcpserver.server import MCPServer
 
@@ -85,7 +84,6 @@ class FastMCP(MCPServer[Any]):
             auth=auth,
             debug=bool(settings.get("debug", False)),
         )
-        answer_unknown_tools(self.native.tools, lambda name: f"Unknown tool: {name}")
         values = {**_DEFAULTS, **settings, "lifespan": lifespan, "auth": auth}
         if event_store is not None:
             values["event_store"] = event_store

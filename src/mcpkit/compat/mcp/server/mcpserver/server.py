@@ -13,6 +13,7 @@ from mcpkit.compat._adapt import (
     CompatToolEntry,
     ToolFailure,
     adapt,
+    answer_unknown_tools,
     failures_as_results,
     is_typing_dict,
     no_structured_output,
@@ -99,6 +100,7 @@ class MCPServer(Generic[LifespanResultT]):
         self._completion = False
         self.native.declare_as = self._declare_as
         self.native.compat_owner = self  # type: ignore[attr-defined]
+        answer_unknown_tools(self.native.tools, lambda name: f"Unknown tool: {name}")
         from mcpkit.compat.mcp.server.context import MiddlewareList
 
         #: The 2.x middleware chain (``async (ctx, call_next)``), outermost first.
@@ -389,6 +391,25 @@ class MCPServer(Generic[LifespanResultT]):
         from mcpkit.types import Tool
 
         return [Tool.from_wire(t.definition) for t in self.native.tools.tools.values()]
+
+    async def list_prompts(self) -> list[Any]:
+        """The prompts, as ``Prompt`` models."""
+        from mcpkit.types import Prompt
+
+        return [Prompt.from_wire(p.definition) for p in self.native.prompts.prompts.values()]
+
+    async def list_resources(self) -> list[Any]:
+        """The resources, as ``Resource`` models."""
+        from mcpkit.types import Resource
+
+        return [Resource.from_wire(r.definition) for r in self.native.resources.resources.values()]
+
+    async def list_resource_templates(self) -> list[Any]:
+        """The resource templates, as ``ResourceTemplate`` models."""
+        from mcpkit.types import ResourceTemplate
+
+        templates = self.native.resources.templates.values()
+        return [ResourceTemplate.from_wire(t.definition) for t in templates]
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
         """Call a tool in process: its ``CallToolResult``."""
