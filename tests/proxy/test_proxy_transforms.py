@@ -210,3 +210,13 @@ async def test_the_upstreams_questions_reach_the_client(era: str, upstream_era: 
     async with Client(proxy, era=era, elicitation_handler=elicit) as client:  # type: ignore[arg-type]
         result = await client.call_tool("hi")
         assert result.content[0].text == "hi Ada!"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("transport", "era"), WAYS, ids=IDS)
+async def test_a_mounted_proxy_serves_its_transforms(transport: str, era: str) -> None:
+    gateway: Server[Any] = Server("gateway")
+    gateway.mount(transformed(greeter()), prefix="px")
+    async with connect(gateway, transport, era) as client:
+        assert sorted(t.name for t in await client.list_tools()) == ["px_hi", "px_other"]
+        result = await client.call_tool("px_hi", {"who": "kim"})
+        assert result.content[0].text == "hi KIM.!"  # type: ignore[union-attr]
