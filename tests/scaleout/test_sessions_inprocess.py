@@ -41,6 +41,12 @@ def make(backend: RedisBackend) -> Server[Any]:
         await ctx.progress(2, 2)
         return backend.replica_id
 
+    @app.tool()
+    async def wait() -> str:
+        """Waits to be cancelled."""
+        await asyncio.sleep(30)
+        return "late"
+
     return app
 
 
@@ -107,5 +113,42 @@ async def test_expiry_from_any_replica_and_bounded_keys(
                 gone = await http.post(url, json=call, headers=session)
                 assert gone.status_code == 404
                 assert gone.json()["error"]["code"] == -32001
+        finally:
+            await client.aclose()
+
+
+async def test_a_stream_cancelled_before_any_event_leaves_its_log_expiring(
+    two: tuple[str, str, str], live: Deployment
+) -> None:
+    """The end marker of a stream with no event yet (its request cancelled) is the first
+    entry of the stream's log: the log still gets the TTL, never a key kept forever."""
+    a, _, prefix = two
+    async with httpx.AsyncClient(timeout=20) as http:
+        first = await http.post(a, json=INIT, headers=HEADERS)
+        sid = first.headers["mcp-session-id"]
+        session = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25"}
+        call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "wait"}}
+        cancel = {
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": {"requestId": 5},
+        }
+        client = aioredis.Redis.from_url(live.redis.url)
+        try:
+            async with http.stream("POST", a, json=call, headers=session) as answer:
+                assert answer.status_code == 200
+                registered = f"{prefix}:s:{{{sid}}}:streams"
+                for _ in range(400):  # the stream is registered once its POST is served
+                    if await client.hlen(registered):
+                        break
+                    await asyncio.sleep(0.02)
+                sent = await http.post(a, json=cancel, headers=session)
+                assert sent.status_code == 202
+                body = b"".join([chunk async for chunk in answer.aiter_bytes()])
+            assert b'"id":5' not in body  # cancelled: no response
+            logs = [k async for k in client.scan_iter(match=f"{prefix}:s:*:ev:*")]
+            assert logs, "the end marker is logged"
+            for key in logs:
+                assert await client.pttl(key) > 0, key
         finally:
             await client.aclose()
