@@ -120,9 +120,16 @@ def test_unknown_transport_names_the_choices() -> None:
 
 
 def test_http_options_are_typed_keywords() -> None:
+    from mcpkit.transports.http.options import FIELDS, HttpSettings
+
     _stdio, http = typing.get_overloads(Server.run)
     params = inspect.signature(http).parameters
-    assert all(p.kind is not inspect.Parameter.VAR_KEYWORD for p in params.values())
-    for name in ("host", "port", "path", "stateless", "json_response", "event_store"):
+    for name in ("host", "port", "path", "options"):
         assert params[name].kind is inspect.Parameter.KEYWORD_ONLY
+    # The app's settings (stateless, json_response, event_store, ...) are keywords typed by
+    # HttpSettings, the fields of HttpServerOptions, so a misspelt one is a type error.
+    assert params["settings"].annotation == "Unpack[HttpSettings]"
+    assert set(HttpSettings.__annotations__) == FIELDS
+    settings = inspect.signature(Server.http_app).parameters["settings"]
+    assert settings.annotation == "Unpack[HttpSettings]"
     assert "prot" not in params

@@ -94,7 +94,7 @@ if TYPE_CHECKING:
     from mcpkit.server.tools import ToolEntry
     from mcpkit.server.transforms import ArgTransform, Wrap
     from mcpkit.transports.http.health import ObservabilityApp
-    from mcpkit.transports.http.options import HttpServerOptions
+    from mcpkit.transports.http.options import HttpServerOptions, HttpSettings
     from mcpkit.transports.http.routes import CustomRoutes
     from mcpkit.transports.http.server import Receive, Scope, Send, StreamableHTTPApp
 else:  # optional features (tasks in either design): loaded on first use
@@ -1222,7 +1222,7 @@ class Server(Generic[LifespanT]):
         max_queued: int | None = None,
         server: Literal["auto", "uvicorn", "granian"] = "auto",
         workers: int | None = None,
-        **settings: Any,
+        **settings: Unpack[HttpSettings],
     ) -> None: ...
 
     def run(self, transport: str | None = None, **options: Any) -> None:
@@ -1273,7 +1273,7 @@ class Server(Generic[LifespanT]):
         health: bool = False,
         metrics: bool = False,
         auth: Any = None,
-        **settings: Any,
+        **settings: Unpack[HttpSettings],
     ) -> ServerHTTPApp:
         """The Streamable HTTP ASGI app serving this server (needs the ``http`` extra).
 
@@ -1301,9 +1301,9 @@ class Server(Generic[LifespanT]):
         except ImportError as exc:
             raise needs_extra("Streamable HTTP", "http", exc.name) from exc
         self._http_served = True
-        shared = settings.pop("shared", None)
+        shared = None
         options = HttpServerOptions.merged(options, settings)
-        if shared is None and self.store_backend is not None and not options.stateless:
+        if self.store_backend is not None and not options.stateless:
             from mcpkit.redis.sessions import shared_sessions
 
             shared = shared_sessions(self.store_backend)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from mcpkit import versions
 from mcpkit.versions import ProtocolVersion
@@ -24,7 +24,7 @@ from mcpkit.versions import ProtocolVersion
 if TYPE_CHECKING:
     from mcpkit.transports.http.event_store import EventStore
 
-__all__ = ["HttpServerOptions"]
+__all__ = ["HttpServerOptions", "HttpSettings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,3 +114,33 @@ class HttpServerOptions:
 
 #: The names of the fields of :class:`HttpServerOptions`.
 FIELDS: frozenset[str] = frozenset(f.name for f in fields(HttpServerOptions))
+
+
+class HttpSettings(TypedDict, total=False):
+    """The fields of :class:`HttpServerOptions` as keywords (``Server.run("http", ...)`` and
+    ``Server.http_app(...)`` take them typed)."""
+
+    stateless: bool
+    json_response: bool
+    event_store: EventStore | bool | None
+    allowed_hosts: Iterable[str] | None
+    allowed_origins: Iterable[str] | None
+    dns_rebinding_protection: bool | None
+    max_body_size: int
+    max_header_bytes: int
+    max_header_count: int
+    body_timeout: float | None
+    min_body_rate: float | None
+    body_rate_grace: float
+    session_idle_timeout: float | None
+    initialize_timeout: float | None
+    max_sessions: int
+    max_sessions_per_client: int | None
+    sse_retry_ms: int | None
+    keepalive_interval: float
+    max_stream_buffer: int
+    slow_reader_timeout: float
+    supported_versions: tuple[ProtocolVersion, ...]
+    legacy_sse: bool
+    legacy_sse_path: str
+    legacy_messages_path: str
