@@ -75,3 +75,9 @@ class SessionIdFilter(logging.Filter):
 
 #: The one instance serving installs (adding it twice to a logger is a no-op).
 SESSION_ID_FILTER = SessionIdFilter()
+
+
+def session_id_filter() -> SessionIdFilter:
+    """:data:`SESSION_ID_FILTER`, as a logging configuration's filter factory: a logger
+    configured again in the same process keeps one filter (two would tag a tag)."""
+    return SESSION_ID_FILTER

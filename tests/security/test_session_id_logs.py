@@ -134,6 +134,33 @@ async def test_granians_access_log_shows_query_session_ids_as_tags(
     assert f"sessionId={session_tag(secret)}" in logged
 
 
+async def test_a_second_granian_server_in_the_process_tags_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Each start configures granian's loggers again: the access log keeps one filter (two
+    would write the tag of the tag)."""
+    pytest.importorskip("granian")
+    from mcpkit.logs import SessionIdFilter
+    from mcpkit.transports.http.granian_serve import running as granian_running
+
+    secret = "Zq7sV0cRr3tK9mW2xY5aB8dE1fH4jL6n"
+    access = logging.getLogger("granian.access")
+    for _ in range(2):
+        async with granian_running(Server("quiet").http_app(), log_level="info") as base:
+            access.addHandler(caplog.handler)
+            try:
+                async with httpx.AsyncClient(timeout=10) as http:
+                    await http.post(f"{base}/messages?session_id={secret}", json={})
+            finally:
+                access.removeHandler(caplog.handler)
+    assert sum(isinstance(f, SessionIdFilter) for f in access.filters) == 1
+    records = [r for r in caplog.records if r.name == "granian.access"]
+    logged = "\n".join(f"{r.getMessage()} {r.args!r}" for r in records)
+    tag = session_tag(secret)
+    assert records and all(tag in f"{r.getMessage()} {r.args!r}" for r in records)
+    assert session_tag(tag) not in logged
+
+
 def test_the_access_log_filter_hides_credentials_a_format_names() -> None:
     """An access log format may name a header (granian's ``%(header{authorization})s``)."""
     from mcpkit.logs import SessionIdFilter

@@ -1,26 +1,7 @@
 """Moved to :mod:`mcpkit.server.mcp_apps` (MCP Apps on the server); this path still
-imports for code written against it."""
+imports for code written against it, with every name that module exports."""
 
-from mcpkit.server.mcp_apps import (
-    EXTENSION_ID,
-    MIME_TYPE,
-    AppsServer,
-    advertise,
-    check_links,
-    client_supports_apps,
-    install_visibility,
-    register_ui,
-    tool_meta,
-)
+from mcpkit.server import mcp_apps as _moved
+from mcpkit.server.mcp_apps import *  # noqa: F403
 
-__all__ = [
-    "EXTENSION_ID",
-    "MIME_TYPE",
-    "AppsServer",
-    "advertise",
-    "check_links",
-    "client_supports_apps",
-    "install_visibility",
-    "register_ui",
-    "tool_meta",
-]
+__all__ = list(_moved.__all__)

@@ -70,7 +70,7 @@ def _log_config() -> dict[str, Any]:
     return {
         "filters": {
             "embedded": {"()": _NotExperimental},
-            "session_ids": {"()": "mcpkit.logs.SessionIdFilter"},
+            "session_ids": {"()": "mcpkit.logs.session_id_filter"},
         },
         "handlers": {
             "console": {
