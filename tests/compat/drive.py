@@ -7,7 +7,8 @@ Runs in the peer venv (the official SDK), never in mcpkit's:
 
 The script is a JSON list of operations, run in order: ``{"op": "list"}`` (every tool,
 resource, template and prompt in full, all pages followed), ``{"op": "call", "name", "args"}``
-(with a progress callback), ``{"op": "read", "uri"}``, ``{"op": "get", "name", "args"}``,
+(with a progress callback; an optional ``"answer"`` is the content the client accepts an
+elicitation with during that call), ``{"op": "read", "uri"}``, ``{"op": "get", "name", "args"}``,
 ``{"op": "complete", "ref", "argument", "context"}``, ``{"op": "level", "level"}``. Each
 result in the report carries the log messages and progress that arrived meanwhile; the
 notifications seen are listed by method. The client declares sampling, elicitation and roots
@@ -60,6 +61,7 @@ async def main() -> None:
     logs: list[Any] = []
     notes: list[str] = []
     answered: list[Any] = []
+    answer: dict[str, Any] = {}
 
     async def on_log(params: types.LoggingMessageNotificationParams) -> None:
         logs.append(dump(params))
@@ -83,7 +85,8 @@ async def main() -> None:
 
     async def elicitation(context: Any, params: types.ElicitRequestParams) -> Any:
         answered.append({"elicitation": dump(params)})
-        return types.ElicitResult(action="accept", content={"name": "Ada", "age": 36})
+        content = answer.get("content", {"name": "Ada", "age": 36})
+        return types.ElicitResult(action="accept", content=content)
 
     async def roots(context: Any) -> Any:
         return types.ListRootsResult(roots=[types.Root(uri="file:///compat/root", name="root")])
@@ -123,6 +126,9 @@ async def main() -> None:
                     entry["prompts"] = await everything(client.list_prompts, "prompts")
                 elif kind == "call":
                     entry["name"] = op["name"]
+                    answer.clear()
+                    if "answer" in op:
+                        answer["content"] = op["answer"]
 
                     async def on_progress(p: float, total: float | None, msg: str | None) -> None:
                         progress.append([p, total, msg])

@@ -1,0 +1,130 @@
+"""fastmcp's own example servers (its repository's ``examples/``, copied unchanged into
+``examples/fastmcp``, see ``examples/NOTICE``), run on fastmcp and unchanged on mcpkit,
+compared through the official client like ``test_examples.py``.
+
+An example that only defines its server object is served through it: on fastmcp by a
+launcher calling the object's ``run()``, on mcpkit as ``python -m mcpkit.compat FILE:OBJ``.
+An example with a ``__main__`` block runs as a script on both, with its own arguments.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.compat.test_unchanged import assert_same, drive_both, normalised, peer
+
+EXAMPLES = Path(__file__).resolve().parent / "examples" / "fastmcp"
+
+LIST: dict[str, Any] = {"op": "list"}
+
+
+def call(name: str, /, **args: Any) -> dict[str, Any]:
+    return {"op": "call", "name": name, "args": args}
+
+
+def read(uri: str) -> dict[str, Any]:
+    return {"op": "read", "uri": uri}
+
+
+def get(name: str, /, **args: Any) -> dict[str, Any]:
+    return {"op": "get", "name": name, "args": args}
+
+
+#: file -> (how it is started, its arguments, what the client does). How: "main" runs the
+#: file as a script; any other word names the server object the file defines.
+CASES: dict[str, tuple[str, list[str], list[dict[str, Any]]]] = {
+    "simple_echo.py": ("mcp", [], [LIST, call("echo", text="hi")]),
+    "echo.py": (
+        "mcp",
+        [],
+        [
+            LIST,
+            call("echo_tool", text="hi"),
+            read("echo://static"),
+            read("echo://abc"),
+            get("echo", text="x"),
+        ],
+    ),
+    "complex_inputs.py": (
+        "mcp",
+        [],
+        [LIST, call("name_shrimp", tank={"shrimp": [{"name": "bob"}]}, extra_names=["al"])],
+    ),
+    "config_server.py": (
+        "main",
+        ["--name", "MyServer", "--debug"],
+        [LIST, call("get_status"), call("echo_message", message="hi")],
+    ),
+    "desktop.py": ("mcp", [], [LIST, call("add", a=1, b=2), read("greeting://Ada")]),
+    "tool_result_echo.py": ("mcp", [], [LIST, call("echo", text="hello world")]),
+    "elicitation.py": (
+        "mcp",
+        [],
+        [
+            LIST,
+            {**call("greet"), "answer": {"value": "Ada"}},
+            {**call("survey"), "answer": {"favorite_color": "teal", "lucky_number": 7}},
+        ],
+    ),
+    "testing_demo_server.py": (
+        "mcp",
+        [],
+        [
+            LIST,
+            call("add", a=1, b=2),
+            call("greet", name="Ada"),
+            call("async_multiply", x=1.5, y=2),
+            read("demo://info"),
+            read("demo://greeting/Ada"),
+            get("hello"),
+            get("explain", topic="tea", detail_level="simple"),
+        ],
+    ),
+    "fastmcp_config_server.py": (
+        "main",
+        [],
+        [LIST, call("echo", text="hi"), call("add", a=1, b=2), read("config://example")],
+    ),
+}
+
+
+def without_timings(report: dict[str, Any]) -> dict[str, Any]:
+    """``report`` without the one value that differs by nature: the time a call took, which
+    ``tool_result_echo.py`` measures and sends in its result's ``_meta`` (checked to be one)."""
+    for op in report["ops"]:
+        meta = op.get("result", {}).get("_meta", {})
+        if "execution_time_ms" in meta:
+            took = meta.pop("execution_time_ms")
+            assert isinstance(took, int | float) and took >= 0, took
+    return report
+
+
+def commands(name: str, how: str, args: list[str], tmp: Path) -> tuple[list[str], list[str]]:
+    """How fastmcp runs the example, and how mcpkit does."""
+    path = EXAMPLES / name
+    if how == "main":
+        return [str(path), *args], [str(path), *args]
+    launcher = tmp / "launch.py"
+    launcher.write_text(f"import runpy\nrunpy.run_path({str(path)!r})[{how!r}].run()\n")
+    return [str(launcher), *args], [f"{path}:{how}", *args]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_fastmcp_example_runs_unchanged(name: str, tmp_path: Path) -> None:
+    how, args, script = CASES[name]
+    theirs_cmd, ours_cmd = commands(name, how, args, tmp_path)
+    reports = drive_both(
+        script,
+        [str(peer("fastmcp")), *theirs_cmd],
+        [sys.executable, "-m", "mcpkit.compat", *ours_cmd],
+        tmp_path,
+    )
+    theirs, ours = (without_timings(normalised(r)) for r in reports)
+    assert_same(theirs, ours)
+    # Errors are compared above; only a list may fail (a kind the example does not serve).
+    assert all("error" not in op for op in ours["ops"] if op["op"] != "list"), ours["ops"]
+    assert all(not op.get("result", {}).get("isError") for op in ours["ops"]), ours["ops"]
