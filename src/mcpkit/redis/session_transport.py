@@ -14,6 +14,7 @@ import orjson
 
 from mcpkit.jsonrpc import JSONObject, RequestId
 from mcpkit.redis.backend import StoreUnavailable
+from mcpkit.redis.bus import stream_id
 from mcpkit.redis.stream_tail import (
     ADVANCE,
     END,
@@ -120,6 +121,10 @@ class RedisSessionTransport(HttpSessionTransport):
         self._bus_mark: str | None = None
         #: Bus notifications sent live since a GET stream opened, while its catch-up reads.
         self._live_bus: set[tuple[str, str | None]] | None = None
+        #: The newest bus entry a catch-up has read (as ``stream_id``): a broadcast heard
+        #: live later that is no newer was in that catch-up already (its pub/sub message
+        #: came late), and is not sent twice.
+        self._caught_up: tuple[int, int] | None = None
 
     @property
     def session(self) -> ServedSession | None:
@@ -386,7 +391,11 @@ class RedisSessionTransport(HttpSessionTransport):
             if not self._holds_standalone():
                 return
             bus = self.shared.backend.shared_bus
-            self._bus_mark = bus.last_id if bus is not None else None
+            heard = bus.last_id if bus is not None else None
+            caught_up = self._caught_up
+            if heard is not None and caught_up is not None and stream_id(heard) <= caught_up:
+                return  # this one and every one before it were in the catch-up
+            self._bus_mark = heard
             if self._live_bus is not None:
                 params = message.get("params")
                 uri = params.get("uri") if type(params) is dict else None
@@ -467,6 +476,8 @@ class RedisSessionTransport(HttpSessionTransport):
             for subscribed_uri in sorted(subscribed):
                 pending.setdefault(("notifications/resources/updated", subscribed_uri), None)
         newest = events[-1][0] if events else None
+        if newest is not None:
+            self._caught_up = stream_id(newest)
         items = [k for k in pending if live is None or k not in live]
         for i, (method, uri) in enumerate(items):
             msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
