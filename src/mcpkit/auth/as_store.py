@@ -233,6 +233,20 @@ def decode_refresh(data: bytes) -> RefreshGrant:
     return RefreshGrant(**d)
 
 
+def open_private_db(path: Path, *tables: str) -> sqlite3.Connection:
+    """The SQLite file at ``path`` (created with mode 0600: it holds secrets), in WAL mode
+    with a busy timeout, for calls from any one thread at a time, with ``tables`` (``"name
+    (columns)"``) created when missing."""
+    if not path.exists():
+        path.touch(mode=0o600)
+    db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA busy_timeout=5000")
+    for table in tables:
+        db.execute("CREATE TABLE IF NOT EXISTS " + table)
+    return db
+
+
 class SQLiteAuthStore:
     """:class:`AuthStore` in a SQLite file (created with mode 0600): the state survives a
     restart; processes on one machine may share the file. Calls run on a worker thread."""
@@ -244,21 +258,15 @@ class SQLiteAuthStore:
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
-            if not self.path.exists():
-                self.path.touch(mode=0o600)
-            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA busy_timeout=5000")
-            for table in (
+            self._db = open_private_db(
+                self.path,
                 "as_clients (id TEXT PRIMARY KEY, data BLOB)",
                 "as_codes (hash TEXT PRIMARY KEY, data BLOB, expires REAL)",
                 "as_redeemed (hash TEXT PRIMARY KEY, family TEXT)",
                 "as_refresh (hash TEXT PRIMARY KEY, family TEXT, used INTEGER, data BLOB)",
                 "as_revoked (family TEXT PRIMARY KEY)",
                 "as_seen (key TEXT PRIMARY KEY, expires REAL)",
-            ):
-                db.execute("CREATE TABLE IF NOT EXISTS " + table)
-            self._db = db
+            )
         return self._db
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:

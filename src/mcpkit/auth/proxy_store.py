@@ -19,6 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from mcpkit.auth.as_store import open_private_db
+
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
@@ -82,16 +84,9 @@ class SQLiteProxyStore:
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
-            if not self.path.exists():
-                self.path.touch(mode=0o600)
-            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA busy_timeout=5000")
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS proxy_values "
-                "(key TEXT PRIMARY KEY, value BLOB, expires REAL)"
+            self._db = open_private_db(
+                self.path, "proxy_values (key TEXT PRIMARY KEY, value BLOB, expires REAL)"
             )
-            self._db = db
         return self._db
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
