@@ -706,16 +706,16 @@ def _wheel(folder: Path) -> Path:
     return path
 
 
-def _uv() -> str | None:
-    found = shutil.which("uv")
-    pinned = ROOT / ".cache" / "tools" / "bin" / "uv"  # scripts/lock.sh installs it there
-    return found or (str(pinned) if pinned.is_file() else None)
+def _uv() -> str:
+    """The uv the test environment installs (locks/dev.txt), else one on PATH."""
+    beside = Path(sys.executable).parent / "uv"
+    found = str(beside) if beside.is_file() else shutil.which("uv")
+    assert found is not None, "uv is in locks/dev.txt: the test environment installs it"
+    return found
 
 
 async def test_with_a_local_wheel_through_a_real_uv_offline(tmp_path: Path) -> None:
     uv = _uv()
-    if uv is None:
-        pytest.skip("uv is not installed (scripts/lock.sh installs it in .cache/tools)")
     wheel = _wheel(tmp_path)
     root = tmp_path / "proj"
     root.mkdir()
