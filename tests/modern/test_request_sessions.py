@@ -13,7 +13,8 @@ from typing import Any
 import orjson
 
 from mcpkit import Context, Server
-from mcpkit.server.request_sessions import modern_request_session, session_factory_server
+from mcpkit.server.http_served import ServerServedApp
+from mcpkit.server.request_sessions import modern_request_session
 from mcpkit.server.session import AppSession
 from mcpkit.transports.base import Transport
 from mcpkit.transports.http.modern_server import ModernRequestTransport
@@ -106,9 +107,11 @@ async def test_legacy_copies_bind_their_handshake_to_themselves() -> None:
 
 async def test_only_a_servers_own_factory_is_recognised() -> None:
     server = _server()
-    assert session_factory_server(server.session) is server
-    assert session_factory_server(lambda t: server.session(t)) is None
-    assert session_factory_server(Transport) is None
+    served = ServerServedApp(server)
+    assert served.made_by(server.session)
+    assert not served.made_by(_server().session)
+    assert not served.made_by(lambda t: server.session(t))
+    assert not served.made_by(Transport)
 
 
 def _call(name: str, rid: int = 1) -> tuple[dict[str, Any], bytes]:

@@ -900,6 +900,18 @@ class Server(Generic[LifespanT]):
 
         return [http_gate, *self.middleware]
 
+    @property
+    def wraps_handlers(self) -> bool:
+        """True when middleware (or an HTTP concurrency gate) wraps the handlers: sessions
+        are then made by :meth:`session`, not copied from a prototype."""
+        return self._http_gates or bool(self.middleware)
+
+    @property
+    def notification_handler_count(self) -> int:
+        """How many notification handlers :meth:`notification_handler` registered (a
+        session prototype made before one more is stale)."""
+        return len(self._raw_notifications)
+
     def notification_handler(self, method: str) -> Callable[[F], F]:
         """Low level: call ``fn(params)`` (sync or async) for each ``method`` notification."""
 
@@ -966,6 +978,14 @@ class Server(Generic[LifespanT]):
         self.relay.end_listens()
         for _ in range(3):  # let each listen answer before its transport goes
             await asyncio.sleep(0)
+
+    def session_closed(self, session: AppSession) -> None:
+        """Forget a session that closed: out of :attr:`sessions`, its ``ctx.state`` values
+        dropped (when some handler used ``ctx.state``)."""
+        self.sessions.discard(session)
+        state = self._state_store
+        if state is not None:
+            state.session_closed(session)
 
     async def send_log(self, level: str, data: Any, logger_name: str | None = None) -> None:
         """Log to every connected client (each filtered by its own level)."""

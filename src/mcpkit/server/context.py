@@ -37,9 +37,8 @@ if TYPE_CHECKING:
     from mcpkit.server import elicitation as _elicitation
     from mcpkit.server import roots as _roots
     from mcpkit.server import sampling as _sampling
-    from mcpkit.server.app import Server
     from mcpkit.server.elicitation import ElicitationResult
-    from mcpkit.server.session import AppSession, ServerRequestContext
+    from mcpkit.server.session import AppSession, ServerRequestContext, ServerView
     from mcpkit.server.state import State
     from mcpkit.types import CreateMessageResult, ReadResourceResult, Root
 else:  # what only some handlers use loads on first use
@@ -73,7 +72,9 @@ class Context(Generic[LifespanT]):
         """``request``: the request being served; ``rctx``: the context to talk back
         through when it is another one (a task's), else ``request`` itself."""
         self._request = request
-        self.server: Server[LifespanT] = request.server
+        #: The server serving this request (a :class:`~mcpkit.server.app.Server`), as
+        #: handlers see it: :class:`~mcpkit.server.session.ServerView`.
+        self.server: ServerView[LifespanT] = request.server
         self.session: AppSession = request.session
         self._rctx: RequestContext = request if rctx is None else rctx
 

@@ -32,28 +32,65 @@ answer is the one a copy would have written.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, Final
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mcpkit._loop import running_loop
 from mcpkit.envelope import parse_request_envelope
 from mcpkit.errors import McpError
-from mcpkit.jsonrpc import RequestId
-from mcpkit.server.app import Server
-from mcpkit.server.session import AppSession, ServerRequestContext
+from mcpkit.jsonrpc import JSONObject, RequestId
+from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
 from mcpkit.transports.base import Transport
-from mcpkit.versions import ProtocolVersion
+from mcpkit.versions import Era, ProtocolVersion
+
+if TYPE_CHECKING:
+    from mcpkit.bus import BusRelay
 
 __all__ = [
+    "PrototypedServer",
     "legacy_request_session",
     "modern_request_session",
     "new_session",
-    "session_factory_server",
-    "session_server",
     "sessionless_context",
 ]
 
-_SESSION: Final = Server.session
+
+class PrototypedServer(Protocol):
+    """What the per-request sessions need of the server they copy: its session maker, its
+    handler table and the facts a prototype is kept current with (a
+    :class:`~mcpkit.server.app.Server` is one)."""
+
+    @property
+    def debug(self) -> bool: ...
+
+    @property
+    def server_info(self) -> JSONObject: ...
+
+    @property
+    def instructions(self) -> str | None: ...
+
+    @property
+    def log_bridge(self) -> bool: ...
+
+    @property
+    def relay(self) -> BusRelay: ...
+
+    @property
+    def session_prototypes(self) -> dict[str, Any]:
+        """Where the prototypes are kept, by kind ("modern", "new", "legacy <version>")."""
+
+    @property
+    def wraps_handlers(self) -> bool:
+        """True when middleware wraps the handlers (sessions are then made, not copied)."""
+
+    @property
+    def notification_handler_count(self) -> int: ...
+
+    def handler_table(self) -> Mapping[str, ServerHandler]: ...
+
+    def session(
+        self, transport: Transport, *, era: Era | None = None, **session_kwargs: Any
+    ) -> AppSession: ...
 
 
 class _Prototype:
@@ -73,7 +110,7 @@ class _Prototype:
 
     def __init__(
         self,
-        server: Server,
+        server: PrototypedServer,
         table: Mapping[str, Any],
         loop: Any,
         version: ProtocolVersion | None = None,
@@ -106,26 +143,12 @@ class _Prototype:
         self.debug = server.debug
         self.info = server.server_info
         self.instructions = server.instructions
-        self.notifications = len(server._raw_notifications)
+        self.notifications = server.notification_handler_count
         #: ``clone(transport)``: a copy of the session on ``transport`` (Session.cloner).
         self.clone = session.cloner()
 
 
-def session_server(session: Any) -> Server | None:
-    """The :class:`Server` of ``session`` when it is an :class:`AppSession`, else None."""
-    return session.server if isinstance(session, AppSession) else None
-
-
-def session_factory_server(factory: Callable[[Transport], Any]) -> Server | None:
-    """The :class:`Server` whose own :meth:`~mcpkit.server.app.Server.session` ``factory``
-    is (as :meth:`Server.http_app` passes it), else None (any other factory)."""
-    if getattr(factory, "__func__", None) is not _SESSION:
-        return None
-    owner = factory.__self__  # type: ignore[attr-defined]
-    return owner if isinstance(owner, Server) else None
-
-
-def _current(proto: _Prototype | None, server: Server, table: Any, loop: Any) -> bool:
+def _current(proto: _Prototype | None, server: PrototypedServer, table: Any, loop: Any) -> bool:
     return (
         proto is not None
         and proto.table is table
@@ -133,18 +156,18 @@ def _current(proto: _Prototype | None, server: Server, table: Any, loop: Any) ->
         and proto.debug == server.debug
         and proto.info is server.server_info
         and proto.instructions == server.instructions
-        and proto.notifications == len(server._raw_notifications)
+        and proto.notifications == server.notification_handler_count
     )
 
 
 def legacy_request_session(
-    server: Server, transport: Transport, version: ProtocolVersion
+    server: PrototypedServer, transport: Transport, version: ProtocolVersion
 ) -> AppSession:
     """A session of ``server`` for one request of the 2025-era stateless mode on
     ``transport`` (not started): equal to ``server.session(transport, era="legacy")`` with
     its handshake assumed for ``version``, copied from the server's prototype for that
     version (built and kept as the modern one is)."""
-    if server._chain():
+    if server.wraps_handlers:
         session = server.session(transport, era="legacy")
         session.assume_initialized(version)
         return session
@@ -153,7 +176,7 @@ def legacy_request_session(
     return proto.clone(transport)
 
 
-def _legacy_prototype(server: Server, version: ProtocolVersion) -> _Prototype:
+def _legacy_prototype(server: PrototypedServer, version: ProtocolVersion) -> _Prototype:
     """The server's current prototype of 2025-era stateless sessions of ``version``."""
     table = server.handler_table()
     loop = running_loop()
@@ -165,11 +188,11 @@ def _legacy_prototype(server: Server, version: ProtocolVersion) -> _Prototype:
     return proto
 
 
-def new_session(server: Server, transport: Transport) -> AppSession:
+def new_session(server: PrototypedServer, transport: Transport) -> AppSession:
     """A new session of ``server`` on ``transport`` for the handshake era's stateful mode
     (not started): equal to ``server.session(transport)``, copied from the server's
     prototype of new sessions (built and kept as the others are)."""
-    if server._chain():
+    if server.wraps_handlers:
         return server.session(transport)
     table = server.handler_table()
     loop = running_loop()
@@ -180,7 +203,7 @@ def new_session(server: Server, transport: Transport) -> AppSession:
     return proto.clone(transport)
 
 
-def _modern_prototype(server: Server) -> _Prototype:
+def _modern_prototype(server: PrototypedServer) -> _Prototype:
     """The server's current prototype of modern request sessions (remade when stale)."""
     table = server.handler_table()
     loop = running_loop()
@@ -192,17 +215,17 @@ def _modern_prototype(server: Server) -> _Prototype:
         or proto.debug != server.debug
         or proto.info is not server.server_info
         or proto.instructions != server.instructions
-        or proto.notifications != len(server._raw_notifications)
+        or proto.notifications != server.notification_handler_count
     ):
         proto = server.session_prototypes["modern"] = _Prototype(server, table, loop)
     return proto
 
 
-def modern_request_session(server: Server, transport: Transport) -> AppSession:
+def modern_request_session(server: PrototypedServer, transport: Transport) -> AppSession:
     """A session of ``server`` in the modern era on ``transport`` for one request (not
     started): equal to ``server.session(transport, era="modern")``, copied from the
     server's prototype (see the module docstring)."""
-    if server._chain():
+    if server.wraps_handlers:
         return server.session(transport, era="modern")
     proto = _modern_prototype(server)
     server.relay.start()
@@ -210,7 +233,7 @@ def modern_request_session(server: Server, transport: Transport) -> AppSession:
 
 
 def sessionless_context(
-    server: Server,
+    server: PrototypedServer,
     request_id: RequestId,
     method: str,
     params: Any,
@@ -232,7 +255,7 @@ def sessionless_context(
     answer is the one a copy would have written."""
     if method != "tools/call" or type(params) is not dict or server.log_bridge:
         return None
-    if server._chain():
+    if server.wraps_handlers:
         return None
     proto = _modern_prototype(server) if version is None else _legacy_prototype(server, version)
     if not proto.quick_calls:

@@ -3,10 +3,14 @@ belonging to a :class:`~mcpkit.server.app.Server`) and the request context it gi
 handler, :class:`ServerRequestContext`, which knows its server and worker pool so features
 make the user's :class:`~mcpkit.server.context.Context` from it directly.
 
+The session, its request context, a handler's Context and middleware see the server that
+holds them as a :class:`ServerView`: the few members they read (a
+:class:`~mcpkit.server.app.Server` is one), not the Server class, which sits above them.
+
 Modern era (2026-07-28)
 -----------------------
-One :class:`Server` serves both eras with the same user code. The era of a session is
-fixed once (:attr:`AppSession.era`, see :func:`mcpkit.lifecycle.era_of_first_request`):
+One :class:`~mcpkit.server.app.Server` serves both eras with the same user code. The era of
+a session is fixed once (:attr:`AppSession.era`, see :func:`mcpkit.lifecycle.era_of_first_request`):
 
 - ``server.session(transport)`` (stdio, in memory): the first request decides. An
   ``initialize`` starts a legacy session exactly as before; a request whose ``params._meta``
@@ -38,7 +42,7 @@ import contextlib
 import logging
 import uuid
 from collections.abc import Awaitable, Callable, Collection, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
 
 from mcpkit._lazy import lazy_module
 from mcpkit.envelope import SERVER_INFO_KEY, Envelope, should_log
@@ -56,18 +60,116 @@ from mcpkit.session import RequestContext, RequestHandler, ServerSession, Shared
 from mcpkit.transports.base import Transport
 
 if TYPE_CHECKING:
+    from mcpkit.bus import BusRelay
+    from mcpkit.redis.backend import RedisBackend
     from mcpkit.server import roots as _roots
-    from mcpkit.server.app import Server
     from mcpkit.server.invoke import UserFunction
-    from mcpkit.server.tools import ToolEntry
+    from mcpkit.server.prompts import PromptRegistry
+    from mcpkit.server.request_state import RequestStateSealer
+    from mcpkit.server.resources import ResourceRegistry
+    from mcpkit.server.state import StateStore
+    from mcpkit.server.tasks import TaskManager
+    from mcpkit.server.tools import ToolEntry, ToolRegistry
     from mcpkit.types import Root
+    from mcpkit.versions import ProtocolVersion
 else:  # loads when a handler first asks for the client's roots
     _roots = lazy_module("mcpkit.server.roots", globals(), "_roots")
 
-__all__ = ["AppSession", "ServerHandler", "ServerRequestContext", "SessionHolder"]
+__all__ = ["AppSession", "ServerHandler", "ServerRequestContext", "ServerView", "SessionHolder"]
 
 logger = logging.getLogger("mcpkit.server")
 _OPERATING = Phase.OPERATING
+
+#: What the server's lifespan yields (``ServerView[State]``).
+L_co = TypeVar("L_co", covariant=True)
+
+
+class ServerView(Protocol[L_co]):
+    """The server a session, its handlers (``ctx.server``) and middleware see: what they
+    read of it (a :class:`~mcpkit.server.app.Server` is one; ``Context[State].server`` is a
+    ``ServerView[State]``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def tools(self) -> ToolRegistry: ...
+
+    @property
+    def prompts(self) -> PromptRegistry: ...
+
+    @property
+    def resources(self) -> ResourceRegistry: ...
+
+    @property
+    def sessions(self) -> set[AppSession]:
+        """Live, started sessions."""
+
+    @property
+    def workers(self) -> WorkerPool:
+        """The pool sync user functions run in."""
+
+    @property
+    def modern_versions(self) -> tuple[ProtocolVersion, ...]: ...
+
+    @property
+    def debug(self) -> bool: ...
+
+    @property
+    def relay(self) -> BusRelay:
+        """This process's subscription to the server's notification bus."""
+
+    @property
+    def store_backend(self) -> RedisBackend | None:
+        """The shared store (None: memory)."""
+
+    @property
+    def session_visibility(self) -> bool:
+        """Whether per-caller visibility rules are kept (``ctx.enable``/``ctx.disable``)."""
+
+    @session_visibility.setter
+    def session_visibility(self, on: bool) -> None: ...
+
+    @property
+    def state_max_bytes(self) -> int: ...
+
+    @property
+    def mask_errors(self) -> bool: ...
+
+    @property
+    def log_bridge(self) -> bool:
+        """True once the server bridges Python logging to its clients."""
+
+    @property
+    def request_state(self) -> RequestStateSealer:
+        """Seals MRTR ``requestState``."""
+
+    @property
+    def max_rounds(self) -> int: ...
+
+    @property
+    def task_manager(self) -> TaskManager: ...
+
+    @property
+    def state_store(self) -> StateStore:
+        """Where ``ctx.state`` keeps values."""
+
+    @property
+    def lifespan_state(self) -> L_co:
+        """What the server's lifespan yielded."""
+
+    def cache_hints(self, method: str) -> CacheHints: ...
+
+    def capabilities(self, version: ProtocolVersion = ...) -> JSONObject: ...
+
+    def handler_table(self) -> Mapping[str, ServerHandler]: ...
+
+    def session_closed(self, session: AppSession) -> None:
+        """Forget a session that closed (its ``ctx.state`` of this session too)."""
+
+    def notify_list_changed(self, kind: Literal["tools", "prompts", "resources"]) -> None: ...
+
+    def notify_resource_updated(self, uri: str) -> None: ...
 
 
 class ServerRequestContext(RequestContext):
@@ -86,7 +188,7 @@ class ServerRequestContext(RequestContext):
         self.cache_hints: CacheHints | None = None
 
     @property
-    def server(self) -> Server:
+    def server(self) -> ServerView[Any]:
         """The server this request is served by."""
         return self.session.server
 
@@ -154,8 +256,8 @@ _SERVER_INITIALIZE = ServerSession._initialize
 
 
 class AppSession(ServerSession):
-    """A server session belonging to a :class:`Server`: it keeps the client's logging level
-    and resource subscriptions, and takes part in the server's broadcasts.
+    """A server session belonging to a server (:class:`ServerView`): it keeps the client's
+    logging level and resource subscriptions, and takes part in the server's broadcasts.
 
     Memory: a server may hold many idle sessions. This class's own attributes are slots,
     so that the instance dict keeps only the engine's (few enough for CPython to share its
@@ -176,7 +278,7 @@ class AppSession(ServerSession):
     #: The server's own containers (its info, its handler table): copies share them.
     clone_shares: frozenset[str] = ServerSession.clone_shares | {"handler_table"}
 
-    def __init__(self, server: Server, transport: Transport, **kwargs: Any) -> None:
+    def __init__(self, server: ServerView[Any], transport: Transport, **kwargs: Any) -> None:
         kwargs.setdefault("modern_versions", server.modern_versions)
         super().__init__(transport, **kwargs)
         self.server = server
@@ -308,11 +410,7 @@ class AppSession(ServerSession):
         await super().start()
 
     def on_closed(self, exc: BaseException | None) -> None:
-        server = self.server
-        server.sessions.discard(self)
-        state = server._state_store
-        if state is not None:  # only once some handler used ctx.state
-            state.session_closed(self)
+        self.server.session_closed(self)
         if self._app_tasks:
             for task in list(self._app_tasks):
                 task.cancel()

@@ -26,13 +26,12 @@ from mcpkit.jsonrpc import JSONObject, RequestId
 
 if TYPE_CHECKING:
     from mcpkit.http_request import HttpRequest
-    from mcpkit.server.app import Server
     from mcpkit.server.context import Context
-    from mcpkit.server.session import AppSession, ServerRequestContext
+    from mcpkit.server.session import AppSession, ServerRequestContext, ServerView
     from mcpkit.versions import Era
 
     #: The server a :class:`MiddlewareContext` names (its :attr:`~MiddlewareContext.server`).
-    MiddlewareServer: TypeAlias = Server[Any]
+    MiddlewareServer: TypeAlias = ServerView[Any]
 
 __all__ = [
     "METHOD_HOOKS",
@@ -106,7 +105,7 @@ class MiddlewareContext:
         params: JSONObject | None,
         request: ServerRequestContext | None,
         session: AppSession,
-        server: Server[Any] | None = None,
+        server: ServerView[Any] | None = None,
     ) -> None:
         self.method = method
         self.params = params
@@ -126,7 +125,7 @@ class MiddlewareContext:
         return state
 
     @property
-    def server(self) -> Server[Any]:
+    def server(self) -> ServerView[Any]:
         """The server whose middleware this is (a mounted server's own, for the requests
         its parent passes it)."""
         server = self._server
