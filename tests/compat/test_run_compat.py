@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from mcpkit import Client
+from mcpkit import import_aliases as _alias
 from mcpkit.cli.targets import load_server, parse_server_ref
 from mcpkit.client import StdioOptions
-from mcpkit.compat import _alias
 
 HERE = Path(__file__).resolve().parent
 SERVERS = HERE / "servers"

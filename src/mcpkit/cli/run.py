@@ -338,8 +338,8 @@ def _run_compat(args: argparse.Namespace) -> int | None:
     """``--compat``: run a server written for the official SDK or fastmcp unchanged (its own
     entry point, arguments and transport choice); None when the object is to be served with
     this command's options instead (``file.py:object``, or ``--transport http``)."""
-    from mcpkit.compat._alias import install
     from mcpkit.compat.run import CompatTargetError, run_target
+    from mcpkit.import_aliases import install
 
     install()
     ref = parse_server_ref(args.server)

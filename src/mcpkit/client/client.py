@@ -331,8 +331,10 @@ class Client:
         self._catalogue = ToolCatalogue(self.list_tools)
         self._lists = Lists(self.request, self._catalogue, self._checks_headers)
         self._background = BackgroundListen(self._open_listener, self._spawn)
-        self._task_requestor = TaskRequestor(self, on_progress=self._on_progress)
         self._pipeline = RequestPipeline(self)
+        self._task_requestor = TaskRequestor(
+            self, self._pipeline, self._handlers, on_progress=self._on_progress
+        )
         self._calls = Calls(self.request, self._catalogue, self._task_requestor)
         self._skills: Skills | None = None
         self._notifications = NotificationRouter(

@@ -170,7 +170,7 @@ def _import_file(path: Path) -> Any:
     if folder not in sys.path:
         sys.path.insert(0, folder)
     if _written_for_other_sdk(resolved):
-        from mcpkit.compat._alias import install
+        from mcpkit.import_aliases import install
 
         install()  # its `import mcp` / `import fastmcp` get mcpkit's compat layer
     spec = importlib.util.spec_from_file_location(name, resolved)

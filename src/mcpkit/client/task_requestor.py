@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import itertools
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import pydantic
 
@@ -40,10 +40,13 @@ from mcpkit.lifecycle import has_capability
 from mcpkit.session import ProgressCallback
 from mcpkit.tasks import TERMINAL, TaskStatusTracker, task_params, wait_for_task
 from mcpkit.tasks.related import EXTENSION_ID
+from mcpkit.timeouts import resolve
 
 if TYPE_CHECKING:
-    from mcpkit.client.client import Client
-    from mcpkit.timeouts import TimeoutTypes
+    from mcpkit.client.catalogue import ToolCatalogue
+    from mcpkit.client.handlers import ClientHandlers
+    from mcpkit.session import ClientSession
+    from mcpkit.timeouts import Timeout, TimeoutTypes
     from mcpkit.types import (
         CallToolResult,
         CancelTaskResult,
@@ -52,8 +55,17 @@ if TYPE_CHECKING:
         Task,
         TaskStatusNotificationParams,
     )
+    from mcpkit.versions import ProtocolVersion
 
-__all__ = ["MAX_TASKS_KEPT", "TASKS_EXTENSION", "TaskHandle", "TaskRequestor", "start_tool_task"]
+__all__ = [
+    "MAX_TASKS_KEPT",
+    "TASKS_EXTENSION",
+    "Pipeline",
+    "TaskClient",
+    "TaskHandle",
+    "TaskRequestor",
+    "start_tool_task",
+]
 
 #: The tasks extension of the 2026-07-28 wire.
 TASKS_EXTENSION: Final = EXTENSION_ID
@@ -63,11 +75,77 @@ _TASKS_EXTENSION_ONLY: Final[dict[str, Any]] = {TASKS_EXTENSION: {}}
 MAX_TASKS_KEPT: Final = 1000
 
 
-class TaskRequestor:
-    """The requestor side of tasks for one :class:`~mcpkit.client.Client`."""
+class TaskClient(Protocol):
+    """What the task requestor reads of its client (a :class:`~mcpkit.client.Client` is
+    one): the connection's facts, its tool catalogue and plain requests."""
 
-    def __init__(self, client: Client, *, on_progress: ProgressCallback | None = None) -> None:
+    @property
+    def session(self) -> ClientSession: ...
+
+    @property
+    def negotiated_version(self) -> ProtocolVersion | None: ...
+
+    @property
+    def modern(self) -> bool: ...
+
+    @property
+    def tool_catalogue(self) -> ToolCatalogue: ...
+
+    @property
+    def validate_output(self) -> bool: ...
+
+    @property
+    def timeout(self) -> Timeout:
+        """The client's time settings (a request's own seconds replace its per-wait one)."""
+
+    async def request(
+        self, method: str, params: JSONObject | None = None, *, timeout: TimeoutTypes = ...
+    ) -> Any: ...
+
+    async def start_tool_task(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | pydantic.BaseModel | None = None,
+        *,
+        ttl: int | None = None,
+        timeout: TimeoutTypes = ...,
+        meta: Mapping[str, Any] | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> TaskHandle: ...
+
+
+class Pipeline(Protocol):
+    """The client's request pipeline as the task requestor uses it (a
+    :class:`~mcpkit.client.pipeline.RequestPipeline` is one): cache, MRTR rounds, scope,
+    envelope (with extra client capabilities), retry, telemetry, session."""
+
+    async def send(
+        self,
+        method: str,
+        params: JSONObject | None,
+        timeout: Timeout,
+        *,
+        mrtr: bool = True,
+        extensions: Mapping[str, Any] | None = None,
+    ) -> Any: ...
+
+
+class TaskRequestor:
+    """The requestor side of tasks for one :class:`~mcpkit.client.Client`: its requests go
+    through the client's ``pipeline``; ``handlers`` answer a modern task's input
+    requests."""
+
+    def __init__(
+        self,
+        client: TaskClient,
+        pipeline: Pipeline,
+        handlers: ClientHandlers,
+        *,
+        on_progress: ProgressCallback | None = None,
+    ) -> None:
         self._client = client
+        self._pipeline = pipeline
+        self._handlers = handlers
         self._on_progress = on_progress
         self.tracker = TaskStatusTracker()
         # task id -> tool name, for tasks this client created (output checks of results)
@@ -164,12 +242,11 @@ class TaskRequestor:
         """``method`` on the modern wire with the tasks extension in this request's client
         capabilities (MRTR rounds answered by the client's handlers when ``rounds``),
         through the client's request pipeline (cache, envelope, retry, telemetry)."""
-        client = self._client
-        assert client._wire is not None
-        return await client._pipeline.send(
+        default = self._client.timeout
+        return await self._pipeline.send(
             method,
             params,
-            client._timeout(DEFAULT if timeout is None else timeout, DEFAULT),
+            default if timeout is None or timeout is DEFAULT else resolve(timeout, default),
             mrtr=rounds,
             extensions=_TASKS_EXTENSION_ONLY,
         )
@@ -187,8 +264,7 @@ class TaskRequestor:
                     requests[str(key)] = (inner, request.get("params"))
         if not requests:
             return
-        client = self._client
-        responses = await fulfil(requests, client._handlers.input_handlers(client.session))
+        responses = await fulfil(requests, self._handlers.input_handlers(self._client.session))
         await self.modern_request("tasks/update", {"taskId": task_id, "inputResponses": responses})
 
     # -- requests ------------------------------------------------------------------------------
@@ -530,7 +606,7 @@ class TaskHandle:
 
 
 async def start_tool_task(
-    client: Client,
+    client: TaskClient,
     name: str,
     arguments: Mapping[str, Any] | pydantic.BaseModel | None = None,
     *,
@@ -552,7 +628,7 @@ async def start_tool_task(
     task has no stream to send it on).
     """
 
-    return await client._task_requestor.start(
+    return await client.start_tool_task(
         name,
         arguments,
         ttl=ttl,

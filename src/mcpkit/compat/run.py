@@ -2,7 +2,7 @@
 ``python -m mcpkit.compat TARGET [ARGS...]`` (or ``mcpkit run --compat TARGET [ARGS...]``).
 
 The import names ``mcp``, ``mcp_types`` and ``fastmcp`` are served by the compat layer in
-this process (see :mod:`mcpkit.compat._alias`), then TARGET runs as it would on its own:
+this process (see :mod:`mcpkit.import_aliases`), then TARGET runs as it would on its own:
 
 - ``path/to/server.py``: the file, as ``__main__``;
 - a console script of an installed package (``mcp-server-time``): its entry point;
@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mcpkit.compat._alias import install
+from mcpkit.import_aliases import install
 
 __all__ = ["main", "run_target"]
 

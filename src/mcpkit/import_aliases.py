@@ -1,6 +1,10 @@
 """Serving the import names ``mcp``, ``mcp_types`` and ``fastmcp`` from the compat layer, so
 that a server written for those packages imports mcpkit's instead, unchanged.
 
+This module is the import machinery alone (it imports nothing of mcpkit): the code that
+loads such a server (``mcpkit run``, a Client given a server file) installs it before the
+file runs, and only that file's imports reach :mod:`mcpkit.compat`.
+
 :func:`install` puts a finder first on :data:`sys.meta_path`: ``import mcp.server.stdio``
 then gives the module ``mcpkit.compat.mcp.server.stdio`` (the same object under both names),
 whether or not the real package is installed. A name the compat layer does not provide
