@@ -34,6 +34,7 @@ MAX_UPWARD = 7
 FACADES = frozenset(
     {
         "mcpkit",
+        "mcpkit.auth",
         "mcpkit.server",
         "mcpkit.client",
         "mcpkit.transports",

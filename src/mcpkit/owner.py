@@ -24,8 +24,9 @@ HTTP request.
 
 from __future__ import annotations
 
-import contextvars
-from typing import Any, Protocol
+from typing import Any
+
+from mcpkit.principal import PRINCIPAL_PREFIX, Principal, current_token, principal, token_var
 
 __all__ = [
     "PRINCIPAL_PREFIX",
@@ -35,42 +36,8 @@ __all__ = [
     "listable",
     "principal",
     "task_owner",
+    "token_var",
 ]
-
-#: The prefix of a principal's owner key (``oauth:<subject>\x1f<client id>``).
-PRINCIPAL_PREFIX = "oauth:"
-
-
-class Principal(Protocol):
-    """Who a verified token speaks for, as ownership reads it (a
-    :class:`~mcpkit.auth.AccessToken` is one)."""
-
-    @property
-    def owner_key(self) -> str:
-        """The owner of what requests with this token keep (``PRINCIPAL_PREFIX`` + ...)."""
-
-    @property
-    def subject(self) -> str | None: ...
-
-    @property
-    def client_id(self) -> str | None: ...
-
-
-#: The verified access token of the HTTP request being handled (set by the resource server).
-token_var: contextvars.ContextVar[Principal | None] = contextvars.ContextVar(
-    "mcpkit_access_token", default=None
-)
-
-
-def current_token() -> Principal | None:
-    """The verified access token of the request being handled (None without authorization)."""
-    return token_var.get()
-
-
-def principal() -> str | None:
-    """The owner key of the authenticated principal of the request being handled, or None."""
-    token = token_var.get()
-    return None if token is None else token.owner_key
 
 
 def task_owner(session: Any) -> str | None:

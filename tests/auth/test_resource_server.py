@@ -13,8 +13,9 @@ import pytest
 from mcpkit import Context, Server
 from mcpkit.auth import AccessToken, OAuthClientAuth, ResourceServer, headless_authorization_handler
 from mcpkit.auth.discovery import parse_www_authenticate
-from mcpkit.auth.server import get_access_token, task_owner
+from mcpkit.auth.server import get_access_token
 from mcpkit.client import Client
+from mcpkit.owner import task_owner
 from mcpkit.server.tasks import TaskManager
 from mcpkit.transports.http import StreamableHTTPApp, running
 from tests.auth.conftest import Env, write_needs_scope

@@ -31,7 +31,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 import orjson
 
 from mcpkit.asgi_types import ASGIApp, Message, Receive, Scope, Send
-from mcpkit.owner import PRINCIPAL_PREFIX, task_owner, token_var
+from mcpkit.principal import PRINCIPAL_PREFIX, token_var
 
 if TYPE_CHECKING:
     from mcpkit.auth.api_keys import APIKeyVerifier
@@ -44,7 +44,6 @@ __all__ = [
     "as_resource_server",
     "canonical_uri",
     "get_access_token",
-    "task_owner",
 ]
 
 logger = logging.getLogger("mcpkit.auth.server")
