@@ -6,6 +6,10 @@ background: for the resource URIs subscribed with ``subscribe_resource``, and fo
 whose changes its hooks (``on_list_changed``) or ``auto_refresh`` wait for. Every change of
 either reopens it with the new filter; what it carries reaches the client's hooks, as a
 handshake-era session's notifications do.
+
+:class:`Subscribing` is the part of :class:`~mcpkit.Client` that offers notifications on
+demand: :meth:`~Subscribing.listen` streams and ``subscribe_resource`` /
+``unsubscribe_resource``, on either era.
 """
 
 from __future__ import annotations
@@ -14,15 +18,17 @@ import logging
 from collections.abc import Awaitable, Callable, Collection
 from typing import TYPE_CHECKING, Any
 
-from mcpkit.client.listen import Listener, Subscriptions
+from mcpkit.client.listen import Listener, Subscriptions, listen_filter
+from mcpkit.client.state import ConnectionState
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import JSONObject
 
 if TYPE_CHECKING:
+    from mcpkit.client.calls import Calls
     from mcpkit.client.modern import ModernWire
     from mcpkit.session import ClientSession
 
-__all__ = ["BackgroundListen", "open_listener"]
+__all__ = ["BackgroundListen", "Subscribing", "open_listener"]
 
 logger = logging.getLogger("mcpkit.client")
 
@@ -89,6 +95,66 @@ class BackgroundListen:
             await self.relisten([])
         except McpError as exc:
             logger.warning("Could not listen for list changes: %s", exc)
+
+
+class Subscribing(ConnectionState):
+    """Listen streams and resource subscriptions of :class:`~mcpkit.Client` (a base of the
+    client): ``resources/subscribe`` on a handshake-era session, the client's background
+    listen stream on the 2026-07-28 wire."""
+
+    _subscriptions: Subscriptions
+    _background: BackgroundListen
+    _calls: Calls
+
+    async def subscribe_resource(self, uri: str) -> None:
+        """Ask for ``notifications/resources/updated`` when ``uri`` changes (they reach
+        ``on_resource_updated``). On the modern wire this (re)opens a background
+        ``subscriptions/listen`` for every subscribed URI."""
+        if self._wire is None:
+            await self._calls.empty("resources/subscribe", {"uri": str(uri)})
+        else:
+            await self._background.subscribe(str(uri))
+
+    async def unsubscribe_resource(self, uri: str) -> None:
+        """Stop the updates for ``uri``."""
+        if self._wire is None:
+            await self._calls.empty("resources/unsubscribe", {"uri": str(uri)})
+        else:
+            await self._background.unsubscribe(str(uri))
+
+    def listen(
+        self,
+        *,
+        tools: bool = False,
+        prompts: bool = False,
+        resource_list: bool = False,
+        resources: Collection[str] = (),
+    ) -> Listener:
+        """A notification stream: ``async with c.listen(tools=True) as events: async for ev
+        in events: ...`` (see :mod:`mcpkit.client.listen`).
+
+        ``tools``/``prompts``/``resource_list``: the list-changed notifications of that list;
+        ``resources``: ``notifications/resources/updated`` of these URIs. On the modern wire
+        a ``subscriptions/listen`` request (entering waits for its acknowledgment); on a
+        legacy server the session's notifications (and ``resources/subscribe``)."""
+        return self._open_listener(tools, prompts, resource_list, resources)
+
+    def _open_listener(
+        self, tools: bool, prompts: bool, resource_list: bool, resources: Collection[str]
+    ) -> Listener:
+        can_subscribe = (
+            bool(resources) and self._wire is None and self.supports("resources", "subscribe")
+        )
+        return open_listener(
+            self._subscriptions,
+            self.session,
+            self._wire,
+            listen_filter(
+                tools=tools, prompts=prompts, resource_list=resource_list, resources=resources
+            ),
+            subscribe=self.subscribe_resource if can_subscribe else None,
+            unsubscribe=self.unsubscribe_resource if can_subscribe else None,
+        )
 
 
 async def _drain(listener: Listener) -> None:

@@ -8,35 +8,46 @@ that does not match fails that call with
 :class:`~mcpkit.client.errors.InvalidServerResponse`). A tool's result is checked against
 its ``outputSchema`` by the tool catalogue; a ``tools/call`` the server does not know is
 explained when the tool runs only as a task.
+
+:class:`CallMethods` is the part of :class:`~mcpkit.Client` that offers them, with the
+per-call time settings.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 import orjson
 import pydantic
 
+from mcpkit._defaults import DEFAULT
 from mcpkit.client.arguments import Arguments, CompletionRef, arguments_to_wire, ref_to_wire
 from mcpkit.client.errors import InvalidServerResponse
 from mcpkit.client.results import parse
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import METHOD_NOT_FOUND, JSONObject
+from mcpkit.timeouts import Timeout, TimeoutTypes, resolve
 
 if TYPE_CHECKING:
     from mcpkit.client.cache import CachePolicy
     from mcpkit.client.catalogue import ToolCatalogue
     from mcpkit.session import ProgressCallback
-    from mcpkit.timeouts import Timeout
-    from mcpkit.types import CallToolResult, CompleteResult, GetPromptResult, ReadResourceResult
+    from mcpkit.types import (
+        CallToolResult,
+        CompleteResult,
+        GetPromptResult,
+        LoggingMessageNotificationParams,
+        ReadResourceResult,
+    )
 
-__all__ = ["Calls"]
+__all__ = ["CallMethods", "Calls"]
 
 M = TypeVar("M", bound=pydantic.BaseModel)
 Request = Callable[..., Awaitable[Any]]
-#: A per-call log hook (:data:`mcpkit.client.notifications.LogHook`).
-LogHook = Callable[[Any], Any]
+#: A per-call log hook (as :data:`mcpkit.client.notifications.LogHook`).
+LogHook: TypeAlias = "Callable[[LoggingMessageNotificationParams], object]"
 
 
 class TaskCalls(Protocol):
@@ -150,3 +161,95 @@ class Calls:
         if context:
             params["context"] = {"arguments": dict(context)}
         return await self.typed(CompleteResult, "completion/complete", params)
+
+
+class CallMethods:
+    """The typed calls of :class:`~mcpkit.Client` (a base of the client), sent by its
+    :class:`Calls`."""
+
+    _calls: Calls
+    #: The client's time settings, for calls that give none.
+    timeout: Timeout
+    _on_progress: ProgressCallback | None
+    #: Check ``structuredContent`` against the tool's ``outputSchema``.
+    validate_output: bool
+
+    def _timeout(self, timeout: TimeoutTypes, max_total_timeout: float | None) -> Timeout:
+        """A call's time settings: the client's, with what the call gave replacing them."""
+        chosen = self.timeout if timeout is DEFAULT else resolve(timeout, self.timeout)
+        if max_total_timeout is not DEFAULT:
+            chosen = replace(chosen, max_total=max_total_timeout)
+        return chosen
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Arguments | None = None,
+        *,
+        timeout: TimeoutTypes = DEFAULT,
+        max_total_timeout: float | None = DEFAULT,
+        on_progress: ProgressCallback | None = None,
+        meta: Mapping[str, Any] | None = None,
+        raise_on_error: bool = False,
+        on_log: LogHook | None = None,
+    ) -> CallToolResult:
+        """Call tool ``name``; return its :class:`~mcpkit.types.CallToolResult`.
+
+        ``arguments`` is a mapping of JSON values or a pydantic model; argument values that
+        are models (protocol models included) are sent in their wire form.
+
+        A tool that failed answers ``is_error=True`` (or raises :class:`ToolError` with
+        ``raise_on_error``). When the tool declares an ``outputSchema``, ``structuredContent``
+        is checked against it (:class:`OutputSchemaError` on a mismatch).
+
+        A tool whose ``execution.taskSupport`` is ``"required"`` must be called with
+        :meth:`~mcpkit.Client.call_tool_as_task` (:class:`TaskNotSupported` here).
+
+        ``on_log``: this call's own log messages, where the transport tells which call
+        they belong to (see :meth:`~mcpkit.Client.request`).
+        """
+        return await self._calls.call_tool(
+            name,
+            arguments,
+            timeout=self._timeout(timeout, max_total_timeout),
+            on_progress=on_progress or self._on_progress,
+            meta=meta,
+            raise_on_error=raise_on_error,
+            on_log=on_log,
+            validate=self.validate_output,
+        )
+
+    async def read_resource(
+        self, uri: str, *, cache: CachePolicy = "use", on_log: LogHook | None = None
+    ) -> ReadResourceResult:
+        """Read the resource at ``uri`` (``on_log``: its own log messages, see
+        :meth:`~mcpkit.Client.request`)."""
+        return await self._calls.read_resource(uri, cache, on_log)
+
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        on_log: LogHook | None = None,
+    ) -> GetPromptResult:
+        """Get prompt ``name`` filled with ``arguments`` (non-string values are sent as JSON;
+        ``on_log``: its own log messages, see :meth:`~mcpkit.Client.request`)."""
+        return await self._calls.get_prompt(name, arguments, on_log)
+
+    async def complete(
+        self,
+        ref: CompletionRef,
+        argument_name: str,
+        value: str,
+        *,
+        context: Mapping[str, str] | None = None,
+    ) -> CompleteResult:
+        """Completion options for argument ``argument_name`` of ``ref``.
+
+        ``ref``: a :class:`~mcpkit.types.PromptReference` /
+        :class:`~mcpkit.types.ResourceTemplateReference`, its wire dict, or a string (a URI
+        template when it contains ``://`` or ``{``, else a prompt name). ``context``: values
+        of arguments already chosen.
+        """
+        return await self._calls.complete(ref, argument_name, value, context)

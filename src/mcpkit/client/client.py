@@ -12,12 +12,20 @@ errors raise :class:`~mcpkit.errors.McpError`; transport failures raise
 :class:`~mcpkit.errors.ConnectionClosed` / :class:`~mcpkit.errors.ProcessExited`; timeouts
 raise :class:`~mcpkit.errors.RequestTimeout` (and the request is cancelled at the server).
 
-The client is in parts: this module holds the connection and the typed calls;
+The client is in parts. This module holds the connection (connect, close, the session's
+handlers) and :meth:`Client.request`, through which every request leaves. Its bases offer
+the rest of its methods, each beside the part that serves it:
+:class:`~mcpkit.client.calls.CallMethods` the typed calls (tools, resources, prompts,
+completion), :class:`~mcpkit.client.lists.ListMethods` the lists,
+:class:`~mcpkit.client.task_methods.TaskMethods` the task methods,
+:class:`~mcpkit.client.background.Subscribing` listen streams and resource subscriptions,
+:class:`~mcpkit.client.state.ConnectionState` what the connection established (session,
+server info and capabilities, negotiated revision). The parts it holds:
 :mod:`~mcpkit.client.catalogue` what is known of each tool (output schemas, task support),
-:mod:`~mcpkit.client.task_requestor` the task methods, :mod:`~mcpkit.client.url_elicitation`
-the URL elicitations, :mod:`~mcpkit.client.targets` how a target becomes a connection and
-:mod:`~mcpkit.client.results` how raw results become models. Every request leaves through
-:meth:`Client.request`.
+:mod:`~mcpkit.client.task_requestor` the task requestor, :mod:`~mcpkit.client.url_elicitation`
+the URL elicitations, :mod:`~mcpkit.client.targets` how a target becomes a connection,
+:mod:`~mcpkit.client.pipeline` the request path and :mod:`~mcpkit.client.results` how raw
+results become models.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ import functools
 import logging
 import os
 import secrets
-from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -35,8 +43,7 @@ import pydantic
 
 from mcpkit import versions
 from mcpkit._defaults import DEFAULT
-from mcpkit.client.arguments import Arguments, CompletionRef
-from mcpkit.client.background import BackgroundListen, open_listener
+from mcpkit.client.background import BackgroundListen, Subscribing
 from mcpkit.client.cache import (
     INVALIDATING_NOTIFICATIONS,
     CachePolicy,
@@ -45,7 +52,7 @@ from mcpkit.client.cache import (
     apply_notification,
     evictions_for,
 )
-from mcpkit.client.calls import Calls
+from mcpkit.client.calls import CallMethods, Calls
 from mcpkit.client.catalogue import ToolCatalogue
 from mcpkit.client.connector import Connector
 from mcpkit.client.elicitation import (
@@ -54,8 +61,8 @@ from mcpkit.client.elicitation import (
 )
 from mcpkit.client.errors import InvalidServerResponse
 from mcpkit.client.handlers import ClientHandlers
-from mcpkit.client.listen import Listener, Subscriptions, listen_filter
-from mcpkit.client.lists import Lists
+from mcpkit.client.listen import Subscriptions
+from mcpkit.client.lists import ListMethods, Lists
 from mcpkit.client.modern import (
     ModernWire,
 )
@@ -84,15 +91,13 @@ from mcpkit.client.retry import Retry
 from mcpkit.client.roots import RootsSource
 from mcpkit.client.sampling import Sampling, SamplingHandler
 from mcpkit.client.targets import Target, config_entry, open_target
-from mcpkit.client.task_requestor import TaskHandle, TaskRequestor
+from mcpkit.client.task_methods import TaskMethods
+from mcpkit.client.task_requestor import TaskRequestor
 from mcpkit.client.url_elicitation import UrlElicitations
-from mcpkit.errors import ConnectionClosed
 from mcpkit.jsonrpc import JSONObject
-from mcpkit.lifecycle import has_capability
 from mcpkit.session import ClientSession, ProgressCallback
 from mcpkit.tasks import TaskReceiver, TaskStore
-from mcpkit.timeouts import Timeout, TimeoutTypes, resolve
-from mcpkit.transports.base import Transport
+from mcpkit.timeouts import Timeout, TimeoutTypes
 from mcpkit.versions import ProtocolVersion
 
 if TYPE_CHECKING:
@@ -102,25 +107,9 @@ if TYPE_CHECKING:
     from mcpkit.client.skills import Skills
     from mcpkit.telemetry.client import ClientTelemetry
     from mcpkit.types import (
-        CallToolResult,
-        CancelTaskResult,
-        CompleteResult,
-        GetPromptResult,
-        GetTaskResult,
         Icon,
         Implementation,
-        ListPromptsResult,
-        ListResourcesResult,
-        ListResourceTemplatesResult,
-        ListTasksResult,
-        ListToolsResult,
-        Prompt,
-        ReadResourceResult,
-        Resource,
-        ResourceTemplate,
         ServerCapabilities,
-        Task,
-        Tool,
     )
 
 __all__ = [
@@ -145,7 +134,7 @@ _DEFAULT_PROTOCOL: Final = ProtocolOptions()
 _DEFAULT_STDIO: Final = StdioOptions()
 
 
-class Client:
+class Client(CallMethods, Subscribing, ListMethods, TaskMethods):
     """A connection to one MCP server. Use as ``async with Client(target) as c:``.
 
     ``target`` (see :data:`~mcpkit.client.targets.Target`): a Python file (``"server.py"``,
@@ -450,106 +439,12 @@ class Client:
         self._notifications.install(session)
         self._handlers.install_raw(session)
 
-    # -- state ----------------------------------------------------------------------------------
-
-    @property
-    def session(self) -> ClientSession:
-        """The raw :class:`~mcpkit.session.ClientSession` (for requests mcpkit has no call for)."""
-        if self._connector.session is None:
-            raise ConnectionClosed("Client is not connected (use 'async with Client(...)')")
-        return self._connector.session
-
-    @property
-    def connected(self) -> bool:
-        """True while the connection is open."""
-        return self._connector.session is not None and not self._connector.session.closed
-
-    @property
-    def server_info(self) -> Implementation:
-        """The server's name, version and presentation details."""
-        if self._server_info is None:
-            raise ConnectionClosed("Client is not connected")
-        return self._server_info
-
-    @property
-    def server_capabilities(self) -> ServerCapabilities:
-        """What the server declared it supports."""
-        if self._server_caps is None:
-            raise ConnectionClosed("Client is not connected")
-        return self._server_caps
-
-    @property
-    def negotiated_version(self) -> ProtocolVersion | None:
-        """The negotiated revision with its feature flags (on the modern wire the one
-        chosen from ``server/discover``)."""
-        if self._wire is not None:
-            return versions.get(self._wire.version)
-        return (
-            self._connector.session.protocol_version
-            if self._connector.session is not None
-            else None
-        )
-
-    @property
-    def modern(self) -> bool:
-        """True when this connection speaks the stateless (2026-07-28) wire."""
-        return self._wire is not None
-
-    @property
-    def discover_result(self) -> JSONObject | None:
-        """The raw ``server/discover`` result on the modern wire (None on the legacy one)."""
-        return dict(self._wire.discover) if self._wire is not None else None
+    # -- settings and parts ---------------------------------------------------------------------
 
     @property
     def cache(self) -> ResponseCache | None:
         """The response cache (None when caching is off)."""
         return self._cache
-
-    @property
-    def protocol_version(self) -> str | None:
-        """The negotiated protocol version, e.g. ``"2025-11-25"``."""
-        v = self.negotiated_version
-        return v.name if v is not None else None
-
-    @property
-    def instructions(self) -> str | None:
-        """The server's instructions for the model, if it gave any."""
-        if self._wire is not None:
-            return self._wire.instructions
-        return self._connector.session.instructions if self._connector.session is not None else None
-
-    @property
-    def server_url(self) -> str | None:
-        """The server's URL when it is remote (HTTP), else None."""
-        return self._connector.server_url
-
-    @property
-    def transport(self) -> Transport:
-        """The transport under the session."""
-        conn = self._connector.conn
-        if conn is None:
-            raise ConnectionClosed("Client is not connected")
-        return conn.transport
-
-    @property
-    def tools(self) -> list[Tool] | None:
-        """The tools from the last full :meth:`list_tools` (None before the first)."""
-        return self._lists.tools
-
-    @property
-    def prompts(self) -> list[Prompt] | None:
-        """The prompts from the last full :meth:`list_prompts`."""
-        return self._lists.prompts
-
-    @property
-    def resources(self) -> list[Resource] | None:
-        """The resources from the last full :meth:`list_resources`."""
-        return self._lists.resources
-
-    @property
-    def resource_templates(self) -> list[ResourceTemplate] | None:
-        """The templates from the last full :meth:`list_resource_templates`."""
-        return self._lists.resource_templates
 
     @property
     def auto_refresh(self) -> bool:
@@ -581,18 +476,7 @@ class Client:
             skills = self._skills = Skills(self)
         return skills
 
-    def supports(self, *path: str) -> bool:
-        """True when the server declared the capability ``path`` (e.g. ``"resources",
-        "subscribe"``)."""
-        return has_capability(self.session.server_capabilities, path)
-
     # -- requests -------------------------------------------------------------------------------
-
-    def _timeout(self, timeout: TimeoutTypes, max_total_timeout: float | None) -> Timeout:
-        chosen = self.timeout if timeout is DEFAULT else resolve(timeout, self.timeout)
-        if max_total_timeout is not DEFAULT:
-            chosen = replace(chosen, max_total=max_total_timeout)
-        return chosen
 
     async def request(
         self,
@@ -662,284 +546,6 @@ class Client:
             result = await self.request("ping", timeout=timeout)
         if not isinstance(result, dict):
             raise InvalidServerResponse("ping", "expected an empty object")
-
-    # pages
-
-    async def list_tools_page(
-        self, cursor: str | None = None, *, cache: CachePolicy = "use"
-    ) -> ListToolsResult:
-        """One page of tools (``next_cursor`` set when there are more)."""
-        return await self._lists.tools_page(cursor, cache)
-
-    async def list_resources_page(
-        self, cursor: str | None = None, *, cache: CachePolicy = "use"
-    ) -> ListResourcesResult:
-        """One page of resources."""
-        return await self._lists.resources_page(cursor, cache)
-
-    async def list_resource_templates_page(
-        self, cursor: str | None = None, *, cache: CachePolicy = "use"
-    ) -> ListResourceTemplatesResult:
-        """One page of resource templates."""
-        return await self._lists.resource_templates_page(cursor, cache)
-
-    async def list_prompts_page(
-        self, cursor: str | None = None, *, cache: CachePolicy = "use"
-    ) -> ListPromptsResult:
-        """One page of prompts."""
-        return await self._lists.prompts_page(cursor, cache)
-
-    # every page
-
-    async def list_tools(self, *, cache: CachePolicy = "use") -> list[Tool]:
-        """Every tool (all pages followed); also refreshes the tool catalogue.
-
-        ``cache``: ``"use"`` (a fresh cached list is served without a request),
-        ``"refresh"`` or ``"bypass"``. Over HTTP on the modern wire, a tool whose
-        ``x-mcp-header`` annotations are invalid is left out (with a warning)."""
-        return await self._lists.all_tools(cache)
-
-    async def list_resources(self, *, cache: CachePolicy = "use") -> list[Resource]:
-        """Every resource (all pages followed)."""
-        return await self._lists.all_resources(cache)
-
-    async def list_resource_templates(
-        self, *, cache: CachePolicy = "use"
-    ) -> list[ResourceTemplate]:
-        """Every resource template (all pages followed)."""
-        return await self._lists.all_resource_templates(cache)
-
-    async def list_prompts(self, *, cache: CachePolicy = "use") -> list[Prompt]:
-        """Every prompt (all pages followed)."""
-        return await self._lists.all_prompts(cache)
-
-    # tools
-
-    async def call_tool(
-        self,
-        name: str,
-        arguments: Arguments | None = None,
-        *,
-        timeout: TimeoutTypes = DEFAULT,
-        max_total_timeout: float | None = DEFAULT,
-        on_progress: ProgressCallback | None = None,
-        meta: Mapping[str, Any] | None = None,
-        raise_on_error: bool = False,
-        on_log: LogHook | None = None,
-    ) -> CallToolResult:
-        """Call tool ``name``; return its :class:`~mcpkit.types.CallToolResult`.
-
-        ``arguments`` is a mapping of JSON values or a pydantic model; argument values that
-        are models (protocol models included) are sent in their wire form.
-
-        A tool that failed answers ``is_error=True`` (or raises :class:`ToolError` with
-        ``raise_on_error``). When the tool declares an ``outputSchema``, ``structuredContent``
-        is checked against it (:class:`OutputSchemaError` on a mismatch).
-
-        A tool whose ``execution.taskSupport`` is ``"required"`` must be called with
-        :meth:`call_tool_as_task` (:class:`TaskNotSupported` here).
-
-        ``on_log``: this call's own log messages, where the transport tells which call
-        they belong to (see :meth:`request`).
-        """
-        return await self._calls.call_tool(
-            name,
-            arguments,
-            timeout=self._timeout(timeout, max_total_timeout),
-            on_progress=on_progress or self._on_progress,
-            meta=meta,
-            raise_on_error=raise_on_error,
-            on_log=on_log,
-            validate=self.validate_output,
-        )
-
-    # tasks: this client as the requestor (see mcpkit.client.task_requestor)
-
-    async def start_tool_task(
-        self,
-        name: str,
-        arguments: Arguments | None = None,
-        *,
-        ttl: int | None = None,
-        timeout: TimeoutTypes = DEFAULT,
-        meta: Mapping[str, Any] | None = None,
-        on_progress: ProgressCallback | None = None,
-    ) -> TaskHandle:
-        """Run tool ``name`` as a task, whichever design the connection speaks (2025-11-25
-        task-augmented calls, or the 2026-07-28 tasks extension), and return its
-        :class:`~mcpkit.client.task_requestor.TaskHandle`: ``await handle.result()``,
-        ``handle.status``, ``await handle.cancel()``. See
-        :func:`~mcpkit.client.task_requestor.start_tool_task`."""
-        return await self._task_requestor.start(
-            name, arguments, ttl=ttl, timeout=timeout, meta=meta, on_progress=on_progress
-        )
-
-    async def call_tool_as_task(
-        self,
-        name: str,
-        arguments: Arguments | None = None,
-        *,
-        ttl: int | None = None,
-        timeout: TimeoutTypes = DEFAULT,
-        on_progress: ProgressCallback | None = None,
-        meta: Mapping[str, Any] | None = None,
-    ) -> Task:
-        """Call tool ``name`` as a task; return the created :class:`~mcpkit.types.Task` at
-        once (the tool runs on at the server).
-
-        ``on_progress(progress, total, message)`` (default: the client's ``on_progress``)
-        receives the tool's progress for the task's whole lifetime, not just until the task
-        is created: until this client sees the task terminal (a status notification,
-        :meth:`get_task`, :meth:`wait_task`, :meth:`get_task_result`, :meth:`cancel_task`,
-        :meth:`list_tasks`), its ``ttl`` runs out, or the connection closes.
-
-        ``ttl`` (milliseconds) asks how long the server keeps the task and its result (the
-        server may cap it; the returned task says what it chose). Follow up with
-        :meth:`wait_task`, :meth:`get_task_result` (blocks, returns the ``CallToolResult``)
-        or :meth:`cancel_task`. Raises :class:`TaskNotSupported` before sending when the
-        server did not declare ``tasks.requests.tools.call`` or the tool's
-        ``execution.taskSupport`` is absent or ``"forbidden"`` (the tool list is fetched
-        first when it is not known yet).
-        """
-        return await self._task_requestor.call_tool(
-            name, arguments, ttl=ttl, timeout=timeout, on_progress=on_progress, meta=meta
-        )
-
-    async def get_task(self, task_id: str) -> GetTaskResult:
-        """The task's current state (``tasks/get``)."""
-        return await self._task_requestor.get(task_id)
-
-    async def get_task_result(
-        self,
-        task_id: str,
-        *,
-        timeout: TimeoutTypes = None,
-        raise_on_error: bool = False,
-    ) -> CallToolResult:
-        """The tool's result (``tasks/result``), blocking until the task ends (``timeout``
-        seconds; None waits as long as it takes).
-
-        As :meth:`call_tool`: ``structuredContent`` is checked against the tool's
-        ``outputSchema`` (for tasks this client created) and ``raise_on_error`` raises
-        :class:`ToolError`. A task that failed with a protocol error raises that
-        :class:`~mcpkit.errors.McpError`; a cancelled one raises -32602.
-        """
-        return await self._task_requestor.result(
-            task_id, timeout=timeout, raise_on_error=raise_on_error
-        )
-
-    async def wait_task(
-        self, task_id: str, *, poll: bool = True, timeout: float | None = None
-    ) -> GetTaskResult:
-        """Wait until the task is ``completed``, ``failed`` or ``cancelled``; return its
-        final state (``TimeoutError`` after ``timeout`` seconds).
-
-        ``poll=True`` polls ``tasks/get`` at the server's ``pollInterval``, woken early by
-        ``notifications/tasks/status``; on ``input_required`` it calls ``tasks/result`` so
-        the server can deliver its requests (elicitation, sampling) for the task.
-        ``poll=False`` blocks on ``tasks/result`` instead, then reads the final state.
-        """
-        return await self._task_requestor.wait(task_id, poll=poll, timeout=timeout)
-
-    async def list_tasks_page(self, cursor: str | None = None) -> ListTasksResult:
-        """One page of the server's tasks for this client (``tasks/list``)."""
-        return await self._task_requestor.list_page(cursor)
-
-    async def list_tasks(self) -> list[Task]:
-        """Every task the server keeps for this client (all pages followed)."""
-        return await self._task_requestor.list_all()
-
-    async def cancel_task(self, task_id: str) -> CancelTaskResult:
-        """Cancel a task (``tasks/cancel``); returns its state, now ``cancelled``. A task
-        already finished answers -32602."""
-        return await self._task_requestor.cancel(task_id)
-
-    # resources, prompts, completion, logging
-
-    async def read_resource(
-        self, uri: str, *, cache: CachePolicy = "use", on_log: LogHook | None = None
-    ) -> ReadResourceResult:
-        """Read the resource at ``uri`` (``on_log``: its own log messages, see
-        :meth:`request`)."""
-        return await self._calls.read_resource(uri, cache, on_log)
-
-    async def subscribe_resource(self, uri: str) -> None:
-        """Ask for ``notifications/resources/updated`` when ``uri`` changes (they reach
-        ``on_resource_updated``). On the modern wire this (re)opens a background
-        ``subscriptions/listen`` for every subscribed URI."""
-        if self._wire is None:
-            await self._calls.empty("resources/subscribe", {"uri": str(uri)})
-        else:
-            await self._background.subscribe(str(uri))
-
-    async def unsubscribe_resource(self, uri: str) -> None:
-        """Stop the updates for ``uri``."""
-        if self._wire is None:
-            await self._calls.empty("resources/unsubscribe", {"uri": str(uri)})
-        else:
-            await self._background.unsubscribe(str(uri))
-
-    def listen(
-        self,
-        *,
-        tools: bool = False,
-        prompts: bool = False,
-        resource_list: bool = False,
-        resources: Collection[str] = (),
-    ) -> Listener:
-        """A notification stream: ``async with c.listen(tools=True) as events: async for ev
-        in events: ...`` (see :mod:`mcpkit.client.listen`).
-
-        ``tools``/``prompts``/``resource_list``: the list-changed notifications of that list;
-        ``resources``: ``notifications/resources/updated`` of these URIs. On the modern wire
-        a ``subscriptions/listen`` request (entering waits for its acknowledgment); on a
-        legacy server the session's notifications (and ``resources/subscribe``)."""
-        return self._open_listener(tools, prompts, resource_list, resources)
-
-    def _open_listener(
-        self, tools: bool, prompts: bool, resource_list: bool, resources: Collection[str]
-    ) -> Listener:
-        can_subscribe = (
-            bool(resources) and self._wire is None and self.supports("resources", "subscribe")
-        )
-        return open_listener(
-            self._subscriptions,
-            self.session,
-            self._wire,
-            listen_filter(
-                tools=tools, prompts=prompts, resource_list=resource_list, resources=resources
-            ),
-            subscribe=self.subscribe_resource if can_subscribe else None,
-            unsubscribe=self.unsubscribe_resource if can_subscribe else None,
-        )
-
-    async def get_prompt(
-        self,
-        name: str,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        on_log: LogHook | None = None,
-    ) -> GetPromptResult:
-        """Get prompt ``name`` filled with ``arguments`` (non-string values are sent as JSON;
-        ``on_log``: its own log messages, see :meth:`request`)."""
-        return await self._calls.get_prompt(name, arguments, on_log)
-
-    async def complete(
-        self,
-        ref: CompletionRef,
-        argument_name: str,
-        value: str,
-        *,
-        context: Mapping[str, str] | None = None,
-    ) -> CompleteResult:
-        """Completion options for argument ``argument_name`` of ``ref``.
-
-        ``ref``: a :class:`~mcpkit.types.PromptReference` /
-        :class:`~mcpkit.types.ResourceTemplateReference`, its wire dict, or a string (a URI
-        template when it contains ``://`` or ``{``, else a prompt name). ``context``: values
-        of arguments already chosen.
-        """
-        return await self._calls.complete(ref, argument_name, value, context)
 
     async def set_logging_level(self, level: str) -> None:
         """Ask the server to send log messages at ``level`` and above."""

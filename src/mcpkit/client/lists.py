@@ -6,6 +6,10 @@ fresh one). A 2026-07-28 HTTP ``tools/list`` page is checked for ``x-mcp-header`
 annotations: a tool whose annotations are invalid is left out (with a warning), the header
 parameters of the others are kept for the requests that call them. A full tool listing
 refreshes the tool catalogue.
+
+:class:`ListMethods` is the part of :class:`~mcpkit.Client` that offers them: the
+``list_*_page`` and ``list_*`` calls and the ``tools`` / ``prompts`` / ``resources`` /
+``resource_templates`` copies.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ if TYPE_CHECKING:
         Tool,
     )
 
-__all__ = ["Lists"]
+__all__ = ["ListMethods", "Lists"]
 
 M = TypeVar("M", bound=pydantic.BaseModel)
 logger = logging.getLogger("mcpkit.client")
@@ -206,3 +210,82 @@ class Lists:
                 except McpError as exc:
                     if exc.code != METHOD_NOT_FOUND:
                         raise
+
+
+class ListMethods:
+    """The list calls of :class:`~mcpkit.Client` (a base of the client), served by its
+    :class:`Lists`."""
+
+    _lists: Lists
+
+    # the last full listings
+
+    @property
+    def tools(self) -> list[Tool] | None:
+        """The tools from the last full :meth:`list_tools` (None before the first)."""
+        return self._lists.tools
+
+    @property
+    def prompts(self) -> list[Prompt] | None:
+        """The prompts from the last full :meth:`list_prompts`."""
+        return self._lists.prompts
+
+    @property
+    def resources(self) -> list[Resource] | None:
+        """The resources from the last full :meth:`list_resources`."""
+        return self._lists.resources
+
+    @property
+    def resource_templates(self) -> list[ResourceTemplate] | None:
+        """The templates from the last full :meth:`list_resource_templates`."""
+        return self._lists.resource_templates
+
+    # one page
+
+    async def list_tools_page(
+        self, cursor: str | None = None, *, cache: CachePolicy = "use"
+    ) -> ListToolsResult:
+        """One page of tools (``next_cursor`` set when there are more)."""
+        return await self._lists.tools_page(cursor, cache)
+
+    async def list_resources_page(
+        self, cursor: str | None = None, *, cache: CachePolicy = "use"
+    ) -> ListResourcesResult:
+        """One page of resources."""
+        return await self._lists.resources_page(cursor, cache)
+
+    async def list_resource_templates_page(
+        self, cursor: str | None = None, *, cache: CachePolicy = "use"
+    ) -> ListResourceTemplatesResult:
+        """One page of resource templates."""
+        return await self._lists.resource_templates_page(cursor, cache)
+
+    async def list_prompts_page(
+        self, cursor: str | None = None, *, cache: CachePolicy = "use"
+    ) -> ListPromptsResult:
+        """One page of prompts."""
+        return await self._lists.prompts_page(cursor, cache)
+
+    # every page
+
+    async def list_tools(self, *, cache: CachePolicy = "use") -> list[Tool]:
+        """Every tool (all pages followed); also refreshes the tool catalogue.
+
+        ``cache``: ``"use"`` (a fresh cached list is served without a request),
+        ``"refresh"`` or ``"bypass"``. Over HTTP on the modern wire, a tool whose
+        ``x-mcp-header`` annotations are invalid is left out (with a warning)."""
+        return await self._lists.all_tools(cache)
+
+    async def list_resources(self, *, cache: CachePolicy = "use") -> list[Resource]:
+        """Every resource (all pages followed)."""
+        return await self._lists.all_resources(cache)
+
+    async def list_resource_templates(
+        self, *, cache: CachePolicy = "use"
+    ) -> list[ResourceTemplate]:
+        """Every resource template (all pages followed)."""
+        return await self._lists.all_resource_templates(cache)
+
+    async def list_prompts(self, *, cache: CachePolicy = "use") -> list[Prompt]:
+        """Every prompt (all pages followed)."""
+        return await self._lists.all_prompts(cache)
