@@ -139,6 +139,9 @@ class Server(Generic[LifespanT]):
     (:mod:`~mcpkit.server.visibility`).
     """
 
+    #: Makes the :class:`~mcpkit.server.context.Context` a user's function gets.
+    context_type: type[Context[Any]] = Context
+
     def __init__(
         self,
         name: str,

@@ -16,7 +16,7 @@ with the answers, and the answered question returns at once. ``key=`` names a qu
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast, overload
 
 from mcpkit._lazy import lazy_module
 from mcpkit.envelope import Envelope, should_log
@@ -25,6 +25,7 @@ from mcpkit.http_request import current_http_request
 from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject, RequestId
 from mcpkit.server.logging import LoggingLevel
 from mcpkit.server.mrtr import InputKind, current_round
+from mcpkit.server.session import SessionServer
 from mcpkit.session import RequestContext
 from mcpkit.versions import Era, ProtocolVersion
 
@@ -38,15 +39,19 @@ if TYPE_CHECKING:
     from mcpkit.server import roots as _roots
     from mcpkit.server import sampling as _sampling
     from mcpkit.server.elicitation import ElicitationResult
-    from mcpkit.server.session import AppSession, ServerRequestContext, ServerView
+    from mcpkit.server.prompts import PromptRegistry
+    from mcpkit.server.resources import ResourceRegistry
+    from mcpkit.server.session import AppSession, ServerRequestContext
     from mcpkit.server.state import State
+    from mcpkit.server.tasks import TaskManager
+    from mcpkit.server.tools import ToolRegistry
     from mcpkit.types import CreateMessageResult, ReadResourceResult, Root
 else:  # what only some handlers use loads on first use
     _elicitation = lazy_module("mcpkit.server.elicitation", globals(), "_elicitation")
     _roots = lazy_module("mcpkit.server.roots", globals(), "_roots")
     _sampling = lazy_module("mcpkit.server.sampling", globals(), "_sampling")
 
-__all__ = ["Context", "LifespanT"]
+__all__ = ["Context", "LifespanT", "ServerView"]
 
 #: Transports no HTTP request comes over (a handler's task may still inherit an outer one's
 #: mark: an in-memory client used inside an HTTP handler).
@@ -61,6 +66,32 @@ else:  # the default is for type checkers: typing_extensions is not loaded to ru
     LifespanT = TypeVar("LifespanT")
 
 
+#: What the server's lifespan yields, as a :class:`ServerView` gives it.
+L_co = TypeVar("L_co", covariant=True)
+
+
+class ServerView(SessionServer, Protocol[L_co]):
+    """The server a handler (``ctx.server``) and middleware see: what the session sees of
+    it, its registries and its lifespan's state (a :class:`~mcpkit.server.app.Server` is
+    one; ``Context[State].server`` is a ``ServerView[State]``)."""
+
+    @property
+    def tools(self) -> ToolRegistry: ...
+
+    @property
+    def prompts(self) -> PromptRegistry: ...
+
+    @property
+    def resources(self) -> ResourceRegistry: ...
+
+    @property
+    def task_manager(self) -> TaskManager: ...
+
+    @property
+    def lifespan_state(self) -> L_co:
+        """What the server's lifespan yielded."""
+
+
 class Context(Generic[LifespanT]):
     """Per-request access to the session and the server (see the module docstring).
 
@@ -73,8 +104,8 @@ class Context(Generic[LifespanT]):
         through when it is another one (a task's), else ``request`` itself."""
         self._request = request
         #: The server serving this request (a :class:`~mcpkit.server.app.Server`), as
-        #: handlers see it: :class:`~mcpkit.server.session.ServerView`.
-        self.server: ServerView[LifespanT] = request.server
+        #: handlers see it: a :class:`ServerView`.
+        self.server = cast("ServerView[LifespanT]", request.server)
         self.session: AppSession = request.session
         self._rctx: RequestContext = request if rctx is None else rctx
 

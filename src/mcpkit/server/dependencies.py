@@ -38,13 +38,10 @@ import contextlib
 import inspect
 import typing
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mcpkit.server.invoke import UserFunction
 from mcpkit.server.schema import _is_context, type_hints
-
-if TYPE_CHECKING:
-    from mcpkit.server.context import Context
 
 __all__ = ["Depends", "with_dependencies"]
 
@@ -131,7 +128,7 @@ class _Resolver:
 
     def __init__(
         self,
-        ctx: Context[Any] | None,
+        ctx: Any,
         owner: Any,
         plans: dict[Callable[..., Any], _Plan],
         context_type: type,

@@ -12,21 +12,21 @@ being served go to that request's client, other records to every connected clien
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
+from mcpkit.server.session import current_context
 
 if TYPE_CHECKING:
-    from mcpkit.server.context import Context
     from mcpkit.server.session import ServerHandler, ServerRequestContext, SessionHolder
 
 __all__ = [
     "LEVELS",
     "LoggingLevel",
     "McpLogHandler",
+    "current_context",
     "handlers",
     "level_from_python",
     "parse_level",
@@ -47,11 +47,6 @@ LEVELS: Final[dict[str, int]] = {
     "alert": 6,
     "emergency": 7,
 }
-
-#: The Context of the request being served (set around handler calls; read by the bridge).
-current_context: contextvars.ContextVar[Context | None] = contextvars.ContextVar(
-    "mcpkit_current_context", default=None
-)
 
 
 def parse_level(params: JSONObject | None) -> int:

@@ -4,8 +4,11 @@ handler, :class:`ServerRequestContext`, which knows its server and worker pool s
 make the user's :class:`~mcpkit.server.context.Context` from it directly.
 
 The session, its request context, a handler's Context and middleware see the server that
-holds them as a :class:`ServerView`: the few members they read (a
+holds them as a :class:`SessionServer`: the few members they read (a
 :class:`~mcpkit.server.app.Server` is one), not the Server class, which sits above them.
+Features read who asks through a :class:`Caller` (a Context and a request context are
+both one), so that they need not name the Context, which sits above them too: the
+Context a user's function gets is made by the server's ``context_type``.
 
 Modern era (2026-07-28)
 -----------------------
@@ -39,21 +42,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import uuid
 from collections.abc import Awaitable, Callable, Collection, Mapping
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, cast
 
 from mcpkit._lazy import lazy_module
-from mcpkit.envelope import SERVER_INFO_KEY, Envelope, should_log
+from mcpkit.envelope import LOG_LEVELS, SERVER_INFO_KEY, Envelope, should_log
 from mcpkit.errors import ConnectionClosed, McpError
 from mcpkit.jsonrpc import JSONObject, RequestId
 from mcpkit.lifecycle import Phase
 from mcpkit.owner import current_token
 from mcpkit.owner import principal as owner_principal
 from mcpkit.server.caching import CACHEABLE_METHODS, CacheHints, apply_cache_hints
-from mcpkit.server.context import Context
-from mcpkit.server.logging import LEVELS, current_context
 from mcpkit.server.mrtr import MRTR_METHODS, Round, current_round
 from mcpkit.server.offload import WorkerPool
 from mcpkit.session import RequestContext, RequestHandler, ServerSession, SharedTable
@@ -64,42 +66,101 @@ if TYPE_CHECKING:
     from mcpkit.redis.backend import RedisBackend
     from mcpkit.server import roots as _roots
     from mcpkit.server.invoke import UserFunction
-    from mcpkit.server.prompts import PromptRegistry
+    from mcpkit.server.limiter import ConcurrencyLimiter
     from mcpkit.server.request_state import RequestStateSealer
-    from mcpkit.server.resources import ResourceRegistry
     from mcpkit.server.state import StateStore
-    from mcpkit.server.tasks import TaskManager
-    from mcpkit.server.tools import ToolEntry, ToolRegistry
+    from mcpkit.tasks.receiver import TaskReceiver
     from mcpkit.types import Root
     from mcpkit.versions import ProtocolVersion
 else:  # loads when a handler first asks for the client's roots
     _roots = lazy_module("mcpkit.server.roots", globals(), "_roots")
 
-__all__ = ["AppSession", "ServerHandler", "ServerRequestContext", "ServerView", "SessionHolder"]
+__all__ = [
+    "AppSession",
+    "Caller",
+    "InlineTool",
+    "ServerHandler",
+    "ServerRequestContext",
+    "SessionHolder",
+    "SessionServer",
+    "ToolTable",
+    "current_context",
+]
 
 logger = logging.getLogger("mcpkit.server")
 _OPERATING = Phase.OPERATING
+#: Severity of each log level (RFC 5424 order, lowest first).
+_SEVERITY: Final = {name: rank for rank, name in enumerate(LOG_LEVELS)}
 
-#: What the server's lifespan yields (``ServerView[State]``).
-L_co = TypeVar("L_co", covariant=True)
+
+class Caller(Protocol):
+    """Who a request comes from, as features read it: its session, the server serving it,
+    its modern envelope and id (a handler's :class:`~mcpkit.server.context.Context` and a
+    :class:`ServerRequestContext` are both one)."""
+
+    @property
+    def session(self) -> AppSession: ...
+
+    @property
+    def server(self) -> SessionServer: ...
+
+    @property
+    def envelope(self) -> Envelope | None: ...
+
+    @property
+    def request_id(self) -> RequestId: ...
 
 
-class ServerView(Protocol[L_co]):
-    """The server a session, its handlers (``ctx.server``) and middleware see: what they
-    read of it (a :class:`~mcpkit.server.app.Server` is one; ``Context[State].server`` is a
-    ``ServerView[State]``)."""
+#: The Context of the request being served, while the server bridges Python logging to its
+#: clients (set around handler calls; read by :class:`~mcpkit.server.logging.McpLogHandler`).
+current_context: contextvars.ContextVar[Caller | None] = contextvars.ContextVar(
+    "mcpkit_current_context", default=None
+)
+
+
+class InlineTool(Protocol):
+    """A registered tool as the session reads it to serve a call inline (a
+    :class:`~mcpkit.server.tools.ToolEntry` is one)."""
+
+    @property
+    def function(self) -> UserFunction: ...
+
+    @property
+    def context_param(self) -> str | None: ...
+
+    @property
+    def accepts_tasks(self) -> bool: ...
+
+    @property
+    def limiter(self) -> ConcurrencyLimiter | None: ...
+
+
+class ToolTable(Protocol):
+    """The server's tools as the session reads them (a
+    :class:`~mcpkit.server.tools.ToolRegistry` is one): the registered tools and the
+    ``tools/call`` handler."""
+
+    @property
+    def tools(self) -> Mapping[str, InlineTool]: ...
+
+    async def call_tool(self, params: JSONObject | None, rctx: ServerRequestContext) -> Any: ...
+
+
+class SessionServer(Protocol):
+    """The server a session and the features serving its requests see
+    (``rctx.server``): what they read of it (a :class:`~mcpkit.server.app.Server` is one;
+    a handler's ``ctx.server`` is the fuller :class:`~mcpkit.server.context.ServerView`)."""
 
     @property
     def name(self) -> str: ...
 
     @property
-    def tools(self) -> ToolRegistry: ...
+    def tools(self) -> ToolTable: ...
 
     @property
-    def prompts(self) -> PromptRegistry: ...
-
-    @property
-    def resources(self) -> ResourceRegistry: ...
+    def context_type(self) -> Callable[[ServerRequestContext, RequestContext | None], Any]:
+        """Makes the Context a user's function gets (the
+        :class:`~mcpkit.server.context.Context` class)."""
 
     @property
     def sessions(self) -> set[AppSession]:
@@ -148,15 +209,12 @@ class ServerView(Protocol[L_co]):
     def max_rounds(self) -> int: ...
 
     @property
-    def task_manager(self) -> TaskManager: ...
-
-    @property
     def state_store(self) -> StateStore:
         """Where ``ctx.state`` keeps values."""
 
     @property
-    def lifespan_state(self) -> L_co:
-        """What the server's lifespan yielded."""
+    def task_manager(self) -> TaskReceiver:
+        """Runs task-augmented requests (a :class:`~mcpkit.server.tasks.TaskManager`)."""
 
     def cache_hints(self, method: str) -> CacheHints: ...
 
@@ -188,7 +246,7 @@ class ServerRequestContext(RequestContext):
         self.cache_hints: CacheHints | None = None
 
     @property
-    def server(self) -> ServerView[Any]:
+    def server(self) -> SessionServer:
         """The server this request is served by."""
         return self.session.server
 
@@ -197,12 +255,14 @@ class ServerRequestContext(RequestContext):
         """The pool sync user functions run in."""
         return self.session.workers
 
-    def context(self, rctx: RequestContext | None = None) -> Context:
-        """The :class:`Context` for the user's function; ``rctx`` is the context it talks
-        back through when that is not this one (a task's). Becomes the logging bridge's
-        current context when the server has one."""
-        ctx = Context(self, rctx)
-        if self.session.server.log_bridge:
+    def context(self, rctx: RequestContext | None = None) -> Any:
+        """The :class:`~mcpkit.server.context.Context` for the user's function (made by the
+        server's ``context_type``); ``rctx`` is the context it talks back through when that
+        is not this one (a task's). Becomes the logging bridge's current context when the
+        server has one."""
+        server = self.session.server
+        ctx = server.context_type(self, rctx)
+        if server.log_bridge:
             current_context.set(ctx)
         return ctx
 
@@ -244,8 +304,9 @@ class ServerRequestContext(RequestContext):
     def bind_logging(self, rctx: RequestContext | None = None) -> None:
         """Route the logging bridge's records to this request's client (a function that
         takes no Context still logs to the client it serves)."""
-        if self.session.server.log_bridge:
-            current_context.set(Context(self, rctx))
+        server = self.session.server
+        if server.log_bridge:
+            current_context.set(server.context_type(self, rctx))
 
 
 #: A request handler of a server feature: served only by an :class:`AppSession`.
@@ -256,7 +317,7 @@ _SERVER_INITIALIZE = ServerSession._initialize
 
 
 class AppSession(ServerSession):
-    """A server session belonging to a server (:class:`ServerView`): it keeps the client's
+    """A server session belonging to a server (:class:`SessionServer`): it keeps the client's
     logging level and resource subscriptions, and takes part in the server's broadcasts.
 
     Memory: a server may hold many idle sessions. This class's own attributes are slots,
@@ -278,7 +339,7 @@ class AppSession(ServerSession):
     #: The server's own containers (its info, its handler table): copies share them.
     clone_shares: frozenset[str] = ServerSession.clone_shares | {"handler_table"}
 
-    def __init__(self, server: ServerView[Any], transport: Transport, **kwargs: Any) -> None:
+    def __init__(self, server: SessionServer, transport: Transport, **kwargs: Any) -> None:
         kwargs.setdefault("modern_versions", server.modern_versions)
         super().__init__(transport, **kwargs)
         self.server = server
@@ -379,7 +440,7 @@ class AppSession(ServerSession):
             return False
         return self.inline_tool(params) is not None
 
-    def inline_tool(self, params: JSONObject) -> ToolEntry | None:
+    def inline_tool(self, params: JSONObject) -> InlineTool | None:
         """The tool a ``tools/call`` with ``params`` runs inline (see :meth:`serves_inline`),
         or None."""
         if not self._inline_tools:
@@ -463,7 +524,7 @@ class AppSession(ServerSession):
         if self.era == "modern":
             if envelope is None or not should_log(envelope, level):
                 return
-        elif LEVELS[level] < self.log_level:
+        elif _SEVERITY[level] < self.log_level:
             return
         params: JSONObject = {"level": level, "data": data}
         if logger_name is not None:

@@ -54,8 +54,7 @@ from mcpkit.server.errors import ToolError
 
 if TYPE_CHECKING:
     from mcpkit.redis.backend import RedisBackend
-    from mcpkit.server.context import Context
-    from mcpkit.server.session import AppSession
+    from mcpkit.server.session import AppSession, Caller
 
 __all__ = [
     "DEFAULT_STATE_TTL",
@@ -100,7 +99,7 @@ class StateValueError(McpkitError, ValueError):
     :data:`MAX_KEY_CHARS` characters, a value JSON cannot encode, or one too large."""
 
 
-def state_owner(ctx: Context[Any]) -> str:
+def state_owner(ctx: Caller) -> str:
     """The owner of the state ``ctx``'s request reaches (see the module); raises
     :class:`StateOwnerMissing` when there is none."""
     session = ctx.session
@@ -359,7 +358,7 @@ class State:
 
     __slots__ = ("_ctx", "_owner")
 
-    def __init__(self, ctx: Context[Any]) -> None:
+    def __init__(self, ctx: Caller) -> None:
         self._ctx = ctx
         self._owner: str | None = None
 

@@ -31,15 +31,14 @@ listener that fell too far behind): then it answers the closing result
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from mcpkit.bus import LISTEN_METHOD, BusEvent
 from mcpkit.errors import ConnectionClosed
 from mcpkit.jsonrpc import JSONObject
 
 if TYPE_CHECKING:
-    from mcpkit.server.context import Context
-    from mcpkit.server.session import ServerHandler, ServerRequestContext, SessionHolder
+    from mcpkit.server.session import Caller, ServerHandler, ServerRequestContext, SessionHolder
 
 __all__ = ["LIST_KINDS", "audience", "audience_of", "deliver_to_sessions", "handlers", "listen"]
 
@@ -53,7 +52,7 @@ def handlers() -> dict[str, ServerHandler]:
     return {LISTEN_METHOD: listen}
 
 
-def audience_of(ctx: Context[Any]) -> str | None:
+def audience_of(ctx: Caller) -> str | None:
     """The bus audience of ``ctx``'s caller: a hash of the owner of its state (the
     principal, or the connection over stdio and memory; see
     :func:`mcpkit.server.state.state_owner`), so the owner itself (a session id is a
@@ -108,9 +107,7 @@ async def listen(
     version = envelope.version if envelope is not None else None
     capabilities = server.capabilities(version or server.modern_versions[0])
     rid = rctx.request_id
-    from mcpkit.server.context import Context
-
-    audience = audience_of(Context(rctx))
+    audience = audience_of(rctx)
     stream = server.relay.open_listen(rid, params, capabilities, audience=audience)
     session = rctx.session
     try:

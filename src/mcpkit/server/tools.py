@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from mcpkit.http_headers import HeaderParam
     from mcpkit.server import tasks_extension
     from mcpkit.server.caching import CacheHints
-    from mcpkit.server.middleware.concurrency import ConcurrencyLimiter
+    from mcpkit.server.limiter import ConcurrencyLimiter
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 else:  # the tasks extension loads when a tool that takes tasks is first called so
     tasks_extension = lazy_module("mcpkit.server.tasks_extension", globals(), "tasks_extension")
@@ -323,7 +323,7 @@ class ToolRegistry:
         default_limit, default_queued = self.default_concurrency
         limit = o.max_concurrency if o.max_concurrency is not None else default_limit
         if limit is not None:
-            from mcpkit.server.middleware.concurrency import ConcurrencyLimiter
+            from mcpkit.server.limiter import ConcurrencyLimiter
 
             queued = o.max_queued if o.max_queued is not None else default_queued
             entry.limiter = ConcurrencyLimiter(limit, queued, what=f"tool '{tool_name}'")

@@ -59,8 +59,7 @@ from mcpkit.server.state import StateHolder
 if TYPE_CHECKING:
     from mcpkit.bus import BusRelay
     from mcpkit.server.components import ComponentControl
-    from mcpkit.server.context import Context
-    from mcpkit.server.session import ServerHandler, ServerRequestContext
+    from mcpkit.server.session import Caller, ServerHandler, ServerRequestContext
 
 __all__ = ["RULES_KEY", "VisibilityNotShared", "VisibilityServer", "change", "install"]
 
@@ -172,7 +171,7 @@ def _revealed(
     return out
 
 
-async def _rules(server: VisibilityServer, ctx: Context[Any]) -> list[Rule]:
+async def _rules(server: VisibilityServer, ctx: Caller) -> list[Rule]:
     """The rules of ``ctx``'s caller kept by ``server`` (the server whose table is served:
     a mounted child's own, though its requests carry the parent's)."""
     from mcpkit.server.state import StateOwnerMissing, state_owner
@@ -186,7 +185,7 @@ async def _rules(server: VisibilityServer, ctx: Context[Any]) -> list[Rule]:
 
 
 async def change(
-    ctx: Context[Any],
+    ctx: Caller,
     on: bool,
     names: Iterable[str],
     tags: Iterable[str] | str | None,
@@ -246,7 +245,6 @@ async def _with_revealed(
 
 def install(server: VisibilityServer, table: dict[str, ServerHandler]) -> None:
     """Wrap ``table``'s lists and lookups with the callers' rules."""
-    from mcpkit.server.context import Context
 
     def lister(method: str, field: str, kind: str, key: str) -> None:
         inner = table.get(method)
@@ -254,7 +252,7 @@ def install(server: VisibilityServer, table: dict[str, ServerHandler]) -> None:
             return
 
         async def list_some(params: JSONObject | None, rctx: ServerRequestContext) -> Any:
-            rules = await _rules(server, Context(rctx))
+            rules = await _rules(server, rctx)
             result = await inner(params, rctx)
             if not rules or type(result) is not dict:
                 return result
@@ -294,7 +292,7 @@ def install(server: VisibilityServer, table: dict[str, ServerHandler]) -> None:
         async def guarded(params: JSONObject | None, rctx: ServerRequestContext) -> Any:
             name = params.get("name") if type(params) is dict else None
             if type(name) is str:
-                rules = await _rules(server, Context(rctx))
+                rules = await _rules(server, rctx)
                 if rules:
                     if not _shown(rules, server, kind, name):
                         raise McpError(INVALID_PARAMS, f"Unknown {what}: {name}")
@@ -315,7 +313,7 @@ def install(server: VisibilityServer, table: dict[str, ServerHandler]) -> None:
             async def guarded(params: JSONObject | None, rctx: ServerRequestContext) -> Any:
                 uri = params.get("uri") if type(params) is dict else None
                 if type(uri) is str:
-                    rules = await _rules(server, Context(rctx))
+                    rules = await _rules(server, rctx)
                     if rules:
                         found = server.resources.find(uri)
                         if found is not None:

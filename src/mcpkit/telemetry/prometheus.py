@@ -27,7 +27,7 @@ import asyncio
 import time
 import weakref
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 from mcpkit._extras import needs_extra
 
@@ -51,6 +51,8 @@ from mcpkit.telemetry.observe import ObservedServer, active_sessions, active_tas
 
 if TYPE_CHECKING:
     from prometheus_client import Metric
+
+    from mcpkit.server.context import ServerView
 
 __all__ = [
     "CONTENT_TYPE",
@@ -137,7 +139,7 @@ def _target(ctx: MiddlewareContext) -> str:
     name = sc.target_of(method, ctx.params)
     if name is None:
         return ""
-    server = ctx.session.server
+    server = cast("ServerView[Any]", ctx.session.server)  # a Server
     known = server.tools.tools if method == "tools/call" else server.prompts.prompts
     return name if name in known else _OTHER
 

@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, cast
 
 from mcpkit.jsonrpc import JSONObject, RequestId
 
 if TYPE_CHECKING:
     from mcpkit.http_request import HttpRequest
-    from mcpkit.server.context import Context
-    from mcpkit.server.session import AppSession, ServerRequestContext, ServerView
+    from mcpkit.server.context import Context, ServerView
+    from mcpkit.server.session import AppSession, ServerRequestContext
     from mcpkit.versions import Era
 
     #: The server a :class:`MiddlewareContext` names (its :attr:`~MiddlewareContext.server`).
@@ -129,7 +129,9 @@ class MiddlewareContext:
         """The server whose middleware this is (a mounted server's own, for the requests
         its parent passes it)."""
         server = self._server
-        return self.session.server if server is None else server
+        if server is None:  # the session's server: a Server, which a ServerView is of
+            return cast("ServerView[Any]", self.session.server)
+        return server
 
     @property
     def is_notification(self) -> bool:
