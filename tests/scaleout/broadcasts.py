@@ -181,3 +181,47 @@ async def missed_broadcasts_tour(deployment: Deployment) -> None:
         # (A change made just as the first stream closed may have gone to it, still seen
         # open, and so come back from its log: each kind at least once, nothing else.)
         assert seen[-1] == "note://marker" and set(seen[:-1]) == {"tools", "note://p"}, seen
+
+
+async def resumption_tour(deployment: Deployment) -> None:
+    """A tool call's stream read from one replica, dropped, and resumed on another with
+    Last-Event-ID: every progress notification once, in order, then the result (the
+    events made after the resumption reach the other replica live, published once it
+    follows the stream)."""
+    first, second = (direct_url(r) for r in deployment.replicas[:2])
+    async with httpx.AsyncClient(timeout=30) as http:
+        session = RawSession(http, first)
+        await session.open()
+        call = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {
+                "name": "stream",
+                "arguments": {"count": 8, "delay": 0.1},
+                "_meta": {"progressToken": "p"},
+            },
+        }
+        progress: list[float] = []
+        last: str | None = None
+        async with asyncio.timeout(30):
+            async with http.stream("POST", first, json=call, headers=session.headers) as r:
+                async for event_id, message in sse_events(r):
+                    last = event_id or last
+                    assert message.get("method") == "notifications/progress", message
+                    progress.append(message["params"]["progress"])
+                    if len(progress) == 2:
+                        break  # the connection drops here; the tool goes on
+            headers = {**session.headers, "accept": "text/event-stream", "last-event-id": last}
+            headers.pop("content-type")
+            result = None
+            async with http.stream("GET", second, headers=headers) as r:
+                assert r.status_code == 200
+                async for _, message in sse_events(r):
+                    if message.get("method") == "notifications/progress":
+                        progress.append(message["params"]["progress"])
+                    elif message.get("id") == 1:
+                        result = message["result"]
+                        break
+        assert progress == [1, 2, 3, 4, 5, 6, 7, 8]
+        assert result is not None and result["content"][0]["text"].startswith("streamed 8 on r1")

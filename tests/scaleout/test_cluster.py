@@ -20,7 +20,6 @@ import re
 import secrets
 from collections.abc import AsyncIterator, Iterator
 
-import httpx
 import pytest
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
@@ -30,12 +29,11 @@ from mcpkit.redis.address import StoreAddress
 from mcpkit.tasks import new_task_id
 from tests.scaleout import test_backend as single
 from tests.scaleout import test_tour_mcpkit as tour
-from tests.scaleout.broadcasts import RawSession, missed_broadcasts_tour, sse_events
+from tests.scaleout.broadcasts import missed_broadcasts_tour, resumption_tour
 from tests.scaleout.cluster import (
     PREFIX,
     Deployment,
     RedisClusterNodes,
-    direct_url,
     start_cluster_deployment,
     stop_deployment,
 )
@@ -189,45 +187,7 @@ async def test_missed_broadcasts_on_a_cluster(cluster: Deployment) -> None:
 
 
 async def test_resumption_on_another_replica_of_a_cluster(cluster: Deployment) -> None:
-    """A tool call's stream read from one replica, dropped, and resumed on another with
-    Last-Event-ID: every progress notification once, in order, then the result."""
-    first, second = (direct_url(r) for r in cluster.replicas[:2])
-    async with httpx.AsyncClient(timeout=30) as http:
-        session = RawSession(http, first)
-        await session.open()
-        call = {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "tools/call",
-            "params": {
-                "name": "stream",
-                "arguments": {"count": 8, "delay": 0.1},
-                "_meta": {"progressToken": "p"},
-            },
-        }
-        progress: list[float] = []
-        last: str | None = None
-        async with asyncio.timeout(30):
-            async with http.stream("POST", first, json=call, headers=session.headers) as r:
-                async for event_id, message in sse_events(r):
-                    last = event_id or last
-                    assert message.get("method") == "notifications/progress", message
-                    progress.append(message["params"]["progress"])
-                    if len(progress) == 2:
-                        break  # the connection drops here; the tool goes on
-            headers = {**session.headers, "accept": "text/event-stream", "last-event-id": last}
-            headers.pop("content-type")
-            result = None
-            async with http.stream("GET", second, headers=headers) as r:
-                assert r.status_code == 200
-                async for _, message in sse_events(r):
-                    if message.get("method") == "notifications/progress":
-                        progress.append(message["params"]["progress"])
-                    elif message.get("id") == 1:
-                        result = message["result"]
-                        break
-        assert progress == [1, 2, 3, 4, 5, 6, 7, 8]
-        assert result is not None and result["content"][0]["text"].startswith("streamed 8 on r1")
+    await resumption_tour(cluster)
 
 
 async def test_cancellation_reaches_the_replica_running_it_on_a_cluster(

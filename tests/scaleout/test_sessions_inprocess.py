@@ -152,3 +152,44 @@ async def test_a_stream_cancelled_before_any_event_leaves_its_log_expiring(
                 assert await client.pttl(key) > 0, key
         finally:
             await client.aclose()
+
+
+async def test_a_request_stream_followed_by_no_other_replica_is_not_published(
+    two: tuple[str, str, str], live: Deployment
+) -> None:
+    """The replica running a request sends its stream's events itself: they go to the log,
+    not to the session's channel, until another replica follows the stream (resumption
+    there; see test_resumption_on_another_replica)."""
+    a, _, prefix = two
+    async with httpx.AsyncClient(timeout=20) as http:
+        first = await http.post(a, json=INIT, headers=HEADERS)
+        sid = first.headers["mcp-session-id"]
+        session = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25"}
+        client = aioredis.Redis.from_url(live.redis.url)
+        channel = f"{prefix}:s:{{{sid}}}"
+        pubsub = client.pubsub()
+        try:
+            await pubsub.subscribe(channel)
+            call = {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "progress", "arguments": {}, "_meta": {"progressToken": 7}},
+            }
+            answer = await http.post(a, json=call, headers=session)
+            assert answer.status_code == 200 and '"text":"a"' in answer.text
+            assert answer.text.count("notifications/progress") == 2
+            events = [k async for k in client.scan_iter(match=f"{prefix}:s:*:ev:*")]
+            assert events and sum([await client.xlen(k) for k in events]) == 4  # 2+result+end
+            # Published after the answer: every message of the call would come before it.
+            await client.publish(channel, b"marker")
+            heard: list[bytes] = []
+            async with asyncio.timeout(10):
+                while not heard or heard[-1] != b"marker":
+                    msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1)
+                    if msg is not None:
+                        heard.append(msg["data"])
+            assert heard == [b"marker"]
+        finally:
+            await pubsub.aclose()
+            await client.aclose()

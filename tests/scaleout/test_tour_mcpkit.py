@@ -14,6 +14,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from mcpkit import McpError
+from tests.scaleout.broadcasts import resumption_tour
 from tests.scaleout.cluster import direct_url
 from tests.scaleout.conftest import Deployment
 from tests.scaleout.tours import client, consecutive_replicas, text, until
@@ -188,3 +189,7 @@ async def test_cancellation_reaches_the_replica_running_the_request(live: Deploy
                 assert stopped == ran  # the handler was cancelled where it ran
     finally:
         await store.aclose()
+
+
+async def test_resumption_on_another_replica(live: Deployment) -> None:
+    await resumption_tour(live)

@@ -31,7 +31,9 @@ from mcpkit.redis.keyspace import Keyspace
 if TYPE_CHECKING:
     from redis.asyncio.client import PubSub
 
+    from mcpkit.redis.batch import Batch
     from mcpkit.redis.bus import RedisBus
+    from mcpkit.redis.lane import Lane
     from mcpkit.redis.tasks import RedisTaskStore
     from mcpkit.server.request_state import KeyRing
 
@@ -340,6 +342,8 @@ class RedisBackend:
         self.request_state_keys = request_state_keys
         self._client: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._lane: Lane | None = None
+        self._lane_loop: asyncio.AbstractEventLoop | None = None
         self.router = Router(self)
         self._heartbeat: asyncio.Task[None] | None = None
         #: Called on every heartbeat (task leases renew here).
@@ -391,6 +395,34 @@ class RedisBackend:
             )
             self._loop = loop
         return client
+
+    async def run_batch(self, batch: Batch) -> list[Any]:
+        """Run ``batch`` in one round trip: the replies in order, error replies in place
+        (as exceptions). On one server without TLS through this process's
+        :class:`~mcpkit.redis.lane.Lane`, else through a pipeline of :attr:`client`."""
+        loop = asyncio.get_running_loop()
+        if self._lane_loop is not loop:
+            self._lane_loop = loop
+            old, self._lane = self._lane, None
+            if old is not None:
+                with contextlib.suppress(Exception):
+                    old.close()
+            if not self.cluster:
+                from mcpkit.redis.lane import Lane
+
+                self._lane = Lane.for_url(
+                    self.url,
+                    connect_timeout=self.connect_timeout,
+                    command_timeout=self.command_timeout,
+                )
+        lane = self._lane
+        if lane is not None:
+            return await lane.run(batch.commands)
+        pipe = self.client.pipeline(transaction=False)
+        for command in batch.commands:
+            pipe.execute_command(*command)
+        replies: list[Any] = await pipe.execute(raise_on_error=False)
+        return replies
 
     def start(self) -> None:
         """Start the router and the heartbeat on the running loop (idempotent)."""
@@ -483,6 +515,9 @@ class RedisBackend:
             with contextlib.suppress(BaseException):
                 await hb
         await self.router.stop()
+        lane, self._lane, self._lane_loop = self._lane, None, None
+        if lane is not None:
+            lane.close()
         client, self._client = self._client, None
         if client is not None:
             with contextlib.suppress(Exception):

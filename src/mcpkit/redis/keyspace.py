@@ -16,7 +16,8 @@ key                                       what
 ========================================  =====================================================
 ``P:s:{sid}``                             hash: a 2025-era session (version, client caps/info,
                                           log level, subscriptions, standalone stream, id blocks,
-                                          the bus log position it has heard up to)
+                                          the bus log position it has heard up to, the request
+                                          streams followed on another replica: ``f:<stream>``)
 ``P:s:{sid}:streams``                     hash: stream key -> JSON (producer replica, request ids)
 ``P:s:{sid}:ev:<stream>``                 stream: the SSE events of one stream (entry ``1-<seq>``)
 ``P:alive:<replica>``                     string: a replica's heartbeat (expires when it dies)

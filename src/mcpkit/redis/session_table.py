@@ -15,15 +15,14 @@ from mcpkit.lifecycle import Lifecycle, Phase
 from mcpkit.logs import session_tag
 from mcpkit.redis.backend import StoreUnavailable, unavailable
 from mcpkit.redis.session_transport import RedisSessionTransport
-from mcpkit.redis.stream_tail import LOAD, SETTLE, TOUCH, as_text
+from mcpkit.redis.stream_tail import FOLLOW, LOAD, SETTLE, TOUCH, as_text
 from mcpkit.transports.http.host import MemorySessionHost
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from redis.asyncio.client import Pipeline
-
     from mcpkit.redis.backend import RedisBackend
+    from mcpkit.redis.batch import Batch
     from mcpkit.transports.http.host import SessionHost
     from mcpkit.transports.http.server import StreamableHTTPApp
     from mcpkit.transports.http.session_transport import HttpSessionTransport
@@ -248,7 +247,7 @@ class SharedSessions:
         sid = transport.session_id or ""
         keys, ttl = self.keys, self.ttl_ms
 
-        def touch(pipe: Pipeline) -> None:
+        def touch(pipe: Batch) -> None:
             pipe.eval(TOUCH, 2, keys.session(sid), keys.streams(sid), ttl)
 
         # Sent with the session's pending writes (one round trip for both).
@@ -310,6 +309,11 @@ class SharedSessions:
             self._client().xrange(self.keys.events(sid, key), min=f"(1-{after}", max="+")
         )
         return list(events)
+
+    async def follow(self, sid: str, key: str) -> None:
+        """Ask the producer of request stream ``key`` to publish its events on the
+        session's channel (this replica follows the stream; see ``FOLLOW``)."""
+        await self._run(self._client().eval(FOLLOW, 1, self.keys.session(sid), key))
 
     async def settle_stream(self, sid: str, key: str) -> None:
         """End a stream whose producer died: an error response for each of its requests."""

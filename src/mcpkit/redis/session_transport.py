@@ -14,6 +14,7 @@ import orjson
 
 from mcpkit.jsonrpc import JSONObject, RequestId
 from mcpkit.redis.backend import StoreUnavailable
+from mcpkit.redis.batch import Batch
 from mcpkit.redis.bus import stream_id
 from mcpkit.redis.stream_tail import (
     ADVANCE,
@@ -36,8 +37,6 @@ from mcpkit.transports.http.session_transport import (
 )
 
 if TYPE_CHECKING:
-    from redis.asyncio.client import Pipeline
-
     from mcpkit.redis.backend import RedisBackend
 
 __all__ = ["RedisSessionTransport", "ServedSession", "SessionTable"]
@@ -98,6 +97,8 @@ class SessionTable(Protocol):
 
     async def read_events(self, sid: str, key: str, after: int) -> list[tuple[Any, Any]]: ...
 
+    async def follow(self, sid: str, key: str) -> None: ...
+
 
 class RedisSessionTransport(HttpSessionTransport):
     """The transport of one replica's view of a shared session (see module docstring)."""
@@ -110,7 +111,7 @@ class RedisSessionTransport(HttpSessionTransport):
         #: The server-to-client id block of this view.
         self.block = 0
         self._tails: dict[str, list[Tail]] = {}
-        self._ops: list[tuple[Callable[[Pipeline], None], Callable[[Any], None] | None]] = []
+        self._ops: list[tuple[Callable[[Batch], None], Callable[[Any], None] | None]] = []
         self._flushing = False
         self._subscribed = False
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -153,14 +154,14 @@ class RedisSessionTransport(HttpSessionTransport):
         task.add_done_callback(self._tasks.discard)
 
     def _enqueue(
-        self, add: Callable[[Pipeline], None], done: Callable[[Any], None] | None = None
+        self, add: Callable[[Batch], None], done: Callable[[Any], None] | None = None
     ) -> None:
         self._ops.append((add, done))
         if not self._flushing:
             self._flushing = True
             self.spawn(self._flush())
 
-    async def ask(self, add: Callable[[Pipeline], None]) -> Any:
+    async def ask(self, add: Callable[[Batch], None]) -> Any:
         """Run the command(s) ``add`` puts in a pipeline with the session's pending writes
         (one round trip for both) and return the result (the failure, if any, as it is)."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -178,13 +179,13 @@ class RedisSessionTransport(HttpSessionTransport):
                 ops, self._ops = self._ops, []
                 outcome: list[Any]
                 try:
-                    pipe = self.shared.backend.client.pipeline(transaction=False)
+                    batch = Batch()
                     spans: list[tuple[int, int]] = []
                     for add, _ in ops:
-                        start = len(pipe)
-                        add(pipe)
-                        spans.append((start, len(pipe)))
-                    replies = await pipe.execute(raise_on_error=False)
+                        start = len(batch)
+                        add(batch)
+                        spans.append((start, len(batch)))
+                    replies = await self.shared.backend.run_batch(batch)
                     outcome = [op_result(replies[a:b]) for a, b in spans]
                 except Exception as exc:
                     logger.warning("Event log write failed (%s): sending without resumability", exc)
@@ -214,7 +215,7 @@ class RedisSessionTransport(HttpSessionTransport):
         subs = orjson.dumps(sorted(state[1]))
         level = str(state[0])
 
-        def add(pipe: Pipeline) -> None:
+        def add(pipe: Batch) -> None:
             # The new state rides along, versioned: the GET stream's holder applies it as it
             # hears it, so a resource update published right after a subscribe is not missed.
             pipe.eval(STATE, 1, keys.session(sid), level, subs, keys.session_channel(sid))
@@ -262,7 +263,7 @@ class RedisSessionTransport(HttpSessionTransport):
         priming = version is not None and version.sse_polling
         key = stream.key
 
-        def add(pipe: Pipeline) -> None:
+        def add(pipe: Batch) -> None:
             pipe.eval(OPEN, 1, keys.streams(sid), key, info, ttl)
 
         def done(result: Any) -> None:
@@ -280,7 +281,7 @@ class RedisSessionTransport(HttpSessionTransport):
         sid = self.session_id or ""
         keys = self.shared.backend.keys
 
-        def add(pipe: Pipeline) -> None:
+        def add(pipe: Batch) -> None:
             self._delivering = False
             last = max((t.last for t in self._tails.get(key, ())), default=seq)
             pipe.hset(keys.session(sid), "sd", str(last))
@@ -307,7 +308,7 @@ class RedisSessionTransport(HttpSessionTransport):
             events = keys.events(sid, key)
             mark, self._bus_mark = self._bus_mark or "", None
 
-            def add_standalone(pipe: Pipeline) -> None:
+            def add_standalone(pipe: Batch) -> None:
                 pipe.eval(
                     STANDALONE,
                     3,
@@ -333,9 +334,10 @@ class RedisSessionTransport(HttpSessionTransport):
         stream.seq += 1
         seq = stream.seq
         events = keys.events(sid, key)
+        session = keys.session(sid)
 
-        def add(pipe: Pipeline) -> None:
-            pipe.eval(EVENT, 1, events, maxlen, ttl, seq, data, channel, key)
+        def add(pipe: Batch) -> None:
+            pipe.eval(EVENT, 2, events, session, maxlen, ttl, seq, data, channel, key)
 
         def done(result: Any) -> None:
             self._offer(key, seq, data, force=isinstance(result, BaseException))
@@ -366,14 +368,15 @@ class RedisSessionTransport(HttpSessionTransport):
         seq = stream.seq + 1
         events = keys.events(sid, key)
         info = orjson.dumps({"r": self.shared.backend.replica_id, "end": 1})
+        streams, session = keys.streams(sid), keys.session(sid)
         channel = keys.session_channel(sid)
         maxlen = self.shared.backend.stream_maxlen
         ttl = self.shared.ttl_ms
 
-        def add(pipe: Pipeline) -> None:
+        def add(pipe: Batch) -> None:
             # The end marker may be the stream's first entry (a request cancelled before it
             # answered): the log gets its TTL here too.
-            pipe.eval(END, 2, events, keys.streams(sid), maxlen, ttl, seq, key, info, channel)
+            pipe.eval(END, 3, events, streams, session, maxlen, ttl, seq, key, info, channel)
 
         def done(result: Any) -> None:
             for tail in self._tails.get(key, ()):
@@ -488,15 +491,21 @@ class RedisSessionTransport(HttpSessionTransport):
         if not items and newest is not None:
             keys = self.shared.backend.keys
 
-            def add(pipe: Pipeline) -> None:
+            def add(pipe: Batch) -> None:
                 pipe.eval(ADVANCE, 1, keys.session(sid), newest)
 
             self._enqueue(add)
 
-    async def _start_tail(self, key: str, conn: SSEConnection, after: int) -> Tail:
+    async def _start_tail(
+        self, key: str, conn: SSEConnection, after: int, *, follow: bool = False
+    ) -> Tail:
+        """Follow stream ``key`` on ``conn`` from after ``after``; ``follow``: the stream is
+        produced on another replica, which is asked to publish its events from now on."""
         tail = self._add_tail(key, conn, after)
         try:
             await self._ensure_subscribed()
+            if follow:
+                await self.shared.follow(self.session_id or "", key)
         except StoreUnavailable as exc:
             logger.warning("Cannot follow stream %s: %s", key, exc)
             conn.abort()
@@ -570,7 +579,7 @@ class RedisSessionTransport(HttpSessionTransport):
                 old.finish()
             self._attach(local, conn)
             self._resumed(local)
-        tail = await self._start_tail(key, conn, after)
+        tail = await self._start_tail(key, conn, after, follow=local is None)
         producer = registration.get("r")
         if not registration.get("end") and local is None and isinstance(producer, str):
             tail.watch = asyncio.get_running_loop().create_task(

@@ -11,13 +11,17 @@ replica its POST reached.
 
 Events (resumability): every SSE event of a session's streams is appended to a Redis
 stream ``P:s:{sid}:ev:<stream>`` (entry id ``1-<seq>``, trimmed to ``stream_maxlen``)
-*before* it is sent, with one pipeline per batch of writes, and published on the session's
-channel. A connection is a *tail* of one stream: it sends events in sequence order,
-dropping what it already sent and re-reading the stream when it sees a gap, so a client
-that resumes with ``Last-Event-ID`` on any replica gets every event it missed, in order,
-once. A request stream ends with an end marker entry. The standalone (GET) stream has many
-producers: its sequence numbers come from the session hash (``HINCRBY`` in the same Lua
-script as the ``XADD``).
+*before* it is sent, with one round trip per batch of writes (through the backend's
+:class:`~mcpkit.redis.lane.Lane` on one server). The replica running a request sends its
+stream's events itself; they are published on the session's channel only once another
+replica follows the stream (a client resumed it there: that replica listens on the
+channel, then marks the stream ``f:<stream>`` in the session hash, then reads the log).
+The standalone stream's events are always published. A connection is a *tail* of one
+stream: it sends events in sequence order, dropping what it already sent and re-reading
+the stream when it sees a gap, so a client that resumes with ``Last-Event-ID`` on any
+replica gets every event it missed, in order, once. A request stream ends with an end
+marker entry. The standalone (GET) stream has many producers: its sequence numbers come
+from the session hash (``HINCRBY`` in the same Lua script as the ``XADD``).
 
 Routing: the ids of server-to-client requests are drawn from blocks (``2**32`` ids) that
 each view reserves in the hash (``b:<n>`` = the replica), so the answer POSTed to any

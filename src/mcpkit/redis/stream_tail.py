@@ -24,6 +24,7 @@ __all__ = [
     "ADVANCE",
     "END",
     "EVENT",
+    "FOLLOW",
     "LOAD",
     "OPEN",
     "SETTLE",
@@ -107,23 +108,38 @@ OPEN = """
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return redis.call('PEXPIRE', KEYS[1], ARGV[3])
 """
-#: KEYS: events. ARGV: maxlen, ttl ms, seq, data, channel, stream key. Logs and publishes
-#: one event of a request stream; the reply is the ``XADD``'s (an error reply when the log
-#: refused it: the event is published all the same).
+#: KEYS: events, session hash. ARGV: maxlen, ttl ms, seq, data, channel, stream key. Logs
+#: one event of a request stream, and publishes it when another replica follows the stream
+#: (``f:<stream key>`` in the session hash, see ``FOLLOW``; the producer delivers it
+#: itself); the reply is the ``XADD``'s (an error reply when the log refused it: the event
+#: is published all the same).
 EVENT = """
 local r = redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '1-' .. ARGV[3], 'd', ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('PUBLISH', ARGV[5], 'E' .. ARGV[6] .. ' ' .. ARGV[3] .. ' ' .. ARGV[4])
+if redis.call('HEXISTS', KEYS[2], 'f:' .. ARGV[6]) == 1 then
+  redis.call('PUBLISH', ARGV[5], 'E' .. ARGV[6] .. ' ' .. ARGV[3] .. ' ' .. ARGV[4])
+end
 return r
 """
-#: KEYS: events, streams hash. ARGV: maxlen, ttl ms, seq, stream key, registration, channel.
-#: Logs a request stream's end marker, marks its registration ended and publishes the end.
+#: KEYS: events, streams hash, session hash. ARGV: maxlen, ttl ms, seq, stream key,
+#: registration, channel. Logs a request stream's end marker, marks its registration ended
+#: and publishes the end when another replica follows the stream (as ``EVENT``).
 END = """
 local r = redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '1-' .. ARGV[3], 'e', '1')
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[4], ARGV[5])
-redis.call('PUBLISH', ARGV[6], 'X' .. ARGV[4] .. ' ' .. ARGV[3])
+if redis.call('HEXISTS', KEYS[3], 'f:' .. ARGV[4]) == 1 then
+  redis.call('PUBLISH', ARGV[6], 'X' .. ARGV[4] .. ' ' .. ARGV[3])
+end
 return r
+"""
+#: KEYS: session hash. ARGV: stream key. Marks a request stream followed by a replica other
+#: than its producer (which then publishes its events); called once that replica listens
+#: on the session's channel and before it reads the log, so no event falls between the
+#: two. False (nothing written) when the session is gone.
+FOLLOW = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+return redis.call('HSET', KEYS[1], 'f:' .. ARGV[1], '1')
 """
 #: KEYS: streams hash, events. ARGV: key, maxlen, ttl ms, channel, error responses...
 SETTLE = """
