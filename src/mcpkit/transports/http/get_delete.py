@@ -23,14 +23,12 @@ from mcpkit.transports.http.host import end_session
 from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
 
 if TYPE_CHECKING:
-    from mcpkit.transports.http.server import StreamableHTTPApp
+    from mcpkit.transports.http.app_view import HttpApp
 
 __all__ = ["serve_delete", "serve_get"]
 
 
-async def _session_for(
-    app: StreamableHTTPApp, h: RequestHeaders, send: Send
-) -> HttpSessionTransport | None:
+async def _session_for(app: HttpApp, h: RequestHeaders, send: Send) -> HttpSessionTransport | None:
     """The session a GET or DELETE names (None: answered here, 400 or 404)."""
     pv = h.protocol_version
     if pv is not None and pv not in app.supported_names:
@@ -45,9 +43,7 @@ async def _session_for(
     return await app.session_of(sid, send, None, False)
 
 
-async def serve_get(
-    app: StreamableHTTPApp, h: RequestHeaders, receive: Receive, send: Send
-) -> None:
+async def serve_get(app: HttpApp, h: RequestHeaders, receive: Receive, send: Send) -> None:
     """The session's standalone stream, or a stream resumed after ``Last-Event-ID``."""
     if not accepts(h.accept, "text/event-stream"):
         await respond_error(send, 406, INVALID_REQUEST, "Not Acceptable: accept text/event-stream")
@@ -79,7 +75,7 @@ async def serve_get(
     await app.stream_sse(transport, conn, headers, receive, send, watch=True)
 
 
-async def serve_delete(app: StreamableHTTPApp, h: RequestHeaders, send: Send) -> None:
+async def serve_delete(app: HttpApp, h: RequestHeaders, send: Send) -> None:
     """End the session (200), in the shared store first when there is one."""
     transport = await _session_for(app, h, send)
     if transport is None:

@@ -66,7 +66,7 @@ from mcpkit.transports.http.served import ServedApp, served_by_session
 from mcpkit.transports.http.shutdown import watch_signals
 
 if TYPE_CHECKING:
-    from mcpkit.transports.http.server import StreamableHTTPApp
+    from mcpkit.transports.http.app_view import HttpApp
 
 __all__ = [
     "DisconnectWatch",
@@ -425,7 +425,7 @@ def _param_header_error(
 
 
 async def serve_modern_post(
-    app: StreamableHTTPApp,
+    app: HttpApp,
     msg: Any,
     headers: Mapping[str, str],
     accepted: tuple[bool, bool],
@@ -528,7 +528,7 @@ _SHUTTING_DOWN: Final = McpError(
 
 
 async def _answer(
-    app: StreamableHTTPApp,
+    app: HttpApp,
     transport: ModernRequestTransport,
     stream: bool,
     json_ok: bool,
@@ -593,7 +593,7 @@ async def _answer(
         app.modern_streams.discard(transport)
 
 
-async def _stream(app: StreamableHTTPApp, transport: ModernRequestTransport, send: Send) -> None:
+async def _stream(app: HttpApp, transport: ModernRequestTransport, send: Send) -> None:
     """The committed SSE answer: frames as they come, keep-alives while quiet, the final
     response last. At shutdown (:meth:`StreamableHTTPApp.close_streams`) it ends after what
     it has, like every stream of the app."""
@@ -607,9 +607,7 @@ async def _stream(app: StreamableHTTPApp, transport: ModernRequestTransport, sen
         app.modern_streams.discard(transport)
 
 
-async def _stream_frames(
-    app: StreamableHTTPApp, transport: ModernRequestTransport, send: Send
-) -> None:
+async def _stream_frames(app: HttpApp, transport: ModernRequestTransport, send: Send) -> None:
     loop = asyncio.get_running_loop()
     event = transport.event
     await send({"type": "http.response.start", "status": 200, "headers": list(SSE_HEADERS)})

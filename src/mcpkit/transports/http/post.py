@@ -55,7 +55,7 @@ from mcpkit.transports.http.stateless import DEFAULT_VERSION, fresh_session, ser
 
 if TYPE_CHECKING:
     from mcpkit.transports.base import MessageSink
-    from mcpkit.transports.http.server import StreamableHTTPApp
+    from mcpkit.transports.http.app_view import HttpApp
     from mcpkit.versions import ProtocolVersion
 
 __all__ = ["not_acceptable", "serve_post", "serve_requests"]
@@ -77,7 +77,7 @@ async def not_acceptable(send: Send, *, modern: bool = False) -> None:
 
 
 async def serve_post(
-    app: StreamableHTTPApp, scope: Scope, h: RequestHeaders, receive: Receive, send: Send
+    app: HttpApp, scope: Scope, h: RequestHeaders, receive: Receive, send: Send
 ) -> None:
     """Answer one POST to the endpoint (see the module docstring)."""
     options = app.options
@@ -222,7 +222,7 @@ async def serve_post(
 
 
 async def _shared_message(
-    app: StreamableHTTPApp, transport: Any, msg: Any, kind: MessageKind, send: Send
+    app: HttpApp, transport: Any, msg: Any, kind: MessageKind, send: Send
 ) -> bool | None:
     """A client's answer or cancellation for a shared session: an answer to a request
     another replica sent goes there (True: answered 202); a cancellation also goes to
@@ -242,7 +242,7 @@ async def _shared_message(
 
 
 async def _post_batch(
-    app: StreamableHTTPApp,
+    app: HttpApp,
     items: list[Any],
     h: RequestHeaders,
     version: ProtocolVersion | None,
@@ -304,7 +304,7 @@ async def _post_batch(
 
 
 async def serve_requests(
-    app: StreamableHTTPApp,
+    app: HttpApp,
     transport: HttpSessionTransport,
     msg: Any,
     ids: list[RequestId],

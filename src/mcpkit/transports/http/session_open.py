@@ -20,14 +20,12 @@ from mcpkit.transports.http.asgi import Scope, Send, respond_error, respond_json
 from mcpkit.transports.http.session_transport import HttpSessionTransport
 
 if TYPE_CHECKING:
-    from mcpkit.transports.http.server import StreamableHTTPApp
+    from mcpkit.transports.http.app_view import HttpApp
 
 __all__ = ["open_session"]
 
 
-async def open_session(
-    app: StreamableHTTPApp, msg: dict[str, Any], send: Send, scope: Scope
-) -> None:
+async def open_session(app: HttpApp, msg: dict[str, Any], send: Send, scope: Scope) -> None:
     """Serve an ``initialize`` POST (no session id) with a new session, within the
     app's ``max_sessions_per_client`` and ``max_sessions``."""
     owner = current_owner()
@@ -59,7 +57,7 @@ async def open_session(
 
 
 async def _open(
-    app: StreamableHTTPApp, msg: dict[str, Any], send: Send, owner: str | None, slot: list[str]
+    app: HttpApp, msg: dict[str, Any], send: Send, owner: str | None, slot: list[str]
 ) -> None:
     """Serve an ``initialize`` with a new session; a session kept takes its client's
     ``slot`` (emptied: the slot is given back when the session ends)."""

@@ -33,7 +33,7 @@ from mcpkit.transports.http.asgi import (
 from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
 
 if TYPE_CHECKING:
-    from mcpkit.transports.http.server import StreamableHTTPApp
+    from mcpkit.transports.http.app_view import HttpApp
 
 __all__ = ["HttpSseServer", "HttpSseTransport"]
 
@@ -58,9 +58,9 @@ class HttpSseTransport(HttpSessionTransport):
 
 class HttpSseServer:
     """The two endpoints of the 2024-11-05 HTTP+SSE transport, served by a
-    :class:`StreamableHTTPApp` when enabled."""
+    :class:`~mcpkit.transports.http.server.StreamableHTTPApp` when enabled."""
 
-    def __init__(self, app: StreamableHTTPApp, sse_path: str, messages_path: str) -> None:
+    def __init__(self, app: HttpApp, sse_path: str, messages_path: str) -> None:
         self.app = app
         self.sse_path = "/" + sse_path.strip("/")
         self.messages_path = "/" + messages_path.strip("/")

@@ -30,7 +30,7 @@ from mcpkit.transports.http.asgi import NO_BODY, Receive, Send, respond, respond
 from mcpkit.transports.http.session_transport import HttpSessionTransport
 
 if TYPE_CHECKING:
-    from mcpkit.transports.http.server import StreamableHTTPApp
+    from mcpkit.transports.http.app_view import HttpApp
     from mcpkit.versions import ProtocolVersion
 
 __all__ = [
@@ -108,9 +108,7 @@ class StatelessJsonTransport(Transport):
             self.sink = None
 
 
-async def fresh_session(
-    app: StreamableHTTPApp, version: ProtocolVersion | None
-) -> HttpSessionTransport:
+async def fresh_session(app: HttpApp, version: ProtocolVersion | None) -> HttpSessionTransport:
     """A started session of no id on an :class:`HttpSessionTransport`, assumed initialized
     at ``version`` (a stateless batch is served by it)."""
     transport = HttpSessionTransport(
@@ -126,7 +124,7 @@ async def fresh_session(
 
 
 async def serve_stateless(
-    app: StreamableHTTPApp,
+    app: HttpApp,
     msg: dict[str, Any],
     is_request: bool,
     version: ProtocolVersion | None,
@@ -157,7 +155,7 @@ async def serve_stateless(
 
 
 async def serve_stateless_json(
-    app: StreamableHTTPApp, msg: dict[str, Any], version: ProtocolVersion | None, send: Send
+    app: HttpApp, msg: dict[str, Any], version: ProtocolVersion | None, send: Send
 ) -> None:
     """One request of a stateless POST answered with JSON: its session can send
     nothing but the response (see the module docstring)."""
