@@ -117,6 +117,17 @@ async def test_list_changed_goes_to_that_session_only() -> None:
         assert seen_b.empty()
 
 
+async def test_list_changed_comes_in_a_fixed_order() -> None:
+    """One rule's notifications: tools, resources, prompts, every time (a set's order
+    varied from one process to the next)."""
+    app = visible_server()
+    seen: asyncio.Queue[str] = asyncio.Queue()
+    async with Client(app, era="legacy", hooks=ClientHooks(on_list_changed=seen.put_nowait)) as a:
+        for call in ("hide", "show"):
+            await a.call_tool(call, {"names": ["status"]})
+            assert [await seen.get() for _ in range(3)] == ["tools", "resources", "prompts"]
+
+
 @pytest.mark.parametrize("era", ERAS)
 async def test_a_caller_may_be_shown_what_the_server_hides(era: str) -> None:
     app = visible_server(exclude_tags={"admin"})

@@ -115,8 +115,16 @@ def mounts_of(server: Server[Any]) -> tuple[Mount, ...]:
     return tuple(mounts.mounts) if mounts is not None else ()
 
 
-def mount(parent: Server[Any], child: Server[Any], prefix: str | None = None) -> Mount:
+def mount(
+    parent: Server[Any],
+    child: Server[Any],
+    prefix: str | None = None,
+    *,
+    kind: type[Mount] | None = None,
+) -> Mount:
     """Serve ``child`` inside ``parent`` under ``prefix`` (see the module docstring).
+    ``kind``: a :class:`Mount` subclass naming the child's components its own way (its
+    :meth:`Mount.name`, :meth:`Mount.uri` and their inverses), as a compat layer does.
 
     ValueError for a server mounted in itself (or in one of its own mounts), a prefix that
     is not a letter followed by letters, digits, ``_`` or ``-`` (at most 64), a prefix
@@ -138,7 +146,7 @@ def mount(parent: Server[Any], child: Server[Any], prefix: str | None = None) ->
     if mounts is None:
         mounts = _Mounts(parent)
         parent.__dict__[_ATTR] = mounts
-    entry = Mount(parent, child, prefix)
+    entry = (kind or Mount)(parent, child, prefix)
     for other in mounts.mounts:
         if other.server is child:
             raise ValueError(f"mount: {child.name!r} is already mounted here")

@@ -84,6 +84,8 @@ class VisibilityServer(Registries, StateHolder, Protocol):
 
 ComponentKind = Literal["tools", "prompts", "resources", "templates"]
 _KINDS: Final = frozenset({"tools", "prompts", "resources", "templates"})
+#: The order the list-changed notifications of one change are sent in.
+_ORDER: Final = ("tools", "resources", "templates", "prompts")
 #: The state key of a caller's rules: the empty key, which ``ctx.state`` refuses, so no
 #: value of the application's can collide with it.
 RULES_KEY: Final = ""
@@ -211,8 +213,9 @@ async def change(
     rules = [r for r in rules if {k: v for k, v in r.items() if k != "on"} != same]
     rules.append(rule)
     await store.set(owner, RULES_KEY, encode(rules[-MAX_RULES:], 1 << 20), None)
-    if ctx.envelope is None:  # a 2025 session: tell it, and it alone
-        for method in {_NOTIFY[k] for k in (rule["kinds"] or _KINDS)}:
+    if ctx.envelope is None:  # a 2025 session: tell it, and it alone (in a fixed order)
+        kinds = rule["kinds"] or _KINDS
+        for method in dict.fromkeys(_NOTIFY[k] for k in _ORDER if k in kinds):
             await ctx.session.send_quietly(method)
         return
     from mcpkit.bus import BusEvent

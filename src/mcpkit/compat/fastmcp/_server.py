@@ -22,6 +22,7 @@ from mcpkit.compat._adapt import (
     official_content,
     resolved_hints,
 )
+from mcpkit.compat.fastmcp._mount import default_title as _default_title
 from mcpkit.compat.fastmcp.context import Context
 from mcpkit.compat.fastmcp.docstrings import parse_docstring
 from mcpkit.compat.fastmcp.schemas import dereferenced, pruned_titles
@@ -183,12 +184,57 @@ class FastMCP(MCPServer[Any]):
             prompt = prompt.fn
         self.prompt(**options)(prompt)
 
-    def mount(self, server: Any, prefix: str | None = None, **_options: Any) -> Any:
-        """Serve ``server``'s tools, resources and prompts from this one, under ``prefix``
-        (``mount(server, prefix)``; the older ``mount(prefix, server)`` too)."""
-        if isinstance(server, str):
-            server, prefix = prefix, server
-        return self.native.mount(getattr(server, "native", server), prefix)
+    def mount(self, *args: Any, **options: Any) -> None:
+        """Serve another server's tools, resources and prompts from this one, named as
+        fastmcp names them: ``mount(server, namespace="weather")`` serves tool ``forecast``
+        as ``weather_forecast`` and resource ``weather://now`` as
+        ``weather://weather/now``; without a namespace, names stay as they are. fastmcp
+        2.x's ``mount(server, prefix=...)`` and ``mount(prefix, server)`` are the same."""
+        from mcpkit.compat.fastmcp._mount import FastMount, mount_args
+        from mcpkit.server.mount import mount
+
+        server, namespace = mount_args(args, options)
+        mount(self.native, getattr(server, "native", server), namespace or None, kind=FastMount)
+
+    def enable(
+        self,
+        *,
+        names: set[str] | None = None,
+        tags: set[str] | None = None,
+        components: set[str] | None = None,
+        **criteria: Any,
+    ) -> FastMCP:
+        """Serve again what :meth:`disable` hid: the components with one of ``tags``, or
+        those named (tool and prompt names, resource URIs; of ``components`` only)."""
+        from mcpkit.compat.fastmcp._visibility import set_global
+
+        set_global(self.native, True, names, tags, components, **criteria)
+        return self
+
+    def disable(
+        self,
+        *,
+        names: set[str] | None = None,
+        tags: set[str] | None = None,
+        components: set[str] | None = None,
+        **criteria: Any,
+    ) -> FastMCP:
+        """Stop serving, for everyone, the components with one of ``tags`` (also those
+        registered later), or those named; a session may still be shown them with
+        ``ctx.enable_components(...)``."""
+        from mcpkit.compat.fastmcp._visibility import set_global
+
+        set_global(self.native, False, names, tags, components, **criteria)
+        return self
+
+    def add_transform(self, transform: Any) -> None:
+        """Apply a ``fastmcp.server.transforms`` transform (``PromptsAsTools(mcp)``,
+        ``ResourcesAsTools(mcp)``); any other is refused with NotImplementedError."""
+        from mcpkit.compat.fastmcp.server.transforms import Transform
+
+        if not isinstance(transform, Transform):
+            raise NotImplementedError(f"{type(transform).__name__} is not supported on mcpkit")
+        transform.install(self)
 
     def _add_tool(
         self,
@@ -228,9 +274,10 @@ class FastMCP(MCPServer[Any]):
             meta=_meta(meta, tags),
             output_schema=output_schema,
             structured_output=structured,
+            tags=tags or None,
         )
         adapted = adapt(fn, Context, self._context, around=self._failures(tool_name))
-        entry = self.native.tools.add(adapted, options)
+        entry = self.native.registration.add_tool(adapted, options)
         entry.__class__ = FastToolEntry
         if not (description or doc.description):
             entry.definition.pop("description", None)
@@ -278,16 +325,19 @@ class FastMCP(MCPServer[Any]):
             raise TypeError("Use @mcp.resource('uri'), not @mcp.resource")
 
         def decorator(fn: F) -> F:
-            self.native.resources.add(
+            self.native.registration.add_resource(
                 adapt(fn, Context, self._context, around=_resource_value),
                 uri,
-                name=name or fn.__name__,
-                title=title,
-                description=description,
-                mime_type=mime_type or "text/plain",
-                icons=icons,
-                annotations=annotations,
-                meta=_meta(meta, tags),
+                {
+                    "name": name or fn.__name__,
+                    "title": title,
+                    "description": description,
+                    "mime_type": mime_type or "text/plain",
+                    "icons": icons,
+                    "annotations": annotations,
+                    "meta": _meta(meta, tags),
+                    "tags": tags or None,
+                },
             )
             return fn
 
@@ -311,13 +361,16 @@ class FastMCP(MCPServer[Any]):
 
         def register(fn: F, prompt_name: str | None) -> F:
             doc = parse_docstring(fn)
-            entry = self.native.prompts.add(
+            entry = self.native.registration.add_prompt(
                 adapt(fn, Context, self._context),
-                name=prompt_name,
-                title=title,
-                description=description or doc.description or "",
-                icons=icons,
-                meta=_meta(meta, tags),
+                {
+                    "name": prompt_name,
+                    "title": title,
+                    "description": description or doc.description or "",
+                    "icons": icons,
+                    "meta": _meta(meta, tags),
+                    "tags": tags or None,
+                },
             )
             if not (description or doc.description):
                 entry.definition.pop("description", None)
@@ -358,11 +411,6 @@ class FastMCP(MCPServer[Any]):
             http["legacy_sse"] = True
         self._http = self.native.http_app(route, **http)
         return self._http
-
-
-def _default_title(name: str) -> str:
-    """fastmcp's title for a tool named ``name``: ``get_user-id`` -> ``Get User Id``."""
-    return name.replace("_", " ").replace("-", " ").title()
 
 
 def _union_with_text(returns: Any) -> bool:

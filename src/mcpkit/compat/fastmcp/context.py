@@ -3,17 +3,54 @@
 
 from __future__ import annotations
 
+import uuid
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
+
+import pydantic_core
 
 from mcpkit.compat.mcp.server.mcpserver.context import Context as _McpContext
 from mcpkit.compat.mcp.server.mcpserver.context import ReadResourceContents
 
 if TYPE_CHECKING:
     from mcpkit.compat.fastmcp._server import FastMCP
+    from mcpkit.server.context import Context as NativeContext
     from mcpkit.server.elicitation import ElicitationResult
 
 __all__ = ["Context", "ResourceResult"]
+
+#: How long fastmcp keeps a state value (seconds).
+_STATE_TTL: Final = 86400
+#: What the state keys of fastmcp's API start with in the caller's ``ctx.state``.
+_STATE: Final = "fastmcp:"
+#: The values kept for one request only, with the request context they belong to.
+_PER_REQUEST: ContextVar[tuple[Any, dict[str, Any]] | None] = ContextVar(
+    "fastmcp_request_state", default=None
+)
+
+
+def _session_scope(native: NativeContext[Any]) -> str | None:
+    """The 2025 session of ``native``'s request (None: a request without one)."""
+    if native.envelope is not None:
+        return None
+    session = native.session
+    info = session.transport.info
+    if info.session_id is not None:
+        return info.session_id
+    if info.kind in ("stdio", "memory"):
+        return session.task_owner_key
+    return None
+
+
+def _request_scope(native: NativeContext[Any]) -> dict[str, Any]:
+    """What is kept for ``native``'s request alone."""
+    rctx = native.request_context
+    found = _PER_REQUEST.get()
+    if found is None or found[0] is not rctx:
+        found = (rctx, {})
+        _PER_REQUEST.set(found)
+    return found[1]
 
 
 @dataclass
@@ -38,9 +75,100 @@ class Context(_McpContext[Any, Any]):
         return self.native.lifespan
 
     @property
-    def session_id(self) -> str | None:
-        """Not exposed (None)."""
-        return None
+    def session_id(self) -> str:
+        """The identifier of this connection: the HTTP session's id, else one kept for the
+        connection (stdio); on a request without a session (2026-07-28, stateless HTTP),
+        one for this request only, as fastmcp's."""
+        scope = _session_scope(self.native)
+        if scope is not None:
+            return scope
+        made: str = _request_scope(self.native).setdefault("", uuid.uuid4().hex)
+        return made
+
+    @property
+    def transport(self) -> str | None:
+        """``"stdio"`` or ``"streamable-http"`` (None in process)."""
+        kind = self.native.session.transport.info.kind
+        return {"stdio": "stdio", "http": "streamable-http"}.get(kind)
+
+    # -- state --------------------------------------------------------------------------------
+
+    async def set_state(self, key: str, value: Any, *, serializable: bool = True) -> None:
+        """Keep ``value`` under ``key`` for this session (a day), as fastmcp does: for the
+        whole 2025 session (stdio, or Streamable HTTP with a session), for this request
+        alone where there is no session (2026-07-28, stateless HTTP). The value must be
+        JSON-serializable (read back in its JSON form); ``serializable=False`` keeps any
+        value for this request only."""
+        scoped = _request_scope(self.native)
+        if not serializable:
+            scoped[_STATE + key] = value
+            return
+        scoped.pop(_STATE + key, None)
+        try:
+            data = pydantic_core.to_jsonable_python(value)
+        except pydantic_core.PydanticSerializationError as exc:
+            raise TypeError(
+                f"Value for state key {key!r} is not serializable. "
+                f"Use set_state({key!r}, value, serializable=False) to store "
+                "non-serializable values. Note: non-serializable state is "
+                "request-scoped and will not persist across requests."
+            ) from exc
+        if _session_scope(self.native) is None:
+            scoped[_STATE + key] = data
+            return
+        await self.native.state.set(_STATE + key, data, ttl=_STATE_TTL)
+
+    async def get_state(self, key: str) -> Any:
+        """The value :meth:`set_state` kept under ``key`` (None when there is none)."""
+        scoped = _request_scope(self.native)
+        if _STATE + key in scoped:
+            return scoped[_STATE + key]
+        if _session_scope(self.native) is None:
+            return None
+        return await self.native.state.get(_STATE + key)
+
+    async def delete_state(self, key: str) -> None:
+        """Forget the value kept under ``key``."""
+        _request_scope(self.native).pop(_STATE + key, None)
+        if _session_scope(self.native) is not None:
+            await self.native.state.delete(_STATE + key)
+
+    # -- visibility ---------------------------------------------------------------------------
+
+    async def enable_components(
+        self,
+        *,
+        names: set[str] | None = None,
+        tags: set[str] | None = None,
+        components: set[str] | None = None,
+        **criteria: Any,
+    ) -> None:
+        """Show the components named (tool and prompt names, resource URIs, URI
+        templates), or those with one of ``tags``, of ``components`` (``"tool"``,
+        ``"resource"``, ``"template"``, ``"prompt"``), to this session only; it is sent
+        the list-changed notifications."""
+        from mcpkit.compat.fastmcp._visibility import session_rule
+
+        await session_rule(self.native, True, names, tags, components, **criteria)
+
+    async def disable_components(
+        self,
+        *,
+        names: set[str] | None = None,
+        tags: set[str] | None = None,
+        components: set[str] | None = None,
+        **criteria: Any,
+    ) -> None:
+        """Hide components from this session only (see :meth:`enable_components`)."""
+        from mcpkit.compat.fastmcp._visibility import session_rule
+
+        await session_rule(self.native, False, names, tags, components, **criteria)
+
+    async def reset_visibility(self) -> None:
+        """Drop this session's rules: it sees what everyone sees again."""
+        from mcpkit.compat.fastmcp._visibility import reset
+
+        await reset(self.native)
 
     @property
     def client_id(self) -> str | None:

@@ -1,0 +1,84 @@
+"""fastmcp's namespacing of a mounted server: tools and prompts ``<namespace>_<name>``,
+resources and templates ``<scheme>://<namespace>/<path>``, and a tool's generated title
+following its namespaced name, served by mcpkit's mounting (:mod:`mcpkit.server.mount`)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from mcpkit.server.mount import Kind, Mount
+
+if TYPE_CHECKING:
+    from mcpkit.jsonrpc import JSONObject
+    from mcpkit.server.session import ServerRequestContext
+
+__all__ = ["FastMount", "default_title"]
+
+_URI = re.compile(r"^([^:]+://)(.*?)$", re.DOTALL)
+
+
+def default_title(name: str) -> str:
+    """fastmcp's title for a tool named ``name``: ``get_user-id`` -> ``Get User Id``."""
+    return name.replace("_", " ").replace("-", " ").title()
+
+
+class FastMount(Mount):
+    """A mount named as fastmcp names it (see the module)."""
+
+    def uri(self, local: str) -> str:
+        """``weather://forecast`` -> ``weather://<namespace>/forecast`` (a URI without
+        ``://`` stays as it is)."""
+        if not self.prefix:
+            return local
+        match = _URI.match(local)
+        return f"{match[1]}{self.prefix}/{match[2]}" if match else local
+
+    def local_uri(self, uri: str) -> str | None:
+        """The child's URI behind ``uri`` (None: not in this namespace)."""
+        if not self.prefix:
+            return uri
+        match = _URI.match(uri)
+        if match is None:
+            return uri
+        head = f"{self.prefix}/"
+        return f"{match[1]}{match[2][len(head) :]}" if match[2].startswith(head) else None
+
+    async def list_all(self, kind: Kind, rctx: ServerRequestContext) -> list[JSONObject]:
+        """The child's list in the parent's names; a tool's title made from its name is
+        made from its namespaced name."""
+        items = await super().list_all(kind, rctx)
+        if kind == "tools" and self.name_prefix:
+            for item in items:
+                name = item["name"]
+                local = name[len(self.name_prefix) :]
+                if item.get("title") == default_title(local):
+                    item["title"] = default_title(name)
+        return items
+
+
+def mount_args(args: tuple[Any, ...], options: dict[str, Any]) -> tuple[Any, str | None]:
+    """The server and namespace of a ``mount`` call, in any of fastmcp's spellings:
+    ``mount(server, namespace=...)`` (4.x), ``mount(server, prefix=...)`` and
+    ``mount(prefix, server)`` (2.x)."""
+    options = dict(options)
+    server = options.pop("server", None)
+    namespace = options.pop("namespace", None)
+    prefix = options.pop("prefix", None)
+    if options.pop("tool_names", None):
+        raise NotImplementedError("mount(..., tool_names=...) is not supported on mcpkit")
+    rest = list(args)
+    if rest and isinstance(rest[0], str):  # 2.x: mount(prefix, server)
+        prefix = rest.pop(0)
+    if server is None and rest:
+        server = rest.pop(0)
+    if rest and namespace is None:
+        namespace = rest.pop(0)
+    if rest:
+        raise TypeError("mount() takes a server and a namespace")
+    unknown = set(options) - {"as_proxy"}
+    if unknown:
+        raise TypeError(f"mount() got unexpected keyword arguments: {', '.join(sorted(unknown))}")
+    if server is None:
+        raise TypeError("mount() needs the server to mount")
+    return server, namespace if namespace is not None else prefix
