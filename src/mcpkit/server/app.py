@@ -65,9 +65,9 @@ from mcpkit.server.registration import (
 from mcpkit.server.registration import normalize_tags as tags_of
 from mcpkit.server.resources import ResourceRegistry
 from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
-from mcpkit.server.state import DEFAULT_STATE_TTL
 from mcpkit.server.state import MAX_VALUE_BYTES as MAX_STATE_BYTES
 from mcpkit.server.state import check_ttl as check_state_ttl
+from mcpkit.server.state_store import DEFAULT_STATE_TTL
 from mcpkit.server.tool_options import ToolKwargs, ToolOptions, item_hints
 from mcpkit.server.tools import ToolRegistry, check_timeout, wire_dict
 from mcpkit.session import NotificationHandler
@@ -88,7 +88,7 @@ if TYPE_CHECKING:
     from mcpkit.server.openapi import Route
     from mcpkit.server.request_state import KeyRing, RequestStateSealer
     from mcpkit.server.skills import FileSource, Skill, SkillRegistry
-    from mcpkit.server.state import StateStore
+    from mcpkit.server.state_store import StateStore
     from mcpkit.server.tasks import TaskManager
     from mcpkit.server.tool_search import ToolSearch
     from mcpkit.server.tools import ToolEntry
@@ -365,7 +365,7 @@ class Server(Generic[LifespanT]):
         Redis when the server has one, else this process's memory; made on first use."""
         store = self._state_store
         if store is None:
-            from mcpkit.server.state import MemoryStateStore, RedisStateStore
+            from mcpkit.server.state_store import MemoryStateStore, RedisStateStore
 
             backend = self.store_backend
             store = self._state_store = (

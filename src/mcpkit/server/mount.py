@@ -424,7 +424,7 @@ class _Mounts:
         parent.declared = parent.declared | frozenset(features) | child.declared
         if child.store_backend is None and child._state_store is None:
             # ctx.state and per-caller visibility of the child live in the parent's store
-            from mcpkit.server.state import NamespacedStateStore
+            from mcpkit.server.state_store import NamespacedStateStore
 
             child.state_store = NamespacedStateStore(parent, f"{entry.prefix or child.name}\x1f")
             if parent.session_visibility:
@@ -436,7 +436,7 @@ class _Mounts:
     def remove(self, entry: Mount) -> None:
         if entry in self.mounts:
             self.mounts.remove(entry)
-            from mcpkit.server.state import NamespacedStateStore
+            from mcpkit.server.state_store import NamespacedStateStore
 
             if isinstance(entry.server._state_store, NamespacedStateStore):
                 entry.server._state_store = None  # its own store again, made on first use

@@ -68,7 +68,7 @@ if TYPE_CHECKING:
     from mcpkit.server.invoke import UserFunction
     from mcpkit.server.limiter import ConcurrencyLimiter
     from mcpkit.server.request_state import RequestStateSealer
-    from mcpkit.server.state import StateStore
+    from mcpkit.server.state_store import StateStore
     from mcpkit.tasks.receiver import TaskReceiver
     from mcpkit.types import Root
     from mcpkit.versions import ProtocolVersion

@@ -54,7 +54,7 @@ from mcpkit.server.caching import CacheHints
 from mcpkit.server.components import normalize_tags
 from mcpkit.server.registries import Registries
 from mcpkit.server.resources import not_found
-from mcpkit.server.state import StateHolder
+from mcpkit.server.state_store import StateHolder
 
 if TYPE_CHECKING:
     from mcpkit.bus import BusRelay
