@@ -12,9 +12,10 @@ order), so concurrent callers are pipelined on the wire for free.
 Only for one server reached by ``redis://`` or ``unix://`` without TLS or URL options
 (:meth:`Lane.for_url` is None otherwise, and the backend runs batches through the
 ``redis.asyncio`` pipeline instead: a Redis Cluster, ``rediss://``). Failures: a connect
-longer than ``connect_timeout`` or replies later than ``command_timeout`` fail the
-batch with ``redis.exceptions.ConnectionError`` / ``TimeoutError`` (the connection is then
-dropped: every batch waiting on it fails alike); the next batch connects again.
+longer than ``connect_timeout`` fails the batch with ``redis.exceptions.ConnectionError``;
+a batch still unanswered ``command_timeout`` after it was sent (noticed within half of it
+more) with ``redis.exceptions.TimeoutError``. Either drops the connection (every batch
+waiting on it fails alike); the next batch connects again.
 """
 
 from __future__ import annotations
@@ -36,15 +37,21 @@ _PLAIN: Final = frozenset({"host", "port", "db", "username", "password", "path"}
 
 
 class _Wire(asyncio.Protocol):
-    """One connection: replies go, in order, to the batches waiting for them."""
+    """One connection: replies go, in order, to the batches waiting for them. A batch
+    unanswered ``timeout`` seconds after it was sent fails the connection (checked every
+    half of it: one timer per connection, none per batch)."""
 
-    def __init__(self) -> None:
+    def __init__(self, timeout: float) -> None:
         self.reader = hiredis.Reader(replyError=ResponseError)
-        self.waiting: collections.deque[tuple[asyncio.Future[list[Any]], int, list[Any]]] = (
+        #: (future, replies expected, replies so far, when sent) per batch, oldest first.
+        self.waiting: collections.deque[tuple[asyncio.Future[list[Any]], int, list[Any], float]] = (
             collections.deque()
         )
         self.transport: asyncio.Transport | None = None
         self.closed = False
+        self.timeout = timeout
+        self._loop = asyncio.get_running_loop()
+        self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
@@ -64,7 +71,7 @@ class _Wire(asyncio.Protocol):
             if not waiting:  # nothing asked for it: the stream is out of step
                 self._fail(RedisConnectionError("Unexpected reply from Redis"))
                 return
-            future, count, replies = waiting[0]
+            future, count, replies, _ = waiting[0]
             replies.append(reply)
             if len(replies) == count:
                 waiting.popleft()
@@ -76,19 +83,34 @@ class _Wire(asyncio.Protocol):
 
     def _fail(self, exc: Exception) -> None:
         self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         waiting, self.waiting = self.waiting, collections.deque()
-        for future, _, _ in waiting:
+        for future, _, _, _ in waiting:
             if not future.done():
                 future.set_exception(exc)
         if self.transport is not None:
             self.transport.abort()
 
+    def _check(self) -> None:
+        self._timer = None
+        if not self.waiting or self.closed:
+            return
+        if self.waiting[0][3] + self.timeout <= self._loop.time():
+            self._fail(RedisTimeoutError(f"Redis did not answer within {self.timeout} s"))
+            return
+        self._timer = self._loop.call_later(self.timeout / 2, self._check)
+
     def send(self, commands: list[tuple[Any, ...]]) -> asyncio.Future[list[Any]]:
-        future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        loop = self._loop
+        future: asyncio.Future[list[Any]] = loop.create_future()
         assert self.transport is not None
         pack = hiredis.pack_command
         self.transport.write(b"".join([pack(command) for command in commands]))
-        self.waiting.append((future, len(commands), []))
+        self.waiting.append((future, len(commands), [], loop.time()))
+        if self._timer is None:
+            self._timer = loop.call_later(self.timeout / 2, self._check)
         return future
 
 
@@ -121,19 +143,11 @@ class Lane:
     async def run(self, commands: list[tuple[Any, ...]]) -> list[Any]:
         """The replies to ``commands`` (error replies as ``ResponseError`` values, in
         place); raises ``redis.exceptions.ConnectionError``/``TimeoutError`` when Redis
-        cannot be reached or does not answer within ``command_timeout``."""
+        cannot be reached or does not answer (see the module docstring)."""
         wire = self._wire
         if wire is None or wire.closed:
             wire = await self._connect()
-        future = wire.send(commands)
-        try:
-            async with asyncio.timeout(self.command_timeout):
-                return await future
-        except TimeoutError:
-            wire._fail(RedisTimeoutError("Redis did not answer in time"))
-            raise RedisTimeoutError(
-                f"Redis did not answer within {self.command_timeout} s"
-            ) from None
+        return await wire.send(commands)
 
     async def _connect(self) -> _Wire:
         connecting = self._connecting
@@ -161,14 +175,18 @@ class Lane:
     async def _open(self) -> _Wire:
         loop = asyncio.get_running_loop()
         options = self.options
+
+        def made() -> _Wire:
+            return _Wire(self.command_timeout)
+
         try:
             async with asyncio.timeout(self.connect_timeout):
                 if "path" in options:
-                    _, wire = await loop.create_unix_connection(_Wire, options["path"])
+                    _, wire = await loop.create_unix_connection(made, options["path"])
                 else:
                     host = options.get("host", "localhost")
                     _, wire = await loop.create_connection(
-                        _Wire, host, int(options.get("port", 6379))
+                        made, host, int(options.get("port", 6379))
                     )
         except (OSError, TimeoutError) as exc:
             raise RedisConnectionError(f"Cannot connect to Redis: {exc!r}") from None

@@ -43,6 +43,11 @@ __all__ = ["RedisSessionTransport", "ServedSession", "SessionTable"]
 
 logger = logging.getLogger("mcpkit.redis")
 
+#: Seconds a request stream's registration waits to share the round trip of the stream's
+#: first event (a request answered sooner costs one round trip for both; the priming
+#: event of a slower one is sent this much later).
+PRIME_DELAY: Final = 0.005
+
 _BUS_METHODS: Final = frozenset(
     {
         "notifications/tools/list_changed",
@@ -113,6 +118,8 @@ class RedisSessionTransport(HttpSessionTransport):
         self._tails: dict[str, list[Tail]] = {}
         self._ops: list[tuple[Callable[[Batch], None], Callable[[Any], None] | None]] = []
         self._flushing = False
+        #: A deferred write waits for its timer (see ``_enqueue``).
+        self._deferred = False
         self._subscribed = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self.synced: tuple[int, frozenset[str]] = (0, frozenset())
@@ -154,10 +161,28 @@ class RedisSessionTransport(HttpSessionTransport):
         task.add_done_callback(self._tasks.discard)
 
     def _enqueue(
-        self, add: Callable[[Batch], None], done: Callable[[Any], None] | None = None
+        self,
+        add: Callable[[Batch], None],
+        done: Callable[[Any], None] | None = None,
+        *,
+        defer: bool = False,
     ) -> None:
+        """Queue a write for the session's next round trip; ``defer``: it may wait up to
+        ``PRIME_DELAY`` for another write to share that round trip."""
         self._ops.append((add, done))
-        if not self._flushing:
+        if self._flushing:
+            return
+        if defer:
+            if not self._deferred:
+                self._deferred = True
+                asyncio.get_running_loop().call_later(PRIME_DELAY, self._flush_deferred)
+            return
+        self._flushing = True
+        self.spawn(self._flush())
+
+    def _flush_deferred(self) -> None:
+        self._deferred = False
+        if self._ops and not self._flushing:
             self._flushing = True
             self.spawn(self._flush())
 
@@ -270,7 +295,8 @@ class RedisSessionTransport(HttpSessionTransport):
             if priming and tail.live and tail.last == 0:
                 conn.push(sse.encode_event(None, f"{key}-0", retry=self.retry_ms))
 
-        self._enqueue(add, done)
+        # A quick answer registers its stream in the round trip of its first event.
+        self._enqueue(add, done, defer=True)
 
     def delivered(self, key: str, seq: int) -> None:
         """A standalone event reached a live GET connection: a later fresh GET starts
