@@ -23,6 +23,7 @@ import contextlib
 import functools
 import inspect
 import logging
+import operator
 import os
 from collections.abc import (
     AsyncIterator,
@@ -93,10 +94,15 @@ if TYPE_CHECKING:
     from mcpkit.server.tool_search import ToolSearch
     from mcpkit.server.tools import ToolEntry
     from mcpkit.server.transforms import ArgTransform, Wrap
+    from mcpkit.transports.http.event_store import EventStore
     from mcpkit.transports.http.health import ObservabilityApp
+    from mcpkit.transports.http.host import MemorySessionHost, SessionHost
+    from mcpkit.transports.http.host_origin import HostOriginMiddleware
     from mcpkit.transports.http.options import HttpServerOptions, HttpSettings
     from mcpkit.transports.http.routes import CustomRoutes
+    from mcpkit.transports.http.served import ServedApp
     from mcpkit.transports.http.server import Receive, Scope, Send, StreamableHTTPApp
+    from mcpkit.transports.http.session_transport import HttpSessionTransport
 else:  # optional features (tasks in either design): loaded on first use
     components_feature = lazy_module("mcpkit.server.components", globals(), "components_feature")
     tasks_core = lazy_module("mcpkit.tasks", globals(), "tasks_core")
@@ -1399,10 +1405,44 @@ class _StartupFailed(Exception):
 class ServerHTTPApp:
     """What :meth:`Server.http_app` returns: the :class:`StreamableHTTPApp` serving the server
     (``app``), wrapped to enter the server's lifespan on ``lifespan.startup`` (and leave it on
-    shutdown); everything else passes straight through, and so do the inner app's attributes.
+    shutdown); everything else passes straight through, and so do the inner app's attributes
+    (``sessions``, ``options``, ``max_body_size``, ``terminate_session``, ...: read from
+    ``app``, and those the inner app lets be assigned assigned there).
 
     Mounted inside another app it gets no lifespan events: pass :meth:`lifespan` to the host
     (``Starlette(..., lifespan=asgi.lifespan)``, ``FastAPI(lifespan=asgi.lifespan)``)."""
+
+    if TYPE_CHECKING:
+        # Forwarded to ``app`` by the properties made below the class (no __getattr__: it
+        # would keep CPython from specializing this class's own attribute reads, which
+        # every request makes). The settings of ``options`` are forwarded too, untyped.
+        options: HttpServerOptions
+        session_factory: Callable[[Transport], Any]
+        shared: Any
+        auth: Any
+        path: str
+        stateless: bool
+        json_response: bool
+        event_store: EventStore | None
+        host_origin: HostOriginMiddleware
+        allowed_hosts: Any
+        allowed_origins: Any
+        table: MemorySessionHost
+        host: SessionHost
+        supported_names: dict[str, ProtocolVersion]
+        shutting_down: bool
+        shutdown_hooks: list[Callable[[], None]]
+        shutdown_grace: float
+        legacy: Any
+        sessions: dict[str, HttpSessionTransport]
+        session_idle_timeout: float | None
+        initialize_timeout: float | None
+        modern_versions: tuple[ProtocolVersion, ...]
+
+        def served_app(self) -> ServedApp | None: ...
+        async def start_shared(self) -> None: ...
+        async def terminate_session(self, session_id: str) -> bool: ...
+        def close_streams(self) -> None: ...
 
     def __init__(self, app: StreamableHTTPApp, server: Server[Any], gate: Any = None) -> None:
         self.app = app
@@ -1418,9 +1458,6 @@ class ServerHTTPApp:
         self.startup_error: Exception | None = None
         # At shutdown listen streams end first, each answering its closing result.
         app.shutdown_hooks.append(server.relay.end_listens)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.app, name)
 
     @property
     def probes(self) -> ObservabilityApp | None:
@@ -1516,3 +1553,84 @@ class ServerHTTPApp:
             await send({"type": "lifespan.startup.failed", "message": ""})
         finally:
             await stack.aclose()
+
+
+#: The attributes of :class:`StreamableHTTPApp` a :class:`ServerHTTPApp` forwards: its data
+#: (read from and assigned to the inner app; a read-only one stays read-only) ...
+_FORWARDED_DATA = (
+    "options",
+    "session_factory",
+    "shared",
+    "auth",
+    "path",
+    "stateless",
+    "json_response",
+    "event_store",
+    "host_origin",
+    "allowed_hosts",
+    "allowed_origins",
+    "table",
+    "host",
+    "supported_names",
+    "modern_streams",
+    "disconnect_watch",
+    "shutting_down",
+    "shutdown_hooks",
+    "shutdown_grace",
+    "legacy",
+    "sessions",
+    "session_idle_timeout",
+    "initialize_timeout",
+    "modern_versions",
+    # the settings of ``options``, read-only properties of the inner app
+    "dns_rebinding_protection",
+    "max_body_size",
+    "max_header_bytes",
+    "max_header_count",
+    "body_timeout",
+    "min_body_rate",
+    "body_rate_grace",
+    "max_sessions",
+    "max_sessions_per_client",
+    "sse_retry_ms",
+    "keepalive_interval",
+    "max_stream_buffer",
+    "slow_reader_timeout",
+    "supported_versions",
+    "legacy_sse",
+    "legacy_sse_path",
+    "legacy_messages_path",
+)
+#: ... and its methods (read from the inner app).
+_FORWARDED_METHODS = (
+    "start_shared",
+    "served_app",
+    "session_here",
+    "session_of",
+    "serve_requests",
+    "not_found",
+    "terminate_session",
+    "close_streams",
+    "stream_sse",
+    "cancel_is_quiet",
+    "stream_ended",
+)
+
+
+def _forward(name: str, settable: bool) -> property:
+    get = operator.attrgetter("app." + name)
+    doc = f"``app.{name}`` (see :class:`~mcpkit.transports.http.StreamableHTTPApp`)."
+    if not settable:
+        return property(get, doc=doc)
+
+    def assign(self: ServerHTTPApp, value: Any) -> None:
+        setattr(self.app, name, value)
+
+    return property(get, assign, doc=doc)
+
+
+for _name in _FORWARDED_DATA:
+    setattr(ServerHTTPApp, _name, _forward(_name, True))
+for _name in _FORWARDED_METHODS:
+    setattr(ServerHTTPApp, _name, _forward(_name, False))
+del _name
