@@ -19,11 +19,22 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from mcpkit.auth.server import AccessToken
 
-__all__ = ["Headers", "HttpRequest", "current_http_request", "serving"]
+__all__ = [
+    "Headers",
+    "HttpRequest",
+    "current_http_request",
+    "scope_var",
+    "serving",
+    "stop_serving",
+]
 
 _scope: contextvars.ContextVar[MutableMapping[str, Any] | None] = contextvars.ContextVar(
     "mcpkit_http_scope", default=None
 )
+#: The ASGI scope of the HTTP request being served in this context (None: none). The
+#: Streamable HTTP app sets and resets it itself (what :func:`serving` and
+#: :func:`stop_serving` do, without their two calls on every request).
+scope_var = _scope
 
 #: Header values not shown by ``repr`` (credentials).
 _SECRET = frozenset({"authorization", "cookie", "proxy-authorization", "x-api-key", "dpop"})

@@ -21,9 +21,10 @@ from operator import attrgetter
 from typing import Any, Final
 
 from mcpkit._loop import running_loop
-from mcpkit.http_request import serving, stop_serving
+from mcpkit.http_request import scope_var
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, RequestId
 from mcpkit.owner import principal as current_owner
+from mcpkit.owner import token_var
 from mcpkit.session import ServerSession
 from mcpkit.transports.base import Transport
 from mcpkit.transports.http import sse
@@ -69,6 +70,13 @@ SessionFactory = Callable[[Transport], ServerSession]
 
 #: JSON-RPC error code in the body of 404 answers for unknown or ended sessions.
 SESSION_NOT_FOUND: Final = -32001
+
+
+#: :func:`mcpkit.http_request.serving` and ``stop_serving``, bound once.
+_serving = scope_var.set
+_stop_serving = scope_var.reset
+#: :func:`mcpkit.owner.current_token`, bound once.
+_current_token = token_var.get
 
 
 def _end_all(streams: list[ModernRequestTransport]) -> None:
@@ -236,8 +244,9 @@ class StreamableHTTPApp:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind == "http":
-            # Handlers of what this request carries read it as ctx.request.
-            mark = serving(scope)
+            # Handlers of what this request carries read it as ctx.request (serving(scope),
+            # inline).
+            mark = _serving(scope)
             options = self.options
             try:
                 if self.auth is not None:
@@ -260,7 +269,7 @@ class StreamableHTTPApp:
                     return
                 await self._route(scope, h, receive, send)
             finally:
-                stop_serving(mark)
+                _stop_serving(mark)
         elif kind == "lifespan":
             await self._lifespan(receive, send)
 
@@ -404,12 +413,10 @@ class StreamableHTTPApp:
         POST of a session not shared between replicas). ``posting``: a session not yet
         started takes no message."""
         transport = self.table.sessions.get(sid)  # what _usable says, inline (hot path)
-        if (
-            transport is None
-            or transport.closed
-            or (posting and transport.sink is None)
-            or transport.owner != current_owner()
-        ):
+        if transport is None or transport.closed or (posting and transport.sink is None):
+            return None
+        token = _current_token()  # the owner check: current_owner(), inline
+        if transport.owner != (None if token is None else token.owner_key):
             return None
         transport.established = True
         return transport
