@@ -73,6 +73,9 @@ CASES: dict[str, tuple[str, list[str], list[dict[str, Any]]]] = {
             LIST,
             {**call("greet"), "answer": {"value": "Ada"}},
             {**call("survey"), "answer": {"favorite_color": "teal", "lucky_number": 7}},
+            failing({**call("survey"), "answer": {"favorite_color": "teal", "lucky_number": "x"}}),
+            failing({**call("survey"), "answer": {"favorite_color": "teal"}}),
+            failing({**call("greet"), "answer": {"value": 3}}),
         ],
     ),
     "testing_demo_server.py": (
@@ -81,6 +84,9 @@ CASES: dict[str, tuple[str, list[str], list[dict[str, Any]]]] = {
         [
             LIST,
             call("add", a=1, b=2),
+            failing(call("add", a="one", b=2)),
+            failing(call("add", a=1)),
+            failing(call("add", a=1, b=2, c=3)),
             call("greet", name="Ada"),
             call("async_multiply", x=1.5, y=2),
             read("demo://info"),

@@ -9,7 +9,7 @@ import pytest
 from pydantic import BaseModel, Field
 
 from mcpkit import Context, Server
-from mcpkit.server.elicitation import ElicitationError, requested_schema
+from mcpkit.server.elicitation import ElicitationError, parse_result, requested_schema
 from mcpkit.server.sampling import check_tool_messages
 from tests.server.helpers import call, connected, text
 
@@ -288,6 +288,26 @@ def test_requested_schema_rejects_what_the_spec_does_not_allow() -> None:
             requested_schema(schema)
     with pytest.raises(ElicitationError):
         requested_schema(int)
+
+
+def test_a_refused_answer_keeps_its_content() -> None:
+    """The error about an answer the schema refuses carries that answer (a compat layer
+    judges it by its SDK's rules); an answer that fits is the result."""
+
+    class Age(BaseModel):
+        age: int
+
+    schema = {"type": "object", "properties": {"age": {"type": "integer"}}}
+    for given in (schema, Age):
+        with pytest.raises(ElicitationError, match="does not match") as refused:
+            parse_result({"action": "accept", "content": {"age": "old"}}, given, schema)
+        assert refused.value.content == {"age": "old"}
+    assert parse_result({"action": "accept", "content": {"age": 3}}, schema, schema).data == {
+        "age": 3
+    }
+    with pytest.raises(ElicitationError, match="malformed") as malformed:
+        parse_result({"action": "maybe"}, schema, schema)
+    assert malformed.value.content is None
 
 
 async def test_elicitation_needs_a_version_that_has_it(wire: Any) -> None:

@@ -49,6 +49,8 @@ class ElicitationError(McpkitError, ValueError):
     (``validation_error``: pydantic's error when a model's validation refused it)."""
 
     validation_error: Exception | None = None
+    #: The content of the answer refused (None: not a refused answer).
+    content: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,14 +163,17 @@ def parse_result(result: Any, schema: Any, requested: dict[str, Any]) -> Elicita
                 f"The user's answer does not match the requested schema: {validation_message(exc)}"
             )
             error.validation_error = exc  # pydantic's own report, for who wants its text
+            error.content = content
             raise error from None
         return ElicitationResult("accept", data, content)
     validator = compile_schema(requested)
     if not validator.is_valid(content):
-        raise ElicitationError(
+        refused = ElicitationError(
             "The user's answer does not match the requested schema: "
             + "; ".join(validator.errors(content, limit=3))
         )
+        refused.content = content
+        raise refused
     return ElicitationResult("accept", content, content)
 
 

@@ -189,6 +189,11 @@ class ToolEntry:
         """True when ``execution.taskSupport`` is ``optional`` or ``required``."""
         return self.task_support == "optional" or self.task_support == "required"
 
+    def invalid_arguments(self, error: ArgumentsError, arguments: Any) -> str:
+        """The text answering a call whose ``arguments`` the schema refused with ``error``
+        (a compat layer words it as the SDK it serves does)."""
+        return f"Invalid arguments for tool '{self.name}': {error}"
+
     def to_result(self, value: Any) -> JSONObject:
         """The ``CallToolResult`` dict for a return value."""
         output = self.output
@@ -439,7 +444,7 @@ class ToolRegistry:
         try:
             kwargs = entry.signature.validate(arguments)
         except ArgumentsError as exc:
-            message = f"Invalid arguments for tool '{entry.name}': {exc}"
+            message = entry.invalid_arguments(exc, arguments)
             version = request.session.protocol_version
             if version is None or version.input_errors_as_tool_results:
                 return error_result(message)

@@ -4,11 +4,13 @@ lifespan, ``run`` and ``http_app``, registering on a :class:`mcpkit.Server`
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+import pydantic
 import pydantic_core
 
 from mcpkit._defaults import DEFAULT
@@ -18,6 +20,7 @@ from mcpkit.compat._adapt import (
     adapt,
     answer_unknown_tools,
     compact_json_text,
+    context_parameter,
     failures_as_results,
     official_content,
     resolved_hints,
@@ -31,6 +34,7 @@ from mcpkit.compat.mcp.server.mcpserver.server import MCPServer, _http_options
 from mcpkit.jsonrpc import JSONObject
 from mcpkit.server.app import ServerHTTPApp
 from mcpkit.server.context import Context as NativeContext
+from mcpkit.server.schema import ArgumentsError
 from mcpkit.server.tool_options import ToolOptions
 from mcpkit.server.tools import error_result
 
@@ -44,6 +48,17 @@ class FastToolEntry(CompatToolEntry):
     ``_meta.fastmcp.wrap_result`` when the value was wrapped as ``{"result": ...}``."""
 
     __slots__ = ()
+
+    def invalid_arguments(self, error: ArgumentsError, arguments: Any) -> str:
+        """pydantic's text for arguments the tool's function refuses, as fastmcp answers
+        (``1 validation error for call[<function>]...``)."""
+        original = getattr(self.function.fn, "__compat_original__", None)
+        if original is not None and isinstance(arguments, dict):
+            try:
+                arguments_adapter(original).validate_python(arguments)
+            except pydantic.ValidationError as exc:
+                return str(exc)
+        return super().invalid_arguments(error, arguments)
 
     def to_result(self, value: Any) -> dict[str, Any]:
         """The ``CallToolResult`` dict for a return value."""
@@ -411,6 +426,29 @@ class FastMCP(MCPServer[Any]):
             http["legacy_sse"] = True
         self._http = self.native.http_app(route, **http)
         return self._http
+
+
+@functools.cache
+def arguments_adapter(fn: Callable[..., Any]) -> pydantic.TypeAdapter[Any]:
+    """pydantic's validator of ``fn``'s arguments, its Context parameters left out, as
+    fastmcp validates a call (made once per function, when a call is refused)."""
+    sig = inspect.signature(fn)
+    hints = resolved_hints(fn)
+    params = [
+        p.replace(annotation=hints.get(name, p.annotation))
+        for name, p in sig.parameters.items()
+        if name != context_parameter(fn, Context)
+    ]
+
+    def call(*args: Any, **kwargs: Any) -> None:
+        """Only its signature is read."""
+
+    call.__name__ = call.__qualname__ = fn.__name__
+    call.__signature__ = sig.replace(  # type: ignore[attr-defined]
+        parameters=params, return_annotation=inspect.Signature.empty
+    )
+    call.__annotations__ = {p.name: p.annotation for p in params if p.annotation is not p.empty}
+    return pydantic.TypeAdapter(cast("Any", call))
 
 
 def _union_with_text(returns: Any) -> bool:

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 import pydantic_core
+from pydantic import BaseModel
 
 from mcpkit.compat.mcp.server.mcpserver.context import Context as _McpContext
 from mcpkit.compat.mcp.server.mcpserver.context import ReadResourceContents
@@ -235,18 +237,44 @@ class Context(_McpContext[Any, Any]):
             adapter: Any = TypeAdapter(response_type)  # a dataclass, a TypedDict
             schema: dict[str, Any] = adapter.json_schema()
             schema.pop("title", None)
-            answer = await self.native.elicit(message, schema)
+            answer = await _answer(self.native, message, schema)
             if answer.action != "accept":
                 return answer
             value: Any = adapter.validate_python(answer.content or {})
             return ElicitationResult("accept", value, answer.content)
         schema, value_type = wrapped
-        answer = await self.native.elicit(message, schema)
+        answer = await _answer(self.native, message, schema)
         if answer.action != "accept":
             return answer
         content = answer.content or {}
-        value = TypeAdapter(value_type).validate_python(content.get("value"))
+        value = _scalar_model(value_type).model_validate(content).value  # type: ignore[attr-defined]
         return ElicitationResult("accept", value, content)
+
+
+async def _answer(
+    native: NativeContext[Any], message: str, schema: dict[str, Any]
+) -> ElicitationResult[Any]:
+    """The user's answer to ``schema``, its content judged by pydantic (the caller
+    validates it) rather than by the schema, as fastmcp judges it: an answer the schema
+    refuses is accepted with its content."""
+    from mcpkit.server.elicitation import ElicitationError, ElicitationResult
+
+    try:
+        return await native.elicit(message, schema)
+    except ElicitationError as exc:
+        if exc.content is None:
+            raise
+        return ElicitationResult("accept", dict(exc.content), dict(exc.content))
+
+
+@functools.cache
+def _scalar_model(value_type: Any) -> type[BaseModel]:
+    """The one-field model fastmcp validates a scalar answer with (its name appears in
+    pydantic's error text)."""
+    from pydantic import create_model
+
+    model: type[BaseModel] = create_model("ScalarElicitationType", value=(value_type, ...))
+    return model
 
 
 def _value_schema(response_type: Any) -> tuple[dict[str, Any], Any] | None:
