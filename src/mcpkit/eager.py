@@ -14,12 +14,27 @@ timeout).
 
 from __future__ import annotations
 
-from collections.abc import Coroutine, Generator
+import asyncio
+from collections.abc import Callable, Coroutine, Generator
 from typing import Any, Generic, TypeVar
 
-__all__ = ["Resume", "resume"]
+__all__ = ["Handoff", "Resume", "resume"]
 
 T = TypeVar("T")
+
+
+class Handoff(asyncio.Future[T]):
+    """A future whose producer, having settled it on the loop thread, calls :attr:`then`
+    (when set) with it at once: a coroutine started outside any task and waiting on it is
+    then continued in place (no task, no loop turn for its wake-up). Whoever sets
+    :attr:`then` drives the waiting coroutine; setting it back to None before the future
+    is settled hands the coroutine to a task instead (:func:`resume`).
+
+    The worker pool of sync handlers (:mod:`mcpkit.server.offload`) settles its results
+    with these; the session engine continues a request served inline this way."""
+
+    #: Called with the future right after it is settled (set on the loop thread).
+    then: Callable[[asyncio.Future[T]], None] | None = None
 
 
 class Resume(Generic[T]):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import logging
 import traceback
 from collections.abc import Awaitable, Callable, Coroutine
@@ -25,7 +26,7 @@ import orjson
 
 from mcpkit import session_clone, versions
 from mcpkit._defaults import DEFAULT
-from mcpkit.eager import resume
+from mcpkit.eager import Handoff, resume
 from mcpkit.envelope import Envelope, parse_request_envelope
 from mcpkit.errors import ConnectionClosed, McpError, RequestTimeout, UnsupportedProtocolVersion
 from mcpkit.jsonrpc import (
@@ -87,6 +88,7 @@ class RequestContext:
 
     __slots__ = (
         "_last_progress",
+        "_parked",
         "cancelled",
         "envelope",
         "meta",
@@ -119,6 +121,11 @@ class RequestContext:
         #: Set when the peer cancelled this request; sync code can poll it.
         self.cancelled = False
         self.task: asyncio.Task[None] | None = None
+        #: (handler coroutine, its context, the Handoff it waits on) while the request,
+        #: served inline, waits on a Handoff with no task (see Session._park).
+        self._parked: tuple[Coroutine[Any, Any, None], contextvars.Context, Handoff[Any]] | None = (
+            None
+        )
         self._last_progress: float | None = None
         #: The task this request runs as (a task-augmented call), else None.
         self.task_id: str | None = None
@@ -544,8 +551,9 @@ class Session:
                 if not pending.future.done():
                     pending.future.set_exception(error)
         for ctx in list(self._in_flight.values()):
-            if ctx.task is not None:
-                ctx.task.cancel()
+            task = self._task_of(ctx)
+            if task is not None:
+                task.cancel()
         self._progress_listeners.clear()
         if self._closed_event is not None:
             self._closed_event.set()
@@ -628,7 +636,7 @@ class Session:
         its task began never ran its own cleanup: it is dropped here)."""
         running = []
         for rid, ctx in list(self._in_flight.items()):
-            task = ctx.task
+            task = self._task_of(ctx)
             if task is None:
                 continue
             if task.done():
@@ -784,12 +792,63 @@ class Session:
                 logger.exception("Serving %r failed", ctx.method)
                 self._done_serving(ctx.request_id)
                 return
-            ctx.task = self._loop.create_task(resume(coro, waiting_on), context=context)
+            if type(waiting_on) is Handoff and waiting_on.then is None:
+                self._park(ctx, coro, context, waiting_on)
+            else:
+                ctx.task = self._loop.create_task(resume(coro, waiting_on), context=context)
         else:
             ctx.task = self._loop.create_task(coro)
         if len(self._in_flight) >= self._max_in_flight and not self._reading_paused:
             self._reading_paused = True
             self.transport.pause_reading()
+
+    def _park(
+        self,
+        ctx: RequestContext,
+        coro: Coroutine[Any, Any, None],
+        context: contextvars.Context,
+        waiting_on: Handoff[Any],
+    ) -> None:
+        """Leave an inline request waiting on ``waiting_on`` (a sync handler's run in a
+        worker thread) with no task: the Handoff continues it in place once settled. A
+        task is made for it only if something needs one meanwhile (its cancellation, the
+        end of the connection: :meth:`_task_of`)."""
+        ctx._parked = (coro, context, waiting_on)
+        waiting_on.then = functools.partial(self._unpark, ctx)
+
+    def _unpark(self, ctx: RequestContext, fut: Handoff[Any]) -> None:
+        """Continue a parked request: what its Handoff calls once settled."""
+        parked = ctx._parked
+        if parked is None:
+            return
+        ctx._parked = None
+        coro, context, _ = parked
+        try:
+            waiting_on = context.run(coro.send, None)
+        except StopIteration:
+            return
+        except asyncio.CancelledError:  # its run was cancelled (the pool shut down)
+            self._settle_cancelled(ctx)
+            return
+        except Exception:  # _serve answers every handler error itself: a bug if here
+            logger.exception("Serving %r failed", ctx.method)
+            self._done_serving(ctx.request_id)
+            return
+        if type(waiting_on) is Handoff and waiting_on.then is None:
+            self._park(ctx, coro, context, waiting_on)
+        else:
+            ctx.task = self._loop.create_task(resume(coro, waiting_on), context=context)
+
+    def _task_of(self, ctx: RequestContext) -> asyncio.Task[None] | None:
+        """The task serving ``ctx``; a parked request (:meth:`_park`) gets one now, going
+        on from where it waits."""
+        parked = ctx._parked
+        if parked is not None:
+            ctx._parked = None
+            coro, context, waiting_on = parked
+            waiting_on.then = None
+            ctx.task = self._loop.create_task(resume(coro, waiting_on), context=context)
+        return ctx.task
 
     async def _serve(
         self, handler: RequestHandler, ctx: RequestContext, batch: _Batch | None
@@ -921,7 +980,7 @@ class Session:
             return  # unknown, finished or not cancellable: ignore, as the spec says
         logger.debug("Request %r cancelled by the peer: %s", rid, params.get("reason"))
         ctx.cancelled = True
-        task = ctx.task
+        task = self._task_of(ctx)
         if task is not None:
             task.cancel()
             task.add_done_callback(lambda _: self._settle_cancelled(ctx))

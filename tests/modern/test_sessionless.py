@@ -5,6 +5,7 @@ prototype as it was; every request that could reach a session still gets one."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import Any
@@ -60,6 +61,19 @@ def _server() -> Server:
     async def limited(text: str) -> str:
         return text
 
+    @server.tool()
+    async def suspends(text: str) -> str:
+        await asyncio.sleep(0)
+        return text
+
+    @server.tool()
+    def sync_echo(text: str) -> str:
+        return text
+
+    @server.tool()
+    def sync_fails(text: str) -> str:
+        raise RuntimeError(f"no {text}")
+
     return server
 
 
@@ -90,7 +104,8 @@ class _Copies:
 
 
 #: (tool, arguments): every outcome of a quick call: a result, structured content, a tool
-#: error, an McpError, a value that cannot be sent, invalid arguments, an unknown tool.
+#: error, an McpError, a value that cannot be sent, invalid arguments, an unknown tool; and
+#: the same of a ``def`` tool (run in the worker pool, no session either).
 CASES = [
     ("echo", {"text": "hi"}),
     ("add", {"a": 2, "b": 3}),
@@ -100,6 +115,9 @@ CASES = [
     ("echo", {"text": 5}),
     ("echo", {}),
     ("nope", {"text": "hi"}),
+    ("sync_echo", {"text": "hi"}),
+    ("sync_fails", {"text": "luck"}),
+    ("sync_echo", {"text": 5}),
 ]
 
 
@@ -174,20 +192,25 @@ async def test_what_may_reach_a_session_gets_one(monkeypatch: pytest.MonkeyPatch
     # A tool with a concurrency limit (its queue may wait).
     status, _, _ = await _post(app, _scope("limited"), _body("limited", {"text": "hi"}))
     assert status == 200 and copies.count == 2
+    # An async tool that suspends (the session path serves what waits on the loop).
+    status, _, _ = await _post(app, _scope("suspends"), _body("suspends", {"text": "hi"}))
+    assert status == 200 and copies.count == 3
     # A client that takes only SSE (its answer is a stream).
     status, answer, _ = await _post(
         app, _scope("echo", accept=b"text/event-stream"), _body("echo", {"text": "hi"})
     )
-    assert status == 200 and answer.startswith(b"event: message") and copies.count == 3
+    assert status == 200 and answer.startswith(b"event: message") and copies.count == 4
     # A malformed envelope and an unsupported version: the session path's errors.
     bad = {**_META, "io.modelcontextprotocol/clientCapabilities": []}
     status, answer, _ = await _post(app, _scope("echo"), _body("echo", {"text": "hi"}, bad))
     assert status == 400 and orjson.loads(answer)["error"]["code"] == -32602
-    assert copies.count == 4
-    # A logging bridge (a tool's log records go to the client it serves).
+    assert copies.count == 5
+    # A logging bridge (a tool's log records go to the client it serves), for a def tool too.
     server.log_handler(logging.INFO)
     status, _, _ = await _post(app, _scope("echo"), _body("echo", {"text": "hi"}))
-    assert status == 200 and copies.count == 5
+    assert status == 200 and copies.count == 6
+    status, _, _ = await _post(app, _scope("sync_echo"), _body("sync_echo", {"text": "hi"}))
+    assert status == 200 and copies.count == 7
 
 
 async def test_mismatched_param_headers_are_refused_before_the_call(
@@ -275,12 +298,12 @@ async def test_a_legacy_request_that_may_reach_a_session_gets_one(
     server = _server()
     app = server.http_app(stateless=True, json_response=True)
     copies = _LegacyCopies(monkeypatch)
-    for tool in ("with_context", "limited"):
+    for tool in ("with_context", "limited", "suspends"):
         status, answer, _ = await _post(
             app, _legacy_scope("2025-11-25"), _legacy_body(tool, {"text": "hi"})
         )
         assert status == 200 and "result" in orjson.loads(answer)
-    assert copies.count == 2
+    assert copies.count == 3
     proto = server.session_prototypes["legacy 2025-11-25"].session
     assert proto._in_flight == {} and not server.sessions
 

@@ -78,6 +78,10 @@ async def test_which_calls_are_served_inline(wire: Any) -> None:
     async def with_ctx(text: str, ctx: Context) -> str:
         return text
 
+    @app.tool()
+    def sync_with_ctx(text: str, ctx: Context) -> str:
+        return text
+
     @app.tool(task_support="optional")
     async def as_task(text: str) -> str:
         return text
@@ -86,8 +90,9 @@ async def test_which_calls_are_served_inline(wire: Any) -> None:
         assert inline_flags(app, server) == {
             "echo": True,
             "slow": False,
-            "sync_echo": False,
+            "sync_echo": True,  # it waits on the worker pool only, with no task
             "with_ctx": False,
+            "sync_with_ctx": False,
             "as_task": False,
         }
         assert not server.serves_inline("tools/call", {"name": "echo", "task": {}})

@@ -14,13 +14,15 @@ tasks do), since nothing in it can wait.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import dis
 import functools
 import inspect
 from collections.abc import Callable
 from typing import Any, Final
 
-from mcpkit.server.offload import WorkerPool, run_sync
+from mcpkit.server.offload import Offloader, WorkerPool
 
 __all__ = ["UserFunction", "is_async_callable", "never_suspends"]
 
@@ -65,7 +67,19 @@ class UserFunction:
         then, so a server whose functions are all async never starts a thread)."""
         if self.is_async:
             return await self.fn(*args, **kwargs)
-        value = await run_sync(workers.executor, functools.partial(self.fn, *args, **kwargs))
+        executor = workers.executor
+        # Run in a copy of the current context (what run_sync does, one call less).
+        call = functools.partial(contextvars.copy_context().run, self.fn, *args, **kwargs)
+        if type(executor) is Offloader:
+            value = await executor.start(call)
+        else:
+            value = await asyncio.get_running_loop().run_in_executor(executor, call)
         if inspect.isawaitable(value):
-            value = await value
+            if asyncio.current_task() is None:
+                # Continued in place by the pool's Handoff (a request served inline): what
+                # the function handed back runs in a task, as an awaited coroutine may
+                # expect (asyncio.timeout, cancel scopes).
+                value = await asyncio.ensure_future(value)
+            else:
+                value = await value
         return value

@@ -22,6 +22,7 @@ import contextlib
 import contextvars
 import functools
 import itertools
+import logging
 import queue
 import threading
 import weakref
@@ -29,9 +30,13 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any, TypeVar
 
+from mcpkit.eager import Handoff
+
 __all__ = ["Offloader", "WorkerPool", "run_sync"]
 
 T = TypeVar("T")
+
+logger = logging.getLogger("mcpkit.server")
 
 _names = itertools.count()
 
@@ -43,10 +48,10 @@ class _Mailbox:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.items: collections.deque[tuple[asyncio.Future[Any], bool, Any]] = collections.deque()
+        self.items: collections.deque[tuple[Handoff[Any], bool, Any]] = collections.deque()
         self.scheduled = False
 
-    def post(self, fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    def post(self, fut: Handoff[Any], ok: bool, value: Any) -> None:
         """Worker thread: queue one outcome, waking the loop only if no wake-up is pending."""
         self.items.append((fut, ok, value))
         # The loop clears ``scheduled`` *before* it drains: if we still see True here, the
@@ -59,7 +64,8 @@ class _Mailbox:
                 self.items.clear()
 
     def deliver(self) -> None:
-        """Loop thread: settle every queued future."""
+        """Loop thread: settle every queued future (and continue what waits on it in
+        place: :class:`~mcpkit.eager.Handoff`)."""
         self.scheduled = False
         items = self.items
         while items:
@@ -70,6 +76,13 @@ class _Mailbox:
                 fut.set_result(value)
             else:
                 fut.set_exception(value)
+            then = fut.then
+            if then is not None:
+                fut.then = None
+                try:
+                    then(fut)
+                except Exception:  # its driver answers every error itself: a bug if here
+                    logger.exception("Continuing after a sync call failed")
 
 
 # A work item: (callable, asyncio future + its mailbox) or (callable, concurrent future, None).
@@ -111,13 +124,14 @@ class Offloader(Executor):
         self._last = (loop, box)
         return box
 
-    def start(self, fn: Callable[[], T]) -> asyncio.Future[T]:
-        """Run ``fn()`` in a worker thread; an asyncio future of the running loop for its
-        outcome. Call from the loop thread."""
+    def start(self, fn: Callable[[], T]) -> Handoff[T]:
+        """Run ``fn()`` in a worker thread; a future of the running loop for its outcome
+        (a :class:`~mcpkit.eager.Handoff`: its ``then`` is called once it is settled).
+        Call from the loop thread."""
         if self._shutdown:
             raise RuntimeError("cannot schedule new work after shutdown")
         loop = asyncio.get_running_loop()
-        fut: asyncio.Future[T] = loop.create_future()
+        fut: Handoff[T] = Handoff(loop=loop)
         self._queue.put((fn, fut, self._mailbox(loop)))
         self._wake_or_spawn()
         return fut
@@ -207,7 +221,17 @@ def _cancel(item: _Item) -> None:
         fut.cancel()
     else:
         with contextlib.suppress(RuntimeError):
-            box.loop.call_soon_threadsafe(fut.cancel)
+            box.loop.call_soon_threadsafe(_cancel_handoff, fut)
+
+
+def _cancel_handoff(fut: Handoff[Any]) -> None:
+    """Loop thread: cancel ``fut`` and continue what waits on it (it sees the cancellation)."""
+    if not fut.cancel():
+        return
+    then = fut.then
+    if then is not None:
+        fut.then = None
+        then(fut)
 
 
 async def run_sync(executor: Executor, fn: Callable[[], T]) -> T:

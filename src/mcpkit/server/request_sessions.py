@@ -244,11 +244,13 @@ def sessionless_context(
     ``version``, the revision a 2025-era stateless request assumes, by a
     :func:`legacy_request_session`).
 
-    A request needs none when nothing it does can reach a session: a ``tools/call`` the
-    session would serve inline (:meth:`AppSession.serves_inline`: an ``async def`` tool
-    that cannot suspend, takes no Context and is no task), with no concurrency limit, no
-    middleware and no logging bridge (nothing then sends a notification or a request, waits
-    or can be cancelled), that the session would dispatch at once (a valid envelope on the
+    A request needs none when nothing it does can reach a session: a ``tools/call`` of a
+    tool that takes no Context and is no task (:meth:`AppSession.plain_tool`), either an
+    ``async def`` one the session would serve inline (it cannot suspend:
+    :meth:`AppSession.serves_inline`) or a ``def`` one (it waits only on the worker pool,
+    and a cancelled request drops its result), with no concurrency limit, no timeout, no
+    middleware and no logging bridge (nothing then sends a notification or a request),
+    that the session would dispatch at once (a valid envelope on the
     modern wire, the capability declared: any error of those is answered by the session
     path). Its context belongs to the prototype (never started, shared, left unchanged:
     :meth:`~mcpkit.session.Session.respond_alone` registers and writes nothing), so the
@@ -261,8 +263,11 @@ def sessionless_context(
     if not proto.quick_calls:
         return None
     session = proto.session
-    entry = session.inline_tool(params)
+    entry = session.plain_tool(params)
     if entry is None or entry.limiter is not None:
+        return None
+    function = entry.function
+    if function.is_async and not function.never_suspends:
         return None
     envelope = None
     if version is None:

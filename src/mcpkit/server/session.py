@@ -134,6 +134,9 @@ class InlineTool(Protocol):
     @property
     def limiter(self) -> ConcurrencyLimiter | None: ...
 
+    @property
+    def timeout(self) -> float | None: ...
+
 
 class ToolTable(Protocol):
     """The server's tools as the session reads them (a
@@ -430,7 +433,10 @@ class AppSession(ServerSession):
         """A ``tools/call`` of an ``async def`` tool whose body cannot suspend (no
         ``await``, ``async with`` or ``async for``; not a task, no Context) runs inline:
         nothing in it waits, so it needs no task (see :meth:`Session.serves_inline`); so
-        does the session's own ``initialize``."""
+        does the session's own ``initialize``. So does a call of a ``def`` tool (no
+        Context, not a task): it waits only on its run in the worker pool, a
+        :class:`~mcpkit.eager.Handoff` that continues it in place (see
+        :meth:`Session._park`)."""
         if method == "initialize":
             # The engine's own handshake (no middleware, no handler of the user's) answers
             # at once: no task, no loop turn before the answer is written.
@@ -438,19 +444,32 @@ class AppSession(ServerSession):
             return getattr(handler, "__func__", None) is _SERVER_INITIALIZE
         if method != "tools/call" or params is None:
             return False
-        return self.inline_tool(params) is not None
+        entry = self.plain_tool(params)
+        if entry is None:
+            return False
+        function = entry.function
+        return function.never_suspends or not function.is_async
 
     def inline_tool(self, params: JSONObject) -> InlineTool | None:
         """The tool a ``tools/call`` with ``params`` runs inline (see :meth:`serves_inline`),
         or None."""
+        entry = self.plain_tool(params)
+        return entry if entry is not None and entry.function.never_suspends else None
+
+    def plain_tool(self, params: JSONObject) -> InlineTool | None:
+        """The tool a ``tools/call`` with ``params`` calls when nothing stands between the
+        call and the tool's function (no middleware, no timeout, not a task) and the
+        function takes no Context, or None. Such a call cannot talk back to its client: it
+        only waits, if at all, on its own function (an ``async def`` one that suspends,
+        or a ``def`` one in the worker pool)."""
         if not self._inline_tools:
             return None
         name = params.get("name")
         entry = self.server.tools.tools.get(name) if type(name) is str else None
         if (
             entry is not None
-            and entry.function.never_suspends
             and entry.context_param is None
+            and entry.timeout is None
             and not entry.accepts_tasks
             and "task" not in params
         ):
