@@ -10,13 +10,15 @@ Three workloads, in both eras of mcpkit's Client where they have two, against:
 - redis, 3 + nginx: three replicas on Redis behind nginx round-robin, no stickiness.
 
 1. echo: ``--clients`` clients at once, each making ``--calls`` ``tools/call`` of ``echo``
-   one after the other (a 2025 session on Redis refreshes its state and writes each event
-   to the log, one pipeline each way; a 2026-07-28 call touches nothing shared);
+   one after the other (a 2025 session on Redis refreshes its state before the request and
+   writes its stream's registration, event and end after it: two round trips; a 2026-07-28
+   call touches nothing shared);
 2. tasks: the same clients each create ``--tasks`` tasks of ``slow`` (1 ms) one after the
    other, each polled to its end and its result fetched;
 3. listen fan-out: ``--listeners`` 2026-07-28 ``subscriptions/listen`` streams (spread over
    the replicas by nginx), one tool list change made on one replica: how long each stream
-   takes to deliver ``notifications/tools/list_changed`` (median and last).
+   takes to deliver ``notifications/tools/list_changed`` (median and last). The streams are
+   read straight off their sockets (:class:`Listener`), every frame parsed and checked.
 
 Server CPU per call is utime + stime of the mcpkit processes over the measurement, divided by
 the calls (all replicas together), the redis-server's beside it. Every configuration runs
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import statistics
 import sys
@@ -157,49 +160,124 @@ def modern_headers(method: str, name: str | None = None) -> dict[str, str]:
     return headers
 
 
+class Listener(asyncio.Protocol):
+    """One 2026-07-28 ``subscriptions/listen`` stream read straight off its socket (HTTP/1.1,
+    chunked or not): every ``data:`` line is parsed and checked, at a small fraction of an
+    HTTP client's cost per event, so that 1,000 of them in this process measure the server's
+    fan-out rather than the benchmark's own reading."""
+
+    def __init__(self, request: bytes, fan: Fan) -> None:
+        self.request = request
+        self.fan = fan
+        self.head = b""
+        self.chunked: bool | None = None  # None: the headers are not read yet
+        self.raw = b""  # the body as received (chunk framing included)
+        self.sse = b""  # the decoded body not yet split into events
+        self.transport: asyncio.Transport | None = None
+        self.delivered = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self.transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        if self.chunked is None:
+            self.head += data
+            end = self.head.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head, data = self.head[:end].lower(), self.head[end + 4 :]
+            if not head.startswith(b"http/1.1 200"):
+                self.fan.wrong += 1
+                return
+            self.chunked = b"transfer-encoding: chunked" in head
+        if self.chunked:
+            self.raw += data
+            while True:
+                line_end = self.raw.find(b"\r\n")
+                if line_end < 0:
+                    break
+                size = int(self.raw[:line_end].split(b";", 1)[0], 16)
+                if len(self.raw) < line_end + 2 + size + 2:
+                    break
+                self.sse += self.raw[line_end + 2 : line_end + 2 + size]
+                self.raw = self.raw[line_end + 2 + size + 2 :]
+        else:
+            self.sse += data
+        self.sse = self.sse.replace(b"\r\n", b"\n")
+        *events, self.sse = self.sse.split(b"\n\n")
+        for event in events:
+            for line in event.split(b"\n"):
+                if line.startswith(b"data:"):
+                    self.fan.frame(self, orjson.loads(line[5:]))
+
+
+class Fan:
+    """What the listeners of one fan-out saw."""
+
+    def __init__(self, listeners: int) -> None:
+        self.listeners = listeners
+        self.acked = 0
+        self.every_ack = asyncio.Event()
+        self.all_delivered = asyncio.Event()
+        self.changed_at = 0.0
+        self.delays: list[float] = []
+        self.wrong = 0
+
+    def frame(self, listener: Listener, message: dict[str, Any]) -> None:
+        method = message.get("method")
+        if method == "notifications/subscriptions/acknowledged":
+            self.acked += 1
+            if self.acked == self.listeners:
+                self.every_ack.set()
+        elif method == "notifications/tools/list_changed" and not listener.delivered:
+            listener.delivered = True
+            self.delays.append(time.perf_counter() - self.changed_at)
+            if len(self.delays) == self.listeners:
+                self.all_delivered.set()
+        else:
+            self.wrong += 1
+
+
 async def fanout(url: str, listeners: int) -> tuple[list[float], int]:
     """Opens ``listeners`` 2026-07-28 ``subscriptions/listen`` streams, waits until every one
     is acknowledged, then calls ``changed`` (the tool list changed) once: the time from that
-    call to each stream's ``notifications/tools/list_changed``, and how many never got it."""
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=8)
-    delays: list[float] = []
-    acked = 0
-    every_ack = asyncio.Event()
-    changed_at = 0.0
-    async with httpx.AsyncClient(limits=limits, timeout=httpx.Timeout(60.0)) as http:
-
-        async def listen(k: int) -> None:
-            nonlocal acked
-            body = modern(k, "subscriptions/listen", {"notifications": {"toolsListChanged": True}})
-            headers = modern_headers("subscriptions/listen")
-            async with http.stream("POST", url, json=body, headers=headers) as response:
-                async for line in response.aiter_lines():
-                    if not line.startswith("data:"):
-                        continue
-                    method = orjson.loads(line[5:]).get("method")
-                    if method == "notifications/subscriptions/acknowledged":
-                        acked += 1
-                        if acked == listeners:
-                            every_ack.set()
-                    elif method == "notifications/tools/list_changed":
-                        delays.append(time.perf_counter() - changed_at)
-                        return
-
-        streams = [asyncio.create_task(listen(k)) for k in range(1, listeners + 1)]
-        try:
-            await asyncio.wait_for(every_ack.wait(), 60)
-            changed_at = time.perf_counter()
+    call to each stream's ``notifications/tools/list_changed``, and how many never got it
+    (or got anything else). The streams stay open until every one has it (or 10 s)."""
+    parts = httpx.URL(url)
+    host, port = parts.host, parts.port or 80
+    fan = Fan(listeners)
+    transports: list[asyncio.BaseTransport] = []
+    loop = asyncio.get_running_loop()
+    try:
+        for k in range(1, listeners + 1):
+            body = orjson.dumps(
+                modern(k, "subscriptions/listen", {"notifications": {"toolsListChanged": True}})
+            )
+            lines = [f"POST {parts.raw_path.decode()} HTTP/1.1", f"Host: {host}:{port}"]
+            lines += [f"{k}: {v}" for k, v in modern_headers("subscriptions/listen").items()]
+            lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+            request = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+            transport, _ = await loop.create_connection(
+                lambda r=request: Listener(r, fan),  # type: ignore[misc]
+                host,
+                port,
+            )
+            transports.append(transport)
+        await asyncio.wait_for(fan.every_ack.wait(), 60)
+        async with httpx.AsyncClient(timeout=httpx.Timeout(60.0)) as http:
+            fan.changed_at = time.perf_counter()
             call = modern(0, "tools/call", {"name": "changed", "arguments": {}})
             answer = await http.post(
                 url, json=call, headers=modern_headers("tools/call", "changed")
             )
             answer.raise_for_status()
-            await asyncio.wait(streams, timeout=10)
-        finally:
-            for stream in streams:
-                stream.cancel()
-            await asyncio.gather(*streams, return_exceptions=True)
-    return sorted(delays), listeners - len(delays)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(fan.all_delivered.wait(), 10)
+    finally:
+        for transport in transports:
+            transport.close()
+    return sorted(fan.delays), listeners - len(fan.delays) + fan.wrong
 
 
 def median(values: list[float]) -> float:

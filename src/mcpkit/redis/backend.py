@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING, Any, Final
 from mcpkit._extras import needs_extra
 from mcpkit.errors import McpError
 from mcpkit.redis.address import CLUSTER_SCHEMES, SERVER_SCHEMES, StoreAddress
+from mcpkit.redis.batch import Batch
 from mcpkit.redis.keys import default_prefix, store_secret
 from mcpkit.redis.keyspace import Keyspace
 
 if TYPE_CHECKING:
     from redis.asyncio.client import PubSub
 
-    from mcpkit.redis.batch import Batch
     from mcpkit.redis.bus import RedisBus
     from mcpkit.redis.lane import Lane
     from mcpkit.redis.tasks import RedisTaskStore
@@ -423,6 +423,16 @@ class RedisBackend:
             pipe.execute_command(*command)
         replies: list[Any] = await pipe.execute(raise_on_error=False)
         return replies
+
+    async def run(self, *command: Any) -> Any:
+        """Run one command as :meth:`run_batch` does and return its reply (an error reply
+        raised)."""
+        batch = Batch()
+        batch.commands.append(command)
+        (reply,) = await self.run_batch(batch)
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
 
     def start(self) -> None:
         """Start the router and the heartbeat on the running loop (idempotent)."""

@@ -27,6 +27,7 @@ import orjson
 
 from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject
 from mcpkit.redis.backend import unavailable
+from mcpkit.redis.batch import Batch
 from mcpkit.tasks.status import TERMINAL, TaskStatus, allowed_update
 from mcpkit.tasks.store import TaskInfo, TaskStore, new_task_id
 
@@ -147,35 +148,38 @@ class RedisTaskStore(TaskStore):
     async def create(
         self, *, ttl: int | None, poll_interval: int | None, owner: str | None
     ) -> TaskInfo:
-        client = self.backend.client
+        backend = self.backend
         tid = new_task_id()
         now = time.time()
-        seq = int(await self._call(client.incr(self.keys.task_seq)))
+        seq = int(await self._call(backend.run("INCR", self.keys.task_seq)))
         keys = self._task_keys(tid)
         ttl_ms = ttl if ttl is not None else int(self.unlimited_ttl * 1000)
         owner_key = self.keys.owner_tasks(owner if owner is not None else "")
-        pipe = client.pipeline(transaction=False)
-        pipe.hset(
-            keys[0],
-            mapping={
-                "id": tid,
-                "st": "working",
-                "c": repr(now),
-                "u": repr(now),
-                "ttl": "" if ttl is None else str(ttl),
-                "pi": "" if poll_interval is None else str(poll_interval),
-                "sm": "",
-                "ow": "" if owner is None else "=" + owner,
-                "seq": str(seq),
-                "ir": "",
-                "l": "1",
-            },
-        )
-        pipe.pexpire(keys[0], max(ttl_ms, 1))
-        pipe.set(keys[2], self.backend.replica_id.encode(), px=self._lease_ms)
-        pipe.zadd(owner_key, {tid: seq})
-        pipe.pexpire(owner_key, max(ttl_ms, int(self.unlimited_ttl * 1000)))
-        await self._call(pipe.execute())
+        fields = {
+            "id": tid,
+            "st": "working",
+            "c": repr(now),
+            "u": repr(now),
+            "ttl": "" if ttl is None else str(ttl),
+            "pi": "" if poll_interval is None else str(poll_interval),
+            "sm": "",
+            "ow": "" if owner is None else "=" + owner,
+            "seq": str(seq),
+            "ir": "",
+            "l": "1",
+        }
+        batch = Batch()
+        batch.commands += [
+            ("HSET", keys[0], *(item for pair in fields.items() for item in pair)),
+            ("PEXPIRE", keys[0], max(ttl_ms, 1)),
+            ("SET", keys[2], backend.replica_id, "PX", self._lease_ms),
+            ("ZADD", owner_key, seq, tid),
+            ("PEXPIRE", owner_key, max(ttl_ms, int(self.unlimited_ttl * 1000))),
+        ]
+        replies = await self._call(backend.run_batch(batch))
+        failed = next((r for r in replies if isinstance(r, Exception)), None)
+        if failed is not None:
+            raise unavailable(failed, backend.url)
         self.backend.start()  # the heartbeat renews the lease
         return TaskInfo(tid, "working", now, now, ttl, poll_interval, None, owner, seq)
 
@@ -184,8 +188,14 @@ class RedisTaskStore(TaskStore):
             return None
         error = orjson.dumps({"error": {"code": INTERNAL_ERROR, "message": LEASE_EXPIRED_MESSAGE}})
         raw = await self._call(
-            self.backend.client.eval(
-                _GET, 3, *self._task_keys(task_id), LEASE_EXPIRED_MESSAGE, repr(time.time()), error
+            self.backend.run(
+                "EVAL",
+                _GET,
+                3,
+                *self._task_keys(task_id),
+                LEASE_EXPIRED_MESSAGE,
+                repr(time.time()),
+                error,
             )
         )
         return self._decode(raw)
@@ -205,7 +215,8 @@ class RedisTaskStore(TaskStore):
                 return None
             now = time.time()
             done = await self._call(
-                self.backend.client.eval(
+                self.backend.run(
+                    "EVAL",
                     _SET,
                     3,
                     *self._task_keys(task_id),
@@ -227,7 +238,7 @@ class RedisTaskStore(TaskStore):
         return None
 
     async def outcome(self, task_id: str) -> JSONObject | None:
-        raw = await self._call(self.backend.client.get(self.keys.task_outcome(task_id)))
+        raw = await self._call(self.backend.run("GET", self.keys.task_outcome(task_id)))
         if raw is None:
             return None
         value = orjson.loads(raw)
