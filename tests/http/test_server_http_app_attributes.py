@@ -46,3 +46,19 @@ def test_no_getattr_hook_on_the_wrapper() -> None:
     asgi = Server("fwd").http_app()
     with pytest.raises(AttributeError):
         _ = asgi.no_such_attribute
+
+
+def test_the_served_server_follows_the_session_factory() -> None:
+    server = Server("fwd")
+    asgi = server.http_app()
+    assert asgi.served is not None and asgi.served_app() is asgi.served
+    assert asgi.served.made_by(server.session)
+
+    def factory(transport: object) -> object:
+        return server.session(transport)  # type: ignore[arg-type]
+
+    asgi.session_factory = factory  # type: ignore[assignment]
+    assert asgi.app.session_factory is factory
+    assert asgi.served is None and asgi.served_app() is None  # served through the factory
+    asgi.session_factory = server.session
+    assert asgi.served is not None and asgi.served.made_by(server.session)

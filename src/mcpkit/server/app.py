@@ -1418,6 +1418,7 @@ class ServerHTTPApp:
         # every request makes). The settings of ``options`` are forwarded too, untyped.
         options: HttpServerOptions
         session_factory: Callable[[Transport], Any]
+        served: ServedApp | None
         shared: Any
         auth: Any
         path: str
@@ -1560,6 +1561,7 @@ class ServerHTTPApp:
 _FORWARDED_DATA = (
     "options",
     "session_factory",
+    "served",
     "shared",
     "auth",
     "path",

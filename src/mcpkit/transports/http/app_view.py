@@ -43,6 +43,10 @@ class HttpApp(Protocol):
         """What the server serving the app handed it (None: a plain session factory)."""
 
     @property
+    def served(self) -> ServedApp | None:
+        """:meth:`served_app`, as an attribute (read on every stateless request)."""
+
+    @property
     def shared(self) -> Any:
         """Where 2025 sessions are shared between replicas (None: in this process)."""
 

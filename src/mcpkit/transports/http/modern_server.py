@@ -462,7 +462,7 @@ async def serve_modern_post(
         except McpError as exc:
             await _respond_error(send, rid, exc)
             return
-    served = app.served_app()
+    served = app.served
     calls_tool = method == "tools/call" and type(params) is dict
     if served is not None:
         if calls_tool and (refused := _param_header_error(served, headers, params)) is not None:

@@ -145,10 +145,11 @@ class StreamableHTTPApp:
         options = HttpServerOptions.merged(options, settings)
         #: The settings this app serves with (read-only; see :class:`HttpServerOptions`).
         self.options = options
-        self.session_factory = session_factory
         self._served = served
-        #: The last factory seen and the :class:`ServedApp` it is the session maker of.
-        self._served_for: tuple[Any, ServedApp | None] = (None, None)
+        #: The :class:`ServedApp` whose own session maker ``session_factory`` is, else None
+        #: (kept by ``session_factory``'s setter; what :meth:`served_app` answers).
+        self.served: ServedApp | None = None
+        self.session_factory = session_factory
         #: Where 2025-era sessions are shared between replicas (a
         #: :class:`mcpkit.redis.SharedSessions`; None: sessions live in this process).
         self.shared = shared
@@ -193,7 +194,6 @@ class StreamableHTTPApp:
             self.host = shared
         #: The revisions of the handshake era served, by name.
         self.supported_names = {v.name: v for v in options.supported_versions}
-        self._modern_versions: tuple[ProtocolVersion, ...] | None = None
         #: Every open SSE response (ended at once by :meth:`close_streams`).
         self._live: set[SSEConnection] = set()
         #: Every committed SSE answer to a modern request (a ``subscriptions/listen``
@@ -215,6 +215,20 @@ class StreamableHTTPApp:
             from mcpkit.transports.http.sse_2024_server import HttpSseServer
 
             self.legacy = HttpSseServer(self, options.legacy_sse_path, options.legacy_messages_path)
+
+    @property
+    def session_factory(self) -> SessionFactory:
+        """Makes a new, not yet started session on a transport (see the class docstring);
+        assigning another one serves it from the next request on."""
+        return self._factory
+
+    @session_factory.setter
+    def session_factory(self, factory: SessionFactory) -> None:
+        self._factory = factory
+        given = self._served
+        found = given if given is not None and given.made_by(factory) else None
+        self.served = found if found is not None else served_by_factory(factory)
+        self._modern_versions: tuple[ProtocolVersion, ...] | None = None
 
     @property
     def sessions(self) -> dict[str, HttpSessionTransport]:
@@ -267,7 +281,15 @@ class StreamableHTTPApp:
                 if refused is not None:
                     await respond_error(send, 403, INVALID_REQUEST, refused)
                     return
-                await self._route(scope, h, receive, send)
+                if (
+                    scope["method"] == "POST"
+                    and scope["path"] == self.path
+                    and not scope.get("root_path")
+                ):
+                    # What _route does for the usual request, without its frame.
+                    await serve_post(self, scope, h, receive, send)
+                else:
+                    await self._route(scope, h, receive, send)
             finally:
                 _stop_serving(mark)
         elif kind == "lifespan":
@@ -377,16 +399,8 @@ class StreamableHTTPApp:
     def served_app(self) -> ServedApp | None:
         """The :class:`~mcpkit.transports.http.served.ServedApp` of the server whose own
         session maker ``session_factory`` is (its requests may then be served by copies of
-        its prototypes), else None; found once per factory."""
-        factory = self.session_factory
-        seen, found = self._served_for
-        if factory is not seen:
-            given = self._served
-            found = given if given is not None and given.made_by(factory) else None
-            if found is None:
-                found = served_by_factory(factory)
-            self._served_for = (factory, found)
-        return found
+        its prototypes), else None (:attr:`served`, found as the factory is set)."""
+        return self.served
 
     @property
     def modern_versions(self) -> tuple[ProtocolVersion, ...]:

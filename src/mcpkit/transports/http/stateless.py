@@ -159,7 +159,7 @@ async def serve_stateless_json(
 ) -> None:
     """One request of a stateless POST answered with JSON: its session can send
     nothing but the response (see the module docstring)."""
-    served = app.served_app() if msg["method"] != "initialize" else None
+    served = app.served if msg["method"] != "initialize" else None
     if served is not None:
         # A quick request that needs no session of its own (the usual tools/call):
         # served by the prototype's engine, answered as its copy would answer it.
