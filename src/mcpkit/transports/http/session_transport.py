@@ -31,7 +31,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import orjson
 
@@ -236,6 +236,19 @@ class _Stream:
         self.waited = False
 
 
+class _Limits(NamedTuple):
+    backlog: int
+    held: int
+    resume_grace: float
+
+
+#: The most attributes an instance may set (those of ``__init__`` and the ones set later,
+#: such as ``writing_paused``) for CPython 3.11+ to keep them inline in the object, where
+#: every read of one specializes (a 30th one makes a dict of them, and each read of the
+#: per-message path a hashed lookup). ``tests/http/test_attribute_budget.py`` checks it.
+_MAX_ATTRIBUTES: Final = 29
+
+
 class HttpSessionTransport(Transport):
     """Routes one MCP session's outgoing messages onto its HTTP responses."""
 
@@ -262,7 +275,6 @@ class HttpSessionTransport(Transport):
         #: Streams whose reader was dropped for being slow, until it resumes (writes wait for
         #: it once, up to ``resume_grace`` seconds, so the store keeps what it missed).
         self._awaiting: dict[_Stream, asyncio.Event] | None = None
-        self.resume_grace = resume_grace
         self.store = event_store if session_id is not None else None
         self.info = TransportInfo("http", session_id, self.store is not None)
         #: The session's negotiated revision, set by the app once known (it decides whether
@@ -275,16 +287,17 @@ class HttpSessionTransport(Transport):
         self.closed = False
         self._on_close = on_close
         self._counter = 0
+        #: The backlog and held-message bounds and the resumption grace (one attribute for
+        #: the three: see :data:`_MAX_ATTRIBUTES`).
+        self._limits = _Limits(backlog, held_limit, resume_grace)
         self._key_prefix: str | None = None
         self._streams: dict[str, _Stream] = {}
         self._by_request: dict[RequestId, _Stream] = {}
         self._json: dict[RequestId, asyncio.Future[bytes]] = {}
         self._standalone_stream: _Stream | None = None
-        self._backlog_limit = backlog
         self._backlog: deque[bytes] | None = None
         #: Task messages with no route yet, oldest first: (task id, request id, JSON).
         self._held: deque[tuple[str, RequestId | None, bytes]] | None = None
-        self._held_limit = held_limit
         #: Ids of held requests dropped undelivered (their cancellation is not sent either).
         self._undelivered: dict[RequestId, None] | None = None
         #: The open ``tasks/result`` stream of each task (newest wins).
@@ -299,6 +312,11 @@ class HttpSessionTransport(Transport):
         #: False until a request of the session follows its ``initialize`` (until then it
         #: ends after the app's ``initialize_timeout``).
         self.established = False
+
+    @property
+    def resume_grace(self) -> float:
+        """Seconds a write waits, once, for a stream dropped as a slow reader to resume."""
+        return self._limits.resume_grace
 
     @property
     def _standalone(self) -> _Stream:
@@ -386,7 +404,7 @@ class HttpSessionTransport(Transport):
             assert self._awaiting is not None
             stream, resumed = next(iter(self._awaiting.items()))
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self.resume_grace):
+                async with asyncio.timeout(self._limits.resume_grace):
                     await resumed.wait()
             self._resumed(stream)
 
@@ -641,7 +659,7 @@ class HttpSessionTransport(Transport):
         elif stream.standalone:
             backlog = self._backlog
             if backlog is None:
-                backlog = self._backlog = deque(maxlen=self._backlog_limit)
+                backlog = self._backlog = deque(maxlen=self._limits.backlog)
             backlog.append(frame)
         # else: the client left this stream; it is in the store if resumption is on.
 
@@ -671,7 +689,7 @@ class HttpSessionTransport(Transport):
         held = self._held
         if held is None:
             held = self._held = deque()
-        if len(held) >= self._held_limit:
+        if len(held) >= self._limits.held:
             old_task, old_rid, _ = held.popleft()
             logger.warning(
                 "Too many undelivered task messages: dropping the oldest (task %s)", old_task
@@ -685,7 +703,7 @@ class HttpSessionTransport(Transport):
         if undelivered is None:
             undelivered = self._undelivered = {}
         undelivered[rid] = None
-        if len(undelivered) > self._held_limit:
+        if len(undelivered) > self._limits.held:
             del undelivered[next(iter(undelivered))]
 
     def _held_message_ended(self, message: JSONObject) -> bool:
