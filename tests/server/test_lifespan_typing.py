@@ -39,7 +39,9 @@ state: Db = app.lifespan_state
 async def where(*, ctx: Context[Db]) -> str:
     url: str = ctx.lifespan.url
     same: Db = ctx.server.lifespan_state
-    return url + same.url
+    named: str = ctx.server.name  # ctx.server is a ServerView[Db] of the Server's members
+    registered: int = len(ctx.server.tools.tools) + len(ctx.server.resources.resources)
+    return url + same.url + named + str(registered)
 """
 
 WRONG = (
