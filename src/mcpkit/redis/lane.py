@@ -105,7 +105,11 @@ class _Wire(asyncio.Protocol):
     def send(self, commands: list[tuple[Any, ...]]) -> asyncio.Future[list[Any]]:
         loop = self._loop
         future: asyncio.Future[list[Any]] = loop.create_future()
-        assert self.transport is not None
+        if self.closed or self.transport is None or self.transport.is_closing():
+            # Lost after the caller got it (between connect and send): nothing would
+            # ever answer, and no timer runs on a closed connection.
+            future.set_exception(RedisConnectionError("Connection to Redis lost"))
+            return future
         pack = hiredis.pack_command
         self.transport.write(b"".join([pack(command) for command in commands]))
         self.waiting.append((future, len(commands), [], loop.time()))
@@ -124,7 +128,7 @@ class Lane:
         self.connect_timeout = connect_timeout
         self.command_timeout = command_timeout
         self._wire: _Wire | None = None
-        self._connecting: asyncio.Future[_Wire] | None = None
+        self._connecting: asyncio.Task[_Wire] | None = None
 
     @classmethod
     def for_url(cls, url: str, *, connect_timeout: float, command_timeout: float) -> Lane | None:
@@ -144,33 +148,37 @@ class Lane:
         """The replies to ``commands`` (error replies as ``ResponseError`` values, in
         place); raises ``redis.exceptions.ConnectionError``/``TimeoutError`` when Redis
         cannot be reached or does not answer (see the module docstring)."""
+        if not commands:  # nothing to match replies to: an entry would swallow the next
+            return []
         wire = self._wire
         if wire is None or wire.closed:
             wire = await self._connect()
         return await wire.send(commands)
 
     async def _connect(self) -> _Wire:
+        """The connection being made, shared by every caller that needs one meanwhile; made
+        by a task of its own, so a caller cancelled while waiting cancels only itself."""
         connecting = self._connecting
         if connecting is None:
-            connecting = self._connecting = asyncio.get_running_loop().create_future()
-            try:
-                wire = await self._open()
-            except BaseException as exc:
-                error = (
-                    exc
-                    if isinstance(exc, RedisConnectionError | asyncio.CancelledError)
-                    else RedisConnectionError(f"Cannot connect to Redis: {exc!r}")
-                )
-                connecting.set_exception(error)
-                connecting.exception()  # retrieved: waiters (if any) get it too
-                raise error from None
-            else:
-                self._wire = wire
-                connecting.set_result(wire)
-            finally:
-                self._connecting = None
-            return wire
+            connecting = self._connecting = asyncio.get_running_loop().create_task(
+                self._open_checked(), name="mcpkit-redis-lane-connect"
+            )
+            connecting.add_done_callback(self._opened)
         return await asyncio.shield(connecting)
+
+    def _opened(self, connecting: asyncio.Task[_Wire]) -> None:
+        if self._connecting is connecting:
+            self._connecting = None
+        if not connecting.cancelled() and connecting.exception() is None:
+            self._wire = connecting.result()
+
+    async def _open_checked(self) -> _Wire:
+        try:
+            return await self._open()
+        except (RedisConnectionError, asyncio.CancelledError):
+            raise
+        except Exception as exc:
+            raise RedisConnectionError(f"Cannot connect to Redis: {exc!r}") from None
 
     async def _open(self) -> _Wire:
         loop = asyncio.get_running_loop()
@@ -204,6 +212,9 @@ class Lane:
             except TimeoutError:
                 wire._fail(RedisTimeoutError("Redis did not answer AUTH/SELECT"))
                 raise RedisConnectionError("Redis did not answer AUTH/SELECT in time") from None
+            except BaseException:  # cancelled (the loop is ending) or lost: no socket left open
+                wire._fail(RedisConnectionError("Connection to Redis not completed"))
+                raise
             for reply in replies:
                 if isinstance(reply, Exception):
                     wire._fail(RedisConnectionError(str(reply)))
@@ -212,6 +223,9 @@ class Lane:
 
     def close(self) -> None:
         """Drop the connection (a later batch connects again)."""
+        connecting, self._connecting = self._connecting, None
+        if connecting is not None:
+            connecting.cancel()
         wire, self._wire = self._wire, None
         if wire is not None and not wire.closed:
             wire.closed = True
