@@ -391,3 +391,62 @@ def test_tool_schemas_are_dicts() -> None:
     assert isinstance(tool, NativeTool)
     assert isinstance(NativeTool.from_wire(tool.to_wire()), types.Tool)
     assert tool.to_wire()["inputSchema"] == schema
+
+
+async def test_fastmcp_mount_spellings_visibility_and_state() -> None:
+    """fastmcp 2.x's mount spellings, names given to disable/enable, the criteria refused,
+    the state's request scope, and the names that load but are not served."""
+    from mcpkit.compat.fastmcp import Client as FastClient
+
+    mcp = FastMCP("parent")
+    kid, old = FastMCP("kid"), FastMCP("old")
+
+    @kid.resource("data://{key}/v")
+    def value(key: str) -> str:
+        return key
+
+    @kid.prompt
+    def hint(topic: str) -> str:
+        return f"hint {topic}"
+
+    @old.tool
+    def ping() -> str:
+        return "pong"
+
+    @mcp.tool
+    async def keep(ctx: FastContext) -> str:
+        with pytest.raises(TypeError, match="not serializable"):
+            await ctx.set_state("lock", asyncio.Lock())
+        lock = asyncio.Lock()
+        await ctx.set_state("lock", lock, serializable=False)
+        assert await ctx.get_state("lock") is lock  # this request only
+        await ctx.set_state("n", (1, 2))
+        return str(await ctx.get_state("n"))
+
+    @mcp.tool
+    async def later(ctx: FastContext) -> str:
+        return f"{await ctx.get_state('lock')} {await ctx.get_state('n')}"
+
+    mcp.mount(kid, prefix="k")  # 2.x keyword
+    mcp.mount("o", old)  # 2.x order
+    with pytest.raises(NotImplementedError, match="tool_names"):
+        mcp.mount(FastMCP("x"), namespace="x", tool_names={"a": "b"})
+    with pytest.raises(NotImplementedError, match="keys"):
+        mcp.disable(keys={"tool:keep@1"})
+    with pytest.raises(NotImplementedError):
+        mcp.add_transform(object())
+    with pytest.raises(NotImplementedError, match=r"mcpkit\.Client"):
+        FastClient(mcp)
+    async with Client(mcp.native, era="legacy") as client:
+        templates = await client.list_resource_templates()
+        assert [t.uri_template for t in templates] == ["data://k/{key}/v"]
+        read = await client.read_resource("data://k/abc/v")
+        assert read.contents[0].text == "abc"  # type: ignore[union-attr]
+        assert [p.name for p in await client.list_prompts()] == ["k_hint"]
+        assert (await client.call_tool("o_ping")).content[0].text == "pong"  # type: ignore[union-attr]
+        assert (await client.call_tool("keep")).content[0].text == "[1, 2]"  # type: ignore[union-attr]
+        assert (await client.call_tool("later")).content[0].text == "None [1, 2]"  # type: ignore[union-attr]
+        mcp.disable(names={"keep"})
+        assert "keep" not in [t.name for t in await client.list_tools()]
+        mcp.enable(names={"keep"}, components={"tool"})
+        assert "keep" in [t.name for t in await client.list_tools()]

@@ -100,6 +100,14 @@ CASES: dict[str, tuple[str, list[str], list[dict[str, Any]]]] = {
         [],
         [LIST, call("echo", text="hi"), call("add", a=1, b=2), read("config://example")],
     ),
+    "custom_tool_serializer_decorator.py": (
+        "server",
+        [],
+        [LIST, call("get_example_data"), call("get_json_data")],
+    ),
+    # The tools take a screenshot (a display is needed): listed only.
+    "screenshot.py": ("mcp", [], [LIST]),
+    "fastmcp_config_demo_server.py": ("mcp", [], [LIST]),
     "mount_example.py": (
         "app",
         [],
