@@ -83,6 +83,8 @@ class Router:
         self.fixed: dict[str, MessageCallback] = {}
         self._sessions: dict[str, set[MessageCallback]] = {}
         self._confirm: dict[str, asyncio.Future[None]] = {}
+        #: Per session being subscribed: whether that subscription succeeded, once known.
+        self._pending: dict[str, asyncio.Future[bool]] = {}
         self._pubsub: PubSub | None = None
         #: The client owning the pub/sub connection when it is not the command client's
         #: (a Redis Cluster: one node's connection).
@@ -200,12 +202,26 @@ class Router:
         """Receive the messages of session ``sid``'s channel; returns once subscribed (so a
         read of the event log made after this misses nothing)."""
         self.start()
+        channel = self.backend.keys.session_channel(sid)
         listeners = self._sessions.get(sid)
         if listeners is not None and listeners:
             listeners.add(callback)
+            pending = self._pending.get(sid)
+            # Another caller is subscribing the channel: back once it is (or, when that
+            # failed or was cancelled, once this caller subscribed it itself).
+            if pending is not None and not await asyncio.shield(pending):
+                await self._subscribe(channel)
             return
         self._sessions[sid] = {callback}
-        await self._subscribe(self.backend.keys.session_channel(sid))
+        pending = self._pending[sid] = asyncio.get_running_loop().create_future()
+        subscribed = False
+        try:
+            await self._subscribe(channel)
+            subscribed = True
+        finally:
+            pending.set_result(subscribed)
+            if self._pending.get(sid) is pending:
+                del self._pending[sid]
 
     async def _subscribe(self, channel: str) -> None:
         timeout = self.backend.command_timeout

@@ -1,0 +1,93 @@
+"""The pub/sub router's session channels (mcpkit.redis.backend.Router) on a real
+redis-server: ``subscribe_session`` returns only once the channel is subscribed, for every
+caller (a resumed stream reads the event log right after it, so a message published in
+between must be heard), and a session channel dropped and taken again at once stays
+subscribed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from mcpkit.redis import RedisBackend
+from tests.scaleout.cluster import Redis
+
+GUARD = 20.0
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Redis]:
+    made = Redis(tmp_path)
+    made.start()
+    try:
+        yield made
+    finally:
+        made.stop()
+
+
+def publish_now(url: str, channel: str, data: bytes) -> int:
+    """Publish from another connection while this process's loop is held (so the router
+    cannot send anything meanwhile); the number of subscribers that got it."""
+    client = redis.Redis.from_url(url)
+    try:
+        return int(client.publish(channel, data))
+    finally:
+        client.close()
+
+
+async def test_every_caller_returns_only_once_the_channel_is_subscribed(server: Redis) -> None:
+    backend = RedisBackend(server.url, prefix="review", replica_id="a")
+    heard: list[bytes] = []
+    arrived = asyncio.Event()
+
+    def first(data: bytes) -> None:
+        pass
+
+    def second(data: bytes) -> None:
+        heard.append(data)
+        arrived.set()
+
+    try:
+        router = backend.router
+        one = asyncio.ensure_future(router.subscribe_session("s1", first))
+        two = asyncio.ensure_future(router.subscribe_session("s1", second))
+        await asyncio.wait_for(two, GUARD)
+        # The second caller is back: a message published now must reach it.
+        assert publish_now(server.url, backend.keys.session_channel("s1"), b"E k 1 x") == 1
+        await asyncio.wait_for(one, GUARD)
+        await asyncio.wait_for(arrived.wait(), GUARD)
+        assert heard == [b"E k 1 x"]
+    finally:
+        await backend.aclose()
+
+
+async def test_a_channel_dropped_and_taken_again_at_once_stays_subscribed(server: Redis) -> None:
+    backend = RedisBackend(server.url, prefix="review", replica_id="a")
+    heard: list[bytes] = []
+    arrived = asyncio.Event()
+
+    def old(data: bytes) -> None:
+        pass
+
+    def new(data: bytes) -> None:
+        heard.append(data)
+        arrived.set()
+
+    try:
+        await backend.ready()
+        router = backend.router
+        await asyncio.wait_for(router.subscribe_session("s2", old), GUARD)
+        router.unsubscribe_session("s2", old)  # the last view of the session here ends...
+        await asyncio.wait_for(router.subscribe_session("s2", new), GUARD)  # ...a new one
+        for _ in range(20):  # whatever the router still had to send, it has sent
+            await asyncio.sleep(0.01)
+        channel = backend.keys.session_channel("s2")
+        assert publish_now(server.url, channel, b"E k 2 y") == 1
+        await asyncio.wait_for(arrived.wait(), GUARD)
+        assert heard == [b"E k 2 y"]
+    finally:
+        await backend.aclose()
