@@ -1,0 +1,236 @@
+"""A request stream produced on replica A, dropped and resumed with ``Last-Event-ID`` on
+replica B while A keeps producing (no pause between events): B reads the event log and
+then hears the rest live (A publishes once B marks the stream followed), and the client
+gets every event exactly once, in order. Also the follow mark's lifetime: it lives in the
+session hash (so expires and is deleted with the session), and a caller who does not own
+the session cannot write it. Two replicas in this process on a redis-server of its own."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+
+from mcpkit import Context, Server
+from mcpkit.redis import RedisBackend
+from mcpkit.transports.http import running
+from tests.scaleout.broadcasts import HEADERS, VERSION, sse_events
+from tests.scaleout.cluster import STORE_SECRET, Redis, free_port
+
+COUNT = 150
+
+
+def make(backend: RedisBackend) -> Server[Any]:
+    app: Server[Any] = Server("race", store=backend)
+
+    @app.tool()
+    async def burst(count: int, ctx: Context) -> str:
+        """``count`` progress notifications with no pause between them."""
+        for i in range(1, count + 1):
+            await ctx.progress(i, count)
+            await asyncio.sleep(0)
+        return f"burst {count}"
+
+    return app
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Redis]:
+    made = Redis(tmp_path)
+    made.start()
+    try:
+        yield made
+    finally:
+        made.stop()
+
+
+@pytest.fixture
+async def pair(server: Redis) -> AsyncIterator[tuple[str, str, str]]:
+    prefix = f"race{free_port()}"
+    backends = [
+        RedisBackend(server.url, prefix=prefix, secret=STORE_SECRET, replica_id=name)
+        for name in ("a", "b")
+    ]
+    async with contextlib.AsyncExitStack() as stack:
+        for backend in backends:
+            stack.push_async_callback(backend.aclose)
+        urls = []
+        for backend in backends:
+            base = await stack.enter_async_context(running(make(backend).http_app("/mcp")))
+            urls.append(f"{base}/mcp")
+        yield urls[0], urls[1], prefix
+
+
+async def open_session(http: httpx.AsyncClient, url: str) -> dict[str, str]:
+    init = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": VERSION,
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"},
+        },
+    }
+    first = await http.post(url, json=init, headers=HEADERS)
+    assert first.status_code == 200
+    headers = {**HEADERS, "mcp-session-id": first.headers["mcp-session-id"]}
+    headers["mcp-protocol-version"] = VERSION
+    done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    assert (await http.post(url, json=done, headers=headers)).status_code == 202
+    return headers
+
+
+async def cut_and_resume(
+    http: httpx.AsyncClient, a: str, b: str, headers: dict[str, str], rid: int, cut: int
+) -> tuple[list[float], str | None]:
+    """Call ``burst`` on ``a``, read ``cut`` events, drop the connection and resume on
+    ``b``: every progress value the client got, and the result's text."""
+    call = {
+        "jsonrpc": "2.0",
+        "id": rid,
+        "method": "tools/call",
+        "params": {
+            "name": "burst",
+            "arguments": {"count": COUNT},
+            "_meta": {"progressToken": f"t{rid}"},
+        },
+    }
+    progress: list[float] = []
+    last: str | None = None
+    text: str | None = None
+    async with asyncio.timeout(60):
+        async with http.stream("POST", a, json=call, headers=headers) as answer:
+            assert answer.status_code == 200
+            async for event_id, message in sse_events(answer):
+                last = event_id or last
+                progress.append(message["params"]["progress"])
+                if len(progress) == cut:
+                    break  # the connection drops; the tool goes on
+        assert last is not None
+        resume = {**headers, "accept": "text/event-stream", "last-event-id": last}
+        resume.pop("content-type")
+        async with http.stream("GET", b, headers=resume) as answer:
+            assert answer.status_code == 200
+            async for _, message in sse_events(answer):
+                if message.get("method") == "notifications/progress":
+                    progress.append(message["params"]["progress"])
+                elif message.get("id") == rid:
+                    text = message["result"]["content"][0]["text"]
+                    break
+    return progress, text
+
+
+async def test_resume_on_another_replica_while_events_are_produced(
+    pair: tuple[str, str, str],
+) -> None:
+    a, b, _ = pair
+    async with httpx.AsyncClient(timeout=30) as http:
+        headers = await open_session(http, a)
+        for rid, cut in enumerate((1, 2, 5, 17, 40, 80, 120, 149), start=1):
+            progress, text = await cut_and_resume(http, a, b, headers, rid, cut)
+            assert progress == list(range(1, COUNT + 1)), (cut, progress)
+            assert text == f"burst {COUNT}", cut
+
+
+async def test_concurrent_resumes_of_one_session_on_a_cold_replica(
+    pair: tuple[str, str, str],
+) -> None:
+    """Several streams of one session resumed at once on a replica that has not seen the
+    session (its channel subscribed by the first, the others waiting for it)."""
+    a, b, _ = pair
+    async with httpx.AsyncClient(timeout=30) as http:
+        headers = await open_session(http, a)
+        outcomes = await asyncio.gather(
+            *(cut_and_resume(http, a, b, headers, rid, 3 + rid) for rid in range(1, 6))
+        )
+        for progress, text in outcomes:
+            assert progress == list(range(1, COUNT + 1)), progress
+            assert text == f"burst {COUNT}"
+
+
+async def test_the_follow_mark_lives_and_dies_with_the_session(
+    pair: tuple[str, str, str], server: Redis
+) -> None:
+    a, b, prefix = pair
+    client = aioredis.Redis.from_url(server.url)
+    try:
+        async with httpx.AsyncClient(timeout=30) as http:
+            headers = await open_session(http, a)
+            other = await open_session(http, a)
+            sid = headers["mcp-session-id"]
+            progress, _ = await cut_and_resume(http, a, b, headers, 1, 3)
+            assert progress == list(range(1, COUNT + 1))
+            session_key = f"{prefix}:s:{{{sid}}}"
+            fields = await client.hkeys(session_key)
+            marks = [f for f in fields if f.startswith(b"f:")]
+            assert len(marks) == 1, fields  # B followed the one stream
+            assert await client.pttl(session_key) > 0  # expires with the session
+            # Another session holding the stream's event id cannot follow it (nor mark it).
+            stream = marks[0][2:].decode()
+            theirs = {**other, "accept": "text/event-stream", "last-event-id": f"{stream}-1"}
+            theirs.pop("content-type")
+            refused = await http.get(b, headers=theirs)
+            assert refused.status_code == 400
+            other_key = f"{prefix}:s:{{{other['mcp-session-id']}}}"
+            assert not [f for f in await client.hkeys(other_key) if f.startswith(b"f:")]
+            # Without the session header at all: no session, no mark.
+            bare = {k: v for k, v in theirs.items() if k != "mcp-session-id"}
+            assert (await http.get(b, headers=bare)).status_code in (400, 404)
+            # Deleted: the session hash, marks included, is gone.
+            assert (await http.delete(a, headers=headers)).status_code == 200
+            assert await client.exists(session_key) == 0
+    finally:
+        await client.aclose()
+
+
+async def test_resumed_elsewhere_then_back_on_the_producer(pair: tuple[str, str, str]) -> None:
+    """A -> B -> A: once B has marked the stream followed, A publishes its events; back on
+    A (the producer, which also sends them itself) the client still gets each once."""
+    a, b, _ = pair
+    async with httpx.AsyncClient(timeout=30) as http:
+        headers = await open_session(http, a)
+        for rid, (first, second) in enumerate(((3, 10), (1, 2), (20, 100)), start=1):
+            call = {
+                "jsonrpc": "2.0",
+                "id": rid,
+                "method": "tools/call",
+                "params": {
+                    "name": "burst",
+                    "arguments": {"count": COUNT},
+                    "_meta": {"progressToken": f"t{rid}"},
+                },
+            }
+            progress: list[float] = []
+            text: str | None = None
+            last: str | None = None
+            async with asyncio.timeout(60):
+                async with http.stream("POST", a, json=call, headers=headers) as answer:
+                    async for event_id, message in sse_events(answer):
+                        last = event_id or last
+                        progress.append(message["params"]["progress"])
+                        if len(progress) == first:
+                            break
+                for url, stop in ((b, second), (a, None)):
+                    assert last is not None
+                    resume = {**headers, "accept": "text/event-stream", "last-event-id": last}
+                    resume.pop("content-type")
+                    async with http.stream("GET", url, headers=resume) as answer:
+                        assert answer.status_code == 200
+                        async for event_id, message in sse_events(answer):
+                            last = event_id or last
+                            if message.get("method") == "notifications/progress":
+                                progress.append(message["params"]["progress"])
+                                if len(progress) == stop:
+                                    break
+                            elif message.get("id") == rid:
+                                text = message["result"]["content"][0]["text"]
+                                break
+            assert progress == list(range(1, COUNT + 1)), (first, second, progress)
+            assert text == f"burst {COUNT}"
