@@ -237,3 +237,52 @@ async def test_a_silent_server_times_out_every_waiter_and_the_queue_empties() ->
             wire.close()
     finally:
         sock.close()
+
+
+async def test_closing_the_lane_while_it_connects_fails_waiters_as_a_connection_error() -> None:
+    sock, port = _hold_port()  # accepts, never answers AUTH: the connect stays in progress
+    try:
+        wire = lane(f"redis://:pw@127.0.0.1:{port}/0")
+        waiters = [asyncio.ensure_future(wire.run([("PING",)])) for _ in range(3)]
+        await asyncio.sleep(0.05)  # connected, waiting for AUTH's answer
+        assert not any(w.done() for w in waiters)
+        wire.close()
+        results = await asyncio.wait_for(asyncio.gather(*waiters, return_exceptions=True), GUARD)
+        # Nobody was cancelled: each waiter is told the connection is gone.
+        assert all(isinstance(r, RedisConnectionError) for r in results), results
+    finally:
+        sock.close()
+
+
+async def test_a_unix_socket_url_with_a_database(tmp_path: Path) -> None:
+    path = tmp_path / "redis.sock"
+    proc = await asyncio.create_subprocess_exec(
+        "redis-server",
+        "--port",
+        "0",
+        "--unixsocket",
+        str(path),
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        str(tmp_path),
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(500):
+            if path.exists():
+                break
+            await asyncio.sleep(0.01)
+        wire = lane(f"unix://{path}?db=4")
+        try:
+            assert (await wire.run([("SET", "u", "x")])) == [b"OK"]
+            info = (await wire.run([("CLIENT", "INFO")]))[0]
+            assert b" db=4 " in info, info
+        finally:
+            wire.close()
+    finally:
+        proc.kill()
+        await proc.wait()

@@ -164,7 +164,14 @@ class Lane:
                 self._open_checked(), name="mcpkit-redis-lane-connect"
             )
             connecting.add_done_callback(self._opened)
-        return await asyncio.shield(connecting)
+        try:
+            return await asyncio.shield(connecting)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if connecting.cancelled() and (task is None or not task.cancelling()):
+                # The connect was given up (the lane closed), not this caller.
+                raise RedisConnectionError("Redis connection closed while connecting") from None
+            raise
 
     def _opened(self, connecting: asyncio.Task[_Wire]) -> None:
         if self._connecting is connecting:
