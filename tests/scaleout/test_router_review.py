@@ -82,12 +82,36 @@ async def test_a_channel_dropped_and_taken_again_at_once_stays_subscribed(server
         router = backend.router
         await asyncio.wait_for(router.subscribe_session("s2", old), GUARD)
         router.unsubscribe_session("s2", old)  # the last view of the session here ends...
-        await asyncio.wait_for(router.subscribe_session("s2", new), GUARD)  # ...a new one
+        async with asyncio.timeout(GUARD):  # (in this task, as a request subscribes)
+            await router.subscribe_session("s2", new)  # ...and a new one begins
         for _ in range(20):  # whatever the router still had to send, it has sent
             await asyncio.sleep(0.01)
         channel = backend.keys.session_channel("s2")
         assert publish_now(server.url, channel, b"E k 2 y") == 1
         await asyncio.wait_for(arrived.wait(), GUARD)
         assert heard == [b"E k 2 y"]
+    finally:
+        await backend.aclose()
+
+
+async def test_a_channel_dropped_for_good_is_unsubscribed(server: Redis) -> None:
+    backend = RedisBackend(server.url, prefix="review", replica_id="a")
+
+    def gone(data: bytes) -> None:
+        pass
+
+    try:
+        await backend.ready()
+        router = backend.router
+        channel = backend.keys.session_channel("s3")
+        async with asyncio.timeout(GUARD):
+            await router.subscribe_session("s3", gone)
+            assert publish_now(server.url, channel, b"x") == 1
+            router.unsubscribe_session("s3", gone)
+            for _ in range(1000):
+                if publish_now(server.url, channel, b"x") == 0:
+                    break
+                await asyncio.sleep(0.01)
+            assert publish_now(server.url, channel, b"x") == 0
     finally:
         await backend.aclose()

@@ -268,7 +268,13 @@ class Router:
         del self._sessions[sid]
         ps = self._pubsub
         if ps is not None and self.connected.is_set() and self._loop is not None:
-            self._loop.create_task(_quiet(ps.unsubscribe(self.backend.keys.session_channel(sid))))
+            self._loop.create_task(_quiet(self._unsubscribe(ps, sid)))
+
+    async def _unsubscribe(self, ps: PubSub, sid: str) -> None:
+        # Not when the session was taken again meanwhile: its SUBSCRIBE may already be on
+        # the wire, and this UNSUBSCRIBE after it would leave the channel unheard.
+        if sid not in self._sessions:
+            await ps.unsubscribe(self.backend.keys.session_channel(sid))
 
 
 def _ignore(data: bytes) -> None:
