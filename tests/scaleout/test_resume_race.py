@@ -2,8 +2,9 @@
 replica B while A keeps producing (no pause between events): B reads the event log and
 then hears the rest live (A publishes once B marks the stream followed), and the client
 gets every event exactly once, in order. Also the follow mark's lifetime: it lives in the
-session hash (so expires and is deleted with the session), and a caller who does not own
-the session cannot write it. Two replicas in this process on a redis-server of its own."""
+session hash while the stream is followed and goes with the stream's end (or the session),
+and a caller who does not own the session cannot write it. Two replicas in this process
+on a redis-server of its own."""
 
 from __future__ import annotations
 
@@ -36,6 +37,14 @@ def make(backend: RedisBackend) -> Server[Any]:
             await ctx.progress(i, count)
             await asyncio.sleep(0)
         return f"burst {count}"
+
+    @app.tool()
+    async def paced(count: int, delay: float, ctx: Context) -> str:
+        """``count`` progress notifications, ``delay`` seconds apart."""
+        for i in range(1, count + 1):
+            await ctx.progress(i, count)
+            await asyncio.sleep(delay)
+        return f"paced {count}"
 
     return app
 
@@ -155,35 +164,73 @@ async def test_concurrent_resumes_of_one_session_on_a_cold_replica(
             assert text == f"burst {COUNT}"
 
 
-async def test_the_follow_mark_lives_and_dies_with_the_session(
+async def test_the_follow_mark_lives_while_the_stream_is_followed(
     pair: tuple[str, str, str], server: Redis
 ) -> None:
     a, b, prefix = pair
     client = aioredis.Redis.from_url(server.url)
+
+    async def marks(sid: str) -> list[bytes]:
+        fields = await client.hkeys(f"{prefix}:s:{{{sid}}}")
+        return [f for f in fields if f.startswith(b"f:")]
+
     try:
         async with httpx.AsyncClient(timeout=30) as http:
             headers = await open_session(http, a)
             other = await open_session(http, a)
             sid = headers["mcp-session-id"]
-            progress, _ = await cut_and_resume(http, a, b, headers, 1, 3)
-            assert progress == list(range(1, COUNT + 1))
+            call = {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {
+                    "name": "paced",
+                    "arguments": {"count": 6, "delay": 0.2},
+                    "_meta": {"progressToken": "p"},
+                },
+            }
+            last: str | None = None
+            progress: list[float] = []
+            async with asyncio.timeout(60):
+                async with http.stream("POST", a, json=call, headers=headers) as answer:
+                    async for event_id, message in sse_events(answer):
+                        last = event_id or last
+                        progress.append(message["params"]["progress"])
+                        break
+                assert last is not None and not await marks(sid)  # nobody else follows
+                first_id = last
+                resume = {**headers, "accept": "text/event-stream", "last-event-id": last}
+                resume.pop("content-type")
+                async with http.stream("GET", b, headers=resume) as answer:
+                    assert answer.status_code == 200
+                    async for _, message in sse_events(answer):
+                        if message.get("method") == "notifications/progress":
+                            progress.append(message["params"]["progress"])
+                            if len(progress) == 3:  # heard live from A: B follows
+                                assert len(await marks(sid)) == 1
+                                stream = (await marks(sid))[0][2:].decode()
+                                assert first_id.startswith(stream)
+                                # Another session holding the event id cannot follow it.
+                                theirs = {
+                                    **other,
+                                    "accept": "text/event-stream",
+                                    "last-event-id": first_id,
+                                }
+                                theirs.pop("content-type")
+                                refused = await http.get(b, headers=theirs)
+                                assert refused.status_code == 400
+                                assert not await marks(other["mcp-session-id"])
+                        elif message.get("id") == 1:
+                            break
+                assert progress == [1, 2, 3, 4, 5, 6]
+                assert not await marks(sid)  # the stream ended: its mark is gone
+                # Resumed again after its end: replayed from the log, nothing marked.
+                async with http.stream("GET", b, headers=resume) as answer:
+                    replayed = [m async for _, m in sse_events(answer)]
+                assert replayed[-1]["id"] == 1 and len(replayed) == 6
+                assert not await marks(sid)
             session_key = f"{prefix}:s:{{{sid}}}"
-            fields = await client.hkeys(session_key)
-            marks = [f for f in fields if f.startswith(b"f:")]
-            assert len(marks) == 1, fields  # B followed the one stream
-            assert await client.pttl(session_key) > 0  # expires with the session
-            # Another session holding the stream's event id cannot follow it (nor mark it).
-            stream = marks[0][2:].decode()
-            theirs = {**other, "accept": "text/event-stream", "last-event-id": f"{stream}-1"}
-            theirs.pop("content-type")
-            refused = await http.get(b, headers=theirs)
-            assert refused.status_code == 400
-            other_key = f"{prefix}:s:{{{other['mcp-session-id']}}}"
-            assert not [f for f in await client.hkeys(other_key) if f.startswith(b"f:")]
-            # Without the session header at all: no session, no mark.
-            bare = {k: v for k, v in theirs.items() if k != "mcp-session-id"}
-            assert (await http.get(b, headers=bare)).status_code in (400, 404)
-            # Deleted: the session hash, marks included, is gone.
+            assert await client.pttl(session_key) > 0  # the hash (marks too) expires
             assert (await http.delete(a, headers=headers)).status_code == 200
             assert await client.exists(session_key) == 0
     finally:

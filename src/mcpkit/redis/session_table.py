@@ -313,7 +313,8 @@ class SharedSessions:
     async def follow(self, sid: str, key: str) -> None:
         """Ask the producer of request stream ``key`` to publish its events on the
         session's channel (this replica follows the stream; see ``FOLLOW``)."""
-        await self._run(self._client().eval(FOLLOW, 1, self.keys.session(sid), key))
+        keys = self.keys
+        await self._run(self._client().eval(FOLLOW, 2, keys.session(sid), keys.streams(sid), key))
 
     async def settle_stream(self, sid: str, key: str) -> None:
         """End a stream whose producer died: an error response for each of its requests."""
@@ -339,9 +340,10 @@ class SharedSessions:
         await self._run(
             self._client().eval(
                 SETTLE,
-                2,
+                3,
                 self.keys.streams(sid),
                 self.keys.events(sid, key),
+                self.keys.session(sid),
                 key,
                 self.backend.stream_maxlen,
                 self.ttl_ms,

@@ -123,25 +123,31 @@ return r
 """
 #: KEYS: events, streams hash, session hash. ARGV: maxlen, ttl ms, seq, stream key,
 #: registration, channel. Logs a request stream's end marker, marks its registration ended
-#: and publishes the end when another replica follows the stream (as ``EVENT``).
+#: and publishes the end when another replica follows the stream (as ``EVENT``), then
+#: drops the follow mark (nothing more of the stream is published).
 END = """
 local r = redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '1-' .. ARGV[3], 'e', '1')
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[4], ARGV[5])
 if redis.call('HEXISTS', KEYS[3], 'f:' .. ARGV[4]) == 1 then
   redis.call('PUBLISH', ARGV[6], 'X' .. ARGV[4] .. ' ' .. ARGV[3])
+  redis.call('HDEL', KEYS[3], 'f:' .. ARGV[4])
 end
 return r
 """
-#: KEYS: session hash. ARGV: stream key. Marks a request stream followed by a replica other
-#: than its producer (which then publishes its events); called once that replica listens
-#: on the session's channel and before it reads the log, so no event falls between the
-#: two. False (nothing written) when the session is gone.
+#: KEYS: session hash, streams hash. ARGV: stream key. Marks a request stream followed by
+#: a replica other than its producer (which then publishes its events); called once that
+#: replica listens on the session's channel and before it reads the log, so no event falls
+#: between the two. False (nothing written) when the session is gone; 0 (no mark: its end
+#: is in the log) when the stream has ended.
 FOLLOW = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local reg = redis.call('HGET', KEYS[2], ARGV[1])
+if reg and cjson.decode(reg)['end'] then return 0 end
 return redis.call('HSET', KEYS[1], 'f:' .. ARGV[1], '1')
 """
-#: KEYS: streams hash, events. ARGV: key, maxlen, ttl ms, channel, error responses...
+#: KEYS: streams hash, events, session hash. ARGV: key, maxlen, ttl ms, channel, error
+#: responses... Ends a stream whose producer died (its follow mark dropped, as ``END``).
 SETTLE = """
 local reg = redis.call('HGET', KEYS[1], ARGV[1])
 if not reg then return 0 end
@@ -160,6 +166,7 @@ redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '1-' .. seq, 'e', '1')
 redis.call('PUBLISH', ARGV[4], 'X' .. ARGV[1] .. ' ' .. seq)
 info['end'] = 1
 redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(info))
+redis.call('HDEL', KEYS[3], 'f:' .. ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 1
 """
