@@ -292,6 +292,34 @@ def test_fastmcp_schemas_and_unknown_tools(tmp_path: Path) -> None:
     assert ours["ops"][-1]["result"]["content"][0]["text"] == "Unknown tool: 'no_such_tool'"
 
 
+def test_fastmcp_mount_namespaces(tmp_path: Path) -> None:
+    """fastmcp's ``mount(server, namespace=...)``: the same names, URIs, templates and
+    titles listed, and calls, reads and prompts reaching the mounted servers (nested too)."""
+    script: list[dict[str, Any]] = [
+        {"op": "list"},
+        {"op": "call", "name": "status"},
+        {"op": "call", "name": "weather_forecast", "args": {"city": "Oslo"}},
+        {"op": "call", "name": "weather_now_conditions"},
+        {"op": "call", "name": "weather_deep_echo", "args": {"text": "hi"}},
+        {"op": "call", "name": "plain_ping"},
+        {"op": "call", "name": "forecast", "args": {"city": "Oslo"}},
+        {"op": "read", "uri": "weather://weather/stations"},
+        {"op": "read", "uri": "weather://weather/Oslo/report"},
+        {"op": "read", "uri": "notes://weather/deep/todo"},
+        {"op": "get", "name": "weather_brief", "args": {"city": "Oslo"}},
+    ]
+    theirs, ours = both("fastmcp", SERVERS / "fastmcp_mount.py", script, tmp_path)
+    assert_same(theirs, ours)
+    assert [t["name"] for t in ours["ops"][0]["tools"]] == [
+        "status",
+        "weather_forecast",
+        "weather_now_conditions",
+        "weather_deep_echo",
+        "plain_ping",
+    ]
+    assert ours["ops"][6]["result"]["isError"]  # the mounted name only
+
+
 def test_fastmcp_elicitation_shorthands(tmp_path: Path) -> None:
     """fastmcp's ``ctx.elicit(message, response_type=...)`` with a scalar, a list of
     choices, several choices and a dataclass: the same requests reach the client."""

@@ -206,21 +206,26 @@ class _UnknownAsResult(ToolRegistry):
 
     unknown_text: Callable[[str], str]
 
-    def handlers(self) -> dict[str, Any]:
-        table = super().handlers()
-        call = table["tools/call"]
+    def _unknown(self, params: Any) -> dict[str, Any] | None:
+        """The error result for a call naming no tool (None: the tool is there)."""
+        if type(params) is dict:
+            name = params.get("name")
+            if type(name) is str and name not in self.tools:
+                try:
+                    self.lookup(params)  # a hidden tool shown to this caller is found
+                except McpError:
+                    return error_result(self.unknown_text(name))
+        return None
 
-        async def call_or_unknown(params: Any, rctx: Any) -> Any:
-            if type(params) is dict:
-                name = params.get("name")
-                if type(name) is str and name not in self.tools:
-                    try:
-                        self.lookup(params)  # a hidden tool shown to this caller is found
-                    except McpError:
-                        return error_result(self.unknown_text(name))
-            return await call(params, rctx)
+    async def call_tool(self, params: Any, rctx: Any) -> Any:
+        """``tools/call`` (also as a parent's own tools are called beside its mounts)."""
+        unknown = self._unknown(params)
+        return unknown if unknown is not None else await super().call_tool(params, rctx)
 
-        return {**table, "tools/call": call_or_unknown}
+    async def call_tool_timed(self, params: Any, rctx: Any) -> Any:
+        """``tools/call`` of a registry with tool timeouts."""
+        unknown = self._unknown(params)
+        return unknown if unknown is not None else await super().call_tool_timed(params, rctx)
 
 
 def answer_unknown_tools(registry: ToolRegistry, text: Callable[[str], str]) -> None:
