@@ -23,6 +23,14 @@ from tests.scaleout.cluster import Redis
 #: Bound on waits that must not hang (a hang fails the test instead of blocking the suite).
 GUARD = 20.0
 
+#: A command Redis takes ARGV[1] milliseconds to answer (DEBUG SLEEP is off by default).
+BUSY = """
+local t = redis.call('TIME')
+local until_us = (t[1] * 1000000 + t[2]) + ARGV[1] * 1000
+repeat t = redis.call('TIME') until t[1] * 1000000 + t[2] >= until_us
+return 1
+"""
+
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Redis]:
@@ -60,10 +68,10 @@ async def test_a_cancelled_caller_s_replies_never_reach_the_next_caller(server: 
     try:
         assert await wire.run([("PING",)]) == [b"PONG"]
         for round_ in range(20):
-            # A slow batch (DEBUG SLEEP) whose caller goes away, then one that must get
+            # A slow batch (Redis busy 50 ms) whose caller goes away, then one that must get
             # exactly its own replies.
             slow = asyncio.ensure_future(
-                wire.run([("DEBUG", "SLEEP", "0.05"), ("ECHO", f"slow-{round_}")])
+                wire.run([("EVAL", BUSY, 0, 50), ("ECHO", f"slow-{round_}")])
             )
             await asyncio.sleep(0.01)
             slow.cancel()
@@ -286,3 +294,27 @@ async def test_a_unix_socket_url_with_a_database(tmp_path: Path) -> None:
     finally:
         proc.kill()
         await proc.wait()
+
+
+async def test_a_connection_lost_mid_batch_fails_every_waiter_and_the_next_is_in_step(
+    server: Redis,
+) -> None:
+    wire = lane(server.url)
+    try:
+        assert await wire.run([("PING",)]) == [b"PONG"]
+        # The first reply of this batch is read, then Redis dies in the middle of it.
+        half = asyncio.ensure_future(
+            wire.run([("SET", "a", "1"), ("EVAL", BUSY, 0, 2000), ("GET", "a")])
+        )
+        behind = asyncio.ensure_future(wire.run([("ECHO", "behind")]))
+        await asyncio.sleep(0.3)
+        assert not half.done() and not behind.done()
+        await asyncio.to_thread(server.stop)
+        for waiter in (half, behind):
+            with pytest.raises(RedisConnectionError):
+                await asyncio.wait_for(waiter, GUARD)
+        await asyncio.to_thread(server.start)
+        replies = await asyncio.wait_for(wire.run([("ECHO", "next"), ("GET", "a")]), GUARD)
+        assert replies == [b"next", None]  # a new server: nothing of the old batch
+    finally:
+        wire.close()
