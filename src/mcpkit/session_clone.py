@@ -80,7 +80,10 @@ def make_cloner(source: S) -> Callable[[Transport], S]:
     when that changes)."""
     cls = type(source)
     shared = cls.clone_shares
-    state = vars(source)
+    # A combined dict, not the split (key-sharing) one vars() makes of the instance's inline
+    # attributes: CPython specializes attribute reads on a combined dict (by position) but
+    # not on a split one, and the copies below are copies of this one.
+    state = source.__dict__ = dict(vars(source))
     lines = [
         "def clone(transport):",
         "    state = src_state.copy()",
