@@ -115,3 +115,56 @@ async def test_a_channel_dropped_for_good_is_unsubscribed(server: Redis) -> None
             assert publish_now(server.url, channel, b"x") == 0
     finally:
         await backend.aclose()
+
+
+async def test_a_subscription_given_up_leaves_no_channel_behind(server: Redis) -> None:
+    """A request cancelled while its view subscribes the session's channel (the client
+    went away): the channel is not kept subscribed for a listener that no longer exists."""
+    backend = RedisBackend(server.url, prefix="review", replica_id="a")
+
+    def gone(data: bytes) -> None:
+        pass
+
+    try:
+        router = backend.router
+        waiting = asyncio.ensure_future(router.subscribe_session("s4", gone))
+        await asyncio.sleep(0)  # waiting for the router's connection
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        await asyncio.wait_for(backend.ready(), GUARD)
+        channel = backend.keys.session_channel("s4")
+        fixed = backend.keys.replica_channel("a")
+        for _ in range(50):
+            assert publish_now(server.url, fixed, b"x") == 1  # the router is subscribed...
+            assert publish_now(server.url, channel, b"x") == 0  # ...but not to this one
+            await asyncio.sleep(0.01)
+    finally:
+        await backend.aclose()
+
+
+async def test_the_same_listener_subscribing_twice_survives_the_first_being_cancelled(
+    server: Redis,
+) -> None:
+    """One view subscribing its session's channel from two requests at once (the same
+    listener), the first cancelled: the second still hears the channel."""
+    backend = RedisBackend(server.url, prefix="review", replica_id="a")
+    heard: list[bytes] = []
+    arrived = asyncio.Event()
+
+    def view(data: bytes) -> None:
+        heard.append(data)
+        arrived.set()
+
+    try:
+        router = backend.router
+        first = asyncio.ensure_future(router.subscribe_session("s5", view))
+        second = asyncio.ensure_future(router.subscribe_session("s5", view))
+        await asyncio.sleep(0)  # both waiting: the first for the router, the second for it
+        first.cancel()
+        await asyncio.wait_for(second, GUARD)
+        assert publish_now(server.url, backend.keys.session_channel("s5"), b"E k 5 z") == 1
+        await asyncio.wait_for(arrived.wait(), GUARD)
+        assert heard == [b"E k 5 z"]
+    finally:
+        await backend.aclose()

@@ -144,7 +144,12 @@ class Router:
             try:
                 ps = self._open_pubsub()
                 self._pubsub = ps
-                await ps.subscribe(*self._channels())
+                channels = self._channels()
+                await ps.subscribe(*channels)
+                # Sessions dropped while that was on its way are not kept subscribed.
+                dropped = set(channels).difference(self._channels())
+                if dropped:
+                    await ps.unsubscribe(*dropped)
                 self.connected.set()
                 if not first:
                     logger.info("Redis pub/sub reconnected: resynchronising stream tails")
@@ -202,6 +207,15 @@ class Router:
         """Receive the messages of session ``sid``'s channel; returns once subscribed (so a
         read of the event log made after this misses nothing)."""
         self.start()
+        try:
+            await self._add_listener(sid, callback)
+        except BaseException:
+            # Given up (failed, or the caller cancelled): no listener left behind, and
+            # the channel is dropped unless someone else listens on it.
+            self.unsubscribe_session(sid, callback)
+            raise
+
+    async def _add_listener(self, sid: str, callback: MessageCallback) -> None:
         channel = self.backend.keys.session_channel(sid)
         listeners = self._sessions.get(sid)
         if listeners is not None and listeners:
@@ -210,6 +224,8 @@ class Router:
             # Another caller is subscribing the channel: back once it is (or, when that
             # failed or was cancelled, once this caller subscribed it itself).
             if pending is not None and not await asyncio.shield(pending):
+                # (That caller's listener went with it, maybe this one too: the same.)
+                self._sessions.setdefault(sid, set()).add(callback)
                 await self._subscribe(channel)
             return
         self._sessions[sid] = {callback}
