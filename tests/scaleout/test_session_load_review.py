@@ -1,0 +1,85 @@
+"""Loading a 2025 session's view on a replica that has not seen it, from several requests
+at once (they share one load): a request cancelled meanwhile (its client went away)
+cancels only itself; the others get the view. Two replicas in this process on a
+redis-server of its own."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from mcpkit import Server
+from mcpkit.redis import RedisBackend
+from mcpkit.transports.http import running
+from tests.scaleout.broadcasts import HEADERS, VERSION
+from tests.scaleout.cluster import STORE_SECRET, Redis, free_port
+
+GUARD = 20.0
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Redis]:
+    made = Redis(tmp_path)
+    made.start()
+    try:
+        yield made
+    finally:
+        made.stop()
+
+
+@pytest.fixture
+async def pair(server: Redis) -> AsyncIterator[tuple[str, RedisBackend]]:
+    prefix = f"load{free_port()}"
+    backends = [
+        RedisBackend(server.url, prefix=prefix, secret=STORE_SECRET, replica_id=name)
+        for name in ("a", "b")
+    ]
+    async with contextlib.AsyncExitStack() as stack:
+        for backend in backends:
+            stack.push_async_callback(backend.aclose)
+        urls = []
+        for backend in backends:
+            app: Server[Any] = Server("load", store=backend)
+
+            @app.tool()
+            def echo(text: str) -> str:
+                """Echo."""
+                return text
+
+            base = await stack.enter_async_context(running(app.http_app("/mcp")))
+            urls.append(f"{base}/mcp")
+        yield urls[0], backends[1]
+
+
+async def test_a_cancelled_load_does_not_cancel_the_requests_sharing_it(
+    pair: tuple[str, RedisBackend],
+) -> None:
+    a, b = pair
+    async with httpx.AsyncClient(timeout=30) as http:
+        init = {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": VERSION,
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "1"},
+            },
+        }
+        first = await http.post(a, json=init, headers=HEADERS)
+        sid = first.headers["mcp-session-id"]
+    table = b.session_table
+    assert table is not None and table.views.get(sid) is None  # B has not seen it
+    loads = [asyncio.ensure_future(table.load(sid)) for _ in range(3)]
+    await asyncio.sleep(0)  # the first is loading, the others wait for it
+    loads[0].cancel()
+    outcomes = await asyncio.wait_for(asyncio.gather(*loads[1:], return_exceptions=True), GUARD)
+    assert not any(isinstance(o, BaseException) for o in outcomes), outcomes
+    assert outcomes[0] is not None and outcomes[0] is outcomes[1]
+    assert table.views.get(sid) is outcomes[0]
