@@ -14,6 +14,7 @@ import pytest
 import redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from mcpkit.redis import RedisBackend
 from mcpkit.redis.batch import Batch
@@ -239,7 +240,7 @@ async def test_a_silent_server_times_out_every_waiter_and_the_queue_empties() ->
                 asyncio.gather(*(wire.run([("PING",)]) for _ in range(50)), return_exceptions=True),
                 GUARD,
             )
-            assert all(isinstance(r, RedisConnectionError | Exception) for r in results)
+            assert all(isinstance(r, RedisTimeoutError) for r in results), results
             assert wire._wire is not None and not wire._wire.waiting
         finally:
             wire.close()
@@ -318,3 +319,21 @@ async def test_a_connection_lost_mid_batch_fails_every_waiter_and_the_next_is_in
         assert replies == [b"next", None]  # a new server: nothing of the old batch
     finally:
         wire.close()
+
+
+async def test_a_server_that_never_answers_auth_fails_the_connect() -> None:
+    sock, port = _hold_port()
+    try:
+        wire = Lane.for_url(
+            f"redis://:pw@127.0.0.1:{port}/2", connect_timeout=0.3, command_timeout=5.0
+        )
+        assert wire is not None
+        results = await asyncio.wait_for(
+            asyncio.gather(*(wire.run([("PING",)]) for _ in range(3)), return_exceptions=True),
+            GUARD,
+        )
+        assert all(isinstance(r, RedisConnectionError) for r in results), results
+        assert all("AUTH/SELECT" in str(r) for r in results), results
+        wire.close()
+    finally:
+        sock.close()
