@@ -13,7 +13,6 @@ from typing import Any
 import orjson
 
 from mcpkit import Context, Server
-from mcpkit.server.http_served import ServerServedApp
 from mcpkit.server.request_sessions import modern_request_session
 from mcpkit.server.session import AppSession
 from mcpkit.transports.base import Transport
@@ -107,7 +106,7 @@ async def test_legacy_copies_bind_their_handshake_to_themselves() -> None:
 
 async def test_only_a_servers_own_factory_is_recognised() -> None:
     server = _server()
-    served = ServerServedApp(server)
+    served = server.served_app()
     assert served.made_by(server.session)
     assert not served.made_by(_server().session)
     assert not served.made_by(lambda t: server.session(t))

@@ -22,7 +22,7 @@ import re
 import shlex
 import shutil
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mcpkit.cli.errors import CliError
 from mcpkit.client.targets import ServerRef, TargetError, parse_server_ref
@@ -30,7 +30,7 @@ from mcpkit.client.targets import load_server as _load
 
 if TYPE_CHECKING:
     from mcpkit.client.targets import Target
-    from mcpkit.server import Server
+    from mcpkit.server.core import ServerCore
 
 __all__ = ["ServerRef", "load_server", "parse_server_ref", "resolve_target"]
 
@@ -43,7 +43,7 @@ def _cwd_on_path() -> None:
         sys.path.insert(0, cwd)
 
 
-def load_server(ref: ServerRef) -> Server:
+def load_server(ref: ServerRef) -> ServerCore[Any]:
     """Import the module of ``ref`` and return its mcpkit ``Server`` object."""
     if ref.module is not None:
         _cwd_on_path()

@@ -42,7 +42,7 @@ from mcpkit.transports.base import Transport
 if TYPE_CHECKING:
     import httpx
 
-    from mcpkit.server.app import Server
+    from mcpkit.server.core import ServerCore as Server
     from mcpkit.server.session import AppSession
 
 __all__ = [
@@ -144,13 +144,13 @@ def is_url(value: str) -> bool:
 def _is_server(value: object) -> bool:
     """An mcpkit ``Server``, or a server of another SDK's API served by one (the compat
     layer's ``FastMCP``, ``MCPServer``, low-level ``Server``: its ``native``)."""
-    from mcpkit.server.app import Server
+    from mcpkit.server.core import ServerCore as Server
 
     return isinstance(value, Server) or isinstance(getattr(value, "native", None), Server)
 
 
 def _native(value: Any) -> Server:
-    from mcpkit.server.app import Server
+    from mcpkit.server.core import ServerCore as Server
 
     return value if isinstance(value, Server) else value.native
 
@@ -242,7 +242,7 @@ def _not_a_factory(value: Any) -> str | None:
 
 def _names_a_server(annotation: Any) -> bool:
     """Whether a return annotation names a server class (mcpkit's or a compat one)."""
-    from mcpkit.server.app import Server
+    from mcpkit.server.core import ServerCore as Server
 
     if isinstance(annotation, str):  # not resolvable: its name says
         last = annotation.strip().strip("'\"").rsplit(".", 1)[-1]
@@ -437,7 +437,7 @@ def open_target(
 
     A ``file.py:app`` / ``module:app`` target is imported here; a missing file or object
     raises :class:`TargetError`."""
-    from mcpkit.server.app import Server
+    from mcpkit.server.core import ServerCore as Server
 
     stdio_opts: dict[str, Any] = {"env": env, "cwd": cwd, "stderr": stderr, "on_stderr": on_stderr}
     if isinstance(target, Transport):

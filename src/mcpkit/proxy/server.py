@@ -40,7 +40,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Collection, Mapping
-from typing import TYPE_CHECKING, Any, Final, Literal, cast
+from typing import TYPE_CHECKING, Any, Final, Literal, Self, cast
 
 from mcpkit import versions
 from mcpkit.bus import LISTEN_METHOD, BusEvent, BusRelay, parse_listen_params
@@ -357,7 +357,7 @@ class ProxyServer(Server):
     # -- running ----------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def running(self) -> AsyncIterator[Server]:
+    async def running(self) -> AsyncIterator[Self]:
         """Enter the lifespan: the shared upstream connection opens first (its failure
         fails the start) and everything upstream closes last."""
         if self._depth == 0:

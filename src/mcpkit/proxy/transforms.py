@@ -35,7 +35,7 @@ from mcpkit.server.mrtr import InputRequired
 from mcpkit.server.tools import ToolEntry
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Server
+    from mcpkit.server.core import ServerCore as Server
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 
 __all__ = ["ProxyTransforms"]

@@ -22,7 +22,7 @@ from mcpkit.server.mount import _child_request
 from mcpkit.server.tools import error_result
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Server
+    from mcpkit.server.core import ServerCore as Server
 
 __all__ = ["add_prompt_tools", "add_resource_tools"]
 

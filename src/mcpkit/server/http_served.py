@@ -7,29 +7,45 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mcpkit.server import request_sessions as sessions
-from mcpkit.server.app import Server
+from mcpkit.server.request_sessions import PrototypedServer
 
 if TYPE_CHECKING:
     from mcpkit.http_headers import HeaderParam
     from mcpkit.server.session import AppSession
+    from mcpkit.server.tools import ToolRegistry
     from mcpkit.transports.base import Transport
     from mcpkit.versions import ProtocolVersion
 
-__all__ = ["ServerServedApp"]
+__all__ = ["ServedServer", "ServerServedApp"]
 
-_SESSION = Server.session
+
+class ServedServer(PrototypedServer, Protocol):
+    """What :class:`ServerServedApp` reads of the server it serves (a
+    :class:`~mcpkit.server.core.ServerCore` is one)."""
+
+    @property
+    def modern_versions(self) -> tuple[ProtocolVersion, ...]: ...
+
+    @property
+    def tools(self) -> ToolRegistry: ...
+
+    @property
+    def sessions(self) -> set[AppSession]: ...
 
 
 class ServerServedApp:
     """The :class:`~mcpkit.transports.http.served.ServedApp` of ``server``."""
 
-    __slots__ = ("server", "sessionless_context")
+    __slots__ = ("_own_session", "server", "sessionless_context")
 
-    def __init__(self, server: Server[Any]) -> None:
+    def __init__(self, server: ServedServer, own_session: Callable[..., Any]) -> None:
+        """``own_session``: the server class's ``session`` function (a session factory that
+        is it, bound to ``server``, makes the sessions this app copies)."""
         self.server = server
+        self._own_session = own_session
         #: ``sessionless_context(rid, method, params, version=None)``: bound once, so the
         #: quick path of a stateless request takes no extra frame.
         self.sessionless_context: Callable[..., Any] = functools.partial(
@@ -42,7 +58,7 @@ class ServerServedApp:
 
     def made_by(self, factory: object) -> bool:
         return (
-            getattr(factory, "__func__", None) is _SESSION
+            getattr(factory, "__func__", None) is self._own_session
             and getattr(factory, "__self__", None) is self.server
         )
 

@@ -62,8 +62,9 @@ from mcpkit.server.uri_template import URITemplate
 from mcpkit.session import RequestContext
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Feature, Server
+    from mcpkit.server.configured import Feature
     from mcpkit.server.context import Context
+    from mcpkit.server.core import ServerCore as Server
     from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
 
 __all__ = ["Mount", "hold_resources", "mount", "mounts_of"]
@@ -404,6 +405,9 @@ class _Mounts:
         from mcpkit.server import mount_skills
 
         handlers.update(mount_skills.handlers(self))
+        # the skills extension is declared when a mounted server serves skills
+        parent._advertisers.append(functools.partial(mount_skills.advertise, self))
+        parent._caps.clear()
         for method in (*_METHODS, "skills/list", "skills/get", "resources/directory/read"):
             parent.request_handler(method)(handlers[method])
         if parent.modern_versions:

@@ -26,7 +26,7 @@ from mcpkit.server.caching import CacheHints
 from mcpkit.skills import DIRECTORY_MIME_TYPE, EXTENSION_ID, SCHEME
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Server
+    from mcpkit.server.core import ServerCore as Server
     from mcpkit.server.mount import Mount, _Mounts
     from mcpkit.server.session import ServerRequestContext
 

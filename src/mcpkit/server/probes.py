@@ -14,20 +14,46 @@ lifespan and its stores, told as callables); :func:`probes_for` the app answerin
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
+from mcpkit.telemetry.observe import ObservedServer
 from mcpkit.transports.http.health import Health, ObservabilityApp
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Server
+    from mcpkit.bus import NotificationBus
+    from mcpkit.redis.backend import RedisBackend
+    from mcpkit.server.middleware.base import Middleware
+    from mcpkit.server.tasks import TaskManager
     from mcpkit.transports.http.server import StreamableHTTPApp
 
-__all__ = ["health_of", "probes_for"]
 
-_HEALTH: weakref.WeakKeyDictionary[Server[Any], Health] = weakref.WeakKeyDictionary()
+__all__ = ["ProbedServer", "health_of", "probes_for"]
 
 
-def health_of(server: Server[Any]) -> Health:
+class ProbedServer(ObservedServer, Protocol):
+    """What the probes read of a server (a :class:`~mcpkit.server.core.ServerCore` is
+    one): whether its lifespan runs, its stores, and what metrics read (adding the
+    middleware that records)."""
+
+    def add_middleware(self, middleware: Middleware) -> None: ...
+
+    @property
+    def lifespan_running(self) -> bool: ...
+
+    @property
+    def store_backend(self) -> RedisBackend | None: ...
+
+    @property
+    def bus(self) -> NotificationBus: ...
+
+    @property
+    def task_manager(self) -> TaskManager: ...
+
+
+_HEALTH: weakref.WeakKeyDictionary[ProbedServer, Health] = weakref.WeakKeyDictionary()
+
+
+def health_of(server: ProbedServer) -> Health:
     """The :class:`~mcpkit.transports.http.health.Health` of ``server`` (made on first use;
     one per server): ready while its lifespan runs, with its ``store_backend``, ``bus`` and
     task store checked when they can say so."""
@@ -54,7 +80,7 @@ def health_of(server: Server[Any]) -> Health:
 
 
 def probes_for(
-    server: Server[Any],
+    server: ProbedServer,
     http_app: StreamableHTTPApp | None = None,
     *,
     health: bool = True,

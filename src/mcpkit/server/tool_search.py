@@ -33,7 +33,7 @@ from mcpkit.server.context import Context
 from mcpkit.server.mount import _child_request
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Server
+    from mcpkit.server.core import ServerCore as Server
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 
 __all__ = ["ToolSearch", "rank"]
@@ -104,6 +104,10 @@ class ToolSearch:
             raise TypeError("pinned is a collection of tool names, not one string")
         if self.max_results < 1:
             raise ValueError("max_results must be at least 1")
+
+    def enable_on(self, server: Any) -> Installed:
+        """Turn tool search on for ``server`` (what ``Server(tool_search=self)`` does)."""
+        return enable(server, self)
 
 
 _DESCRIPTION = (

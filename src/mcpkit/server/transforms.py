@@ -39,7 +39,7 @@ from mcpkit.server.schema import ArgumentsError
 from mcpkit.server.tools import error_result
 
 if TYPE_CHECKING:
-    from mcpkit.server.app import Server
+    from mcpkit.server.core import ServerCore as Server
     from mcpkit.server.tools import ToolEntry
 
 __all__ = ["ArgTransform", "CallNext", "ToolResult", "Wrap", "transform_tool"]
