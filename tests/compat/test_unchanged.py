@@ -294,7 +294,9 @@ def test_fastmcp_schemas_and_unknown_tools(tmp_path: Path) -> None:
 
 def test_fastmcp_mount_namespaces(tmp_path: Path) -> None:
     """fastmcp's ``mount(server, namespace=...)``: the same names, URIs, templates and
-    titles listed, and calls, reads and prompts reaching the mounted servers (nested too)."""
+    titles listed, and calls, reads and prompts reaching the mounted servers (nested too);
+    fastmcp's texts for an unknown tool or prompt, missing prompt arguments and a resource
+    nothing serves (-32602 in both eras)."""
     script: list[dict[str, Any]] = [
         {"op": "list"},
         {"op": "call", "name": "status"},
@@ -307,6 +309,11 @@ def test_fastmcp_mount_namespaces(tmp_path: Path) -> None:
         {"op": "read", "uri": "weather://weather/Oslo/report"},
         {"op": "read", "uri": "notes://weather/deep/todo"},
         {"op": "get", "name": "weather_brief", "args": {"city": "Oslo"}},
+        {"op": "get", "name": "weather_nope"},
+        {"op": "get", "name": "weather_brief"},
+        {"op": "read", "uri": "weather://weather/nowhere/at/all"},
+        {"op": "read", "uri": "zzz://nowhere"},
+        {"op": "call", "name": "weather_nope"},
     ]
     theirs, ours = both("fastmcp", SERVERS / "fastmcp_mount.py", script, tmp_path)
     assert_same(theirs, ours)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from mcpkit.errors import McpError
 from mcpkit.server.mount import Kind, Mount
 
 if TYPE_CHECKING:
@@ -43,6 +44,31 @@ class FastMount(Mount):
             return uri
         head = f"{self.prefix}/"
         return f"{match[1]}{match[2][len(head) :]}" if match[2].startswith(head) else None
+
+    async def call(self, method: str, params: JSONObject, rctx: ServerRequestContext) -> Any:
+        """The child's answer, its words about a tool or prompt it does not have naming the
+        parent's name (``Unknown tool: 'weather_nope'``), as fastmcp answers."""
+        local = params.get("name")
+        try:
+            result = await super().call(method, params, rctx)
+        except McpError as exc:
+            if type(local) is str and exc.message == f"Unknown prompt: {local!r}":
+                raise McpError(
+                    exc.code, f"Unknown prompt: {self.name(local)!r}", exc.data
+                ) from None
+            raise
+        if method == "tools/call" and type(local) is str and type(result) is dict:
+            content = result.get("content")
+            if (
+                result.get("isError")
+                and type(content) is list
+                and len(content) == 1
+                and type(content[0]) is dict
+                and content[0].get("text") == f"Unknown tool: {local!r}"
+            ):
+                text = f"Unknown tool: {self.name(local)!r}"
+                result = {**result, "content": [{**content[0], "text": text}]}
+        return result
 
     async def list_all(self, kind: Kind, rctx: ServerRequestContext) -> list[JSONObject]:
         """The child's list in the parent's names; a tool's title made from its name is

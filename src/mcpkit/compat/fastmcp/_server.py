@@ -114,6 +114,10 @@ class FastMCP(MCPServer[Any]):
         self._mask = bool(mask_error_details)
         self.native.log_bridge = True  # get_context() finds the request's Context
         answer_unknown_tools(self.native.tools, lambda name: f"Unknown tool: {name!r}")
+        from mcpkit.compat.fastmcp._registries import FastPrompts, FastResources
+
+        self.native.prompts.__class__ = FastPrompts
+        self.native.resources.__class__ = FastResources
         for fn in tools or ():
             self.add_tool(fn)
 

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
+from mcpkit.compat.fastmcp._registries import is_not_found
 from mcpkit.compat.fastmcp.context import Context
 from mcpkit.errors import McpError
-from mcpkit.jsonrpc import RESOURCE_NOT_FOUND, JSONObject
+from mcpkit.jsonrpc import JSONObject
 from mcpkit.server.component_tools import _all, _ask
 
 if TYPE_CHECKING:
@@ -173,7 +174,7 @@ class ResourcesAsTools(Transform):
             try:
                 result = await _ask(native, ctx.native, "resources/read", {"uri": uri})
             except McpError as exc:
-                if exc.code == RESOURCE_NOT_FOUND:
+                if is_not_found(exc):
                     raise LookupError(f"Unknown resource: {uri!r}") from None
                 raise
             contents = result.get("contents") or []
