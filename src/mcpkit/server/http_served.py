@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["ServedServer", "ServerServedApp"]
 
 
-class ServedServer(PrototypedServer, Protocol):
+class ServedServer(PrototypedServer["AppSession"], Protocol):
     """What :class:`ServerServedApp` reads of the server it serves (a
     :class:`~mcpkit.server.core.ServerCore` is one)."""
 

@@ -1,9 +1,10 @@
 """Per-request sessions of the stateless (modern) wire, made by copying a prototype.
 
-Streamable HTTP serves every 2026-07-28 request with a fresh :class:`AppSession` that ends
-with it. Built the ordinary way (``server.session(transport)`` then ``enter_modern()``)
-that costs a constructor chain of three classes, a lifecycle, a handler table copied in,
-the era switch and a capability lookup: about a sixth of the whole request. Every such
+Streamable HTTP serves every 2026-07-28 request with a fresh
+:class:`~mcpkit.server.session.AppSession` that ends with it. Built the ordinary way
+(``server.session(transport)`` then ``enter_modern()``) that costs a constructor chain of
+three classes, a lifecycle, a handler table copied in, the era switch and a capability
+lookup: about a sixth of the whole request. Every such
 session of one server starts in the same state, so :func:`modern_request_session` builds
 that state once (a *prototype*, never started) and gives each request a copy of it: one
 dict copy, a fresh copy of each container the session mutates, a copied lifecycle, and the
@@ -28,25 +29,32 @@ Most modern requests need no copy at all: a ``tools/call`` of a tool that cannot
 and cannot talk back (:func:`sessionless_context`) is served by the prototype itself, with
 :meth:`~mcpkit.session.Session.respond_alone`, which registers and writes nothing; its
 answer is the one a copy would have written.
+
+This module is part of the host: it sees the server as a :class:`PrototypedServer` and its
+sessions as :class:`PrototypeSession` objects (a Server and its AppSessions are), so it
+imports neither.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
 
 from mcpkit._loop import running_loop
 from mcpkit.envelope import parse_request_envelope
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import JSONObject, RequestId
-from mcpkit.server.session import AppSession, ServerHandler, ServerRequestContext
 from mcpkit.transports.base import Transport
 from mcpkit.versions import Era, ProtocolVersion
 
 if TYPE_CHECKING:
     from mcpkit.bus import BusRelay
+    from mcpkit.lifecycle import Lifecycle
+    from mcpkit.session import RequestContext
 
 __all__ = [
+    "PlainTool",
+    "PrototypeSession",
     "PrototypedServer",
     "legacy_request_session",
     "modern_request_session",
@@ -55,10 +63,60 @@ __all__ = [
 ]
 
 
-class PrototypedServer(Protocol):
-    """What the per-request sessions need of the server they copy: its session maker, its
-    handler table and the facts a prototype is kept current with (a
-    :class:`~mcpkit.server.app.Server` is one)."""
+class _Function(Protocol):
+    @property
+    def is_async(self) -> bool: ...
+
+    @property
+    def never_suspends(self) -> bool: ...
+
+
+class PlainTool(Protocol):
+    """A tool as :func:`sessionless_context` reads it (a
+    :class:`~mcpkit.server.tools.ToolEntry` is one)."""
+
+    @property
+    def function(self) -> _Function: ...
+
+    @property
+    def limiter(self) -> object | None: ...
+
+
+C_co = TypeVar("C_co", bound="RequestContext", covariant=True)
+
+
+class PrototypeSession(Protocol[C_co]):
+    """A server session as it is made a prototype and copied (an
+    :class:`~mcpkit.server.session.AppSession` is one, its request contexts ``C_co``)."""
+
+    @property
+    def lifecycle(self) -> Lifecycle: ...
+
+    @property
+    def modern_versions(self) -> tuple[ProtocolVersion, ...]: ...
+
+    def assume_initialized(self, version: ProtocolVersion) -> None: ...
+
+    def share_handlers(self) -> None: ...
+
+    def cloner(self) -> Callable[[Transport], Self]: ...
+
+    def plain_tool(self, params: JSONObject) -> PlainTool | None: ...
+
+    def build_context(
+        self, request_id: RequestId, method: str, params: JSONObject | None
+    ) -> C_co: ...
+
+
+S = TypeVar("S", bound="PrototypeSession[Any]")
+S_co = TypeVar("S_co", bound="PrototypeSession[Any]", covariant=True)
+C = TypeVar("C", bound="RequestContext")
+
+
+class PrototypedServer(Protocol[S_co]):
+    """What the per-request sessions need of the server they copy: its session maker (of
+    ``S_co`` sessions), its handler table and the facts a prototype is kept current with
+    (a :class:`~mcpkit.server.app.Server` is one, of AppSessions)."""
 
     @property
     def debug(self) -> bool: ...
@@ -86,14 +144,14 @@ class PrototypedServer(Protocol):
     @property
     def notification_handler_count(self) -> int: ...
 
-    def handler_table(self) -> Mapping[str, ServerHandler]: ...
+    def handler_table(self) -> Mapping[str, Any]: ...
 
     def session(
         self, transport: Transport, *, era: Era | None = None, **session_kwargs: Any
-    ) -> AppSession: ...
+    ) -> S_co: ...
 
 
-class _Prototype:
+class _Prototype(Generic[S]):
     """A session of one server, never started, and the function copying it."""
 
     __slots__ = (
@@ -110,7 +168,7 @@ class _Prototype:
 
     def __init__(
         self,
-        server: PrototypedServer,
+        server: PrototypedServer[S],
         table: Mapping[str, Any],
         loop: Any,
         version: ProtocolVersion | None = None,
@@ -129,7 +187,7 @@ class _Prototype:
             # copies share one handler table, without the handlers bound to this prototype
             # (initialize and the notifications of the handshake era).
             session.share_handlers()
-        self.session = session
+        self.session: S = session
         #: Whether its session dispatches a ``tools/call`` at once (the capability declared,
         #: the lifecycle past any handshake): what :func:`sessionless_context` needs, fixed
         #: for the prototype's life (it is remade when the table changes).
@@ -145,10 +203,12 @@ class _Prototype:
         self.instructions = server.instructions
         self.notifications = server.notification_handler_count
         #: ``clone(transport)``: a copy of the session on ``transport`` (Session.cloner).
-        self.clone = session.cloner()
+        self.clone: Callable[[Transport], S] = session.cloner()
 
 
-def _current(proto: _Prototype | None, server: PrototypedServer, table: Any, loop: Any) -> bool:
+def _current(
+    proto: _Prototype[Any] | None, server: PrototypedServer[Any], table: Any, loop: Any
+) -> bool:
     return (
         proto is not None
         and proto.table is table
@@ -161,8 +221,8 @@ def _current(proto: _Prototype | None, server: PrototypedServer, table: Any, loo
 
 
 def legacy_request_session(
-    server: PrototypedServer, transport: Transport, version: ProtocolVersion
-) -> AppSession:
+    server: PrototypedServer[S], transport: Transport, version: ProtocolVersion
+) -> S:
     """A session of ``server`` for one request of the 2025-era stateless mode on
     ``transport`` (not started): equal to ``server.session(transport, era="legacy")`` with
     its handshake assumed for ``version``, copied from the server's prototype for that
@@ -176,19 +236,19 @@ def legacy_request_session(
     return proto.clone(transport)
 
 
-def _legacy_prototype(server: PrototypedServer, version: ProtocolVersion) -> _Prototype:
+def _legacy_prototype(server: PrototypedServer[S], version: ProtocolVersion) -> _Prototype[S]:
     """The server's current prototype of 2025-era stateless sessions of ``version``."""
     table = server.handler_table()
     loop = running_loop()
     protos = server.session_prototypes
     key = f"legacy {version.name}"
-    proto: _Prototype | None = protos.get(key)
+    proto: _Prototype[S] | None = protos.get(key)
     if proto is None or not _current(proto, server, table, loop):
         proto = protos[key] = _Prototype(server, table, loop, version)
     return proto
 
 
-def new_session(server: PrototypedServer, transport: Transport) -> AppSession:
+def new_session(server: PrototypedServer[S], transport: Transport) -> S:
     """A new session of ``server`` on ``transport`` for the handshake era's stateful mode
     (not started): equal to ``server.session(transport)``, copied from the server's
     prototype of new sessions (built and kept as the others are)."""
@@ -196,18 +256,18 @@ def new_session(server: PrototypedServer, transport: Transport) -> AppSession:
         return server.session(transport)
     table = server.handler_table()
     loop = running_loop()
-    proto: _Prototype | None = server.session_prototypes.get("new")
+    proto: _Prototype[S] | None = server.session_prototypes.get("new")
     if proto is None or not _current(proto, server, table, loop):
         proto = server.session_prototypes["new"] = _Prototype(server, table, loop, stateful=True)
     server.relay.start()
     return proto.clone(transport)
 
 
-def _modern_prototype(server: PrototypedServer) -> _Prototype:
+def _modern_prototype(server: PrototypedServer[S]) -> _Prototype[S]:
     """The server's current prototype of modern request sessions (remade when stale)."""
     table = server.handler_table()
     loop = running_loop()
-    proto: _Prototype | None = server.session_prototypes.get("modern")
+    proto: _Prototype[S] | None = server.session_prototypes.get("modern")
     if (
         proto is None
         or proto.table is not table
@@ -221,7 +281,7 @@ def _modern_prototype(server: PrototypedServer) -> _Prototype:
     return proto
 
 
-def modern_request_session(server: PrototypedServer, transport: Transport) -> AppSession:
+def modern_request_session(server: PrototypedServer[S], transport: Transport) -> S:
     """A session of ``server`` in the modern era on ``transport`` for one request (not
     started): equal to ``server.session(transport, era="modern")``, copied from the
     server's prototype (see the module docstring)."""
@@ -233,21 +293,21 @@ def modern_request_session(server: PrototypedServer, transport: Transport) -> Ap
 
 
 def sessionless_context(
-    server: PrototypedServer,
+    server: PrototypedServer[PrototypeSession[C]],
     request_id: RequestId,
     method: str,
     params: Any,
     version: ProtocolVersion | None = None,
-) -> ServerRequestContext | None:
+) -> C | None:
     """The context to serve a stateless request with no session of its own, or None when
     it needs one (it is then served by a :func:`modern_request_session`, or with
     ``version``, the revision a 2025-era stateless request assumes, by a
     :func:`legacy_request_session`).
 
     A request needs none when nothing it does can reach a session: a ``tools/call`` of a
-    tool that takes no Context and is no task (:meth:`AppSession.plain_tool`), either an
+    tool that takes no Context and is no task (``AppSession.plain_tool``), either an
     ``async def`` one the session would serve inline (it cannot suspend:
-    :meth:`AppSession.serves_inline`) or a ``def`` one (it waits only on the worker pool,
+    ``AppSession.serves_inline``) or a ``def`` one (it waits only on the worker pool,
     and a cancelled request drops its result), with no concurrency limit, no timeout, no
     middleware and no logging bridge (nothing then sends a notification or a request),
     that the session would dispatch at once (a valid envelope on the
