@@ -198,20 +198,6 @@ def without_timings(report: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
-#: Examples whose session shows tools the server hides: fastmcp lists them in registration
-#: order, mcpkit after the tools everyone sees (docs/migration.md), so their lists are
-#: compared as sets of tools.
-UNORDERED_LISTS = {"namespace_activation_server.py"}
-
-
-def by_name(report: dict[str, Any]) -> dict[str, Any]:
-    """``report`` with each list's tools in name order."""
-    for op in report["ops"]:
-        if op["op"] == "list" and "tools" in op:
-            op["tools"] = sorted(op["tools"], key=lambda tool: tool["name"])
-    return report
-
-
 def commands(name: str, how: str, args: list[str], tmp: Path) -> tuple[list[str], list[str]]:
     """How fastmcp runs the example, and how mcpkit does."""
     path = EXAMPLES / name
@@ -233,8 +219,6 @@ def test_fastmcp_example_runs_unchanged(name: str, tmp_path: Path) -> None:
         tmp_path,
     )
     theirs, ours = (without_timings(normalised(r)) for r in reports)
-    if name in UNORDERED_LISTS:
-        theirs, ours = by_name(theirs), by_name(ours)
     assert_same(theirs, ours)
     # Errors are compared above; only a list may fail (a kind the example does not serve),
     # and the calls marked as failing must.

@@ -175,6 +175,23 @@ def test_registering_under_a_filter_and_removing_hidden_components() -> None:
     assert "tools" in app.capabilities()
 
 
+async def test_an_enabled_component_returns_to_its_registration_place() -> None:
+    app = make_server()
+    app.disable_tool("status")
+    app.disable_tool("drop_table")
+
+    @app.tool
+    def later() -> str:
+        return "later"
+
+    app.enable_tool("status")
+    async with Client(app) as client:
+        assert [t.name for t in await client.list_tools()] == ["status", "untagged", "later"]
+        app.enable_tool("drop_table")
+        names = [t.name for t in await client.list_tools()]
+        assert names == ["status", "drop_table", "untagged", "later"]
+
+
 def test_nothing_changes_for_a_server_without_tags() -> None:
     app = Server("plain")
 

@@ -146,6 +146,17 @@ async def test_a_caller_may_be_shown_what_the_server_hides(era: str) -> None:
             await a.call_tool("status", {})
 
 
+@pytest.mark.parametrize("era", ERAS)
+async def test_what_a_caller_is_shown_is_listed_in_registration_order(era: str) -> None:
+    app = visible_server(exclude_tags={"admin"})
+    app.disable_tool("status")
+    async with Client(app, era=era) as a:
+        assert [t.name for t in await a.list_tools()] == ["hide", "show"]
+        await a.call_tool("show", {"names": ["status"], "tags": ["admin"]})
+        names = [t.name for t in await a.list_tools()]
+        assert names == ["drop_table", "status", "hide", "show"]
+
+
 async def test_a_revealed_component_keeps_its_scopes() -> None:
     app = visible_server(auth=resource_server(), exclude_tags={"admin"})
 

@@ -68,6 +68,12 @@ class ComponentControl:
         self.tags: dict[tuple[Kind, str], frozenset[str]] = {}
         self.disabled: set[tuple[Kind, str]] = set()
         self.hidden: dict[tuple[Kind, str], Any] = {}
+        #: Registration order of every component (what is registered before control
+        #: exists is in its registry's order then, as nothing is hidden yet).
+        self.order: dict[tuple[Kind, str], int] = {}
+        for kind in ("tools", "prompts", "resources", "templates"):
+            for name in self._table(kind):
+                self.order[(kind, name)] = len(self.order)
 
     def _table(self, kind: Kind) -> dict[str, Any]:
         server = self.server
@@ -104,6 +110,7 @@ class ComponentControl:
     def registered(self, kind: Kind, name: str, tags: frozenset[str]) -> None:
         """A component was just registered (it is in its registry): hide it if it must be."""
         key = (kind, name)
+        self.order.setdefault(key, len(self.order))
         if tags:
             self.tags[key] = tags
         if not self.served(key):
@@ -113,6 +120,7 @@ class ComponentControl:
         """A component is unregistered: True when it was hidden (then it is gone)."""
         key = (kind, name)
         self.tags.pop(key, None)
+        self.order.pop(key, None)
         self.disabled.discard(key)
         return self.hidden.pop(key, None) is not None
 
@@ -143,10 +151,43 @@ class ComponentControl:
             entry = self.hidden.pop(key, None)
             if entry is not None and name not in table:
                 table[name] = entry
+                self._reorder(kind, table)
                 self._refresh(kind)
         elif name in table:
             self.hidden[key] = table.pop(name)
             self._refresh(kind)
+
+    def _reorder(self, kind: Kind, table: dict[str, Any]) -> None:
+        """Put ``table`` (in place) back in registration order after a component returned
+        to its end; names of unknown order keep their place after the known ones."""
+        order = self.order
+        end = len(order)
+        names = list(table)
+        ranks = [order.get((kind, n), end) for n in names]
+        if ranks == sorted(ranks):
+            return
+        items = sorted(table.items(), key=lambda item: order.get((kind, item[0]), end))
+        table.clear()
+        table.update(items)
+
+    def in_order(self, kind: Kind, items: list[Any], key: str, extra: list[Any]) -> list[Any]:
+        """``items`` (definitions in registration order, ``key`` naming them) with ``extra``
+        merged in at their registration places; items of unknown order (a mounted
+        server's) stay where they are."""
+        order = self.order
+        end = len(order)
+        rest = sorted(extra, key=lambda d: order.get((kind, str(d.get(key, ""))), end))
+        out: list[Any] = []
+        i = 0
+        for item in items:
+            rank = order.get((kind, str(item.get(key, "")))) if type(item) is dict else None
+            if rank is not None:
+                while i < len(rest) and order.get((kind, str(rest[i].get(key, ""))), end) < rank:
+                    out.append(rest[i])
+                    i += 1
+            out.append(item)
+        out.extend(rest[i:])
+        return out
 
     def is_enabled(self, kind: Kind, name: str) -> bool:
         """True when the component is served now."""

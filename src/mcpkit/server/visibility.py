@@ -272,11 +272,14 @@ def install(server: VisibilityServer, table: dict[str, ServerHandler]) -> None:
                     if type(item) is not dict or _shown(rules, server, kind, str(item.get(key, "")))
                 ]
                 if "nextCursor" not in result:  # the last page: what only this caller sees
-                    kept.extend(
+                    extra = [
                         entry.definition
                         for (k, _), entry in _revealed(rules, server, rctx).items()
                         if k == kind
-                    )
+                    ]
+                    control = server.component_control
+                    if extra and control is not None:  # in their registration places
+                        kept = control.in_order(kind, kept, key, extra)  # type: ignore[arg-type]
                 result[field] = kept
             return result
 
