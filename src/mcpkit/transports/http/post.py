@@ -341,8 +341,15 @@ async def serve_requests(
     conn = SSEConnection(app.options.max_stream_buffer)
     transport.open_request_stream(ids, conn)
     conn.event.clear()  # the priming event alone does not need to leave at once
-    transport.bind_task_results(msg)  # a tasks/result stream carries its task's messages
-    _deliver(sink, msg)
+    # A tasks/result stream carries its task's messages; then _deliver, inline (the usual
+    # POST is one request, not a tasks/result: no call for either).
+    if type(msg) is list:
+        transport.bind_task_results(msg)
+        sink.receive(msg)
+    else:
+        if msg.get("method") == "tasks/result":
+            transport.bind_task_results(msg)
+        sink.receive_classified(msg, MessageKind.REQUEST)
     headers = list(SSE_HEADERS)
     if sid is not None:
         headers.append((b"mcp-session-id", sid.encode()))
