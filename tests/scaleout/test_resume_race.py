@@ -25,6 +25,8 @@ from tests.scaleout.broadcasts import HEADERS, VERSION, sse_events
 from tests.scaleout.cluster import STORE_SECRET, Redis, free_port
 
 COUNT = 150
+#: The gates ``gated`` calls wait on (by name), set by the tests.
+GATES: dict[str, asyncio.Event] = {}
 
 
 def make(backend: RedisBackend) -> Server[Any]:
@@ -45,6 +47,16 @@ def make(backend: RedisBackend) -> Server[Any]:
             await ctx.progress(i, count)
             await asyncio.sleep(delay)
         return f"paced {count}"
+
+    @app.tool()
+    async def gated(gate: str, count: int, ctx: Context) -> str:
+        """Progress 1, then ``GATES[gate]``, then progress 2..``count``."""
+        await ctx.progress(1, count)
+        await GATES[gate].wait()
+        for i in range(2, count + 1):
+            await ctx.progress(i, count)
+            await asyncio.sleep(0.01)
+        return f"gated {count}"
 
     return app
 
@@ -281,3 +293,86 @@ async def test_resumed_elsewhere_then_back_on_the_producer(pair: tuple[str, str,
                                 break
             assert progress == list(range(1, COUNT + 1)), (first, second, progress)
             assert text == f"burst {COUNT}"
+
+
+async def read_all(answer: httpx.Response) -> list[Any]:
+    """Every message of an SSE response until it ends."""
+    return [message async for _, message in sse_events(answer)]
+
+
+async def test_resume_on_another_replica_takes_the_stream_over(
+    pair: tuple[str, str, str],
+) -> None:
+    """The client resumes a request stream on B while its POST on A is still open: as on a
+    single server, the stream moves to the new connection (A's response ends) and each
+    later event is sent once, on B only."""
+    a, b, _ = pair
+    GATES["over"] = gate = asyncio.Event()
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {
+            "name": "gated",
+            "arguments": {"gate": "over", "count": 6},
+            "_meta": {"progressToken": "g"},
+        },
+    }
+    async with httpx.AsyncClient(timeout=30) as http, asyncio.timeout(60):
+        headers = await open_session(http, a)
+        async with http.stream("POST", a, json=call, headers=headers) as on_a:
+            assert on_a.status_code == 200
+            events = sse_events(on_a)
+            last, first = await anext(events)
+            assert first["params"]["progress"] == 1 and last is not None
+            resume = {**headers, "accept": "text/event-stream", "last-event-id": last}
+            resume.pop("content-type")
+            async with http.stream("GET", b, headers=resume) as on_b:
+                assert on_b.status_code == 200  # B follows the stream from here on
+                gate.set()
+                rest_a = [message async for _, message in events]
+                got_b = await read_all(on_b)
+    assert rest_a == []  # A's response ended when the stream moved to B
+    progress = [m["params"]["progress"] for m in got_b if "method" in m]
+    assert progress == [2, 3, 4, 5, 6]
+    assert got_b[-1]["id"] == 1 and got_b[-1]["result"]["content"][0]["text"] == "gated 6"
+
+
+async def test_a_second_resume_on_the_same_replica_takes_the_stream_over(
+    pair: tuple[str, str, str],
+) -> None:
+    """Resumed twice on B (the first GET still open): the first GET ends, the second gets
+    the rest; and back on A, B's connection ends too."""
+    a, b, _ = pair
+    GATES["twice"] = gate = asyncio.Event()
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {
+            "name": "gated",
+            "arguments": {"gate": "twice", "count": 6},
+            "_meta": {"progressToken": "g"},
+        },
+    }
+    async with httpx.AsyncClient(timeout=30) as http, asyncio.timeout(60):
+        headers = await open_session(http, a)
+        async with http.stream("POST", a, json=call, headers=headers) as on_a:
+            last, _ = await anext(sse_events(on_a))
+        assert last is not None
+        resume = {**headers, "accept": "text/event-stream", "last-event-id": last}
+        resume.pop("content-type")
+        async with (
+            http.stream("GET", b, headers=resume) as first_b,
+            http.stream("GET", b, headers=resume) as second_b,
+            http.stream("GET", a, headers=resume) as back_on_a,
+        ):
+            assert first_b.status_code == second_b.status_code == back_on_a.status_code == 200
+            gate.set()
+            got_first = await read_all(first_b)
+            got_second = await read_all(second_b)
+            got_a = await read_all(back_on_a)
+    assert got_first == [] and got_second == []  # both taken over by the later resume
+    progress = [m["params"]["progress"] for m in got_a if "method" in m]
+    assert progress == [2, 3, 4, 5, 6]
+    assert got_a[-1]["id"] == 1

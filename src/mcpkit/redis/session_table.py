@@ -312,9 +312,21 @@ class SharedSessions:
 
     async def follow(self, sid: str, key: str) -> None:
         """Ask the producer of request stream ``key`` to publish its events on the
-        session's channel (this replica follows the stream; see ``FOLLOW``)."""
+        session's channel, and the other replicas to end their connections of it (this
+        replica follows the stream; see ``FOLLOW``)."""
         keys = self.keys
-        await self._run(self._client().eval(FOLLOW, 2, keys.session(sid), keys.streams(sid), key))
+        await self._run(
+            self._client().eval(
+                FOLLOW,
+                2,
+                keys.session(sid),
+                keys.streams(sid),
+                key,
+                self.backend.replica_id,
+                keys.session_channel(sid),
+                "0",
+            )
+        )
 
     async def settle_stream(self, sid: str, key: str) -> None:
         """End a stream whose producer died: an error response for each of its requests."""

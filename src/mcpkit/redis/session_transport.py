@@ -20,6 +20,7 @@ from mcpkit.redis.stream_tail import (
     ADVANCE,
     END,
     EVENT,
+    FOLLOW,
     OPEN,
     STANDALONE,
     STATE,
@@ -133,6 +134,9 @@ class RedisSessionTransport(HttpSessionTransport):
         #: live later that is no newer was in that catch-up already (its pub/sub message
         #: came late), and is not sent twice.
         self._caught_up: tuple[int, int] | None = None
+        #: Request-stream resumptions here so far: a connection opened by a later one is
+        #: not ended by what an earlier follower did (see ``_taken_over``).
+        self._epoch = 0
 
     @property
     def session(self) -> ServedSession | None:
@@ -316,6 +320,7 @@ class RedisSessionTransport(HttpSessionTransport):
 
     def _add_tail(self, key: str, conn: SSEConnection, last: int) -> Tail:
         tail = Tail(self, key, conn, last)
+        tail.epoch = self._epoch
         self._tails.setdefault(key, []).append(tail)
         return tail
 
@@ -365,10 +370,32 @@ class RedisSessionTransport(HttpSessionTransport):
         def add(pipe: Batch) -> None:
             pipe.eval(EVENT, 2, events, session, maxlen, ttl, seq, data, channel, key)
 
+        epoch = self._epoch
+
         def done(result: Any) -> None:
+            followed = result and not isinstance(result, BaseException)
+            if followed and as_text(result) != shared.backend.replica_id:
+                # Delivered by the replica following the stream; this replica's
+                # connections of it, all older than the event, end.
+                self._taken_over(key, epoch)
+                return
             self._offer(key, seq, data, force=isinstance(result, BaseException))
 
         self._enqueue(add, done)
+
+    def _taken_over(self, key: str, epoch: int) -> None:
+        """Stream ``key`` moved to another connection: this replica's connections of it
+        opened by ``epoch`` end, as a single server's old connection does when a stream is
+        resumed."""
+        ended = set()
+        for tail in self._tails.get(key, ()):
+            if tail.epoch <= epoch and tail.live:
+                tail.conn.finish()
+                ended.add(tail.conn)
+        local = self._streams.get(key)
+        if local is not None and (local.conn is None or local.conn in ended):
+            local.conn = None
+            self._resumed(local)  # producers waiting for a resumption go on
 
     def _offer(self, key: str, seq: int, data: bytes | None, *, force: bool = False) -> None:
         for tail in self._tails.get(key, ()):
@@ -559,6 +586,13 @@ class RedisSessionTransport(HttpSessionTransport):
             key = head.decode()
             if key in self._tails:
                 self._offer(key, int(seq_text), None)
+        elif kind == b"T":
+            head, _, replica = data[1:].partition(b" ")
+            key = head.decode()
+            # Another replica follows the stream now. Its producer learns it from its
+            # events' replies instead (ordered with its own resumptions).
+            if replica.decode() != self.shared.backend.replica_id and key not in self._streams:
+                self._taken_over(key, self._epoch)
         elif kind == b"S":
             version, _, rest = data[1:].partition(b" ")
             level, _, subs = rest.partition(b" ")
@@ -605,6 +639,10 @@ class RedisSessionTransport(HttpSessionTransport):
                 old.finish()
             self._attach(local, conn)
             self._resumed(local)
+            self._claim(sid, key)
+        else:
+            self._taken_over(key, self._epoch)
+        self._epoch += 1
         tail = await self._start_tail(key, conn, after, follow=local is None)
         producer = registration.get("r")
         if not registration.get("end") and local is None and isinstance(producer, str):
@@ -614,6 +652,19 @@ class RedisSessionTransport(HttpSessionTransport):
             self._tasks.add(tail.watch)
             tail.watch.add_done_callback(self._tasks.discard)
         return True
+
+    def _claim(self, sid: str, key: str) -> None:
+        """The producer resumed its own stream: if another replica follows it, that
+        replica's connection ends and the events are sent here again (with the stream's
+        next writes: no round trip of its own)."""
+        keys = self.shared.backend.keys
+        replica = self.shared.backend.replica_id
+        channel = keys.session_channel(sid)
+
+        def add(pipe: Batch) -> None:
+            pipe.eval(FOLLOW, 2, keys.session(sid), keys.streams(sid), key, replica, channel, "1")
+
+        self._enqueue(add)
 
     async def _watch_producer(self, tail: Tail, producer: str) -> None:
         """End the stream's requests with an error once its producer stops heart-beating."""

@@ -109,17 +109,20 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return redis.call('PEXPIRE', KEYS[1], ARGV[3])
 """
 #: KEYS: events, session hash. ARGV: maxlen, ttl ms, seq, data, channel, stream key. Logs
-#: one event of a request stream, and publishes it when another replica follows the stream
-#: (``f:<stream key>`` in the session hash, see ``FOLLOW``; the producer delivers it
-#: itself); the reply is the ``XADD``'s (an error reply when the log refused it: the event
-#: is published all the same).
+#: one event of a request stream, and publishes it when a replica follows the stream
+#: (``f:<stream key>`` in the session hash, see ``FOLLOW``); the reply is the follower's
+#: replica id ('' for none: the producer delivers the event itself, as it does when it is
+#: the follower), or the ``XADD``'s error reply when the log refused the event (which is
+#: published all the same).
 EVENT = """
 local r = redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '1-' .. ARGV[3], 'd', ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-if redis.call('HEXISTS', KEYS[2], 'f:' .. ARGV[6]) == 1 then
+local f = redis.call('HGET', KEYS[2], 'f:' .. ARGV[6])
+if f then
   redis.call('PUBLISH', ARGV[5], 'E' .. ARGV[6] .. ' ' .. ARGV[3] .. ' ' .. ARGV[4])
 end
-return r
+if type(r) == 'table' and r['err'] then return r end
+return f or ''
 """
 #: KEYS: events, streams hash, session hash. ARGV: maxlen, ttl ms, seq, stream key,
 #: registration, channel. Logs a request stream's end marker, marks its registration ended
@@ -135,16 +138,23 @@ if redis.call('HEXISTS', KEYS[3], 'f:' .. ARGV[4]) == 1 then
 end
 return r
 """
-#: KEYS: session hash, streams hash. ARGV: stream key. Marks a request stream followed by
-#: a replica other than its producer (which then publishes its events); called once that
-#: replica listens on the session's channel and before it reads the log, so no event falls
-#: between the two. False (nothing written) when the session is gone; 0 (no mark: its end
-#: is in the log) when the stream has ended.
+#: KEYS: session hash, streams hash. ARGV: stream key, replica id, the session's channel,
+#: '1' to claim only a mark another replica holds. Marks a request stream followed by
+#: replica ``ARGV[2]`` (its producer then publishes its events, and stops sending them on
+#: its own connections unless it is that replica) and publishes ``T<key> <replica>``: the
+#: stream moved to that replica's newest connection, the others' connections of it end.
+#: Called once the replica listens on the session's channel and before it reads the log,
+#: so no event falls between the two. False (nothing written) when the session is gone; 0
+#: (no mark: its end is in the log, or nobody else held one to claim) otherwise.
 FOLLOW = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local reg = redis.call('HGET', KEYS[2], ARGV[1])
 if reg and cjson.decode(reg)['end'] then return 0 end
-return redis.call('HSET', KEYS[1], 'f:' .. ARGV[1], '1')
+local f = redis.call('HGET', KEYS[1], 'f:' .. ARGV[1])
+if ARGV[4] == '1' and (not f or f == ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], 'f:' .. ARGV[1], ARGV[2])
+redis.call('PUBLISH', ARGV[3], 'T' .. ARGV[1] .. ' ' .. ARGV[2])
+return 1
 """
 #: KEYS: streams hash, events, session hash. ARGV: key, maxlen, ttl ms, channel, error
 #: responses... Ends a stream whose producer died (its follow mark dropped, as ``END``).
@@ -187,7 +197,17 @@ def op_result(replies: list[Any]) -> Any:
 class Tail:
     """One SSE connection following one stream from ``last`` on, in sequence order."""
 
-    __slots__ = ("conn", "end_seen", "filling", "key", "last", "refill", "transport", "watch")
+    __slots__ = (
+        "conn",
+        "end_seen",
+        "epoch",
+        "filling",
+        "key",
+        "last",
+        "refill",
+        "transport",
+        "watch",
+    )
 
     def __init__(
         self, transport: RedisSessionTransport, key: str, conn: SSEConnection, last: int
@@ -200,6 +220,9 @@ class Tail:
         self.refill = False
         self.end_seen = False
         self.watch: asyncio.Task[None] | None = None
+        #: The view's resumption count when this connection started (see
+        #: ``RedisSessionTransport._taken_over``).
+        self.epoch = 0
 
     @property
     def live(self) -> bool:
