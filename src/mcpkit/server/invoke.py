@@ -32,6 +32,11 @@ _SUSPENDING: Final = frozenset(
 )
 
 
+#: Types of the values sync functions usually return, none of them awaitable (the check
+#: for one is skipped).
+_PLAIN: Final = frozenset({str, dict, list, int, float, bool, type(None), bytes, tuple})
+
+
 def is_async_callable(fn: Callable[..., Any]) -> bool:
     """True for an ``async def`` function or an object with an ``async def __call__``."""
     if inspect.iscoroutinefunction(fn):
@@ -74,7 +79,7 @@ class UserFunction:
             value = await executor.start(call)
         else:
             value = await asyncio.get_running_loop().run_in_executor(executor, call)
-        if inspect.isawaitable(value):
+        if type(value) not in _PLAIN and inspect.isawaitable(value):
             if asyncio.current_task() is None:
                 # Continued in place by the pool's Handoff (a request served inline): what
                 # the function handed back runs in a task, as an awaited coroutine may

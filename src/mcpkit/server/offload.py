@@ -57,11 +57,16 @@ class _Mailbox:
         # The loop clears ``scheduled`` *before* it drains: if we still see True here, the
         # drain that is due has not started yet and will find our item.
         if not self.scheduled:
-            self.scheduled = True
-            try:
-                self.loop.call_soon_threadsafe(self.deliver)
-            except RuntimeError:  # the loop is closed: nobody is waiting any more
-                self.items.clear()
+            self.wake()
+
+    def wake(self) -> None:
+        """Worker thread: have the loop drain the mailbox (an item was just queued and no
+        drain is due)."""
+        self.scheduled = True
+        try:
+            self.loop.call_soon_threadsafe(self.deliver)
+        except RuntimeError:  # the loop is closed: nobody is waiting any more
+            self.items.clear()
 
     def deliver(self) -> None:
         """Loop thread: settle every queued future (and continue what waits on it in
@@ -132,8 +137,19 @@ class Offloader(Executor):
             raise RuntimeError("cannot schedule new work after shutdown")
         loop = asyncio.get_running_loop()
         fut: Handoff[T] = Handoff(loop=loop)
-        self._queue.put((fn, fut, self._mailbox(loop)))
-        self._wake_or_spawn()
+        last = self._last
+        box = last[1] if last is not None and last[0] is loop else self._mailbox(loop)
+        self._queue.put((fn, fut, box))
+        # _wake_or_spawn, inline (this runs for every call of a sync function)
+        idle = self._idle
+        if idle:
+            try:
+                idle.pop()  # an idle worker will take the item
+                return fut
+            except IndexError:  # another thread took the last token meanwhile
+                pass
+        if len(self._threads) < self._max_workers:
+            self._spawn()
         return fut
 
     # -- Executor --------------------------------------------------------------------------------
@@ -172,11 +188,15 @@ class Offloader(Executor):
     # -- workers ---------------------------------------------------------------------------------
 
     def _wake_or_spawn(self) -> None:
-        try:
-            self._idle.pop()  # an idle worker will take the item
-        except IndexError:
-            if len(self._threads) < self._max_workers:
-                self._spawn()
+        idle = self._idle
+        if idle:
+            try:
+                idle.pop()  # an idle worker will take the item
+                return
+            except IndexError:  # another thread took the last token meanwhile
+                pass
+        if len(self._threads) < self._max_workers:
+            self._spawn()
 
     def _spawn(self) -> None:
         with self._lock:
@@ -206,11 +226,14 @@ class Offloader(Executor):
                         fut.set_result(result)
             else:
                 try:
-                    result = fn()
+                    outcome = (fut, True, fn())
                 except BaseException as exc:
-                    box.post(fut, False, exc)
-                else:
-                    box.post(fut, True, result)
+                    outcome = (fut, False, exc)
+                # box.post, inline
+                box.items.append(outcome)
+                if not box.scheduled:
+                    box.wake()
+                del outcome
             del item, fn, fut, box
             idle.append(None)
 
