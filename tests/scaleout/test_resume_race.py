@@ -376,3 +376,57 @@ async def test_a_second_resume_on_the_same_replica_takes_the_stream_over(
     progress = [m["params"]["progress"] for m in got_a if "method" in m]
     assert progress == [2, 3, 4, 5, 6]
     assert got_a[-1]["id"] == 1
+
+
+async def test_a_takeover_heard_late_ends_only_earlier_follows(server: Redis) -> None:
+    """Pub/sub may bring a takeover notice (``T``) after the follow that superseded it: a
+    replica ends its connection of a stream only for a notice of a later follow than the
+    one that gave it that connection."""
+    from mcpkit.redis.session_table import shared_sessions
+    from mcpkit.redis.session_transport import RedisSessionTransport
+
+    prefix = f"late{free_port()}"
+    backends = [
+        RedisBackend(server.url, prefix=prefix, secret=STORE_SECRET, replica_id=name)
+        for name in ("a", "b")
+    ]
+    GATES["late"] = gate = asyncio.Event()
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {
+            "name": "gated",
+            "arguments": {"gate": "late", "count": 4},
+            "_meta": {"progressToken": "l"},
+        },
+    }
+    async with contextlib.AsyncExitStack() as stack:
+        stack.callback(gate.set)
+        urls = []
+        for backend in backends:
+            stack.push_async_callback(backend.aclose)
+            base = await stack.enter_async_context(running(make(backend).http_app("/mcp")))
+            urls.append(f"{base}/mcp")
+        a, b = urls
+        async with httpx.AsyncClient(timeout=30) as http, asyncio.timeout(60):
+            headers = await open_session(http, a)
+            async with http.stream("POST", a, json=call, headers=headers) as on_a:
+                last, _ = await anext(sse_events(on_a))
+            assert last is not None
+            key = last.rsplit("-", 1)[0]
+            resume = {**headers, "accept": "text/event-stream", "last-event-id": last}
+            resume.pop("content-type")
+            async with http.stream("GET", b, headers=resume) as on_b:
+                assert on_b.status_code == 200
+                view = shared_sessions(backends[1]).views.get(headers["mcp-session-id"])
+                assert isinstance(view, RedisSessionTransport)
+                (tail,) = view._tails[key]
+                assert tail.follow == 1 and tail.live
+                # A notice of an earlier follow (or of this one) comes late: ignored.
+                view._on_channel(f"T{key} 1 c".encode())
+                assert tail.live
+                # A notice of a later follow, on another replica: the stream moved there.
+                view._on_channel(f"T{key} 2 c".encode())
+                assert not tail.live
+                assert [m async for _, m in sse_events(on_b)] == []

@@ -310,12 +310,12 @@ class SharedSessions:
         )
         return list(events)
 
-    async def follow(self, sid: str, key: str) -> None:
+    async def follow(self, sid: str, key: str) -> int:
         """Ask the producer of request stream ``key`` to publish its events on the
         session's channel, and the other replicas to end their connections of it (this
-        replica follows the stream; see ``FOLLOW``)."""
+        replica follows the stream; see ``FOLLOW``): the follow's number (0: none)."""
         keys = self.keys
-        await self._run(
+        number = await self._run(
             self._client().eval(
                 FOLLOW,
                 2,
@@ -327,6 +327,7 @@ class SharedSessions:
                 "0",
             )
         )
+        return int(number or 0)
 
     async def settle_stream(self, sid: str, key: str) -> None:
         """End a stream whose producer died: an error response for each of its requests."""

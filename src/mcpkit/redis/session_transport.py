@@ -103,7 +103,7 @@ class SessionTable(Protocol):
 
     async def read_events(self, sid: str, key: str, after: int) -> list[tuple[Any, Any]]: ...
 
-    async def follow(self, sid: str, key: str) -> None: ...
+    async def follow(self, sid: str, key: str) -> int: ...
 
 
 class RedisSessionTransport(HttpSessionTransport):
@@ -137,6 +137,8 @@ class RedisSessionTransport(HttpSessionTransport):
         #: Request-stream resumptions here so far: a connection opened by a later one is
         #: not ended by what an earlier follower did (see ``_taken_over``).
         self._epoch = 0
+        #: The newest follow heard of each request stream followed here (see ``FOLLOW``).
+        self._follows: dict[str, int] = {}
 
     @property
     def session(self) -> ServedSession | None:
@@ -374,7 +376,7 @@ class RedisSessionTransport(HttpSessionTransport):
 
         def done(result: Any) -> None:
             followed = result and not isinstance(result, BaseException)
-            if followed and as_text(result) != shared.backend.replica_id:
+            if followed and as_text(result).partition(" ")[2] != shared.backend.replica_id:
                 # Delivered by the replica following the stream; this replica's
                 # connections of it, all older than the event, end.
                 self._taken_over(key, epoch)
@@ -558,7 +560,9 @@ class RedisSessionTransport(HttpSessionTransport):
         try:
             await self._ensure_subscribed()
             if follow:
-                await self.shared.follow(self.session_id or "", key)
+                tail.follow = await self.shared.follow(self.session_id or "", key)
+                if 0 < tail.follow < self._follows.get(key, 0):
+                    tail.conn.finish()  # a later follow, heard first, took the stream
         except StoreUnavailable as exc:
             logger.warning("Cannot follow stream %s: %s", key, exc)
             conn.abort()
@@ -587,12 +591,19 @@ class RedisSessionTransport(HttpSessionTransport):
             if key in self._tails:
                 self._offer(key, int(seq_text), None)
         elif kind == b"T":
-            head, _, replica = data[1:].partition(b" ")
+            head, _, rest = data[1:].partition(b" ")
+            number, _, replica = rest.partition(b" ")
             key = head.decode()
-            # Another replica follows the stream now. Its producer learns it from its
-            # events' replies instead (ordered with its own resumptions).
-            if replica.decode() != self.shared.backend.replica_id and key not in self._streams:
-                self._taken_over(key, self._epoch)
+            # A producer learns that another replica follows its stream from its events'
+            # replies (ordered with its own resumptions); this replica's own follows are
+            # ordered here already.
+            if replica.decode() == self.shared.backend.replica_id or key in self._streams:
+                return
+            if key in self._tails and number.isdigit():
+                self._follows[key] = max(self._follows.get(key, 0), int(number))
+                for tail in self._tails[key]:
+                    if 0 < tail.follow < int(number):
+                        tail.conn.finish()  # a later follow took the stream
         elif kind == b"S":
             version, _, rest = data[1:].partition(b" ")
             level, _, subs = rest.partition(b" ")
@@ -691,6 +702,7 @@ class RedisSessionTransport(HttpSessionTransport):
                 self._tails[key] = tails
             else:
                 del self._tails[key]
+                self._follows.pop(key, None)
 
     async def close(self) -> None:
         if self.closed:

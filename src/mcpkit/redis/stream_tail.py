@@ -110,9 +110,9 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[3])
 """
 #: KEYS: events, session hash. ARGV: maxlen, ttl ms, seq, data, channel, stream key. Logs
 #: one event of a request stream, and publishes it when a replica follows the stream
-#: (``f:<stream key>`` in the session hash, see ``FOLLOW``); the reply is the follower's
-#: replica id ('' for none: the producer delivers the event itself, as it does when it is
-#: the follower), or the ``XADD``'s error reply when the log refused the event (which is
+#: (``f:<stream key>`` in the session hash, see ``FOLLOW``); the reply is the mark
+#: (``<n> <replica>``; '' for none: the producer delivers the event itself, as it does when
+#: it is the follower), or the ``XADD``'s error reply when the log refused the event (which is
 #: published all the same).
 EVENT = """
 local r = redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '1-' .. ARGV[3], 'd', ARGV[4])
@@ -140,21 +140,29 @@ return r
 """
 #: KEYS: session hash, streams hash. ARGV: stream key, replica id, the session's channel,
 #: '1' to claim only a mark another replica holds. Marks a request stream followed by
-#: replica ``ARGV[2]`` (its producer then publishes its events, and stops sending them on
-#: its own connections unless it is that replica) and publishes ``T<key> <replica>``: the
-#: stream moved to that replica's newest connection, the others' connections of it end.
-#: Called once the replica listens on the session's channel and before it reads the log,
-#: so no event falls between the two. False (nothing written) when the session is gone; 0
-#: (no mark: its end is in the log, or nobody else held one to claim) otherwise.
+#: replica ``ARGV[2]`` (``<n> <replica>``, n counting the stream's follows: its producer then
+#: publishes its events, and stops sending them on its own connections unless it is that
+#: replica) and publishes ``T<key> <n> <replica>``: the stream moved to that replica's
+#: newest connection, and the connections of earlier follows end. Called once the replica
+#: listens on the session's channel and before it reads the log, so no event falls between
+#: the two. False (nothing written) when the session is gone; 0 (no mark: its end is in the
+#: log, or nobody else held one to claim) or n.
 FOLLOW = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local reg = redis.call('HGET', KEYS[2], ARGV[1])
 if reg and cjson.decode(reg)['end'] then return 0 end
 local f = redis.call('HGET', KEYS[1], 'f:' .. ARGV[1])
-if ARGV[4] == '1' and (not f or f == ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[1], 'f:' .. ARGV[1], ARGV[2])
-redis.call('PUBLISH', ARGV[3], 'T' .. ARGV[1] .. ' ' .. ARGV[2])
-return 1
+local n, holder = 0, nil
+if f then
+  local count
+  count, holder = string.match(f, '^(%d+) (.*)$')
+  n = tonumber(count) or 0
+end
+if ARGV[4] == '1' and (not f or holder == ARGV[2]) then return 0 end
+n = n + 1
+redis.call('HSET', KEYS[1], 'f:' .. ARGV[1], n .. ' ' .. ARGV[2])
+redis.call('PUBLISH', ARGV[3], 'T' .. ARGV[1] .. ' ' .. n .. ' ' .. ARGV[2])
+return n
 """
 #: KEYS: streams hash, events, session hash. ARGV: key, maxlen, ttl ms, channel, error
 #: responses... Ends a stream whose producer died (its follow mark dropped, as ``END``).
@@ -202,6 +210,7 @@ class Tail:
         "end_seen",
         "epoch",
         "filling",
+        "follow",
         "key",
         "last",
         "refill",
@@ -223,6 +232,8 @@ class Tail:
         #: The view's resumption count when this connection started (see
         #: ``RedisSessionTransport._taken_over``).
         self.epoch = 0
+        #: The number of the follow that made this connection the stream's (0: none yet).
+        self.follow = 0
 
     @property
     def live(self) -> bool:
