@@ -15,8 +15,12 @@ stream ``P:s:{sid}:ev:<stream>`` (entry id ``1-<seq>``, trimmed to ``stream_maxl
 :class:`~mcpkit.redis.lane.Lane` on one server). The replica running a request sends its
 stream's events itself; they are published on the session's channel only once another
 replica follows the stream (a client resumed it there: that replica listens on the
-channel, then marks the stream ``f:<stream>`` in the session hash, then reads the log;
-the stream's end drops the mark, and a stream already ended is not marked).
+channel, then marks the stream ``f:<stream>`` = ``<n> <replica>`` in the session hash,
+then reads the log; the stream's end drops the mark, and a stream already ended is not
+marked). As on one server, a stream is sent on one connection, its newest: the producer
+stops sending it on its own connections once its events' replies name another follower
+(and claims the mark back when the client resumes on it again), and the follow publishes
+``T<stream> <n> <replica>`` so the connections of earlier follows end.
 The standalone stream's events are always published. A connection is a *tail* of one
 stream: it sends events in sequence order, dropping what it already sent and re-reading
 the stream when it sees a gap, so a client that resumes with ``Last-Event-ID`` on any
