@@ -429,8 +429,10 @@ async def test_fastmcp_mount_spellings_visibility_and_state() -> None:
 
     mcp.mount(kid, prefix="k")  # 2.x keyword
     mcp.mount("o", old)  # 2.x order
-    with pytest.raises(NotImplementedError, match="tool_names"):
-        mcp.mount(FastMCP("x"), namespace="x", tool_names={"a": "b"})
+    with pytest.raises(ValueError, match="onto itself"):
+        mcp.mount(mcp)
+    with pytest.raises(TypeError, match="tool_names"):
+        mcp.mount(FastMCP("x"), namespace="x", tool_names=["a"])
     with pytest.raises(NotImplementedError, match="keys"):
         mcp.disable(keys={"tool:keep@1"})
     with pytest.raises(NotImplementedError):

@@ -327,6 +327,37 @@ def test_fastmcp_mount_namespaces(tmp_path: Path) -> None:
     assert ours["ops"][6]["result"]["isError"]  # the mounted name only
 
 
+def test_fastmcp_mount_renames_tools(tmp_path: Path) -> None:
+    """fastmcp's ``mount(..., tool_names={old: new})``: the same names and titles listed,
+    the new names called, the old ones unknown (namespaced or not), a prompt of the same
+    name as a renamed tool untouched."""
+    script: list[dict[str, Any]] = [
+        {"op": "list"},
+        {"op": "call", "name": "weather_tomorrow", "args": {"city": "Oslo"}},
+        {"op": "call", "name": "weather_now"},
+        {"op": "call", "name": "weather_alerts"},
+        {"op": "call", "name": "plain_ping"},
+        {"op": "call", "name": "status_of", "args": {"name": "db"}},
+        {"op": "get", "name": "weather_forecast", "args": {"city": "Oslo"}},
+        {"op": "call", "name": "weather_forecast", "args": {"city": "Oslo"}},
+        {"op": "call", "name": "weather_now_conditions"},
+        {"op": "call", "name": "ping"},
+        {"op": "call", "name": "forecast", "args": {"city": "Oslo"}},
+    ]
+    theirs, ours = both("fastmcp", SERVERS / "fastmcp_mount_renamed.py", script, tmp_path)
+    assert_same(theirs, ours)
+    tools = ours["ops"][0]["tools"]
+    assert [(t["name"], t.get("title")) for t in tools] == [
+        ("status", "Status"),
+        ("weather_tomorrow", "Weather Tomorrow"),
+        ("weather_now", "Current conditions"),
+        ("weather_alerts", "Weather Alerts"),
+        ("status_of", "Status Of"),
+        ("plain_ping", "Plain Ping"),
+    ]
+    assert [op["result"]["isError"] for op in ours["ops"][7:]] == [True] * 4
+
+
 def test_fastmcp_elicitation_shorthands(tmp_path: Path) -> None:
     """fastmcp's ``ctx.elicit(message, response_type=...)`` with a scalar, a list of
     choices, several choices and a dataclass: the same requests reach the client."""

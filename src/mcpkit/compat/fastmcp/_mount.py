@@ -25,7 +25,28 @@ def default_title(name: str) -> str:
 
 
 class FastMount(Mount):
-    """A mount named as fastmcp names it (see the module)."""
+    """A mount named as fastmcp names it (see the module); ``renames`` are the tool names
+    given by ``mount(..., tool_names={old: new})``, applied before the namespace."""
+
+    #: The child's tool names served under other names (``{"forecast": "tomorrow"}``).
+    renames: dict[str, str] = {}
+    #: Their inverse.
+    originals: dict[str, str] = {}
+
+    @classmethod
+    def renaming(cls, tool_names: dict[str, str] | None) -> type[FastMount]:
+        """This class with ``tool_names`` as its renames (itself without any)."""
+        if not tool_names:
+            return cls
+        renames = {str(k): str(v) for k, v in tool_names.items()}
+        originals = {v: k for k, v in renames.items()}
+        return type(cls.__name__, (cls,), {"renames": renames, "originals": originals})
+
+    def has_tool(self, local: str) -> bool:
+        """A renamed tool is there by its new name only."""
+        if local in self.originals:
+            return super().has_tool(self.originals[local])
+        return local not in self.renames and super().has_tool(local)
 
     def uri(self, local: str) -> str:
         """``weather://forecast`` -> ``weather://<namespace>/forecast`` (a URI without
@@ -49,6 +70,13 @@ class FastMount(Mount):
         """The child's answer, its words about a tool or prompt it does not have naming the
         parent's name (``Unknown tool: 'weather_nope'``), as fastmcp answers."""
         local = params.get("name")
+        sent = local
+        if method == "tools/call" and type(local) is str:
+            if local in self.originals:
+                sent = self.originals[local]
+            elif local in self.renames:  # served by its new name only: no such tool
+                sent = f"\x00{local}"
+            params = {**params, "name": sent}
         try:
             result = await super().call(method, params, rctx)
         except McpError as exc:
@@ -64,7 +92,8 @@ class FastMount(Mount):
                 and type(content) is list
                 and len(content) == 1
                 and type(content[0]) is dict
-                and content[0].get("text") == f"Unknown tool: {local!r}"
+                and content[0].get("text")
+                in (f"Unknown tool: {sent!r}", f"Unknown tool: {local!r}")
             ):
                 text = f"Unknown tool: {self.name(local)!r}"
                 result = {**result, "content": [{**content[0], "text": text}]}
@@ -74,25 +103,47 @@ class FastMount(Mount):
         """The child's list in the parent's names; a tool's title made from its name is
         made from its namespaced name."""
         items = await super().list_all(kind, rctx)
-        if kind == "tools" and self.name_prefix:
+        if kind == "tools" and (self.name_prefix or self.renames):
             for item in items:
-                name = item["name"]
-                local = name[len(self.name_prefix) :]
+                local = item["name"][len(self.name_prefix) :]
+                name = self.name(self.renames.get(local, local))
+                item["name"] = name
+                if local in self.renames and type(item.get("inputSchema")) is dict:
+                    item["inputSchema"] = _rebuilt(item["inputSchema"])
                 if item.get("title") == default_title(local):
                     item["title"] = default_title(name)
         return items
 
 
-def mount_args(args: tuple[Any, ...], options: dict[str, Any]) -> tuple[Any, str | None]:
-    """The server and namespace of a ``mount`` call, in any of fastmcp's spellings:
-    ``mount(server, namespace=...)`` (4.x), ``mount(server, prefix=...)`` and
-    ``mount(prefix, server)`` (2.x)."""
+def _rebuilt(schema: dict[str, Any]) -> dict[str, Any]:
+    """A renamed tool's input schema as fastmcp's tool transform rebuilds it: its
+    properties, their required names (always listed), no other properties, its ``$defs``."""
+    props = schema.get("properties") or {}
+    required = set(schema.get("required") or ())
+    out: dict[str, Any] = {
+        "type": "object",
+        "properties": props,
+        "required": [p for p in props if p in required],
+        "additionalProperties": False,
+    }
+    if schema.get("$defs"):
+        out["$defs"] = schema["$defs"]
+    return out
+
+
+def mount_args(
+    args: tuple[Any, ...], options: dict[str, Any]
+) -> tuple[Any, str | None, dict[str, str] | None]:
+    """The server, namespace and tool renames of a ``mount`` call, in any of fastmcp's
+    spellings: ``mount(server, namespace=..., tool_names=...)`` (4.x),
+    ``mount(server, prefix=...)`` and ``mount(prefix, server)`` (2.x)."""
     options = dict(options)
     server = options.pop("server", None)
     namespace = options.pop("namespace", None)
     prefix = options.pop("prefix", None)
-    if options.pop("tool_names", None):
-        raise NotImplementedError("mount(..., tool_names=...) is not supported on mcpkit")
+    tool_names = options.pop("tool_names", None)
+    if tool_names is not None and not isinstance(tool_names, dict):
+        raise TypeError("mount(): tool_names maps tool names to new names")
     rest = list(args)
     if rest and isinstance(rest[0], str):  # 2.x: mount(prefix, server)
         prefix = rest.pop(0)
@@ -100,6 +151,8 @@ def mount_args(args: tuple[Any, ...], options: dict[str, Any]) -> tuple[Any, str
         server = rest.pop(0)
     if rest and namespace is None:
         namespace = rest.pop(0)
+    if rest and tool_names is None and isinstance(rest[0], dict):
+        tool_names = rest.pop(0)
     if rest:
         raise TypeError("mount() takes a server and a namespace")
     unknown = set(options) - {"as_proxy"}
@@ -107,4 +160,4 @@ def mount_args(args: tuple[Any, ...], options: dict[str, Any]) -> tuple[Any, str
         raise TypeError(f"mount() got unexpected keyword arguments: {', '.join(sorted(unknown))}")
     if server is None:
         raise TypeError("mount() needs the server to mount")
-    return server, namespace if namespace is not None else prefix
+    return server, namespace if namespace is not None else prefix, tool_names

@@ -78,8 +78,11 @@ class FastToolEntry(CompatToolEntry):
             return plain
         result = super(CompatToolEntry, self).to_result(value)
         if "structuredContent" in result:
-            text = value if isinstance(value, str) else compact_json_text(value)
-            result["content"] = [{"type": "text", "text": text}]
+            if isinstance(value, list | tuple) and not value:
+                result["content"] = []  # fastmcp: an empty list is no content blocks
+            else:
+                text = value if isinstance(value, str) else compact_json_text(value)
+                result["content"] = [{"type": "text", "text": text}]
             if self.output.wrap:
                 result["_meta"] = {"fastmcp": {"wrap_result": True}}
         return result
@@ -207,13 +210,18 @@ class FastMCP(MCPServer[Any]):
         """Serve another server's tools, resources and prompts from this one, named as
         fastmcp names them: ``mount(server, namespace="weather")`` serves tool ``forecast``
         as ``weather_forecast`` and resource ``weather://now`` as
-        ``weather://weather/now``; without a namespace, names stay as they are. fastmcp
-        2.x's ``mount(server, prefix=...)`` and ``mount(prefix, server)`` are the same."""
+        ``weather://weather/now``; without a namespace, names stay as they are.
+        ``tool_names={"forecast": "tomorrow"}`` serves that tool as ``weather_tomorrow``
+        (renamed, then namespaced; its old name is not served). fastmcp 2.x's
+        ``mount(server, prefix=...)`` and ``mount(prefix, server)`` are the same."""
         from mcpkit.compat.fastmcp._mount import FastMount, mount_args
         from mcpkit.server.mount import mount
 
-        server, namespace = mount_args(args, options)
-        mount(self.native, getattr(server, "native", server), namespace or None, kind=FastMount)
+        server, namespace, tool_names = mount_args(args, options)
+        if server is self:
+            raise ValueError("Cannot mount a server onto itself")
+        kind = FastMount.renaming(tool_names)
+        mount(self.native, getattr(server, "native", server), namespace or None, kind=kind)
 
     def enable(
         self,
