@@ -358,6 +358,48 @@ def test_fastmcp_mount_renames_tools(tmp_path: Path) -> None:
     assert [op["result"]["isError"] for op in ours["ops"][7:]] == [True] * 4
 
 
+@pytest.mark.parametrize("kind", ["regex", "bm25"])
+def test_fastmcp_search_transforms(kind: str, tmp_path: Path) -> None:
+    """fastmcp's ``RegexSearchTransform`` and ``BM25SearchTransform``: the same list (the
+    pinned tool, the search tool, the proxy), the same tools found in the same order for
+    each query, the proxy calling them, the pinned and the unlisted tools called by name."""
+    arg = "pattern" if kind == "regex" else "query"
+    queries = (
+        ["weather|email", "NUMBERS", "(", "nothing_like_this", "a"]
+        if kind == "regex"
+        else ["weather forecast for a city", "multiply numbers", "email", "zzz", "files"]
+    )
+    script: list[dict[str, Any]] = [{"op": "list"}]
+    script += [{"op": "call", "name": "search_tools", "args": {arg: q}} for q in queries]
+    script += [
+        {"op": "call", "name": "call_tool", "args": {"name": "add", "arguments": {"a": 2, "b": 3}}},
+        {
+            "op": "call",
+            "name": "call_tool",
+            "args": {"name": "get_weather", "arguments": {"city": "Oslo"}},
+        },
+        {"op": "call", "name": "call_tool", "args": {"name": "help"}},
+        {"op": "call", "name": "multiply", "args": {"x": 2, "y": 4}},
+        {"op": "call", "name": "help"},
+    ]
+    failing: list[dict[str, Any]] = [
+        {"op": "call", "name": "call_tool", "args": {"name": "nope"}},
+        {"op": "call", "name": "call_tool", "args": {"name": "search_tools"}},
+        {"op": "call", "name": "call_tool", "args": {"name": "add", "arguments": {"a": "x"}}},
+    ]
+    args = ["bm25"] if kind == "bm25" else []
+    theirs, ours = both("fastmcp", SERVERS / "fastmcp_search.py", script + failing, tmp_path, *args)
+    assert_same(theirs, ours)
+    listed = [t["name"] for t in ours["ops"][0]["tools"]]
+    assert listed == ["help", "search_tools", "call_tool"]
+    ops = ours["ops"]
+    assert not any(op["result"].get("isError") for op in ops[1 : len(script)])
+    assert all(op["result"].get("isError") for op in ops[len(script) :])
+    found = [op["result"]["structuredContent"]["result"] for op in ops[1 : len(queries) + 1]]
+    assert found[0][0]["name"] == "get_weather"  # found first, in either kind
+    assert found[3] == []  # nothing matches
+
+
 def test_fastmcp_elicitation_shorthands(tmp_path: Path) -> None:
     """fastmcp's ``ctx.elicit(message, response_type=...)`` with a scalar, a list of
     choices, several choices and a dataclass: the same requests reach the client."""

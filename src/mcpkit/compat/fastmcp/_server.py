@@ -256,7 +256,8 @@ class FastMCP(MCPServer[Any]):
 
     def add_transform(self, transform: Any) -> None:
         """Apply a ``fastmcp.server.transforms`` transform (``PromptsAsTools(mcp)``,
-        ``ResourcesAsTools(mcp)``); any other is refused with NotImplementedError."""
+        ``ResourcesAsTools(mcp)``, ``search.RegexSearchTransform()``,
+        ``search.BM25SearchTransform()``); any other is refused with NotImplementedError."""
         from mcpkit.compat.fastmcp.server.transforms import Transform
 
         if not isinstance(transform, Transform):

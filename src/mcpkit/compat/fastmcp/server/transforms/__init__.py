@@ -4,7 +4,8 @@
 Each adds two tools answering what the server's own ``prompts/list`` and ``prompts/get``
 (``resources/list``, ``resources/templates/list`` and ``resources/read``) answer the same
 caller at that moment (mounted servers and hidden components included), in fastmcp's form:
-indented JSON text, a read's single text content as it is (binary as base64).
+indented JSON text, a read's single text content as it is (binary as base64). The tool
+search transforms are in :mod:`.search`.
 """
 
 from __future__ import annotations
