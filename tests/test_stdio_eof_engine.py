@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,11 @@ def make_app() -> Server[Any]:
     async def slow(seconds: float) -> str:
         await asyncio.sleep(seconds)
         return f"slept {seconds}"
+
+    @app.tool()
+    def sync_slow(seconds: float) -> str:
+        time.sleep(seconds)
+        return f"slept {seconds} in a thread"
 
     return app
 
@@ -121,6 +127,28 @@ async def test_requests_finishing_within_the_drain_are_answered(piped: Any) -> N
         "slept 0.05",
         "slept 0.1",
     ]
+
+
+async def test_def_tool_calls_in_flight_at_the_end_of_input_are_answered(piped: Any) -> None:
+    """A def tool's call waits on its thread with no task of its own: the drain still
+    waits for it (it is given a task then) and writes its answer."""
+    pipes = await piped(10)
+    calls = [
+        {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "method": "tools/call",
+            "params": {"name": "sync_slow", "arguments": {"seconds": 0.2}},
+        }
+        for rid in (2, 3)
+    ]
+    pipes.send(INIT, INITIALIZED, *calls)
+    pipes.end_input()
+    await asyncio.wait_for(pipes.session.wait_closed(), 10)
+    answers = {a["id"]: a for a in await pipes.read_all()}
+    assert [answers[i]["result"]["content"][0]["text"] for i in (2, 3)] == [
+        "slept 0.2 in a thread"
+    ] * 2
 
 
 async def test_stdout_closing_during_the_drain_ends_the_session_at_once(piped: Any) -> None:
