@@ -158,11 +158,13 @@ class FastMCP(MCPServer[Any]):
         output_schema: Any = DEFAULT,
         annotations: Any = None,
         meta: dict[str, Any] | None = None,
+        version: str | int | None = None,
         **_options: Any,
     ) -> Any:
         """Register a tool: ``@mcp.tool``, ``@mcp.tool("name")`` or ``@mcp.tool(...)``
-        (``output_schema=None``: no structured output)."""
+        (``output_schema=None``: no structured output; ``version``: one version of it)."""
         options = {
+            "version": version,
             "title": title,
             "description": description,
             "icons": icons,
@@ -191,7 +193,16 @@ class FastMCP(MCPServer[Any]):
             kwargs = {**fn.options, **kwargs}
             kwargs.setdefault("name", fn.name)
             fn = fn.fn
-        known = ("title", "description", "icons", "tags", "output_schema", "annotations", "meta")
+        known = (
+            "title",
+            "description",
+            "icons",
+            "tags",
+            "output_schema",
+            "annotations",
+            "meta",
+            "version",
+        )
         self._add_tool(
             fn, kwargs.pop("name", None), **{k: v for k, v in kwargs.items() if k in known}
         )
@@ -254,6 +265,21 @@ class FastMCP(MCPServer[Any]):
         set_global(self.native, False, names, tags, components, **criteria)
         return self
 
+    def _one_version(self, kind: str, name: str, version: Any) -> None:
+        """fastmcp serves one component per name and version, the highest listed and the
+        others reached by ``_meta.fastmcp.version``; mcpkit serves one per name: a second
+        version of a name is refused (NotImplementedError), one version is served as
+        fastmcp lists it (``_meta.fastmcp.version`` and ``versions``)."""
+        if version is None:
+            return
+        seen: set[tuple[str, str]] = self.__dict__.setdefault("_versioned", set())
+        if (kind, name) in seen:
+            raise NotImplementedError(
+                f"a second version of {kind} {name!r} (version={version!r}) is not "
+                "supported on mcpkit: one version per name"
+            )
+        seen.add((kind, name))
+
     def add_transform(self, transform: Any) -> None:
         """Apply a ``fastmcp.server.transforms`` transform (``PromptsAsTools(mcp)``,
         ``ResourcesAsTools(mcp)``, ``search.RegexSearchTransform()``,
@@ -276,8 +302,10 @@ class FastMCP(MCPServer[Any]):
         output_schema: Any = DEFAULT,
         annotations: Any = None,
         meta: dict[str, Any] | None = None,
+        version: str | int | None = None,
     ) -> None:
         tool_name = name or fn.__name__
+        self._one_version("tool", tool_name, version)
         returns = resolved_hints(fn).get("return")
         structured = True if returns is str or _union_with_text(returns) else None
         if getattr(returns, "__name__", returns) in ("ToolResult", "fastmcp.tools.ToolResult"):
@@ -299,7 +327,7 @@ class FastMCP(MCPServer[Any]):
             description=description or doc.description or "",
             annotations=annotations,
             icons=icons,
-            meta=_meta(meta, tags),
+            meta=_meta(meta, tags, version),
             output_schema=output_schema,
             structured_output=structured,
             tags=tags or None,
@@ -346,6 +374,7 @@ class FastMCP(MCPServer[Any]):
         tags: set[str] | None = None,
         annotations: Any = None,
         meta: dict[str, Any] | None = None,
+        version: str | int | None = None,
         **_options: Any,
     ) -> Callable[[F], F]:
         """Register a resource (``"config://app"``) or a template (``"users://{id}"``)."""
@@ -353,6 +382,7 @@ class FastMCP(MCPServer[Any]):
             raise TypeError("Use @mcp.resource('uri'), not @mcp.resource")
 
         def decorator(fn: F) -> F:
+            self._one_version("resource", uri, version)
             self.native.registration.add_resource(
                 adapt(fn, Context, self._context, around=_resource_value),
                 uri,
@@ -363,7 +393,7 @@ class FastMCP(MCPServer[Any]):
                     "mime_type": mime_type or "text/plain",
                     "icons": icons,
                     "annotations": annotations,
-                    "meta": _meta(meta, tags),
+                    "meta": _meta(meta, tags, version),
                     "tags": tags or None,
                 },
             )
@@ -383,11 +413,13 @@ class FastMCP(MCPServer[Any]):
         icons: list[Any] | None = None,
         tags: set[str] | None = None,
         meta: dict[str, Any] | None = None,
+        version: str | int | None = None,
         **_options: Any,
     ) -> Any:
         """Register a prompt: ``@mcp.prompt``, ``@mcp.prompt("name")`` or with options."""
 
         def register(fn: F, prompt_name: str | None) -> F:
+            self._one_version("prompt", prompt_name or fn.__name__, version)
             doc = parse_docstring(fn)
             entry = self.native.registration.add_prompt(
                 adapt(fn, Context, self._context),
@@ -396,7 +428,7 @@ class FastMCP(MCPServer[Any]):
                     "title": title,
                     "description": description or doc.description or "",
                     "icons": icons,
-                    "meta": _meta(meta, tags),
+                    "meta": _meta(meta, tags, version),
                     "tags": tags or None,
                 },
             )
@@ -499,8 +531,13 @@ def _is_content(value: Any) -> bool:
     return isinstance(value, (str, bytes, *content_types()))
 
 
-def _meta(meta: dict[str, Any] | None, tags: set[str] | None) -> dict[str, Any]:
-    return {**(meta or {}), "fastmcp": {"tags": sorted(tags or ())}}
+def _meta(
+    meta: dict[str, Any] | None, tags: set[str] | None, version: Any = None
+) -> dict[str, Any]:
+    if version is None:
+        return {**(meta or {}), "fastmcp": {"tags": sorted(tags or ())}}
+    v = str(version)
+    return {**(meta or {}), "fastmcp": {"versions": [v], "tags": sorted(tags or ()), "version": v}}
 
 
 def _describe_arguments(definition: dict[str, Any], fn: Callable[..., Any]) -> None:
