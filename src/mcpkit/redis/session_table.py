@@ -256,7 +256,7 @@ class SharedSessions:
             raise unavailable(raw, self.backend.url)
         if not raw:
             return False
-        transport.apply_state(raw[0], raw[1], raw[2])
+        transport.apply_state(raw[0], raw[1], raw[2], raw[3] if len(raw) > 3 else None)
         # The view made by initialize waits for the client's `initialized`, which may have
         # reached another replica: a later request of the session shows it was sent (the
         # views other replicas load start operating), so this one operates too (else it

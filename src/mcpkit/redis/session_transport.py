@@ -49,6 +49,7 @@ logger = logging.getLogger("mcpkit.redis")
 #: event of a slower one is sent this much later).
 PRIME_DELAY: Final = 0.005
 
+_UPDATED: Final = "notifications/resources/updated"
 _BUS_METHODS: Final = frozenset(
     {
         "notifications/tools/list_changed",
@@ -139,6 +140,10 @@ class RedisSessionTransport(HttpSessionTransport):
         self._epoch = 0
         #: The newest follow heard of each request stream followed here (see ``FOLLOW``).
         self._follows: dict[str, int] = {}
+        #: Updates re-read from the bus log for URIs newly subscribed (see ``apply_state``):
+        #: the newest bus entry that read covers, and those URIs (their updates heard live
+        #: up to that entry were sent by it).
+        self._recovered: tuple[tuple[int, int], frozenset[str]] | None = None
 
     @property
     def session(self) -> ServedSession | None:
@@ -245,17 +250,27 @@ class RedisSessionTransport(HttpSessionTransport):
         keys = self.shared.backend.keys
         subs = orjson.dumps(sorted(state[1]))
         level = str(state[0])
+        bus = self.shared.backend.shared_bus
+        position = (bus.last_id if bus is not None else None) or ""
 
         def add(pipe: Batch) -> None:
             # The new state rides along, versioned: the GET stream's holder applies it as it
             # hears it, so a resource update published right after a subscribe is not missed.
-            pipe.eval(STATE, 1, keys.session(sid), level, subs, keys.session_channel(sid))
+            pipe.eval(STATE, 1, keys.session(sid), level, subs, keys.session_channel(sid), position)
 
         self._enqueue(add)
 
-    def apply_state(self, level: Any, subs: Any, version: Any = None) -> None:
+    def apply_state(self, level: Any, subs: Any, version: Any = None, position: Any = None) -> None:
         """Take the log level and subscriptions stored in Redis into the view, unless the
-        view already has a newer ``version`` of them."""
+        view already has a newer ``version`` of them. ``position``: the bus position the
+        replica that wrote them had heard.
+
+        The state and the bus events come on different channels, which a Redis Cluster
+        relays from different nodes, unordered: the GET stream's holder may hear an update
+        of a URI before it hears that the session subscribed to it (on another replica,
+        answered before the change was made). So when a URI is newly subscribed here and
+        this replica heard bus events after ``position``, their updates of that URI are
+        re-read from the bus log and sent."""
         sink = self.session
         if sink is None:
             return
@@ -265,9 +280,42 @@ class RedisSessionTransport(HttpSessionTransport):
         self.state_version = ver
         lvl = int(as_text(level)) if level else 0
         uris = frozenset(orjson.loads(subs)) if subs else frozenset()
+        added = uris.difference(sink.subscriptions)
         sink.log_level = lvl
         sink.subscriptions = set(uris)
         self.synced = (lvl, uris)
+        mark = as_text(position) if position else ""
+        if added and mark and self._holds_standalone():
+            bus = self.shared.backend.shared_bus
+            heard = bus.last_id if bus is not None else None
+            if heard is not None and stream_id(heard) > stream_id(mark):
+                self.spawn(self._recover(added, mark, heard))
+
+    async def _recover(self, uris: frozenset[str], after: str, upto: str) -> None:
+        """Send the updates of ``uris`` logged on the bus after entry ``after`` up to entry
+        ``upto`` (heard here before their subscription was: see :meth:`apply_state`)."""
+        bus = self.shared.backend.shared_bus
+        if bus is None:
+            return
+        bound = stream_id(upto)
+        self._recovered = (bound, uris)
+        try:
+            events, _ = await bus.since(after)
+        except StoreUnavailable as exc:
+            self._recovered = None
+            logger.warning("Cannot re-read the notifications of a new subscription: %s", exc)
+            return
+        changed: dict[str, None] = {}
+        for entry, event in events:
+            if stream_id(entry) > bound:
+                break
+            if event.method == _UPDATED and event.uri in uris:
+                changed[event.uri] = None
+        if self.session is None or not self._holds_standalone():
+            return
+        for uri in changed:
+            msg = {"jsonrpc": "2.0", "method": _UPDATED, "params": {"uri": uri}}
+            self._emit(self._standalone, orjson.dumps(msg))
 
     # -- writing events ------------------------------------------------------------------------
 
@@ -453,6 +501,11 @@ class RedisSessionTransport(HttpSessionTransport):
             caught_up = self._caught_up
             if heard is not None and caught_up is not None and stream_id(heard) <= caught_up:
                 return  # this one and every one before it were in the catch-up
+            recovered = self._recovered
+            if recovered is not None and heard is not None and stream_id(heard) <= recovered[0]:
+                params = message.get("params")
+                if type(params) is dict and params.get("uri") in recovered[1]:
+                    return  # sent by the re-read of its new subscription
             self._bus_mark = heard
             if self._live_bus is not None:
                 params = message.get("params")
@@ -605,11 +658,12 @@ class RedisSessionTransport(HttpSessionTransport):
                     if 0 < tail.follow < int(number):
                         tail.conn.finish()  # a later follow took the stream
         elif kind == b"S":
-            version, _, rest = data[1:].partition(b" ")
+            head, _, rest = data[1:].partition(b" ")
+            version, _, position = head.partition(b":")
             level, _, subs = rest.partition(b" ")
             if version.isdigit() and level.isdigit() and subs:
                 with contextlib.suppress(orjson.JSONDecodeError, TypeError):
-                    self.apply_state(level, subs, version)
+                    self.apply_state(level, subs, version, position)
             else:
                 self.spawn(self.shared.refresh(self))
 

@@ -49,22 +49,11 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 return {b, redis.call('HGETALL', KEYS[1])}
 """
-#: KEYS: session hash, streams hash. ARGV: ttl ms. -> {lvl, subs} or false (gone).
+#: KEYS: session hash, streams hash. ARGV: ttl ms. -> {lvl, subs, sv, sp} or false (gone).
 TOUCH = """
 if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 0 then return false end
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
-return redis.call('HMGET', KEYS[1], 'lvl', 'subs', 'sv')
-"""
-#: KEYS: session hash. ARGV: log level, subscriptions (JSON), the session's channel. The new
-#: state is stored with a version and published with it from the session's own node, so a
-#: view applies only what is newer than what it has (messages relayed by other cluster nodes
-#: may arrive out of order). False when the session is gone.
-STATE = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-local v = redis.call('HINCRBY', KEYS[1], 'sv', 1)
-redis.call('HSET', KEYS[1], 'lvl', ARGV[1], 'subs', ARGV[2])
-redis.call('PUBLISH', ARGV[3], 'S' .. v .. ' ' .. ARGV[1] .. ' ' .. ARGV[2])
-return v
+return redis.call('HMGET', KEYS[1], 'lvl', 'subs', 'sv', 'sp')
 """
 #: Lua: whether stream id ``a`` is newer than ``b`` (false/nil: none yet).
 _NEWER = """
@@ -77,6 +66,27 @@ local function newer(a, b)
   return am > bm or (am == bm and as > bs)
 end
 """
+#: KEYS: session hash. ARGV: log level, subscriptions (JSON), the session's channel, the bus
+#: position the writer had heard ('' none). The new state is stored with a version and
+#: published with it (``S<version>:<position> <level> <subscriptions>``) from the session's
+#: own node, so a view applies only what is newer than what it has (messages relayed by other
+#: cluster nodes may arrive out of order). The position (the newer of the writer's and the
+#: session's ``bp``; every event after it may have been published after the change) lets a
+#: view that heard an update of a URI newly subscribed before it heard the subscription
+#: find it again (``sp``: see ``RedisSessionTransport.apply_state``). False when the session
+#: is gone.
+STATE = (
+    _NEWER
+    + """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local v = redis.call('HINCRBY', KEYS[1], 'sv', 1)
+local p = redis.call('HGET', KEYS[1], 'bp') or ''
+if ARGV[4] ~= '' and newer(ARGV[4], p) then p = ARGV[4] end
+redis.call('HSET', KEYS[1], 'lvl', ARGV[1], 'subs', ARGV[2], 'sp', p)
+redis.call('PUBLISH', ARGV[3], 'S' .. v .. ':' .. p .. ' ' .. ARGV[1] .. ' ' .. ARGV[2])
+return v
+"""
+)
 #: KEYS: session hash, streams hash, events. ARGV: maxlen, ttl ms, data, channel, key,
 #: bus position ('' none). False when the session is gone.
 STANDALONE = (

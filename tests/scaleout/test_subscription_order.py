@@ -1,0 +1,156 @@
+"""A resource update is not lost when the replica holding the GET stream hears it before it
+hears the subscription made on another replica.
+
+The new subscription reaches the GET stream's holder as a message on the session's channel,
+the update as a message on the bus channel. On a Redis Cluster the two are published on
+different nodes (the session's slot, the bus log's slot) and relayed to the holder's node
+over different cluster-bus links: nothing orders them, so the update may come first (the
+client subscribed, was answered, and then made the change). Here the holder's
+session-channel state messages are held back until the update was heard, standing for that
+reordering: once the subscription arrives, the update must still be sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import httpx
+import orjson
+import pytest
+
+from mcpkit import Server
+from mcpkit.redis import RedisBackend
+from mcpkit.transports.http import running
+from tests.scaleout.cluster import STORE_SECRET
+from tests.scaleout.conftest import Deployment, free_port
+
+HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"},
+    },
+}
+
+
+def make(backend: RedisBackend) -> Server[Any]:
+    app: Server[Any] = Server("order", store=backend)
+
+    @app.tool()
+    def touch(uri: str) -> str:
+        """Announce that a resource changed."""
+        app.notify_resource_updated(uri)
+        return "touched"
+
+    @app.resource("note://{key}")
+    def note(key: str) -> str:
+        """A note."""
+        return f"note {key}"
+
+    return app
+
+
+@pytest.fixture
+async def two(live: Deployment) -> AsyncIterator[tuple[list[str], list[RedisBackend]]]:
+    prefix = f"o{free_port()}"
+    backends = [
+        RedisBackend(live.redis.url, prefix=prefix, secret=STORE_SECRET, replica_id=name)
+        for name in ("a", "b")
+    ]
+    async with contextlib.AsyncExitStack() as stack:
+        urls = []
+        for backend in backends:
+            base = await stack.enter_async_context(running(make(backend).http_app("/mcp")))
+            urls.append(f"{base}/mcp")
+        yield urls, backends
+        for backend in backends:
+            await backend.aclose()
+
+
+async def until(predicate: Callable[[], bool], what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 20
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError(f"not reached in time: {what}")
+        await asyncio.sleep(0.01)
+
+
+async def test_an_update_heard_before_the_subscription_is_sent_once_it_arrives(
+    two: tuple[list[str], list[RedisBackend]],
+) -> None:
+    (a, b), (_, holder) = two
+    async with httpx.AsyncClient(timeout=20) as http:
+        first = await http.post(a, json=INIT, headers=HEADERS)
+        sid = first.headers["mcp-session-id"]
+        session = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25"}
+        note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert (await http.post(a, json=note, headers=session)).status_code == 202
+        received: list[dict[str, Any]] = []
+
+        async def read_get_stream() -> None:
+            async with http.stream("GET", b, headers=session) as stream:
+                async for line in stream.aiter_lines():
+                    if line.startswith("data:") and line[5:].strip():
+                        received.append(orjson.loads(line[5:]))
+
+        reader = asyncio.get_running_loop().create_task(read_get_stream())
+        try:
+            router = holder.router
+            await until(lambda: bool(router._sessions.get(sid)), "the holder listens")
+            # The holder's state messages wait (the other cluster-bus link is slow).
+            held: list[tuple[Callable[[bytes], None], bytes]] = []
+            listeners = router._sessions[sid]
+
+            def gate(callback: Callable[[bytes], None]) -> Callable[[bytes], None]:
+                def gated(data: bytes) -> None:
+                    if data[:1] == b"S":
+                        held.append((callback, data))
+                    else:
+                        callback(data)
+
+                return gated
+
+            router._sessions[sid] = {gate(cb) for cb in listeners}
+            subscribe = {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "resources/subscribe",
+                "params": {"uri": "note://a"},
+            }
+            assert (await http.post(a, json=subscribe, headers=session)).status_code == 200
+            await until(lambda: bool(held), "the subscription is published")
+            bus = holder.shared_bus
+            assert bus is not None
+            heard = bus.received
+            call = {
+                "jsonrpc": "2.0",
+                "id": 3,
+                "method": "tools/call",
+                "params": {"name": "touch", "arguments": {"uri": "note://a"}},
+            }
+            assert (await http.post(a, json=call, headers=session)).status_code == 200
+            await until(lambda: bus.received > heard, "the holder hears the update")
+            for _ in range(20):  # the holder's relay runs (and finds no subscriber yet)
+                await asyncio.sleep(0.01)
+            for callback, data in held:  # now the subscription arrives
+                callback(data)
+            await until(lambda: bool(received), "the update reaches the client")
+            assert received == [
+                {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/resources/updated",
+                    "params": {"uri": "note://a"},
+                }
+            ]
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
