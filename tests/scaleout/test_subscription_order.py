@@ -154,3 +154,72 @@ async def test_an_update_heard_before_the_subscription_is_sent_once_it_arrives(
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
+
+
+async def test_a_subscription_made_while_a_get_stream_opens_is_honoured(
+    two: tuple[list[str], list[RedisBackend]],
+) -> None:
+    """A replica reads the session's state when it loads its view for a GET, and hears
+    its changes once it listens on the session's channel: a subscription made on another
+    replica in between is not heard, yet is the view's (the updates after it are sent)."""
+    (a, b), (_, holder) = two
+    router = holder.router
+    original = router.subscribe_session
+    release = asyncio.Event()
+    waiting = asyncio.Event()
+
+    async def late_subscribe(sid: str, callback: Callable[[bytes], None]) -> None:
+        waiting.set()
+        await release.wait()  # the view is loaded, not yet listening
+        await original(sid, callback)
+
+    router.subscribe_session = late_subscribe  # type: ignore[method-assign]
+    async with httpx.AsyncClient(timeout=20) as http:
+        first = await http.post(a, json=INIT, headers=HEADERS)
+        sid = first.headers["mcp-session-id"]
+        session = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25"}
+        note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert (await http.post(a, json=note, headers=session)).status_code == 202
+        received: list[dict[str, Any]] = []
+
+        async def read_get_stream() -> None:
+            async with http.stream("GET", b, headers=session) as stream:
+                async for line in stream.aiter_lines():
+                    if line.startswith("data:") and line[5:].strip():
+                        received.append(orjson.loads(line[5:]))
+
+        reader = asyncio.get_running_loop().create_task(read_get_stream())
+        try:
+            await until(waiting.is_set, "the GET stream's view is loaded")
+            subscribe = {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "resources/subscribe",
+                "params": {"uri": "note://a"},
+            }
+            assert (await http.post(a, json=subscribe, headers=session)).status_code == 200
+            release.set()
+            await until(lambda: bool(router._sessions.get(sid)), "the holder listens")
+            bus = holder.shared_bus
+            assert bus is not None
+            heard = bus.received
+            call = {
+                "jsonrpc": "2.0",
+                "id": 3,
+                "method": "tools/call",
+                "params": {"name": "touch", "arguments": {"uri": "note://a"}},
+            }
+            assert (await http.post(a, json=call, headers=session)).status_code == 200
+            await until(lambda: bus.received > heard, "the holder hears the update")
+            await until(lambda: bool(received), "the update reaches the client")
+            assert received == [
+                {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/resources/updated",
+                    "params": {"uri": "note://a"},
+                }
+            ]
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader

@@ -546,9 +546,23 @@ class RedisSessionTransport(HttpSessionTransport):
             conn.abort()
             self._live_bus = None
             return
+        listening = self._subscribed
         await self._start_tail(self._standalone.key, conn, delivered)
+        await self._take_state(listening)
         self._release_held(None, self._standalone)
         await self._catch_up()
+
+    async def _take_state(self, listening: bool) -> None:
+        """Re-read the session's state once this view listens on the session's channel
+        (``listening``: it did already): a change made on another replica after the view
+        was loaded and before its channel was subscribed would otherwise go unheard (a
+        resource subscribed there never updated on this GET stream)."""
+        if listening or not self._subscribed:
+            return
+        try:
+            await self.shared.refresh(self)
+        except StoreUnavailable as exc:
+            logger.warning("Cannot re-read the session's state: %s", exc)
 
     async def _catch_up(self) -> None:
         """Send the broadcasts the session missed while no GET stream was open (see the
@@ -688,7 +702,9 @@ class RedisSessionTransport(HttpSessionTransport):
                 old.finish()
             self._attach(self._standalone, conn)
             self._live_bus = set()
+            listening = self._subscribed
             await self._start_tail(key, conn, after)
+            await self._take_state(listening)
             self._release_held(None, self._standalone)
             self.spawn(self._catch_up())
             return True
