@@ -36,6 +36,15 @@ Messages for the GET stream reach whichever replica holds it through the session
 A bus notification (list changed, resource updated) is sent by the replica holding the
 session's GET stream only, so each session hears it once.
 
+Subscriptions: a change of the session's log level or resource subscriptions is stored in
+the hash (versioned: ``sv``) and published on the session's channel before the request
+that made it is answered; the GET stream's holder takes it from there (and re-reads the
+hash once it starts listening, for a change made while its view loaded). On a Redis
+Cluster that message and the bus events travel from different nodes, unordered, so the
+change also carries ``sp``, a bus log position no newer than the change: a holder that had
+already heard bus events after ``sp`` re-reads them from the bus log and sends the updates
+of the URIs just subscribed (those it hears live up to that point are not sent twice).
+
 Broadcasts missed with no GET stream open: the session hash keeps ``bp``, the newest entry
 of the bus log (:mod:`mcpkit.redis.bus`) accounted for (set when the session is created,
 advanced with each bus notification written to its GET stream). When a GET stream of the
