@@ -289,33 +289,7 @@ class RedisSessionTransport(HttpSessionTransport):
             bus = self.shared.backend.shared_bus
             heard = bus.last_id if bus is not None else None
             if heard is not None and stream_id(heard) > stream_id(mark):
-                self.spawn(self._recover(added, mark, heard))
-
-    async def _recover(self, uris: frozenset[str], after: str, upto: str) -> None:
-        """Send the updates of ``uris`` logged on the bus after entry ``after`` up to entry
-        ``upto`` (heard here before their subscription was: see :meth:`apply_state`)."""
-        bus = self.shared.backend.shared_bus
-        if bus is None:
-            return
-        bound = stream_id(upto)
-        self._recovered = (bound, uris)
-        try:
-            events, _ = await bus.since(after)
-        except StoreUnavailable as exc:
-            self._recovered = None
-            logger.warning("Cannot re-read the notifications of a new subscription: %s", exc)
-            return
-        changed: dict[str, None] = {}
-        for entry, event in events:
-            if stream_id(entry) > bound:
-                break
-            if event.method == _UPDATED and event.uri in uris:
-                changed[event.uri] = None
-        if self.session is None or not self._holds_standalone():
-            return
-        for uri in changed:
-            msg = {"jsonrpc": "2.0", "method": _UPDATED, "params": {"uri": uri}}
-            self._emit(self._standalone, orjson.dumps(msg))
+                self.spawn(_recover(self, added, mark, heard))
 
     # -- writing events ------------------------------------------------------------------------
 
@@ -548,75 +522,9 @@ class RedisSessionTransport(HttpSessionTransport):
             return
         listening = self._subscribed
         await self._start_tail(self._standalone.key, conn, delivered)
-        await self._take_state(listening)
+        await _take_state(self, listening)
         self._release_held(None, self._standalone)
-        await self._catch_up()
-
-    async def _take_state(self, listening: bool) -> None:
-        """Re-read the session's state once this view listens on the session's channel
-        (``listening``: it did already): a change made on another replica after the view
-        was loaded and before its channel was subscribed would otherwise go unheard (a
-        resource subscribed there never updated on this GET stream)."""
-        if listening or not self._subscribed:
-            return
-        try:
-            await self.shared.refresh(self)
-        except StoreUnavailable as exc:
-            logger.warning("Cannot re-read the session's state: %s", exc)
-
-    async def _catch_up(self) -> None:
-        """Send the broadcasts the session missed while no GET stream was open (see the
-        module docstring), once a GET stream is followed here."""
-        live = self._live_bus
-        bus = self.shared.backend.shared_bus
-        sid = self.session_id
-        sink = self.session
-        try:
-            if bus is None or sid is None or sink is None or not self._holds_standalone():
-                return
-            after = await self.shared.bus_position(sid)
-            if after is None:
-                return
-            events, trimmed = await bus.since(after)
-        except StoreUnavailable as exc:
-            logger.warning("Cannot catch up on missed notifications: %s", exc)
-            return
-        finally:
-            if self._live_bus is live:
-                self._live_bus = None
-        subscribed = set(sink.subscriptions)
-        pending: dict[tuple[str, str | None], None] = {}
-        for _, event in events:
-            if event.uri is not None and event.uri not in subscribed:
-                continue
-            key = (event.method, event.uri)
-            pending.pop(key, None)  # coalesced: the newest counts
-            pending[key] = None
-        if trimmed:
-            caps = sink.lifecycle.capabilities or {}
-            for kind in ("tools", "prompts", "resources"):
-                entry = caps.get(kind)
-                if isinstance(entry, dict) and entry.get("listChanged"):
-                    pending.setdefault((f"notifications/{kind}/list_changed", None), None)
-            for subscribed_uri in sorted(subscribed):
-                pending.setdefault(("notifications/resources/updated", subscribed_uri), None)
-        newest = events[-1][0] if events else None
-        if newest is not None:
-            self._caught_up = stream_id(newest)
-        items = [k for k in pending if live is None or k not in live]
-        for i, (method, uri) in enumerate(items):
-            msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
-            if uri is not None:
-                msg["params"] = {"uri": uri}
-            self._bus_mark = newest if i == len(items) - 1 else None
-            self._emit(self._standalone, orjson.dumps(msg))
-        if not items and newest is not None:
-            keys = self.shared.backend.keys
-
-            def add(pipe: Batch) -> None:
-                pipe.eval(ADVANCE, 1, keys.session(sid), newest)
-
-            self._enqueue(add)
+        await _catch_up(self)
 
     async def _start_tail(
         self, key: str, conn: SSEConnection, after: int, *, follow: bool = False
@@ -704,9 +612,9 @@ class RedisSessionTransport(HttpSessionTransport):
             self._live_bus = set()
             listening = self._subscribed
             await self._start_tail(key, conn, after)
-            await self._take_state(listening)
+            await _take_state(self, listening)
             self._release_held(None, self._standalone)
-            self.spawn(self._catch_up())
+            self.spawn(_catch_up(self))
             return True
         registration = await self.shared.stream_info(sid, key)
         if registration is None:
@@ -790,3 +698,103 @@ class RedisSessionTransport(HttpSessionTransport):
             self._subscribed = False
             self.shared.backend.router.unsubscribe_session(self.session_id or "", self._on_channel)
         await super().close()
+
+
+# -- catching up: what a view heard late or missed ------------------------------------------
+
+
+async def _take_state(view: RedisSessionTransport, listening: bool) -> None:
+    """Re-read the session's state once this view listens on the session's channel
+    (``listening``: it did already): a change made on another replica after the view
+    was loaded and before its channel was subscribed would otherwise go unheard (a
+    resource subscribed there never updated on this GET stream)."""
+    if listening or not view._subscribed:
+        return
+    try:
+        await view.shared.refresh(view)
+    except StoreUnavailable as exc:
+        logger.warning("Cannot re-read the session's state: %s", exc)
+
+
+async def _catch_up(view: RedisSessionTransport) -> None:
+    """Send the broadcasts the session missed while no GET stream was open (see the
+    module docstring), once a GET stream is followed here."""
+    live = view._live_bus
+    bus = view.shared.backend.shared_bus
+    sid = view.session_id
+    sink = view.session
+    try:
+        if bus is None or sid is None or sink is None or not view._holds_standalone():
+            return
+        after = await view.shared.bus_position(sid)
+        if after is None:
+            return
+        events, trimmed = await bus.since(after)
+    except StoreUnavailable as exc:
+        logger.warning("Cannot catch up on missed notifications: %s", exc)
+        return
+    finally:
+        if view._live_bus is live:
+            view._live_bus = None
+    subscribed = set(sink.subscriptions)
+    pending: dict[tuple[str, str | None], None] = {}
+    for _, event in events:
+        if event.uri is not None and event.uri not in subscribed:
+            continue
+        key = (event.method, event.uri)
+        pending.pop(key, None)  # coalesced: the newest counts
+        pending[key] = None
+    if trimmed:
+        caps = sink.lifecycle.capabilities or {}
+        for kind in ("tools", "prompts", "resources"):
+            entry = caps.get(kind)
+            if isinstance(entry, dict) and entry.get("listChanged"):
+                pending.setdefault((f"notifications/{kind}/list_changed", None), None)
+        for subscribed_uri in sorted(subscribed):
+            pending.setdefault(("notifications/resources/updated", subscribed_uri), None)
+    newest = events[-1][0] if events else None
+    if newest is not None:
+        view._caught_up = stream_id(newest)
+    items = [k for k in pending if live is None or k not in live]
+    for i, (method, uri) in enumerate(items):
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if uri is not None:
+            msg["params"] = {"uri": uri}
+        view._bus_mark = newest if i == len(items) - 1 else None
+        view._emit(view._standalone, orjson.dumps(msg))
+    if not items and newest is not None:
+        keys = view.shared.backend.keys
+
+        def add(pipe: Batch) -> None:
+            pipe.eval(ADVANCE, 1, keys.session(sid), newest)
+
+        view._enqueue(add)
+
+
+async def _recover(
+    view: RedisSessionTransport, uris: frozenset[str], after: str, upto: str
+) -> None:
+    """Send the updates of ``uris`` logged on the bus after entry ``after`` up to entry
+    ``upto`` (heard here before their subscription was: see :meth:`apply_state`)."""
+    bus = view.shared.backend.shared_bus
+    if bus is None:
+        return
+    bound = stream_id(upto)
+    view._recovered = (bound, uris)
+    try:
+        events, _ = await bus.since(after)
+    except StoreUnavailable as exc:
+        view._recovered = None
+        logger.warning("Cannot re-read the notifications of a new subscription: %s", exc)
+        return
+    changed: dict[str, None] = {}
+    for entry, event in events:
+        if stream_id(entry) > bound:
+            break
+        if event.method == _UPDATED and event.uri in uris:
+            changed[event.uri] = None
+    if view.session is None or not view._holds_standalone():
+        return
+    for uri in changed:
+        msg = {"jsonrpc": "2.0", "method": _UPDATED, "params": {"uri": uri}}
+        view._emit(view._standalone, orjson.dumps(msg))
