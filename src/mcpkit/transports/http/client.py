@@ -533,6 +533,7 @@ class StreamableHTTPClientTransport(Transport):
     async def _resume(self, decoder: SSEDecoder, pending: set[RequestId] | None) -> None:
         client = self._client
         assert client is not None and decoder.last_event_id is not None
+        decoder.reconnected()
         headers = self._headers(
             accept="text/event-stream", **{"last-event-id": decoder.last_event_id}
         )
@@ -562,6 +563,7 @@ class StreamableHTTPClientTransport(Transport):
         assert client is not None
         while not self._closed:
             headers = self._headers(accept="text/event-stream")
+            decoder.reconnected()
             if decoder.last_event_id is not None:
                 headers["last-event-id"] = decoder.last_event_id
             try:

@@ -101,14 +101,19 @@ class SSEDecoder:
     """Incremental event-stream parser: :meth:`feed` bytes, get whole events back.
 
     Also tracks ``last_event_id`` and ``retry`` (milliseconds) as the stream sets them, so a
-    client can resume after the connection drops. Lines longer than ``max_line`` raise
-    ``ValueError`` instead of growing the buffer without bound.
+    client can resume after the connection drops. As in the WHATWG event-stream rules, an
+    ``id`` counts once its event is complete (at the blank line that dispatches it): a stream
+    cut inside an event leaves ``last_event_id`` at the event before, so a resumption
+    replays the cut one. :meth:`reconnected` drops what a cut stream left half-read. Lines
+    longer than ``max_line`` raise ``ValueError`` instead of growing the buffer without bound.
     """
 
     def __init__(self, max_line: int = 16 * 1024 * 1024) -> None:
         self.max_line = max_line
         self.last_event_id: str | None = None
         self.retry: int | None = None
+        #: The id the event being read sets (``last_event_id`` once it is dispatched).
+        self._id: str | None = None
         self._buf = b""
         #: Chunks of a long line after ``_buf``, joined once its end arrives.
         self._parts: list[bytes] = []
@@ -180,24 +185,38 @@ class SSEDecoder:
             self._event = value
         elif name == "id":
             if "\0" not in value:
-                self.last_event_id = value
+                self._id = value
                 self._id_seen = True
         elif name == "retry" and value.isdigit():
             self.retry = int(value)
             self._retry_seen = self.retry
+
+    def reconnected(self) -> None:
+        """A new connection follows a cut one: forget the cut stream's unfinished line and
+        event, keep ``last_event_id`` and ``retry`` (what the reconnection is sent with)."""
+        self._buf = b""
+        self._parts.clear()
+        self._parts_size = 0
+        self._event = ""
+        self._data = []
+        self._id = self.last_event_id
+        self._id_seen = False
+        self._retry_seen = None
+        self._first = True
 
     def _dispatch(self, out: list[ServerSentEvent]) -> None:
         data, event = self._data, self._event
         self._data, self._event = [], ""
         id_seen, self._id_seen = self._id_seen, False
         retry, self._retry_seen = self._retry_seen, None
+        self.last_event_id = self._id
         if not data and not id_seen:
             return
         out.append(
             ServerSentEvent(
                 event=event or "message",
                 data="\n".join(data),
-                id=self.last_event_id if id_seen else None,
+                id=self._id if id_seen else None,
                 retry=retry,
             )
         )
