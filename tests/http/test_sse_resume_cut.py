@@ -54,7 +54,7 @@ def test_an_id_only_event_counts_at_its_blank_line() -> None:
 
 def test_reconnected_keeps_the_id_and_retry_and_drops_the_half_line() -> None:
     decoder = SSEDecoder()
-    decoder.feed(b"retry: 250\nid: s-1\ndata: a\n\nid: s-2\ndata: {\"half")
+    decoder.feed(b'retry: 250\nid: s-1\ndata: a\n\nid: s-2\ndata: {"half')
     decoder.reconnected()
     assert (decoder.last_event_id, decoder.retry) == ("s-1", 250)
     assert [e.data for e in decoder.feed(b"data: b\n\n")] == ["b"]
