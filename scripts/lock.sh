@@ -8,6 +8,7 @@
 #                          pip and the build backend
 #   locks/peer-mcp.txt     the official Python SDK peer (.cache/peers/py)
 #   locks/peer-fastmcp.txt the fastmcp peer (.cache/peers/fastmcp)
+#   locks/peer-fastmcp-tasks.txt fastmcp with fastmcp-tasks (.cache/peers/fastmcp-tasks)
 #   locks/peer-mcp1.txt    the official Python SDK's last 1.x (.cache/peers/mcp1), for tests/compat
 #   locks/bench-ref.txt    the benchmark's reference SDKs (bench/.venv-ref)
 #   locks/node/*/          package.json + package-lock.json of each Node tree (npm ci)
@@ -31,7 +32,7 @@ UV=("$TOOLS/bin/uv" pip compile --universal --python-version 3.11 --generate-has
 "${UV[@]}" pyproject.toml locks/build.in --extra dev --extra http --extra cli --extra auth \
     --extra redis --extra otel --extra metrics --extra docs --extra skills --extra granian \
     -o locks/dev.txt
-for lock in peer-mcp peer-fastmcp peer-mcp1 bench-ref; do
+for lock in peer-mcp peer-fastmcp peer-fastmcp-tasks peer-mcp1 bench-ref; do
     "${UV[@]}" "locks/$lock.in" -o "locks/$lock.txt"
 done
 # The compat corpus's CI part (tests/compat/corpus/servers.tsv, "yes" in the last column):

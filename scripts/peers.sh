@@ -3,6 +3,8 @@
 # locks/node/peers), idempotently (a second run only checks them):
 #   .cache/peers/py     a venv with the official Python SDK (PyPI `mcp`, 2.x: both eras)
 #   .cache/peers/fastmcp  a venv with `fastmcp` (4.x), for the compat tests (tests/compat)
+#   .cache/peers/fastmcp-tasks  a venv with `fastmcp` and `fastmcp-tasks` (its background
+#                       tasks), for the compat tests of fastmcp's task examples
 #   .cache/peers/mcp1   a venv with the official SDK's last 1.x (`mcp` 1.x: FastMCP, the
 #                       low-level server's decorators), for the compat tests
 #   .cache/peers/node   the official TypeScript SDK v2 (`@modelcontextprotocol/client`,
@@ -45,8 +47,15 @@ py_locked() {
     if [ ! -x "$venv/bin/python" ]; then
         "${PYTHON:-python3}" -m venv "$venv"
     fi
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes \
-        -r "$lock"
+    # uv (from the test environment's lock) when there: pip refuses some hashed locks whose
+    # requirements carry extras (fastmcp-tasks' pydocket), and uv is faster.
+    if [ -x "$ROOT/.venv/bin/uv" ]; then
+        "$ROOT/.venv/bin/uv" pip install --quiet --python "$venv/bin/python" --require-hashes \
+            -r "$lock"
+    else
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes \
+            -r "$lock"
+    fi
     cp "$lock" "$stamp"
 }
 
@@ -54,6 +63,7 @@ py_locked() {
 py_locked "$PYVENV" peer-mcp
 FASTVENV="$PEERS/fastmcp"
 py_locked "$FASTVENV" peer-fastmcp
+py_locked "$PEERS/fastmcp-tasks" peer-fastmcp-tasks
 MCP1VENV="$PEERS/mcp1"
 py_locked "$MCP1VENV" peer-mcp1
 
@@ -63,6 +73,7 @@ PATH="$(dirname "$NODE22"):$PATH" npm_locked peers "$NODEDIR" "${NODE_PEERS[@]}"
 # --- what is there ---
 echo "python peer: $("$PYVENV/bin/python" -c 'import importlib.metadata as m; print("mcp", m.version("mcp"))')"
 echo "python peer: $("$FASTVENV/bin/python" -c 'import importlib.metadata as m; print("fastmcp", m.version("fastmcp"))')"
+echo "python peer: $("$PEERS/fastmcp-tasks/bin/python" -c 'import importlib.metadata as m; print("fastmcp", m.version("fastmcp"), "fastmcp-tasks", m.version("fastmcp-tasks"))')"
 echo "python peer: $("$MCP1VENV/bin/python" -c 'import importlib.metadata as m; print("mcp", m.version("mcp"))')"
 for pkg in client server inspector server-everything ext-tasks; do
     manifest="$NODEDIR/node_modules/@modelcontextprotocol/$pkg/package.json"
