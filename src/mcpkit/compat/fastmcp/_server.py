@@ -103,6 +103,7 @@ class FastMCP(MCPServer[Any]):
         lifespan: Callable[[Any], Any] | None = None,
         tools: list[Callable[..., Any]] | None = None,
         mask_error_details: bool | None = None,
+        auth: Any = None,
         **settings: Any,
     ) -> None:
         super().__init__(
@@ -114,6 +115,8 @@ class FastMCP(MCPServer[Any]):
             lifespan=lifespan,
         )
         self.settings = settings
+        #: The ``fastmcp.server.auth`` provider protecting the HTTP endpoint (None: open).
+        self.auth = auth
         self._mask = bool(mask_error_details)
         self.native.log_bridge = True  # get_context() finds the request's Context
         answer_unknown_tools(self.native.tools, lambda name: f"Unknown tool: {name!r}")
@@ -452,6 +455,8 @@ class FastMCP(MCPServer[Any]):
         """Serve: ``"stdio"`` (the default), ``"http"`` (``"streamable-http"``) or ``"sse"``,
         with fastmcp's options (``host``, ``port``, ``path``, ``stateless_http``,
         ``json_response``, ...)."""
+        if transport not in (None, "stdio"):
+            self._protect(options.get("path") or options.get("streamable_http_path") or "/mcp")
         super().run("streamable-http" if transport == "http" else transport or "stdio", **options)
 
     async def run_async(
@@ -462,11 +467,19 @@ class FastMCP(MCPServer[Any]):
             raise NotImplementedError("run_async serves stdio; use run() or http_app()")
         await self.native.run_stdio()
 
+    def _protect(self, path: str) -> None:
+        """Protect the HTTP endpoint at ``path`` with :attr:`auth` (when there is one)."""
+        if self.auth is not None:
+            from mcpkit.compat.fastmcp.server.auth._resource import FastResourceServer
+
+            self.native.auth = FastResourceServer(self.auth, path)
+
     def http_app(
         self, path: str | None = None, *, transport: str = "http", **options: Any
     ) -> ServerHTTPApp:
         """The Streamable HTTP ASGI app; mount it with ``lifespan=app.lifespan``."""
         route, http = _http_options({"path": path or "/mcp", **options})
+        self._protect(route)
         if transport == "sse":
             http["legacy_sse"] = True
         self._http = self.native.http_app(route, **http)

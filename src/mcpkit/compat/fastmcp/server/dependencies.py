@@ -10,7 +10,7 @@ from mcpkit.compat.fastmcp.context import Context
 if TYPE_CHECKING:
     from mcpkit.server.context import Context as NativeContext
 
-__all__ = ["get_context"]
+__all__ = ["get_access_token", "get_context"]
 
 
 def get_context() -> Context:
@@ -22,3 +22,26 @@ def get_context() -> Context:
     if native is None:
         raise RuntimeError("No active context found.")
     return Context(native, getattr(native.server, "compat_owner", None))
+
+
+def get_access_token() -> Any:
+    """The request's validated access token as a ``fastmcp.server.auth.AccessToken`` (None
+    when the server is not protected or outside of a request)."""
+    from mcpkit.auth.server import get_access_token as native_token
+    from mcpkit.compat.fastmcp.server.auth.auth import AccessToken
+
+    token = native_token()
+    if token is None:
+        return None
+    original = getattr(token, "original", None)
+    if original is not None:
+        return original
+    return AccessToken(
+        token=token.token,
+        client_id=token.client_id or "",
+        scopes=sorted(token.scopes),
+        expires_at=None if token.expires_at is None else int(token.expires_at),
+        resource=token.resource if isinstance(token.resource, str) else None,
+        subject=token.subject,
+        claims=dict(token.claims),
+    )

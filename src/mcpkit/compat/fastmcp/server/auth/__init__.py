@@ -1,0 +1,56 @@
+"""``fastmcp.server.auth`` on mcpkit: fastmcp's auth provider classes.
+
+Served: :class:`TokenVerifier`, :class:`RemoteAuthProvider`, :class:`MultiAuth`,
+:class:`AccessToken`, ``JWTVerifier`` and ``StaticTokenVerifier``
+(``providers.jwt``), ``DebugTokenVerifier`` (``providers.debug``): ``FastMCP(auth=...)``
+with one of them answers over HTTP as fastmcp does, on mcpkit's resource server.
+Authorization servers and OAuth proxies (:class:`OAuthProvider`, ``OAuthProxy``,
+``OIDCProxy`` and the identity providers built on them) import, and constructing one raises
+NotImplementedError naming mcpkit's own (:mod:`mcpkit.auth`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcpkit.compat.fastmcp.server.auth.auth import (
+    AccessToken,
+    AuthProvider,
+    MultiAuth,
+    OAuthProvider,
+    RemoteAuthProvider,
+    TokenVerificationError,
+    TokenVerifier,
+)
+
+__all__ = [
+    "AccessToken",
+    "AuthProvider",
+    "DebugTokenVerifier",
+    "JWTVerifier",
+    "MultiAuth",
+    "OAuthProvider",
+    "OAuthProxy",
+    "OIDCProxy",
+    "RemoteAuthProvider",
+    "StaticTokenVerifier",
+    "TokenVerificationError",
+    "TokenVerifier",
+]
+
+_LAZY = {
+    "DebugTokenVerifier": "providers.debug",
+    "JWTVerifier": "providers.jwt",
+    "StaticTokenVerifier": "providers.jwt",
+    "OAuthProxy": "oauth_proxy",
+    "OIDCProxy": "oidc_proxy",
+}
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{where}"), name)

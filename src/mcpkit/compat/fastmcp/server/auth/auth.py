@@ -1,0 +1,237 @@
+"""``fastmcp.server.auth.auth`` on mcpkit: fastmcp's provider classes.
+
+A token verifier (:class:`TokenVerifier` and its subclasses) or a
+:class:`RemoteAuthProvider` given as ``FastMCP(auth=...)`` protects the HTTP endpoint with
+mcpkit's resource server (:mod:`mcpkit.compat.fastmcp.server.auth._resource`), answering as
+fastmcp does. Providers that are an authorization server of their own
+(:class:`OAuthProvider`) are refused with the mcpkit class to use instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import AnyHttpUrl, BaseModel
+
+__all__ = [
+    "AccessToken",
+    "AuthProvider",
+    "MultiAuth",
+    "OAuthProvider",
+    "RemoteAuthProvider",
+    "TokenVerificationError",
+    "TokenVerifier",
+]
+
+
+class AccessToken(BaseModel):
+    """A validated access token as fastmcp hands it to tools (``get_access_token()``)."""
+
+    token: str
+    client_id: str
+    scopes: list[str]
+    expires_at: int | None = None
+    resource: str | None = None
+    subject: str | None = None
+    claims: dict[str, Any] = {}
+
+
+class TokenVerificationError(RuntimeError):
+    """A verifier could not reach a verdict (its backend failed)."""
+
+
+def _url(value: AnyHttpUrl | str | None) -> AnyHttpUrl | None:
+    return AnyHttpUrl(value) if isinstance(value, str) else value
+
+
+class AuthProvider:
+    """What every fastmcp auth provider is: ``verify_token`` and the server's URL."""
+
+    def __init__(
+        self,
+        base_url: AnyHttpUrl | str | None = None,
+        required_scopes: list[str] | None = None,
+        resource_base_url: AnyHttpUrl | str | None = None,
+    ) -> None:
+        self.base_url = _url(base_url)
+        self.resource_base_url = _url(resource_base_url)
+        self.required_scopes: list[str] = required_scopes or []
+        self._mcp_path: str | None = None
+        self._resource_url: AnyHttpUrl | None = None
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        """The :class:`AccessToken` of a valid ``token``, None otherwise."""
+        raise NotImplementedError("Subclasses must implement verify_token")
+
+    @property
+    def scopes_supported(self) -> list[str]:
+        """Scopes advertised in the protected resource metadata."""
+        return self.required_scopes
+
+    @property
+    def challenge_scopes(self) -> list[str]:
+        """Scopes a ``WWW-Authenticate`` challenge asks clients for."""
+        return self.get_challenge_scopes()
+
+    def get_challenge_scopes(self, required_scopes: list[str] | None = None) -> list[str]:
+        """The scopes a challenge names (``required_scopes`` by default)."""
+        return self.required_scopes if required_scopes is None else required_scopes
+
+    def set_mcp_path(self, mcp_path: str | None) -> None:
+        """The MCP endpoint's path became known (the resource URL follows from it)."""
+        self._mcp_path = mcp_path
+        self._resource_url = self._get_resource_url(mcp_path)
+
+    def _get_resource_url(self, path: str | None = None) -> AnyHttpUrl | None:
+        base = self.resource_base_url or self.base_url
+        if base is None:
+            return None
+        if path:
+            return AnyHttpUrl(f"{str(base).rstrip('/')}/{path.lstrip('/')}")
+        return base
+
+    def protected_resource(self, mcp_path: str) -> dict[str, Any] | None:
+        """The protected resource metadata this provider serves (None: it serves none)."""
+        return None
+
+
+class TokenVerifier(AuthProvider):
+    """A resource server's token check, without an authorization server of its own."""
+
+    def __init__(
+        self,
+        base_url: AnyHttpUrl | str | None = None,
+        required_scopes: list[str] | None = None,
+        resource_base_url: AnyHttpUrl | str | None = None,
+    ) -> None:
+        super().__init__(base_url, required_scopes, resource_base_url)
+
+
+class RemoteAuthProvider(AuthProvider):
+    """A token verifier plus the authorization servers that issue its tokens: serves the
+    protected resource metadata (RFC 9728) for the MCP endpoint."""
+
+    def __init__(
+        self,
+        token_verifier: TokenVerifier,
+        authorization_servers: list[Any],
+        base_url: AnyHttpUrl | str,
+        scopes_supported: list[str] | None = None,
+        resource_base_url: AnyHttpUrl | str | None = None,
+        resource_name: str | None = None,
+        resource_documentation: AnyHttpUrl | str | None = None,
+        challenge_scopes: list[str] | None = None,
+        required_scopes: list[str] | None = None,
+    ) -> None:
+        super().__init__(
+            base_url=base_url,
+            resource_base_url=resource_base_url,
+            required_scopes=(
+                required_scopes if required_scopes is not None else token_verifier.required_scopes
+            ),
+        )
+        self.token_verifier = token_verifier
+        self.authorization_servers = authorization_servers
+        self._scopes_supported = scopes_supported
+        self._challenge_scopes = challenge_scopes
+        self.resource_name = resource_name
+        self.resource_documentation = resource_documentation
+
+    @property
+    def scopes_supported(self) -> list[str]:
+        """The scopes given, else the verifier's."""
+        if self._scopes_supported is not None:
+            return self._scopes_supported
+        return self.token_verifier.scopes_supported
+
+    def get_challenge_scopes(self, required_scopes: list[str] | None = None) -> list[str]:
+        """The challenge scopes given, else the verifier's translation."""
+        effective = self.required_scopes if required_scopes is None else required_scopes
+        if effective == self.required_scopes and self._challenge_scopes is not None:
+            return self._challenge_scopes
+        return self.token_verifier.get_challenge_scopes(required_scopes)
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        """The verifier's verdict."""
+        return await self.token_verifier.verify_token(token)
+
+    def protected_resource(self, mcp_path: str) -> dict[str, Any] | None:
+        """The metadata document, as fastmcp's routes serve it."""
+        self.set_mcp_path(mcp_path)
+        resource = self._get_resource_url(mcp_path)
+        if resource is None:
+            return None
+        doc: dict[str, Any] = {
+            "resource": str(resource),
+            "authorization_servers": [str(s) for s in self.authorization_servers],
+        }
+        if self.scopes_supported is not None:
+            doc["scopes_supported"] = list(self.scopes_supported)
+        doc["bearer_methods_supported"] = ["header"]
+        if self.resource_name is not None:
+            doc["resource_name"] = self.resource_name
+        if self.resource_documentation is not None:
+            doc["resource_documentation"] = str(self.resource_documentation)
+        return doc
+
+
+class MultiAuth(AuthProvider):
+    """Tokens of several sources: the ``server`` (its metadata served), then each verifier."""
+
+    def __init__(
+        self,
+        *,
+        server: AuthProvider | None = None,
+        verifiers: list[TokenVerifier] | TokenVerifier | None = None,
+        base_url: AnyHttpUrl | str | None = None,
+        resource_base_url: AnyHttpUrl | str | None = None,
+        required_scopes: list[str] | None = None,
+    ) -> None:
+        if verifiers is None:
+            verifiers = []
+        elif isinstance(verifiers, TokenVerifier):
+            verifiers = [verifiers]
+        if server is None and not verifiers:
+            raise ValueError("MultiAuth requires at least a server or one verifier")
+        super().__init__(
+            base_url=base_url or (server.base_url if server else None),
+            resource_base_url=resource_base_url or (server.resource_base_url if server else None),
+            required_scopes=(
+                required_scopes
+                if required_scopes is not None
+                else (server.required_scopes if server else None)
+            ),
+        )
+        self.server = server
+        self.verifiers = list(verifiers)
+        self._sources: list[AuthProvider] = ([server] if server else []) + list(self.verifiers)
+
+    @property
+    def scopes_supported(self) -> list[str]:
+        """The server's scopes, else the required ones."""
+        return self.server.scopes_supported if self.server is not None else self.required_scopes
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        """The first source's verdict that accepts the token."""
+        for source in self._sources:
+            try:
+                found = await source.verify_token(token)
+            except Exception:
+                continue
+            if found is not None:
+                return found
+        return None
+
+    def protected_resource(self, mcp_path: str) -> dict[str, Any] | None:
+        """The server's metadata (verifiers serve none)."""
+        return None if self.server is None else self.server.protected_resource(mcp_path)
+
+
+class OAuthProvider(AuthProvider):
+    """fastmcp's base of a full authorization server (not served on mcpkit)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise NotImplementedError(
+            f"{type(self).__name__} (a fastmcp authorization server) is not supported on "
+            "mcpkit: use mcpkit.auth.AuthorizationServer (docs/authorization.md)"
+        )

@@ -1,0 +1,1 @@
+"""``fastmcp.server.auth.providers`` on mcpkit (one module per provider, as fastmcp)."""

@@ -1,0 +1,349 @@
+"""fastmcp servers protected with ``fastmcp.server.auth`` providers (``JWTVerifier`` with a
+public key or a JWKS URL, ``RemoteAuthProvider``, ``StaticTokenVerifier``,
+``DebugTokenVerifier``), run over HTTP on fastmcp and unchanged on mcpkit, and sent the same
+requests with the same tokens (valid, invalid, missing, expired, for another audience or
+issuer, without a required scope): the status, ``WWW-Authenticate`` and body of each answer,
+the protected resource metadata, and the tool results (the claims ``get_access_token()``
+gives the tool) must be equal, and be what fastmcp documents."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.compat.test_compat import SERVERS, free_port, serve
+from tests.compat.test_unchanged import peer
+
+ISSUER = "https://issuer.example.com"
+ACCEPT = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "probe", "version": "1"},
+    },
+}
+
+
+def keypair() -> tuple[Any, dict[str, Any]]:
+    """An RSA key and its public JWK (kid ``k1``)."""
+    from joserfc.jwk import RSAKey
+
+    key = RSAKey.generate_key(2048, parameters={"kid": "k1"})
+    return key, key.as_dict(private=False)
+
+
+def token(key: Any, kid: str | None = None, **claims: Any) -> str:
+    """An RS256 JWT with ``claims`` (iat/exp one hour around now unless given)."""
+    from joserfc import jwt
+
+    now = int(time.time())
+    payload = {"iss": ISSUER, "sub": "ada", "iat": now, "exp": now + 3600, **claims}
+    payload = {k: v for k, v in payload.items() if v is not None}
+    header = {"alg": "RS256", **({"kid": kid} if kid else {})}
+    return jwt.encode(header, payload, key, algorithms=["RS256"])
+
+
+@pytest.fixture(scope="module")
+def keys() -> tuple[Any, Any]:
+    """The issuer's key and a stranger's."""
+    return keypair()[0], keypair()[0]
+
+
+def jwks_server(jwk: dict[str, Any]) -> tuple[str, ThreadingHTTPServer]:
+    """A local JWKS endpoint (the issuer, offline)."""
+    body = json.dumps({"keys": [jwk]}).encode()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/jwks", server
+
+
+@contextlib.contextmanager
+def started(args: list[str]) -> Iterator[tuple[str, str]]:
+    """The server file and ``args`` served on fastmcp and on mcpkit: their base URLs."""
+    ports = free_port(), free_port()
+    procs = [serve([str(peer("fastmcp")), *args], ports[0])]
+    try:
+        procs.append(serve([sys.executable, "-m", "mcpkit.compat", *args], ports[1]))
+        yield f"http://127.0.0.1:{ports[0]}", f"http://127.0.0.1:{ports[1]}"
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(10)
+
+
+def answer(response: httpx.Response, base: str) -> dict[str, Any]:
+    """What a client reads of a refusal or a document (the server's own port as PORT)."""
+    port = base.rsplit(":", 1)[1]
+    text = response.text.replace(port, "PORT")
+    body: Any = text
+    if response.headers.get("content-type", "").startswith("application/json"):
+        body = json.loads(text)
+    challenge = response.headers.get("www-authenticate")
+    return {
+        "status": response.status_code,
+        "www-authenticate": challenge and challenge.replace(port, "PORT"),
+        "body": body,
+    }
+
+
+def rpc_result(response: httpx.Response) -> Any:
+    """The JSON-RPC message of a POST's answer (JSON or one SSE event), read as a client
+    does: a result's ``isError`` left out is False (fastmcp sends it, mcpkit leaves it out)."""
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        data = [line[5:].strip() for line in response.text.splitlines() if line.startswith("data:")]
+        message = json.loads(data[-1])
+    else:
+        message = response.json()
+    if isinstance(message.get("result"), dict):
+        message["result"].setdefault("isError", False)
+    return message
+
+
+def call_tool(base: str, bearer: str, name: str, args: dict[str, Any]) -> Any:
+    """Initialize a session with ``bearer`` and call one tool: the ``tools/call`` answer."""
+    headers = {**ACCEPT, "authorization": f"Bearer {bearer}"}
+    with httpx.Client(base_url=base, headers=headers, timeout=30) as http:
+        init = http.post("/mcp", json=INIT)
+        assert init.status_code == 200, init.text
+        session = {"mcp-session-id": init.headers["mcp-session-id"]}
+        note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert http.post("/mcp", json=note, headers=session).status_code == 202
+        call = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": args},
+        }
+        return rpc_result(http.post("/mcp", json=call, headers=session))
+
+
+def refusals(base: str, tokens: dict[str, str | None]) -> dict[str, Any]:
+    """The answer to an ``initialize`` with each credential (None: no Authorization)."""
+    out = {}
+    with httpx.Client(base_url=base, timeout=30) as http:
+        for label, credential in tokens.items():
+            headers = dict(ACCEPT)
+            if credential is not None:
+                headers["authorization"] = credential
+            response = http.post("/mcp", json=INIT, headers=headers)
+            if response.status_code == 200:  # accepted: the initialize result (JSON or SSE)
+                message = rpc_result(response)
+                message["result"]["serverInfo"].pop("version")
+                out[label] = {"status": 200, "body": message}
+            else:
+                out[label] = answer(response, base)
+    return out
+
+
+def metadata(base: str, path: str) -> dict[str, Any]:
+    with httpx.Client(base_url=base, timeout=30) as http:
+        return answer(http.get(path), base)
+
+
+def same(theirs: dict[str, Any], ours: dict[str, Any]) -> None:
+    for label in theirs:
+        assert ours[label] == theirs[label], label
+
+
+INVALID = (
+    "Authentication failed. The provided bearer token is invalid, expired, or no longer "
+    "recognized by the server. To resolve: clear authentication tokens in your MCP client "
+    "and reconnect. Your client should automatically re-register and obtain new tokens."
+)
+PRM = "http://127.0.0.1:PORT/.well-known/oauth-protected-resource/mcp"
+
+
+def test_jwt_public_key_behind_remote_auth_provider(keys: tuple[Any, Any], tmp_path: Path) -> None:
+    """``RemoteAuthProvider(JWTVerifier(public_key=...))``: metadata, challenges naming it,
+    tokens refused for each reason fastmcp checks, and a valid one reaching the tool."""
+    key, stranger = keys
+    pem = tmp_path / "public.pem"
+    pem.write_bytes(key.as_pem(private=False))
+    good = dict(aud="compat-api", scope="mcp:read mcp:write", client_id="cli-7")
+    credentials: dict[str, str | None] = {
+        "missing": None,
+        "basic": "Basic YWRhOnB3",
+        "bearer alone": "Bearer",
+        "not a jwt": "Bearer nope",
+        "other key": "Bearer " + token(stranger, **good),
+        "other audience": "Bearer " + token(key, **{**good, "aud": "elsewhere"}),
+        "other issuer": "Bearer " + token(key, **{**good, "iss": "https://evil.example"}),
+        "no scope": "Bearer " + token(key, **{**good, "scope": "mcp:write"}),
+        "expired": "Bearer " + token(key, **{**good, "exp": int(time.time()) - 60}),
+        "not yet": "Bearer " + token(key, **{**good, "nbf": int(time.time()) + 3600}),
+    }
+    valid = token(key, **good, tenant="acme")
+    argv = [str(SERVERS / "fastmcp_auth_jwt.py"), "pem", str(pem)]
+    with started(argv) as (theirs_url, ours_url):
+        theirs, ours = refusals(theirs_url, credentials), refusals(ours_url, credentials)
+        same(theirs, ours)
+        meta = [
+            metadata(u, "/.well-known/oauth-protected-resource/mcp") for u in (theirs_url, ours_url)
+        ]
+        assert meta[1] == meta[0]
+        results = [call_tool(u, valid, "whoami", {}) for u in (theirs_url, ours_url)]
+        assert results[1] == results[0]
+        added = [call_tool(u, valid, "add", {"a": 2, "b": 3}) for u in (theirs_url, ours_url)]
+        assert added[1] == added[0]
+        unknown = [metadata(u, "/elsewhere") for u in (theirs_url, ours_url)]
+        assert unknown[1] == unknown[0]
+    assert ours["missing"] == {
+        "status": 401,
+        "www-authenticate": f'Bearer scope="mcp:read", resource_metadata="{PRM}"',
+        "body": "",
+    }
+    assert ours["basic"] == ours["missing"]
+    for label in ("not a jwt", "other key", "other audience", "other issuer", "no scope"):
+        assert ours[label]["status"] == 401, label
+        assert ours[label]["body"] == {"error": "invalid_token", "error_description": INVALID}
+        assert ours[label]["www-authenticate"] == (
+            f'Bearer error="invalid_token", error_description="{INVALID}", '
+            f'scope="mcp:read", resource_metadata="{PRM}"'
+        )
+    assert meta[1] == {
+        "status": 200,
+        "www-authenticate": None,
+        "body": {
+            "resource": "http://127.0.0.1:PORT/mcp",
+            "authorization_servers": [ISSUER],
+            "scopes_supported": ["mcp:read"],
+            "bearer_methods_supported": ["header"],
+            "resource_name": "Compat API",
+        },
+    }
+    who = results[1]["result"]["structuredContent"]
+    assert who["client_id"] == "cli-7"
+    assert who["scopes"] == ["mcp:read", "mcp:write"]
+    assert who["subject"] == "ada"
+    assert who["claims"]["tenant"] == "acme" and who["claims"]["aud"] == "compat-api"
+    assert added[1]["result"]["structuredContent"] == {"result": 5}
+    assert unknown[1]["status"] == 404
+
+
+def test_jwt_jwks_verifier_alone(keys: tuple[Any, Any]) -> None:
+    """``JWTVerifier(jwks_uri=..., audience=[...])`` as ``auth``: no metadata (fastmcp
+    serves none for a bare verifier), keys fetched from the JWKS by ``kid``."""
+    key, stranger = keys
+    url, jwks = jwks_server(key.as_dict(private=False))
+    try:
+        credentials: dict[str, str | None] = {
+            "missing": None,
+            "valid kid": None,  # filled below: valid ones go to the tool
+            "unknown kid": "Bearer " + token(key, kid="k9", aud="compat-api"),
+            "other key": "Bearer " + token(stranger, kid="k1", aud="compat-api"),
+            "other audience": "Bearer " + token(key, kid="k1", aud=["x", "y"]),
+        }
+        del credentials["valid kid"]
+        valid = token(key, kid="k1", aud=["other-api", "z"], scp=["a", "b"], azp="app")
+        argv = [str(SERVERS / "fastmcp_auth_jwt.py"), "jwks", url]
+        with started(argv) as (theirs_url, ours_url):
+            theirs, ours = refusals(theirs_url, credentials), refusals(ours_url, credentials)
+            same(theirs, ours)
+            results = [call_tool(u, valid, "whoami", {}) for u in (theirs_url, ours_url)]
+            assert results[1] == results[0]
+            meta = [
+                metadata(u, "/.well-known/oauth-protected-resource/mcp")
+                for u in (theirs_url, ours_url)
+            ]
+            assert meta[1] == meta[0]
+    finally:
+        jwks.shutdown()
+    assert ours["missing"] == {"status": 401, "www-authenticate": "Bearer", "body": ""}
+    assert ours["unknown kid"]["status"] == ours["other audience"]["status"] == 401
+    assert meta[1]["status"] == 404
+    who = results[1]["result"]["structuredContent"]
+    assert (who["client_id"], who["scopes"]) == ("app", ["a", "b"])
+
+
+@pytest.mark.parametrize("mode", ["static", "debug", "debug-admin"])
+def test_static_and_debug_verifiers(mode: str) -> None:
+    """``StaticTokenVerifier`` (scopes, expiry, required scope) and ``DebugTokenVerifier``
+    (which checks no scope: a required scope it does not grant is the server's 403)."""
+    credentials: dict[str, str | None] = {
+        "missing": None,
+        "unknown": "Bearer tok-eve",
+        "lower case scheme": "bearer tok-ada",
+        "bob (no write)": "Bearer tok-bob",
+        "expired": "Bearer tok-old",
+        "debug": "Bearer dbg-42",
+        "not debug": "Bearer xyz",
+    }
+    valid = "tok-ada" if mode == "static" else "dbg-42"
+    argv = [str(SERVERS / "fastmcp_auth_static.py"), mode]
+    with started(argv) as (theirs_url, ours_url):
+        theirs, ours = refusals(theirs_url, credentials), refusals(ours_url, credentials)
+        same(theirs, ours)
+        if mode != "debug-admin":
+            results = [call_tool(u, valid, "whoami", {}) for u in (theirs_url, ours_url)]
+            assert results[1] == results[0]
+    if mode == "static":
+        assert ours["missing"] == {
+            "status": 401,
+            "www-authenticate": 'Bearer scope="write"',
+            "body": "",
+        }
+        for label in ("unknown", "bob (no write)", "expired"):
+            assert ours[label]["status"] == 401, label
+        assert ours["lower case scheme"]["status"] == 200
+        who = results[1]["result"]["structuredContent"]
+        assert who["client_id"] == "ada-cli" and who["scopes"] == ["write", "read"]
+        assert who["claims"] == {"client_id": "ada-cli", "scopes": ["write", "read"], "sub": "ada"}
+    elif mode == "debug":
+        assert ours["debug"]["status"] == 200 and ours["not debug"]["status"] == 401
+        who = results[1]["result"]["structuredContent"]
+        assert who["claims"] == {"token": "dbg-42"} and who["client_id"] == "debugger"
+    else:
+        assert ours["debug"] == {
+            "status": 403,
+            "www-authenticate": (
+                'Bearer error="insufficient_scope", error_description="Required scope: admin", '
+                'scope="read admin"'
+            ),
+            "body": {"error": "insufficient_scope", "error_description": "Required scope: admin"},
+        }
+
+
+def test_identity_providers_import_and_refuse_with_mcpkit_alternative() -> None:
+    """The identity providers and OAuth proxies import from fastmcp's paths; constructing
+    one names what to use on mcpkit."""
+    from mcpkit.compat.fastmcp.server.auth import OAuthProxy, OIDCProxy
+    from mcpkit.compat.fastmcp.server.auth.providers.github import GitHubProvider
+    from mcpkit.compat.fastmcp.server.auth.providers.in_memory import InMemoryOAuthProvider
+    from mcpkit.compat.fastmcp.server.auth.providers.workos import AuthKitProvider
+
+    cases = [
+        (GitHubProvider, "mcpkit.auth.GitHubProvider"),
+        (OAuthProxy, "mcpkit.auth.OAuthProxy"),
+        (OIDCProxy, "mcpkit.auth.OIDCProvider"),
+        (InMemoryOAuthProvider, "mcpkit.auth.AuthorizationServer"),
+        (AuthKitProvider, "mcpkit.auth.JWTVerifier"),
+    ]
+    for cls, instead in cases:
+        with pytest.raises(NotImplementedError, match=instead.replace(".", r"\.")):
+            cls(client_id="x", client_secret="y", base_url="http://127.0.0.1:8000")
