@@ -254,3 +254,26 @@ def test_fastmcp_example_runs_unchanged(name: str, tmp_path: Path) -> None:
         failed = "error" in op or bool(op.get("result", {}).get("isError"))
         if op["op"] != "list":
             assert failed == planned.get("fails", False), op
+
+
+#: Examples that serve nothing: they build servers and print what those list. Run as
+#: scripts on both; what they print must be equal.
+PRINTING = ["tags_example.py"]
+
+
+@pytest.mark.parametrize("name", PRINTING)
+def test_fastmcp_printing_example_runs_unchanged(name: str) -> None:
+    import subprocess
+
+    path = str(EXAMPLES / name)
+    theirs, ours = (
+        subprocess.run(command, capture_output=True, text=True, timeout=120)
+        for command in (
+            [str(peer("fastmcp")), path],
+            [sys.executable, "-m", "mcpkit.compat", path],
+        )
+    )
+    assert theirs.returncode == 0, theirs.stderr[-2000:]
+    assert ours.returncode == 0, ours.stderr[-2000:]
+    assert "Tools (" in theirs.stdout
+    assert ours.stdout == theirs.stdout

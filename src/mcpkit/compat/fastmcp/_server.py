@@ -133,6 +133,29 @@ class FastMCP(MCPServer[Any]):
             # FastMCP[LifespanState] in annotations: the class itself.
             return cls
 
+    @classmethod
+    def from_openapi(
+        cls,
+        openapi_spec: dict[str, Any],
+        client: Any = None,
+        name: str = "OpenAPI Server",
+        **options: Any,
+    ) -> FastMCP:
+        """A server of the document's operations (``route_maps``, ``route_map_fn``,
+        ``mcp_component_fn``, ``mcp_names``, ``tags``, ``validate_output``: see
+        :class:`~mcpkit.compat.fastmcp.server.providers.openapi.OpenAPIProvider`)."""
+        from mcpkit.compat.fastmcp.server.providers.openapi.provider import from_openapi
+
+        return from_openapi(cls, openapi_spec, client, name, options)
+
+    @classmethod
+    def from_fastapi(cls, app: Any, name: str | None = None, **options: Any) -> FastMCP:
+        """A server of a FastAPI app's operations, called in process (options as for
+        :meth:`from_openapi`, and ``httpx_client_kwargs``)."""
+        from mcpkit.compat.fastmcp.server.providers.openapi.provider import from_fastapi
+
+        return from_fastapi(cls, app, name, options)
+
     def _context(self, native: NativeContext) -> Context:
         return Context(native, self)
 

@@ -1,0 +1,1 @@
+"""``fastmcp.server.providers`` on mcpkit: :mod:`.openapi` (the OpenAPI provider)."""

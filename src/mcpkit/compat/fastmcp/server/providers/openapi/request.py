@@ -1,0 +1,249 @@
+"""One operation's HTTP request and its answer, as fastmcp makes and reads them: the
+arguments put back in their places (path parameters in the simple style, one segment
+each, dot segments refused; query parameters in their style, lists repeated unless
+``explode`` is false; headers and cookies; the JSON or form body), sent with the provider's
+client (its base URL and default headers kept), and a status outside 2xx an error whose
+text names the status, the reason and the body (JSON re-encoded, HTML left out)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, unquote
+
+if TYPE_CHECKING:
+    from mcpkit.compat.fastmcp.utilities.openapi import HTTPRoute
+
+__all__ = ["HTTPError", "build_request", "missing_path_arguments", "send"]
+
+_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+_DELIMITERS = {"form": ",", "spaceDelimited": " ", "pipeDelimited": "|"}
+_BODY_LIMIT = 1000
+#: RFC 9110's reason phrases where older tables (``httpx``'s) still have RFC 7231's: the
+#: texts fastmcp's ``httpx2`` client gives, whichever client sent the request.
+_PHRASES = {
+    413: "Content Too Large",
+    414: "URI Too Long",
+    416: "Range Not Satisfiable",
+    422: "Unprocessable Content",
+}
+
+
+class HTTPError(Exception):
+    """An answer outside 2xx (the message is fastmcp's text for it)."""
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def missing_path_arguments(route: HTTPRoute, arguments: dict[str, Any]) -> list[str]:
+    """The path arguments the call lacks (given as null counts as lacking)."""
+    names = set(_PLACEHOLDER.findall(route.path))
+    aliases: dict[str, list[str]] = {}
+    for arg, where in route.parameter_map.items():
+        if where["location"] == "path":
+            aliases.setdefault(where["openapi_name"], []).append(arg)
+    missing = []
+    for p in route.parameters:
+        if p.location != "path" or p.name not in names:
+            continue
+        found = aliases.get(p.name)
+        if found and all(arguments.get(a) is None for a in found):
+            missing.append(found[0])
+    return missing
+
+
+def _path_item(name: str, value: Any) -> str:
+    text = _scalar(value)
+    decoded = text
+    for _ in range(32):
+        if any(part in (".", "..") for part in decoded.replace("\\", "/").split("/")):
+            raise ValueError(f"Path parameter '{name}' cannot contain dot segments")
+        expanded = unquote(decoded)
+        if expanded == decoded:
+            break
+        decoded = expanded
+    else:
+        raise ValueError(f"Path parameter '{name}' has too many encoding layers")
+    return quote(text, safe="").replace(".", "%2E")
+
+
+def _path_value(name: str, value: Any, explode: bool) -> str:
+    if isinstance(value, dict):
+        if explode:
+            return ",".join(
+                f"{_path_item(name, k)}={_path_item(name, v)}" for k, v in value.items()
+            )
+        return ",".join(_path_item(name, x) for kv in value.items() for x in kv)
+    if isinstance(value, list | tuple):
+        flat = [i for v in value for i in (v if isinstance(v, list | tuple) else [v])]
+        return ",".join(_path_item(name, v) for v in flat)
+    return _path_item(name, value)
+
+
+def _simple(value: Any, explode: bool) -> str:
+    if isinstance(value, dict):
+        if explode:
+            return ",".join(f"{_scalar(k)}={_scalar(v)}" for k, v in value.items())
+        return ",".join(_scalar(x) for kv in value.items() for x in kv)
+    if isinstance(value, list | tuple):
+        return ",".join(_scalar(v) for v in value)
+    return _scalar(value)
+
+
+def _accepts_null(schema: Any) -> bool:
+    if not isinstance(schema, dict):
+        return False
+    kind = schema.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    if None in (schema.get("enum") or ()):
+        return True
+    return any(_accepts_null(m) for k in ("anyOf", "oneOf") for m in schema.get(k) or ())
+
+
+def build_request(client: Any, route: HTTPRoute, arguments: dict[str, Any]) -> Any:
+    """The request for a call with ``arguments``, built by ``client``."""
+    path: dict[str, Any] = {}
+    query: dict[str, Any] = {}
+    headers: dict[str, Any] = {}
+    cookies: dict[str, Any] = {}
+    body_props: dict[str, Any] = {}
+    body = route.request_body
+    media = next(iter(body.content_schema), "") if body is not None else ""
+    base_media = media.split(";")[0].strip().lower()
+    is_json = base_media == "application/json" or base_media.endswith("+json")
+    properties = route.flat_param_schema.get("properties", {})
+    for arg, value in arguments.items():
+        where = route.parameter_map.get(arg)
+        if where is None:
+            continue
+        location, name = where["location"], where["openapi_name"]
+        if value is None and (
+            location != "body" or not is_json or not _accepts_null(properties.get(arg))
+        ):
+            continue
+        {"path": path, "query": query, "header": headers, "cookie": cookies}.get(
+            location, body_props
+        )[name] = value
+    for name in dict.fromkeys(_PLACEHOLDER.findall(route.path)):
+        if name not in path:
+            raise ValueError(f"Missing required path parameters: {{{name!r}}}")
+    explodes = {p.name: p for p in route.parameters}
+    url_path = route.path
+    for name, value in path.items():
+        p = explodes.get(name)
+        url_path = url_path.replace(
+            "{" + name + "}", _path_value(name, value, bool(p and p.explode))
+        )
+    base = str(client.base_url) or "http://localhost"
+    url = f"{base.rstrip('/')}/{url_path.lstrip('/')}"
+    params: list[tuple[str, str]] = []
+    for name, value in query.items():
+        p = next((q for q in route.parameters if q.location == "query" and q.name == name), None)
+        style = (p.style if p else None) or "form"
+        explode = p.explode if p and p.explode is not None else True
+        if p and p.explode is None and isinstance(value, list) and style != "form":
+            explode = False
+        if isinstance(value, dict):
+            if explode:
+                for k, v in value.items():
+                    key = f"{name}[{_scalar(k)}]" if style == "deepObject" else _scalar(k)
+                    params.append((key, _scalar(v)))
+            elif value:
+                delimiter = _DELIMITERS.get(style, ",")
+                params.append(
+                    (name, delimiter.join(_scalar(x) for kv in value.items() for x in kv))
+                )
+        elif isinstance(value, list):
+            if explode:
+                params.extend((name, _scalar(v)) for v in value)
+            elif value:
+                params.append((name, _DELIMITERS.get(style, ",").join(_scalar(v) for v in value)))
+        else:
+            params.append((name, _scalar(value)))
+    header_values = {
+        k: _simple(v, bool(explodes.get(k) and explodes[k].explode)) for k, v in headers.items()
+    }
+    if cookies:
+        header_values["Cookie"] = "; ".join(f"{k}={_scalar(v)}" for k, v in cookies.items())
+    options: dict[str, Any] = {}
+    payload: Any = None
+    if body_props:
+        schema = body.content_schema[media] if body is not None else {}
+        if (
+            isinstance(schema.get("properties"), dict)
+            and schema["properties"]
+            and "$ref" not in schema
+        ):
+            payload = body_props
+        elif len(body_props) == 1:
+            payload = next(iter(body_props.values()))
+        else:
+            payload = body_props
+    elif (
+        body is not None
+        and body.required
+        and is_json
+        and body.content_schema[media].get("properties")
+    ):
+        payload = {}
+    if payload is not None:
+        if base_media == "application/x-www-form-urlencoded" and isinstance(payload, dict):
+            options["data"] = {
+                k: json.dumps(v) if isinstance(v, dict) else v for k, v in payload.items()
+            }
+        elif isinstance(payload, dict | list) or is_json:
+            if media and media != "application/json" and "json" in base_media:
+                options["content"] = json.dumps(payload, allow_nan=False).encode()
+                header_values["Content-Type"] = media
+            else:
+                options["json"] = payload
+        else:
+            options["content"] = (
+                _scalar(payload) if isinstance(payload, bool | int | float) else payload
+            )
+            if media:
+                header_values["Content-Type"] = media
+    return client.build_request(
+        route.method, url, params=params or None, headers=header_values or None, **options
+    )
+
+
+async def send(client: Any, request: Any) -> Any:
+    """Send ``request``; an answer outside 2xx raises :class:`HTTPError` with fastmcp's
+    text, a request that fails raises ValueError naming the failure."""
+    try:
+        response = await client.send(request)
+    except Exception as exc:
+        kind = type(exc).__name__
+        if "Timeout" in kind:
+            raise ValueError(f"HTTP request timed out ({kind})") from exc
+        if type(exc).__module__.partition(".")[0] in ("httpx", "httpx2"):
+            raise ValueError(f"Request error ({kind}): {exc!s}") from exc
+        raise
+    status = response.status_code
+    if 200 <= status < 300:
+        return response
+    message = f"HTTP error {status}: {_PHRASES.get(status, response.reason_phrase)}"
+    if 300 <= status < 400 and response.headers.get("location"):
+        message += f" - Location: {response.headers['location']}"
+    media = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    text = response.text
+    if text and media not in ("text/html", "application/xhtml+xml"):
+        try:
+            shown = json.dumps(response.json(), ensure_ascii=False)
+        except ValueError:
+            if not text.lstrip().lower().startswith(("<!doctype html", "<html")):
+                message += f" - {_bounded(text)}"
+        else:
+            message += f" - {_bounded(shown)}"
+    raise HTTPError(message)
+
+
+def _bounded(text: str) -> str:
+    return text if len(text) <= _BODY_LIMIT else text[:_BODY_LIMIT] + "… (truncated)"

@@ -1,0 +1,107 @@
+"""fastmcp's OpenAPI servers (``FastMCP.from_fastapi``, ``FastMCP.from_openapi`` and the
+route maps of ``fastmcp.server.providers.openapi``) run unchanged on fastmcp and on mcpkit,
+driven by the official client: the same tools, resources and templates listed (names,
+titles, descriptions, input and output schemas, tags), the same results, the same texts
+for the API's errors, for arguments a request cannot be built from and for unknown URIs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.compat.test_unchanged import SERVERS, assert_same, both
+
+
+def call(name: str, /, **args: Any) -> dict[str, Any]:
+    return {"op": "call", "name": name, "args": args}
+
+
+def read(uri: str) -> dict[str, Any]:
+    return {"op": "read", "uri": uri}
+
+
+LIST: dict[str, Any] = {"op": "list"}
+
+
+def is_error(op: dict[str, Any]) -> bool:
+    return "error" in op or bool(op.get("result", {}).get("isError"))
+
+
+def test_from_fastapi_route_maps(tmp_path: Path) -> None:
+    """A FastAPI app with path, query and body parameters, an enum, nested models, a 404,
+    422s and a 204, served through route maps (exclusion by tag, templates and resources by
+    pattern, ``mcp_tags``), ``mcp_names``, ``tags`` and ``mcp_component_fn``."""
+    script = [
+        LIST,
+        call("pets"),
+        call("pets", kind="dog", limit=5),
+        call("pets", kind="bird"),  # the app's 422 (enum)
+        call("pets", limit=500),  # the app's 422 (bound)
+        call("pets", limit="x"),  # sent as it is: the app refuses it
+        call("add_pet", name="Bo", kind="dog", owner={"name": "Al"}, tags=["a"]),
+        call("add_pet", name="Bo"),  # a body field missing: the app's 422
+        call("rename_pets", pet_id=1, name="Tim"),
+        call("rename_pets", pet_id=99, name="Tim"),  # the app's 404
+        call("rename_pets", name="Tim"),  # no path argument: no request
+        call("rename_pets", pet_id=1, name="T", extra=3),  # an unknown argument: dropped
+        call("delete_pet", pet_id=2),  # 204: no output schema, empty text
+        call("stats"),  # excluded
+        read("resource://get_pet/1"),
+        read("resource://get_pet/99"),
+        read("resource://get_pet/abc"),
+        read("resource://get_pet/"),
+        read("resource://owner_pet_owners/ada/7"),
+        read("resource://health_health_get"),
+        read("resource://kinds"),
+        read("resource://stats"),
+    ]
+    theirs, ours = both("fastmcp", SERVERS / "fastmcp_openapi.py", script, tmp_path)
+    assert_same(theirs, ours)
+    listed = ours["ops"][0]
+    tools = {t["name"]: t for t in listed["tools"]}
+    assert list(tools) == ["pets", "add_pet", "delete_pet", "rename_pets"]
+    assert tools["pets"]["outputSchema"]["x-fastmcp-wrap-result"] is True
+    assert "outputSchema" not in tools["delete_pet"]
+    assert [t["uriTemplate"] for t in listed["templates"]] == [
+        "resource://get_pet/{pet_id}",
+        "resource://owner_pet_owners/{owner}/{pet_id}",
+    ]
+    kinds = next(r for r in listed["resources"] if r["name"] == "kinds")
+    assert kinds["description"] == "Every kind of pet we keep."
+    failed = [i for i, op in enumerate(ours["ops"]) if is_error(op)]
+    assert failed == [3, 4, 5, 7, 9, 10, 13, 15, 16, 17, 21]
+    assert "HTTP error 422: Unprocessable Content" in str(ours["ops"][3])
+
+
+def test_from_openapi_spec_and_async_client(tmp_path: Path) -> None:
+    """A document of its own (OpenAPI 3.0) and an ``AsyncClient`` on an app through an ASGI
+    transport: referenced parameters and bodies, ``nullable``, read- and write-only
+    properties, boolean exclusive bounds, a header, a repeated query list, a path parameter
+    named like a body property (``name__path``), an array body, a route map function, a
+    text error, dot segments refused."""
+    script = [
+        LIST,
+        call("getItem", item_id="a1"),
+        call("getItem", item_id="a1", fields=["name", "tags"], **{"X-Trace": "t-1"}),
+        call("getItem", item_id="zz"),
+        call("getItem", item_id="../a1"),
+        call("getItem"),
+        call("add_item", name="Bell", tags=["brass"], secret="s"),
+        call("Rename_an_item", name__path="Bell", name="Gong"),
+        call("Rename_an_item", name__path="Nope", name="Gong"),
+        call("search", q="n", limit=1),
+        call("search", q="n"),
+        call("countNotes", notes=["a", "b", "c"]),
+        call("boom"),
+        call("deleteItem", item_id="a2"),
+        read("resource://stats"),
+    ]
+    theirs, ours = both("fastmcp", SERVERS / "fastmcp_openapi_spec.py", script, tmp_path)
+    assert_same(theirs, ours)
+    tools = {t["name"]: t for t in ours["ops"][0]["tools"]}
+    assert "id" not in tools["add_item"]["inputSchema"]["properties"]  # read-only
+    assert "secret" not in tools["getItem"]["outputSchema"]["properties"]  # write-only
+    assert tools["search"]["inputSchema"]["properties"]["limit"]["exclusiveMinimum"] == 0
+    assert ours["ops"][2]["result"]["structuredContent"]["trace"] == "t-1"
+    failed = [i for i, op in enumerate(ours["ops"]) if is_error(op)]
+    assert failed == [3, 4, 5, 8, 12]
