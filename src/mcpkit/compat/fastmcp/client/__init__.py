@@ -1,20 +1,29 @@
-"""``fastmcp.client`` on mcpkit: ``Client`` is importable, so a server file that names it
-(to try itself in its ``__main__`` block, say) loads; using it raises NotImplementedError
-pointing at :class:`mcpkit.Client`."""
+"""``fastmcp.client`` on mcpkit: :class:`Client` (on :class:`mcpkit.Client`), its
+transports and :class:`CallToolResult`."""
 
 from __future__ import annotations
 
-from typing import Any
+from mcpkit.compat.fastmcp.client.client import CallToolResult, Client
+from mcpkit.compat.fastmcp.client.messages import MessageHandler
+from mcpkit.compat.fastmcp.client.transports import (
+    FastMCPTransport,
+    MCPConfigTransport,
+    NodeStdioTransport,
+    PythonStdioTransport,
+    SSETransport,
+    StdioTransport,
+    StreamableHttpTransport,
+)
 
-__all__ = ["Client"]
-
-
-class Client:
-    """fastmcp's client: use :class:`mcpkit.Client` instead."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError(
-            "fastmcp.Client is not provided by mcpkit's compat layer: connect with "
-            "`async with mcpkit.Client(target) as client:` (a command line, a URL or a "
-            "server object: `mcp.native` of a FastMCP)"
-        )
+__all__ = [
+    "CallToolResult",
+    "Client",
+    "FastMCPTransport",
+    "MCPConfigTransport",
+    "MessageHandler",
+    "NodeStdioTransport",
+    "PythonStdioTransport",
+    "SSETransport",
+    "StdioTransport",
+    "StreamableHttpTransport",
+]

@@ -1,0 +1,146 @@
+"""fastmcp's ``Client`` and ``create_proxy`` on mcpkit.
+
+The client scripts of ``clients/`` run twice, on fastmcp (its peer virtualenv) and
+unchanged on mcpkit (``python -m mcpkit.compat``): what they print (lists, results and their
+``.data``, errors, the handlers' calls) must be equal. A proxy served over stdio is driven
+by the official client on both, as ``test_unchanged.py`` does.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.compat.test_unchanged import assert_same, drive_both, normalised, peer
+
+CLIENTS = Path(__file__).resolve().parent / "clients"
+
+
+def printed(argv: list[str], tag: str) -> str:
+    """What ``argv`` printed (it must succeed)."""
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=CLIENTS)
+    assert proc.returncode == 0, f"{tag} failed:\n{proc.stderr[-4000:]}"
+    return proc.stdout
+
+
+def run_both(script: Path) -> tuple[str, str]:
+    """``script``'s output on fastmcp and on mcpkit."""
+    theirs = printed([str(peer("fastmcp")), str(script)], "fastmcp")
+    ours = printed([sys.executable, "-m", "mcpkit.compat", str(script)], "mcpkit")
+    return theirs, ours
+
+
+@pytest.mark.parametrize("name", ["fastmcp_client_memory.py", "fastmcp_client_stdio.py"])
+def test_client_script_prints_the_same(name: str) -> None:
+    theirs, ours = run_both(CLIENTS / name)
+    assert ours.splitlines() == theirs.splitlines()
+    assert len(ours.splitlines()) > 10
+
+
+PROXY_SCRIPT: list[dict[str, Any]] = [
+    {"op": "list"},
+    {"op": "call", "name": "echo", "args": {"message": "hi"}},
+    {"op": "call", "name": "add", "args": {"a": 1, "b": 2}},
+    {"op": "call", "name": "boom", "args": {}},
+    {"op": "call", "name": "nope", "args": {}},
+    {"op": "read", "uri": "data://x"},
+    {"op": "read", "uri": "greet://ada"},
+    {"op": "get", "name": "ask", "args": {"topic": "tea"}},
+]
+
+
+def without_forwarded(report: dict[str, Any]) -> dict[str, Any]:
+    """``report`` without the progress and logs the upstream sent during ``add`` (mcpkit's
+    proxy forwards both; fastmcp's forwards one of the two, which one depending on how it
+    reaches the upstream: checked apart)."""
+    for op in report["ops"]:
+        if op.get("name") == "add":
+            op.pop("progress"), op.pop("logs")
+    return report
+
+
+@pytest.mark.parametrize("server", ["fastmcp_proxy_memory.py", "fastmcp_proxy_stdio.py"])
+def test_proxy_over_stdio_answers_like_fastmcp(server: str, tmp_path: Path) -> None:
+    path = CLIENTS / server
+    reports = drive_both(
+        PROXY_SCRIPT,
+        [str(peer("fastmcp")), str(path)],
+        [sys.executable, "-m", "mcpkit.compat", str(path)],
+        tmp_path,
+    )
+    theirs, ours = (normalised(r) for r in reports)
+    add = next(op for op in ours["ops"] if op.get("name") == "add")
+    assert add["progress"] == [[1.0, 2.0, "half"]]
+    assert add["logs"] == [{"data": {"extra": None, "msg": "adding"}, "level": "info"}]
+    assert ours["serverInfo"] == {"name": "Prox"}
+    assert_same(without_forwarded(theirs), without_forwarded(ours))
+
+
+def test_transport_inference_and_refusals(tmp_path: Path) -> None:
+    """The transport each argument gives, and the arguments refused with a clear error."""
+    from mcpkit.compat.fastmcp import FastMCP
+    from mcpkit.compat.fastmcp.client import Client
+    from mcpkit.compat.fastmcp.client.transports import (
+        FastMCPTransport,
+        MCPConfigTransport,
+        PythonStdioTransport,
+        SSETransport,
+        StdioTransport,
+        StreamableHttpTransport,
+    )
+
+    server = FastMCP("s")
+    assert isinstance(Client(server).transport, FastMCPTransport)
+    assert Client(server).transport.target() is server.native
+    script = tmp_path / "server.py"
+    script.write_text("")
+    for arg in (script, str(script)):
+        transport = Client(arg).transport
+        assert isinstance(transport, PythonStdioTransport)
+        # run under the compat layer, so its fastmcp imports are served by mcpkit
+        assert transport.target() == [sys.executable, "-m", "mcpkit.compat", str(script)]
+    assert isinstance(Client("http://localhost:1/mcp").transport, StreamableHttpTransport)
+    assert isinstance(Client("http://localhost:1/sse").transport, SSETransport)
+    with pytest.raises(NotImplementedError, match="Streamable HTTP"):
+        Client("http://localhost:1/sse").transport.target()
+    config = {"mcpServers": {"a": {"command": "node", "args": ["x.js"]}}}
+    transport = Client(config).transport
+    assert isinstance(transport, MCPConfigTransport)
+    assert transport.target() == ["node", "x.js"]
+    assert StdioTransport("python", [str(script)]).target()[1:3] == ["-m", "mcpkit.compat"]
+    two = {"mcpServers": {"a": {"url": "http://a/mcp"}, "b": {"url": "http://b/mcp"}}}
+    with pytest.raises(NotImplementedError, match="several servers"):
+        Client(two)
+    with pytest.raises(ValueError, match="Could not infer"):
+        Client(42)
+    with pytest.raises(ValueError, match="Could not infer"):
+        Client("not a url or a file")
+
+
+async def test_not_connected_and_nested_blocks() -> None:
+    """Using a client outside ``async with`` fails clearly; nested blocks share one
+    connection, closed when the outermost ends."""
+    from mcpkit.compat.fastmcp import FastMCP
+    from mcpkit.compat.fastmcp.client import Client
+
+    server = FastMCP("s")
+
+    @server.tool
+    def hello() -> str:
+        return "hi"
+
+    client = Client(server)
+    with pytest.raises(RuntimeError, match="not connected"):
+        await client.list_tools()
+    async with client:
+        native = client.native
+        async with client:
+            assert client.native is native
+            assert (await client.call_tool("hello")).data == "hi"
+        assert client.is_connected()
+    assert not client.is_connected()
+    assert client.initialize_result is None
