@@ -256,12 +256,16 @@ def test_fastmcp_example_runs_unchanged(name: str, tmp_path: Path) -> None:
             assert failed == planned.get("fails", False), op
 
 
-#: Examples that serve nothing: they build servers and print what those list. Run as
-#: scripts on both; what they print must be equal.
-PRINTING = ["tags_example.py"]
+#: Examples that serve nothing: they build servers and print what those list (or what a
+#: Client in memory sees). Run as scripts on both; what they print must be equal. Each
+#: with a line it must print.
+PRINTING = {
+    "tags_example.py": "Tools (",
+    "in_memory_proxy_example.py": "Result from proxied 'echo' call: 'Original server echoes:",
+}
 
 
-@pytest.mark.parametrize("name", PRINTING)
+@pytest.mark.parametrize("name", sorted(PRINTING))
 def test_fastmcp_printing_example_runs_unchanged(name: str) -> None:
     import subprocess
 
@@ -275,5 +279,5 @@ def test_fastmcp_printing_example_runs_unchanged(name: str) -> None:
     )
     assert theirs.returncode == 0, theirs.stderr[-2000:]
     assert ours.returncode == 0, ours.stderr[-2000:]
-    assert "Tools (" in theirs.stdout
+    assert PRINTING[name] in theirs.stdout
     assert ours.stdout == theirs.stdout
