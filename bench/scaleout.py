@@ -88,6 +88,23 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_now(pids: list[int]) -> float:
+    """The CPU time of the processes' live threads, seconds, from the scheduler's nanosecond
+    counts (``/proc/PID/task/TID/schedstat``): fine enough for a fan-out of some tens of
+    milliseconds (utime and stime count 10 ms ticks). Falls back to :func:`cpu_seconds`."""
+    try:
+        return (
+            sum(
+                int((task / "schedstat").read_text().split()[0])
+                for pid in pids
+                for task in Path(f"/proc/{pid}/task").iterdir()
+            )
+            / 1e9
+        )
+    except (FileNotFoundError, ValueError):
+        return cpu_seconds(pids)
+
+
 @dataclass
 class Sample:
     rate: float  # calls (or tasks) per second, all clients together
@@ -239,11 +256,13 @@ class Fan:
             self.wrong += 1
 
 
-async def fanout(url: str, listeners: int) -> tuple[list[float], int]:
+async def fanout(target: Target, listeners: int) -> tuple[list[float], int, float]:
     """Opens ``listeners`` 2026-07-28 ``subscriptions/listen`` streams, waits until every one
     is acknowledged, then calls ``changed`` (the tool list changed) once: the time from that
-    call to each stream's ``notifications/tools/list_changed``, and how many never got it
-    (or got anything else). The streams stay open until every one has it (or 10 s)."""
+    call to each stream's ``notifications/tools/list_changed``, how many never got it (or
+    got anything else), and the server CPU (all replicas, seconds) from the call to the last
+    delivery. The streams stay open until every one has it (or 10 s)."""
+    url = target.url
     parts = httpx.URL(url)
     host, port = parts.host, parts.port or 80
     fan = Fan(listeners)
@@ -266,6 +285,8 @@ async def fanout(url: str, listeners: int) -> tuple[list[float], int]:
             transports.append(transport)
         await asyncio.wait_for(fan.every_ack.wait(), 60)
         async with httpx.AsyncClient(timeout=httpx.Timeout(60.0)) as http:
+            await asyncio.sleep(0.2)  # the acknowledgments' writes are done
+            before = cpu_now(target.servers)
             fan.changed_at = time.perf_counter()
             call = modern(0, "tools/call", {"name": "changed", "arguments": {}})
             answer = await http.post(
@@ -274,10 +295,11 @@ async def fanout(url: str, listeners: int) -> tuple[list[float], int]:
             answer.raise_for_status()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(fan.all_delivered.wait(), 10)
+            cpu = cpu_now(target.servers) - before
     finally:
         for transport in transports:
             transport.close()
-    return sorted(fan.delays), listeners - len(fan.delays) + fan.wrong
+    return sorted(fan.delays), listeners - len(fan.delays) + fan.wrong, cpu
 
 
 def median(values: list[float]) -> float:
@@ -292,7 +314,7 @@ async def run(args: argparse.Namespace) -> int:
         single = Replica("s1", free_port(), cluster.redis.url, directory / "s1.log")
         calls: dict[tuple[str, str], list[Sample]] = {}
         tasks: dict[tuple[str, str], list[Sample]] = {}
-        fan: dict[str, list[tuple[float, float, int]]] = {}
+        fan: dict[str, list[tuple[float, float, int, float]]] = {}
         wrong = 0
         try:
             for extra in (memory, single):
@@ -306,7 +328,7 @@ async def run(args: argparse.Namespace) -> int:
                 CONFIGS[2]: Target(cluster.url, [pid(r) for r in cluster.replicas], redis_pid),
             }
             for _ in range(args.rounds):
-                for era in ERAS:
+                for era in () if args.fanout_only else ERAS:
                     for config, target in targets.items():
                         lat: list[float] = []
                         echo = [
@@ -325,10 +347,11 @@ async def run(args: argparse.Namespace) -> int:
                         wrong += sample.wrong
                         tasks.setdefault((config, era), []).append(sample)
                 for config, target in targets.items():
-                    delays, missed = await fanout(target.url, args.listeners)
+                    delays, missed, cpu = await fanout(target, args.listeners)
                     wrong += missed
                     last = delays[-1] * 1000 if delays else float("nan")
-                    fan.setdefault(config, []).append((median(delays) * 1000, last, missed))
+                    per = cpu / args.listeners * 1e6
+                    fan.setdefault(config, []).append((median(delays) * 1000, last, missed, per))
         finally:
             memory.stop()
             single.stop()
@@ -350,12 +373,41 @@ def report(
     args: argparse.Namespace,
     calls: dict[tuple[str, str], list[Sample]],
     tasks: dict[tuple[str, str], list[Sample]],
-    fan: dict[str, list[tuple[float, float, int]]],
+    fan: dict[str, list[tuple[float, float, int, float]]],
 ) -> str:
     lines = [
         f"Medians of {args.rounds} interleaved rounds; server CPU is the mcpkit processes' "
         "(all replicas), redis the redis-server's, per call or task.",
+        f"Load average before: {LOAD_BEFORE}, after: {' '.join(map(str, os.getloadavg()))}.",
         "",
+    ]
+    if not args.fanout_only:
+        lines += tables(args, calls, tasks)
+    lines += [
+        "",
+        f"listen fan-out: {args.listeners} 2026-07-28 listeners, one tool list change "
+        "(server CPU from the change to the last delivery, per listener)",
+        "",
+        "| configuration | median delivery ms | last delivery ms | missed | server µs/listener |",
+        "|---|---|---|---|---|",
+    ]
+    for config in CONFIGS:
+        runs = fan[config]
+        lines.append(
+            f"| {config} | {median([r[0] for r in runs]):.1f} | "
+            f"{median([r[1] for r in runs]):.1f} | {sum(r[2] for r in runs)} | "
+            f"{median([r[3] for r in runs]):.0f} |"
+        )
+    return "\n".join(lines)
+
+
+def tables(
+    args: argparse.Namespace,
+    calls: dict[tuple[str, str], list[Sample]],
+    tasks: dict[tuple[str, str], list[Sample]],
+) -> list[str]:
+    """The echo and tasks tables."""
+    lines = [
         f"echo, {args.clients} clients x {args.calls} calls",
         "",
         "| configuration | era | calls/s | p99 ms | server µs/call | redis µs/call |",
@@ -388,20 +440,10 @@ def report(
         "|---|---|---|---|---|---|",
     ]
     lines += [row(tasks, c, e) for e in ERAS for c in CONFIGS]
-    lines += [
-        "",
-        f"listen fan-out: {args.listeners} 2026-07-28 listeners, one tool list change",
-        "",
-        "| configuration | median delivery ms | last delivery ms | missed |",
-        "|---|---|---|---|",
-    ]
-    for config in CONFIGS:
-        runs = fan[config]
-        lines.append(
-            f"| {config} | {median([r[0] for r in runs]):.1f} | "
-            f"{median([r[1] for r in runs]):.1f} | {sum(r[2] for r in runs)} |"
-        )
-    return "\n".join(lines)
+    return lines
+
+
+LOAD_BEFORE = " ".join(map(str, os.getloadavg()))
 
 
 def main() -> None:
@@ -412,6 +454,9 @@ def main() -> None:
     parser.add_argument("--listeners", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--smoke", action="store_true")
+    parser.add_argument(
+        "--fanout-only", action="store_true", help="run the listen fan-out alone (no echo, tasks)"
+    )
     args = parser.parse_args()
     if args.smoke:
         args.calls, args.clients, args.rounds, args.tasks, args.listeners = 5, 2, 1, 2, 20

@@ -265,6 +265,10 @@ class Subscription:
         self._on_close = on_close
         #: True when the subscriber fell too far behind and was dropped.
         self.overflowed = False
+        #: When set, an event arriving while none waits is handed to it at once, on the
+        #: publisher's turn, instead of waking the iteration; it returns False to have the
+        #: event queued as usual (its subscriber is busy, or cannot take more now).
+        self.direct: Callable[[BusEvent], bool] | None = None
 
     @property
     def closed(self) -> bool:
@@ -272,14 +276,21 @@ class Subscription:
         return self._closed
 
     def _offer(self, event: BusEvent) -> None:
-        waiting = self._waiting
-        if self._closed or not self._accept(event) or (waiting is not None and event in waiting):
+        if self._closed or not self._accept(event):
             return
-        if len(self._pending) >= self._max:
+        pending = self._pending
+        waiting = self._waiting
+        if not pending:
+            direct = self.direct
+            if direct is not None and direct(event):
+                return
+        elif waiting is not None and event in waiting:
+            return
+        if len(pending) >= self._max:
             self.overflowed = True
             self.close()
             return
-        self._pending.append(event)
+        pending.append(event)
         if waiting is not None:
             waiting.add(event)
         self._wake.set()

@@ -43,6 +43,7 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Mapping, Sequence
+from types import CoroutineType
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
@@ -241,6 +242,12 @@ class ModernRequestTransport(Transport):
     watcher: asyncio.Task[None] | None = None
     started = 0.0
     _drained: asyncio.Event | None = None
+    #: The ASGI ``send`` of the committed SSE stream while its writer waits with nothing
+    #: queued (None otherwise): :meth:`push_frame` then sends a frame itself.
+    idle: Send | None = None
+    #: A frame's send that had to wait (flow control), finishing on a task of its own: the
+    #: writer sends nothing more until it is done.
+    sending: asyncio.Task[None] | None = None
 
     def __init__(self, request_id: RequestId | None, max_buffer: int = 4 * 1024 * 1024) -> None:
         self.request_id = request_id
@@ -297,6 +304,61 @@ class ModernRequestTransport(Transport):
             self.writing_paused = True
         self._wake()
 
+    def push_frame(self, data: bytes) -> bool:
+        """Stream the notification ``data`` (encoded JSON, related to this request) without
+        going through the session: sent on the spot when the SSE stream's writer is idle
+        (no wake-up of it, no task), else queued for it. False when the stream is held
+        back by a slow reader: the caller keeps the frame and waits (:meth:`drain`)."""
+        if self.closed or self.response is not None:
+            return True  # the request is over: nothing more for it (as write)
+        if self._drained is not None:
+            return False
+        if self.idle is not None and not self.frames:
+            self._send_now(sse.encode_event(data))
+            return True
+        self.frames.append(data)
+        self.size += len(data)
+        if self.size > self.max_buffer // 2:
+            self._drained = asyncio.Event()
+            self.writing_paused = True
+        self._wake()
+        return True
+
+    def _send_now(self, chunk: bytes) -> None:
+        send = self.idle
+        assert send is not None
+        try:
+            sent = send({"type": "http.response.body", "body": chunk, "more_body": True})
+            # A coroutine (uvicorn's send) is stepped as it is; any other awaitable (granian's)
+            # through one that awaits it.
+            step = sent if type(sent) is CoroutineType else _awaited(sent)
+            yielded = step.send(None)
+        except StopIteration:
+            return  # written without waiting: the usual case
+        except Exception as exc:
+            if not isinstance(exc, OSError):
+                logger.warning("A stream's frame could not be sent: %r", exc)
+            self._lost()
+            return
+        # The server holds the write back (flow control): finish it on a task; until then
+        # frames queue for the writer, which waits for it.
+        self.idle = None
+        task = asyncio.get_running_loop().create_task(_finish(step, yielded))
+        self.sending = task
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self.sending = None
+        if task.cancelled() or task.exception() is not None:
+            self._lost()
+        elif self.frames:
+            self._wake()
+
+    def _lost(self) -> None:
+        # A write failed: the connection is gone (the session's close follows).
+        self.closed = True
+        self._wake()
+
     def end(self) -> None:
         """End this request's stream once its buffered frames are sent (shutdown)."""
         self.ending = True
@@ -337,6 +399,41 @@ class ModernRequestTransport(Transport):
             # freed by reference counting once the answer is sent (no garbage for the cyclic
             # collector, as on the 2025 stateless path).
             self.sink = None
+
+
+class _Resume:
+    """Hands what a suspended coroutine yielded to the running task, as if the task ran
+    that coroutine itself (see :func:`_finish`)."""
+
+    __slots__ = ("yielded",)
+
+    def __init__(self, yielded: Any) -> None:
+        self.yielded = yielded
+
+    def __await__(self) -> Any:
+        return (yield self.yielded)
+
+
+async def _awaited(awaitable: Any) -> None:
+    await awaitable
+
+
+async def _finish(step: Any, yielded: Any) -> None:
+    """Run the rest of the coroutine ``step`` that was started by hand and yielded
+    ``yielded``: what its own task would have done."""
+    while True:
+        try:
+            value = await _Resume(yielded)
+        except BaseException as exc:  # thrown in by the task (cancelled): hand it on
+            try:
+                yielded = step.throw(exc)
+            except StopIteration:
+                return
+            continue
+        try:
+            yielded = step.send(value)
+        except StopIteration:
+            return
 
 
 # -- serving -------------------------------------------------------------------------------------
@@ -641,10 +738,16 @@ async def _stream_frames(app: HttpApp, transport: ModernRequestTransport, send: 
             if transport.ending:
                 continue
             timer = loop.call_later(keepalive, event.set)
+            # While it waits, a frame pushed to the transport is sent there and then.
+            transport.idle = send
             try:
                 await event.wait()
             finally:
+                transport.idle = None
                 timer.cancel()
+            sending = transport.sending
+            if sending is not None:
+                await asyncio.wait((sending,))  # a pushed frame's send goes first
             if not (
                 transport.frames
                 or transport.response is not None
