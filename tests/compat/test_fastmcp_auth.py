@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import subprocess
 import sys
 import threading
 import time
@@ -299,6 +300,8 @@ def test_static_and_debug_verifiers(mode: str) -> None:
     with started(argv) as (theirs_url, ours_url):
         theirs, ours = refusals(theirs_url, credentials), refusals(ours_url, credentials)
         same(theirs, ours)
+        health = [metadata(u, "/health") for u in (theirs_url, ours_url)]
+        assert health[1] == health[0] == {"status": 200, "www-authenticate": None, "body": "OK"}
         if mode != "debug-admin":
             results = [call_tool(u, valid, "whoami", {}) for u in (theirs_url, ours_url)]
             assert results[1] == results[0]
@@ -347,3 +350,22 @@ def test_identity_providers_import_and_refuse_with_mcpkit_alternative() -> None:
     for cls, instead in cases:
         with pytest.raises(NotImplementedError, match=instead.replace(".", r"\.")):
             cls(client_id="x", client_secret="y", base_url="http://127.0.0.1:8000")
+
+
+def test_parse_scopes_as_fastmcp() -> None:
+    """``fastmcp.utilities.auth.parse_scopes`` (which servers use to read scope settings)
+    reads each form as fastmcp does."""
+    from mcpkit.compat.fastmcp.utilities.auth import parse_scopes
+
+    values = [None, "", "  ", "a b", "a,b , c", '["x", " y ", ""]', "[broken", ["p", " q", ""]]
+    code = (
+        "import json, sys; from fastmcp.utilities.auth import parse_scopes; "
+        "print(json.dumps([parse_scopes(v) for v in json.loads(sys.argv[1])]))"
+    )
+    out = subprocess.run(
+        [str(peer("fastmcp")), "-c", code, json.dumps(values)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert [parse_scopes(v) for v in values] == json.loads(out.stdout)

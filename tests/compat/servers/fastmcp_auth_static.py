@@ -12,6 +12,8 @@ from fastmcp import FastMCP
 from fastmcp.server.auth.providers.debug import DebugTokenVerifier
 from fastmcp.server.auth.providers.jwt import StaticTokenVerifier
 from fastmcp.server.dependencies import get_access_token
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse
 
 mode, port = sys.argv[1], int(sys.argv[2])
 if mode == "static":
@@ -32,6 +34,12 @@ else:
     )
 
 mcp = FastMCP("token-protected", auth=auth)
+
+
+@mcp.custom_route("/health", methods=["GET"])
+async def health(request: Request) -> PlainTextResponse:
+    """Open to anyone: custom routes are outside the token checks."""
+    return PlainTextResponse("OK")
 
 
 @mcp.tool

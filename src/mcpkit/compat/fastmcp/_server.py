@@ -490,6 +490,17 @@ class FastMCP(MCPServer[Any]):
             raise NotImplementedError("run_async serves stdio; use run() or http_app()")
         await self.native.run_stdio()
 
+    def custom_route(
+        self,
+        path: str,
+        methods: list[str],
+        name: str | None = None,
+        include_in_schema: bool = True,
+    ) -> Callable[[F], F]:
+        """Serve a plain HTTP route beside the MCP endpoint (a Starlette handler), outside
+        the endpoint's auth checks, as fastmcp does."""
+        return self.native.custom_route(path, methods, name=name)
+
     def _protect(self, path: str) -> None:
         """Protect the HTTP endpoint at ``path`` with :attr:`auth` (when there is one)."""
         if self.auth is not None:

@@ -12,6 +12,7 @@ from typing import Any, TypedDict
 from pydantic import AnyHttpUrl, SecretStr
 
 from mcpkit.compat.fastmcp.server.auth.auth import AccessToken, TokenVerifier
+from mcpkit.compat.fastmcp.utilities.auth import parse_scopes
 
 __all__ = ["JWKData", "JWKSData", "JWTVerifier", "RSAKeyPair", "StaticTokenVerifier"]
 
@@ -46,23 +47,6 @@ class JWKSData(TypedDict):
     """A JSON Web Key Set."""
 
     keys: list[JWKData]
-
-
-def parse_scopes(value: Any) -> list[str] | None:
-    """Scopes given as a list, a JSON array text, or a comma/space separated text."""
-    import json
-
-    if value is None:
-        return None
-    if isinstance(value, str):
-        text = value.strip()
-        if text.startswith("["):
-            try:
-                return [str(v).strip() for v in json.loads(text) if str(v).strip()]
-            except ValueError:
-                pass
-        return [s for s in text.replace(",", " ").split() if s]
-    return [str(v).strip() for v in value if str(v).strip()]
 
 
 class JWTVerifier(TokenVerifier):
