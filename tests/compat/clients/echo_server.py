@@ -1,4 +1,7 @@
-"""A fastmcp server the stdio client scripts start."""
+"""A fastmcp server the client scripts start: over stdio, or over Streamable HTTP with
+``--http PORT``."""
+
+import sys
 
 from fastmcp import FastMCP
 
@@ -23,4 +26,7 @@ def echo_prompt(text: str) -> str:
 
 
 if __name__ == "__main__":
-    mcp.run()
+    if sys.argv[1:2] == ["--http"]:
+        mcp.run("http", host="127.0.0.1", port=int(sys.argv[2]), show_banner=False)
+    else:
+        mcp.run()

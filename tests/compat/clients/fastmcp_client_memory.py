@@ -6,9 +6,10 @@ import json
 from dataclasses import dataclass
 
 from fastmcp import Client, Context, FastMCP
+from fastmcp.client.messages import MessageHandler
 from fastmcp.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
-from mcp_types import TextContent
+from mcp_types import SamplingMessage, TextContent
 from pydantic import BaseModel
 
 mcp = FastMCP("Demo", instructions="Try the tools.")
@@ -125,6 +126,18 @@ async def ask_name(ctx: Context) -> str:
     return f"hello {answer.data}" if answer.action == "accept" else answer.action
 
 
+@mcp.tool
+async def think(topic: str, ctx: Context) -> str:
+    message = SamplingMessage(role="user", content=TextContent(type="text", text=topic))
+    result = await ctx.session.create_message(messages=[message], max_tokens=50)
+    return f"{result.model}: {result.content.text}"
+
+
+@mcp.tool
+async def places(ctx: Context) -> list[str]:
+    return [str(root.uri) for root in (await ctx.session.list_roots()).roots]
+
+
 @mcp.resource("data://config")
 def config() -> dict:
     """The configuration."""
@@ -164,6 +177,17 @@ async def on_elicit(message, response_type, params, context):
 async def on_sample(messages, params, context):
     print("sample:", [m.content.text for m in messages])
     return "deep thoughts"
+
+
+class Notifications(MessageHandler):
+    def __init__(self):
+        self.seen = set()
+
+    async def on_notification(self, message):
+        self.seen.add(type(message).__name__)
+
+    async def on_logging_message(self, message):
+        self.seen.add(f"log {message.params.level}")
 
 
 async def main():
@@ -238,6 +262,7 @@ async def main():
         prompt = await client.get_prompt("review", {"code": "x = 1"})
         print("prompt:", [(m.role, m.content.text) for m in prompt.messages])
     print("connected after:", client.is_connected())
+    notifications = Notifications()
     # The handlers, over the handshake (fastmcp's server asks for elicitation there only).
     async with Client(
         mcp,
@@ -246,6 +271,8 @@ async def main():
         progress_handler=on_progress,
         elicitation_handler=on_elicit,
         sampling_handler=on_sample,
+        roots=["file:///tmp/one", "file:///tmp/two"],
+        message_handler=notifications,
     ) as client:
         init = client.initialize_result
         print("initialize:", init.server_info.name, init.instructions, init.protocol_version)
@@ -253,6 +280,9 @@ async def main():
         print("working:", (await client.call_tool("working", {"steps": 2})).data)
         print("ask:", (await client.call_tool("ask")).data)
         print("ask_name:", (await client.call_tool("ask_name")).data)
+        print("think:", (await client.call_tool("think", {"topic": "tea"})).data)
+        print("places:", (await client.call_tool("places")).data)
+    print("notifications:", sorted(notifications.seen))
 
 
 if __name__ == "__main__":
