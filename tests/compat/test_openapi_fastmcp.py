@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.compat.test_unchanged import SERVERS, assert_same, both
 
 
@@ -73,12 +75,14 @@ def test_from_fastapi_route_maps(tmp_path: Path) -> None:
     assert "HTTP error 422: Unprocessable Content" in str(ours["ops"][3])
 
 
-def test_from_openapi_spec_and_async_client(tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", ["from_openapi", "provider"])
+def test_from_openapi_spec_and_async_client(how: str, tmp_path: Path) -> None:
     """A document of its own (OpenAPI 3.0) and an ``AsyncClient`` on an app through an ASGI
     transport: referenced parameters and bodies, ``nullable``, read- and write-only
     properties, boolean exclusive bounds, a header, a repeated query list, a path parameter
     named like a body property (``name__path``), an array body, a route map function, a
-    text error, dot segments refused."""
+    text error, dot segments refused. Built by ``FastMCP.from_openapi`` or by
+    ``FastMCP(providers=[OpenAPIProvider(...)])``."""
     script = [
         LIST,
         call("getItem", item_id="a1"),
@@ -96,7 +100,8 @@ def test_from_openapi_spec_and_async_client(tmp_path: Path) -> None:
         call("deleteItem", item_id="a2"),
         read("resource://stats"),
     ]
-    theirs, ours = both("fastmcp", SERVERS / "fastmcp_openapi_spec.py", script, tmp_path)
+    args = ["--provider"] if how == "provider" else []
+    theirs, ours = both("fastmcp", SERVERS / "fastmcp_openapi_spec.py", script, tmp_path, *args)
     assert_same(theirs, ours)
     tools = {t["name"]: t for t in ours["ops"][0]["tools"]}
     assert "id" not in tools["add_item"]["inputSchema"]["properties"]  # read-only
@@ -105,3 +110,30 @@ def test_from_openapi_spec_and_async_client(tmp_path: Path) -> None:
     assert ours["ops"][2]["result"]["structuredContent"]["trace"] == "t-1"
     failed = [i for i, op in enumerate(ours["ops"]) if is_error(op)]
     assert failed == [3, 4, 5, 8, 12]
+
+
+def test_fastmcp_2x_import_path() -> None:
+    """fastmcp 2.x and 3.x's ``fastmcp.server.openapi``: the same names, and
+    ``FastMCPOpenAPI``, a server of the document."""
+    import asyncio
+
+    from mcpkit.compat.fastmcp.server import openapi
+    from mcpkit.compat.fastmcp.server.providers import openapi as provider_module
+
+    assert openapi.RouteMap is provider_module.RouteMap
+    assert openapi.MCPType is provider_module.MCPType
+    spec = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "http://127.0.0.1:9"}],
+        "paths": {
+            "/ping": {"get": {"operationId": "ping", "responses": {"200": {"description": "ok"}}}}
+        },
+    }
+    server = openapi.FastMCPOpenAPI(
+        spec, route_maps=[openapi.RouteMap(mcp_type=openapi.MCPType.RESOURCE)]
+    )
+    assert server.name == "OpenAPI FastMCP"
+
+    resources = asyncio.run(server.list_resources())
+    assert [str(r.uri) for r in resources] == ["resource://ping"]

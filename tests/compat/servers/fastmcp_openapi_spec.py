@@ -2,9 +2,11 @@
 parameters and bodies, ``nullable``, ``readOnly``/``writeOnly``, boolean exclusive
 bounds, a header, a repeated query list, a path name also a body property, an array body)
 and an ``AsyncClient`` calling an app in process through an ASGI transport; a route map
-function, a non-JSON error, a bodiless answer."""
+function, a non-JSON error, a bodiless answer. With ``--provider``, the same served by
+``FastMCP(providers=[OpenAPIProvider(...)])``."""
 
 import os
+import sys
 
 os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
 
@@ -16,7 +18,7 @@ except ImportError:
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastmcp import FastMCP
-from fastmcp.server.providers.openapi import MCPType, RouteMap
+from fastmcp.server.providers.openapi import MCPType, OpenAPIProvider, RouteMap
 
 api = FastAPI()
 ITEMS = {"a1": {"id": "a1", "name": "Anvil", "note": None, "tags": ["iron"]}}
@@ -237,14 +239,15 @@ def as_resource(route, kind):
 
 
 client = httpx.AsyncClient(transport=httpx.ASGITransport(app=api), base_url="http://stock")
-mcp = FastMCP.from_openapi(
-    SPEC,
-    client=client,
-    name="Stock",
-    route_maps=[RouteMap(methods=["DELETE"], mcp_type=MCPType.TOOL, mcp_tags={"danger"})],
-    route_map_fn=as_resource,
-    mcp_names={"addItem": "add_item"},
-)
+options = {
+    "route_maps": [RouteMap(methods=["DELETE"], mcp_type=MCPType.TOOL, mcp_tags={"danger"})],
+    "route_map_fn": as_resource,
+    "mcp_names": {"addItem": "add_item"},
+}
+if "--provider" in sys.argv:  # fastmcp 3.x and 4.x's way: the provider itself
+    mcp = FastMCP("Stock", providers=[OpenAPIProvider(SPEC, client=client, **options)])
+else:
+    mcp = FastMCP.from_openapi(SPEC, client=client, name="Stock", **options)
 
 if __name__ == "__main__":
     mcp.run()

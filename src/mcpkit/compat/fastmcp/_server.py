@@ -126,6 +126,16 @@ class FastMCP(MCPServer[Any]):
         self.native.resources.__class__ = FastResources
         for fn in tools or ():
             self.add_tool(fn)
+        for provider in settings.pop("providers", None) or ():
+            self.add_provider(provider)
+
+    def add_provider(self, provider: Any) -> None:
+        """Serve a provider's components (an ``OpenAPIProvider``; another kind raises
+        NotImplementedError)."""
+        install = getattr(provider, "install", None)
+        if install is None:
+            raise NotImplementedError(f"{type(provider).__name__} is not supported on mcpkit")
+        install(self)
 
     if not TYPE_CHECKING:
 
