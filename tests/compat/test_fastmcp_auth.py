@@ -64,13 +64,15 @@ def keys() -> tuple[Any, Any]:
     return keypair()[0], keypair()[0]
 
 
-def jwks_server(jwk: dict[str, Any]) -> tuple[str, ThreadingHTTPServer]:
-    """A local JWKS endpoint (the issuer, offline)."""
-    body = json.dumps({"keys": [jwk]}).encode()
+def documents_server(documents: dict[str, Any]) -> tuple[str, ThreadingHTTPServer]:
+    """A local HTTP server answering GET ``path`` with ``documents[path]`` as JSON (an
+    issuer's JWKS and metadata, offline)."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
-            self.send_response(200)
+            document = documents.get(self.path)
+            body = json.dumps(document).encode()
+            self.send_response(404 if document is None else 200)
             self.send_header("content-type", "application/json")
             self.send_header("content-length", str(len(body)))
             self.end_headers()
@@ -81,7 +83,13 @@ def jwks_server(jwk: dict[str, Any]) -> tuple[str, ThreadingHTTPServer]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}/jwks", server
+    return f"http://127.0.0.1:{server.server_address[1]}", server
+
+
+def jwks_server(jwk: dict[str, Any]) -> tuple[str, ThreadingHTTPServer]:
+    """A local JWKS endpoint (the issuer, offline)."""
+    base, server = documents_server({"/jwks": {"keys": [jwk]}})
+    return base + "/jwks", server
 
 
 @contextlib.contextmanager
@@ -338,14 +346,16 @@ def test_identity_providers_import_and_refuse_with_mcpkit_alternative() -> None:
     from mcpkit.compat.fastmcp.server.auth import OAuthProxy, OIDCProxy
     from mcpkit.compat.fastmcp.server.auth.providers.github import GitHubProvider
     from mcpkit.compat.fastmcp.server.auth.providers.in_memory import InMemoryOAuthProvider
-    from mcpkit.compat.fastmcp.server.auth.providers.workos import AuthKitProvider
+    from mcpkit.compat.fastmcp.server.auth.providers.keycloak import KeycloakAuthProvider
+    from mcpkit.compat.fastmcp.server.auth.providers.workos import WorkOSProvider
 
     cases = [
         (GitHubProvider, "mcpkit.auth.GitHubProvider"),
         (OAuthProxy, "mcpkit.auth.OAuthProxy"),
         (OIDCProxy, "mcpkit.auth.OIDCProvider"),
         (InMemoryOAuthProvider, "mcpkit.auth.AuthorizationServer"),
-        (AuthKitProvider, "mcpkit.auth.JWTVerifier"),
+        (WorkOSProvider, "mcpkit.auth.WorkOSProvider"),
+        (KeycloakAuthProvider, "mcpkit.auth.KeycloakProvider"),
     ]
     for cls, instead in cases:
         with pytest.raises(NotImplementedError, match=instead.replace(".", r"\.")):
@@ -369,3 +379,72 @@ def test_parse_scopes_as_fastmcp() -> None:
         check=True,
     )
     assert [parse_scopes(v) for v in values] == json.loads(out.stdout)
+
+
+def test_authkit_example_offline(
+    keys: tuple[Any, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fastmcp's ``examples/auth/authkit`` (``AuthKitProvider``) against a local stand-in
+    for the AuthKit domain (its JWKS and its authorization server metadata): the protected
+    resource metadata, the forwarded authorization server metadata, the refusals, and a
+    token AuthKit would issue for this server (audience bound to its resource URL)."""
+    key, stranger = keys
+    jwk = key.as_dict(private=False)
+    as_metadata = {
+        "issuer": "ISSUER",
+        "authorization_endpoint": "ISSUER/oauth2/authorize",
+        "token_endpoint": "ISSUER/oauth2/token",
+        "registration_endpoint": "ISSUER/oauth2/register",
+        "code_challenge_methods_supported": ["S256"],
+    }
+    documents: dict[str, Any] = {"/oauth2/jwks": {"keys": [jwk]}}
+    domain, issuer = documents_server(documents)
+    documents["/.well-known/oauth-authorization-server"] = json.loads(
+        json.dumps(as_metadata).replace("ISSUER", domain)
+    )
+    monkeypatch.setenv("AUTHKIT_DOMAIN", domain)
+    example = Path(__file__).parent / "examples" / "fastmcp" / "auth_authkit_server.py"
+    launcher = tmp_path / "launch.py"
+    launcher.write_text(
+        "import runpy, sys\n"
+        f"mcp = runpy.run_path({str(example)!r})['mcp']\n"
+        "mcp.run(transport='http', host='127.0.0.1', port=int(sys.argv[1]), show_banner=False)\n"
+    )
+    resource = "http://127.0.0.1:8000/mcp"  # the example's base_url, whatever the port
+    claims = {"iss": domain, "aud": resource, "sub": "user_1", "sid": "s1"}
+    credentials: dict[str, str | None] = {
+        "missing": None,
+        "other audience": "Bearer " + token(key, kid="k1", **{**claims, "aud": "elsewhere"}),
+        "other issuer": "Bearer " + token(key, kid="k1", **{**claims, "iss": "https://x.y"}),
+        "other key": "Bearer " + token(stranger, kid="k1", **claims),
+        "valid": "Bearer " + token(key, kid="k1", **claims),
+    }
+    try:
+        with started([str(launcher)]) as (theirs_url, ours_url):
+            urls = (theirs_url, ours_url)
+            theirs, ours = refusals(theirs_url, credentials), refusals(ours_url, credentials)
+            same(theirs, ours)
+            prm = [metadata(u, "/.well-known/oauth-protected-resource/mcp") for u in urls]
+            asm = [metadata(u, "/.well-known/oauth-authorization-server") for u in urls]
+            valid = credentials["valid"]
+            assert valid is not None
+            echoed = [call_tool(u, valid[7:], "echo", {"message": "hi"}) for u in urls]
+    finally:
+        issuer.shutdown()
+    assert prm[1] == prm[0]
+    assert asm[1] == asm[0]
+    assert echoed[1] == echoed[0]
+    assert ours["missing"]["www-authenticate"] == (
+        'Bearer resource_metadata="http://127.0.0.1:8000/.well-known/oauth-protected-resource/mcp"'
+    )
+    assert ours["valid"]["status"] == 200
+    for label in ("other audience", "other issuer", "other key"):
+        assert ours[label]["status"] == 401, label
+    assert prm[1]["body"] == {
+        "resource": resource,
+        "authorization_servers": [domain],
+        "scopes_supported": [],
+        "bearer_methods_supported": ["header"],
+    }
+    assert asm[1]["body"] == documents["/.well-known/oauth-authorization-server"]
+    assert echoed[1]["result"]["content"] == [{"type": "text", "text": "hi"}]

@@ -62,6 +62,8 @@ class FastResourceServer:
         self.provider = provider
         self.path = path
         doc = provider.protected_resource(path)
+        #: The provider's other documents (an authorization server's metadata, ...).
+        self.routes = provider.routes(path)
         self.metadata: dict[str, Any] | None = doc
         self.metadata_path: str | None = None
         self.metadata_url: str | None = None
@@ -88,6 +90,10 @@ class FastResourceServer:
             path = path[len(root) :]
         if path == self.metadata_path:
             await self._serve_metadata(scope, send)
+            return
+        route = self.routes.get(path)
+        if route is not None:
+            await route(scope, send)
             return
         if path.rstrip("/") != self.path.rstrip("/") and not _legacy_sse(path):
             await _respond(
@@ -145,6 +151,12 @@ class FastResourceServer:
             (b"cache-control", b"public, max-age=3600"),
         ]
         await _respond(send, 200, self._metadata_body, headers)
+
+
+async def respond_json(send: Send, status: int, document: Any) -> None:
+    """``document`` as a JSON answer (compact, as Starlette's ``JSONResponse``)."""
+    body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+    await _respond(send, status, body, [(b"content-type", b"application/json")])
 
 
 def _legacy_sse(path: str) -> bool:

@@ -9,9 +9,16 @@ fastmcp does. Providers that are an authorization server of their own
 
 from __future__ import annotations
 
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from pydantic import AnyHttpUrl, BaseModel
+
+from mcpkit.asgi_types import Scope, Send
+
+#: A route of a provider: ``await route(scope, send)`` answers one request.
+Route = Callable[[Scope, Send], Awaitable[None]]
 
 __all__ = [
     "AccessToken",
@@ -94,6 +101,10 @@ class AuthProvider:
         """The protected resource metadata this provider serves (None: it serves none)."""
         return None
 
+    def routes(self, mcp_path: str) -> dict[str, Route]:
+        """Other documents this provider serves, by path (outside the token checks)."""
+        return {}
+
 
 class TokenVerifier(AuthProvider):
     """A resource server's token check, without an authorization server of its own."""
@@ -136,6 +147,44 @@ class RemoteAuthProvider(AuthProvider):
         self._challenge_scopes = challenge_scopes
         self.resource_name = resource_name
         self.resource_documentation = resource_documentation
+        self._forwarded: Any = None
+        self._forwarded_until = 0.0
+        self._retry_at = 0.0
+
+    #: Seconds a forwarded authorization server metadata document is served from memory,
+    #: and seconds without a new upstream request after a failed one (as fastmcp).
+    FORWARDED_METADATA_TTL_SECONDS: float = 300.0
+    FORWARDED_METADATA_ERROR_TTL_SECONDS: float = 5.0
+
+    async def _forward_authorization_server_metadata(
+        self, metadata_urls: Sequence[str], provider_name: str
+    ) -> tuple[int, Any]:
+        """The upstream authorization server's metadata (status, JSON), cached: the first
+        of ``metadata_urls`` answering JSON; a 500 ``server_error`` when none does."""
+        import httpx
+
+        now = time.monotonic()
+        if self._forwarded is not None and now < self._forwarded_until:
+            return 200, self._forwarded
+        error = "upstream temporarily unavailable"
+        if now >= self._retry_at:
+            async with httpx.AsyncClient() as client:
+                for url in metadata_urls:
+                    try:
+                        upstream = await client.get(url)
+                        upstream.raise_for_status()
+                        document = upstream.json()
+                    except Exception as exc:
+                        error = str(exc)
+                        continue
+                    self._forwarded = document
+                    self._forwarded_until = time.monotonic() + self.FORWARDED_METADATA_TTL_SECONDS
+                    return 200, document
+            self._retry_at = time.monotonic() + self.FORWARDED_METADATA_ERROR_TTL_SECONDS
+        if self._forwarded is not None:
+            return 200, self._forwarded
+        description = f"Failed to fetch {provider_name} metadata: {error}"
+        return 500, {"error": "server_error", "error_description": description}
 
     @property
     def scopes_supported(self) -> list[str]:
