@@ -212,6 +212,43 @@ CASES: dict[str, tuple[str, list[str], list[dict[str, Any]]]] = {
             failing(call("read_resource", uri="nothing://here")),
         ],
     ),
+    "filesystem-provider/server.py": (
+        "mcp",
+        [],
+        [
+            LIST,
+            call("add-numbers", a=1, b=2.5),
+            call("multiply", a=3, b=4),
+            call("greet", name="Ada"),
+            call("farewell", name="Ada"),
+            failing(call("add", a=1, b=2)),
+            failing(call("greet")),
+            read("config://app"),
+            read("config://env/prod"),
+            read("config://env/qa"),
+            read("config://features"),
+            failing(read("config://nothing")),
+            get("code_review", code="x=1"),
+            get("explain-concept", topic="monads", audience="child"),
+            failing(get("explain", topic="x")),
+            failing(get("code_review")),
+        ],
+    ),
+    "skills/server.py": (
+        "mcp",
+        [],
+        [
+            LIST,
+            read("skill://pdf-processing/SKILL.md"),
+            read("skill://pdf-processing/_manifest"),
+            read("skill://pdf-processing/reference.md"),
+            read("skill://code-review/SKILL.md"),
+            read("skill://code-review/_manifest"),
+            failing(read("skill://code-review/nothing.md")),
+            failing(read("skill://nothing/SKILL.md")),
+            failing(read("skill://pdf-processing/../code-review/SKILL.md")),
+        ],
+    ),
 }
 
 
@@ -281,3 +318,55 @@ def test_fastmcp_printing_example_runs_unchanged(name: str) -> None:
     assert ours.returncode == 0, ours.stderr[-2000:]
     assert PRINTING[name] in theirs.stdout
     assert ours.stdout == theirs.stdout
+
+
+def test_fastmcp_sqlite_provider_example(tmp_path: Path) -> None:
+    """``providers/sqlite``: its ``setup_db.py`` run first, beside a copy of the server, on
+    each side. The tools the provider reads from the database are listed the same; calling
+    one fails on both, as the example's ``get_tool(self, name)`` cannot take fastmcp's
+    ``(name, version)`` (fastmcp answers code 0 with anyio's text, mcpkit -32603 with an
+    error id), and fastmcp fails the server's own ``server_info`` with it, where mcpkit
+    answers it (docs/migration.md)."""
+    import shutil
+    import subprocess
+
+    source = EXAMPLES / "providers" / "sqlite"
+    launchers = []
+    for side, python in (("theirs", str(peer("fastmcp"))), ("ours", sys.executable)):
+        home = tmp_path / side
+        home.mkdir()
+        for name in ("server.py", "setup_db.py"):
+            shutil.copy(source / name, home / name)
+        subprocess.run([python, str(home / "setup_db.py")], check=True, capture_output=True)
+        assert (home / "tools.db").exists()
+        launchers.append(home / "server.py")
+    script = [LIST, call("add_numbers", a=10, b=5), call("server_info")]
+    launch = tmp_path / "launch.py"
+    launch.write_text(f"import runpy\nrunpy.run_path({str(launchers[0])!r})['mcp'].run()\n")
+    reports = drive_both(
+        script,
+        [str(peer("fastmcp")), str(launch)],
+        [sys.executable, "-m", "mcpkit.compat", f"{launchers[1]}:mcp"],
+        tmp_path,
+    )
+    theirs, ours = (normalised(r) for r in reports)
+    for key in ("serverInfo", "capabilities", "instructions", "notifications"):
+        assert ours[key] == theirs[key], key
+    listed = ours["ops"][0]["tools"]
+    for tool in listed:  # the database's path differs by nature: each side has its own
+        if tool["name"] == "server_info":
+            assert tool == next(t for t in theirs["ops"][0]["tools"] if t["name"] == "server_info")
+    assert ours["ops"][0] == theirs["ops"][0]
+    assert [t["name"] for t in listed] == [
+        "server_info",
+        "add_numbers",
+        "multiply_numbers",
+        "divide_numbers",
+    ]
+    add_theirs, add_ours = theirs["ops"][1], ours["ops"][1]
+    assert add_theirs["error"].startswith("MCPError: code=0 ")
+    assert add_ours["error"].startswith("MCPError: code=-32603 message='Internal error")
+    assert "error" in theirs["ops"][2]
+    info = ours["ops"][2]["result"]["structuredContent"]
+    assert info["name"] == "DynamicToolsServer"
+    assert info["database"] == str(launchers[1].parent / "tools.db")

@@ -104,6 +104,7 @@ class FastMCP(MCPServer[Any]):
         tools: list[Callable[..., Any]] | None = None,
         mask_error_details: bool | None = None,
         auth: Any = None,
+        providers: list[Any] | None = None,
         **settings: Any,
     ) -> None:
         super().__init__(
@@ -126,16 +127,8 @@ class FastMCP(MCPServer[Any]):
         self.native.resources.__class__ = FastResources
         for fn in tools or ():
             self.add_tool(fn)
-        for provider in settings.pop("providers", None) or ():
+        for provider in providers or ():
             self.add_provider(provider)
-
-    def add_provider(self, provider: Any) -> None:
-        """Serve a provider's components (an ``OpenAPIProvider``; another kind raises
-        NotImplementedError)."""
-        install = getattr(provider, "install", None)
-        if install is None:
-            raise NotImplementedError(f"{type(provider).__name__} is not supported on mcpkit")
-        install(self)
 
     if not TYPE_CHECKING:
 
@@ -223,9 +216,12 @@ class FastMCP(MCPServer[Any]):
     def add_tool(self, fn: Any, *args: Any, **kwargs: Any) -> None:
         """Register ``fn`` (or a ``fastmcp.tools.Tool``) as a tool (the options of
         :meth:`tool`)."""
-        from mcpkit.compat.fastmcp.tools import Tool
+        from mcpkit.compat.fastmcp.tools import FunctionTool, Tool
 
-        if isinstance(fn, Tool):
+        if isinstance(fn, Tool) and not isinstance(fn, FunctionTool):
+            self._local_provider().add_tool(fn)  # a Tool subclass serving itself
+            return
+        if isinstance(fn, FunctionTool):
             kwargs = {**fn.options, **kwargs}
             kwargs.setdefault("name", fn.name)
             fn = fn.fn
@@ -245,13 +241,53 @@ class FastMCP(MCPServer[Any]):
 
     def add_prompt(self, prompt: Any, **options: Any) -> None:
         """Register a ``fastmcp.prompts.Prompt`` (or a function) as a prompt."""
-        from mcpkit.compat.fastmcp.prompts import Prompt
+        from mcpkit.compat.fastmcp.prompts import FunctionPrompt, Prompt
 
-        if isinstance(prompt, Prompt):
+        if isinstance(prompt, Prompt) and not isinstance(prompt, FunctionPrompt):
+            self._local_provider().add_prompt(prompt)
+            return
+        if isinstance(prompt, FunctionPrompt):
             options = {**prompt.options, **options}
             options.setdefault("name", prompt.name)
             prompt = prompt.fn
         self.prompt(**options)(prompt)
+
+    def add_provider(self, provider: Any, *, namespace: str = "") -> None:
+        """Serve ``provider``'s components (a ``fastmcp.server.providers.Provider``) after
+        this server's own and those of the providers added before it, asked for on every
+        request; a FastMCP server is mounted (``namespace``: its namespace); an
+        ``OpenAPIProvider`` registers its components; another kind raises
+        NotImplementedError."""
+        if isinstance(provider, FastMCP):
+            self.mount(provider, namespace=namespace or None)
+            return
+        from mcpkit.compat.fastmcp.server.providers.base import Provider
+
+        if not isinstance(provider, Provider):
+            install = getattr(provider, "install", None)
+            if install is None:
+                raise NotImplementedError(f"{type(provider).__name__} is not supported on mcpkit")
+            install(self)  # a provider registering its components (OpenAPI)
+            return
+        if namespace:
+            raise NotImplementedError(
+                "add_provider(..., namespace=...) is not supported on mcpkit for a provider"
+            )
+        from mcpkit.compat.fastmcp.server.providers._host import host_of
+
+        host_of(self).add(provider)
+
+    def _local_provider(self) -> Any:
+        """The provider serving component objects given to ``add_tool``/``add_prompt``."""
+        local = self.__dict__.get("_objects")
+        if local is None:
+            from mcpkit.compat.fastmcp.server.providers import LocalProvider
+
+            local = self.__dict__["_objects"] = LocalProvider(on_duplicate="replace")
+            from mcpkit.compat.fastmcp.server.providers._host import host_of
+
+            host_of(self).providers.insert(0, local)
+        return local
 
     def mount(self, *args: Any, **options: Any) -> None:
         """Serve another server's tools, resources and prompts from this one, named as
@@ -591,10 +627,15 @@ def _is_content(value: Any) -> bool:
 def _meta(
     meta: dict[str, Any] | None, tags: set[str] | None, version: Any = None
 ) -> dict[str, Any]:
+    upstream = (meta or {}).get("fastmcp")
+    own = dict(upstream) if isinstance(upstream, dict) else {}  # a provider's own fastmcp keys
     if version is None:
-        return {**(meta or {}), "fastmcp": {"tags": sorted(tags or ())}}
+        return {**(meta or {}), "fastmcp": {**own, "tags": sorted(tags or ())}}
     v = str(version)
-    return {**(meta or {}), "fastmcp": {"versions": [v], "tags": sorted(tags or ()), "version": v}}
+    return {
+        **(meta or {}),
+        "fastmcp": {**own, "versions": [v], "tags": sorted(tags or ()), "version": v},
+    }
 
 
 def _describe_arguments(definition: dict[str, Any], fn: Callable[..., Any]) -> None:

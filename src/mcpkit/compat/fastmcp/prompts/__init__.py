@@ -1,28 +1,23 @@
 """``fastmcp.prompts`` on mcpkit: :class:`Prompt` (``Prompt.from_function(fn, ...)`` then
-``mcp.add_prompt(prompt)``) and the prompt messages."""
+``mcp.add_prompt(prompt)``, or a subclass a provider serves), the standalone :func:`prompt`
+decorator and the prompt messages."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
+from mcpkit.compat.fastmcp._components import FunctionPrompt, Prompt, marked
 from mcpkit.compat.mcp.server.mcpserver.prompts.base import AssistantMessage, Message, UserMessage
 
-__all__ = ["AssistantMessage", "Message", "Prompt", "UserMessage"]
+__all__ = ["AssistantMessage", "FunctionPrompt", "Message", "Prompt", "UserMessage", "prompt"]
 
 
-@dataclass
-class Prompt:
-    """A function and the options it is registered with."""
-
-    fn: Callable[..., Any]
-    name: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def from_function(
-        cls, fn: Callable[..., Any], name: str | None = None, **options: Any
-    ) -> Prompt:
-        """A prompt of ``fn`` with :meth:`FastMCP.prompt`'s options."""
-        return cls(fn, name, options)
+def prompt(name_or_fn: str | Callable[..., Any] | None = None, **options: Any) -> Any:
+    """fastmcp's standalone ``@prompt`` (bare, ``@prompt("name")`` or with ``@mcp.prompt``'s
+    options): the function stays as it is, marked for a ``FileSystemProvider`` to find."""
+    if callable(name_or_fn):
+        return marked("prompt", name_or_fn, options)
+    if name_or_fn is not None:
+        options["name"] = name_or_fn
+    return lambda fn: marked("prompt", fn, options)

@@ -1,28 +1,27 @@
 """``fastmcp.tools`` on mcpkit: :class:`Tool` (``Tool.from_function(fn, ...)`` then
-``mcp.add_tool(tool)``) and :class:`ToolResult` (content and structured content returned
+``mcp.add_tool(tool)``, or a subclass with ``run`` a provider serves), the standalone
+:func:`tool` decorator, and :class:`ToolResult` (content and structured content returned
 as they are)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Tool", "ToolResult"]
+from mcpkit.compat.fastmcp._components import FunctionTool, Tool, marked
+
+__all__ = ["FunctionTool", "Tool", "ToolResult", "tool"]
 
 
-@dataclass
-class Tool:
-    """A function and the options it is registered with."""
-
-    fn: Callable[..., Any]
-    name: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def from_function(cls, fn: Callable[..., Any], name: str | None = None, **options: Any) -> Tool:
-        """A tool of ``fn`` with :meth:`FastMCP.tool`'s options."""
-        return cls(fn, name, options)
+def tool(name_or_fn: str | Callable[..., Any] | None = None, **options: Any) -> Any:
+    """fastmcp's standalone ``@tool`` (bare, ``@tool("name")`` or ``@tool(...)`` with
+    ``@mcp.tool``'s options): the function stays as it is, marked for a
+    ``FileSystemProvider`` (or ``LocalProvider``) to find."""
+    if callable(name_or_fn):
+        return marked("tool", name_or_fn, options)
+    if name_or_fn is not None:
+        options["name"] = name_or_fn
+    return lambda fn: marked("tool", fn, options)
 
 
 class ToolResult:
