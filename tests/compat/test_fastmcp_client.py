@@ -151,3 +151,32 @@ async def test_not_connected_and_nested_blocks() -> None:
         assert client.is_connected()
     assert not client.is_connected()
     assert client.initialize_result is None
+
+
+async def test_proxy_classes_under_both_paths() -> None:
+    """``FastMCPProxy(client_factory=...)`` from fastmcp 4.x's and 2.x's modules serves its
+    upstream; a factory returning anything but a client is refused."""
+    from mcpkit.compat.fastmcp import FastMCP
+    from mcpkit.compat.fastmcp.client import Client
+    from mcpkit.compat.fastmcp.server import proxy as old
+    from mcpkit.compat.fastmcp.server.providers import proxy as new
+
+    upstream = FastMCP("up")
+
+    @upstream.tool
+    def hello() -> str:
+        return "hi"
+
+    assert old.FastMCPProxy is new.FastMCPProxy
+    front = new.FastMCPProxy(client_factory=lambda: new.ProxyClient(upstream), name="front")
+    for mode in ("auto", "legacy"):  # the proxy's own identity on both wires
+        async with Client(front, mode=mode) as client:
+            assert client.server_info is not None and client.server_info.name == "front"
+            result = await client.call_tool("hello")
+            assert result.data == "hi"
+            info = (result.meta or {}).get("io.modelcontextprotocol/serverInfo")
+            assert info == ({"name": "front", "version": ""} if mode == "auto" else None)
+    with pytest.raises(TypeError, match="client_factory"):
+        new.FastMCPProxy(client_factory=lambda: upstream)
+    with pytest.raises(TypeError, match="not both"):
+        new.FastMCPProxy()
