@@ -56,12 +56,13 @@ def test_from_fastapi_route_maps(tmp_path: Path) -> None:
         read("resource://health_health_get"),
         read("resource://kinds"),
         read("resource://stats"),
+        call("whoami"),  # over stdio: no headers to pass on
     ]
     theirs, ours = both("fastmcp", SERVERS / "fastmcp_openapi.py", script, tmp_path)
     assert_same(theirs, ours)
     listed = ours["ops"][0]
     tools = {t["name"]: t for t in listed["tools"]}
-    assert list(tools) == ["pets", "add_pet", "delete_pet", "rename_pets"]
+    assert list(tools) == ["pets", "add_pet", "delete_pet", "rename_pets", "whoami"]
     assert tools["pets"]["outputSchema"]["x-fastmcp-wrap-result"] is True
     assert "outputSchema" not in tools["delete_pet"]
     assert [t["uriTemplate"] for t in listed["templates"]] == [
@@ -73,6 +74,38 @@ def test_from_fastapi_route_maps(tmp_path: Path) -> None:
     failed = [i for i, op in enumerate(ours["ops"]) if is_error(op)]
     assert failed == [3, 4, 5, 7, 9, 10, 13, 15, 16, 17, 21]
     assert "HTTP error 422: Unprocessable Content" in str(ours["ops"][3])
+    assert ours["ops"][-1]["result"]["structuredContent"] == {}
+
+
+def test_from_fastapi_over_http_passes_headers_on(tmp_path: Path) -> None:
+    """Served over Streamable HTTP, a tool's request to the API carries the MCP request's
+    headers fit to pass on (``mcp-protocol-version`` here; not the session id), as
+    fastmcp's ``get_http_headers()`` gives them."""
+    import sys
+
+    from tests.compat.test_compat import finish, free_port, serve, start_drive
+    from tests.compat.test_unchanged import normalised, peer
+
+    server = str(SERVERS / "fastmcp_openapi.py")
+    script = [call("whoami"), call("pets", kind="cat"), call("pets", kind="bird")]
+    ports = free_port(), free_port()
+    procs = [serve([str(peer("fastmcp")), server, "--port"], ports[0])]
+    try:
+        procs.append(serve([sys.executable, "-m", "mcpkit.compat", server, "--port"], ports[1]))
+        runs = [
+            start_drive(
+                peer("mcp2"), script, ["--url", f"http://127.0.0.1:{port}/mcp"], tmp_path, tag
+            )
+            for port, tag in zip(ports, ("theirs", "ours"), strict=True)
+        ]
+        theirs, ours = (normalised(finish(run)) for run in runs)
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(10)
+    assert_same(theirs, ours)
+    seen = ours["ops"][0]["result"]["structuredContent"]
+    assert set(seen) == {"mcp-protocol-version"}, seen
 
 
 @pytest.mark.parametrize("how", ["from_openapi", "provider"])

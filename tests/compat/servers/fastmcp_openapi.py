@@ -1,15 +1,17 @@
 """fastmcp's ``FastMCP.from_fastapi``: a FastAPI app's routes served as tools, resources and
 resource templates by route maps (methods, patterns, tags, exclusions), with ``mcp_names``,
 ``tags`` and ``mcp_component_fn``; path, query and body parameters, enums, nested models,
-and the app's 404 and 422 answers."""
+and the app's 404 and 422 answers; over HTTP (``--port N``), the MCP request's headers
+passed on to the app."""
 
 import os
+import sys
 
 os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
 
 from enum import StrEnum
 
-from fastapi import FastAPI, HTTPException, Query
+from fastapi import FastAPI, HTTPException, Query, Request
 from fastmcp import FastMCP
 from fastmcp.server.providers.openapi import MCPType, RouteMap
 from pydantic import BaseModel, Field
@@ -104,6 +106,12 @@ def kinds() -> list[Kind]:
     return list(Kind)
 
 
+@app.get("/whoami", operation_id="whoami")
+def whoami(request: Request) -> dict[str, str]:
+    """The headers of this request that came from the MCP client."""
+    return {k: v for k, v in request.headers.items() if k.startswith(("mcp-", "x-"))}
+
+
 def customise(route, component) -> None:
     if route.operation_id == "kinds":
         component.description = "Every kind of pet we keep."
@@ -130,4 +138,7 @@ mcp = FastMCP.from_fastapi(
 )
 
 if __name__ == "__main__":
-    mcp.run()
+    if "--port" in sys.argv:
+        mcp.run("http", port=int(sys.argv[sys.argv.index("--port") + 1]))
+    else:
+        mcp.run()
