@@ -40,7 +40,13 @@ def run_both(script: Path) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize(
-    "name", ["fastmcp_client_memory.py", "fastmcp_client_stdio.py", "fastmcp_client_http.py"]
+    "name",
+    [
+        "fastmcp_client_memory.py",
+        "fastmcp_client_stdio.py",
+        "fastmcp_client_http.py",
+        "fastmcp_client_levels.py",
+    ],
 )
 def test_client_script_prints_the_same(name: str) -> None:
     theirs, ours = run_both(CLIENTS / name)

@@ -283,7 +283,14 @@ class Client:
         return isinstance(result, dict)
 
     async def set_logging_level(self, level: str) -> None:
-        """Ask the server for log messages at ``level`` and above."""
+        """Ask the server for log messages at ``level`` and above (handshake era only: on
+        the 2026-07-28 wire, which has no ``logging/setLevel``, RuntimeError as fastmcp)."""
+        if self.native.modern:
+            raise RuntimeError(
+                "logging/setLevel is not available on MCP 2026-07-28 connections; the method "
+                "requires per-session server state that the modern protocol does not have. "
+                "Filter incoming log messages by level in your log_handler instead."
+            )
         await self._run(self.native.set_logging_level(level))
 
     async def send_roots_list_changed(self) -> None:
