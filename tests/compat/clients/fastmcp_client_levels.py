@@ -1,9 +1,10 @@
 """fastmcp's Client: logging levels on both wires, prompt arguments that are not strings,
-binary resource contents."""
+binary resource contents, the JSON-RPC errors of an unknown resource and prompt."""
 
 import asyncio
 
 from fastmcp import Client, Context, FastMCP
+from mcp.shared.exceptions import MCPError
 
 mcp = FastMCP("levels")
 
@@ -43,6 +44,11 @@ async def go():
             print([m.content.text for m in pr.messages])
             rc = await c.read_resource("bin://x")
             print([(type(x).__name__, x.blob, x.mime_type) for x in rc])
+            for bad in (lambda: c.read_resource("nothing://here"), lambda: c.get_prompt("nope")):
+                try:
+                    await bad()
+                except MCPError as exc:
+                    print("refused:", exc.error.code, exc.error.message)
 
 
 if __name__ == "__main__":
