@@ -344,9 +344,9 @@ def test_identity_providers_import_and_refuse_with_mcpkit_alternative() -> None:
     """The identity providers and OAuth proxies import from fastmcp's paths; constructing
     one names what to use on mcpkit."""
     from mcpkit.compat.fastmcp.server.auth import OAuthProxy, OIDCProxy
+    from mcpkit.compat.fastmcp.server.auth.providers.azure import AzureProvider
     from mcpkit.compat.fastmcp.server.auth.providers.github import GitHubProvider
     from mcpkit.compat.fastmcp.server.auth.providers.in_memory import InMemoryOAuthProvider
-    from mcpkit.compat.fastmcp.server.auth.providers.keycloak import KeycloakAuthProvider
     from mcpkit.compat.fastmcp.server.auth.providers.workos import WorkOSProvider
 
     cases = [
@@ -355,7 +355,7 @@ def test_identity_providers_import_and_refuse_with_mcpkit_alternative() -> None:
         (OIDCProxy, "mcpkit.auth.OIDCProvider"),
         (InMemoryOAuthProvider, "mcpkit.auth.AuthorizationServer"),
         (WorkOSProvider, "mcpkit.auth.WorkOSProvider"),
-        (KeycloakAuthProvider, "mcpkit.auth.KeycloakProvider"),
+        (AzureProvider, "mcpkit.auth.EntraIDProvider"),
     ]
     for cls, instead in cases:
         with pytest.raises(NotImplementedError, match=instead.replace(".", r"\.")):
@@ -381,43 +381,68 @@ def test_parse_scopes_as_fastmcp() -> None:
     assert [parse_scopes(v) for v in values] == json.loads(out.stdout)
 
 
-def test_authkit_example_offline(
-    keys: tuple[Any, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+#: fastmcp's examples/auth servers that run offline against a local stand-in for their
+#: identity provider: the file, the variable naming the provider, the provider's path under
+#: the stand-in, where its JWKS is, the claims of a token it issues for the example, and
+#: the tools called with it.
+EXAMPLES: dict[str, dict[str, Any]] = {
+    "authkit": {
+        "file": "auth_authkit_server.py",
+        "variable": "AUTHKIT_DOMAIN",
+        "prefix": "",
+        "jwks": "/oauth2/jwks",
+        "claims": {"aud": "http://127.0.0.1:8000/mcp", "sub": "user_1", "sid": "s1"},
+        "calls": [("echo", {"message": "hi"})],
+    },
+    "keycloak_oauth": {
+        "file": "auth_keycloak_oauth_server.py",
+        "variable": "KEYCLOAK_REALM_URL",
+        "prefix": "/realms/fastmcp",
+        "jwks": "/protocol/openid-connect/certs",
+        "claims": {"scope": "openid profile", "azp": "mcp-client", "sub": "u-42"},
+        "calls": [("echo", {"message": "hi"}), ("get_access_token_claims", {})],
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_auth_example_offline(
+    name: str, keys: tuple[Any, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """fastmcp's ``examples/auth/authkit`` (``AuthKitProvider``) against a local stand-in
-    for the AuthKit domain (its JWKS and its authorization server metadata): the protected
-    resource metadata, the forwarded authorization server metadata, the refusals, and a
-    token AuthKit would issue for this server (audience bound to its resource URL)."""
+    """fastmcp's ``examples/auth/<name>`` against a local stand-in for its identity provider
+    (its JWKS, for AuthKit its authorization server metadata too): the protected resource
+    metadata, the authorization server metadata (AuthKit's forwarded; 404 for Keycloak),
+    the refusals, and the tools called with a token the provider would issue."""
+    case = EXAMPLES[name]
     key, stranger = keys
-    jwk = key.as_dict(private=False)
+    documents: dict[str, Any] = {}
+    base, server = documents_server(documents)
+    issuer = base + case["prefix"]
+    documents[case["prefix"] + case["jwks"]] = {"keys": [key.as_dict(private=False)]}
     as_metadata = {
-        "issuer": "ISSUER",
-        "authorization_endpoint": "ISSUER/oauth2/authorize",
-        "token_endpoint": "ISSUER/oauth2/token",
-        "registration_endpoint": "ISSUER/oauth2/register",
+        "issuer": issuer,
+        "authorization_endpoint": issuer + "/oauth2/authorize",
+        "token_endpoint": issuer + "/oauth2/token",
         "code_challenge_methods_supported": ["S256"],
     }
-    documents: dict[str, Any] = {"/oauth2/jwks": {"keys": [jwk]}}
-    domain, issuer = documents_server(documents)
-    documents["/.well-known/oauth-authorization-server"] = json.loads(
-        json.dumps(as_metadata).replace("ISSUER", domain)
-    )
-    monkeypatch.setenv("AUTHKIT_DOMAIN", domain)
-    example = Path(__file__).parent / "examples" / "fastmcp" / "auth_authkit_server.py"
+    documents[case["prefix"] + "/.well-known/oauth-authorization-server"] = as_metadata
+    monkeypatch.setenv(case["variable"], issuer)
+    example = Path(__file__).parent / "examples" / "fastmcp" / case["file"]
     launcher = tmp_path / "launch.py"
     launcher.write_text(
         "import runpy, sys\n"
         f"mcp = runpy.run_path({str(example)!r})['mcp']\n"
         "mcp.run(transport='http', host='127.0.0.1', port=int(sys.argv[1]), show_banner=False)\n"
     )
-    resource = "http://127.0.0.1:8000/mcp"  # the example's base_url, whatever the port
-    claims = {"iss": domain, "aud": resource, "sub": "user_1", "sid": "s1"}
+    claims = {"iss": issuer, **case["claims"]}
+    valid = token(key, kid="k1", **claims)
     credentials: dict[str, str | None] = {
         "missing": None,
         "other audience": "Bearer " + token(key, kid="k1", **{**claims, "aud": "elsewhere"}),
         "other issuer": "Bearer " + token(key, kid="k1", **{**claims, "iss": "https://x.y"}),
         "other key": "Bearer " + token(stranger, kid="k1", **claims),
-        "valid": "Bearer " + token(key, kid="k1", **claims),
+        "no scope": "Bearer " + token(key, kid="k1", **{**claims, "scope": "profile"}),
+        "valid": "Bearer " + valid,
     }
     try:
         with started([str(launcher)]) as (theirs_url, ours_url):
@@ -426,25 +451,30 @@ def test_authkit_example_offline(
             same(theirs, ours)
             prm = [metadata(u, "/.well-known/oauth-protected-resource/mcp") for u in urls]
             asm = [metadata(u, "/.well-known/oauth-authorization-server") for u in urls]
-            valid = credentials["valid"]
-            assert valid is not None
-            echoed = [call_tool(u, valid[7:], "echo", {"message": "hi"}) for u in urls]
+            results = [[call_tool(u, valid, *call) for call in case["calls"]] for u in urls]
     finally:
-        issuer.shutdown()
+        server.shutdown()
     assert prm[1] == prm[0]
     assert asm[1] == asm[0]
-    assert echoed[1] == echoed[0]
-    assert ours["missing"]["www-authenticate"] == (
-        'Bearer resource_metadata="http://127.0.0.1:8000/.well-known/oauth-protected-resource/mcp"'
-    )
+    assert results[1] == results[0]
     assert ours["valid"]["status"] == 200
-    for label in ("other audience", "other issuer", "other key"):
+    for label in ("other issuer", "other key"):
         assert ours[label]["status"] == 401, label
-    assert prm[1]["body"] == {
-        "resource": resource,
-        "authorization_servers": [domain],
-        "scopes_supported": [],
-        "bearer_methods_supported": ["header"],
-    }
-    assert asm[1]["body"] == documents["/.well-known/oauth-authorization-server"]
-    assert echoed[1]["result"]["content"] == [{"type": "text", "text": "hi"}]
+    assert prm[1]["body"]["resource"] == "http://127.0.0.1:8000/mcp"
+    assert prm[1]["body"]["authorization_servers"] == [issuer]
+    assert results[1][0]["result"]["content"] == [{"type": "text", "text": "hi"}]
+    if name == "authkit":
+        assert ours["other audience"]["status"] == 401
+        assert asm[1]["body"] == as_metadata
+        assert ours["missing"]["www-authenticate"] == (
+            'Bearer resource_metadata="http://127.0.0.1:8000/.well-known/'
+            'oauth-protected-resource/mcp"'
+        )
+    else:
+        assert ours["no scope"]["status"] == 401
+        assert asm[1]["status"] == 404
+        assert results[1][1]["result"]["structuredContent"] == {
+            "sub": "u-42",
+            "scope": "openid profile",
+            "azp": "mcp-client",
+        }
