@@ -77,6 +77,9 @@ DEFAULT_MAX_PENDING: Final = 1000
 #: How many distinct events a relay's own subscription holds before it is dropped (then
 #: every local listen stream ends, so its client re-listens and re-fetches).
 RELAY_MAX_PENDING: Final = 100_000
+#: How many local listen streams a relay hands an event to before it lets the loop run
+#: (their frames, held for the end of the loop's turn, go out meanwhile).
+FAN_OUT_SLICE: Final = 64
 
 logger = logging.getLogger("mcpkit.bus")
 
@@ -575,6 +578,19 @@ class BusRelay:
         if not task.cancelled() and task.exception() is not None:
             logger.error("Publishing on the notification bus failed", exc_info=task.exception())
 
+    async def _fan_out(self, event: BusEvent) -> None:
+        # In slices: the writes of a slice go out while the next is handed its frames, so
+        # the first listeners need not wait for the last, and the loop serves the rest of
+        # the process between slices. Order per stream holds: the next event is taken only
+        # once this one has reached every stream (one stream opened meanwhile misses it, as
+        # if it had opened a moment later).
+        subs = list(self.local._subs)
+        for start in range(0, len(subs), FAN_OUT_SLICE):
+            if start:
+                await asyncio.sleep(0)
+            for sub in subs[start : start + FAN_OUT_SLICE]:
+                sub._offer(event)
+
     async def _pump(self) -> None:
         while (sub := self._sub) is not None:
             async for event in sub:
@@ -583,7 +599,7 @@ class BusRelay:
                         sink(event)
                     except Exception:
                         logger.exception("Notification sink failed on %s", event)
-                self.local.publish_nowait(event)
+                await self._fan_out(event)
             if not sub.overflowed or self._sub is not sub:
                 break  # stopped, or the bus was closed
             logger.warning(

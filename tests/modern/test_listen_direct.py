@@ -16,7 +16,7 @@ import orjson
 import pytest
 
 from mcpkit import Client, Server
-from mcpkit.bus import BusEvent, Subscription, event_notification
+from mcpkit.bus import FAN_OUT_SLICE, BusEvent, Subscription, event_notification
 from mcpkit.envelope import SUBSCRIPTION_ID_KEY
 from mcpkit.server.subscriptions import frame_parts
 from mcpkit.transports.http import running
@@ -278,6 +278,31 @@ async def test_several_changes_reach_a_listener_in_order(server: str) -> None:
         for m in messages[1:]:
             assert m["params"]["_meta"] == {SUBSCRIPTION_ID_KEY: "L1"}
         await listen.close()
+
+
+async def test_changes_in_one_turn_reach_every_slice_of_listeners_in_order() -> None:
+    app = make_app()
+    count = 2 * FAN_OUT_SLICE + 5  # the relay hands a change out in three slices
+    kinds = ["tools", "prompts", "tools", "prompts"]
+    async with served(app) as (host, port):
+        streams: list[tuple[Any, Listen, list[str]]] = []
+        for k in range(count):
+            both = await Listen.open(host, port, k, toolsListChanged=True, promptsListChanged=True)
+            streams.append((k, both, kinds))
+        tools = await Listen.open(host, port, "tools-only", toolsListChanged=True)
+        streams.append(("tools-only", tools, ["tools", "tools"]))
+        for _, listen, _ in streams:
+            await listen.until(1)
+        await until(lambda: directly_fed(app) == count + 1)
+        for kind in kinds:  # one turn: each waits for the one before to reach every stream
+            app.relay.publish(BusEvent.list_changed(kind))  # type: ignore[arg-type]
+        for rid, listen, wanted in streams:
+            messages = (await listen.until(1 + len(wanted)))[1:]
+            assert [m["method"] for m in messages] == [
+                f"notifications/{kind}/list_changed" for kind in wanted
+            ], rid
+            assert {m["params"]["_meta"][SUBSCRIPTION_ID_KEY] for m in messages} == {rid}
+            await listen.close()
 
 
 async def test_a_slow_listener_does_not_hold_up_the_others() -> None:
