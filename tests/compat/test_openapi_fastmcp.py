@@ -77,6 +77,39 @@ def test_from_fastapi_route_maps(tmp_path: Path) -> None:
     assert ours["ops"][-1]["result"]["structuredContent"] == {}
 
 
+def test_from_fastapi_shapes(tmp_path: Path) -> None:
+    """The shapes FastAPI gives operations: an embedded body, a list body (its argument
+    named after the schema's title), a discriminated union body (the variants' fields
+    flattened, the tag described), a recursive model (kept as ``$defs``), inherited models,
+    list, header and cookie parameters, a plain-text answer, an answer with no model."""
+    script = [
+        LIST,
+        call("embedded_embedded_post", item={"id": 1, "label": "x"}, note="q"),
+        call("many_many_post", items=[{"id": 1}, {"id": 2, "label": "b"}]),
+        call("animal_animal_post", kind="dog"),
+        call("animal_animal_post", body={"kind": "dog"}),  # no such argument: an empty body
+        call("tree_tree_post", name="a", children=[{"name": "b"}]),
+        call("filter", ids=[1, 2], **{"x-token": "tok"}, session="s1"),  # filter__filter_get
+        call("text_text_get"),  # text where an output schema promised structured content
+        call("raw_raw_get"),
+    ]
+    theirs, ours = both("fastmcp", SERVERS / "fastmcp_openapi_shapes.py", script, tmp_path)
+    assert_same(theirs, ours)
+    tools = {t["name"]: t for t in ours["ops"][0]["tools"]}
+    kind = tools["animal_animal_post"]["inputSchema"]["properties"]["kind"]
+    assert kind["description"].startswith("Selects the variant.")
+    assert ours["ops"][3]["result"]["structuredContent"] == {
+        "result": {"kind": "dog", "good": True}
+    }
+    assert ours["ops"][6]["result"]["structuredContent"] == {
+        "ids": [1, 2],
+        "token": "tok",
+        "session": "s1",
+    }
+    failed = [i for i, op in enumerate(ours["ops"]) if is_error(op)]
+    assert failed == [4, 7]
+
+
 def test_from_fastapi_over_http_passes_headers_on(tmp_path: Path) -> None:
     """Served over Streamable HTTP, a tool's request to the API carries the MCP request's
     headers fit to pass on (``mcp-protocol-version`` here; not the session id), as

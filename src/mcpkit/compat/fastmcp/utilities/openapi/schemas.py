@@ -198,6 +198,91 @@ def _body_properties(
     return dict(body["properties"]), list(body.get("required") or [])
 
 
+def _members(
+    schema: Any, definitions: dict[str, Any], seen: frozenset[str] = frozenset()
+) -> list[Any]:
+    """``schema`` and what it is made of (its ``$ref`` followed, its ``allOf`` members)."""
+    if not isinstance(schema, dict):
+        return []
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        name = ref.removeprefix("#/$defs/").removeprefix(_COMPONENTS)
+        if name in seen:
+            return []
+        rest = {k: v for k, v in schema.items() if k != "$ref"}
+        found = _members(definitions.get(name), definitions, seen | {name})
+        return [*found, rest] if rest else found
+    if isinstance(schema.get("allOf"), list):
+        out = [m for sub in schema["allOf"] for m in _members(sub, definitions, seen)]
+        rest = {k: v for k, v in schema.items() if k != "allOf"}
+        return [*out, rest] if rest else out
+    return [schema]
+
+
+def _flattened_variants(
+    schema: dict[str, Any], definitions: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The properties of a body whose ``discriminator.mapping`` names its variants: its own,
+    and every variant's (optional; one named by several variants differently becomes an
+    ``anyOf``), the tag property describing which variant uses which; None without one."""
+    discriminator = schema.get("discriminator")
+    if not isinstance(discriminator, dict):
+        return None
+    tag = discriminator.get("propertyName")
+    mapping = discriminator.get("mapping")
+    if not isinstance(tag, str) or not isinstance(mapping, dict):
+        return None
+    own = schema.get("properties") or {}
+    alternatives: dict[str, list[Any]] = {}
+    values: list[str] = []
+    variants: list[str] = []
+    for value, target in mapping.items():
+        if not isinstance(target, str):
+            continue
+        name: str | None = target
+        for prefix in ("#/$defs/", _COMPONENTS):
+            if target.startswith(prefix):
+                name = target.removeprefix(prefix) or None
+                break
+        else:
+            if target.startswith("#") or "/" in target:
+                name = None
+        subtype = definitions.get(name) if name else None
+        if not isinstance(subtype, dict):
+            continue
+        fields: list[str] = []
+        for member in _members(subtype, definitions):
+            for prop, prop_schema in (member.get("properties") or {}).items():
+                if prop in own:
+                    continue
+                if prop not in fields:
+                    fields.append(prop)
+                seen = alternatives.setdefault(prop, [])
+                if prop_schema not in seen:
+                    seen.append(prop_schema)
+        values.append(repr(value))
+        if fields:
+            variants.append(f"{value!r} uses {', '.join(fields)}")
+    if not values:
+        return None
+    properties = {
+        **own,
+        **{
+            p: found[0] if len(found) == 1 else {"anyOf": found}
+            for p, found in alternatives.items()
+        },
+    }
+    note = f"Selects the variant. Accepted values: {', '.join(values)}."
+    if variants:
+        note += f" {'; '.join(variants)}. Send only the fields belonging to the selected variant."
+    tag_schema = properties.get(tag)
+    if not isinstance(tag_schema, dict):
+        tag_schema = {"type": "string"}
+    given = tag_schema.get("description")
+    properties[tag] = {**tag_schema, "description": f"{given} {note}" if given else note}
+    return properties
+
+
 def flat_schema(route: HTTPRoute) -> tuple[dict[str, Any], dict[str, dict[str, str]]]:
     """The tool's input schema and the map from argument to ``location``/``openapi_name``."""
     properties: dict[str, Any] = {}
@@ -209,9 +294,15 @@ def flat_schema(route: HTTPRoute) -> tuple[dict[str, Any], dict[str, dict[str, s
     body = route.request_body
     has_body = body is not None and bool(body.content_schema)
     if body is not None and has_body:
-        body_schema = dict(next(iter(body.content_schema.values())))
+        # Changed in place, as fastmcp does: a flattened discriminator is what the request
+        # is then built from too.
+        body_schema = next(iter(body.content_schema.values()))
         if body.description and not body_schema.get("description"):
             body_schema["description"] = body.description
+        flattened = _flattened_variants(body_schema, route.request_schemas)
+        if flattened is not None:
+            body_schema["properties"] = flattened
+            body_schema.pop("discriminator", None)
         merged = _body_properties(body_schema, route.request_schemas)
         if merged is not None:
             body_props, body_required = merged
