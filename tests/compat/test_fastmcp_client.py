@@ -63,16 +63,21 @@ PROXY_SCRIPT: list[dict[str, Any]] = [
     {"op": "read", "uri": "data://x"},
     {"op": "read", "uri": "greet://ada"},
     {"op": "get", "name": "ask", "args": {"topic": "tea"}},
+    {"op": "call", "name": "greet_me", "args": {}, "answer": {"value": "Ada"}},
 ]
 
 
-def without_forwarded(report: dict[str, Any]) -> dict[str, Any]:
-    """``report`` without the progress and logs the upstream sent during ``add`` (mcpkit's
-    proxy forwards both; fastmcp's forwards one of the two, which one depending on how it
-    reaches the upstream: checked apart)."""
+def without_forwarded(report: dict[str, Any], server: str) -> dict[str, Any]:
+    """``report`` without what mcpkit's proxy forwards and fastmcp 4.2.3's does not (checked
+    apart): the progress or the logs the upstream sent during ``add`` (fastmcp forwards one
+    of the two, which one depending on how it reaches the upstream), and, from an upstream
+    it started over stdio, the elicitation of ``greet_me`` (fastmcp answers an error)."""
     for op in report["ops"]:
         if op.get("name") == "add":
             op.pop("progress"), op.pop("logs")
+    if server == "fastmcp_proxy_stdio.py":
+        report["ops"] = [op for op in report["ops"] if op.get("name") != "greet_me"]
+        report["answered"] = []
     return report
 
 
@@ -89,8 +94,10 @@ def test_proxy_over_stdio_answers_like_fastmcp(server: str, tmp_path: Path) -> N
     add = next(op for op in ours["ops"] if op.get("name") == "add")
     assert add["progress"] == [[1.0, 2.0, "half"]]
     assert add["logs"] == [{"data": {"extra": None, "msg": "adding"}, "level": "info"}]
+    greeted = next(op for op in ours["ops"] if op.get("name") == "greet_me")
+    assert greeted["result"]["content"] == [{"type": "text", "text": "hello Ada"}]
     assert ours["serverInfo"] == {"name": "Prox"}
-    assert_same(without_forwarded(theirs), without_forwarded(ours))
+    assert_same(without_forwarded(theirs, server), without_forwarded(ours, server))
 
 
 def test_transport_inference_and_refusals(tmp_path: Path) -> None:

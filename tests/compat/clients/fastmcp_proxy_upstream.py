@@ -23,6 +23,12 @@ def boom() -> str:
     raise ValueError("bad")
 
 
+@upstream.tool
+async def greet_me(ctx: Context) -> str:
+    answer = await ctx.elicit("Your name?", response_type=str)
+    return f"hello {answer.data}" if answer.action == "accept" else answer.action
+
+
 @upstream.resource("data://x")
 def x() -> str:
     return "X"
