@@ -8,6 +8,7 @@ gives the tool) must be equal, and be what fastmcp documents."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import subprocess
@@ -150,6 +151,30 @@ def call_tool(base: str, bearer: str, name: str, args: dict[str, Any]) -> Any:
             "params": {"name": name, "arguments": args},
         }
         return rpc_result(http.post("/mcp", json=call, headers=session))
+
+
+def session_of_another(base: str, owner: str, other: str) -> dict[str, Any]:
+    """The answer to a call made with ``other``'s valid token in ``owner``'s session."""
+    with httpx.Client(base_url=base, timeout=30) as http:
+        init = http.post("/mcp", json=INIT, headers={**ACCEPT, "authorization": f"Bearer {owner}"})
+        assert init.status_code == 200, init.text
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+        headers = {
+            **ACCEPT,
+            "authorization": f"Bearer {other}",
+            "mcp-session-id": init.headers["mcp-session-id"],
+        }
+        response = http.post("/mcp", json=call, headers=headers)
+        return {"status": response.status_code}
+
+
+async def modern_whoami(base: str, bearer: str) -> Any:
+    """``whoami`` called on the 2026-07-28 wire with mcpkit's client."""
+    from mcpkit import Client
+
+    headers = {"Authorization": f"Bearer {bearer}"}
+    async with Client(base + "/mcp", headers=headers, era="2026-07-28") as client:
+        return (await client.call_tool("whoami", {})).structured_content
 
 
 def refusals(base: str, tokens: dict[str, str | None]) -> dict[str, Any]:
@@ -313,6 +338,10 @@ def test_static_and_debug_verifiers(mode: str) -> None:
         if mode != "debug-admin":
             results = [call_tool(u, valid, "whoami", {}) for u in (theirs_url, ours_url)]
             assert results[1] == results[0]
+        if mode == "static":
+            hijack = [session_of_another(u, "tok-ada", "tok-cy") for u in (theirs_url, ours_url)]
+            assert hijack[1]["status"] == hijack[0]["status"] == 404, hijack
+            modern = asyncio.run(modern_whoami(ours_url, valid))
     if mode == "static":
         assert ours["missing"] == {
             "status": 401,
@@ -324,6 +353,7 @@ def test_static_and_debug_verifiers(mode: str) -> None:
         assert ours["lower case scheme"]["status"] == 200
         who = results[1]["result"]["structuredContent"]
         assert who["client_id"] == "ada-cli" and who["scopes"] == ["write", "read"]
+        assert modern == who  # the 2026-07-28 wire (mcpkit's alone) gives the tool the same
         assert who["claims"] == {"client_id": "ada-cli", "scopes": ["write", "read"], "sub": "ada"}
     elif mode == "debug":
         assert ours["debug"]["status"] == 200 and ours["not debug"]["status"] == 401

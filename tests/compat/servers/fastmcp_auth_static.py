@@ -21,6 +21,7 @@ if mode == "static":
         tokens={
             "tok-ada": {"client_id": "ada-cli", "scopes": ["write", "read"], "sub": "ada"},
             "tok-bob": {"client_id": "bob-cli", "scopes": ["read"]},
+            "tok-cy": {"client_id": "cy-cli", "scopes": ["write"], "sub": "cy"},
             "tok-old": {"client_id": "old-cli", "scopes": ["write"], "expires_at": 1000},
         },
         required_scopes=["write"],
