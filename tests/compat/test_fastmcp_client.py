@@ -46,6 +46,7 @@ def run_both(script: Path) -> tuple[str, str]:
         "fastmcp_client_stdio.py",
         "fastmcp_client_http.py",
         "fastmcp_client_levels.py",
+        "fastmcp_client_config.py",
     ],
 )
 def test_client_script_prints_the_same(name: str) -> None:
@@ -133,8 +134,8 @@ def test_transport_inference_and_refusals(tmp_path: Path) -> None:
     assert transport.target() == ["node", "x.js"]
     assert StdioTransport("python", [str(script)]).target()[1:3] == ["-m", "mcpkit.compat"]
     two = {"mcpServers": {"a": {"url": "http://a/mcp"}, "b": {"url": "http://b/mcp"}}}
-    with pytest.raises(NotImplementedError, match="several servers"):
-        Client(two)
+    router = Client(two).transport.target()  # the servers' proxies mounted on one router
+    assert router.name == "MCPRouter"
     with pytest.raises(ValueError, match="Could not infer"):
         Client(42)
     with pytest.raises(ValueError, match="Could not infer"):

@@ -165,26 +165,35 @@ class FastMCPTransport(ClientTransport):
 
 
 class MCPConfigTransport(ClientTransport):
-    """The one server of an ``mcpServers`` configuration."""
+    """The servers of an ``mcpServers`` configuration: one is connected to directly;
+    several are served by one router (a ``FastMCP`` named ``MCPRouter``) on which a proxy
+    of each is mounted under the server's name (``name_as_prefix``), as fastmcp does."""
 
     def __init__(self, config: Mapping[str, Any], name_as_prefix: bool = True) -> None:
         servers = dict(getattr(config, "mcpServers", None) or config.get("mcpServers", {}))
         if not servers:
             raise ValueError("No MCP servers defined in the config")
-        if len(servers) > 1:
-            raise NotImplementedError(
-                "a configuration of several servers (each mounted under its name) is not "
-                "provided: give one server per Client, or mount proxies of each with "
-                "FastMCP.mount"
-            )
-        ((self.name, entry),) = servers.items()
-        self.transport = _entry_transport(dict(entry))
+        self.name_as_prefix = name_as_prefix
+        self.transports = {name: _entry_transport(dict(entry)) for name, entry in servers.items()}
+        self.transport = next(iter(self.transports.values()))
+        self._router: Any = None
 
     def target(self) -> Any:
-        return self.transport.target()
+        if len(self.transports) == 1:
+            return self.transport.target()
+        if self._router is None:
+            from mcpkit.compat.fastmcp._proxy import create_proxy
+            from mcpkit.compat.fastmcp._server import FastMCP
+
+            router = FastMCP(name="MCPRouter")
+            for name, transport in self.transports.items():
+                namespace = name if self.name_as_prefix else None
+                router.mount(create_proxy(transport, name=name), namespace=namespace)
+            self._router = router
+        return self._router.native
 
     def client_options(self) -> dict[str, Any]:
-        return self.transport.client_options()
+        return self.transport.client_options() if len(self.transports) == 1 else {}
 
 
 def _entry_transport(entry: dict[str, Any]) -> ClientTransport:
