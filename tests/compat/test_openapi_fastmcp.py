@@ -147,8 +147,8 @@ def test_from_openapi_spec_and_async_client(how: str, tmp_path: Path) -> None:
     transport: referenced parameters and bodies, ``nullable``, read- and write-only
     properties, boolean exclusive bounds, a header, a repeated query list, a path parameter
     named like a body property (``name__path``), an array body, a route map function, a
-    text error, dot segments refused. Built by ``FastMCP.from_openapi`` or by
-    ``FastMCP(providers=[OpenAPIProvider(...)])``."""
+    text error, a 429, dot segments refused. Built by ``FastMCP.from_openapi`` or by
+    ``FastMCP(providers=[OpenAPIProvider(...)])`` (beside a provider whose API is down)."""
     script = [
         LIST,
         call("getItem", item_id="a1"),
@@ -165,6 +165,8 @@ def test_from_openapi_spec_and_async_client(how: str, tmp_path: Path) -> None:
         call("boom"),
         call("deleteItem", item_id="a2"),
         read("resource://stats"),
+        call("busy"),  # 429: fastmcp's own text
+        call("ping"),  # the second provider's (with --provider), its API down
     ]
     args = ["--provider"] if how == "provider" else []
     theirs, ours = both("fastmcp", SERVERS / "fastmcp_openapi_spec.py", script, tmp_path, *args)
@@ -175,7 +177,12 @@ def test_from_openapi_spec_and_async_client(how: str, tmp_path: Path) -> None:
     assert tools["search"]["inputSchema"]["properties"]["limit"]["exclusiveMinimum"] == 0
     assert ours["ops"][2]["result"]["structuredContent"]["trace"] == "t-1"
     failed = [i for i, op in enumerate(ours["ops"]) if is_error(op)]
-    assert failed == [3, 4, 5, 8, 12]
+    assert failed == [3, 4, 5, 8, 12, 15, 16]
+    busy = ours["ops"][15]["result"]["content"][0]["text"]
+    assert busy == "Rate limited by upstream API, please retry later"
+    if how == "provider":
+        down = ours["ops"][16]["result"]["content"][0]["text"]
+        assert down == "Error calling tool 'ping': All connection attempts failed"
 
 
 def test_fastmcp_2x_import_path() -> None:

@@ -3,7 +3,7 @@ parameters and bodies, ``nullable``, ``readOnly``/``writeOnly``, boolean exclusi
 bounds, a header, a repeated query list, a path name also a body property, an array body)
 and an ``AsyncClient`` calling an app in process through an ASGI transport; a route map
 function, a non-JSON error, a bodiless answer. With ``--provider``, the same served by
-``FastMCP(providers=[OpenAPIProvider(...)])``."""
+``FastMCP(providers=[OpenAPIProvider(...)])`` beside a provider whose API is down."""
 
 import os
 import sys
@@ -73,6 +73,11 @@ async def notes(request: Request):
 @api.get("/stats")
 def stats():
     return {"items": len(ITEMS)}
+
+
+@api.get("/busy")
+def busy():
+    return JSONResponse({"error": "slow down"}, status_code=429)
 
 
 @api.get("/boom")
@@ -228,6 +233,7 @@ SPEC = {
         },
         "/stats": {"get": {"operationId": "stats", "responses": {"200": {"description": "ok"}}}},
         "/boom": {"get": {"operationId": "boom", "responses": {"200": {"description": "never"}}}},
+        "/busy": {"get": {"operationId": "busy", "responses": {"200": {"description": "never"}}}},
     },
 }
 
@@ -245,7 +251,19 @@ options = {
     "mcp_names": {"addItem": "add_item"},
 }
 if "--provider" in sys.argv:  # fastmcp 3.x and 4.x's way: the provider itself
-    mcp = FastMCP("Stock", providers=[OpenAPIProvider(SPEC, client=client, **options)])
+    # A second provider, its own client made for the document's server, nobody listening.
+    down = {
+        "openapi": "3.1.0",
+        "info": {"title": "Down", "version": "1"},
+        "servers": [{"url": "http://127.0.0.1:9/api"}],
+        "paths": {
+            "/ping": {"get": {"operationId": "ping", "responses": {"200": {"description": "ok"}}}}
+        },
+    }
+    mcp = FastMCP(
+        "Stock",
+        providers=[OpenAPIProvider(SPEC, client=client, **options), OpenAPIProvider(down)],
+    )
 else:
     mcp = FastMCP.from_openapi(SPEC, client=client, name="Stock", **options)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from mcpkit.compat._adapt import compact_json_text
 from mcpkit.compat.fastmcp.server.dependencies import get_http_headers
 from mcpkit.compat.fastmcp.server.providers.openapi.request import (
+    actionable,
     build_request,
     missing_path_arguments,
     send,
@@ -108,7 +109,7 @@ class OpenAPITool(OpenAPIComponent):
             return error_result(str(exc))
         except Exception as exc:
             text = f"Error calling tool {self.name!r}"
-            return error_result(text if mask else f"{text}: {exc}")
+            return error_result(actionable(exc) or (text if mask else f"{text}: {exc}"))
         try:
             data = response.json()
         except ValueError:
@@ -162,7 +163,8 @@ class OpenAPIResource(OpenAPIComponent):
             response = await self._get(self._arguments)
         except Exception as exc:
             text = f"Error reading resource {uri!r}"
-            raise McpError(INTERNAL_ERROR, text if mask else f"{text}: {exc}") from None
+            message = actionable(exc) or (text if mask else f"{text}: {exc}")
+            raise McpError(INTERNAL_ERROR, message) from None
         content_type = response.headers.get("content-type", "").lower()
         media = content_type.split(";")[0].strip()
         if media == _JSON or media.endswith("+json"):

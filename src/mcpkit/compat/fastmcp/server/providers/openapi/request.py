@@ -15,7 +15,7 @@ from urllib.parse import quote, unquote
 if TYPE_CHECKING:
     from mcpkit.compat.fastmcp.utilities.openapi import HTTPRoute
 
-__all__ = ["HTTPError", "build_request", "missing_path_arguments", "send"]
+__all__ = ["HTTPError", "actionable", "build_request", "missing_path_arguments", "send"]
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _DELIMITERS = {"form": ",", "spaceDelimited": " ", "pipeDelimited": "|"}
@@ -32,6 +32,28 @@ _PHRASES = {
 
 class HTTPError(Exception):
     """An answer outside 2xx (the message is fastmcp's text for it)."""
+
+    def __init__(self, message: str, status_code: int) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+
+
+def actionable(exc: BaseException) -> str | None:
+    """fastmcp's text for a failure it shows even when error details are masked: the API
+    rate-limiting (429) or the request timing out."""
+    if isinstance(exc, HTTPError) and exc.status_code == 429:
+        return "Rate limited by upstream API, please retry later"
+    if _is_timeout(exc):
+        return "Upstream request timed out, please retry"
+    return None
+
+
+def _is_timeout(exc: BaseException) -> bool:
+    return any(
+        cls.__name__ == "TimeoutException"
+        and cls.__module__.partition(".")[0] in ("httpx", "httpx2")
+        for cls in type(exc).__mro__
+    )
 
 
 def _scalar(value: Any) -> str:
@@ -216,16 +238,9 @@ def build_request(client: Any, route: HTTPRoute, arguments: dict[str, Any]) -> A
 
 async def send(client: Any, request: Any) -> Any:
     """Send ``request``; an answer outside 2xx raises :class:`HTTPError` with fastmcp's
-    text, a request that fails raises ValueError naming the failure."""
-    try:
-        response = await client.send(request)
-    except Exception as exc:
-        kind = type(exc).__name__
-        if "Timeout" in kind:
-            raise ValueError(f"HTTP request timed out ({kind})") from exc
-        if type(exc).__module__.partition(".")[0] in ("httpx", "httpx2"):
-            raise ValueError(f"Request error ({kind}): {exc!s}") from exc
-        raise
+    text, a request that fails raises the client's own error (as fastmcp's ``httpx2``
+    client does)."""
+    response = await client.send(request)
     status = response.status_code
     if 200 <= status < 300:
         return response
@@ -242,7 +257,7 @@ async def send(client: Any, request: Any) -> Any:
                 message += f" - {_bounded(text)}"
         else:
             message += f" - {_bounded(shown)}"
-    raise HTTPError(message)
+    raise HTTPError(message, status)
 
 
 def _bounded(text: str) -> str:
