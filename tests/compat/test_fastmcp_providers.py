@@ -24,6 +24,7 @@ def test_fastmcp_providers_served_like_fastmcp(tmp_path: Path) -> None:
         {"op": "call", "name": "greet", "args": {"name": "Ada"}},
         {"op": "call", "name": "double", "args": {"x": 4}},
         {"op": "call", "name": "object_tool", "args": {}},
+        {"op": "call", "name": "whoami", "args": {}},
         {"op": "call", "name": "nope", "args": {}},
         {"op": "read", "uri": "note://one"},
         {"op": "read", "uri": "note://two"},
@@ -49,10 +50,17 @@ def test_fastmcp_providers_served_like_fastmcp(tmp_path: Path) -> None:
         "plain",
         "shout",
         "double",
+        "whoami",
     ]
     counts = [op["result"]["structuredContent"]["count"] for op in ours["ops"][1:3]]
     assert counts == [1, 6]  # the provider's tool object ran, with its field's default
     assert ours["ops"][7]["result"]["structuredContent"] == {"result": "Hi Ada"}
+    whoami = ours["ops"][10]
+    assert whoami["result"]["structuredContent"] == {
+        "server": "providers",
+        "lifespan": {"db": "open"},
+    }
+    assert [log["data"]["msg"] for log in whoami["logs"]] == ["asked"]
 
 
 def _tool_file(name: str) -> str:

@@ -8,9 +8,10 @@ import os
 
 os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
 
+from contextlib import asynccontextmanager
 from typing import Any
 
-from fastmcp import FastMCP
+from fastmcp import Context, FastMCP
 from fastmcp.exceptions import ToolError
 from fastmcp.prompts import Prompt
 from fastmcp.resources import Resource, ResourceTemplate
@@ -115,6 +116,13 @@ def other_shout(text: str) -> str:
     return text
 
 
+@local.tool
+async def whoami(ctx: Context) -> dict[str, Any]:
+    """The server and lifespan a provider's tool sees."""
+    await ctx.info("asked")
+    return {"server": ctx.fastmcp.name, "lifespan": ctx.request_context.lifespan_context}
+
+
 @local.resource("data://local")
 def local_data() -> dict[str, int]:
     """Local data."""
@@ -127,7 +135,12 @@ def hello(name: str) -> str:
     return f"Hello, {name}!"
 
 
-mcp = FastMCP("providers", providers=[Live()])
+@asynccontextmanager
+async def lifespan(server: FastMCP):
+    yield {"db": "open"}
+
+
+mcp = FastMCP("providers", providers=[Live()], lifespan=lifespan)
 
 
 @mcp.tool

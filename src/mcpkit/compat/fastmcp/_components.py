@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -83,18 +84,33 @@ class Component(pydantic.BaseModel):
         return fastmcp_meta(self.meta, self.tags, self.version)
 
 
+#: The FastMCP of each native server serving providers: the one a component's Context names.
+OWNERS: weakref.WeakKeyDictionary[Any, FastMCP] = weakref.WeakKeyDictionary()
+
+
 def _host(name: str) -> FastMCP:
     from mcpkit.compat.fastmcp._server import FastMCP
+    from mcpkit.compat.fastmcp.context import Context
 
-    return FastMCP(name)
+    class Host(FastMCP):
+        """A component's private server; its Context names the server serving the
+        request (``ctx.fastmcp``, its lifespan), as fastmcp's does."""
+
+        def _context(self, native: Any) -> Context:
+            return Context(native, OWNERS.get(native.server, self))
+
+    return Host(name)
 
 
 async def _ask(host: FastMCP, method: str, params: JSONObject, rctx: Any) -> Any:
-    """``host``'s answer to ``method`` on the caller's request."""
-    from mcpkit.server.mount import _child_request
+    """``host``'s answer to ``method`` on the request of the server serving the provider
+    (its lifespan, its Context), not on the provider host's."""
+    from mcpkit.server.mount import _ChildRequest
 
+    while isinstance(rctx, _ChildRequest):
+        rctx = object.__getattribute__(rctx, "_request")
     handler = host.native.handler_table()[method]
-    return await handler(params, _child_request(rctx, host.native, method, params))
+    return await handler(params, rctx)
 
 
 def _given(options: dict[str, Any]) -> dict[str, Any]:

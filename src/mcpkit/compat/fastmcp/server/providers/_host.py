@@ -57,8 +57,11 @@ def host_of(server: FastMCP) -> ProviderHost:
     """``server``'s provider host (made and mounted on first use)."""
     host: ProviderHost | None = server.__dict__.get("_provider_host")
     if host is None:
+        from mcpkit.compat.fastmcp._components import OWNERS
+
         host = ProviderHost(server)
         server.__dict__["_provider_host"] = host
+        OWNERS[server.native] = server
         mount(server.native, host.native, None, kind=ProviderMount)
     return host
 
