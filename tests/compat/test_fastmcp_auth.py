@@ -9,6 +9,7 @@ gives the tool) must be equal, and be what fastmcp documents."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import subprocess
@@ -508,3 +509,75 @@ def test_auth_example_offline(
             "scope": "openid profile",
             "azp": "mcp-client",
         }
+
+
+def introspection_server(answers: dict[str, Any], method: str) -> tuple[str, Any]:
+    """A local RFC 7662 endpoint answering ``answers[token]`` (inactive for others) to the
+    resource server ``rs`` authenticated with ``method``; 401 to anyone else."""
+    from urllib.parse import parse_qs
+
+    basic = "Basic " + base64.b64encode(b"rs:rs-secret").decode()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length", 0))
+            form = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode()).items()}
+            if method == "client_secret_basic":
+                allowed = self.headers.get("authorization") == basic
+            else:
+                allowed = (form.get("client_id"), form.get("client_secret")) == ("rs", "rs-secret")
+            document = answers.get(form.get("token", ""), {"active": False})
+            body = json.dumps(document if allowed else {"error": "invalid_client"}).encode()
+            self.send_response(200 if allowed else 401)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/introspect", server
+
+
+@pytest.mark.parametrize("method", ["client_secret_basic", "client_secret_post"])
+def test_introspection_verifier(method: str) -> None:
+    """``IntrospectionTokenVerifier`` with either client authentication: active (with and
+    without ``client_id``), inactive, unknown, expired, for another audience, without the
+    required scope: the same answers and claims on both."""
+    now = int(time.time())
+    good = {"active": True, "scope": "mcp extra", "aud": ["compat-api"], "sub": "ada"}
+    answers = {
+        "op-ada": {**good, "client_id": "cli-1", "exp": now + 600, "tenant": "acme"},
+        "op-nocid": {**good, "exp": now + 600},
+        "op-old": {**good, "exp": now - 10},
+        "op-other": {**good, "aud": "elsewhere"},
+        "op-noscope": {**good, "scope": "extra"},
+        "op-off": {**good, "active": False},
+    }
+    url, endpoint = introspection_server(answers, method)
+    credentials: dict[str, str | None] = {
+        "missing": None,
+        **{label: "Bearer " + label for label in ("op-old", "op-other", "op-noscope", "op-off")},
+        "unknown": "Bearer op-eve",
+    }
+    argv = [str(SERVERS / "fastmcp_auth_introspection.py"), url, method]
+    try:
+        with started(argv) as (theirs_url, ours_url):
+            urls = (theirs_url, ours_url)
+            theirs, ours = refusals(theirs_url, credentials), refusals(ours_url, credentials)
+            same(theirs, ours)
+            results = [
+                [call_tool(u, t, "whoami", {}) for t in ("op-ada", "op-nocid")] for u in urls
+            ]
+    finally:
+        endpoint.shutdown()
+    assert results[1] == results[0]
+    for label, answer_ in ours.items():
+        assert answer_["status"] == 401, label
+    who = results[1][0]["result"]["structuredContent"]
+    assert (who["client_id"], who["scopes"], who["subject"]) == ("cli-1", ["mcp", "extra"], "ada")
+    assert who["claims"]["tenant"] == "acme"
+    assert results[1][1]["result"]["structuredContent"]["client_id"] == "ada"
