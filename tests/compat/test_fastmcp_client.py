@@ -126,8 +126,7 @@ def test_transport_inference_and_refusals(tmp_path: Path) -> None:
         assert transport.target() == [sys.executable, "-m", "mcpkit.compat", str(script)]
     assert isinstance(Client("http://localhost:1/mcp").transport, StreamableHttpTransport)
     assert isinstance(Client("http://localhost:1/sse").transport, SSETransport)
-    with pytest.raises(NotImplementedError, match="Streamable HTTP"):
-        Client("http://localhost:1/sse").transport.target()
+    assert Client("http://localhost:1/sse").transport.target() == "http://localhost:1/sse"
     config = {"mcpServers": {"a": {"command": "node", "args": ["x.js"]}}}
     transport = Client(config).transport
     assert isinstance(transport, MCPConfigTransport)

@@ -1,5 +1,5 @@
 """A fastmcp server the client scripts start: over stdio, or over Streamable HTTP with
-``--http PORT``."""
+``--http PORT``, or over HTTP+SSE with ``--sse PORT``."""
 
 import sys
 
@@ -26,7 +26,8 @@ def echo_prompt(text: str) -> str:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--http"]:
-        mcp.run("http", host="127.0.0.1", port=int(sys.argv[2]), show_banner=False)
+    if sys.argv[1:2] in (["--http"], ["--sse"]):
+        transport = sys.argv[1][2:]
+        mcp.run(transport, host="127.0.0.1", port=int(sys.argv[2]), show_banner=False)
     else:
         mcp.run()

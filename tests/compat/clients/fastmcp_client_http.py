@@ -1,5 +1,6 @@
-"""fastmcp's Client on a server at a Streamable HTTP URL. ``ECHO_SERVER`` (JSON) is the
-command line that starts ``echo_server.py`` with the interpreter under test."""
+"""fastmcp's Client on a server at a Streamable HTTP URL, then at an HTTP+SSE one.
+``ECHO_SERVER`` (JSON) is the command line that starts ``echo_server.py`` with the
+interpreter under test."""
 
 import asyncio
 import json
@@ -31,17 +32,22 @@ def wait_for(port: int, proc: subprocess.Popen) -> None:
     raise SystemExit("the server did not start")
 
 
-def main():
+def serve_and_show(transport: str, path: str) -> None:
     port = free_port()
     command = json.loads(os.environ["ECHO_SERVER"])
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    proc = subprocess.Popen([*command, "--http", str(port)], **quiet)
+    proc = subprocess.Popen([*command, f"--{transport}", str(port)], **quiet)
     try:
         wait_for(port, proc)
-        asyncio.run(show(Client(f"http://127.0.0.1:{port}/mcp")))
+        asyncio.run(show(Client(f"http://127.0.0.1:{port}{path}")))
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def main():
+    serve_and_show("http", "/mcp")
+    serve_and_show("sse", "/sse")
 
 
 if __name__ == "__main__":

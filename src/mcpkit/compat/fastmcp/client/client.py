@@ -92,7 +92,7 @@ class Client:
 
     ``transport``: a server object (in memory), a ``Path`` or the name of an existing
     ``.py`` / ``.js`` file (over stdio), an ``http(s)`` URL, an ``mcpServers``
-    configuration of one server, or a transport of :mod:`.transports`. Handlers take
+    configuration, or a transport of :mod:`.transports`. Handlers take
     fastmcp's signatures: ``log_handler(message)``, ``progress_handler(progress, total,
     message)``, ``sampling_handler(messages, params, context)``,
     ``elicitation_handler(message, response_type, params, context)``,

@@ -144,13 +144,8 @@ class StreamableHttpTransport(ClientTransport):
 
 
 class SSETransport(StreamableHttpTransport):
-    """A server at an HTTP+SSE (2024-11-05) URL."""
-
-    def target(self) -> Any:
-        raise NotImplementedError(
-            "the HTTP+SSE transport of 2024-11-05 is not spoken by mcpkit's client: give "
-            "the server's Streamable HTTP URL"
-        )
+    """A server at an HTTP+SSE (2024-11-05) URL: mcpkit's HTTP client falls back to that
+    transport when the server refuses a POST there."""
 
 
 class FastMCPTransport(ClientTransport):
