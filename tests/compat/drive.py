@@ -9,7 +9,8 @@ The script is a JSON list of operations, run in order: ``{"op": "list"}`` (every
 resource, template and prompt in full, all pages followed), ``{"op": "call", "name", "args"}``
 (with a progress callback; an optional ``"answer"`` is the content the client accepts an
 elicitation with during that call), ``{"op": "read", "uri"}``, ``{"op": "get", "name", "args"}``,
-``{"op": "complete", "ref", "argument", "context"}``, ``{"op": "level", "level"}``. Each
+``{"op": "complete", "ref", "argument", "context"}``, ``{"op": "level", "level"}``; a call, read
+or get with a ``"meta"`` object sends it as the request's ``_meta``. Each
 result in the report carries the log messages and progress that arrived meanwhile; the
 notifications seen are listed by method. The client declares sampling, elicitation and roots
 and answers them with canned values. A stdio server gets this process's environment (so
@@ -46,6 +47,11 @@ async def everything(fetch: Any, field: str) -> list[Any]:
         cursor = page.next_cursor
         if not cursor:
             return items
+
+
+def sent_meta(op: dict[str, Any]) -> dict[str, Any]:
+    """The ``meta=`` keyword of a call, read or get: the op's ``"meta"``, if it has one."""
+    return {"meta": op["meta"]} if "meta" in op else {}
 
 
 async def main() -> None:
@@ -134,15 +140,20 @@ async def main() -> None:
                         progress.append([p, total, msg])
 
                     result = await client.call_tool(
-                        op["name"], op.get("args", {}), progress_callback=on_progress
+                        op["name"],
+                        op.get("args", {}),
+                        progress_callback=on_progress,
+                        **sent_meta(op),
                     )
                     entry["result"] = dump(result)
                 elif kind == "read":
                     entry["uri"] = op["uri"]
-                    entry["result"] = dump(await client.read_resource(op["uri"]))
+                    entry["result"] = dump(await client.read_resource(op["uri"], **sent_meta(op)))
                 elif kind == "get":
                     entry["name"] = op["name"]
-                    entry["result"] = dump(await client.get_prompt(op["name"], op.get("args")))
+                    entry["result"] = dump(
+                        await client.get_prompt(op["name"], op.get("args"), **sent_meta(op))
+                    )
                 elif kind == "complete":
                     ref_cls = (
                         types.PromptReference

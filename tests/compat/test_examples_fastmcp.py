@@ -34,6 +34,11 @@ def get(name: str, /, **args: Any) -> dict[str, Any]:
     return {"op": "get", "name": name, "args": args}
 
 
+def version(op: dict[str, Any], wanted: Any) -> dict[str, Any]:
+    """``op`` asking for version ``wanted`` of its component (``_meta.fastmcp.version``)."""
+    return {**op, "meta": {"fastmcp": {"version": wanted}}}
+
+
 def failing(op: dict[str, Any]) -> dict[str, Any]:
     """``op``, expected to fail the same way on both (an error or an ``isError`` result)."""
     return {**op, "fails": True}
@@ -247,6 +252,26 @@ CASES: dict[str, tuple[str, list[str], list[dict[str, Any]]]] = {
             failing(read("skill://code-review/nothing.md")),
             failing(read("skill://nothing/SKILL.md")),
             failing(read("skill://pdf-processing/../code-review/SKILL.md")),
+        ],
+    ),
+    "versioning_versioned_components.py": (
+        "mcp",
+        [],
+        [
+            LIST,
+            call("calculate", x=5, y=3),
+            version(call("calculate", x=5, y=3), "1.0"),
+            version(call("calculate", x=5, y=3, z=2), "2.0"),
+            version(call("calculate", x=5, y=3), "v1"),
+            failing(version(call("calculate", x=5, y=3, z=2), "1.0")),
+            failing(version(call("calculate", x=5, y=3), "99.0")),
+            read("config://app"),
+            version(read("config://app"), "1.0"),
+            failing(version(read("config://app"), "3.0")),
+            get("summarize", text="t"),
+            version(get("summarize", text="t", style="brief"), "2.0"),
+            version(get("summarize", text="t"), "1.0"),
+            failing(version(get("summarize", text="t"), "1.5")),
         ],
     ),
 }

@@ -401,8 +401,9 @@ def test_fastmcp_search_transforms(kind: str, tmp_path: Path) -> None:
 
 
 def test_fastmcp_component_versions(tmp_path: Path) -> None:
-    """fastmcp's ``version=`` on a tool, prompt, resource and template (one version per
-    name): listed with the same ``_meta.fastmcp`` and served the same way."""
+    """fastmcp's ``version=`` on a tool, prompt, resource and template (one version each;
+    several: test_fastmcp_versions.py): listed with the same ``_meta.fastmcp`` and served
+    the same way."""
     script: list[dict[str, Any]] = [
         {"op": "list"},
         {"op": "call", "name": "calc", "args": {"a": 1, "b": 2}},
@@ -416,19 +417,6 @@ def test_fastmcp_component_versions(tmp_path: Path) -> None:
     tools = {t["name"]: t["_meta"]["fastmcp"] for t in ours["ops"][0]["tools"]}
     assert tools["calc"] == {"versions": ["2.0"], "tags": ["math"], "version": "2.0"}
     assert tools["plain"] == {"tags": []}
-
-
-def test_fastmcp_second_version_is_refused() -> None:
-    from mcpkit.compat.fastmcp import FastMCP
-
-    mcp = FastMCP("v")
-
-    @mcp.tool(version="1")
-    def calc() -> int:
-        return 1
-
-    with pytest.raises(NotImplementedError, match="second version of tool 'calc'"):
-        mcp.tool(name="calc", version="2")(lambda: 2)
 
 
 def test_fastmcp_elicitation_shorthands(tmp_path: Path) -> None:

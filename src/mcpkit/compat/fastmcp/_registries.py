@@ -28,6 +28,7 @@ class FastPrompts(PromptRegistry):
                 entry = find("prompts", name)  # hidden, but shown to this caller
             if entry is None:
                 raise McpError(INVALID_PARAMS, f"Unknown prompt: {name!r}")
+            entry = self.chosen(name, entry, params)
             given = params.get("arguments") if type(params) is dict else None
             given = given if type(given) is dict else {}
             missing = {
@@ -37,6 +38,15 @@ class FastPrompts(PromptRegistry):
             }
             if missing:
                 raise McpError(INVALID_PARAMS, f"Missing required arguments: {missing}")
+            return await self.render(entry, params, rctx)
+        return await super().get(params, rctx)
+
+    def chosen(self, name: str, entry: Any, params: JSONObject | None) -> Any:
+        """The entry that serves this request for prompt ``name`` (``entry`` here)."""
+        return entry
+
+    async def render(self, entry: Any, params: JSONObject | None, rctx: Any) -> JSONObject:
+        """The ``prompts/get`` result of ``entry``."""
         return await super().get(params, rctx)
 
 

@@ -26,6 +26,7 @@ from mcpkit.compat._adapt import (
     resolved_hints,
 )
 from mcpkit.compat.fastmcp._mount import default_title as _default_title
+from mcpkit.compat.fastmcp._versions import Versions, coerce_version
 from mcpkit.compat.fastmcp.context import Context
 from mcpkit.compat.fastmcp.docstrings import parse_docstring
 from mcpkit.compat.fastmcp.schemas import dereferenced, pruned_titles
@@ -125,6 +126,7 @@ class FastMCP(MCPServer[Any]):
 
         self.native.prompts.__class__ = FastPrompts
         self.native.resources.__class__ = FastResources
+        self._versions = Versions(self.native)
         for fn in tools or ():
             self.add_tool(fn)
         for provider in providers or ():
@@ -312,13 +314,13 @@ class FastMCP(MCPServer[Any]):
         names: set[str] | None = None,
         tags: set[str] | None = None,
         components: set[str] | None = None,
+        version: Any = None,
         **criteria: Any,
     ) -> FastMCP:
         """Serve again what :meth:`disable` hid: the components with one of ``tags``, or
-        those named (tool and prompt names, resource URIs; of ``components`` only)."""
-        from mcpkit.compat.fastmcp._visibility import set_global
-
-        set_global(self.native, True, names, tags, components, **criteria)
+        those named (tool and prompt names, resource URIs; of ``components`` only), or the
+        versions ``version`` (a ``VersionSpec``) matches, of those named if named."""
+        self._visibility(True, names, tags, components, version, criteria)
         return self
 
     def disable(
@@ -327,35 +329,39 @@ class FastMCP(MCPServer[Any]):
         names: set[str] | None = None,
         tags: set[str] | None = None,
         components: set[str] | None = None,
+        version: Any = None,
         **criteria: Any,
     ) -> FastMCP:
         """Stop serving, for everyone, the components with one of ``tags`` (also those
-        registered later), or those named; a session may still be shown them with
-        ``ctx.enable_components(...)``."""
-        from mcpkit.compat.fastmcp._visibility import set_global
-
-        set_global(self.native, False, names, tags, components, **criteria)
+        registered later), or those named, or the versions ``version`` (a ``VersionSpec``)
+        matches (of those named if named: the highest version left is then served by
+        default); a session may still be shown them with ``ctx.enable_components(...)``."""
+        self._visibility(False, names, tags, components, version, criteria)
         return self
 
-    def _one_version(self, kind: str, name: str, version: Any) -> None:
-        """fastmcp serves one component per name and version, the highest listed and the
-        others reached by ``_meta.fastmcp.version``; mcpkit serves one per name: a second
-        version of a name is refused (NotImplementedError), one version is served as
-        fastmcp lists it (``_meta.fastmcp.version`` and ``versions``)."""
-        if version is None:
+    def _visibility(
+        self,
+        on: bool,
+        names: set[str] | None,
+        tags: set[str] | None,
+        components: set[str] | None,
+        version: Any,
+        criteria: dict[str, Any],
+    ) -> None:
+        from mcpkit.compat.fastmcp._visibility import set_global, version_rule
+
+        if version is not None:
+            self._versions.add_rule(version_rule(on, names, tags, components, version, criteria))
             return
-        seen: set[tuple[str, str]] = self.__dict__.setdefault("_versioned", set())
-        if (kind, name) in seen:
-            raise NotImplementedError(
-                f"a second version of {kind} {name!r} (version={version!r}) is not "
-                "supported on mcpkit: one version per name"
-            )
-        seen.add((kind, name))
+        set_global(self.native, on, names, tags, components, **criteria)
+        if tags and self._versions.kept:
+            self._versions.refresh_all()  # each version is served by its own tags
 
     def add_transform(self, transform: Any) -> None:
         """Apply a ``fastmcp.server.transforms`` transform (``PromptsAsTools(mcp)``,
         ``ResourcesAsTools(mcp)``, ``search.RegexSearchTransform()``,
-        ``search.BM25SearchTransform()``); any other is refused with NotImplementedError."""
+        ``search.BM25SearchTransform()``, ``VersionFilter(...)``); any other is refused with
+        NotImplementedError."""
         from mcpkit.compat.fastmcp.server.transforms import Transform
 
         if not isinstance(transform, Transform):
@@ -377,7 +383,7 @@ class FastMCP(MCPServer[Any]):
         version: str | int | None = None,
     ) -> None:
         tool_name = name or fn.__name__
-        self._one_version("tool", tool_name, version)
+        version = coerce_version(version)
         returns = resolved_hints(fn).get("return")
         structured = True if returns is str or _union_with_text(returns) else None
         if getattr(returns, "__name__", returns) in ("ToolResult", "fastmcp.tools.ToolResult"):
@@ -405,7 +411,13 @@ class FastMCP(MCPServer[Any]):
             tags=tags or None,
         )
         adapted = adapt(fn, Context, self._context, around=self._failures(tool_name))
-        entry = self.native.registration.add_tool(adapted, options)
+        entry = self._versions.add(
+            "tools",
+            tool_name,
+            version,
+            tags,
+            lambda: self.native.registration.add_tool(adapted, options),
+        )
         entry.__class__ = FastToolEntry
         if not (description or doc.description):
             entry.definition.pop("description", None)
@@ -453,21 +465,26 @@ class FastMCP(MCPServer[Any]):
         if callable(uri):
             raise TypeError("Use @mcp.resource('uri'), not @mcp.resource")
 
+        v = coerce_version(version)
+
         def decorator(fn: F) -> F:
-            self._one_version("resource", uri, version)
-            self.native.registration.add_resource(
-                adapt(fn, Context, self._context, around=_resource_value),
+            options = {
+                "name": name or fn.__name__,
+                "title": title,
+                "description": description,
+                "mime_type": mime_type or "text/plain",
+                "icons": icons,
+                "annotations": annotations,
+                "meta": _meta(meta, tags, v),
+                "tags": tags or None,
+            }
+            adapted = adapt(fn, Context, self._context, around=_resource_value)
+            self._versions.add(
+                "templates" if "{" in uri else "resources",
                 uri,
-                {
-                    "name": name or fn.__name__,
-                    "title": title,
-                    "description": description,
-                    "mime_type": mime_type or "text/plain",
-                    "icons": icons,
-                    "annotations": annotations,
-                    "meta": _meta(meta, tags, version),
-                    "tags": tags or None,
-                },
+                v,
+                tags,
+                lambda: self.native.registration.add_resource(adapted, uri, options),
             )
             return fn
 
@@ -490,19 +507,25 @@ class FastMCP(MCPServer[Any]):
     ) -> Any:
         """Register a prompt: ``@mcp.prompt``, ``@mcp.prompt("name")`` or with options."""
 
+        v = coerce_version(version)
+
         def register(fn: F, prompt_name: str | None) -> F:
-            self._one_version("prompt", prompt_name or fn.__name__, version)
             doc = parse_docstring(fn)
-            entry = self.native.registration.add_prompt(
-                adapt(fn, Context, self._context),
-                {
-                    "name": prompt_name,
-                    "title": title,
-                    "description": description or doc.description or "",
-                    "icons": icons,
-                    "meta": _meta(meta, tags, version),
-                    "tags": tags or None,
-                },
+            options = {
+                "name": prompt_name,
+                "title": title,
+                "description": description or doc.description or "",
+                "icons": icons,
+                "meta": _meta(meta, tags, v),
+                "tags": tags or None,
+            }
+            adapted = adapt(fn, Context, self._context)
+            entry = self._versions.add(
+                "prompts",
+                prompt_name or fn.__name__,
+                v,
+                tags,
+                lambda: self.native.registration.add_prompt(adapted, options),
             )
             if not (description or doc.description):
                 entry.definition.pop("description", None)

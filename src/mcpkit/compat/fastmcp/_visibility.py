@@ -5,8 +5,10 @@
 
 fastmcp matches a component when it meets every criterion given; mcpkit's rules name
 components or tags, so the criteria that map onto them are served (``names`` or ``tags``,
-narrowed by ``components`` for a session) and any other combination (``keys``,
-``version``, ``match_all``, ``only``, names with tags) raises NotImplementedError.
+narrowed by ``components`` for a session; ``version=`` with or without ``names`` and
+``components`` for everyone, :mod:`._versions`) and any other combination (``keys``,
+``match_all``, ``only``, names with tags, a session's ``version=``) raises
+NotImplementedError.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from mcpkit.compat.fastmcp._versions import VersionRule
     from mcpkit.server.app import Server
     from mcpkit.server.context import Context as NativeContext
 
-__all__ = ["reset", "session_rule", "set_global"]
+__all__ = ["reset", "session_rule", "set_global", "version_rule"]
 
 _KINDS = {"tool": "tools", "resource": "resources", "template": "templates", "prompt": "prompts"}
 #: The notifications fastmcp sends, in its order, when a session's visibility changes.
@@ -77,6 +80,32 @@ def set_global(
             found = True
         if not found:
             raise KeyError(f"no component {name!r} is registered")
+
+
+def version_rule(
+    on: bool,
+    names: Iterable[str] | None,
+    tags: Iterable[str] | None,
+    components: Iterable[str] | None,
+    version: Any,
+    rest: dict[str, Any],
+) -> VersionRule:
+    """``mcp.enable(version=...)`` (``on``) or ``mcp.disable(version=...)``: the versions
+    ``version`` matches of the components named (all when no names), of ``components``."""
+    from mcpkit.compat.fastmcp._versions import VersionRule
+    from mcpkit.compat.fastmcp.utilities.versions import VersionSpec
+
+    what = "enable" if on else "disable"
+    _unsupported(what, {**rest, "tags": tags})
+    if not isinstance(version, VersionSpec):
+        raise TypeError(f"{what}(version=...) takes a VersionSpec, not {type(version).__name__}")
+    kinds = _kinds(components)
+    return VersionRule(
+        on,
+        version,
+        None if names is None else frozenset(names),
+        None if kinds is None else frozenset(kinds),
+    )
 
 
 async def session_rule(

@@ -73,6 +73,7 @@ class ProviderHost:
         from mcpkit.server.app import Server
 
         self.providers: list[Provider] = []
+        self.versions = server._versions  # the server's version filters apply here too
         ref = self
 
         @contextlib.asynccontextmanager
@@ -105,8 +106,12 @@ class ProviderHost:
     # -- lists -------------------------------------------------------------------------------
 
     async def _listed(self, hook: str, field: str) -> list[JSONObject]:
-        items: list[JSONObject] = []
-        seen: set[str] = set()
+        """Every provider's components, one per name or URI: its highest version, listed
+        with all of them (``_meta.fastmcp.versions``), those the server's
+        ``VersionFilter`` passes (:func:`~mcpkit.compat.fastmcp._versions.listed`)."""
+        from mcpkit.compat.fastmcp._versions import listed
+
+        found_all: list[tuple[str, str | None, Any]] = []
         for provider in list(self.providers):
             try:
                 found = await getattr(provider, hook)()
@@ -115,11 +120,13 @@ class ProviderHost:
                 continue
             for component in found:
                 item = component.to_mcp()
-                key = item.get(field)
-                if key in seen:
-                    continue
-                seen.add(key)
-                items.append(item)
+                found_all.append((item.get(field), getattr(component, "version", None), item))
+        items: list[JSONObject] = []
+        for item, versions in listed(self.versions.filters, found_all):
+            if versions is not None:
+                meta = item.setdefault("_meta", {})
+                meta["fastmcp"] = {**meta.get("fastmcp", {}), "versions": versions}
+            items.append(item)
         return items
 
     async def list_tools(self, params: Any, rctx: Any) -> JSONObject:
@@ -136,17 +143,22 @@ class ProviderHost:
 
     # -- lookups -----------------------------------------------------------------------------
 
-    async def _find(self, hook: str, key: str) -> Any:
-        """The first provider's answer to ``hook(key, None)`` (a hook raising while it runs
-        is skipped, as fastmcp skips it)."""
+    async def _find(self, hook: str, key: str, params: Any = None) -> Any:
+        """The first provider's answer to ``hook(key, version)`` (a hook raising while it
+        runs is skipped, as fastmcp skips it); ``version`` is what the request's
+        ``_meta.fastmcp.version`` and the server's ``VersionFilter`` accept."""
+        from mcpkit.compat.fastmcp._versions import lookup_spec, passes
+
+        filters = self.versions.filters
+        spec = lookup_spec(filters, params)
         for provider in list(self.providers):
-            pending = getattr(provider, hook)(key, None)  # fastmcp's call: (name, version)
+            pending = getattr(provider, hook)(key, spec)  # fastmcp's call: (name, version)
             try:
                 found = await pending
             except Exception as exc:
                 logger.warning("Error during %s(%r) from provider %r: %s", hook, key, provider, exc)
                 continue
-            if found is not None:
+            if found is not None and passes(filters, getattr(found, "version", None)):
                 return found
         return None
 
@@ -154,7 +166,7 @@ class ProviderHost:
         name = params.get("name") if type(params) is dict else None
         if type(name) is not str:
             raise McpError(INVALID_PARAMS, "tools/call needs a tool name")
-        tool = await self._find("get_tool", name)
+        tool = await self._find("get_tool", name, params)
         if tool is None:
             return error_result(f"Unknown tool: {name!r}")
         result: JSONObject = await tool.answer(params, rctx)
@@ -164,7 +176,7 @@ class ProviderHost:
         name = params.get("name") if type(params) is dict else None
         if type(name) is not str:
             raise McpError(INVALID_PARAMS, "prompts/get needs a prompt name")
-        prompt = await self._find("get_prompt", name)
+        prompt = await self._find("get_prompt", name, params)
         if prompt is None:
             raise McpError(INVALID_PARAMS, f"Unknown prompt: {name!r}")
         result: JSONObject = await prompt.answer(params, rctx)
@@ -174,9 +186,9 @@ class ProviderHost:
         uri = params.get("uri") if type(params) is dict else None
         if type(uri) is not str:
             raise McpError(INVALID_PARAMS, "resources/read needs a uri")
-        found = await self._find("get_resource", uri)
+        found = await self._find("get_resource", uri, params)
         if found is None:
-            found = await self._find("get_resource_template", uri)
+            found = await self._find("get_resource_template", uri, params)
         if found is None:
             raise McpError(INVALID_PARAMS, f"Resource not found: {uri!r}", {"uri": uri})
         result: JSONObject = await found.answer(uri, rctx)

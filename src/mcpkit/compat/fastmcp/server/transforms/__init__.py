@@ -1,5 +1,6 @@
 """``fastmcp.server.transforms`` on mcpkit: :class:`PromptsAsTools` and
-:class:`ResourcesAsTools`, added with ``mcp.add_transform(...)``.
+:class:`ResourcesAsTools`, added with ``mcp.add_transform(...)``, and :class:`VersionFilter`
+(:mod:`.version_filter`).
 
 Each adds two tools answering what the server's own ``prompts/list`` and ``prompts/get``
 (``resources/list``, ``resources/templates/list`` and ``resources/read``) answer the same
@@ -24,7 +25,7 @@ from mcpkit.server.component_tools import _all, _ask
 if TYPE_CHECKING:
     from mcpkit.compat.fastmcp._server import FastMCP
 
-__all__ = ["PromptsAsTools", "ResourcesAsTools", "Transform"]
+__all__ = ["PromptsAsTools", "ResourcesAsTools", "Transform", "VersionFilter", "VersionSpec"]
 
 
 class Transform:
@@ -210,3 +211,8 @@ class ResourcesAsTools(Transform):
             "filled in.\n\nReturns the resource content as a string. Binary content is\n"
             "base64-encoded.",
         )
+
+
+# The version filter subclasses Transform above.
+from mcpkit.compat.fastmcp.server.transforms.version_filter import VersionFilter  # noqa: E402
+from mcpkit.compat.fastmcp.utilities.versions import VersionSpec  # noqa: E402
