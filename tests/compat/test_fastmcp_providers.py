@@ -26,6 +26,8 @@ def test_fastmcp_providers_served_like_fastmcp(tmp_path: Path) -> None:
         {"op": "call", "name": "object_tool", "args": {}},
         {"op": "call", "name": "whoami", "args": {}},
         {"op": "call", "name": "nope", "args": {}},
+        {"op": "call", "name": "secret", "args": {}},
+        {"op": "read", "uri": "note://hidden"},
         {"op": "read", "uri": "note://one"},
         {"op": "read", "uri": "note://two"},
         {"op": "read", "uri": "page://3"},
@@ -42,7 +44,8 @@ def test_fastmcp_providers_served_like_fastmcp(tmp_path: Path) -> None:
     assert_same(theirs, ours)
     listed = ours["ops"][0]
     # the server's own first, then the Tool object, then the providers' in their order;
-    # a name already served is not served again (greet, the LocalProvider's shout)
+    # a name already served is not served again (greet, the LocalProvider's shout); what
+    # the server's tag rule disables is neither listed nor served (secret, note://hidden)
     assert [t["name"] for t in listed["tools"]] == [
         "greet",
         "object_tool",
@@ -61,6 +64,8 @@ def test_fastmcp_providers_served_like_fastmcp(tmp_path: Path) -> None:
         "lifespan": {"db": "open"},
     }
     assert [log["data"]["msg"] for log in whoami["logs"]] == ["asked"]
+    assert ours["ops"][12]["result"]["content"][0]["text"] == "Unknown tool: 'secret'"
+    assert "Resource not found: 'note://hidden'" in ours["ops"][13]["error"]
 
 
 def _tool_file(name: str) -> str:

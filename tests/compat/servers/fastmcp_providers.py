@@ -79,10 +79,12 @@ class Live(Provider):
             Plain(name="plain", parameters={"type": "object"}, tags={"b", "a"}),
             Tool.from_function(shout, name="shout"),
             Plain(name="greet", description="shadowed", parameters={"type": "object"}),
+            Plain(name="secret", parameters={"type": "object"}, tags={"internal"}),
         ]
 
     async def _list_resources(self) -> list[Resource]:
         return [
+            Note(uri="note://hidden", name="hidden", text="no", tags={"internal"}),
             Note(uri="note://one", name="one", text="first note"),
             Note(uri="note://two", name="two", text="second", mime_type="text/markdown"),
         ]
@@ -150,6 +152,7 @@ def greet(name: str) -> str:
 
 
 mcp.add_provider(local)
+mcp.disable(tags={"internal"})
 mcp.add_tool(
     Plain(
         name="object_tool",

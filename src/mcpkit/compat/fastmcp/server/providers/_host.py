@@ -8,7 +8,8 @@ A name or URI nothing serves is answered by the host as fastmcp answers it
 (``Unknown tool: '<name>'``, ``Unknown prompt: '<name>'``, ``Resource not found:
 '<uri>'``). A provider failing while it lists is left out of the list, as fastmcp does; a
 ``get_*`` hook that cannot be called with fastmcp's arguments ``(name, version)`` fails
-the request.
+the request. The server's tag rules (``mcp.disable(tags=...)``) apply to the providers'
+components too.
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ class ProviderHost:
     def __init__(self, server: FastMCP) -> None:
         from mcpkit.server.app import Server
 
+        self.owner = server.native
         self.providers: list[Provider] = []
         self.versions = server._versions  # the server's version filters apply here too
         ref = self
@@ -103,6 +105,17 @@ class ProviderHost:
             for kind in ("tools", "prompts", "resources"):
                 self.native.notify_list_changed(kind)
 
+    def visible(self, component: Any) -> bool:
+        """Whether the server's tag rules (``mcp.disable(tags=...)``, ``enable``) let
+        ``component`` be served."""
+        control = self.owner._components
+        if control is None:
+            return True
+        tags = frozenset(component.tags)
+        if control.include is not None and not tags & control.include:
+            return False
+        return not tags & control.exclude
+
     # -- lists -------------------------------------------------------------------------------
 
     async def _listed(self, hook: str, field: str) -> list[JSONObject]:
@@ -119,6 +132,8 @@ class ProviderHost:
                 logger.warning("Error during %s from provider %r: %s", hook, provider, exc)
                 continue
             for component in found:
+                if not self.visible(component):
+                    continue
                 item = component.to_mcp()
                 found_all.append((item.get(field), getattr(component, "version", None), item))
         items: list[JSONObject] = []
@@ -158,7 +173,11 @@ class ProviderHost:
             except Exception as exc:
                 logger.warning("Error during %s(%r) from provider %r: %s", hook, key, provider, exc)
                 continue
-            if found is not None and passes(filters, getattr(found, "version", None)):
+            if (
+                found is not None
+                and passes(filters, getattr(found, "version", None))
+                and self.visible(found)
+            ):
                 return found
         return None
 
