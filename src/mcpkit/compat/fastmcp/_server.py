@@ -151,7 +151,8 @@ class FastMCP(MCPServer[Any]):
         :class:`~mcpkit.compat.fastmcp.server.providers.openapi.OpenAPIProvider`)."""
         from mcpkit.compat.fastmcp.server.providers.openapi.provider import from_openapi
 
-        return from_openapi(cls, openapi_spec, client, name, options)
+        server: FastMCP = from_openapi(cls, openapi_spec, client, name, options)
+        return server
 
     @classmethod
     def from_fastapi(cls, app: Any, name: str | None = None, **options: Any) -> FastMCP:
@@ -159,7 +160,8 @@ class FastMCP(MCPServer[Any]):
         :meth:`from_openapi`, and ``httpx_client_kwargs``)."""
         from mcpkit.compat.fastmcp.server.providers.openapi.provider import from_fastapi
 
-        return from_fastapi(cls, app, name, options)
+        server: FastMCP = from_fastapi(cls, app, name, options)
+        return server
 
     def _context(self, native: NativeContext) -> Context:
         return Context(native, self)

@@ -12,29 +12,6 @@ if TYPE_CHECKING:
 
 __all__ = ["get_access_token", "get_context", "get_http_headers"]
 
-#: Headers :func:`get_http_headers` leaves out unless asked: hop-by-hop and framing ones,
-#: credentials, the MCP session.
-_NOT_FORWARDED = frozenset(
-    {
-        "host",
-        "content-length",
-        "content-type",
-        "connection",
-        "transfer-encoding",
-        "upgrade",
-        "te",
-        "keep-alive",
-        "expect",
-        "accept",
-        "authorization",
-        "cookie",
-        "proxy-authenticate",
-        "proxy-authorization",
-        "proxy-connection",
-        "mcp-session-id",
-    }
-)
-
 
 def get_context() -> Context:
     """The :class:`Context` of the request being served (RuntimeError outside of one)."""
@@ -72,12 +49,8 @@ def get_access_token() -> Any:
 
 def get_http_headers(include_all: bool = False, include: set[str] | None = None) -> dict[str, str]:
     """The headers of the HTTP request being served (lower-case names; empty outside of
-    one), without those that should not be passed on (see ``_NOT_FORWARDED``) unless
-    ``include_all`` or named in ``include``."""
-    from mcpkit.http_request import current_http_request
+    one), without the hop-by-hop and framing ones, credentials and the MCP session id
+    unless ``include_all`` or named in ``include``."""
+    from mcpkit.compat.fastmcp.server.providers.openapi.request import forwarded_headers
 
-    request = current_http_request()
-    if request is None:
-        return {}
-    left_out = set() if include_all else _NOT_FORWARDED - {h.lower() for h in include or ()}
-    return {k: v for k, v in request.headers.items_all() if k not in left_out}
+    return forwarded_headers(include_all, include)

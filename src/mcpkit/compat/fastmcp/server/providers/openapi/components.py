@@ -1,9 +1,8 @@
 """The components an OpenAPI provider makes: tools, resources and resource templates
-that each send one operation's request (over HTTP, with the headers of the MCP request
-being served that are fit to pass on, ``get_http_headers()``, where the request has none of
-that name). A ``mcp_component_fn`` may change their
-``name``, ``description``, ``tags``, ``meta``, ``title``, schemas or MIME type before they
-are served."""
+that each send one operation's request (over HTTP with the headers of the MCP request being
+served that are fit to pass on, as ``get_http_headers()`` gives them, where the request has
+none of that name). A ``mcp_component_fn`` may change their ``name``, ``description``,
+``tags``, ``meta``, ``title``, schemas or MIME type before they are served."""
 
 from __future__ import annotations
 
@@ -12,10 +11,10 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from mcpkit.compat._adapt import compact_json_text
-from mcpkit.compat.fastmcp.server.dependencies import get_http_headers
 from mcpkit.compat.fastmcp.server.providers.openapi.request import (
     actionable,
     build_request,
+    forwarded_headers,
     missing_path_arguments,
     send,
 )
@@ -65,7 +64,7 @@ class OpenAPIComponent:
             raise _Invalid(f"Missing required arguments: {', '.join(missing)}")
         try:
             request = build_request(self._client, self._route, arguments)
-            for key, value in get_http_headers().items():  # the MCP request's, over HTTP
+            for key, value in forwarded_headers().items():  # the MCP request's, over HTTP
                 if key not in request.headers:
                     request.headers[key] = value
         except Exception as exc:

@@ -9,7 +9,7 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from mcpkit.compat.fastmcp._mount import default_title
 from mcpkit.compat.fastmcp.schemas import dereferenced
@@ -35,9 +35,6 @@ from mcpkit.compat.fastmcp.utilities.openapi import (
 from mcpkit.server.resources import ResourceNotFound
 from mcpkit.server.tool_options import ToolOptions
 from mcpkit.server.tools import ToolEntry
-
-if TYPE_CHECKING:
-    from mcpkit.compat.fastmcp._server import FastMCP
 
 __all__ = ["OpenAPIProvider"]
 
@@ -260,7 +257,7 @@ class OpenAPIProvider:
 
     # -- serving --------------------------------------------------------------------------
 
-    def install(self, server: FastMCP) -> None:
+    def install(self, server: Any) -> None:
         """Serve the components from ``server`` (its own come first in the lists)."""
         registration = server.native.registration
         mask = bool(getattr(server, "_mask", False))
@@ -358,8 +355,8 @@ _PROVIDER_OPTIONS = (
 
 
 def from_openapi(
-    cls: type[FastMCP], spec: dict[str, Any], client: Any, name: str, options: dict[str, Any]
-) -> FastMCP:
+    cls: Any, spec: dict[str, Any], client: Any, name: str, options: dict[str, Any]
+) -> Any:
     """``FastMCP.from_openapi``: a server named ``name`` serving the document."""
     chosen = {k: options.pop(k) for k in _PROVIDER_OPTIONS if k in options}
     provider = OpenAPIProvider(spec, client, **chosen)
@@ -368,9 +365,7 @@ def from_openapi(
     return server
 
 
-def from_fastapi(
-    cls: type[FastMCP], app: Any, name: str | None, options: dict[str, Any]
-) -> FastMCP:
+def from_fastapi(cls: Any, app: Any, name: str | None, options: dict[str, Any]) -> Any:
     """``FastMCP.from_fastapi``: the app called in process (an ASGI transport, base URL
     ``http://fastapi``), the server named after the app's title unless ``name``."""
     client_module = _client_module()

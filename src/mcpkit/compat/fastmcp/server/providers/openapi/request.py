@@ -15,7 +15,14 @@ from urllib.parse import quote, unquote
 if TYPE_CHECKING:
     from mcpkit.compat.fastmcp.utilities.openapi import HTTPRoute
 
-__all__ = ["HTTPError", "actionable", "build_request", "missing_path_arguments", "send"]
+__all__ = [
+    "HTTPError",
+    "actionable",
+    "build_request",
+    "forwarded_headers",
+    "missing_path_arguments",
+    "send",
+]
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _DELIMITERS = {"form": ",", "spaceDelimited": " ", "pipeDelimited": "|"}
@@ -28,6 +35,43 @@ _PHRASES = {
     416: "Range Not Satisfiable",
     422: "Unprocessable Content",
 }
+
+
+#: Headers of the MCP request not passed on unless asked: hop-by-hop and framing ones,
+#: credentials, the MCP session.
+NOT_FORWARDED = frozenset(
+    {
+        "host",
+        "content-length",
+        "content-type",
+        "connection",
+        "transfer-encoding",
+        "upgrade",
+        "te",
+        "keep-alive",
+        "expect",
+        "accept",
+        "authorization",
+        "cookie",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "proxy-connection",
+        "mcp-session-id",
+    }
+)
+
+
+def forwarded_headers(include_all: bool = False, include: set[str] | None = None) -> dict[str, str]:
+    """The headers of the HTTP request being served (lower-case names; empty outside of
+    one), without :data:`NOT_FORWARDED` unless ``include_all`` or named in ``include``:
+    fastmcp's ``get_http_headers()``."""
+    from mcpkit.http_request import current_http_request
+
+    request = current_http_request()
+    if request is None:
+        return {}
+    left_out = set() if include_all else NOT_FORWARDED - {h.lower() for h in include or ()}
+    return {k: v for k, v in request.headers.items_all() if k not in left_out}
 
 
 class HTTPError(Exception):
