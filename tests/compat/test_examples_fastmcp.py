@@ -322,6 +322,9 @@ def test_fastmcp_example_runs_unchanged(name: str, tmp_path: Path) -> None:
 #: Client in memory sees). Run as scripts on both; what they print must be equal. Each
 #: with a line it must print.
 PRINTING = {
+    "versioning_versioned_components.py": "calculate(5, 3, 2) v2.0  -> 10",
+    "versioning_version_filters.py": "API v3: process('Hello') -> 'HELLO'",
+    "versioning_client_version_selection.py": "ToolError: Unknown tool: 'charge'",
     "tags_example.py": "Tools (",
     "in_memory_proxy_example.py": "Result from proxied 'echo' call: 'Original server echoes:",
 }
