@@ -193,3 +193,32 @@ async def test_proxy_classes_under_both_paths() -> None:
         new.FastMCPProxy(client_factory=lambda: upstream)
     with pytest.raises(TypeError, match="not both"):
         new.FastMCPProxy()
+
+
+async def test_auth_and_connection_failures(tmp_path: Path) -> None:
+    """A token goes as ``Authorization: Bearer``, the browser flow and auth on a transport
+    without HTTP are refused; a server that ends before answering is fastmcp's "Connection
+    closed" error and one that cannot be reached a RuntimeError naming the failed
+    connection, as fastmcp reports them."""
+    from mcpkit.compat.fastmcp import FastMCP
+    from mcpkit.compat.fastmcp.client import Client
+
+    client = Client("http://127.0.0.1:1/mcp", auth="secret-token")
+    assert client.transport.client_options()["headers"] == {"Authorization": "Bearer secret-token"}
+    with pytest.raises(NotImplementedError, match="OAuthClientAuth"):
+        Client("http://127.0.0.1:1/mcp", auth="oauth")
+    with pytest.raises(ValueError, match="does not support auth"):
+        Client(FastMCP("s"), auth="secret-token")
+    with pytest.raises(ValueError, match="only supported for HTTP"):
+        Client(FastMCP("s"), verify=False)
+    from mcpkit.compat.mcp.shared.exceptions import McpError
+
+    script = tmp_path / "quits.py"
+    script.write_text("import sys\nsys.exit(0)\n")
+    with pytest.raises(McpError, match="Connection closed") as closed:
+        async with Client(script):
+            pass
+    assert closed.value.error.code == -32000  # fastmcp's CONNECTION_CLOSED
+    with pytest.raises(RuntimeError, match="Client failed to connect"):
+        async with Client("http://127.0.0.1:1/mcp"):
+            pass

@@ -23,8 +23,9 @@ from mcpkit.compat.fastmcp.client.data import hydrate, schema_to_type
 from mcpkit.compat.fastmcp.client.transports import ClientTransport, infer_transport
 from mcpkit.compat.fastmcp.exceptions import ToolError
 from mcpkit.compat.mcp.shared.exceptions import McpError
+from mcpkit.errors import ConnectionClosed
 from mcpkit.errors import McpError as NativeMcpError
-from mcpkit.jsonrpc import INTERNAL_ERROR
+from mcpkit.jsonrpc import CONNECTION_CLOSED, INTERNAL_ERROR
 
 __all__ = ["CallToolResult", "Client"]
 
@@ -121,8 +122,10 @@ class Client:
     ) -> None:
         self.name = name or self.generate_name()
         self.transport: ClientTransport = infer_transport(transport)
-        if auth is not None and hasattr(self.transport, "auth"):
-            self.transport.auth = auth
+        if auth is not None:
+            self.transport._set_auth(auth)
+        if verify is not None and not hasattr(self.transport, "url"):
+            raise ValueError("The 'verify' parameter is only supported for HTTP transports.")
         self.mode = mode
         self._roots = roots
         self._log_handler = log_handler or default_log_handler
@@ -190,7 +193,15 @@ class Client:
                 await self._native.connect()
             except NativeMcpError as exc:
                 self._native = None
+                if isinstance(exc.data, dict) and "exception" in exc.data:  # unreachable
+                    raise RuntimeError(f"Client failed to connect: {exc.message}") from exc
                 raise _mcp_error(exc) from exc
+            except ConnectionClosed as exc:  # the server went away before answering
+                self._native = None
+                raise McpError(code=CONNECTION_CLOSED, message="Connection closed") from exc
+            except Exception as exc:  # as fastmcp reports a failed connection
+                self._native = None
+                raise RuntimeError(f"Client failed to connect: {exc}") from exc
             except BaseException:
                 self._native = None
                 raise
@@ -292,6 +303,13 @@ class Client:
                 "Filter incoming log messages by level in your log_handler instead."
             )
         await self._run(self.native.set_logging_level(level))
+
+    async def cancel(self, request_id: str | int, reason: str | None = None) -> None:
+        """Tell the server to cancel request ``request_id``."""
+        params: dict[str, Any] = {"requestId": request_id}
+        if reason is not None:
+            params["reason"] = reason
+        await self.native.session.notify("notifications/cancelled", params)
 
     async def send_roots_list_changed(self) -> None:
         """Tell the server the roots changed."""

@@ -42,6 +42,11 @@ class ClientTransport:
         """The HTTP session id (none is kept here)."""
         return None
 
+    def _set_auth(self, auth: Any) -> None:
+        """Authorization for the connection: HTTP transports only, as fastmcp's."""
+        if auth is not None:
+            raise ValueError("This transport does not support auth")
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__}({self.target()!r})>"
 
@@ -127,6 +132,18 @@ class StreamableHttpTransport(ClientTransport):
     ) -> None:
         self.url = str(url)
         self.headers = dict(headers or {})
+        self.auth: Any = None
+
+        self._set_auth(auth)
+
+    def _set_auth(self, auth: Any) -> None:
+        """A token (sent as ``Authorization: Bearer``) or an ``httpx.Auth``; fastmcp's
+        browser flow (``"oauth"``) is not provided."""
+        if auth == "oauth":
+            raise NotImplementedError(
+                "fastmcp's browser OAuth flow (auth='oauth') is not provided: pass an "
+                "httpx.Auth, such as mcpkit.auth.OAuthClientAuth(server_url, ...)"
+            )
         self.auth = auth
 
     def target(self) -> Any:
