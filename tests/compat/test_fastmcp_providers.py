@@ -4,6 +4,7 @@ what a ``FileSystemProvider`` finds and finds again."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,11 @@ def test_fastmcp_providers_served_like_fastmcp(tmp_path: Path) -> None:
         {"op": "get", "name": "ask", "args": {"topic": "tea"}},
         {"op": "get", "name": "hello", "args": {"name": "Ada"}},
         {"op": "get", "name": "nope", "args": {}},
+        {"op": "read", "uri": "text://hello"},
+        {"op": "read", "uri": "bin://data"},
+        {"op": "read", "uri": "file:///self"},
+        {"op": "read", "uri": "file:///gone"},
+        {"op": "read", "uri": "dir://servers"},
         {"op": "list"},
     ]
     theirs, ours = both("fastmcp", SERVERS / "fastmcp_providers.py", script, tmp_path)
@@ -66,6 +72,12 @@ def test_fastmcp_providers_served_like_fastmcp(tmp_path: Path) -> None:
     assert [log["data"]["msg"] for log in whoami["logs"]] == ["asked"]
     assert ours["ops"][12]["result"]["content"][0]["text"] == "Unknown tool: 'secret'"
     assert "Resource not found: 'note://hidden'" in ours["ops"][13]["error"]
+    reads = {op["uri"]: op for op in ours["ops"] if op["op"] == "read"}
+    assert reads["text://hello"]["result"]["contents"][0]["text"] == "Hello"
+    assert reads["bin://data"]["result"]["contents"][0]["blob"] == "AAE="
+    assert "Error reading file " in reads["file:///gone"]["error"]
+    listing = json.loads(reads["dir://servers"]["result"]["contents"][0]["text"])
+    assert listing == {"files": ["fastmcp_providers.py"]}
 
 
 def _tool_file(name: str) -> str:

@@ -9,12 +9,20 @@ import os
 os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
 
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastmcp import Context, FastMCP
 from fastmcp.exceptions import ToolError
 from fastmcp.prompts import Prompt
-from fastmcp.resources import Resource, ResourceTemplate
+from fastmcp.resources import (
+    BinaryResource,
+    DirectoryResource,
+    FileResource,
+    Resource,
+    ResourceTemplate,
+    TextResource,
+)
 from fastmcp.server.providers import LocalProvider, Provider
 from fastmcp.tools import Tool, ToolResult
 
@@ -153,6 +161,15 @@ def greet(name: str) -> str:
 
 mcp.add_provider(local)
 mcp.disable(tags={"internal"})
+
+HERE = Path(__file__).resolve().parent
+mcp.add_resource(TextResource(uri="text://hello", name="hello", text="Hello", tags={"t"}))
+mcp.add_resource(BinaryResource(uri="bin://data", name="data", data=b"\x00\x01"))
+mcp.add_resource(FileResource(uri="file:///self", name="self", path=HERE / "lowlevel_v1.py"))
+mcp.add_resource(FileResource(uri="file:///gone", name="gone", path=HERE / "no-such-file.txt"))
+mcp.add_resource(
+    DirectoryResource(uri="dir://servers", name="servers", path=HERE, pattern="fastmcp_p*.py")
+)
 mcp.add_tool(
     Plain(
         name="object_tool",

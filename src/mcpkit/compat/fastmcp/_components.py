@@ -252,6 +252,10 @@ _TOOL_OPTIONS = (
 
 
 def _read_failure(uri: str, exc: Exception) -> McpError:
+    from mcpkit.compat.mcp.server.mcpserver.exceptions import MCPServerError
+
+    if isinstance(exc, MCPServerError):  # fastmcp's own errors are sent as they are
+        return McpError(INTERNAL_ERROR, str(exc))
     return McpError(INTERNAL_ERROR, f"Error reading resource {uri!r}: {exc}")
 
 

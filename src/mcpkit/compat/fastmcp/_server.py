@@ -281,6 +281,21 @@ class FastMCP(MCPServer[Any]):
 
         host_of(self).add(provider)
 
+    def add_resource(self, resource: Any) -> Any:
+        """Serve a ``fastmcp.resources.Resource`` object (``TextResource``,
+        ``FileResource``, ...) or a function marked by the standalone ``@resource``."""
+        from mcpkit.compat.fastmcp._components import component_of
+
+        found = component_of(resource)
+        if found is None:
+            raise TypeError(f"add_resource() takes a Resource, not {type(resource).__name__}")
+        self._local_provider()._register(found)
+        return found
+
+    def add_template(self, template: Any) -> Any:
+        """Serve a ``fastmcp.resources.ResourceTemplate`` object."""
+        return self._local_provider().add_template(template)
+
     def _local_provider(self) -> Any:
         """The provider serving component objects given to ``add_tool``/``add_prompt``."""
         local = self.__dict__.get("_objects")

@@ -1,6 +1,6 @@
 """``fastmcp.resources`` on mcpkit: :class:`Resource` and :class:`ResourceTemplate` (the
-objects a provider serves; ``from_function``), and the standalone :func:`resource`
-decorator."""
+objects a provider serves; ``from_function``), the ready-made ones (:mod:`.types`), and
+the standalone :func:`resource` decorator."""
 
 from __future__ import annotations
 
@@ -14,12 +14,22 @@ from mcpkit.compat.fastmcp._components import (
     ResourceTemplate,
     marked,
 )
+from mcpkit.compat.fastmcp.resources.types import (
+    BinaryResource,
+    DirectoryResource,
+    FileResource,
+    TextResource,
+)
 
 __all__ = [
+    "BinaryResource",
+    "DirectoryResource",
+    "FileResource",
     "FunctionResource",
     "FunctionResourceTemplate",
     "Resource",
     "ResourceTemplate",
+    "TextResource",
     "resource",
 ]
 
