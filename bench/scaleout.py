@@ -1,7 +1,7 @@
 """What sharing costs: 3 replicas behind nginx on Redis vs 1 process with the memory store.
 
 Usage: python bench/scaleout.py [--calls N] [--clients K] [--tasks T] [--listeners L]
-                                [--rounds R] [--smoke]
+                                [--rounds R] [--smoke] [--fanout-only]
 
 Three workloads, in both eras of mcpkit's Client where they have two, against:
 
@@ -17,8 +17,10 @@ Three workloads, in both eras of mcpkit's Client where they have two, against:
    other, each polled to its end and its result fetched;
 3. listen fan-out: ``--listeners`` 2026-07-28 ``subscriptions/listen`` streams (spread over
    the replicas by nginx), one tool list change made on one replica: how long each stream
-   takes to deliver ``notifications/tools/list_changed`` (median and last). The streams are
-   read straight off their sockets (:class:`Listener`), every frame parsed and checked.
+   takes to deliver ``notifications/tools/list_changed`` (median and last), and the server
+   CPU from the change to the last delivery per listener (the scheduler's nanosecond counts).
+   The streams are read straight off their sockets (:class:`Listener`), every frame parsed and
+   checked. ``--fanout-only`` runs this workload alone.
 
 Server CPU per call is utime + stime of the mcpkit processes over the measurement, divided by
 the calls (all replicas together), the redis-server's beside it. Every configuration runs
