@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine, Generator
-from typing import Any, Generic, TypeVar
+from contextvars import Context
+from typing import Any, Generic, Self, TypeVar
 
 __all__ = ["Handoff", "Resume", "resume"]
 
@@ -24,17 +25,95 @@ T = TypeVar("T")
 
 
 class Handoff(asyncio.Future[T]):
-    """A future whose producer, having settled it on the loop thread, calls :attr:`then`
-    (when set) with it at once: a coroutine started outside any task and waiting on it is
-    then continued in place (no task, no loop turn for its wake-up). Whoever sets
-    :attr:`then` drives the waiting coroutine; setting it back to None before the future
-    is settled hands the coroutine to a task instead (:func:`resume`).
+    """A future its producer settles on the loop thread with :meth:`settle`, which then
+    continues what waits on it at once, with no loop turn for the wake-up:
+
+    - :attr:`then`, when set: a coroutine started outside any task and waiting on the
+      future is continued in place (no task at all). Whoever sets :attr:`then` drives
+      the waiting coroutine; setting it back to None before the future is settled hands
+      the coroutine to a task instead (:func:`resume`);
+    - else the first callback added (the wake-up of the task awaiting the future) runs
+      right there, in its context, instead of being scheduled for the next loop turn
+      (other callbacks are scheduled as usual).
 
     The worker pool of sync handlers (:mod:`mcpkit.server.offload`) settles its results
     with these; the session engine continues a request served inline this way."""
 
     #: Called with the future right after it is settled (set on the loop thread).
     then: Callable[[asyncio.Future[T]], None] | None = None
+    #: The first callback added and its context, kept out of the future's own list.
+    _waiter: tuple[Callable[[Any], object], Context | None] | None = None
+
+    def add_done_callback(
+        self, fn: Callable[[Self], object], /, *, context: Context | None = None
+    ) -> None:
+        """:meth:`asyncio.Future.add_done_callback`; the first one is kept apart, to run
+        in place when :meth:`settle` settles the future."""
+        if self._waiter is None and not self.done():
+            self._waiter = (fn, context)
+        else:
+            super().add_done_callback(fn, context=context)
+
+    def remove_done_callback(self, fn: Callable[[Self], object], /) -> int:
+        """:meth:`asyncio.Future.remove_done_callback`."""
+        removed = super().remove_done_callback(fn)
+        waiter = self._waiter
+        if waiter is not None and waiter[0] == fn:
+            self._waiter = None
+            removed += 1
+        return removed
+
+    def settle(self, ok: bool, value: Any) -> None:
+        """Loop thread: set the result (``ok``) or the exception ``value``, then continue
+        what waits (:attr:`then`, else the first callback) in place."""
+        if ok:
+            asyncio.Future.set_result(self, value)
+        else:
+            asyncio.Future.set_exception(self, value)
+        self._continue()
+
+    def set_result(self, result: T, /) -> None:
+        """:meth:`asyncio.Future.set_result` (what waits is woken on the next loop turn)."""
+        super().set_result(result)
+        self._schedule_waiter()
+
+    def set_exception(self, exception: type | BaseException, /) -> None:
+        """:meth:`asyncio.Future.set_exception` (what waits is woken on the next loop turn)."""
+        super().set_exception(exception)
+        self._schedule_waiter()
+
+    def cancel(self, msg: Any | None = None) -> bool:
+        """:meth:`asyncio.Future.cancel`; a :attr:`then` is called at once (it sees the
+        cancellation), the first callback on the next loop turn as the others."""
+        if not super().cancel(msg):
+            return False
+        self._schedule_waiter()
+        then = self.then
+        if then is not None:
+            self.then = None
+            then(self)
+        return True
+
+    def _continue(self) -> None:
+        then = self.then
+        if then is not None:
+            self.then = None
+            then(self)
+            return
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            fn, context = waiter
+            if context is None:
+                fn(self)
+            else:
+                context.run(fn, self)
+
+    def _schedule_waiter(self) -> None:
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            self.get_loop().call_soon(waiter[0], self, context=waiter[1])
 
 
 class Resume(Generic[T]):

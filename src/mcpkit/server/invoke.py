@@ -19,12 +19,13 @@ import contextvars
 import dis
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+from mcpkit.eager import Handoff
 from mcpkit.server.offload import Offloader, WorkerPool
 
-__all__ = ["UserFunction", "is_async_callable", "never_suspends"]
+__all__ = ["PLAIN_TYPES", "UserFunction", "awaited", "is_async_callable", "never_suspends"]
 
 #: The instructions a coroutine suspends at (``await``, ``async with``, ``async for``).
 _SUSPENDING: Final = frozenset(
@@ -34,7 +35,7 @@ _SUSPENDING: Final = frozenset(
 
 #: Types of the values sync functions usually return, none of them awaitable (the check
 #: for one is skipped).
-_PLAIN: Final = frozenset({str, dict, list, int, float, bool, type(None), bytes, tuple})
+PLAIN_TYPES: Final = frozenset({str, dict, list, int, float, bool, type(None), bytes, tuple})
 
 
 def is_async_callable(fn: Callable[..., Any]) -> bool:
@@ -74,17 +75,34 @@ class UserFunction:
             return await self.fn(*args, **kwargs)
         executor = workers.executor
         # Run in a copy of the current context (what run_sync does, one call less).
-        call = functools.partial(contextvars.copy_context().run, self.fn, *args, **kwargs)
+        run = contextvars.copy_context().run
         if type(executor) is Offloader:
-            value = await executor.start(call)
-        else:
-            value = await asyncio.get_running_loop().run_in_executor(executor, call)
-        if type(value) not in _PLAIN and inspect.isawaitable(value):
-            if asyncio.current_task() is None:
-                # Continued in place by the pool's Handoff (a request served inline): what
-                # the function handed back runs in a task, as an awaited coroutine may
-                # expect (asyncio.timeout, cancel scopes).
-                value = await asyncio.ensure_future(value)
+            if args:
+                run = functools.partial(run, self.fn, *args, **kwargs)
+                value = await executor.start_call(run, None, None)
             else:
-                value = await value
+                value = await executor.start_call(run, self.fn, kwargs)
+        else:
+            call = functools.partial(run, self.fn, *args, **kwargs)
+            value = await asyncio.get_running_loop().run_in_executor(executor, call)
+        if type(value) not in PLAIN_TYPES and inspect.isawaitable(value):
+            value = await awaited(value)
         return value
+
+    def start(self, workers: WorkerPool, kwargs: dict[str, Any]) -> Handoff[Any]:
+        """Loop thread, for a sync function: start ``fn(**kwargs)`` in ``workers`` (in a
+        copy of the current context); the Handoff its outcome settles. What it hands
+        back may be awaitable (unless of :data:`PLAIN_TYPES`): :func:`awaited` awaits it."""
+        executor = workers._executor
+        if executor is None:
+            executor = workers.executor
+        return executor.start_call(contextvars.copy_context().run, self.fn, kwargs)
+
+
+async def awaited(value: Awaitable[Any]) -> Any:
+    """What a sync function handed back as an awaitable, awaited: in a task when the
+    caller runs with none (continued in place by the pool's Handoff, a request served
+    inline), as an awaited coroutine may expect (asyncio.timeout, cancel scopes)."""
+    if asyncio.current_task() is None:
+        return await asyncio.ensure_future(value)
+    return await value

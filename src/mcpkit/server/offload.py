@@ -23,12 +23,14 @@ import contextvars
 import functools
 import itertools
 import logging
+import os
 import queue
+import sys
 import threading
 import weakref
 from collections.abc import Callable
 from concurrent.futures import Executor
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from mcpkit.eager import Handoff
 
@@ -42,14 +44,44 @@ _names = itertools.count()
 
 
 class _Mailbox:
-    """Results travelling from worker threads back to one event loop."""
+    """Results travelling from worker threads back to one event loop.
 
-    __slots__ = ("__weakref__", "items", "loop", "scheduled")
+    The loop is woken through a descriptor of the mailbox's own (an ``eventfd``, else a
+    pipe) that the loop watches with ``add_reader``: one write from the worker, one read
+    and the drain on the loop, with no callback handle made per wake-up and no read that
+    ends in an exception (the loop's own self-pipe reads until one). A loop without
+    ``add_reader`` is woken with ``call_soon_threadsafe``."""
+
+    __slots__ = ("__weakref__", "_rfd", "_wfd", "items", "loop", "scheduled")
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
+        #: The loop, held weakly: the pool keeps its mailboxes by loop in a weak mapping,
+        #: so a mailbox must not keep its loop (and its descriptor) alive.
+        self.loop = weakref.ref(loop)
         self.items: collections.deque[tuple[Handoff[Any], bool, Any]] = collections.deque()
         self.scheduled = False
+        self._rfd = self._wfd = -1
+        self._watch(loop)
+
+    def _watch(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Loop thread: open the wake-up descriptor and watch it (when the loop can)."""
+        eventfd = getattr(os, "eventfd", None)
+        if eventfd is not None:
+            rfd = wfd = eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+            fds: tuple[int, ...] = (rfd,)
+        else:
+            rfd, wfd = os.pipe()
+            os.set_blocking(rfd, False)
+            os.set_blocking(wfd, False)
+            fds = (rfd, wfd)
+        try:
+            loop.add_reader(rfd, self._woken)
+        except (NotImplementedError, AttributeError):  # e.g. the proactor loop on Windows
+            for fd in fds:
+                os.close(fd)
+            return
+        self._rfd, self._wfd = rfd, wfd
+        weakref.finalize(self, _close, fds)
 
     def post(self, fut: Handoff[Any], ok: bool, value: Any) -> None:
         """Worker thread: queue one outcome, waking the loop only if no wake-up is pending."""
@@ -63,35 +95,58 @@ class _Mailbox:
         """Worker thread: have the loop drain the mailbox (an item was just queued and no
         drain is due)."""
         self.scheduled = True
+        loop = self.loop()
+        if loop is None or loop.is_closed():  # nobody is waiting any more
+            self.items.clear()
+            return
+        wfd = self._wfd
+        if wfd >= 0:
+            try:
+                os.write(wfd, _ONE)
+            except BlockingIOError:  # a pipe full of wake-ups: the loop is woken already
+                pass
+            except OSError:  # closed with its loop
+                self.items.clear()
+            return
         try:
-            self.loop.call_soon_threadsafe(self.deliver)
+            loop.call_soon_threadsafe(self.deliver)
         except RuntimeError:  # the loop is closed: nobody is waiting any more
             self.items.clear()
 
+    def _woken(self) -> None:
+        """Loop thread: the wake-up descriptor is readable: empty it, then drain."""
+        with contextlib.suppress(OSError):  # nothing to read after all (spurious)
+            os.read(self._rfd, 4096)
+        self.deliver()
+
     def deliver(self) -> None:
-        """Loop thread: settle every queued future (and continue what waits on it in
-        place: :class:`~mcpkit.eager.Handoff`)."""
+        """Loop thread: settle every queued future and continue what waits on it in place
+        (:meth:`~mcpkit.eager.Handoff.settle`: no loop turn for the wake-up)."""
         self.scheduled = False
         items = self.items
         while items:
             fut, ok, value = items.popleft()
             if fut.done():  # the awaiting task was cancelled meanwhile
                 continue
-            if ok:
-                fut.set_result(value)
-            else:
-                fut.set_exception(value)
-            then = fut.then
-            if then is not None:
-                fut.then = None
-                try:
-                    then(fut)
-                except Exception:  # its driver answers every error itself: a bug if here
-                    logger.exception("Continuing after a sync call failed")
+            try:
+                fut.settle(ok, value)
+            except Exception:  # what waits answers every error itself: a bug if here
+                logger.exception("Continuing after a sync call failed")
 
 
-# A work item: (callable, asyncio future + its mailbox) or (callable, concurrent future, None).
-_Item = tuple[Callable[[], Any], Any, "_Mailbox | None"]
+#: What a worker writes to wake the loop (an ``eventfd`` adds it to its counter).
+_ONE: Final = (1).to_bytes(8, sys.byteorder)
+
+
+def _close(fds: tuple[int, ...]) -> None:
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+# A work item: (run, fn or None, kwargs, asyncio future, its mailbox): ``run(fn, **kwargs)``
+# (``run()`` without ``fn``) for the loop, or (callable, None, None, concurrent future, None).
+_Item = tuple[Callable[..., Any], Any, "dict[str, Any] | None", Any, "_Mailbox | None"]
 
 
 class Offloader(Executor):
@@ -99,8 +154,6 @@ class Offloader(Executor):
 
     def __init__(self, max_workers: int | None = None, thread_name_prefix: str = "") -> None:
         if max_workers is None:
-            import os
-
             max_workers = min(32, (os.cpu_count() or 1) + 4)
         if max_workers <= 0:
             raise ValueError("max_workers must be greater than 0")
@@ -133,13 +186,20 @@ class Offloader(Executor):
         """Run ``fn()`` in a worker thread; a future of the running loop for its outcome
         (a :class:`~mcpkit.eager.Handoff`: its ``then`` is called once it is settled).
         Call from the loop thread."""
+        return self.start_call(fn, None, None)
+
+    def start_call(
+        self, run: Callable[..., T], fn: Any, kwargs: dict[str, Any] | None
+    ) -> Handoff[T]:
+        """:meth:`start` for ``run(fn, **kwargs)`` (with ``fn`` None: ``run()``), with no
+        closure or partial made for it: ``run`` is usually a context's ``run``."""
         if self._shutdown:
             raise RuntimeError("cannot schedule new work after shutdown")
         loop = asyncio.get_running_loop()
         fut: Handoff[T] = Handoff(loop=loop)
         last = self._last
         box = last[1] if last is not None and last[0] is loop else self._mailbox(loop)
-        self._queue.put((fn, fut, box))
+        self._queue.put((run, fn, kwargs, fut, box))
         # _wake_or_spawn, inline (this runs for every call of a sync function)
         idle = self._idle
         if idle:
@@ -162,7 +222,7 @@ class Offloader(Executor):
             raise RuntimeError("cannot schedule new work after shutdown")
         cf: concurrent.futures.Future[T] = concurrent.futures.Future()
         call = (lambda: fn(*args, **kwargs)) if (args or kwargs) else fn
-        self._queue.put((call, cf, None))
+        self._queue.put((call, None, None, cf, None))
         self._wake_or_spawn()
         return cf
 
@@ -215,18 +275,18 @@ class Offloader(Executor):
             item = get()
             if item is None:
                 return
-            fn, fut, box = item
+            run, fn, kwargs, fut, box = item
             if box is None:
                 if fut.set_running_or_notify_cancel():
                     try:
-                        result = fn()
+                        result = run()
                     except BaseException as exc:
                         fut.set_exception(exc)
                     else:
                         fut.set_result(result)
             else:
                 try:
-                    outcome = (fut, True, fn())
+                    outcome = (fut, True, run() if fn is None else run(fn, **kwargs))  # type: ignore[arg-type]
                 except BaseException as exc:
                     outcome = (fut, False, exc)
                 # box.post, inline
@@ -234,27 +294,22 @@ class Offloader(Executor):
                 if not box.scheduled:
                     box.wake()
                 del outcome
-            del item, fn, fut, box
+            del item, run, fn, kwargs, fut, box
             idle.append(None)
 
 
 def _cancel(item: _Item) -> None:
-    _fn, fut, box = item
+    fut, box = item[3], item[4]
     if box is None:
         fut.cancel()
     else:
         with contextlib.suppress(RuntimeError):
-            box.loop.call_soon_threadsafe(_cancel_handoff, fut)
+            fut.get_loop().call_soon_threadsafe(_cancel_handoff, fut)
 
 
 def _cancel_handoff(fut: Handoff[Any]) -> None:
-    """Loop thread: cancel ``fut`` and continue what waits on it (it sees the cancellation)."""
-    if not fut.cancel():
-        return
-    then = fut.then
-    if then is not None:
-        fut.then = None
-        then(fut)
+    """Loop thread: cancel ``fut`` (what waits on it sees the cancellation)."""
+    fut.cancel()
 
 
 async def run_sync(executor: Executor, fn: Callable[[], T]) -> T:
@@ -274,8 +329,6 @@ class WorkerPool:
 
     def __init__(self, max_workers: int | None = None, thread_name_prefix: str = "") -> None:
         if max_workers is None:
-            import os
-
             max_workers = min(32, (os.cpu_count() or 1) + 4)
         self.max_workers = max_workers
         self.thread_name_prefix = thread_name_prefix

@@ -35,7 +35,7 @@ from mcpkit.server.content import (
 )
 from mcpkit.server.dependencies import with_dependencies
 from mcpkit.server.errors import ClientCapabilityError, ToolError
-from mcpkit.server.invoke import UserFunction
+from mcpkit.server.invoke import PLAIN_TYPES, UserFunction, awaited
 from mcpkit.server.mrtr import InputRequired
 from mcpkit.server.pagination import Paginator
 from mcpkit.server.schema import (
@@ -460,9 +460,14 @@ class ToolRegistry:
                 await limiter.acquire()  # Overloaded (an McpError) when the queue is full
             try:
                 function = entry.function
-                if function.is_async and not takes_context:
-                    value = await function.fn(**kwargs)  # UserFunction.call, one frame less
-                elif request.envelope is None or not takes_context:  # no round to consider
+                if not takes_context:
+                    if function.is_async:
+                        value = await function.fn(**kwargs)  # UserFunction.call, one frame less
+                    else:  # the same for a sync one: started here, awaited from here
+                        value = await function.start(request.session.workers, kwargs)
+                        if type(value) not in PLAIN_TYPES and inspect.isawaitable(value):
+                            value = await awaited(value)
+                elif request.envelope is None:  # no round to consider
                     value = await function.call(request.workers, **kwargs)
                 else:
                     value = await request.call_user(entry.function, kwargs, rounds=takes_context)
