@@ -556,6 +556,26 @@ class FastMCP(MCPServer[Any]):
             return register(name_or_fn, name)
         return lambda fn: register(fn, name or name_or_fn)
 
+    def completion(self, fn: Any = None) -> Any:
+        """fastmcp's ``@mcp.completion`` (bare or called): ``fn(ref, argument, context)``
+        returning a ``Completion``, a list of strings, or None."""
+
+        def register(handler: Any) -> Any:
+            async def normalized(*args: Any) -> Any:
+                result = handler(*args)
+                if inspect.isawaitable(result):
+                    result = await result
+                if isinstance(result, str):
+                    raise TypeError("a completion handler returns a list of strings, not a str")
+                if isinstance(result, list | tuple):
+                    return {"values": list(result)}
+                return result
+
+            MCPServer.completion(self)(normalized)
+            return handler
+
+        return register if fn is None else register(fn)
+
     # -- running ------------------------------------------------------------------------------
 
     def run(
