@@ -50,14 +50,16 @@ def keypair() -> tuple[Any, dict[str, Any]]:
 
 
 def token(key: Any, kid: str | None = None, **claims: Any) -> str:
-    """An RS256 JWT with ``claims`` (iat/exp one hour around now unless given)."""
+    """A JWT with ``claims`` (iat/exp one hour around now unless given), RS256 with an RSA
+    key, ES256 with an EC one."""
     from joserfc import jwt
 
     now = int(time.time())
     payload = {"iss": ISSUER, "sub": "ada", "iat": now, "exp": now + 3600, **claims}
     payload = {k: v for k, v in payload.items() if v is not None}
-    header = {"alg": "RS256", **({"kid": kid} if kid else {})}
-    return jwt.encode(header, payload, key, algorithms=["RS256"])
+    alg = "ES256" if key.key_type == "EC" else "RS256"
+    header = {"alg": alg, **({"kid": kid} if kid else {})}
+    return jwt.encode(header, payload, key, algorithms=[alg])
 
 
 @pytest.fixture(scope="module")
@@ -581,3 +583,63 @@ def test_introspection_verifier(method: str) -> None:
     assert (who["client_id"], who["scopes"], who["subject"]) == ("cli-1", ["mcp", "extra"], "ada")
     assert who["claims"]["tenant"] == "acme"
     assert results[1][1]["result"]["structuredContent"]["client_id"] == "ada"
+
+
+#: Presets that are resource servers: where the stand-in serves the JWKS and the
+#: authorization server metadata, the key type, the issuer and audience of their tokens.
+PRESETS: dict[str, dict[str, Any]] = {
+    "supabase": {
+        "jwks": "/auth/v1/.well-known/jwks.json",
+        "metadata": "/auth/v1/.well-known/oauth-authorization-server",
+        "ec": True,
+        "issuer": "/auth/v1",
+        "claims": {"aud": "authenticated", "role": "authenticated"},
+    },
+    "scalekit": {
+        "jwks": "/keys",
+        "metadata": "/.well-known/oauth-authorization-server/resources/res_1",
+        "ec": False,
+        "issuer": "/resources/res_1",
+        "claims": {"aud": "res_1", "scope": "mcp", "client_id": "sk-client"},
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_resource_server_presets(name: str, keys: tuple[Any, Any]) -> None:
+    """``SupabaseProvider`` and ``ScalekitProvider`` against a local stand-in for the
+    provider: metadata (the authorization server's forwarded), refusals, a valid token."""
+    from joserfc.jwk import ECKey
+
+    case = PRESETS[name]
+    key = ECKey.generate_key("P-256", parameters={"kid": "k1"}) if case["ec"] else keys[0]
+    documents: dict[str, Any] = {case["jwks"]: {"keys": [key.as_dict(private=False)]}}
+    base, server = documents_server(documents)
+    documents[case["metadata"]] = {"issuer": base + case["issuer"], "scopes_supported": ["mcp"]}
+    claims = {"iss": base + case["issuer"], **case["claims"]}
+    valid = token(key, kid="k1", **claims)
+    credentials: dict[str, str | None] = {
+        "missing": None,
+        "other audience": "Bearer " + token(key, kid="k1", **{**claims, "aud": "elsewhere"}),
+        "other issuer": "Bearer " + token(key, kid="k1", **{**claims, "iss": base + "/x"}),
+        "rsa for ec" if case["ec"] else "other key": "Bearer " + token(keys[1], kid="k1", **claims),
+        "valid": "Bearer " + valid,
+    }
+    argv = [str(SERVERS / "fastmcp_auth_presets.py"), name, base]
+    try:
+        with started(argv) as (theirs_url, ours_url):
+            urls = (theirs_url, ours_url)
+            theirs, ours = refusals(theirs_url, credentials), refusals(ours_url, credentials)
+            same(theirs, ours)
+            prm = [metadata(u, "/.well-known/oauth-protected-resource/mcp") for u in urls]
+            asm = [metadata(u, "/.well-known/oauth-authorization-server") for u in urls]
+            results = [call_tool(u, valid, "whoami", {}) for u in urls]
+    finally:
+        server.shutdown()
+    assert prm[1] == prm[0]
+    assert asm[1] == asm[0]
+    assert results[1] == results[0]
+    assert ours["valid"]["status"] == 200
+    assert all(a["status"] == 401 for label, a in ours.items() if label != "valid")
+    assert prm[1]["body"]["authorization_servers"] == [base + case["issuer"]]
+    assert asm[1]["body"] == documents[case["metadata"]]

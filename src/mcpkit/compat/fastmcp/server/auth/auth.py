@@ -186,6 +186,18 @@ class RemoteAuthProvider(AuthProvider):
         description = f"Failed to fetch {provider_name} metadata: {error}"
         return 500, {"error": "server_error", "error_description": description}
 
+    def forwarded_metadata(self, urls: Sequence[str], name: str) -> dict[str, Route]:
+        """The route of ``/.well-known/oauth-authorization-server``: the metadata at the
+        first of ``urls`` that answers, forwarded (see
+        :meth:`_forward_authorization_server_metadata`)."""
+        from mcpkit.compat.fastmcp.server.auth._resource import respond_json
+
+        async def metadata(scope: Scope, send: Send) -> None:
+            status, document = await self._forward_authorization_server_metadata(urls, name)
+            await respond_json(send, status, document)
+
+        return {"/.well-known/oauth-authorization-server": metadata}
+
     @property
     def scopes_supported(self) -> list[str]:
         """The scopes given, else the verifier's."""

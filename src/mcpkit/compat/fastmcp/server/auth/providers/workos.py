@@ -9,7 +9,6 @@ from typing import Any
 
 from pydantic import AnyHttpUrl
 
-from mcpkit.asgi_types import Scope, Send
 from mcpkit.compat.fastmcp.server.auth._unsupported import unsupported
 from mcpkit.compat.fastmcp.server.auth.auth import RemoteAuthProvider, Route, TokenVerifier
 from mcpkit.compat.fastmcp.server.auth.providers.jwt import JWTVerifier
@@ -68,12 +67,6 @@ class AuthKitProvider(RemoteAuthProvider):
 
     def routes(self, mcp_path: str) -> dict[str, Route]:
         """AuthKit's authorization server metadata, forwarded."""
-        from mcpkit.compat.fastmcp.server.auth._resource import respond_json
-
-        async def metadata(scope: Scope, send: Send) -> None:
-            status, document = await self._forward_authorization_server_metadata(
-                [f"{self.authkit_domain}/.well-known/oauth-authorization-server"], "AuthKit"
-            )
-            await respond_json(send, status, document)
-
-        return {"/.well-known/oauth-authorization-server": metadata}
+        return self.forwarded_metadata(
+            [f"{self.authkit_domain}/.well-known/oauth-authorization-server"], "AuthKit"
+        )
