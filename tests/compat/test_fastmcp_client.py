@@ -48,6 +48,7 @@ def run_both(script: Path) -> tuple[str, str]:
         "fastmcp_client_levels.py",
         "fastmcp_client_config.py",
         "fastmcp_client_complete.py",
+        "fastmcp_client_data.py",
     ],
 )
 def test_client_script_prints_the_same(name: str) -> None:

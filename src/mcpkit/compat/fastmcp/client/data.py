@@ -2,15 +2,18 @@
 value unwrapped from ``{"result": ...}`` when the tool wrapped it, and checked through a
 Python type made from the tool's output schema (an object with properties becomes a
 dataclass named by the schema's ``title``, else ``Root``; an array with ``prefixItems`` a
-tuple; an object without properties a dict)."""
+tuple; an object without properties a dict; a string of a known ``format`` a date, time,
+UUID or URL)."""
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import datetime
 import functools
 import keyword
 import re
+import uuid
 from collections.abc import Mapping
 from typing import Any, Literal, Optional, Union
 
@@ -24,6 +27,18 @@ _SCALARS: dict[str, Any] = {
     "number": float,
     "boolean": bool,
     "null": type(None),
+}
+
+
+#: The Python types of the string formats fastmcp reads (``email`` stays a string here).
+_FORMATS: dict[str, Any] = {
+    "date-time": datetime.datetime,
+    "date": datetime.date,
+    "time": datetime.time,
+    "duration": datetime.timedelta,
+    "uuid": uuid.UUID,
+    "uri": pydantic.AnyUrl,
+    "json": pydantic.Json,
 }
 
 
@@ -71,6 +86,8 @@ class _Conversion:
             kind = "object"
         if isinstance(kind, list):
             return _union([self.convert({**schema, "type": k}, seen) for k in kind])
+        if kind == "string" and schema.get("format") in _FORMATS:
+            return _FORMATS[schema["format"]]
         if kind in _SCALARS:
             return _SCALARS[kind]
         if kind == "array":
