@@ -58,6 +58,7 @@ def test_fastmcp_providers_served_like_fastmcp(tmp_path: Path) -> None:
         "counter",
         "plain",
         "shout",
+        "state_open",  # the provider's lifespan was entered with the server's
         "double",
         "whoami",
     ]

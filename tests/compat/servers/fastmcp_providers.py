@@ -78,7 +78,20 @@ def ask(topic: str) -> str:
 
 
 class Live(Provider):
-    """Components made anew on every request."""
+    """Components made anew on every request; its lifespan opens and closes with the
+    server's."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state = "closed"
+
+    @asynccontextmanager
+    async def lifespan(self):
+        self.state = "open"
+        try:
+            yield
+        finally:
+            self.state = "closed"
 
     async def _list_tools(self) -> list[Tool]:
         schema = {"type": "object", "properties": {"by": {"type": "integer"}}}
@@ -88,6 +101,7 @@ class Live(Provider):
             Tool.from_function(shout, name="shout"),
             Plain(name="greet", description="shadowed", parameters={"type": "object"}),
             Plain(name="secret", parameters={"type": "object"}, tags={"internal"}),
+            Plain(name=f"state_{self.state}", parameters={"type": "object"}),
         ]
 
     async def _list_resources(self) -> list[Resource]:
