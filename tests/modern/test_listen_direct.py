@@ -256,7 +256,17 @@ def directly_fed(app: Server) -> int:
 
 
 @pytest.mark.parametrize("server", ["uvicorn", "granian"])
-async def test_several_changes_reach_a_listener_in_order(server: str) -> None:
+async def test_several_changes_reach_a_listener_in_order(
+    server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    through_session: list[str] = []
+    write = ModernRequestTransport.write
+
+    def spied(self: ModernRequestTransport, message: Any, related: Any = None) -> None:
+        through_session.append(message.get("method", "response"))
+        write(self, message, related)
+
+    monkeypatch.setattr(ModernRequestTransport, "write", spied)
     app = make_app()
     async with served(app, server) as (host, port):
         listen = await Listen.open(
@@ -277,6 +287,9 @@ async def test_several_changes_reach_a_listener_in_order(server: str) -> None:
         assert [sent(m) for m in messages[1:]] == [(e.method, e.uri) for e in events]
         for m in messages[1:]:
             assert m["params"]["_meta"] == {SUBSCRIPTION_ID_KEY: "L1"}
+        # Only the acknowledgment went through the listen handler's session: every change
+        # was written by the relay's turn (no wake-up of the handler).
+        assert through_session == [ACK]
         await listen.close()
 
 
