@@ -110,6 +110,50 @@ def test_from_fastapi_shapes(tmp_path: Path) -> None:
     assert failed == [4, 7]
 
 
+def test_from_openapi_builds_requests_as_fastmcp(tmp_path: Path) -> None:
+    """The request each call makes, as the API saw it (an app echoing it): query styles,
+    path parameters of every kind (reserved characters encoded, dot segments refused),
+    headers in the simple style, a cookie, a path parameter beside a query parameter and a
+    body field of the same name, a nullable body field sent as null and a non-nullable one
+    left out, a required object body sent empty, a ``+json`` media type, the client's base
+    path kept."""
+    everything = {
+        "plain": ["a", "b c"],
+        "joined": ["x", "y"],
+        "spaced": ["1", "2"],
+        "piped": ["p", "q"],
+        "deep": {"r": 1, "g": 2},
+        "flat": {"r": 3, "g": 4},
+        "pairs": {"r": 5, "g": 6},
+        "flag": True,
+        "n": 1.5,
+        "text": "a&b=c",
+    }
+    script = [
+        LIST,
+        call("query", **everything),
+        call("query", plain=[], joined=[], flag=False, text=None),
+        call("path", ids=["a", "b/c"], obj={"r": 1, "g": 2}, flag=True, name="x y%z"),
+        call("path", ids=["a"], obj={}, flag=False, name=".."),
+        call(
+            "headers",
+            **{"X-List": ["a", "b"], "X-Obj": {"r": 1, "g": 2}, "X-Obj-Exploded": {"r": 1}},
+            **{"X-Flag": True, "sid": "s 1"},
+        ),
+        call("body", id__path=7, id__query=8, id=9, note=None, size=None),
+        call("body", id__path=7),
+        call("raw", body={"k": [1, 2]}),
+        call("raw"),
+    ]
+    theirs, ours = both("fastmcp", SERVERS / "fastmcp_openapi_requests.py", script, tmp_path)
+    assert_same(theirs, ours)
+    seen = [op["result"].get("structuredContent") for op in ours["ops"][1:]]
+    assert seen[0]["query"].startswith("plain=a&plain=b+c&joined=x%2Cy&spaced=1+2")
+    assert seen[2]["path"] == "/v1/path/a,b%2Fc/r,1,g,2/true/x%20y%25z"
+    assert seen[3] is None  # refused before any request
+    assert seen[5]["body"] == '{"id":9,"note":null}'
+
+
 def test_from_fastapi_over_http_passes_headers_on(tmp_path: Path) -> None:
     """Served over Streamable HTTP, a tool's request to the API carries the MCP request's
     headers fit to pass on (``mcp-protocol-version`` here; not the session id), as
