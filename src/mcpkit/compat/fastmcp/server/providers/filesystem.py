@@ -154,20 +154,24 @@ class FileSystemProvider(LocalProvider):
         return dict(self._failed)
 
     def _load(self) -> None:
+        """Scan again; the new components replace the old at once (a request reading
+        them meanwhile sees the old ones)."""
         with self._lock:
-            self._components.clear()
-            self._failed.clear()
+            fresh = LocalProvider(on_duplicate="replace")
+            failed: dict[Path, str] = {}
             if not self._root.exists():
                 logger.warning("FileSystemProvider root does not exist: %s", self._root)
             for file in discover_files(self._root):
                 try:
                     found = components_in(import_file(file, self._root))
                 except Exception as exc:
-                    self._failed[file] = str(exc)
+                    failed[file] = str(exc)
                     logger.warning("Failed to load %s: %s", file, exc)
                     continue
                 for component in found:
-                    self._register(component)
+                    fresh._register(component)
+            self._components = fresh._components
+            self._failed = failed
 
     async def _fresh(self, read: Callable[[], Any]) -> Any:
         if self._reload:
