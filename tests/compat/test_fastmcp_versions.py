@@ -153,3 +153,31 @@ def test_version_filters_example(server: str, tmp_path: Path) -> None:
     assert_same(theirs, ours)
     listed = {t["name"]: t["_meta"]["fastmcp"].get("version") for t in ours["ops"][0]["tools"]}
     assert listed == {"process": server[-1] + ".0", "health": None}
+
+
+async def test_remove_one_version_or_all() -> None:
+    """``mcp.remove_tool(name, version=...)`` drops that version (the next one is served);
+    without a version, every version goes."""
+    from mcpkit.compat.fastmcp import FastMCP
+    from mcpkit.testing import connected
+
+    mcp = FastMCP("v")
+    for v in ("1", "2", "3"):
+        mcp.tool(name="calc", version=v)(lambda v=v: f"v{v}")
+    mcp.tool(name="plain")(lambda: "p")
+    mcp.remove_tool("calc", version="3")
+    with pytest.raises(KeyError, match="Tool 'calc' version '3' not found"):
+        mcp.remove_tool("calc", version="3")
+    with pytest.raises(KeyError, match="Tool 'plain' version '1' not found"):
+        mcp.remove_tool("plain", version="1")
+    async with connected(mcp.native) as client:
+        tools = await client.list_tools()
+        assert tools[0].meta == {"fastmcp": {"versions": ["2", "1"], "tags": [], "version": "2"}}
+        assert (await client.call_tool("calc", {})).content[0].text == "v2"
+        mcp.remove_tool("calc")
+        assert [t.name for t in await client.list_tools()] == ["plain"]
+        mcp.remove_tool("plain")
+        assert await client.list_tools() == []
+    with pytest.raises(KeyError, match="Tool 'calc' not found"):
+        mcp.remove_tool("calc")
+    mcp.tool(name="calc")(lambda: "unversioned now")  # no version of it is left

@@ -243,6 +243,18 @@ class FastMCP(MCPServer[Any]):
             fn, kwargs.pop("name", None), **{k: v for k, v in kwargs.items() if k in known}
         )
 
+    def remove_tool(self, name: str, version: str | None = None) -> None:
+        """Unregister the tool ``name``: every version of it, or only ``version`` (KeyError
+        when there is no such tool or version)."""
+        if self._versions.remove("tools", name, version):
+            return
+        if version is not None:
+            raise KeyError(f"Tool {name!r} version {version!r} not found")
+        try:
+            self.native.remove_tool(name)
+        except KeyError:
+            raise KeyError(f"Tool {name!r} not found") from None
+
     def add_prompt(self, prompt: Any, **options: Any) -> None:
         """Register a ``fastmcp.prompts.Prompt`` (or a function) as a prompt."""
         from mcpkit.compat.fastmcp.prompts import FunctionPrompt, Prompt

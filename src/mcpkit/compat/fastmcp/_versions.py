@@ -210,6 +210,28 @@ class Versions:
         _in_order(table, order)
         return entry
 
+    def remove(self, kind: Kind, key: str, version: str | None) -> bool:
+        """Unregister every version of ``key`` (``version`` None) or one; False when ``key``
+        is not versioned (KeyError for a version it does not have)."""
+        group = self.kept.get((kind, key))
+        if group is None:
+            return False
+        if version is not None:
+            if version not in group:
+                what = _SINGULAR[kind].capitalize()
+                raise KeyError(f"{what} {key!r} version {version!r} not found")
+            del group[version]
+            if group:
+                self.refresh(kind, key)
+                return True
+        del self.kept[(kind, key)]
+        self._detach(kind, key)
+        control = self.native.component_control
+        if control is not None:
+            control.forget(kind, key)
+        self._changed(kind)
+        return True
+
     # -- what is served ---------------------------------------------------------------------
 
     def _unversioned_pass(self) -> bool:
