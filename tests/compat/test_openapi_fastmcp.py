@@ -115,8 +115,9 @@ def test_from_openapi_builds_requests_as_fastmcp(tmp_path: Path) -> None:
     path parameters of every kind (reserved characters encoded, dot segments refused),
     headers in the simple style, a cookie, a path parameter beside a query parameter and a
     body field of the same name, a nullable body field sent as null and a non-nullable one
-    left out, a required object body sent empty, a ``+json`` media type, the client's base
-    path kept."""
+    left out, a required object body sent empty, a ``+json`` media type, form fields (objects
+    as JSON, lists repeated, an encoding's JSON content type), multipart parts, the
+    client's base path kept."""
     everything = {
         "plain": ["a", "b c"],
         "joined": ["x", "y"],
@@ -144,6 +145,16 @@ def test_from_openapi_builds_requests_as_fastmcp(tmp_path: Path) -> None:
         call("body", id__path=7),
         call("raw", body={"k": [1, 2]}),
         call("raw"),
+        call(
+            "form",
+            name="a b",
+            tags=["x", "y"],
+            color={"r": 1, "g": 2},
+            rows=[{"r": 1}],
+            meta="m",
+            ok=True,
+        ),
+        call("upload", title="t", lines=["one", "two"], count=3, flag=False),
     ]
     theirs, ours = both("fastmcp", SERVERS / "fastmcp_openapi_requests.py", script, tmp_path)
     assert_same(theirs, ours)
@@ -152,6 +163,8 @@ def test_from_openapi_builds_requests_as_fastmcp(tmp_path: Path) -> None:
     assert seen[2]["path"] == "/v1/path/a,b%2Fc/r,1,g,2/true/x%20y%25z"
     assert seen[3] is None  # refused before any request
     assert seen[5]["body"] == '{"id":9,"note":null}'
+    assert seen[9]["body"].startswith("name=a+b&tags=x&tags=y&color=%7B")
+    assert seen[10]["body"].count('name="lines"') == 2
 
 
 def test_from_fastapi_over_http_passes_headers_on(tmp_path: Path) -> None:

@@ -3,7 +3,8 @@ an app that echoes what reached it (the raw path, the query string, the headers 
 sent, the body), so the answers show how the arguments were placed: query parameters in
 each style (``form`` exploded or not, ``spaceDelimited``, ``pipeDelimited``,
 ``deepObject``), path parameters of every kind (lists, objects, booleans, reserved
-characters), header and cookie parameters, JSON bodies with null fields."""
+characters), header and cookie parameters, JSON bodies with null fields, form and
+multipart bodies."""
 
 import os
 
@@ -23,13 +24,17 @@ api = FastAPI()
 @api.api_route("/{rest:path}", methods=["GET", "POST", "PUT"])
 async def echo(rest: str, request: Request):
     body = (await request.body()).decode()
+    kind = request.headers.get("content-type") or ""
+    if "boundary=" in kind:  # random on each request: named the same on both
+        boundary = kind.split("boundary=", 1)[1]
+        body, kind = body.replace(boundary, "BOUNDARY"), kind.replace(boundary, "BOUNDARY")
     return {
         "method": request.method,
         "path": request.scope["raw_path"].decode(),
         "query": request.scope["query_string"].decode(),
         "headers": {k: v for k, v in request.headers.items() if k.startswith("x-")},
         "cookie": request.headers.get("cookie"),
-        "type": request.headers.get("content-type"),
+        "type": kind or None,
         "body": body,
     }
 
@@ -109,6 +114,51 @@ SPEC = {
                             }
                         }
                     },
+                },
+                "responses": OK,
+            }
+        },
+        "/form": {
+            "post": {
+                "operationId": "form",
+                "requestBody": {
+                    "content": {
+                        "application/x-www-form-urlencoded": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "name": {"type": "string"},
+                                    "tags": ARRAY,
+                                    "color": OBJECT,
+                                    "rows": {"type": "array", "items": OBJECT},
+                                    "meta": {"type": "string"},
+                                    "ok": {"type": "boolean"},
+                                },
+                            },
+                            "encoding": {"meta": {"contentType": "application/json"}},
+                        }
+                    }
+                },
+                "responses": OK,
+            }
+        },
+        "/upload": {
+            "post": {
+                "operationId": "upload",
+                "requestBody": {
+                    "content": {
+                        "multipart/form-data": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "title": {"type": "string"},
+                                    "lines": ARRAY,
+                                    "count": {"type": "integer"},
+                                    "flag": {"type": "boolean"},
+                                },
+                            }
+                        }
+                    }
                 },
                 "responses": OK,
             }

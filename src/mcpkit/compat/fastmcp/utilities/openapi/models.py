@@ -41,6 +41,8 @@ class RequestBodyInfo:
     required: bool = False
     content_schema: dict[str, JsonSchema] = field(default_factory=dict)
     description: str | None = None
+    #: Per media type, the ``encoding`` of its properties (``contentType``, ``style``, ...).
+    encoding: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
 
 @dataclass

@@ -157,6 +157,10 @@ def _request_body(doc: _Document, raw: Any) -> RequestBodyInfo | None:
         required=bool(body.get("required", False)), description=body.get("description")
     )
     for media, obj in (body.get("content") or {}).items():
+        if isinstance(obj, dict) and isinstance(obj.get("encoding"), dict):
+            info.encoding[media] = {
+                name: value for name, value in obj["encoding"].items() if isinstance(value, dict)
+            }
         if isinstance(obj, dict) and obj.get("schema"):
             info.content_schema[media] = doc.schema(obj["schema"])
     return info

@@ -259,10 +259,12 @@ def build_request(client: Any, route: HTTPRoute, arguments: dict[str, Any]) -> A
     ):
         payload = {}
     if payload is not None:
-        if base_media == "application/x-www-form-urlencoded" and isinstance(payload, dict):
-            options["data"] = {
-                k: json.dumps(v) if isinstance(v, dict) else v for k, v in payload.items()
-            }
+        encoding = body.encoding.get(media, {}) if body is not None else {}
+        if base_media == "multipart/form-data" and isinstance(payload, dict):
+            options["files"] = _multipart(payload, encoding)
+        elif base_media == "application/x-www-form-urlencoded" and isinstance(payload, dict):
+            schema = body.content_schema[media] if body is not None else {}
+            options["data"] = _form(payload, schema, encoding, route.request_schemas)
         elif isinstance(payload, dict | list) or is_json:
             if media and media != "application/json" and "json" in base_media:
                 options["content"] = json.dumps(payload, allow_nan=False).encode()
@@ -278,6 +280,85 @@ def build_request(client: Any, route: HTTPRoute, arguments: dict[str, Any]) -> A
     return client.build_request(
         route.method, url, params=params or None, headers=header_values or None, **options
     )
+
+
+_DEFAULT_PART = {
+    "style": "form",
+    "explode": True,
+    "contentType": "text/plain",
+    "allowReserved": False,
+    "headers": {},
+}
+
+
+def _multipart(body: dict[str, Any], encoding: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The parts of a ``multipart/form-data`` body: a list of strings one part per item
+    (under the default encoding), anything else one part, as text."""
+    parts: list[tuple[str, Any]] = []
+    for name, value in body.items():
+        default = all(
+            _DEFAULT_PART.get(k, object()) == v for k, v in encoding.get(name, {}).items()
+        )
+        if isinstance(value, list) and value and all(isinstance(i, str) for i in value) and default:
+            parts.extend((name, (None, item)) for item in value)
+        else:
+            parts.append((name, (None, _scalar(value))))
+    return parts
+
+
+def _is_object(
+    schema: Any, definitions: dict[str, Any], seen: frozenset[str] = frozenset()
+) -> bool:
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+        ref = schema["$ref"]
+        if ref in seen:
+            return False
+        seen = seen | {ref}
+        schema = definitions.get(ref.rsplit("/", 1)[-1])
+    if not isinstance(schema, dict) or not schema:
+        return False
+    kind = schema.get("type")
+    if kind == "object" or (isinstance(kind, list) and "object" in kind):
+        return True
+    if "properties" in schema or "additionalProperties" in schema:
+        return True
+    return any(
+        _is_object(m, definitions, seen)
+        for k in ("allOf", "anyOf", "oneOf")
+        for m in schema.get(k) or ()
+    )
+
+
+def _form(
+    body: dict[str, Any],
+    schema: dict[str, Any],
+    encoding: dict[str, Any],
+    definitions: dict[str, Any],
+) -> dict[str, Any]:
+    """An ``application/x-www-form-urlencoded`` body: an object field (or a list of
+    objects, or a field whose encoding says JSON) as JSON text, the rest as it is."""
+    properties = schema.get("properties") or {}
+    extra = schema.get("additionalProperties")
+    data: dict[str, Any] = {}
+    for name, value in body.items():
+        declared = encoding.get(name, {}).get("contentType")
+        if declared is not None:
+            media = str(declared).split(";")[0].strip().lower()
+            as_json = media == "application/json" or media.endswith("+json")
+        else:
+            prop = properties.get(name, extra if isinstance(extra, dict) else {})
+            items = prop.get("items") if isinstance(prop, dict) else None
+            as_json = (
+                (isinstance(value, dict) and _is_object(prop, definitions))
+                or (
+                    isinstance(value, list)
+                    and _is_object(items, definitions)
+                    and (not value or any(isinstance(i, dict) for i in value))
+                )
+                or (value is None and _is_object(prop, definitions))
+            )
+        data[name] = json.dumps(value, allow_nan=False) if as_json else value
+    return data
 
 
 async def send(client: Any, request: Any) -> Any:
