@@ -70,7 +70,19 @@ class Handoff(asyncio.Future[T]):
             asyncio.Future.set_result(self, value)
         else:
             asyncio.Future.set_exception(self, value)
-        self._continue()
+        then = self.then
+        if then is not None:
+            self.then = None
+            then(self)
+            return
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            fn, context = waiter
+            if context is None:
+                fn(self)
+            else:
+                context.run(fn, self)
 
     def set_result(self, result: T, /) -> None:
         """:meth:`asyncio.Future.set_result` (what waits is woken on the next loop turn)."""
@@ -93,21 +105,6 @@ class Handoff(asyncio.Future[T]):
             self.then = None
             then(self)
         return True
-
-    def _continue(self) -> None:
-        then = self.then
-        if then is not None:
-            self.then = None
-            then(self)
-            return
-        waiter = self._waiter
-        if waiter is not None:
-            self._waiter = None
-            fn, context = waiter
-            if context is None:
-                fn(self)
-            else:
-                context.run(fn, self)
 
     def _schedule_waiter(self) -> None:
         waiter = self._waiter

@@ -793,7 +793,9 @@ class Session:
                 self._done_serving(ctx.request_id)
                 return
             if type(waiting_on) is Handoff and waiting_on.then is None:
-                self._park(ctx, coro, context, waiting_on)
+                # self._park(ctx, coro, context, waiting_on), inline
+                ctx._parked = (coro, context, waiting_on)
+                waiting_on.then = functools.partial(self._unpark, ctx)
             else:
                 ctx.task = self._loop.create_task(resume(coro, waiting_on), context=context)
         else:
@@ -835,7 +837,9 @@ class Session:
             self._done_serving(ctx.request_id)
             return
         if type(waiting_on) is Handoff and waiting_on.then is None:
-            self._park(ctx, coro, context, waiting_on)
+            # self._park(ctx, coro, context, waiting_on), inline
+            ctx._parked = (coro, context, waiting_on)
+            waiting_on.then = functools.partial(self._unpark, ctx)
         else:
             ctx.task = self._loop.create_task(resume(coro, waiting_on), context=context)
 

@@ -291,3 +291,24 @@ async def test_a_request_cancelled_during_the_handoff_drops_the_result(era: str)
     await asyncio.to_thread(entered.wait, 30)
     gate.set()
     assert text_of(await again) == "released c"
+
+
+class LoopWithoutReaders(asyncio.SelectorEventLoop):
+    """A loop that cannot watch descriptors (as the proactor loop on Windows)."""
+
+    def add_reader(self, fd: Any, callback: Any, *args: Any) -> None:
+        raise NotImplementedError
+
+
+def test_a_loop_without_add_reader_is_woken_with_call_soon_threadsafe() -> None:
+    pool = Offloader(2)
+    loop = LoopWithoutReaders()
+    try:
+
+        async def calls() -> list[int]:
+            return list(await asyncio.gather(*(run_sync(pool, lambda n=n: n) for n in range(50))))
+
+        assert loop.run_until_complete(calls()) == list(range(50))
+    finally:
+        loop.close()
+        pool.shutdown()

@@ -22,8 +22,7 @@ import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
-from mcpkit.eager import Handoff
-from mcpkit.server.offload import Offloader, WorkerPool
+from mcpkit.server.offload import WorkerPool
 
 __all__ = ["PLAIN_TYPES", "UserFunction", "awaited", "is_async_callable", "never_suspends"]
 
@@ -73,30 +72,16 @@ class UserFunction:
         then, so a server whose functions are all async never starts a thread)."""
         if self.is_async:
             return await self.fn(*args, **kwargs)
-        executor = workers.executor
         # Run in a copy of the current context (what run_sync does, one call less).
         run = contextvars.copy_context().run
-        if type(executor) is Offloader:
-            if args:
-                run = functools.partial(run, self.fn, *args, **kwargs)
-                value = await executor.start_call(run, None, None)
-            else:
-                value = await executor.start_call(run, self.fn, kwargs)
-        else:
+        if args:
             call = functools.partial(run, self.fn, *args, **kwargs)
-            value = await asyncio.get_running_loop().run_in_executor(executor, call)
+            value = await workers.start_call(call, None, None)
+        else:
+            value = await workers.start_call(run, self.fn, kwargs)
         if type(value) not in PLAIN_TYPES and inspect.isawaitable(value):
             value = await awaited(value)
         return value
-
-    def start(self, workers: WorkerPool, kwargs: dict[str, Any]) -> Handoff[Any]:
-        """Loop thread, for a sync function: start ``fn(**kwargs)`` in ``workers`` (in a
-        copy of the current context); the Handoff its outcome settles. What it hands
-        back may be awaitable (unless of :data:`PLAIN_TYPES`): :func:`awaited` awaits it."""
-        executor = workers._executor
-        if executor is None:
-            executor = workers.executor
-        return executor.start_call(contextvars.copy_context().run, self.fn, kwargs)
 
 
 async def awaited(value: Awaitable[Any]) -> Any:

@@ -95,12 +95,9 @@ class _Mailbox:
         """Worker thread: have the loop drain the mailbox (an item was just queued and no
         drain is due)."""
         self.scheduled = True
-        loop = self.loop()
-        if loop is None or loop.is_closed():  # nobody is waiting any more
-            self.items.clear()
-            return
         wfd = self._wfd
         if wfd >= 0:
+            # (to a loop closed meanwhile too: its mailbox and what it holds go with it)
             try:
                 os.write(wfd, _ONE)
             except BlockingIOError:  # a pipe full of wake-ups: the loop is woken already
@@ -108,15 +105,20 @@ class _Mailbox:
             except OSError:  # closed with its loop
                 self.items.clear()
             return
+        loop = self.loop()
         try:
+            if loop is None:
+                raise RuntimeError("the loop is gone")
             loop.call_soon_threadsafe(self.deliver)
         except RuntimeError:  # the loop is closed: nobody is waiting any more
             self.items.clear()
 
     def _woken(self) -> None:
         """Loop thread: the wake-up descriptor is readable: empty it, then drain."""
-        with contextlib.suppress(OSError):  # nothing to read after all (spurious)
+        try:  # noqa: SIM105 (a try costs nothing, contextlib.suppress three calls)
             os.read(self._rfd, 4096)
+        except OSError:  # nothing to read after all (spurious)
+            pass
         self.deliver()
 
     def deliver(self) -> None:
@@ -325,7 +327,7 @@ class WorkerPool:
     """The sync-handler pool of one server: an :class:`Offloader` started on first use and
     dropped by :meth:`shutdown` (the next use starts a fresh one)."""
 
-    __slots__ = ("_executor", "max_workers", "thread_name_prefix")
+    __slots__ = ("_executor", "max_workers", "start_call", "thread_name_prefix")
 
     def __init__(self, max_workers: int | None = None, thread_name_prefix: str = "") -> None:
         if max_workers is None:
@@ -333,6 +335,15 @@ class WorkerPool:
         self.max_workers = max_workers
         self.thread_name_prefix = thread_name_prefix
         self._executor: Offloader | None = None
+        #: :meth:`Offloader.start_call` of the running executor (one call, no lookup of
+        #: it on the hot path); until there is one, starts it first.
+        self.start_call: Callable[[Callable[..., Any], Any, dict[str, Any] | None], Handoff[Any]]
+        self.start_call = self._start_first
+
+    def _start_first(
+        self, run: Callable[..., Any], fn: Any, kwargs: dict[str, Any] | None
+    ) -> Handoff[Any]:
+        return self.executor.start_call(run, fn, kwargs)
 
     @property
     def executor(self) -> Offloader:
@@ -342,6 +353,7 @@ class WorkerPool:
             executor = self._executor = Offloader(
                 self.max_workers, thread_name_prefix=self.thread_name_prefix
             )
+            self.start_call = executor.start_call
         return executor
 
     @property
@@ -354,5 +366,6 @@ class WorkerPool:
         """Stop the workers without waiting; queued work is cancelled."""
         executor = self._executor
         self._executor = None
+        self.start_call = self._start_first
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)

@@ -11,6 +11,7 @@ background. ``tools/list`` pages are pre-encoded and kept until the registry cha
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import inspect
 import logging
@@ -463,8 +464,9 @@ class ToolRegistry:
                 if not takes_context:
                     if function.is_async:
                         value = await function.fn(**kwargs)  # UserFunction.call, one frame less
-                    else:  # the same for a sync one: started here, awaited from here
-                        value = await function.start(request.session.workers, kwargs)
+                    else:  # the same for a sync one, in a copy of the current context
+                        start = request.session.workers.start_call
+                        value = await start(contextvars.copy_context().run, function.fn, kwargs)
                         if type(value) not in PLAIN_TYPES and inspect.isawaitable(value):
                             value = await awaited(value)
                 elif request.envelope is None:  # no round to consider
