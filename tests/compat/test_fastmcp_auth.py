@@ -12,6 +12,7 @@ import asyncio
 import base64
 import contextlib
 import json
+import socket
 import subprocess
 import sys
 import threading
@@ -24,7 +25,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.compat.test_compat import SERVERS, free_port, serve
+from tests.compat.test_compat import SERVERS, free_port
 from tests.compat.test_unchanged import peer
 
 ISSUER = "https://issuer.example.com"
@@ -96,13 +97,36 @@ def jwks_server(jwk: dict[str, Any]) -> tuple[str, ThreadingHTTPServer]:
     return base + "/jwks", server
 
 
+def listening(proc: Any, port: int) -> None:
+    """Wait until ``proc`` listens on ``port`` (a loaded machine may take long to start a
+    Python server; a server that exits fails the test with its error output)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            if proc.poll() is not None:
+                raise AssertionError(f"the server exited: {proc.stderr.read()}") from None
+            time.sleep(0.1)
+    raise AssertionError("the server did not start listening")
+
+
 @contextlib.contextmanager
 def started(args: list[str]) -> Iterator[tuple[str, str]]:
-    """The server file and ``args`` served on fastmcp and on mcpkit: their base URLs."""
+    """The server file and ``args`` served on fastmcp and on mcpkit at once: their base
+    URLs."""
     ports = free_port(), free_port()
-    procs = [serve([str(peer("fastmcp")), *args], ports[0])]
+    commands = [[str(peer("fastmcp")), *args], [sys.executable, "-m", "mcpkit.compat", *args]]
+    procs = [
+        subprocess.Popen(
+            [*command, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+        for command, port in zip(commands, ports, strict=True)
+    ]
     try:
-        procs.append(serve([sys.executable, "-m", "mcpkit.compat", *args], ports[1]))
+        for proc, port in zip(procs, ports, strict=True):
+            listening(proc, port)
         yield f"http://127.0.0.1:{ports[0]}", f"http://127.0.0.1:{ports[1]}"
     finally:
         for proc in procs:
@@ -643,3 +667,55 @@ def test_resource_server_presets(name: str, keys: tuple[Any, Any]) -> None:
     assert all(a["status"] == 401 for label, a in ours.items() if label != "valid")
     assert prm[1]["body"]["authorization_servers"] == [base + case["issuer"]]
     assert asm[1]["body"] == documents[case["metadata"]]
+
+
+def session_calls(base: str, bearer: str, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    """Open a session with ``bearer`` and send each (method, params): the answers (the
+    ``result`` or ``error`` of each)."""
+    headers = {**ACCEPT, "authorization": f"Bearer {bearer}"}
+    out = []
+    with httpx.Client(base_url=base, headers=headers, timeout=30) as http:
+        init = http.post("/mcp", json=INIT)
+        assert init.status_code == 200, init.text
+        session = {"mcp-session-id": init.headers["mcp-session-id"]}
+        note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert http.post("/mcp", json=note, headers=session).status_code == 202
+        for i, (method, params) in enumerate(calls, start=2):
+            request = {"jsonrpc": "2.0", "id": i, "method": method, "params": params}
+            message = rpc_result(http.post("/mcp", json=request, headers=session))
+            out.append(message.get("result", message.get("error")))
+    return out
+
+
+def test_component_auth_require_scopes(tmp_path: Path) -> None:
+    """``auth=require_scopes(...)`` on a tool (one check or several), a resource and a
+    prompt: hidden from, and refused to, a token without the scopes, as fastmcp does."""
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("tools/list", {}),
+        ("resources/list", {}),
+        ("prompts/list", {}),
+        ("tools/call", {"name": "wipe", "arguments": {}}),
+        ("tools/call", {"name": "report", "arguments": {}}),
+        ("resources/read", {"uri": "audit://log"}),
+        ("prompts/get", {"name": "review", "arguments": {"topic": "x"}}),
+    ]
+    argv = [str(SERVERS / "fastmcp_auth_components.py")]
+    seen = {}
+    with started(argv) as (theirs_url, ours_url):
+        for bearer in ("t-user", "t-auditor", "t-admin"):
+            theirs = session_calls(theirs_url, bearer, calls)
+            ours = session_calls(ours_url, bearer, calls)
+            for (method, params), mine, ref in zip(calls, ours, theirs, strict=True):
+                assert mine == ref, (bearer, method, params)
+            seen[bearer] = ours
+    names = {b: [t["name"] for t in answers[0]["tools"]] for b, answers in seen.items()}
+    assert names == {
+        "t-user": ["hello"],
+        "t-auditor": ["hello"],
+        "t-admin": ["hello", "wipe", "report"],
+    }
+    assert seen["t-user"][3] == {
+        "content": [{"type": "text", "text": "Unknown tool: 'wipe'"}],
+        "isError": True,
+    }
+    assert seen["t-admin"][4]["content"] == [{"type": "text", "text": "report"}]

@@ -206,6 +206,11 @@ class _UnknownAsResult(ToolRegistry):
 
     unknown_text: Callable[[str], str]
 
+    def unknown_result(self, name: str) -> dict[str, Any]:
+        """The error result for a call of ``name``, a tool this caller may not see (the
+        scope rules of :mod:`mcpkit.server.scopes` answer with it)."""
+        return error_result(self.unknown_text(name))
+
     def _unknown(self, params: Any) -> dict[str, Any] | None:
         """The error result for a call naming no tool (None: the tool is there)."""
         if type(params) is dict:

@@ -270,6 +270,10 @@ def _install_tools(gate: _Gate, table: dict[str, ServerHandler]) -> None:
         name = params.get("name") if type(params) is dict else None
         needed = gate.tools.get(name) if type(name) is str else None
         if needed is not None and not gate.allows(needed, gate.granted(rctx)):
+            # as the registry answers a tool it does not have (an error result, for some)
+            unknown = getattr(gate.server.tools, "unknown_result", None)
+            if unknown is not None:
+                return unknown(name)
             raise McpError(INVALID_PARAMS, f"Unknown tool: {name}")
         return await call(params, rctx)
 
@@ -293,6 +297,9 @@ def _install_prompts(gate: _Gate, table: dict[str, ServerHandler]) -> None:
         name = params.get("name") if type(params) is dict else None
         needed = gate.prompts.get(name) if type(name) is str else None
         if needed is not None and not gate.allows(needed, gate.granted(rctx)):
+            unknown = getattr(gate.server.prompts, "unknown_error", None)  # the registry's own
+            if unknown is not None:
+                raise unknown(name)
             raise McpError(INVALID_PARAMS, f"Unknown prompt: {name}")
         return await get(params, rctx)
 
@@ -330,6 +337,9 @@ def _install_resources(gate: _Gate, table: dict[str, ServerHandler]) -> None:
             if needed is None:
                 return await inner(params, rctx)
             if not gate.allows(needed, gate.granted(rctx)):
+                unknown = getattr(gate.server.resources, "not_found_error", None)
+                if unknown is not None:  # the registry's own answer
+                    raise unknown(str(uri))
                 raise not_found(rctx, str(uri))
             result = await inner(params, rctx)
             _private(rctx, method)

@@ -17,6 +17,10 @@ __all__ = ["FastPrompts", "FastResources", "is_not_found"]
 class FastPrompts(PromptRegistry):
     """A prompt registry answering an unknown prompt and missing arguments as fastmcp."""
 
+    def unknown_error(self, name: str) -> McpError:
+        """fastmcp's error for a prompt that is not there (or hidden from the caller)."""
+        return McpError(INVALID_PARAMS, f"Unknown prompt: {name!r}")
+
     async def get(self, params: JSONObject | None, rctx: Any) -> JSONObject:
         """``prompts/get``, fastmcp's texts first."""
         name = params.get("name") if type(params) is dict else None
@@ -62,6 +66,10 @@ def is_not_found(exc: McpError) -> bool:
 
 class FastResources(ResourceRegistry):
     """A resource registry answering a URI nothing serves as fastmcp."""
+
+    def not_found_error(self, uri: str) -> McpError:
+        """fastmcp's error for a URI nothing serves (or hidden from the caller)."""
+        return McpError(INVALID_PARAMS, f"Resource not found: {uri!r}", {"uri": uri})
 
     async def read_resource(self, params: JSONObject | None, rctx: Any) -> JSONObject:
         """``resources/read``; not found is -32602 ``Resource not found: '<uri>'``."""

@@ -30,6 +30,7 @@ from mcpkit.compat.fastmcp._versions import Versions, coerce_version
 from mcpkit.compat.fastmcp.context import Context
 from mcpkit.compat.fastmcp.docstrings import parse_docstring
 from mcpkit.compat.fastmcp.schemas import dereferenced, pruned_titles
+from mcpkit.compat.fastmcp.utilities.authorization import component_scopes
 from mcpkit.compat.mcp.server.mcpserver.exceptions import MCPServerError
 from mcpkit.compat.mcp.server.mcpserver.server import MCPServer, _http_options
 from mcpkit.jsonrpc import JSONObject
@@ -198,6 +199,7 @@ class FastMCP(MCPServer[Any]):
         (``output_schema=None``: no structured output; ``version``: one version of it)."""
         options = {
             "version": version,
+            "auth": _options.get("auth"),
             "title": title,
             "description": description,
             "icons": icons,
@@ -238,6 +240,7 @@ class FastMCP(MCPServer[Any]):
             "annotations",
             "meta",
             "version",
+            "auth",
         )
         self._add_tool(
             fn, kwargs.pop("name", None), **{k: v for k, v in kwargs.items() if k in known}
@@ -410,6 +413,7 @@ class FastMCP(MCPServer[Any]):
         annotations: Any = None,
         meta: dict[str, Any] | None = None,
         version: str | int | None = None,
+        auth: Any = None,
     ) -> None:
         tool_name = name or fn.__name__
         version = coerce_version(version)
@@ -438,6 +442,7 @@ class FastMCP(MCPServer[Any]):
             output_schema=output_schema,
             structured_output=structured,
             tags=tags or None,
+            scopes=component_scopes(auth),
         )
         adapted = adapt(fn, Context, self._context, around=self._failures(tool_name))
         entry = self._versions.add(
@@ -506,6 +511,7 @@ class FastMCP(MCPServer[Any]):
                 "annotations": annotations,
                 "meta": _meta(meta, tags, v),
                 "tags": tags or None,
+                "scopes": component_scopes(_options.get("auth")),
             }
             adapted = adapt(fn, Context, self._context, around=_resource_value)
             self._versions.add(
@@ -547,6 +553,7 @@ class FastMCP(MCPServer[Any]):
                 "icons": icons,
                 "meta": _meta(meta, tags, v),
                 "tags": tags or None,
+                "scopes": component_scopes(_options.get("auth")),
             }
             adapted = adapt(fn, Context, self._context)
             entry = self._versions.add(

@@ -22,9 +22,19 @@ from mcpkit.compat.fastmcp.server.auth.auth import (
     TokenVerificationError,
     TokenVerifier,
 )
+from mcpkit.compat.fastmcp.utilities.authorization import (
+    AuthCheck,
+    AuthContext,
+    require_roles,
+    require_scopes,
+    restrict_tag,
+    run_auth_checks,
+)
 
 __all__ = [
     "AccessToken",
+    "AuthCheck",
+    "AuthContext",
     "AuthProvider",
     "DebugTokenVerifier",
     "JWTVerifier",
@@ -36,6 +46,10 @@ __all__ = [
     "StaticTokenVerifier",
     "TokenVerificationError",
     "TokenVerifier",
+    "require_roles",
+    "require_scopes",
+    "restrict_tag",
+    "run_auth_checks",
 ]
 
 _LAZY = {
