@@ -9,6 +9,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Protocol
 
+from mcpkit.http_request import scope_var
+
 if TYPE_CHECKING:
     from mcpkit.bus import BusRelay
     from mcpkit.transports.base import Transport
@@ -39,6 +41,11 @@ class LifespanServer(Protocol):
     async def end_listens(self) -> None: ...
 
     def running(self) -> AbstractAsyncContextManager[Any]: ...
+
+
+#: :func:`mcpkit.http_request.serving` and ``stop_serving``, bound once.
+_serving = scope_var.set
+_stop_serving = scope_var.reset
 
 
 class _StartupFailed(Exception):
@@ -156,12 +163,21 @@ class ServerHTTPApp:
                 await self.aclose()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope.get("type") != "lifespan":
+        kind = scope.get("type")
+        if kind != "lifespan":
             front = self._front  # probes and custom routes, when there are any
             if front is not None and await front(scope, receive, send):
                 return
             if self.gate is None and not self.server.middleware:
-                await self.app(scope, receive, send)
+                if kind == "http":
+                    # What the inner app's __call__ does, without its coroutine frame.
+                    mark = _serving(scope)
+                    try:
+                        await self.app.handle_http(scope, receive, send)
+                    finally:
+                        _stop_serving(mark)
+                else:
+                    await self.app(scope, receive, send)
                 return
             # Middleware learn where the request came from (its handler task inherits this).
             from mcpkit.server.middleware.base import _HttpOrigin, http_origin
@@ -259,6 +275,7 @@ _FORWARDED_METHODS = (
     "stream_sse",
     "cancel_is_quiet",
     "stream_ended",
+    "handle_http",
 )
 
 

@@ -39,7 +39,7 @@ class ServedServer(PrototypedServer["AppSession"], Protocol):
 class ServerServedApp:
     """The :class:`~mcpkit.transports.http.served.ServedApp` of ``server``."""
 
-    __slots__ = ("_own_session", "server", "sessionless_context")
+    __slots__ = ("_own_session", "server", "sessionless_context", "sessionless_response")
 
     def __init__(self, server: ServedServer, own_session: Callable[..., Any]) -> None:
         """``own_session``: the server class's ``session`` function (a session factory that
@@ -50,6 +50,10 @@ class ServerServedApp:
         #: quick path of a stateless request takes no extra frame.
         self.sessionless_context: Callable[..., Any] = functools.partial(
             sessions.sessionless_context, server
+        )
+        #: ``sessionless_response(rid, method, params, version=None)``, bound the same way.
+        self.sessionless_response: Callable[..., Any] = functools.partial(
+            sessions.sessionless, server, True
         )
 
     @property

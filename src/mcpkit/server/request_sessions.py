@@ -37,7 +37,7 @@ imports neither.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
 
 from mcpkit._loop import running_loop
@@ -59,6 +59,7 @@ __all__ = [
     "legacy_request_session",
     "modern_request_session",
     "new_session",
+    "sessionless",
     "sessionless_context",
 ]
 
@@ -102,6 +103,10 @@ class PrototypeSession(Protocol[C_co]):
     def cloner(self) -> Callable[[Transport], Self]: ...
 
     def plain_tool(self, params: JSONObject) -> PlainTool | None: ...
+
+    def respond_tool(self, ctx: Any, entry: Any) -> Awaitable[JSONObject]:
+        """The response to ``ctx``'s ``tools/call`` of the plain tool ``entry``."""
+        ...
 
     def build_context(
         self, request_id: RequestId, method: str, params: JSONObject | None
@@ -236,12 +241,21 @@ def legacy_request_session(
     return proto.clone(transport)
 
 
+#: The key of each revision's 2025-era stateless prototype, by revision name.
+_LEGACY_KEYS: dict[str, str] = {}
+
+
+def _legacy_key(name: str) -> str:
+    key = _LEGACY_KEYS[name] = f"legacy {name}"
+    return key
+
+
 def _legacy_prototype(server: PrototypedServer[S], version: ProtocolVersion) -> _Prototype[S]:
     """The server's current prototype of 2025-era stateless sessions of ``version``."""
     table = server.handler_table()
     loop = running_loop()
     protos = server.session_prototypes
-    key = f"legacy {version.name}"
+    key = _LEGACY_KEYS.get(version.name) or _legacy_key(version.name)
     proto: _Prototype[S] | None = protos.get(key)
     if proto is None or not _current(proto, server, table, loop):
         proto = protos[key] = _Prototype(server, table, loop, version)
@@ -315,11 +329,44 @@ def sessionless_context(
     path). Its context belongs to the prototype (never started, shared, left unchanged:
     :meth:`~mcpkit.session.Session.respond_alone` registers and writes nothing), so the
     answer is the one a copy would have written."""
+    found: C | None = sessionless(server, False, request_id, method, params, version)
+    return found
+
+
+def sessionless(
+    server: PrototypedServer[PrototypeSession[C]],
+    respond: bool,
+    request_id: RequestId,
+    method: str,
+    params: Any,
+    version: ProtocolVersion | None = None,
+) -> Any:
+    """:func:`sessionless_context`, or with ``respond`` the response to that request (an
+    awaitable of the JSON-RPC response, to be awaited at once: what
+    ``ctx.session.respond_alone(ctx)`` answers, the tool already found), else None."""
     if method != "tools/call" or type(params) is not dict or server.log_bridge:
         return None
     if server.wraps_handlers:
         return None
-    proto = _modern_prototype(server) if version is None else _legacy_prototype(server, version)
+    # The server's current prototype (_modern_prototype or _legacy_prototype, inline).
+    table = server.handler_table()
+    loop = running_loop()
+    if version is None:
+        key = "modern"
+    else:
+        key = _LEGACY_KEYS.get(version.name) or _legacy_key(version.name)
+    protos = server.session_prototypes
+    proto: _Prototype[PrototypeSession[C]] | None = protos.get(key)
+    if (
+        proto is None
+        or proto.table is not table
+        or proto.loop is not loop
+        or proto.debug != server.debug
+        or proto.info is not server.server_info
+        or proto.instructions != server.instructions
+        or proto.notifications != server.notification_handler_count
+    ):
+        proto = protos[key] = _Prototype(server, table, loop, version)
     if not proto.quick_calls:
         return None
     session = proto.session
@@ -337,4 +384,6 @@ def sessionless_context(
             return None
     ctx = session.build_context(request_id, method, params)
     ctx.envelope = envelope
+    if respond:
+        return session.respond_tool(ctx, entry)
     return ctx

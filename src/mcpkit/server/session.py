@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, cast
 from mcpkit._lazy import lazy_module
 from mcpkit.envelope import LOG_LEVELS, SERVER_INFO_KEY, Envelope, should_log
 from mcpkit.errors import ConnectionClosed, McpError
-from mcpkit.jsonrpc import JSONObject, RequestId
+from mcpkit.jsonrpc import JSONObject, RequestId, error_response
 from mcpkit.lifecycle import Phase
 from mcpkit.owner import current_token
 from mcpkit.owner import principal as owner_principal
@@ -148,6 +148,10 @@ class ToolTable(Protocol):
 
     async def call_tool(self, params: JSONObject | None, rctx: ServerRequestContext) -> Any: ...
 
+    async def run(self, entry: Any, arguments: Any, request: ServerRequestContext) -> Any:
+        """Validate, call and convert: ``call_tool`` once the tool is found."""
+        ...
+
 
 class SessionServer(Protocol):
     """The server a session and the features serving its requests see
@@ -237,16 +241,23 @@ class ServerRequestContext(RequestContext):
     """The request context of an :class:`AppSession`: the engine's context plus the server
     serving it (its settings, worker pool and logging bridge)."""
 
-    __slots__ = ("cache_hints",)
+    # No __init__ of its own: made by the engine's, one frame per request less.
+    __slots__ = ("_cache_hints",)
 
     session: AppSession
 
-    def __init__(
-        self, session: AppSession, request_id: RequestId, method: str, params: JSONObject | None
-    ) -> None:
-        super().__init__(session, request_id, method, params)
-        #: Caching hints of what this request returns (a resource's own), set by its handler.
-        self.cache_hints: CacheHints | None = None
+    @property
+    def cache_hints(self) -> CacheHints | None:
+        """Caching hints of what this request returns (a resource's own), set by its
+        handler (None: none set)."""
+        try:
+            return self._cache_hints
+        except AttributeError:
+            return None
+
+    @cache_hints.setter
+    def cache_hints(self, hints: CacheHints | None) -> None:
+        self._cache_hints = hints
 
     @property
     def server(self) -> SessionServer:
@@ -381,6 +392,21 @@ class AppSession(ServerSession):
         self, request_id: RequestId, method: str, params: JSONObject | None
     ) -> ServerRequestContext:
         return ServerRequestContext(self, request_id, method, params)
+
+    async def respond_tool(self, ctx: ServerRequestContext, entry: Any) -> JSONObject:
+        """What :meth:`~mcpkit.session.Session.respond_alone` answers for ``ctx``, a
+        ``tools/call`` of :meth:`plain_tool` ``entry`` (a request with no session of its
+        own): the registry's ``call_tool`` would find that entry and, it being neither a
+        task nor timed, only run it."""
+        try:
+            result = await self.server.tools.run(entry, ctx.params.get("arguments"), ctx)  # type: ignore[union-attr]
+            if ctx.envelope is not None:
+                result = self.finish_modern(ctx, result)
+        except McpError as exc:
+            return error_response(ctx.request_id, exc.code, exc.message, exc.data)
+        except Exception as exc:
+            return self._internal_error(ctx, exc)
+        return {"jsonrpc": "2.0", "id": ctx.request_id, "result": result}
 
     def finish_modern(self, ctx: RequestContext, result: Any) -> Any:
         """A modern result as it goes on the wire: caching hints for cacheable methods (the

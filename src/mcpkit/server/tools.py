@@ -30,7 +30,6 @@ from mcpkit.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
 from mcpkit.server.content import (
     content_types,
     downgrade_result,
-    needs_downgrade,
     to_content,
     to_json_text,
 )
@@ -508,6 +507,7 @@ class ToolRegistry:
                 )
             return error_result(f"Tool '{entry.name}' returned a value that cannot be sent: {exc}")
         version = request.session.lifecycle.version  # protocol_version, without the property
-        if needs_downgrade(version):
+        # needs_downgrade(version), inline
+        if version is not None and not (version.audio_content and version.resource_links):
             result = downgrade_result(result, version)
         return result

@@ -8,7 +8,8 @@ once and writes whole bodies.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Awaitable, Iterable
+from types import CoroutineType
 from typing import Any, Final
 
 import orjson
@@ -52,7 +53,9 @@ SSE_HEADERS: Final = [
 
 class RequestHeaders:
     """The request headers the transports look at, read in one pass, with the size of them
-    all (``size``: bytes of names and values; ``count``)."""
+    all (``size``: bytes of names and values; ``count``) and every ``Mcp-*`` one as it came
+    (``mcp``: the raw pairs in order, None when there is none; what the 2026-07-28 checks
+    read, with no second pass over the headers)."""
 
     __slots__ = (
         "accept",
@@ -61,6 +64,7 @@ class RequestHeaders:
         "count",
         "host",
         "last_event_id",
+        "mcp",
         "origin",
         "protocol_version",
         "session_id",
@@ -76,27 +80,34 @@ class RequestHeaders:
         self.protocol_version: str | None = None
         self.last_event_id: str | None = None
         self.content_length: str | None = None
+        mcp: list[tuple[bytes, bytes]] | None = None
         size = count = 0
         for k, v in raw:
             size += len(k) + len(v)
             count += 1
-            if k == b"accept":
+            if k == b"host":
+                self.host = v.decode("latin-1")
+            elif k == b"accept":
                 value = v.decode("latin-1")
                 self.accept = value if self.accept is None else self.accept + "," + value
             elif k == b"content-type":
                 self.content_type = v.decode("latin-1")
-            elif k == b"host":
-                self.host = v.decode("latin-1")
-            elif k == b"origin":
-                self.origin = v.decode("latin-1")
-            elif k == b"mcp-session-id":
-                self.session_id = v.decode("latin-1")
-            elif k == b"mcp-protocol-version":
-                self.protocol_version = v.decode("latin-1").strip()
-            elif k == b"last-event-id":
-                self.last_event_id = v.decode("latin-1").strip()
             elif k == b"content-length":
                 self.content_length = v.decode("latin-1")
+            elif k[:4] == b"mcp-":
+                if k == b"mcp-protocol-version":
+                    self.protocol_version = v.decode("latin-1").strip()
+                elif k == b"mcp-session-id":
+                    self.session_id = v.decode("latin-1")
+                if mcp is None:
+                    mcp = [(k, v)]
+                else:
+                    mcp.append((k, v))
+            elif k == b"origin":
+                self.origin = v.decode("latin-1")
+            elif k == b"last-event-id":
+                self.last_event_id = v.decode("latin-1").strip()
+        self.mcp = mcp
         self.size = size
         self.count = count
 
@@ -203,7 +214,13 @@ async def read_body(
     at ``min_rate`` bytes per second on average, else :class:`BodyTooSlow` (a client
     trickling bytes holds no connection). Checked as each chunk arrives: a body in one
     piece costs nothing; a client sending nothing at all is a matter for a timeout."""
-    message = await receive()
+    return await _read_from(await receive(), receive, limit, min_rate, grace)
+
+
+async def _read_from(
+    message: Message, receive: Receive, limit: int, min_rate: float | None, grace: float
+) -> bytes | None:
+    """:func:`read_body` once its first message (``message``) was received."""
     if message["type"] != "http.request":
         return None
     body: bytes = message.get("body", b"")
@@ -235,6 +252,16 @@ async def read_body(
     return b"".join(chunks)
 
 
+async def _first_then_rest(
+    first: Awaitable[Message],
+    receive: Receive,
+    limit: int,
+    min_rate: float | None,
+    grace: float,
+) -> bytes | None:
+    return await _read_from(await first, receive, limit, min_rate, grace)
+
+
 async def read_body_within(
     receive: Receive,
     limit: int,
@@ -246,11 +273,29 @@ async def read_body_within(
     ``TimeoutError``) and arriving at ``min_rate`` bytes per second after ``grace`` seconds
     (else :class:`BodyTooSlow`). A body the ASGI server already holds is read at once, with
     no timer armed: only a read that has to wait runs under the timeout."""
-    coro = read_body(receive, limit, min_rate, grace)
+    first = receive()
+    if type(first) is CoroutineType:
+        # The usual receive (a coroutine) is stepped here: a body already held comes back
+        # with no coroutine of ours around it.
+        try:
+            waiting_on = first.send(None)
+        except StopIteration as done:
+            message: Message = done.value
+            if message["type"] == "http.request" and not message.get("more_body", False):
+                body: bytes = message.get("body", b"")  # the whole body in one message
+                if len(body) > limit:
+                    raise BodyTooLarge from None
+                return body
+            coro = _read_from(message, receive, limit, min_rate, grace)
+        else:
+            first = Resume(first, waiting_on)
+            coro = _first_then_rest(first, receive, limit, min_rate, grace)
+    else:
+        coro = _first_then_rest(first, receive, limit, min_rate, grace)
     try:
         waiting_on = coro.send(None)
-    except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
+    except StopIteration as rest:
+        return rest.value  # type: ignore[no-any-return]
     if timeout is None:
         return await Resume(coro, waiting_on)
     async with asyncio.timeout(timeout):

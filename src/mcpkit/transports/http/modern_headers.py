@@ -58,6 +58,7 @@ __all__ = [
     "http_status",
     "is_modern_request",
     "is_modern_stream_request",
+    "legacy_names",
     "status_for_code",
 ]
 
@@ -235,6 +236,12 @@ def status_for_code(code: int) -> int:
     if code in _BAD_REQUEST_CODES:
         return 400
     return 200
+
+
+def legacy_names() -> frozenset[str]:
+    """The names of the handshake-era revisions (what a legacy ``MCP-Protocol-Version``
+    names)."""
+    return _LEGACY_NAMES
 
 
 def is_modern_stream_request(session_id: str | None, protocol_version: str | None) -> bool:

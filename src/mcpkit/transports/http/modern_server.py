@@ -85,6 +85,7 @@ _WATCH_AFTER: Final = 0.05
 # Enum members as module names: looked up on their class they cost ~0.4 µs each (3.11).
 _REQUEST, _NOTIFICATION = MessageKind.REQUEST, MessageKind.NOTIFICATION
 _INFO: Final = TransportInfo(kind="http")
+_JSON_TYPE: Final = (b"content-type", b"application/json")
 
 
 #: Header names seen before: the decoded name of an ``Mcp-*`` one, None for any other (a
@@ -562,21 +563,26 @@ async def serve_modern_post(
     served = app.served
     calls_tool = method == "tools/call" and type(params) is dict
     if served is not None:
-        if calls_tool and (refused := _param_header_error(served, headers, params)) is not None:
+        if (  # (the usual tool has no Mcp-Param-* headers: one lookup)
+            calls_tool
+            and served.tool_header_params(params.get("name"))  # type: ignore[union-attr]
+            and (refused := _param_header_error(served, headers, params)) is not None
+        ):
             await _respond_error(send, rid, refused)
             return
         if accepted[0]:
             # A quick request that needs no session of its own (the usual tools/call):
             # served by the prototype's engine, answered as its copy would answer it.
-            ctx = served.sessionless_context(rid, method, params)
-            if ctx is not None:
-                response = await ctx.session.respond_alone(ctx)
-                error = response.get("error")
-                await _respond_json(
-                    send,
-                    200 if error is None else status_for_code(_error_code(error)),
-                    orjson.dumps(response),
-                )
+            answer = served.sessionless_response(rid, method, params)
+            if answer is not None:
+                alone = await answer
+                error = alone.get("error")
+                body = orjson.dumps(alone)
+                # _respond_json, inline
+                head = [_JSON_TYPE, (b"content-length", b"%d" % len(body))]
+                status = 200 if error is None else status_for_code(_error_code(error))
+                await send({"type": "http.response.start", "status": status, "headers": head})
+                await send({"type": "http.response.body", "body": body})
                 return
     transport = ModernRequestTransport(rid, app.options.max_stream_buffer)
     session, started = _new_session(app.session_factory, served, transport)

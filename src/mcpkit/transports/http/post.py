@@ -46,12 +46,17 @@ from mcpkit.transports.http.asgi import (
 from mcpkit.transports.http.modern_headers import (
     MCP_PROTOCOL_VERSION,
     is_modern_request,
-    is_modern_stream_request,
+    legacy_names,
 )
 from mcpkit.transports.http.modern_server import header_mapping, serve_modern_post
 from mcpkit.transports.http.session_open import open_session
 from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
-from mcpkit.transports.http.stateless import DEFAULT_VERSION, fresh_session, serve_stateless
+from mcpkit.transports.http.stateless import (
+    DEFAULT_VERSION,
+    fresh_session,
+    serve_stateless,
+    serve_stateless_json,
+)
 
 if TYPE_CHECKING:
     from mcpkit.transports.base import MessageSink
@@ -60,6 +65,8 @@ if TYPE_CHECKING:
 
 __all__ = ["not_acceptable", "serve_post", "serve_requests"]
 
+#: The names of the handshake-era revisions (a POST naming one is not modern).
+_LEGACY_NAMES: Final = legacy_names()
 #: How long a POST's SSE response waits for the first message before sending its headers.
 _FIRST_MESSAGE_HOLD: Final = 0.05
 
@@ -85,9 +92,9 @@ async def serve_post(
     acceptable = flags[0] and (app.json_response or flags[1])
     # A POST without a session id or a legacy version header may be modern: its era
     # (and with it the Accept rule) is known once the body is read.
-    maybe_modern = h.session_id is None and (
-        h.protocol_version is None or is_modern_stream_request(None, h.protocol_version)
-    )
+    # (is_modern_stream_request of the headers, inline: the version is already stripped)
+    pv_name = h.protocol_version
+    maybe_modern = h.session_id is None and (pv_name is None or pv_name not in _LEGACY_NAMES)
     if not acceptable and not maybe_modern:
         await not_acceptable(send)
         return
@@ -143,14 +150,11 @@ async def serve_post(
             if not (flags[0] or flags[1]):
                 await not_acceptable(send, modern=True)
                 return
-            await serve_modern_post(
-                app, msg, header_mapping(scope["headers"]), flags, receive, send
-            )
+            await serve_modern_post(app, msg, header_mapping(h.mcp or ()), flags, receive, send)
             return
         if not acceptable:
             await not_acceptable(send)
             return
-    pv_name = h.protocol_version
     version: ProtocolVersion | None = None
     if pv_name is not None:
         version = app.supported_names.get(pv_name)
@@ -175,7 +179,10 @@ async def serve_post(
         return
     is_request = kind is MessageKind.REQUEST
     if app.stateless:
-        await serve_stateless(app, msg, is_request, version, receive, send)
+        if is_request and app.json_response:  # what serve_stateless does, inline
+            await serve_stateless_json(app, msg, version, send)
+        else:
+            await serve_stateless(app, msg, is_request, version, receive, send)
         return
     sid = h.session_id
     if sid is None:

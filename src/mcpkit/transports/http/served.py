@@ -10,11 +10,12 @@ factory is served through ``session_factory`` alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from mcpkit.http_headers import HeaderParam
+    from mcpkit.jsonrpc import JSONObject
     from mcpkit.session import ServerSession
     from mcpkit.transports.base import Transport
     from mcpkit.versions import ProtocolVersion
@@ -51,6 +52,14 @@ class ServedApp(Protocol):
     ) -> Any:
         """A request context for a request needing no session of its own (answered by
         ``ctx.session.respond_alone(ctx)``), else None."""
+        ...
+
+    def sessionless_response(
+        self, rid: Any, method: str, params: Any, version: ProtocolVersion | None = None
+    ) -> Awaitable[JSONObject] | None:
+        """For a request needing no session of its own, the awaitable of its JSON-RPC
+        response (what ``ctx.session.respond_alone(ctx)`` answers for the context of
+        :meth:`sessionless_context`; to be awaited at once), else None."""
         ...
 
     async def finish_request(self, session: ServerSession) -> None:

@@ -261,39 +261,35 @@ class StreamableHTTPApp:
             # Handlers of what this request carries read it as ctx.request (serving(scope),
             # inline).
             mark = _serving(scope)
-            options = self.options
             try:
-                if self.auth is not None:
-                    if oversized_headers(
-                        scope["headers"], options.max_header_bytes, options.max_header_count
-                    ):
-                        await self._too_large_head(send)
-                        return
-                    await self.auth.handle(scope, receive, send, self.host_origin)
-                    return
-                # The headers are read once: their size, then the Host/Origin policy (what
-                # self.host_origin does as middleware), then the request itself.
-                h = RequestHeaders(scope["headers"])
-                if h.size > options.max_header_bytes or h.count > options.max_header_count:
-                    await self._too_large_head(send)
-                    return
-                refused = self.host_origin.refusal(scope, h.host, h.origin)
-                if refused is not None:
-                    await respond_error(send, 403, INVALID_REQUEST, refused)
-                    return
-                if (
-                    scope["method"] == "POST"
-                    and scope["path"] == self.path
-                    and not scope.get("root_path")
-                ):
-                    # What _route does for the usual request, without its frame.
-                    await serve_post(self, scope, h, receive, send)
-                else:
-                    await self._route(scope, h, receive, send)
+                await self.handle_http(scope, receive, send)
             finally:
                 _stop_serving(mark)
         elif kind == "lifespan":
             await self._lifespan(receive, send)
+
+    def handle_http(self, scope: Scope, receive: Receive, send: Send) -> Coroutine[Any, Any, None]:
+        """The coroutine answering the HTTP request ``scope``, to be awaited at once with
+        ``serving(scope)`` set (what :meth:`__call__` does; a wrapping app that sets it
+        itself awaits this, with no coroutine frame of its own in between): the head's
+        size, then the Host/Origin policy are checked here, with the headers read once."""
+        options = self.options
+        if self.auth is not None:
+            if oversized_headers(
+                scope["headers"], options.max_header_bytes, options.max_header_count
+            ):
+                return self._too_large_head(send)
+            return self.auth.handle(scope, receive, send, self.host_origin)  # type: ignore[no-any-return]
+        h = RequestHeaders(scope["headers"])
+        if h.size > options.max_header_bytes or h.count > options.max_header_count:
+            return self._too_large_head(send)
+        refused = self.host_origin.refusal(scope, h.host, h.origin)
+        if refused is not None:
+            return respond_error(send, 403, INVALID_REQUEST, refused)
+        if scope["method"] == "POST" and scope["path"] == self.path and not scope.get("root_path"):
+            # What _route does for the usual request, without its frame.
+            return serve_post(self, scope, h, receive, send)
+        return self._route(scope, h, receive, send)
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         while True:

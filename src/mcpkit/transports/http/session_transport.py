@@ -221,10 +221,22 @@ class SSEConnection:
 class _Stream:
     """A logical SSE stream: outlives its connections (it can be resumed)."""
 
-    __slots__ = ("conn", "key", "primed", "request_ids", "seq", "standalone", "tasks", "waited")
+    __slots__ = (
+        "conn",
+        "key",
+        "prefix",
+        "primed",
+        "request_ids",
+        "seq",
+        "standalone",
+        "tasks",
+        "waited",
+    )
 
     def __init__(self, key: str, standalone: bool = False) -> None:
         self.key = key
+        #: What every event id of this stream begins with, encoded once: ``id: <key>-``.
+        self.prefix = b"id: " + key.encode() + b"-"
         self.seq = 0
         self.primed = False
         self.conn: SSEConnection | None = None
@@ -641,17 +653,23 @@ class HttpSessionTransport(Transport):
         version = self.protocol_version
         if version is not None and version.sse_polling:
             # Older clients may choke on an event with empty data: prime only 2025-11-25+.
-            conn.push(sse.encode_event(None, f"{stream.key}-{stream.seq}", retry=self.retry_ms))
+            retry = self.retry_ms
+            if retry is None:  # sse.encode_event(None, id), the usual priming event at once
+                conn.push(b"%b%d\ndata: \n\n" % (stream.prefix, stream.seq))
+            else:
+                conn.push(sse.encode_event(None, f"{stream.key}-{stream.seq}", retry=retry))
 
     def _emit(self, stream: _Stream, data: bytes) -> None:
         store = self.store
         if store is not None and self.session_id is not None:
-            stream.seq += 1
-            event_id: str | None = f"{stream.key}-{stream.seq}"
-            store.store_event(self.session_id, stream.key, stream.seq, data)
+            seq = stream.seq = stream.seq + 1
+            store.store_event(self.session_id, stream.key, seq, data)
+            if b"\n" in data or b"\r" in data:
+                frame = sse.encode_event(data, f"{stream.key}-{seq}")
+            else:  # one line of JSON (what orjson writes): sse.encode_event, at once
+                frame = b"%b%d\nevent: message\ndata: %b\n\n" % (stream.prefix, seq, data)
         else:
-            event_id = None
-        frame = sse.encode_event(data, event_id)
+            frame = sse.encode_event(data)
         conn = stream.conn
         if conn is not None and not conn.aborted and not conn.finished:
             if not conn.push(frame):

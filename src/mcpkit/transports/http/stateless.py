@@ -42,6 +42,7 @@ __all__ = [
 ]
 
 _INFO: Final = TransportInfo(kind="http")
+_JSON_TYPE: Final = (b"content-type", b"application/json")
 #: The revision of a stateless request that names none (no ``MCP-Protocol-Version``).
 DEFAULT_VERSION: Final = versions.V2025_03_26
 
@@ -163,11 +164,15 @@ async def serve_stateless_json(
     if served is not None:
         # A quick request that needs no session of its own (the usual tools/call):
         # served by the prototype's engine, answered as its copy would answer it.
-        ctx = served.sessionless_context(
+        answer = served.sessionless_response(
             msg["id"], msg["method"], msg.get("params"), version or DEFAULT_VERSION
         )
-        if ctx is not None:
-            await respond_json(send, 200, orjson.dumps(await ctx.session.respond_alone(ctx)))
+        if answer is not None:
+            body = orjson.dumps(await answer)
+            # respond_json, inline
+            headers = [_JSON_TYPE, (b"content-length", b"%d" % len(body))]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
             return
     transport = StatelessJsonTransport(msg["id"])
     if served is not None:
