@@ -400,7 +400,7 @@ def test_static_and_debug_verifiers(mode: str) -> None:
 def test_identity_providers_import_and_refuse_with_mcpkit_alternative() -> None:
     """The identity providers and OAuth proxies import from fastmcp's paths; constructing
     one names what to use on mcpkit."""
-    from mcpkit.compat.fastmcp.server.auth import OAuthProxy, OIDCProxy
+    from mcpkit.compat.fastmcp.server.auth import MultiAuth, OAuthProxy, OIDCProxy
     from mcpkit.compat.fastmcp.server.auth.providers.azure import AzureProvider
     from mcpkit.compat.fastmcp.server.auth.providers.github import GitHubProvider
     from mcpkit.compat.fastmcp.server.auth.providers.in_memory import InMemoryOAuthProvider
@@ -413,6 +413,7 @@ def test_identity_providers_import_and_refuse_with_mcpkit_alternative() -> None:
         (InMemoryOAuthProvider, "mcpkit.auth.AuthorizationServer"),
         (WorkOSProvider, "mcpkit.auth.WorkOSProvider"),
         (AzureProvider, "mcpkit.auth.EntraIDProvider"),
+        (MultiAuth, "mcpkit.auth.ResourceServer"),
     ]
     for cls, instead in cases:
         with pytest.raises(NotImplementedError, match=instead.replace(".", r"\.")):

@@ -1,12 +1,14 @@
-"""``fastmcp.server.auth`` on mcpkit: fastmcp's auth provider classes.
+"""``fastmcp.server.auth`` on mcpkit: fastmcp's auth provider classes and checks.
 
-Served: :class:`TokenVerifier`, :class:`RemoteAuthProvider`, :class:`MultiAuth`,
-:class:`AccessToken`, ``JWTVerifier`` and ``StaticTokenVerifier``
-(``providers.jwt``), ``DebugTokenVerifier`` (``providers.debug``): ``FastMCP(auth=...)``
-with one of them answers over HTTP as fastmcp does, on mcpkit's resource server.
-Authorization servers and OAuth proxies (:class:`OAuthProvider`, ``OAuthProxy``,
-``OIDCProxy`` and the identity providers built on them) import, and constructing one raises
-NotImplementedError naming mcpkit's own (:mod:`mcpkit.auth`).
+Served: :class:`TokenVerifier`, :class:`RemoteAuthProvider`, :class:`AccessToken`,
+``JWTVerifier`` and ``StaticTokenVerifier`` (``providers.jwt``), ``DebugTokenVerifier``,
+``IntrospectionTokenVerifier``, the presets that are resource servers (``AuthKitProvider``,
+``KeycloakAuthProvider``, ``SupabaseProvider``, ``ScalekitProvider``): ``FastMCP(auth=...)``
+with one of them answers over HTTP as fastmcp does, on mcpkit's resource server; and
+``require_scopes`` for a component's ``auth=``. :class:`MultiAuth`, authorization servers
+and OAuth proxies (:class:`OAuthProvider`, ``OAuthProxy``, ``OIDCProxy`` and the identity
+providers built on them) import, and constructing one raises NotImplementedError naming
+mcpkit's own (:mod:`mcpkit.auth`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ A token verifier (:class:`TokenVerifier` and its subclasses) or a
 :class:`RemoteAuthProvider` given as ``FastMCP(auth=...)`` protects the HTTP endpoint with
 mcpkit's resource server (:mod:`mcpkit.compat.fastmcp.server.auth._resource`), answering as
 fastmcp does. Providers that are an authorization server of their own
-(:class:`OAuthProvider`) are refused with the mcpkit class to use instead.
+(:class:`OAuthProvider`) and :class:`MultiAuth` are refused with the mcpkit class to use
+instead.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class AccessToken(BaseModel):
     resource: str | None = None
     subject: str | None = None
     claims: dict[str, Any] = {}
+    original_client_id: str | None = None
 
 
 class TokenVerificationError(RuntimeError):
@@ -237,55 +239,15 @@ class RemoteAuthProvider(AuthProvider):
 
 
 class MultiAuth(AuthProvider):
-    """Tokens of several sources: the ``server`` (its metadata served), then each verifier."""
+    """fastmcp's several token sources behind one server (not served on mcpkit: its tokens'
+    client IDs are qualified by a hash of each source's configuration)."""
 
-    def __init__(
-        self,
-        *,
-        server: AuthProvider | None = None,
-        verifiers: list[TokenVerifier] | TokenVerifier | None = None,
-        base_url: AnyHttpUrl | str | None = None,
-        resource_base_url: AnyHttpUrl | str | None = None,
-        required_scopes: list[str] | None = None,
-    ) -> None:
-        if verifiers is None:
-            verifiers = []
-        elif isinstance(verifiers, TokenVerifier):
-            verifiers = [verifiers]
-        if server is None and not verifiers:
-            raise ValueError("MultiAuth requires at least a server or one verifier")
-        super().__init__(
-            base_url=base_url or (server.base_url if server else None),
-            resource_base_url=resource_base_url or (server.resource_base_url if server else None),
-            required_scopes=(
-                required_scopes
-                if required_scopes is not None
-                else (server.required_scopes if server else None)
-            ),
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise NotImplementedError(
+            "fastmcp's MultiAuth is not supported on mcpkit: give mcpkit.auth.ResourceServer "
+            "a verifier function that tries each source, or api_keys= beside OAuth "
+            "(docs/authorization.md)"
         )
-        self.server = server
-        self.verifiers = list(verifiers)
-        self._sources: list[AuthProvider] = ([server] if server else []) + list(self.verifiers)
-
-    @property
-    def scopes_supported(self) -> list[str]:
-        """The server's scopes, else the required ones."""
-        return self.server.scopes_supported if self.server is not None else self.required_scopes
-
-    async def verify_token(self, token: str) -> AccessToken | None:
-        """The first source's verdict that accepts the token."""
-        for source in self._sources:
-            try:
-                found = await source.verify_token(token)
-            except Exception:
-                continue
-            if found is not None:
-                return found
-        return None
-
-    def protected_resource(self, mcp_path: str) -> dict[str, Any] | None:
-        """The server's metadata (verifiers serve none)."""
-        return None if self.server is None else self.server.protected_resource(mcp_path)
 
 
 class OAuthProvider(AuthProvider):
