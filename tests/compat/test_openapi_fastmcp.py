@@ -167,6 +167,36 @@ def test_from_openapi_builds_requests_as_fastmcp(tmp_path: Path) -> None:
     assert seen[10]["body"].count('name="lines"') == 2
 
 
+def test_from_openapi_masked_and_permissive(tmp_path: Path) -> None:
+    """``mask_error_details=True`` (the API's errors masked, a 429 and missing arguments
+    still told), ``validate_output=False`` (permissive output schemas, a non-object still
+    wrapped), a route map function and a component function that fail, names made from a
+    summary and from the method and path, an operation id used twice."""
+    script = [
+        LIST,
+        call("Get_the_numbers"),
+        call("thing", n=1),
+        call("thing", n=0),
+        call("thing", n=9),
+        call("thing"),
+        call("thing_2", n=1),
+        call("GET_broken"),
+    ]
+    theirs, ours = both("fastmcp", SERVERS / "fastmcp_openapi_masked.py", script, tmp_path)
+    assert_same(theirs, ours)
+    tools = {t["name"]: t for t in ours["ops"][0]["tools"]}
+    assert tools["thing"]["outputSchema"] == {"type": "object", "additionalProperties": True}
+    assert tools["thing_2"]["_meta"]["fastmcp"]["tags"] == []  # its component_fn failed
+    texts = [op["result"]["content"][0]["text"] for op in ours["ops"][3:]]
+    assert texts == [
+        "Error calling tool 'thing'",
+        "Rate limited by upstream API, please retry later",
+        "Missing required arguments: n",
+        "Error calling tool 'thing_2'",
+        "Error calling tool 'GET_broken'",
+    ]
+
+
 def test_from_fastapi_over_http_passes_headers_on(tmp_path: Path) -> None:
     """Served over Streamable HTTP, a tool's request to the API carries the MCP request's
     headers fit to pass on (``mcp-protocol-version`` here; not the session id), as

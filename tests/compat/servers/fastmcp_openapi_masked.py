@@ -1,0 +1,92 @@
+"""fastmcp's ``FastMCP.from_openapi`` with ``mask_error_details=True`` and
+``validate_output=False``: the API's errors masked but for a 429, permissive output schemas
+(a non-object still wrapped), a route map function and a component function that fail
+(the route served as the maps say, the component as made), names from summaries and
+paths, and a name used twice."""
+
+import os
+
+os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
+
+try:  # fastmcp 4.x's client
+    import httpx2 as httpx
+except ImportError:
+    import httpx
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+from fastmcp import FastMCP
+
+api = FastAPI()
+
+
+@api.get("/numbers")
+def numbers():
+    return [1, 2, 3]
+
+
+@api.get("/thing/{n}")
+def thing(n: int):
+    if n == 0:
+        return JSONResponse({"detail": "no thing 0"}, status_code=404)
+    if n == 9:
+        return JSONResponse({"detail": "later"}, status_code=429)
+    return {"n": n, "extra": True}
+
+
+def listed(status, schema):
+    return {status: {"description": "ok", "content": {"application/json": {"schema": schema}}}}
+
+
+SPEC = {
+    "openapi": "3.0.3",
+    "info": {"title": "Masked", "version": "1"},
+    "paths": {
+        "/numbers": {
+            "get": {
+                "summary": "Get the numbers!",
+                "responses": listed("200", {"type": "array", "items": {"type": "integer"}}),
+            }
+        },
+        "/thing/{n}": {
+            "get": {
+                "operationId": "thing",
+                "parameters": [
+                    {"name": "n", "in": "path", "required": True, "schema": {"type": "integer"}}
+                ],
+                "responses": listed(
+                    "200", {"type": "object", "properties": {"n": {"type": "integer"}}}
+                ),
+            },
+            "put": {"operationId": "thing", "responses": {"204": {"description": "done"}}},
+        },
+        "/broken": {"get": {"responses": {"200": {"description": "ok"}}}},
+    },
+}
+
+
+def choose(route, kind):
+    if route.path == "/broken":
+        raise RuntimeError("no choice")
+    return None
+
+
+def customise(route, component):
+    if route.method == "PUT":
+        raise RuntimeError("not this one")
+    component.tags.add("seen")
+
+
+client = httpx.AsyncClient(transport=httpx.ASGITransport(app=api), base_url="http://masked")
+mcp = FastMCP.from_openapi(
+    SPEC,
+    client=client,
+    name="Masked",
+    route_map_fn=choose,
+    mcp_component_fn=customise,
+    validate_output=False,
+    mask_error_details=True,
+)
+
+if __name__ == "__main__":
+    mcp.run()
