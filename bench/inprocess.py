@@ -17,7 +17,10 @@ Drives the server directly with the ``echo`` tool, no client library in between:
   engine, ``tools/call``, encoding and the batched write);
 - ``legacy-sync``, ``modern-sync``, ``stdio32-sync``: the same with ``echo`` a ``def``
   tool (run in the server's worker threads); with its ``async def`` case beside it, the
-  ratio of the two is printed.
+  ratio of the two is printed;
+- ``bare-legacy``, ``bare-modern``, ``bare-sse``: ``modern_floor.py``'s bare ASGI app (no
+  MCP) answering the same call with the same scope, receive and send: the least an app
+  costs on each wire (``bench/uvicorn_inprocess.py`` adds uvicorn's own work to both).
 
 By default ``legacy`` and ``modern`` run in interleaved rounds (``--case`` picks others).
 Reports CPU µs per call of each case (process time, steadier than wall time on a shared
@@ -185,6 +188,24 @@ async def http_case(era: str, sync: bool = False) -> Runner:
     """A stateless ``tools/call`` of one era on the stateless JSON app."""
     app = make_app(sync)
     scope, body = legacy_case() if era == "legacy" else modern_case()
+
+    async def run(n: int) -> float:
+        return await run_calls(app, scope, body, n)
+
+    return run
+
+
+async def bare_case(era: str) -> Runner:
+    """The same call answered by ``modern_floor.py``'s bare ASGI app (no MCP: orjson and a
+    dozen lines), with the scope, receive and send of the mcpkit case of that wire: what an
+    app costs at the least, to compare mcpkit's instructions with (``sse``: the bare app
+    that answers over SSE, a session id on the request)."""
+    import modern_floor
+
+    app: Any = modern_floor._bare_sse_app if era == "sse" else modern_floor._bare_app
+    scope, body = modern_case() if era == "modern" else legacy_case()
+    if era == "sse":
+        scope["headers"].append((b"mcp-session-id", b"0123456789abcdef"))
 
     async def run(n: int) -> float:
         return await run_calls(app, scope, body, n)
@@ -425,6 +446,10 @@ CASES: dict[str, tuple[str, Callable[[], Awaitable[Runner]]]] = {
     "legacy-sync": ("2025 stateless JSON, def", lambda: http_case("legacy", sync=True)),
     "modern-sync": ("2026 JSON, def", lambda: http_case("modern", sync=True)),
     "stdio32-sync": ("stdio 32 per chunk, def", lambda: stdio_case(sync=True)),
+    # the bare ASGI app of modern_floor.py (no MCP) on each wire, to compare with
+    "bare-legacy": ("bare app, 2025 JSON", lambda: bare_case("legacy")),
+    "bare-modern": ("bare app, 2026 JSON", lambda: bare_case("modern")),
+    "bare-sse": ("bare app, SSE", lambda: bare_case("sse")),
 }
 
 

@@ -1,12 +1,16 @@
 """bench/inprocess.py --smoke: every in-process case (stateless HTTP of both eras, the
-2025 session answered over SSE, stdio with 32 requests per chunk) runs and every answer it
-checks is right. Timings are printed, never judged."""
+2025 session answered over SSE, stdio with 32 requests per chunk, the bare ASGI app of each
+wire) runs and every answer it checks is right; bench/uvicorn_inprocess.py answers every
+case through uvicorn's protocol, mcpkit and the bare app. Timings are printed, never
+judged."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,5 +25,27 @@ def test_inprocess_smoke_runs_every_case() -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     cases = [line.split("  ")[0] for line in done.stdout.splitlines()[1:]]
-    for name in ("2025 stateless JSON", "2026 JSON", "2025 session SSE", "stdio 32 per chunk"):
+    for name in (
+        "2025 stateless JSON",
+        "2026 JSON",
+        "2025 session SSE",
+        "stdio 32 per chunk",
+        "bare app, 2025 JSON",
+        "bare app, 2026 JSON",
+        "bare app, SSE",
+    ):
         assert name in cases, done.stdout
+
+
+@pytest.mark.parametrize(
+    ("app", "case"),
+    [("mcpkit", "legacy"), ("mcpkit", "modern"), ("mcpkit", "sse"), ("bare", "sse")],
+)
+def test_uvicorn_inprocess_answers_every_case(app: str, case: str) -> None:
+    script = ROOT / "bench" / "uvicorn_inprocess.py"
+    argv = [sys.executable, str(script), "--app", app, "--case", case, "--calls", "20"]
+    done = subprocess.run(
+        [*argv, "--rounds", "1"], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith(f"{app} {case}: "), done.stdout
