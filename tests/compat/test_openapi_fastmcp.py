@@ -169,9 +169,10 @@ def test_from_openapi_builds_requests_as_fastmcp(tmp_path: Path) -> None:
 
 def test_from_openapi_masked_and_permissive(tmp_path: Path) -> None:
     """``mask_error_details=True`` (the API's errors masked, a 429 and missing arguments
-    still told), ``validate_output=False`` (permissive output schemas, a non-object still
-    wrapped), a route map function and a component function that fail, names made from a
-    summary and from the method and path, an operation id used twice."""
+    still told), ``strict_input_validation=True`` (unknown arguments refused),
+    ``validate_output=False`` (permissive output schemas, a non-object still wrapped), a
+    route map function and a component function that fail, names made from a summary and
+    from the method and path, an operation id used twice."""
     script = [
         LIST,
         call("Get_the_numbers"),
@@ -179,8 +180,9 @@ def test_from_openapi_masked_and_permissive(tmp_path: Path) -> None:
         call("thing", n=0),
         call("thing", n=9),
         call("thing"),
-        call("thing_2", n=1),
+        call("thing_2", n=1),  # strict: n is not PUT's
         call("GET_broken"),
+        call("thing", n=1, extra=2, more=3),  # strict: refused by name
     ]
     theirs, ours = both("fastmcp", SERVERS / "fastmcp_openapi_masked.py", script, tmp_path)
     assert_same(theirs, ours)
@@ -192,8 +194,9 @@ def test_from_openapi_masked_and_permissive(tmp_path: Path) -> None:
         "Error calling tool 'thing'",
         "Rate limited by upstream API, please retry later",
         "Missing required arguments: n",
-        "Error calling tool 'thing_2'",
+        "Unknown arguments: n. Accepted: none",  # PUT declares no parameter
         "Error calling tool 'GET_broken'",
+        "Unknown arguments: extra, more. Accepted: n",
     ]
 
 

@@ -1,5 +1,6 @@
 """fastmcp's ``FastMCP.from_openapi`` with ``mask_error_details=True`` and
-``validate_output=False``: the API's errors masked but for a 429, permissive output schemas
+``validate_output=False`` and ``strict_input_validation=True``: the API's errors masked
+but for a 429, unknown arguments refused, permissive output schemas
 (a non-object still wrapped), a route map function and a component function that fail
 (the route served as the maps say, the component as made), names from summaries and
 paths, and a name used twice."""
@@ -86,6 +87,7 @@ mcp = FastMCP.from_openapi(
     mcp_component_fn=customise,
     validate_output=False,
     mask_error_details=True,
+    strict_input_validation=True,
 )
 
 if __name__ == "__main__":

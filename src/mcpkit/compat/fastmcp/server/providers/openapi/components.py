@@ -100,8 +100,19 @@ class OpenAPITool(OpenAPIComponent):
             f"OpenAPITool(name={self.name!r}, method={self._route.method}, path={self._route.path})"
         )
 
-    async def call(self, arguments: dict[str, Any], mask: bool) -> dict[str, Any]:
-        """The ``CallToolResult`` dict of a call: the answer, or fastmcp's error text."""
+    async def call(
+        self, arguments: dict[str, Any], mask: bool, strict: bool = False
+    ) -> dict[str, Any]:
+        """The ``CallToolResult`` dict of a call: the answer, or fastmcp's error text
+        (``strict``: an argument the tool does not take is refused, as fastmcp's
+        ``strict_input_validation`` refuses it, instead of dropped)."""
+        if strict:
+            accepted = {*self.parameters.get("properties", {}), *self._route.parameter_map}
+            if unknown := sorted(arguments.keys() - accepted):
+                return error_result(
+                    f"Unknown arguments: {', '.join(unknown)}. "
+                    f"Accepted: {', '.join(sorted(accepted)) or 'none'}"
+                )
         try:
             response = await self._get(arguments)
         except _Invalid as exc:

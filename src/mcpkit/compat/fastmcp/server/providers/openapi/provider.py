@@ -261,9 +261,11 @@ class OpenAPIProvider:
         """Serve the components from ``server`` (its own come first in the lists)."""
         registration = server.native.registration
         mask = bool(getattr(server, "_mask", False))
+        settings = getattr(server, "settings", None)
+        strict = isinstance(settings, dict) and bool(settings.get("strict_input_validation"))
         for tool in self._tools.values():
             entry = registration.add_tool(
-                _calling(tool, mask),
+                _calling(tool, mask, strict),
                 ToolOptions(
                     name=tool.name,
                     title=tool.title or default_title(tool.name),
@@ -316,9 +318,11 @@ def _client_module() -> Any:
     return httpx2
 
 
-def _calling(tool: OpenAPITool, mask: bool) -> Callable[[dict[str, Any]], Awaitable[Any]]:
+def _calling(
+    tool: OpenAPITool, mask: bool, strict: bool
+) -> Callable[[dict[str, Any]], Awaitable[Any]]:
     async def call(arguments: dict[str, Any]) -> Any:
-        return await tool.call(arguments, mask)
+        return await tool.call(arguments, mask, strict)
 
     return call
 
