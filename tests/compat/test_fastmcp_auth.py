@@ -720,3 +720,37 @@ def test_component_auth_require_scopes(tmp_path: Path) -> None:
         "isError": True,
     }
     assert seen["t-admin"][4]["content"] == [{"type": "text", "text": "report"}]
+
+
+def test_rsa_key_pair_tokens_verify_on_fastmcp() -> None:
+    """``RSAKeyPair`` (fastmcp's test helper): a token it creates is accepted by fastmcp's
+    own ``JWTVerifier`` with the pair's public key, with the claims asked for."""
+    from mcpkit.compat.fastmcp.server.auth.providers.jwt import JWTVerifier, RSAKeyPair
+
+    pair = RSAKeyPair.generate()
+    made = pair.create_token(
+        subject="ada",
+        issuer="https://issuer.example.com",
+        audience="compat-api",
+        scopes=["read", "write"],
+        additional_claims={"tenant": "acme"},
+        kid="k1",
+    )
+    code = (
+        "import asyncio, json, sys\n"
+        "from fastmcp.server.auth.providers.jwt import JWTVerifier\n"
+        "v = JWTVerifier(public_key=sys.argv[1], issuer='https://issuer.example.com',"
+        " audience='compat-api')\n"
+        "t = asyncio.run(v.verify_token(sys.argv[2]))\n"
+        "print(json.dumps(t and [t.client_id, t.scopes, t.claims['tenant']]))\n"
+    )
+    out = subprocess.run(
+        [str(peer("fastmcp")), "-c", code, pair.public_key, made],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(out.stdout) == ["ada", ["read", "write"], "acme"]
+    ours = JWTVerifier(public_key=pair.public_key, issuer="https://issuer.example.com")
+    found = asyncio.run(ours.verify_token(made))
+    assert found is not None and found.claims["aud"] == "compat-api"

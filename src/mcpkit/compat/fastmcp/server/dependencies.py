@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from mcpkit.compat.fastmcp.context import Context
+from mcpkit.compat.fastmcp.server.auth.auth import AccessToken
 
 if TYPE_CHECKING:
     from mcpkit.server.context import Context as NativeContext
 
-__all__ = ["get_access_token", "get_context", "get_http_headers"]
+__all__ = ["AccessToken", "get_access_token", "get_context", "get_http_headers"]
 
 
 def get_context() -> Context:
@@ -28,7 +29,6 @@ def get_access_token() -> Any:
     """The request's validated access token as a ``fastmcp.server.auth.AccessToken`` (None
     when the server is not protected or outside of a request)."""
     from mcpkit.auth.server import get_access_token as native_token
-    from mcpkit.compat.fastmcp.server.auth.auth import AccessToken
 
     token = native_token()
     if token is None:
