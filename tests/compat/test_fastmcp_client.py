@@ -22,21 +22,33 @@ from tests.compat.test_unchanged import assert_same, drive_both, normalised, pee
 CLIENTS = Path(__file__).resolve().parent / "clients"
 
 
-def printed(argv: list[str], tag: str) -> str:
-    """What ``argv`` printed (it must succeed); ``ECHO_SERVER`` tells it how to start
-    ``clients/echo_server.py`` with the same interpreter (``fastmcp_client_http.py``)."""
+#: Each test starts interpreters of both SDKs (several, for the stdio and HTTP scripts):
+#: more than the default minute on a loaded machine.
+pytestmark = pytest.mark.timeout(180)
+
+
+def start(argv: list[str]) -> subprocess.Popen[str]:
+    """Run ``argv``; ``ECHO_SERVER`` tells it how to start ``clients/echo_server.py`` with
+    the same interpreter (``fastmcp_client_http.py``)."""
     server = [*argv[:-1], str(CLIENTS / "echo_server.py")]
     env = {**os.environ, "ECHO_SERVER": json.dumps(server)}
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=CLIENTS, env=env)
-    assert proc.returncode == 0, f"{tag} failed:\n{proc.stderr[-4000:]}"
-    return proc.stdout
+    return subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=CLIENTS, env=env
+    )
+
+
+def printed(proc: subprocess.Popen[str], tag: str) -> str:
+    """What ``proc`` printed (it must succeed)."""
+    out, err = proc.communicate(timeout=150)
+    assert proc.returncode == 0, f"{tag} failed:\n{err[-4000:]}"
+    return out
 
 
 def run_both(script: Path) -> tuple[str, str]:
-    """``script``'s output on fastmcp and on mcpkit."""
-    theirs = printed([str(peer("fastmcp")), str(script)], "fastmcp")
-    ours = printed([sys.executable, "-m", "mcpkit.compat", str(script)], "mcpkit")
-    return theirs, ours
+    """``script``'s output on fastmcp and on mcpkit (run at the same time)."""
+    theirs = start([str(peer("fastmcp")), str(script)])
+    ours = start([sys.executable, "-m", "mcpkit.compat", str(script)])
+    return printed(theirs, "fastmcp"), printed(ours, "mcpkit")
 
 
 @pytest.mark.parametrize(
