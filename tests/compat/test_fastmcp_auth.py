@@ -28,6 +28,10 @@ import pytest
 from tests.compat.test_compat import SERVERS, free_port
 from tests.compat.test_unchanged import peer
 
+#: Each test starts two HTTP servers (one on fastmcp) and sends each a few dozen requests:
+#: on a loaded machine that takes more than the suite's default 60 seconds.
+pytestmark = pytest.mark.timeout(180)
+
 ISSUER = "https://issuer.example.com"
 ACCEPT = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 INIT = {
