@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 
 from fastmcp import Client, Context, FastMCP
+from fastmcp.client.elicitation import ElicitResult
 from fastmcp.client.messages import MessageHandler
 from fastmcp.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
@@ -138,6 +139,12 @@ async def places(ctx: Context) -> list[str]:
     return [str(root.uri) for root in (await ctx.session.list_roots()).roots]
 
 
+@mcp.tool
+async def refused(ctx: Context) -> str:
+    answer = await ctx.elicit("Decline me?", response_type=str)
+    return answer.action
+
+
 @mcp.resource("data://config")
 def config() -> dict:
     """The configuration."""
@@ -171,6 +178,8 @@ async def on_elicit(message, response_type, params, context):
     print("elicit:", message, response_type is not None)
     if message == "Your name?":
         return "Ada"
+    if message == "Decline me?":
+        return ElicitResult(action="decline")
     return response_type(name="Grace", age=45)
 
 
@@ -280,6 +289,7 @@ async def main():
         print("working:", (await client.call_tool("working", {"steps": 2})).data)
         print("ask:", (await client.call_tool("ask")).data)
         print("ask_name:", (await client.call_tool("ask_name")).data)
+        print("refused:", (await client.call_tool("refused")).data)
         print("think:", (await client.call_tool("think", {"topic": "tea"})).data)
         print("places:", (await client.call_tool("places")).data)
     print("notifications:", sorted(notifications.seen))
