@@ -172,7 +172,8 @@ def test_from_openapi_masked_and_permissive(tmp_path: Path) -> None:
     still told), ``strict_input_validation=True`` (unknown arguments refused),
     ``validate_output=False`` (permissive output schemas, a non-object still wrapped), a
     route map function and a component function that fail, names made from a summary and
-    from the method and path, an operation id used twice."""
+    from the method and path, an operation id used twice, a template whose variables are
+    path parameter names no URI template allows (``user-id``)."""
     script = [
         LIST,
         call("Get_the_numbers"),
@@ -183,13 +184,17 @@ def test_from_openapi_masked_and_permissive(tmp_path: Path) -> None:
         call("thing_2", n=1),  # strict: n is not PUT's
         call("GET_broken"),
         call("thing", n=1, extra=2, more=3),  # strict: refused by name
+        read("resource://item/7/u1"),  # resource://item/{item.id}/{user-id}
     ]
     theirs, ours = both("fastmcp", SERVERS / "fastmcp_openapi_masked.py", script, tmp_path)
     assert_same(theirs, ours)
     tools = {t["name"]: t for t in ours["ops"][0]["tools"]}
     assert tools["thing"]["outputSchema"] == {"type": "object", "additionalProperties": True}
     assert tools["thing_2"]["_meta"]["fastmcp"]["tags"] == []  # its component_fn failed
-    texts = [op["result"]["content"][0]["text"] for op in ours["ops"][3:]]
+    template = ours["ops"][0]["templates"][0]["uriTemplate"]
+    assert template == "resource://item/{item.id}/{user-id}"
+    assert ours["ops"][-1]["result"]["contents"][0]["text"] == '{"user": "u1", "item": "7"}'
+    texts = [op["result"]["content"][0]["text"] for op in ours["ops"][3:-1]]
     assert texts == [
         "Error calling tool 'thing'",
         "Rate limited by upstream API, please retry later",

@@ -3,7 +3,8 @@
 but for a 429, unknown arguments refused, permissive output schemas
 (a non-object still wrapped), a route map function and a component function that fail
 (the route served as the maps say, the component as made), names from summaries and
-paths, and a name used twice."""
+paths, and a name used twice; a template over path parameters whose names are no URI
+template variable names (``user-id``)."""
 
 import os
 
@@ -17,6 +18,7 @@ except ImportError:
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from fastmcp import FastMCP
+from fastmcp.server.providers.openapi import MCPType
 
 api = FastAPI()
 
@@ -33,6 +35,11 @@ def thing(n: int):
     if n == 9:
         return JSONResponse({"detail": "later"}, status_code=429)
     return {"n": n, "extra": True}
+
+
+@api.get("/users/{uid}/items/{iid}")
+def item(uid: str, iid: str):
+    return {"user": uid, "item": iid}
 
 
 def listed(status, schema):
@@ -62,6 +69,16 @@ SPEC = {
             "put": {"operationId": "thing", "responses": {"204": {"description": "done"}}},
         },
         "/broken": {"get": {"responses": {"200": {"description": "ok"}}}},
+        "/users/{user-id}/items/{item.id}": {
+            "get": {
+                "operationId": "item",
+                "parameters": [
+                    {"name": n, "in": "path", "required": True, "schema": {"type": "string"}}
+                    for n in ("user-id", "item.id")
+                ],
+                "responses": listed("200", {"type": "object"}),
+            }
+        },
     },
 }
 
@@ -69,6 +86,8 @@ SPEC = {
 def choose(route, kind):
     if route.path == "/broken":
         raise RuntimeError("no choice")
+    if route.path.startswith("/users/"):
+        return MCPType.RESOURCE_TEMPLATE
     return None
 
 

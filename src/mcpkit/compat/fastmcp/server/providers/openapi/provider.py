@@ -41,6 +41,8 @@ __all__ = ["OpenAPIProvider"]
 logger = logging.getLogger("mcpkit.compat.fastmcp.openapi")
 
 DEFAULT_TIMEOUT = 30.0
+_VARIABLE = re.compile(r"\{([^{}]+)\}")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SUCCESS = ("200", "201", "202", "204")
 _JSON_TYPES = (
     "application/json",
@@ -288,11 +290,19 @@ class OpenAPIProvider:
                 self._listing(resource, resource.mime_type),
             )
         for template in self._templates.values():
-            registration.add_resource(
-                _reading_template(template, mask),
-                template.uri_template,
+            # A path parameter's name may not be a URI template variable name (``user-id``):
+            # served under a stand-in name, listed as fastmcp lists it.
+            names = dict.fromkeys(_VARIABLE.findall(template.uri_template))
+            safe = {n: n if _IDENTIFIER.fullmatch(n) else f"_p{i}" for i, n in enumerate(names)}
+            served = template.uri_template
+            for name, stand_in in safe.items():
+                served = served.replace("{" + name + "}", "{" + stand_in + "}")
+            entry = registration.add_resource(
+                _reading_template(template, mask, {v: k for k, v in safe.items()}),
+                served,
                 self._listing(template, template.mime_type),
             )
+            entry.definition["uriTemplate"] = template.uri_template
 
     @staticmethod
     def _listing(component: OpenAPIComponent, mime_type: str) -> dict[str, Any]:
@@ -335,11 +345,12 @@ def _reading(resource: OpenAPIResource, mask: bool) -> Callable[[], Awaitable[An
 
 
 def _reading_template(
-    template: OpenAPIResourceTemplate, mask: bool
+    template: OpenAPIResourceTemplate, mask: bool, names: dict[str, str]
 ) -> Callable[..., Awaitable[Any]]:
-    async def read(**params: Any) -> Any:
-        if any(value == "" for value in params.values()):  # fastmcp matches none empty
+    async def read(**served: Any) -> Any:
+        if any(value == "" for value in served.values()):  # fastmcp matches none empty
             raise ResourceNotFound()
+        params = {names.get(k, k): v for k, v in served.items()}
         uri = template.uri_template
         for key, value in params.items():
             uri = uri.replace("{" + key + "}", str(value))
