@@ -148,3 +148,33 @@ def test_add_provider_with_a_namespace_is_refused() -> None:
 
     with pytest.raises(NotImplementedError, match="namespace"):
         FastMCP("x").add_provider(LocalProvider(), namespace="ns")
+
+
+async def test_server_add_tool_takes_standalone_decorated_functions() -> None:
+    """``mcp.add_tool(fn)`` / ``add_prompt(fn)`` of a function marked by the standalone
+    ``@tool(...)`` / ``@prompt(...)`` registers it with the decorator's options, as
+    fastmcp does."""
+    from mcpkit import Client
+    from mcpkit.compat.fastmcp import FastMCP
+    from mcpkit.compat.fastmcp.prompts import prompt
+    from mcpkit.compat.fastmcp.tools import tool
+
+    @tool(name="add-numbers", description="Add two numbers.", tags={"math"})
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    @prompt(name="ask-about")
+    def ask(topic: str) -> str:
+        return f"about {topic}"
+
+    mcp = FastMCP("marked")
+    mcp.add_tool(add)
+    mcp.add_prompt(ask)
+    async with Client(mcp.native) as client:
+        (listed,) = await client.list_tools()
+        assert (listed.name, listed.description) == ("add-numbers", "Add two numbers.")
+        assert listed.meta == {"fastmcp": {"tags": ["math"]}}
+        result = await client.call_tool("add-numbers", {"a": 1, "b": 2})
+        assert result.structured_content == {"result": 3}
+        got = await client.get_prompt("ask-about", {"topic": "x"})
+        assert got.messages[0].content.text == "about x"

@@ -222,8 +222,11 @@ class FastMCP(MCPServer[Any]):
     def add_tool(self, fn: Any, *args: Any, **kwargs: Any) -> None:
         """Register ``fn`` (or a ``fastmcp.tools.Tool``) as a tool (the options of
         :meth:`tool`)."""
+        from mcpkit.compat.fastmcp._components import component_of
         from mcpkit.compat.fastmcp.tools import FunctionTool, Tool
 
+        if not isinstance(fn, Tool) and isinstance(component_of(fn), FunctionTool):
+            fn = component_of(fn)  # a function marked by the standalone @tool: its options
         if isinstance(fn, Tool) and not isinstance(fn, FunctionTool):
             self._local_provider().add_tool(fn)  # a Tool subclass serving itself
             return
@@ -260,8 +263,11 @@ class FastMCP(MCPServer[Any]):
 
     def add_prompt(self, prompt: Any, **options: Any) -> None:
         """Register a ``fastmcp.prompts.Prompt`` (or a function) as a prompt."""
+        from mcpkit.compat.fastmcp._components import component_of
         from mcpkit.compat.fastmcp.prompts import FunctionPrompt, Prompt
 
+        if not isinstance(prompt, Prompt) and isinstance(component_of(prompt), FunctionPrompt):
+            prompt = component_of(prompt)  # marked by the standalone @prompt: its options
         if isinstance(prompt, Prompt) and not isinstance(prompt, FunctionPrompt):
             self._local_provider().add_prompt(prompt)
             return
