@@ -419,6 +419,10 @@ def test_identity_providers_import_and_refuse_with_mcpkit_alternative() -> None:
         (AzureProvider, "mcpkit.auth.EntraIDProvider"),
         (MultiAuth, "mcpkit.auth.ResourceServer"),
     ]
+    from mcpkit.compat.fastmcp.server.auth.providers.jwt import JWTVerifier
+
+    with pytest.raises(NotImplementedError, match="ssrf_safe"):  # never a silent downgrade
+        JWTVerifier(jwks_uri="https://idp.example.com/jwks", ssrf_safe=True)
     for cls, instead in cases:
         with pytest.raises(NotImplementedError, match=instead.replace(".", r"\.")):
             cls(client_id="x", client_secret="y", base_url="http://127.0.0.1:8000")

@@ -70,6 +70,12 @@ class JWTVerifier(TokenVerifier):
             raise ValueError("Either public_key or jwks_uri must be provided")
         if public_key and jwks_uri:
             raise ValueError("Provide either public_key or jwks_uri, not both")
+        if ssrf_safe:
+            raise NotImplementedError(
+                "JWTVerifier(ssrf_safe=True) is not supported on mcpkit: a JWKS fetched "
+                "from an untrusted URL is checked by mcpkit.auth.ClientMetadataDocuments "
+                "(client metadata documents); give a trusted jwks_uri here"
+            )
         algorithm = algorithm or "RS256"
         if algorithm not in _ALGORITHMS:
             raise ValueError(f"Unsupported algorithm: {algorithm}.")
