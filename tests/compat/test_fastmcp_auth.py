@@ -762,3 +762,26 @@ def test_rsa_key_pair_tokens_verify_on_fastmcp() -> None:
     ours = JWTVerifier(public_key=pair.public_key, issuer="https://issuer.example.com")
     found = asyncio.run(ours.verify_token(made))
     assert found is not None and found.claims["aud"] == "compat-api"
+
+
+def test_jwt_verifier_subclass_hooks(keys: tuple[Any, Any]) -> None:
+    """A ``JWTVerifier`` subclass overriding fastmcp's ``_validate_issuer`` and
+    ``_extract_scopes`` (as fastmcp's own provider verifiers do) is consulted."""
+    from mcpkit.compat.fastmcp.server.auth.providers.jwt import JWTVerifier
+
+    class TenantVerifier(JWTVerifier):
+        def _validate_issuer(self, issuer: Any) -> bool:
+            return isinstance(issuer, str) and issuer.startswith(ISSUER + "/tenants/")
+
+        def _extract_scopes(self, claims: dict[str, Any]) -> list[str]:
+            return list(claims.get("permissions", []))
+
+    key = keys[0]
+    verifier = TenantVerifier(
+        public_key=key.as_pem(private=False), issuer=ISSUER, required_scopes=["notes:read"]
+    )
+    tenant = token(key, iss=ISSUER + "/tenants/7", permissions=["notes:read"])
+    other = token(key, iss="https://elsewhere.example.com", permissions=["notes:read"])
+    found = asyncio.run(verifier.verify_token(tenant))
+    assert found is not None and found.scopes == ["notes:read"]
+    assert asyncio.run(verifier.verify_token(other)) is None

@@ -151,14 +151,11 @@ class JWTVerifier(TokenVerifier):
                 return None
         except TypeError:
             return None
-        if self.issuer:
-            iss = claims.get("iss")
-            ok = iss in self.issuer if isinstance(self.issuer, list) else iss == self.issuer
-            if not ok:
-                return None
+        if self.issuer and not self._validate_issuer(claims.get("iss")):
+            return None
         if self.audience and not _audience_ok(claims.get("aud"), self.audience):
             return None
-        scopes = _scopes(claims)
+        scopes = self._extract_scopes(claims)
         if self.required_scopes and not set(self.required_scopes) <= set(scopes):
             return None
         return AccessToken(
@@ -169,6 +166,17 @@ class JWTVerifier(TokenVerifier):
             subject=claims.get("sub"),
             claims=claims,
         )
+
+    def _validate_issuer(self, issuer: Any) -> bool:
+        """Whether ``iss`` is the configured issuer (or one of them); subclasses widen it,
+        as fastmcp's do."""
+        if isinstance(self.issuer, list):
+            return issuer in self.issuer
+        return bool(issuer == self.issuer)
+
+    def _extract_scopes(self, claims: dict[str, Any]) -> list[str]:
+        """The token's scopes: ``scope`` (text or list), else ``scp``."""
+        return _scopes(claims)
 
     async def verify_token(self, token: str) -> AccessToken | None:
         """The :class:`AccessToken` of a valid JWT, None otherwise."""
