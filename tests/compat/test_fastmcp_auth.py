@@ -785,3 +785,66 @@ def test_jwt_verifier_subclass_hooks(keys: tuple[Any, Any]) -> None:
     found = asyncio.run(verifier.verify_token(tenant))
     assert found is not None and found.scopes == ["notes:read"]
     assert asyncio.run(verifier.verify_token(other)) is None
+
+
+def test_provider_verifiers_as_fastmcp(keys: tuple[Any, Any]) -> None:
+    """``Auth0JWTVerifier`` (``permissions`` as scopes) and ``AWSCognitoTokenVerifier``
+    (the audience checked against ``client_id``, the claims cut to Cognito's) judge the same
+    tokens as fastmcp's, with the same results."""
+    key = keys[0]
+    pem = key.as_pem(private=False).decode()
+    tokens = [
+        token(key, aud="api", scope="openid", permissions=["notes:read", "notes:write"]),
+        token(key, aud="api", permissions="a b"),
+        token(key, client_id="app-1", username="ada", **{"cognito:groups": ["admins"]}),
+        token(key, client_id="app-2", username="bob"),
+    ]
+    code = (
+        "import asyncio, json, sys\n"
+        "from fastmcp.server.auth.providers.auth0 import Auth0JWTVerifier\n"
+        "from fastmcp.server.auth.providers.aws import AWSCognitoTokenVerifier\n"
+        "pem, tokens = sys.argv[1], json.loads(sys.argv[2])\n"
+        "verifiers = [Auth0JWTVerifier(public_key=pem, audience='api'),\n"
+        "             AWSCognitoTokenVerifier(public_key=pem, audience='app-1')]\n"
+        "async def main():\n"
+        "    out = []\n"
+        "    for v in verifiers:\n"
+        "        for t in tokens:\n"
+        "            a = await v.verify_token(t)\n"
+        "            kept = a and {k: w for k, w in a.claims.items() if k not in ('iat', 'exp')}\n"
+        "            out.append(a and [a.client_id, a.scopes, a.subject, kept])\n"
+        "    return out\n"
+        "print(json.dumps(asyncio.run(main())))\n"
+    )
+    out = subprocess.run(
+        [str(peer("fastmcp")), "-c", code, pem, json.dumps(tokens)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    from mcpkit.compat.fastmcp.server.auth.providers.auth0 import Auth0JWTVerifier
+    from mcpkit.compat.fastmcp.server.auth.providers.aws import AWSCognitoTokenVerifier
+
+    verifiers = [
+        Auth0JWTVerifier(public_key=pem, audience="api"),
+        AWSCognitoTokenVerifier(public_key=pem, audience="app-1"),
+    ]
+
+    async def ours() -> list[Any]:
+        found = []
+        for verifier in verifiers:
+            for made in tokens:
+                a = await verifier.verify_token(made)
+                claims = (
+                    None
+                    if a is None
+                    else {k: w for k, w in a.claims.items() if k not in ("iat", "exp")}
+                )
+                found.append(a and [a.client_id, a.scopes, a.subject, claims])
+        return found
+
+    mine = asyncio.run(ours())
+    assert mine == json.loads(out.stdout)
+    assert mine[0][1] == ["openid", "notes:read", "notes:write"]
+    assert mine[6] is not None and mine[6][3]["cognito:groups"] == ["admins"]
+    assert mine[7] is None  # another client_id
