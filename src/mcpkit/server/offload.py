@@ -75,7 +75,7 @@ class _Mailbox:
             os.set_blocking(wfd, False)
             fds = (rfd, wfd)
         try:
-            loop.add_reader(rfd, self._woken)
+            loop.add_reader(rfd, self.deliver)
         except (NotImplementedError, AttributeError):  # e.g. the proactor loop on Windows
             for fd in fds:
                 os.close(fd)
@@ -113,17 +113,16 @@ class _Mailbox:
         except RuntimeError:  # the loop is closed: nobody is waiting any more
             self.items.clear()
 
-    def _woken(self) -> None:
-        """Loop thread: the wake-up descriptor is readable: empty it, then drain."""
-        try:  # noqa: SIM105 (a try costs nothing, contextlib.suppress three calls)
-            os.read(self._rfd, 4096)
-        except OSError:  # nothing to read after all (spurious)
-            pass
-        self.deliver()
-
     def deliver(self) -> None:
-        """Loop thread: settle every queued future and continue what waits on it in place
+        """Loop thread (the wake-up descriptor is readable, or called soon): empty the
+        descriptor, then settle every queued future and continue what waits on it in place
         (:meth:`~mcpkit.eager.Handoff.settle`: no loop turn for the wake-up)."""
+        rfd = self._rfd
+        if rfd >= 0:
+            try:  # noqa: SIM105 (a try costs nothing, contextlib.suppress three calls)
+                os.read(rfd, 4096)
+            except OSError:  # nothing to read after all (spurious)
+                pass
         self.scheduled = False
         items = self.items
         while items:
