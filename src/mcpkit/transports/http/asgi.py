@@ -31,6 +31,7 @@ __all__ = [
     "accept_flags",
     "accepts",
     "error_body",
+    "flags_cache",
     "oversized_headers",
     "read_body",
     "read_body_within",
@@ -146,6 +147,12 @@ def accept_flags(accept: str | None) -> tuple[bool, bool]:
         if len(_FLAGS_CACHE) < 512:
             _FLAGS_CACHE[accept] = flags
     return flags
+
+
+def flags_cache() -> dict[str, tuple[bool, bool]]:
+    """What :func:`accept_flags` found for each Accept value seen (bounded; read-only to
+    callers: a hit there is what the call would answer)."""
+    return _FLAGS_CACHE
 
 
 def _parse_accepts(accept: str, kind: str) -> bool:

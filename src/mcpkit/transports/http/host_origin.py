@@ -158,7 +158,9 @@ class HostOriginMiddleware:
                     cached = bound in _LOOPBACK_NAMES or bound.startswith("127.")
                     self._protect_cache[server] = cached
                 enabled = cached
-        if enabled and (host is None or not self._host_ok(host)):
+        if enabled and (
+            host is None or not (self._host_cache.get(host) or self._host_ok(host))
+        ):  # (a Host allowed before: one lookup)
             logger.warning("Rejected a request for Host %r (DNS rebinding protection)", host)
             return f"Forbidden: Host {host!r} is not allowed (DNS rebinding protection)"
         if origin is None or self._any_origin:

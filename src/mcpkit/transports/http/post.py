@@ -37,6 +37,7 @@ from mcpkit.transports.http.asgi import (
     Scope,
     Send,
     accept_flags,
+    flags_cache,
     read_body_within,
     respond,
     respond_body_timeout,
@@ -65,6 +66,9 @@ if TYPE_CHECKING:
 
 __all__ = ["not_acceptable", "serve_post", "serve_requests"]
 
+_JSON_TYPE: Final = (b"content-type", b"application/json")
+#: What accept_flags found for each Accept value (read first, without its call).
+_FLAGS: Final = flags_cache()
 #: The names of the handshake-era revisions (a POST naming one is not modern).
 _LEGACY_NAMES: Final = legacy_names()
 #: How long a POST's SSE response waits for the first message before sending its headers.
@@ -88,7 +92,8 @@ async def serve_post(
 ) -> None:
     """Answer one POST to the endpoint (see the module docstring)."""
     options = app.options
-    flags = accept_flags(h.accept)
+    accept = h.accept
+    flags = (accept is not None and _FLAGS.get(accept)) or accept_flags(accept)
     acceptable = flags[0] and (app.json_response or flags[1])
     # A POST without a session id or a legacy version header may be modern: its era
     # (and with it the Accept rule) is known once the body is read.
@@ -180,7 +185,22 @@ async def serve_post(
     is_request = kind is MessageKind.REQUEST
     if app.stateless:
         if is_request and app.json_response:  # what serve_stateless does, inline
-            await serve_stateless_json(app, msg, version, send)
+            served = app.served
+            # serve_stateless_json's quick answer, inline (a request needing no session)
+            answer = (
+                None
+                if served is None
+                else served.sessionless_response(
+                    msg["id"], msg["method"], msg.get("params"), version or DEFAULT_VERSION
+                )
+            )
+            if answer is None:
+                await serve_stateless_json(app, msg, version, send)
+                return
+            body = orjson.dumps(await answer)
+            headers = [_JSON_TYPE, (b"content-length", b"%d" % len(body))]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
         else:
             await serve_stateless(app, msg, is_request, version, receive, send)
         return
