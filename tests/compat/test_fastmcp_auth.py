@@ -848,3 +848,26 @@ def test_provider_verifiers_as_fastmcp(keys: tuple[Any, Any]) -> None:
     assert mine[0][1] == ["openid", "notes:read", "notes:write"]
     assert mine[6] is not None and mine[6][3]["cognito:groups"] == ["admins"]
     assert mine[7] is None  # another client_id
+
+
+def test_azure_jwt_verifier_offline() -> None:
+    """``AzureJWTVerifier`` behind ``RemoteAuthProvider``: the metadata advertises the
+    scopes under the application's URI, the challenge names them, and requests without a
+    usable token are refused, the same on both (its keys are Microsoft's: no valid token
+    offline)."""
+    credentials: dict[str, str | None] = {
+        "missing": None,
+        "not a jwt": "Bearer nope",
+        "basic": "Basic YTpi",
+    }
+    argv = [str(SERVERS / "fastmcp_auth_presets.py"), "azure", "tenant-1"]
+    with started(argv) as (theirs_url, ours_url):
+        urls = (theirs_url, ours_url)
+        theirs, ours = refusals(theirs_url, credentials), refusals(ours_url, credentials)
+        same(theirs, ours)
+        prm = [metadata(u, "/.well-known/oauth-protected-resource/mcp") for u in urls]
+    assert prm[1] == prm[0]
+    assert prm[1]["body"]["scopes_supported"] == ["api://app-1/access_as_user", "openid"]
+    assert ours["missing"]["www-authenticate"].startswith(
+        'Bearer scope="api://app-1/access_as_user openid", resource_metadata='
+    )

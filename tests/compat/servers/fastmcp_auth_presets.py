@@ -4,6 +4,8 @@ resource servers (no OAuth proxy), served over HTTP.
 ``python fastmcp_auth_presets.py supabase PROJECT_URL PORT``: ``SupabaseProvider``.
 ``python fastmcp_auth_presets.py scalekit ENVIRONMENT_URL PORT``: ``ScalekitProvider``
 for the resource ``res_1``.
+``python fastmcp_auth_presets.py azure TENANT PORT``: ``AzureJWTVerifier`` behind a
+``RemoteAuthProvider`` naming the tenant (its keys are online: only refusals are offline).
 """
 
 import sys
@@ -17,6 +19,18 @@ if mode == "supabase":
     from fastmcp.server.auth.providers.supabase import SupabaseProvider
 
     auth = SupabaseProvider(project_url=where, base_url=base, resource_name="Notes")
+elif mode == "azure":
+    from fastmcp.server.auth import RemoteAuthProvider
+    from fastmcp.server.auth.providers.azure import AzureJWTVerifier
+
+    verifier = AzureJWTVerifier(
+        client_id="app-1", tenant_id=where, required_scopes=["access_as_user", "openid"]
+    )
+    auth = RemoteAuthProvider(
+        token_verifier=verifier,
+        authorization_servers=[f"https://login.microsoftonline.com/{where}/v2.0"],
+        base_url=base,
+    )
 else:
     from fastmcp.server.auth.providers.scalekit import ScalekitProvider
 
