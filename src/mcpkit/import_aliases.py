@@ -28,6 +28,7 @@ ALIASES = {
     "mcp": "mcpkit.compat.mcp",
     "mcp_types": "mcpkit.compat.mcp.types",
     "fastmcp": "mcpkit.compat.fastmcp",
+    "fastmcp_tasks": "mcpkit.compat.fastmcp_tasks",
 }
 
 

@@ -266,9 +266,11 @@ async def call_tool(
     task_support: str | None,
     task_start: str,
     run: Callable[..., Awaitable[JSONObject]],
+    poll_interval: int | None = None,
 ) -> JSONObject:
     """``tools/call`` of a tool that can run as a task, on the modern wire. ``run(tctx)``
-    runs the tool (talking back through ``tctx`` when given)."""
+    runs the tool (talking back through ``tctx`` when given); ``poll_interval``
+    (milliseconds): the tool's own, instead of the task manager's."""
     if not opted_in(rctx.envelope):
         if task_support == "required":
             raise missing_capability_error(REQUIRED_CAPABILITIES)
@@ -291,6 +293,7 @@ async def call_tool(
         context=lambda task_id: ModernTaskContext(rctx, task_id, manager, started=started),
         tool_errors_fail=False,
         announce=False,
+        poll_interval=poll_interval,
     )
     return create_task_result(info)
 

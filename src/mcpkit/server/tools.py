@@ -135,6 +135,7 @@ class ToolEntry:
         "passthrough_type",
         "scopes",
         "signature",
+        "task_poll_interval",
         "task_start",
         "task_support",
         "timeout",
@@ -164,6 +165,8 @@ class ToolEntry:
         #: ``"call"``: a task call is a task from the start; ``"explicit"``: the tool runs
         #: as an ordinary call (MRTR rounds on the modern wire) until ``ctx.start_task()``.
         self.task_start: TaskStart = "call"
+        #: Its tasks' ``pollInterval`` (milliseconds), None for the task manager's.
+        self.task_poll_interval: int | None = None
         self.passthrough_type = passthrough_type
         #: Bounds the calls running at once (``max_concurrency``), or None.
         self.limiter: ConcurrencyLimiter | None = None
@@ -390,6 +393,7 @@ class ToolRegistry:
                     entry.task_support,
                     entry.task_start,
                     functools.partial(self.run, entry, arguments, rctx),
+                    entry.task_poll_interval,
                 )
         elif self.task_tools:
             version = rctx.session.protocol_version

@@ -90,6 +90,12 @@ class MemoryTaskStore(TaskStore):
             self._events[task_id].set()
         return info
 
+    async def set_message(self, task_id: str, status_message: str | None) -> TaskInfo | None:
+        info = self._tasks.get(task_id)
+        if info is None or info.status != "working":
+            return None
+        return info.moved("working", status_message, None, self._clock())
+
     async def outcome(self, task_id: str) -> JSONObject | None:
         return self._outcomes.get(task_id)
 

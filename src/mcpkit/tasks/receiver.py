@@ -141,6 +141,9 @@ class TaskReceiver:
     is told apart, which suits a client: its only requestor is its server).
     """
 
+    #: The ``statusMessage`` of a task cancelled by request (None: none).
+    cancelled_message: str | None = "The task was cancelled by request."
+
     def __init__(
         self,
         store: TaskStore | None = None,
@@ -222,13 +225,15 @@ class TaskReceiver:
         context: Callable[[str], RequestContext],
         tool_errors_fail: bool = True,
         announce: bool = True,
+        poll_interval: int | None = None,
     ) -> TaskInfo:
         """Create a task in the store (readable at once) and run ``run(context(task_id))``
         in the background; return the new task. The task ends ``completed`` with what
         ``run`` returns (``failed`` when :meth:`failure_message` says so and
         ``tool_errors_fail``), ``failed`` with the JSON-RPC error it raises, ``cancelled``
         when stopped; deleted when its ``ttl`` (milliseconds) runs out. ``announce``: send
-        ``notifications/tasks/status`` to the session of ``rctx``."""
+        ``notifications/tasks/status`` to the session of ``rctx``; ``poll_interval``
+        (milliseconds): this task's, instead of the manager's."""
         session = rctx.session
         running = sum(1 for e in self._running.values() if e.owner == owner)
         if running >= self.max_running_per_owner:
@@ -237,7 +242,8 @@ class TaskReceiver:
                 f"Too many unfinished tasks (limit {self.max_running_per_owner} per requestor)",
             )
         try:
-            info = await self.store.create(ttl=ttl, poll_interval=self.poll_interval, owner=owner)
+            interval = self.poll_interval if poll_interval is None else poll_interval
+            info = await self.store.create(ttl=ttl, poll_interval=interval, owner=owner)
         except TaskLimitError as exc:
             raise McpError(INTERNAL_ERROR, str(exc)) from None
         execution = _Execution(session, owner)
@@ -262,9 +268,7 @@ class TaskReceiver:
     async def stop(self, task_id: str) -> TaskInfo | None:
         """Cancel the task ``task_id``: ``cancelled`` in the store before this returns, its
         run stopped. None when it is unknown or already terminal."""
-        done = await self.store.finish(
-            task_id, "cancelled", None, "The task was cancelled by request."
-        )
+        done = await self.store.finish(task_id, "cancelled", None, self.cancelled_message)
         if done is not None:
             execution = self._running.get(task_id)
             if execution is not None:

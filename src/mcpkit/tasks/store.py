@@ -173,6 +173,11 @@ class TaskStore(ABC):
         :meth:`update` and :meth:`finish`)."""
         raise NotImplementedError(f"{type(self).__name__} does not implement TaskStore.move")
 
+    async def set_message(self, task_id: str, status_message: str | None) -> TaskInfo | None:
+        """A ``working`` task with a new ``statusMessage`` (its status kept); None when it
+        is unknown or not working, or the store cannot (this base class)."""
+        return None
+
     @abstractmethod
     async def outcome(self, task_id: str) -> JSONObject | None:
         """What :meth:`finish` stored (None for none, e.g. a cancelled task)."""

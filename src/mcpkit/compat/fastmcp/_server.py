@@ -28,9 +28,11 @@ from mcpkit.compat._adapt import (
 from mcpkit.compat.fastmcp._mount import default_title as _default_title
 from mcpkit.compat.fastmcp._versions import Versions, coerce_version
 from mcpkit.compat.fastmcp.context import Context
+from mcpkit.compat.fastmcp.dependencies import with_dependencies
 from mcpkit.compat.fastmcp.docstrings import parse_docstring
 from mcpkit.compat.fastmcp.schemas import dereferenced, pruned_titles
 from mcpkit.compat.fastmcp.utilities.authorization import component_scopes
+from mcpkit.compat.fastmcp.utilities.tasks import task_config
 from mcpkit.compat.mcp.server.mcpserver.exceptions import MCPServerError
 from mcpkit.compat.mcp.server.mcpserver.server import MCPServer, _http_options
 from mcpkit.jsonrpc import JSONObject
@@ -63,7 +65,14 @@ class FastToolEntry(CompatToolEntry):
         return super().invalid_arguments(error, arguments)
 
     def to_result(self, value: Any) -> dict[str, Any]:
-        """The ``CallToolResult`` dict for a return value."""
+        """The ``CallToolResult`` dict for a return value (``isError`` always said, as
+        fastmcp sends it)."""
+        result = self._result(value)
+        if "isError" not in result:
+            result["isError"] = False
+        return result
+
+    def _result(self, value: Any) -> dict[str, Any]:
         if isinstance(value, ToolFailure):
             return error_result(value.text)
         if self.returned_as_is(value):
@@ -193,11 +202,14 @@ class FastMCP(MCPServer[Any]):
         annotations: Any = None,
         meta: dict[str, Any] | None = None,
         version: str | int | None = None,
+        task: Any = None,
         **_options: Any,
     ) -> Any:
         """Register a tool: ``@mcp.tool``, ``@mcp.tool("name")`` or ``@mcp.tool(...)``
-        (``output_schema=None``: no structured output; ``version``: one version of it)."""
+        (``output_schema=None``: no structured output; ``version``: one version of it;
+        ``task``: True or a ``TaskConfig``, run as a background task)."""
         options = {
+            "task": task,
             "version": version,
             "auth": _options.get("auth"),
             "title": title,
@@ -244,6 +256,7 @@ class FastMCP(MCPServer[Any]):
             "meta",
             "version",
             "auth",
+            "task",
         )
         self._add_tool(
             fn, kwargs.pop("name", None), **{k: v for k, v in kwargs.items() if k in known}
@@ -406,6 +419,22 @@ class FastMCP(MCPServer[Any]):
             raise NotImplementedError(f"{type(transform).__name__} is not supported on mcpkit")
         transform.install(self)
 
+    def add_extension(self, extension: Any) -> None:
+        """Register a server extension: fastmcp_tasks' ``TasksExtension`` (another is
+        refused with NotImplementedError; the same identifier twice with ValueError)."""
+        from mcpkit.compat.fastmcp_tasks import TasksExtension
+
+        if not isinstance(extension, TasksExtension):
+            raise NotImplementedError(
+                f"{type(extension).__name__} is not supported on mcpkit "
+                "(add_extension serves fastmcp_tasks.TasksExtension)"
+            )
+        if extension.identifier in self.native.extensions:
+            raise ValueError(
+                f"An extension with identifier {extension.identifier!r} is already registered."
+            )
+        extension.install(self.native)
+
     def _add_tool(
         self,
         fn: Callable[..., Any],
@@ -420,9 +449,13 @@ class FastMCP(MCPServer[Any]):
         meta: dict[str, Any] | None = None,
         version: str | int | None = None,
         auth: Any = None,
+        task: Any = None,
     ) -> None:
         tool_name = name or fn.__name__
         version = coerce_version(version)
+        config = task_config(task)
+        if config is not None:
+            config.validate_function(fn, tool_name)
         returns = resolved_hints(fn).get("return")
         structured = True if returns is str or _union_with_text(returns) else None
         if getattr(returns, "__name__", returns) in ("ToolResult", "fastmcp.tools.ToolResult"):
@@ -449,8 +482,11 @@ class FastMCP(MCPServer[Any]):
             structured_output=structured,
             tags=tags or None,
             scopes=component_scopes(auth),
+            task_support=None if config is None else config.mode,
         )
-        adapted = adapt(fn, Context, self._context, around=self._failures(tool_name))
+        adapted = adapt(
+            with_dependencies(fn), Context, self._context, around=self._failures(tool_name)
+        )
         entry = self._versions.add(
             "tools",
             tool_name,
@@ -459,9 +495,13 @@ class FastMCP(MCPServer[Any]):
             lambda: self.native.registration.add_tool(adapted, options),
         )
         entry.__class__ = FastToolEntry
+        if config is not None:  # fastmcp lists no execution.taskSupport
+            entry.definition.pop("execution", None)
+            entry.task_poll_interval = config.poll_interval_ms
         if not (description or doc.description):
             entry.definition.pop("description", None)
         arguments = {"properties": {}, **pruned_titles(entry.definition["inputSchema"])}
+        _describe_parameters(arguments, _annotated_descriptions(fn))
         _describe_parameters(arguments, doc.parameters)
         entry.definition["inputSchema"] = dereferenced(arguments)
         if "outputSchema" in entry.definition:
@@ -699,6 +739,19 @@ def _describe_parameters(schema: dict[str, Any], described: dict[str, str]) -> N
         prop = properties.get(name)
         if isinstance(prop, dict) and "description" not in prop:
             prop["description"] = text
+
+
+def _annotated_descriptions(fn: Callable[..., Any]) -> dict[str, str]:
+    """The descriptions parameters give as a string in ``Annotated[type, "text"]``."""
+    import typing
+
+    out: dict[str, str] = {}
+    for name, hint in resolved_hints(fn).items():
+        if typing.get_origin(hint) is typing.Annotated:
+            text = next((m for m in hint.__metadata__ if isinstance(m, str)), None)
+            if text is not None:
+                out[name] = text
+    return out
 
 
 def _is_content(value: Any) -> bool:
