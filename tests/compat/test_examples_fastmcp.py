@@ -44,6 +44,13 @@ def failing(op: dict[str, Any]) -> dict[str, Any]:
     return {**op, "fails": True}
 
 
+#: The URI of the Prefab renderer resource (prefab-ui 0.21.1 from its CDN, the CSP its
+#: own): the same for every tool that sets no CSP, permissions, domain or border of its own.
+PREFAB_RENDERER = (
+    "ui://prefab/renderer/d3fc8f3feb740ac6c6f4440a7f161de958f5f7d86645fa704b90891ddedac012"
+    "/renderer.html"
+)
+
 #: file -> (how it is started, its arguments, what the client does). How: "main" runs the
 #: file as a script; any other word names the server object the file defines.
 CASES: dict[str, tuple[str, list[str], list[dict[str, Any]]]] = {
@@ -272,6 +279,33 @@ CASES: dict[str, tuple[str, list[str], list[dict[str, Any]]]] = {
             version(get("summarize", text="t", style="brief"), "2.0"),
             version(get("summarize", text="t"), "1.0"),
             failing(version(get("summarize", text="t"), "1.5")),
+        ],
+    ),
+    "apps/greet_server.py": (
+        "mcp",
+        [],
+        [
+            LIST,
+            call("greet", name="Ada"),
+            call("farewell", name="Ada", language="French"),
+            failing(call("greet", name="Ada", language="Klingon")),
+            read(PREFAB_RENDERER),
+            failing(read("ui://prefab/renderer.html")),
+        ],
+    ),
+    "apps/chart_server.py": (
+        "mcp",
+        [],
+        [LIST, call("sales_chart"), call("sales_chart", stacked=True), read(PREFAB_RENDERER)],
+    ),
+    "apps/datatable_server.py": (
+        "mcp",
+        [],
+        [
+            LIST,
+            call("team_directory"),
+            call("team_directory", department="Engineering"),
+            read(PREFAB_RENDERER),
         ],
     ),
 }

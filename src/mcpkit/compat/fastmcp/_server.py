@@ -27,6 +27,14 @@ from mcpkit.compat._adapt import (
 )
 from mcpkit.compat.fastmcp._mount import default_title as _default_title
 from mcpkit.compat.fastmcp._versions import Versions, coerce_version
+from mcpkit.compat.fastmcp.apps._prefab import (
+    Renderer,
+    is_prefab_type,
+    is_prefab_value,
+    prefab_result,
+    tool_ui,
+)
+from mcpkit.compat.fastmcp.apps.config import UI_MIME_TYPE
 from mcpkit.compat.fastmcp.context import Context
 from mcpkit.compat.fastmcp.dependencies import with_dependencies
 from mcpkit.compat.fastmcp.docstrings import parse_docstring
@@ -75,6 +83,8 @@ class FastToolEntry(CompatToolEntry):
     def _result(self, value: Any) -> dict[str, Any]:
         if isinstance(value, ToolFailure):
             return error_result(value.text)
+        if is_prefab_value(value):
+            return prefab_result(value)
         if self.returned_as_is(value):
             return super(CompatToolEntry, self).to_result(value)
         if type(value).__name__ == "ToolResult" and hasattr(value, "to_result"):
@@ -137,6 +147,8 @@ class FastMCP(MCPServer[Any]):
         self.native.prompts.__class__ = FastPrompts
         self.native.resources.__class__ = FastResources
         self._versions = Versions(self.native)
+        #: The URIs of the Prefab renderer resources the server's tools use.
+        self._renderers: list[str] = []
         for fn in tools or ():
             self.add_tool(fn)
         for provider in providers or ():
@@ -203,13 +215,16 @@ class FastMCP(MCPServer[Any]):
         meta: dict[str, Any] | None = None,
         version: str | int | None = None,
         task: Any = None,
+        app: Any = None,
         **_options: Any,
     ) -> Any:
         """Register a tool: ``@mcp.tool``, ``@mcp.tool("name")`` or ``@mcp.tool(...)``
         (``output_schema=None``: no structured output; ``version``: one version of it;
-        ``task``: True or a ``TaskConfig``, run as a background task)."""
+        ``task``: True or a ``TaskConfig``, run as a background task; ``app``: ``True``, an
+        ``AppConfig`` or its dict, the tool's MCP App)."""
         options = {
             "task": task,
+            "app": app,
             "version": version,
             "auth": _options.get("auth"),
             "title": title,
@@ -257,6 +272,7 @@ class FastMCP(MCPServer[Any]):
             "version",
             "auth",
             "task",
+            "app",
         )
         self._add_tool(
             fn, kwargs.pop("name", None), **{k: v for k, v in kwargs.items() if k in known}
@@ -450,6 +466,7 @@ class FastMCP(MCPServer[Any]):
         version: str | int | None = None,
         auth: Any = None,
         task: Any = None,
+        app: Any = None,
     ) -> None:
         tool_name = name or fn.__name__
         version = coerce_version(version)
@@ -460,8 +477,13 @@ class FastMCP(MCPServer[Any]):
         structured = True if returns is str or _union_with_text(returns) else None
         if getattr(returns, "__name__", returns) in ("ToolResult", "fastmcp.tools.ToolResult"):
             structured = False  # the tool chooses its result itself
-        if output_schema is None:
+        if output_schema is None or is_prefab_type(returns):
             structured = False
+        ui, renderer = tool_ui(app, returns)
+        if ui is not None:
+            meta = {**(meta or {}), "ui": ui}
+        if renderer is not None:
+            self._add_renderer(renderer)
         if output_schema is None or output_schema is DEFAULT:
             output_schema = None
         given_schema = output_schema
@@ -511,6 +533,29 @@ class FastMCP(MCPServer[Any]):
                 if entry.output is not None and entry.output.wrap:
                     out["x-fastmcp-wrap-result"] = True
             entry.definition["outputSchema"] = dereferenced(out)
+
+    def _add_renderer(self, renderer: Renderer) -> None:
+        """Serve the Prefab renderer resource ``renderer`` (once), listed after the
+        server's own resources as fastmcp lists it."""
+        if renderer.uri in self._renderers:
+            return
+        options = {
+            "name": "Prefab Renderer",
+            "mime_type": UI_MIME_TYPE,
+            "meta": _meta(renderer.meta, None),
+        }
+
+        def html() -> dict[str, Any]:  # no docstring: the resource has no description
+            return {"text": renderer.html(), "_meta": renderer.meta}
+
+        self.native.registration.add_resource(html, renderer.uri, options)
+        self._renderers.append(renderer.uri)
+
+    def _renderers_last(self) -> None:
+        """Move the Prefab renderer resources after the others in the listing."""
+        listed = self.native.resources.resources
+        for uri in self._renderers:
+            listed[uri] = listed.pop(uri)
 
     def _failures(self, tool_name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         mask = self._mask
@@ -567,6 +612,7 @@ class FastMCP(MCPServer[Any]):
                 tags,
                 lambda: self.native.registration.add_resource(adapted, uri, options),
             )
+            self._renderers_last()
             return fn
 
         return decorator
