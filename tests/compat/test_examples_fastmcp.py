@@ -308,6 +308,38 @@ CASES: dict[str, tuple[str, list[str], list[dict[str, Any]]]] = {
             read(PREFAB_RENDERER),
         ],
     ),
+    "apps/patterns_server.py": (
+        "mcp",
+        [],
+        [
+            LIST,
+            call("quarterly_revenue"),
+            call("quarterly_revenue", year=2024),
+            call("usage_trend"),
+            call("ticket_breakdown"),
+            call("employee_directory"),
+            call("contact_form"),
+            call("save_contact", name="Ada", email="ada@example.com"),
+            call("system_status"),
+            call("feature_flags"),
+            call("project_overview"),
+            call("api_health"),
+            read(PREFAB_RENDERER),
+        ],
+    ),
+    "apps/showcase_server.py": ("mcp", [], [LIST, call("showcase")]),
+    "apps/sales_dashboard/sales_dashboard_server.py": ("mcp", [], [LIST, call("sales_dashboard")]),
+    "apps/inspector_demo.py": (
+        "mcp",
+        [],
+        [
+            LIST,
+            call("demo"),
+            call("echo", message="hi"),
+            call("echo_with_logs", message="hi"),
+            failing(call("fail")),
+        ],
+    ),
 }
 
 
