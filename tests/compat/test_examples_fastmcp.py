@@ -176,6 +176,35 @@ CASES: dict[str, tuple[str, list[str], list[dict[str, Any]]]] = {
             failing(call("call_tool", name="no_such_tool")),
         ],
     ),
+    "code_mode_server.py": (
+        "main",
+        [],
+        [
+            LIST,
+            call("search", query="text"),
+            call("search", query="add numbers", detail="detailed", limit=2),
+            call("search", query="zzz qqq"),
+            call("get_schema", tools=["fibonacci", "no_such_tool"]),
+            call("get_schema", tools=["add"], detail="full"),
+            call(
+                "execute",
+                code="s = await call_tool('add', {'a': 1, 'b': 2})\n"
+                "f = await call_tool('fibonacci', {'n': s['result'] + 4})\n"
+                "up = await call_tool('to_uppercase', {'text': 'mcp'})\n"
+                "return {'sum': s['result'], 'fib': f['result'], 'up': up['result']}",
+            ),
+            call("execute", code="return 'plain text'"),
+            call("add", a=2, b=3),
+            failing(call("execute", code="raise ValueError('boom')")),
+            failing(call("execute", code="return await call_tool('no_such_tool', {})")),
+            failing(call("execute", code="return await call_tool('add', {'a': 'x', 'b': 2})")),
+            failing(call("execute", code="return await call_tool('add', {'a': 1})")),
+            failing(
+                call("execute", code="return await call_tool('read_file', {'path': '/no/such'})")
+            ),
+            failing(call("execute", code="x = 1 +")),
+        ],
+    ),
     "search_server_bm25.py": (
         "main",
         [],

@@ -7,4 +7,8 @@ from __future__ import annotations
 from mcpkit.compat.mcp.server.mcpserver.exceptions import MCPServerError as FastMCPError
 from mcpkit.compat.mcp.server.mcpserver.exceptions import ResourceError, ToolError, ValidationError
 
-__all__ = ["FastMCPError", "ResourceError", "ToolError", "ValidationError"]
+__all__ = ["FastMCPError", "NotFoundError", "ResourceError", "ToolError", "ValidationError"]
+
+
+class NotFoundError(FastMCPError):
+    """A component that does not exist (``Unknown tool: <name>``)."""

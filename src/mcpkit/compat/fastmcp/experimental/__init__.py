@@ -1,0 +1,1 @@
+"""``fastmcp.experimental`` on mcpkit: its transforms (:mod:`.transforms`)."""

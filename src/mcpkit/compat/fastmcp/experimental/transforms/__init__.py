@@ -1,0 +1,1 @@
+"""``fastmcp.experimental.transforms`` on mcpkit: code mode (:mod:`.code_mode`)."""
