@@ -3,9 +3,10 @@
 subclass may extend with fields and ``run``/``read``/``render``), and the ones made from a
 function (``Tool.from_function``, the standalone ``@tool``/``@resource``/``@prompt``).
 
-A function's component is registered, once, on a private :class:`FastMCP` of its own, so
-its listing and its answers are exactly those of ``@mcp.tool`` (schemas, docstrings,
-result conversion, error texts); it is served through that server's handlers on the
+A function's component is registered, once, on a private :class:`FastMCP` of its own
+(:func:`~mcpkit.compat.fastmcp._base.private_server`), so its listing and its answers are
+exactly those of ``@mcp.tool`` (schemas, docstrings, result conversion, error texts); it is
+served through that server's handlers on the
 caller's request (:func:`mcpkit.server.mount._child_request`).
 """
 
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -21,13 +21,14 @@ import pydantic
 import pydantic_core
 from pydantic import ConfigDict, Field, PrivateAttr
 
+from mcpkit.compat.fastmcp._base import private_server
 from mcpkit.compat.fastmcp._mount import default_title
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject
 from mcpkit.server.tools import error_result
 
 if TYPE_CHECKING:
-    from mcpkit.compat.fastmcp._server import FastMCP
+    from mcpkit.compat.fastmcp._base import FastMCPView
     from mcpkit.server.session import ServerRequestContext
 
 __all__ = [
@@ -84,25 +85,7 @@ class Component(pydantic.BaseModel):
         return fastmcp_meta(self.meta, self.tags, self.version)
 
 
-#: The FastMCP of each native server serving providers: the one a component's Context names.
-OWNERS: weakref.WeakKeyDictionary[Any, FastMCP] = weakref.WeakKeyDictionary()
-
-
-def _host(name: str) -> FastMCP:
-    from mcpkit.compat.fastmcp._server import FastMCP
-    from mcpkit.compat.fastmcp.context import Context
-
-    class Host(FastMCP):
-        """A component's private server; its Context names the server serving the
-        request (``ctx.fastmcp``, its lifespan), as fastmcp's does."""
-
-        def _context(self, native: Any) -> Context:
-            return Context(native, OWNERS.get(native.server, self))
-
-    return Host(name)
-
-
-async def _ask(host: FastMCP, method: str, params: JSONObject, rctx: Any) -> Any:
+async def _ask(host: FastMCPView, method: str, params: JSONObject, rctx: Any) -> Any:
     """``host``'s answer to ``method`` on the request of the server serving the provider
     (its lifespan, its Context), not on the provider host's."""
     from mcpkit.server.mount import _ChildRequest
@@ -192,7 +175,7 @@ class FunctionTool(Tool):
 
     fn: Callable[..., Any]
     options: dict[str, Any] = Field(default_factory=dict)
-    _compiled: FastMCP | None = PrivateAttr(default=None)
+    _compiled: FastMCPView | None = PrivateAttr(default=None)
 
     @classmethod
     def of(cls, fn: Callable[..., Any], name: str | None, options: dict[str, Any]) -> FunctionTool:
@@ -211,10 +194,10 @@ class FunctionTool(Tool):
             parameters={},  # the listing's schema is made when it is compiled
         )
 
-    def compiled(self) -> FastMCP:
+    def compiled(self) -> FastMCPView:
         """The private server it is registered on (made on first use)."""
         if self._compiled is None:
-            host = _host(self.name)
+            host = private_server(self.name)
             host.tool(self.fn, name=self.name, **_given(self.options))
             self._compiled = host
         return self._compiled
@@ -398,14 +381,14 @@ class _FunctionReading:
 
     fn: Callable[..., Any]
     options: dict[str, Any]
-    _compiled: FastMCP | None
+    _compiled: FastMCPView | None
 
     def registered_uri(self) -> str:
         raise NotImplementedError
 
-    def compiled(self) -> FastMCP:
+    def compiled(self) -> FastMCPView:
         if self._compiled is None:
-            host = _host(self.fn.__name__)
+            host = private_server(self.fn.__name__)
             host.resource(self.registered_uri(), **_given(self.options))(self.fn)
             self._compiled = host
         return self._compiled
@@ -426,7 +409,7 @@ class FunctionResource(_FunctionReading, Resource):
 
     fn: Callable[..., Any]
     options: dict[str, Any] = Field(default_factory=dict)
-    _compiled: FastMCP | None = PrivateAttr(default=None)
+    _compiled: FastMCPView | None = PrivateAttr(default=None)
 
     @classmethod
     def of(cls, fn: Callable[..., Any], uri: str, options: dict[str, Any]) -> FunctionResource:
@@ -451,7 +434,7 @@ class FunctionResourceTemplate(_FunctionReading, ResourceTemplate):
 
     fn: Callable[..., Any]
     options: dict[str, Any] = Field(default_factory=dict)
-    _compiled: FastMCP | None = PrivateAttr(default=None)
+    _compiled: FastMCPView | None = PrivateAttr(default=None)
 
     @classmethod
     def of(
@@ -544,7 +527,7 @@ class FunctionPrompt(Prompt):
 
     fn: Callable[..., Any]
     options: dict[str, Any] = Field(default_factory=dict)
-    _compiled: FastMCP | None = PrivateAttr(default=None)
+    _compiled: FastMCPView | None = PrivateAttr(default=None)
 
     @classmethod
     def of(
@@ -563,10 +546,10 @@ class FunctionPrompt(Prompt):
             version=options.get("version"),
         )
 
-    def compiled(self) -> FastMCP:
+    def compiled(self) -> FastMCPView:
         """The private server it is registered on (made on first use)."""
         if self._compiled is None:
-            host = _host(self.name)
+            host = private_server(self.name)
             host.prompt(name=self.name, **_given(self.options))(self.fn)
             self._compiled = host
         return self._compiled

@@ -25,6 +25,7 @@ from mcpkit.compat._adapt import (
     official_content,
     resolved_hints,
 )
+from mcpkit.compat.fastmcp._base import OWNERS, register
 from mcpkit.compat.fastmcp._mount import default_title as _default_title
 from mcpkit.compat.fastmcp._versions import Versions, coerce_version
 from mcpkit.compat.fastmcp.apps._prefab import (
@@ -735,6 +736,19 @@ class FastMCP(MCPServer[Any]):
             http["legacy_sse"] = True
         self._http = self.native.http_app(route, **http)
         return self._http
+
+
+class _Host(FastMCP):
+    """A function component's private server (:mod:`~mcpkit.compat.fastmcp._components`);
+    its Context names the server serving the request (``ctx.fastmcp``, its lifespan), as
+    fastmcp's does."""
+
+    def _context(self, native: NativeContext) -> Context:
+        owner = OWNERS.get(native.server)
+        return Context(native, owner if isinstance(owner, FastMCP) else self)
+
+
+register(FastMCP, _Host)
 
 
 @functools.cache

@@ -16,7 +16,7 @@ from mcpkit.compat.mcp.server.mcpserver.context import Context as _McpContext
 from mcpkit.compat.mcp.server.mcpserver.context import ReadResourceContents
 
 if TYPE_CHECKING:
-    from mcpkit.compat.fastmcp._server import FastMCP
+    from mcpkit.compat.fastmcp._base import FastMCPView
     from mcpkit.server.context import Context as NativeContext
     from mcpkit.server.elicitation import ElicitationResult
 
@@ -67,7 +67,7 @@ class Context(_McpContext[Any, Any]):
     """What a fastmcp handler annotated ``ctx: Context`` receives."""
 
     @property
-    def fastmcp(self) -> FastMCP:
+    def fastmcp(self) -> FastMCPView:
         """The :class:`FastMCP` serving this request."""
         return self.mcp_server  # type: ignore[return-value]
 

@@ -25,7 +25,7 @@ from mcpkit.server.mount import Mount, mount, mounts_of
 from mcpkit.server.tools import error_result
 
 if TYPE_CHECKING:
-    from mcpkit.compat.fastmcp._server import FastMCP
+    from mcpkit.compat.fastmcp._base import FastMCPView
     from mcpkit.compat.fastmcp.server.providers.base import Provider
     from mcpkit.server.app import Server
 
@@ -54,11 +54,11 @@ class ProviderMount(Mount):
         return not any(m.local_uri(local) and m.serves_uri(local) for m in self._others())
 
 
-def host_of(server: FastMCP) -> ProviderHost:
+def host_of(server: FastMCPView) -> ProviderHost:
     """``server``'s provider host (made and mounted on first use)."""
     host: ProviderHost | None = server.__dict__.get("_provider_host")
     if host is None:
-        from mcpkit.compat.fastmcp._components import OWNERS
+        from mcpkit.compat.fastmcp._base import OWNERS
 
         host = ProviderHost(server)
         server.__dict__["_provider_host"] = host
@@ -70,7 +70,7 @@ def host_of(server: FastMCP) -> ProviderHost:
 class ProviderHost:
     """The providers of one FastMCP, served by a server of their own (see the module)."""
 
-    def __init__(self, server: FastMCP) -> None:
+    def __init__(self, server: FastMCPView) -> None:
         from mcpkit.server.app import Server
 
         self.owner = server.native

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
+from mcpkit.compat.fastmcp._base import is_fastmcp
 from mcpkit.compat.fastmcp._registries import is_not_found
 from mcpkit.compat.fastmcp.context import Context
 from mcpkit.errors import McpError
@@ -23,7 +24,7 @@ from mcpkit.jsonrpc import JSONObject
 from mcpkit.server.component_tools import _all, _ask
 
 if TYPE_CHECKING:
-    from mcpkit.compat.fastmcp._server import FastMCP
+    from mcpkit.compat.fastmcp._base import FastMCPView
 
 __all__ = ["PromptsAsTools", "ResourcesAsTools", "Transform", "VersionFilter", "VersionSpec"]
 
@@ -32,15 +33,13 @@ class Transform:
     """A change to what a :class:`~mcpkit.compat.fastmcp.FastMCP` serves, applied by
     ``mcp.add_transform(transform)``."""
 
-    def install(self, server: FastMCP) -> None:
+    def install(self, server: FastMCPView) -> None:
         """Apply the transform to ``server``."""
         raise NotImplementedError(f"{type(self).__name__} is not supported on mcpkit")
 
 
-def _server_of(server: Any, what: str) -> FastMCP:
-    from mcpkit.compat.fastmcp._server import FastMCP
-
-    if not isinstance(server, FastMCP):
+def _server_of(server: Any, what: str) -> FastMCPView:
+    if not is_fastmcp(server):
         raise TypeError(
             f"{what} requires a FastMCP server instance, not a {type(server).__name__}. "
             f"Pass your FastMCP server: {what}(mcp)"
@@ -57,7 +56,7 @@ class PromptsAsTools(Transform):
     def __repr__(self) -> str:
         return f"PromptsAsTools({self._server!r})"
 
-    def install(self, server: FastMCP) -> None:
+    def install(self, server: FastMCPView) -> None:
         """Register the two tools on ``server``."""
         native = self._server.native
 
@@ -141,7 +140,7 @@ class ResourcesAsTools(Transform):
     def __repr__(self) -> str:
         return f"ResourcesAsTools({self._server!r})"
 
-    def install(self, server: FastMCP) -> None:
+    def install(self, server: FastMCPView) -> None:
         """Register the two tools on ``server``."""
         native = self._server.native
 

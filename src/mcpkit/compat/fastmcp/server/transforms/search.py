@@ -30,7 +30,7 @@ from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 from mcpkit.server.mount import _child_request
 
 if TYPE_CHECKING:
-    from mcpkit.compat.fastmcp._server import FastMCP
+    from mcpkit.compat.fastmcp._base import FastMCPView
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 
 __all__ = ["BM25SearchTransform", "RegexSearchTransform", "serialize_tools_for_output_json"]
@@ -98,7 +98,7 @@ def searchable_text(tool: JSONObject) -> str:
 class _Lists:
     """The ``tools/list`` filter of a search transform (a table hook of the server)."""
 
-    def __init__(self, server: FastMCP, transform: BaseSearchTransform) -> None:
+    def __init__(self, server: FastMCPView, transform: BaseSearchTransform) -> None:
         self.server = server
         self.transform = transform
         self.inner: ServerHandler | None = None
@@ -185,10 +185,10 @@ class BaseSearchTransform(Transform):
             result = await result
         return result
 
-    def _search_tool(self, server: FastMCP) -> None:
+    def _search_tool(self, server: FastMCPView) -> None:
         raise NotImplementedError
 
-    def install(self, server: FastMCP) -> None:
+    def install(self, server: FastMCPView) -> None:
         """Register the search tool and the proxy on ``server`` and filter its list."""
         native = server.native
         if native._tool_search is not None:
@@ -234,7 +234,7 @@ class RegexSearchTransform(BaseSearchTransform):
     _max_pattern_length = 1000
     _search_time_budget = 1.0
 
-    def _search_tool(self, server: FastMCP) -> None:
+    def _search_tool(self, server: FastMCPView) -> None:
         found = self._found
 
         async def search_tools(
@@ -323,7 +323,7 @@ class BM25SearchTransform(BaseSearchTransform):
     """Finds tools by BM25 relevance of a natural-language query to their name,
     description and parameters."""
 
-    def _search_tool(self, server: FastMCP) -> None:
+    def _search_tool(self, server: FastMCPView) -> None:
         found = self._found
 
         async def search_tools(

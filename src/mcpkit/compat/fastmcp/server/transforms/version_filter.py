@@ -10,7 +10,7 @@ from mcpkit.compat.fastmcp.server.transforms import Transform
 from mcpkit.compat.fastmcp.utilities.versions import VersionSpec
 
 if TYPE_CHECKING:
-    from mcpkit.compat.fastmcp._server import FastMCP
+    from mcpkit.compat.fastmcp._base import FastMCPView
 
 __all__ = ["VersionFilter"]
 
@@ -42,6 +42,6 @@ class VersionFilter(Transform):
             parts.append("include_unversioned=False")
         return f"VersionFilter({', '.join(parts)})"
 
-    def install(self, server: FastMCP) -> None:
+    def install(self, server: FastMCPView) -> None:
         """Filter ``server``'s components (those registered later too)."""
         server._versions.add_filter(self._spec, self.include_unversioned)
