@@ -452,3 +452,18 @@ async def test_fastmcp_mount_spellings_visibility_and_state() -> None:
         assert "keep" not in [t.name for t in await client.list_tools()]
         mcp.enable(names={"keep"}, components={"tool"})
         assert "keep" in [t.name for t in await client.list_tools()]
+
+
+def test_transforms_over_a_server_take_a_fastmcp_one() -> None:
+    """``PromptsAsTools``/``ResourcesAsTools`` take a FastMCP (a subclass too) and refuse
+    another server with fastmcp's TypeError."""
+    from mcpkit.compat.fastmcp.server.transforms import PromptsAsTools, ResourcesAsTools
+
+    class Mine(FastMCP):
+        pass
+
+    mcp = Mine("mine")
+    assert PromptsAsTools(mcp)._server is mcp
+    assert ResourcesAsTools(mcp)._server is mcp
+    with pytest.raises(TypeError, match=r"requires a FastMCP server instance, not a MCPServer"):
+        PromptsAsTools(MCPServer("other"))
