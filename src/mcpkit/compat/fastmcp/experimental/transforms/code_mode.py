@@ -40,7 +40,7 @@ from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, JSONObject
 
 if TYPE_CHECKING:
-    from mcpkit.compat.fastmcp._server import FastMCP
+    from mcpkit.compat.fastmcp._base import FastMCPView
     from mcpkit.server.session import ServerHandler, ServerRequestContext
 
 __all__ = [
@@ -431,7 +431,7 @@ def _legible(name: str, tool: Tool, error: Any, validation: bool = False) -> str
     return message
 
 
-def _refusal(server: FastMCP, name: str, arguments: Any) -> str | None:
+def _refusal(server: FastMCPView, name: str, arguments: Any) -> str | None:
     """pydantic's errors for ``arguments`` the tool ``name`` refuses (``loc: msg; ...``),
     or None when they are valid (or the tool is not a function of this server)."""
     from mcpkit.compat.fastmcp._server import arguments_adapter
@@ -555,7 +555,7 @@ class CodeMode(Transform):
             "Only `call_tool(tool_name: str, params: dict) -> Any` is available in scope."
         )
 
-    def install(self, server: FastMCP) -> None:
+    def install(self, server: FastMCPView) -> None:
         """Register the discovery tools and ``execute`` on ``server`` and filter its list."""
         native = server.native
         if native._tool_search is not None:
@@ -580,7 +580,7 @@ class CodeMode(Transform):
         native._forget_tables()
         native._reinstall()
 
-    def _execute(self, server: FastMCP) -> Callable[..., Any]:
+    def _execute(self, server: FastMCPView) -> Callable[..., Any]:
         from mcpkit.server.component_tools import _ask
 
         transform = self
