@@ -10,10 +10,12 @@ extension as fastmcp_tasks' client does (``extensions["io.modelcontextprotocol/t
 ``{"op": "discover"}``, ``{"op": "list"}``, ``{"op": "call", "name", "args"}`` (the
 tool's answer; when it is a task, it is polled with ``tasks/get`` to a terminal status;
 ``"cancel"``: ``true`` cancels it once it is working, a string once its ``statusMessage``
-is that, then cancels it again), ``{"op": "get", "task": N}`` (a ``tasks/get`` of the task
-the N-th op created, or of ``"taskId"``). The report keeps, per task, its first and last
-``tasks/get``, the distinct statuses, and around a cancel the ``tasks/get`` before it and
-both ``tasks/cancel`` answers.
+is that, then cancels it again; ``"answer"``: the response ``tasks/update`` gives each
+input request of the task once it is ``input_required``), ``{"op": "get", "task": N}``
+(a ``tasks/get`` of the task the N-th op created, or of ``"taskId"``). The report keeps,
+per task, its first and last ``tasks/get``, the distinct statuses, around a cancel the
+``tasks/get`` before it and both ``tasks/cancel`` answers, around an answer the
+``input_required`` ``tasks/get`` and the ``tasks/update`` answer.
 """
 
 from __future__ import annotations
@@ -84,6 +86,13 @@ class Driver:
                 statuses.append(str(status))
             if status in ("completed", "failed", "cancelled") or "error" in got:
                 break
+            if status == "input_required" and "answer" in op and "update" not in out:
+                out["input_required"] = got
+                answers = {key: op["answer"] for key in result.get("inputRequests", {})}
+                out["update"] = self.send(
+                    "tasks/update", {"taskId": task_id, "inputResponses": answers}
+                )
+                continue
             wanted = op.get("cancel")
             if wanted and "cancel" not in out and wanted in (True, result.get("statusMessage")):
                 out["working"] = got

@@ -7,6 +7,7 @@ client does). Only task ids, timestamps and version strings are normalised."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -26,10 +27,13 @@ TASKS = "io.modelcontextprotocol/tasks"
 
 
 def normalised(value: Any) -> Any:
-    """``value`` with task ids, timestamps and version strings replaced."""
+    """``value`` with task ids (and the input request keys minted from them:
+    ``<task id>:<16 hex digits>``), timestamps and version strings replaced."""
     if isinstance(value, dict):
         out = {}
         for key, item in value.items():
+            if re.fullmatch(r"[\w-]+:[0-9a-f]{16}", key):
+                key = "<task id>:<key>"
             if key == "taskId" and isinstance(item, str):
                 out[key] = "<id>"
             elif key in ("createdAt", "lastUpdatedAt") and isinstance(item, str):
@@ -203,3 +207,42 @@ def test_task_config_and_extension_refusals() -> None:
         mcp.add_extension(TasksExtension())
     with pytest.raises(NotImplementedError, match="object is not supported"):
         mcp.add_extension(object())
+
+
+def test_task_elicitation_example(tmp_path: Path) -> None:
+    """examples/task_elicitation.py, fastmcp_tasks' guard pattern: the task returns an
+    ``InputRequiredResult``, is ``input_required`` with it (its key minted from the task id),
+    ``tasks/update`` answers it, the tool runs again with ``ctx.input_responses`` (accepted;
+    declined); called without the extension, its answer is the MRTR ``InputRequiredResult``
+    under the tool's own key. When the first ``tasks/get`` comes, a task may still be
+    ``working`` or already ``input_required``, on either server: the order of the statuses
+    seen is not compared, only that the task went through ``input_required``."""
+    accept = {"action": "accept", "content": {"cuisine": "Thai", "vegetarian": True}}
+    script = [
+        {"op": "list"},
+        {"op": "call", "name": "plan_dinner", "answer": accept},
+        {"op": "call", "name": "plan_dinner", "answer": {"action": "decline"}},
+        {"op": "call", "name": "plan_dinner", "plain": True},
+    ]
+    example = EXAMPLES / "task_elicitation.py"
+    theirs, ours = run_both([str(launcher(tmp_path)), str(example)], script, tmp_path)
+    for report in (theirs, ours):
+        for op in report[1:3]:
+            first = op["task"].pop("first")["result"]["status"]
+            statuses = op["task"].pop("statuses")
+            assert first in ("working", "input_required")
+            assert statuses[-2:] in (["input_required", "completed"], ["working", "completed"])
+            assert "input_required" in statuses
+    # mcpkit's MRTR round seals what it needs for the retry in requestState; fastmcp keeps
+    # it on the server.
+    state = ours[3]["answer"]["result"].pop("requestState")
+    assert isinstance(state, str) and state
+    assert theirs == ours
+    menu = ours[1]["task"]["last"]["result"]["result"]["content"][0]["text"]
+    assert menu == "Tonight's menu: a lovely vegetarian Thai dinner!"
+    assert ours[2]["task"]["last"]["result"]["result"]["content"][0]["text"] == (
+        "Dinner cancelled!"
+    )
+    asked = ours[1]["task"]["input_required"]["result"]["inputRequests"]
+    assert list(asked) == ["<task id>:<key>"]
+    assert list(ours[3]["answer"]["result"]["inputRequests"]) == ["prefs"]

@@ -26,6 +26,7 @@ from mcpkit.compat._adapt import (
     resolved_hints,
 )
 from mcpkit.compat.fastmcp._base import OWNERS, register
+from mcpkit.compat.fastmcp._guard import guarded, without_input_required
 from mcpkit.compat.fastmcp._mount import default_title as _default_title
 from mcpkit.compat.fastmcp._versions import Versions, coerce_version
 from mcpkit.compat.fastmcp.apps._prefab import (
@@ -474,7 +475,7 @@ class FastMCP(MCPServer[Any]):
         config = task_config(task)
         if config is not None:
             config.validate_function(fn, tool_name)
-        returns = resolved_hints(fn).get("return")
+        returns = without_input_required(resolved_hints(fn).get("return"))
         structured = True if returns is str or _union_with_text(returns) else None
         if getattr(returns, "__name__", returns) in ("ToolResult", "fastmcp.tools.ToolResult"):
             structured = False  # the tool chooses its result itself
@@ -507,9 +508,12 @@ class FastMCP(MCPServer[Any]):
             scopes=component_scopes(auth),
             task_support=None if config is None else config.mode,
         )
-        adapted = adapt(
-            with_dependencies(fn), Context, self._context, around=self._failures(tool_name)
-        )
+        body = with_dependencies(fn)
+        if inspect.iscoroutinefunction(fn) and (
+            config is not None or "InputRequiredResult" in str(returns)
+        ):
+            body = guarded(body)
+        adapted = adapt(body, Context, self._context, around=self._failures(tool_name))
         entry = self._versions.add(
             "tools",
             tool_name,

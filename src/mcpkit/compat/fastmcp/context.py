@@ -67,6 +67,14 @@ class Context(_McpContext[Any, Any]):
     """What a fastmcp handler annotated ``ctx: Context`` receives."""
 
     @property
+    def input_responses(self) -> dict[str, Any] | None:
+        """The client's answers to the input requests of the ``InputRequiredResult`` the
+        tool returned last (by key; None on its first run)."""
+        from mcpkit.compat.fastmcp._guard import input_responses
+
+        return input_responses.get()
+
+    @property
     def fastmcp(self) -> FastMCPView:
         """The :class:`FastMCP` serving this request."""
         return self.mcp_server  # type: ignore[return-value]

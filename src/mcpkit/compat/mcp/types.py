@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import field_validator
 
 import mcpkit.types as _t
+import mcpkit.types.modern as _modern
 from mcpkit.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -73,6 +74,34 @@ CreateMessageResultWithTools = CreateMessageResult
 URL_ELICITATION_REQUIRED = -32042
 
 
+def _bodiless(cls: Any) -> Any:
+    """``cls`` (a request model) without a required ``id``: the request as an input request
+    of an ``InputRequiredResult`` carries it (``method`` and ``params`` only)."""
+    return _either(cls, __annotations__={"id": "int | str | None"}, id=None)
+
+
+for _name in ("ElicitRequest", "CreateMessageRequest", "ListRootsRequest"):
+    globals()[_name] = _bodiless(getattr(_t, _name))
+
+
+def _input_requests(cls: Any, value: Any) -> Any:
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, request in value.items():
+        if isinstance(request, _t.McpModel):
+            request = request.model_dump(by_alias=True, exclude_none=True)
+            request.pop("jsonrpc", None)
+        out[key] = request
+    return out
+
+
+globals()["InputRequiredResult"] = _either(
+    _modern.InputRequiredResult,
+    _input_requests=field_validator("input_requests", mode="before")(classmethod(_input_requests)),
+)
+
+
 def LoggingCapability(**settings: Any) -> dict[str, Any]:
     """The ``logging`` capability (an object of settings, usually empty)."""
     return dict(settings)
@@ -92,6 +121,7 @@ __all__ = [
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
     "INVALID_REQUEST",
+    "InputRequiredResult",  # noqa: F405  (set through globals() above)
     "LoggingCapability",
     "METHOD_NOT_FOUND",
     "PARSE_ERROR",
