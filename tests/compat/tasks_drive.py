@@ -14,7 +14,7 @@ is that, then cancels it again; ``"answer"``: the response ``tasks/update`` give
 input request of the task once it is ``input_required``), ``{"op": "get", "task": N}``
 (a ``tasks/get`` of the task the N-th op created, or of ``"taskId"``). The report keeps,
 per task, its first and last ``tasks/get``, the distinct statuses, around a cancel the
-``tasks/get`` before it and both ``tasks/cancel`` answers, around an answer the
+``tasks/get`` it waited for and both ``tasks/cancel`` answers, around an answer the
 ``input_required`` ``tasks/get`` and the ``tasks/update`` answer.
 """
 
@@ -95,7 +95,8 @@ class Driver:
                 continue
             wanted = op.get("cancel")
             if wanted and "cancel" not in out and wanted in (True, result.get("statusMessage")):
-                out["working"] = got
+                if isinstance(wanted, str):  # the state it was cancelled in, when asked for
+                    out["working"] = got
                 out["cancel"] = self.send("tasks/cancel", {"taskId": task_id})
                 continue
             time.sleep(0.1)

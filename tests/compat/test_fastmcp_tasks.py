@@ -65,6 +65,21 @@ def serve(argv: list[str], port: int, log: Path) -> subprocess.Popen[bytes]:
     raise AssertionError(f"the server did not start listening: {log.read_text()}")
 
 
+def settled(report: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``report`` without what depends on when the polls came: a task's first ``tasks/get``
+    and the statuses seen (a quick task may be ``working`` or already done at the first
+    poll, on either server). Checked to agree with its last ``tasks/get``."""
+    for op in report:
+        task = op.get("task")
+        if task is None:
+            continue
+        first, statuses = task.pop("first"), task.pop("statuses")
+        last = task["last"]["result"]["status"]
+        assert statuses[-1] == last and first["result"]["status"] in statuses, task
+        assert set(statuses) <= {"working", "input_required", last}, statuses
+    return report
+
+
 def run_both(server: list[str], script: list[Any], tmp: Path) -> tuple[Any, Any]:
     """The drive's reports of ``server`` (a file and its arguments before the port) on
     fastmcp-tasks and on mcpkit."""
@@ -89,7 +104,7 @@ def run_both(server: list[str], script: list[Any], tmp: Path) -> tuple[Any, Any]
         finally:
             proc.terminate()
             proc.wait(10)
-        reports.append(normalised(json.loads(out.stdout)))
+        reports.append(settled(normalised(json.loads(out.stdout))))
     return reports[0], reports[1]
 
 
@@ -144,7 +159,7 @@ def test_tasks_example(tmp_path: Path) -> None:
     created = ours[2]["answer"]["result"]
     assert created["resultType"] == "task" and created["pollIntervalMs"] == 1000
     assert created["ttlMs"] == 900_000
-    assert ours[2]["task"]["statuses"] == ["working", "completed"]
+    assert ours[2]["task"]["last"]["result"]["status"] == "completed"
     assert ours[2]["task"]["last"]["result"]["result"]["structuredContent"] == {
         "result": "a finished in 1s"
     }
@@ -214,9 +229,7 @@ def test_task_elicitation_example(tmp_path: Path) -> None:
     ``InputRequiredResult``, is ``input_required`` with it (its key minted from the task id),
     ``tasks/update`` answers it, the tool runs again with ``ctx.input_responses`` (accepted;
     declined); called without the extension, its answer is the MRTR ``InputRequiredResult``
-    under the tool's own key. When the first ``tasks/get`` comes, a task may still be
-    ``working`` or already ``input_required``, on either server: the order of the statuses
-    seen is not compared, only that the task went through ``input_required``."""
+    under the tool's own key."""
     accept = {"action": "accept", "content": {"cuisine": "Thai", "vegetarian": True}}
     script = [
         {"op": "list"},
@@ -226,13 +239,6 @@ def test_task_elicitation_example(tmp_path: Path) -> None:
     ]
     example = EXAMPLES / "task_elicitation.py"
     theirs, ours = run_both([str(launcher(tmp_path)), str(example)], script, tmp_path)
-    for report in (theirs, ours):
-        for op in report[1:3]:
-            first = op["task"].pop("first")["result"]["status"]
-            statuses = op["task"].pop("statuses")
-            assert first in ("working", "input_required")
-            assert statuses[-2:] in (["input_required", "completed"], ["working", "completed"])
-            assert "input_required" in statuses
     # mcpkit's MRTR round seals what it needs for the retry in requestState; fastmcp keeps
     # it on the server.
     state = ours[3]["answer"]["result"].pop("requestState")
