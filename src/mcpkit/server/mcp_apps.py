@@ -329,7 +329,10 @@ def app_only_tools(server: Registries) -> frozenset[str]:
 def install_visibility(server: AppsServer, table: dict[str, ServerHandler]) -> None:
     """Serve ``tools/list`` and ``tools/call`` of ``table`` with the visibility rule: app-only
     tools only for clients that declared the extension. Nothing changes (no cost) when the
-    server has no app-only tool."""
+    server has no app-only tool, or sets ``app_only_hidden = False`` (a compat server: fastmcp
+    lists and calls app-only tools for every client)."""
+    if getattr(server, "app_only_hidden", True) is False:
+        return
     registry = server.tools
     hidden = app_only_tools(server)
     list_all = table.get("tools/list")

@@ -7,10 +7,21 @@ See docs/migration.md for what is covered and how to move on to the native API.
 from __future__ import annotations
 
 from mcpkit.compat.fastmcp._server import FastMCP
+from mcpkit.compat.fastmcp.apps.app import FastMCPApp
 from mcpkit.compat.fastmcp.client import Client
 from mcpkit.compat.fastmcp.context import Context
 from mcpkit.compat.fastmcp.exceptions import ToolError
 from mcpkit.compat.fastmcp.settings import Settings, settings
 from mcpkit.compat.mcp.server.mcpserver.utilities.types import Audio, Image
 
-__all__ = ["Audio", "Client", "Context", "FastMCP", "Image", "Settings", "ToolError", "settings"]
+__all__ = [
+    "Audio",
+    "Client",
+    "Context",
+    "FastMCP",
+    "FastMCPApp",
+    "Image",
+    "Settings",
+    "ToolError",
+    "settings",
+]

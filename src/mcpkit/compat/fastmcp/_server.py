@@ -86,7 +86,8 @@ class FastToolEntry(CompatToolEntry):
         if isinstance(value, ToolFailure):
             return error_result(value.text)
         if is_prefab_value(value):
-            return prefab_result(value)
+            fastmcp = self.definition.get("_meta", {}).get("fastmcp", {})
+            return prefab_result(value, fastmcp.get("app"))
         if self.returned_as_is(value):
             return super(CompatToolEntry, self).to_result(value)
         if type(value).__name__ == "ToolResult" and hasattr(value, "to_result"):
@@ -143,6 +144,7 @@ class FastMCP(MCPServer[Any]):
         self.auth = auth
         self._mask = bool(mask_error_details)
         self.native.log_bridge = True  # get_context() finds the request's Context
+        self.native.app_only_hidden = False  # type: ignore[attr-defined]  # fastmcp lists them
         answer_unknown_tools(self.native.tools, lambda name: f"Unknown tool: {name!r}")
         from mcpkit.compat.fastmcp._registries import FastPrompts, FastResources
 

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from mcpkit.compat.fastmcp.apps.app import FastMCPApp
 from mcpkit.compat.fastmcp.apps.config import (
     UI_EXTENSION_ID,
     UI_MIME_TYPE,
@@ -19,6 +20,7 @@ __all__ = [
     "UI_EXTENSION_ID",
     "UI_MIME_TYPE",
     "AppConfig",
+    "FastMCPApp",
     "PrefabAppConfig",
     "ResourceCSP",
     "ResourcePermissions",

@@ -10,7 +10,6 @@ import json
 import os
 import sys
 import types
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Union, cast, get_args, get_origin
 
@@ -74,32 +73,53 @@ def is_prefab_value(value: Any) -> bool:
     return kinds is not None and isinstance(value, kinds)
 
 
-def _resolve(fn: Any) -> Any:
-    """A ``CallTool`` target (a tool's name or function) as the name it is called by."""
-    from prefab_ui.app import ResolvedTool
+#: The tools of the ``FastMCPApp``s served in this process: identity hash -> listed name.
+APP_TOOLS: dict[str, str] = {}
 
+
+def _referenced(fn: Any) -> str:
+    """The name a ``CallTool`` target (a tool's name or function) refers to."""
     if isinstance(fn, str):
-        return ResolvedTool(name=fn)
-    name = getattr(fn, "__fastmcp_name__", None) or getattr(fn, "__name__", None)
+        return fn
+    name = getattr(fn, "__name__", None)
     if name is None:
         raise ValueError(f"Cannot resolve tool reference: {fn!r}")
-    return ResolvedTool(name=name)
+    return str(name)
 
 
-def prefab_json(value: Any, resolve: Callable[[Any], Any] = _resolve) -> dict[str, Any]:
-    """The wire JSON of a Prefab app or component (a component wrapped in an app)."""
-    from prefab_ui.app import PrefabApp
+def prefab_json(value: Any, app_name: str | None = None) -> dict[str, Any]:
+    """The wire JSON of a Prefab app or component (a component wrapped in an app). In an
+    app's tool, a reference to a tool of the app is its listed name, the identity address
+    behind each in ``_meta.fastmcp.toolNames`` (as fastmcp addresses them)."""
+    from prefab_ui.app import PrefabApp, ResolvedTool
+
+    from mcpkit.compat.fastmcp.apps.app import hashed_name, parse_hashed_name
+
+    addresses: dict[str, str] = {}
+
+    def resolve(fn: Any) -> Any:
+        name = _referenced(fn)
+        if not app_name:
+            return ResolvedTool(name=name)
+        address = name if parse_hashed_name(name) is not None else hashed_name(app_name, name)
+        parsed = parse_hashed_name(address)
+        listed = APP_TOOLS.get(parsed[0]) if parsed is not None else None
+        addresses[listed or address] = address
+        return ResolvedTool(name=listed or address)
 
     app = value if isinstance(value, PrefabApp) else PrefabApp(view=value)
     data: dict[str, Any] = app.to_json(tool_resolver=resolve)
+    if addresses:
+        meta = data.setdefault("_meta", {})
+        meta.setdefault("fastmcp", {})["toolNames"] = addresses
     return data
 
 
-def prefab_result(value: Any, resolve: Callable[[Any], Any] = _resolve) -> dict[str, Any]:
+def prefab_result(value: Any, app_name: str | None = None) -> dict[str, Any]:
     """The ``CallToolResult`` of a tool returning a Prefab app or component."""
     return {
         "content": [{"type": "text", "text": TEXT_FALLBACK}],
-        "structuredContent": prefab_json(value, resolve),
+        "structuredContent": prefab_json(value, app_name),
     }
 
 
