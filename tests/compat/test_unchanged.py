@@ -400,6 +400,85 @@ def test_fastmcp_search_transforms(kind: str, tmp_path: Path) -> None:
     assert found[3] == []  # nothing matches
 
 
+def _code(name: str, code: str) -> dict[str, Any]:
+    return {"op": "call", "name": name, "args": {"code": code}}
+
+
+CODE_MODE: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
+    "options": (
+        [
+            {"op": "list"},
+            {"op": "call", "name": "search", "args": {"query": "weather forecast"}},
+            {"op": "call", "name": "search", "args": {"query": "numbers", "tags": ["math"]}},
+            {
+                "op": "call",
+                "name": "search",
+                "args": {"query": "text", "tags": ["untagged"], "detail": "brief"},
+            },
+            {"op": "call", "name": "search", "args": {"query": "add", "detail": "full"}},
+            {"op": "call", "name": "search", "args": {"query": "a", "limit": -1}},
+            {"op": "call", "name": "search", "args": {"query": "zzz", "limit": None}},
+            {"op": "call", "name": "schemas", "args": {"tools": ["add", "get_weather", "nope"]}},
+            {"op": "call", "name": "schemas", "args": {"tools": ["nope"]}},
+            {"op": "call", "name": "schemas", "args": {"tools": ["mean"], "detail": "brief"}},
+            {"op": "call", "name": "tags", "args": {}},
+            {"op": "call", "name": "tags", "args": {"detail": "full"}},
+            {"op": "call", "name": "list_tools", "args": {}},
+            {"op": "call", "name": "list_tools", "args": {"detail": "detailed"}},
+            _code(
+                "run_code",
+                "w = await call_tool('get_weather', {'city': 'Oslo'})\n"
+                "m = await call_tool('mean', {'values': [w['high'], 1]})\n"
+                "s = await call_tool('shout', {'text': w['sky']})\n"
+                "return [w, m, s]",
+            ),
+            _code(
+                "run_code",
+                "try:\n    await call_tool('fail', {'reason': 'no'})\n"
+                "except Exception as e:\n    return str(e)",
+            ),
+            _code("run_code", "x = 6 * 7"),
+            _code("run_code", "return 'done'"),
+            {"op": "call", "name": "add", "args": {"a": 1, "b": 2}},
+        ],
+        [
+            _code("run_code", "for i in range(4):\n    await call_tool('add', {'a': i, 'b': 1})"),
+            _code("run_code", "return await call_tool('secret', {})"),
+            _code("run_code", "return await call_tool('fail', {'reason': 'why'})"),
+            _code("run_code", "return await call_tool('add', {'a': 1, 'b': 2, 'c': 3})"),
+            _code("run_code", "return await call_tool('get_weather', {'city': 3})"),
+            _code("run_code", "return undefined_name"),
+            {"op": "call", "name": "secret", "args": {}},
+            {"op": "call", "name": "execute", "args": {"code": "return 1"}},
+        ],
+    ),
+    "limits": (
+        [{"op": "list"}, _code("execute", "return await call_tool('add', {'a': 1, 'b': 1})")],
+        [
+            _code("execute", "while True:\n    pass"),
+            _code("execute", "x = [0] * 50_000_000\nreturn len(x)"),
+            _code("execute", "def f(n):\n    return f(n + 1)\nreturn f(0)"),
+            _code("execute", "return await call_tool('slow', {})"),
+        ],
+    ),
+    "badlimits": ([{"op": "list"}], [_code("execute", "return 1")]),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(CODE_MODE))
+def test_fastmcp_code_mode(variant: str, tmp_path: Path) -> None:
+    """fastmcp's ``CodeMode`` with its options: the same discovery tools, texts, sandbox
+    results and errors (limits, timeouts, refused and failing calls) on both."""
+    passing, failing = CODE_MODE[variant]
+    theirs, ours = both(
+        "fastmcp", SERVERS / "fastmcp_code_mode.py", passing + failing, tmp_path, variant
+    )
+    assert_same(theirs, ours)
+    ops = ours["ops"]
+    assert not any(op.get("result", {}).get("isError") for op in ops[1 : len(passing)])
+    assert all("error" in op or op.get("result", {}).get("isError") for op in ops[len(passing) :])
+
+
 def test_fastmcp_component_versions(tmp_path: Path) -> None:
     """fastmcp's ``version=`` on a tool, prompt, resource and template (one version each;
     several: test_fastmcp_versions.py): listed with the same ``_meta.fastmcp`` and served

@@ -94,7 +94,7 @@ class FastToolEntry(CompatToolEntry):
             result: dict[str, Any] = value.to_result()
             return result
         if self.output is None:
-            plain: dict[str, Any] = {"content": official_content(value, compact_json_text)}
+            plain: dict[str, Any] = {"content": _fastmcp_content(value)}
             if not _is_content(value):  # an object is sent as structuredContent too
                 data = pydantic_core.to_jsonable_python(value, fallback=str)
                 if isinstance(data, dict):
@@ -818,6 +818,18 @@ def _annotated_descriptions(fn: Callable[..., Any]) -> dict[str, str]:
             if text is not None:
                 out[name] = text
     return out
+
+
+def _fastmcp_content(value: Any) -> list[Any]:
+    """fastmcp's content of a value without an output schema: a list or tuple holding no
+    content block (nor image, audio, file) is one JSON text, as fastmcp aggregates it."""
+    from mcpkit.server.content import _Media, content_types
+
+    if isinstance(value, list | tuple) and value:
+        blocks = (_Media, *content_types())
+        if not any(isinstance(v, blocks) for v in value):
+            return [{"type": "text", "text": compact_json_text(value)}]
+    return official_content(value, compact_json_text)
 
 
 def _is_content(value: Any) -> bool:
