@@ -431,8 +431,9 @@ class FastMCP(MCPServer[Any]):
     def add_transform(self, transform: Any) -> None:
         """Apply a ``fastmcp.server.transforms`` transform (``PromptsAsTools(mcp)``,
         ``ResourcesAsTools(mcp)``, ``search.RegexSearchTransform()``,
-        ``search.BM25SearchTransform()``, ``VersionFilter(...)``); any other is refused with
-        NotImplementedError."""
+        ``search.BM25SearchTransform()``, ``VersionFilter(...)``, or
+        ``fastmcp.experimental.transforms.code_mode.CodeMode(...)``); any other is refused
+        with NotImplementedError."""
         from mcpkit.compat.fastmcp.server.transforms import Transform
 
         if not isinstance(transform, Transform):

@@ -183,7 +183,7 @@ class MontySandboxProvider:
         except ModuleNotFoundError as exc:
             raise ImportError(
                 "CodeMode requires pydantic-monty for the Monty sandbox provider. "
-                "Install it with `mcpkit[code-mode]` or pass a custom SandboxProvider."
+                "Install it with `pip install pydantic-monty` or pass a custom SandboxProvider."
             ) from exc
         if self.limits is not None:
             known = monty.ResourceLimits.__annotations__.keys()
