@@ -4,6 +4,7 @@ lifespan, ``run`` and ``http_app``, registering on a :class:`mcpkit.Server`
 
 from __future__ import annotations
 
+import base64
 import functools
 import inspect
 import json
@@ -36,7 +37,11 @@ from mcpkit.compat.fastmcp.apps._prefab import (
     prefab_result,
     tool_ui,
 )
-from mcpkit.compat.fastmcp.apps.config import UI_MIME_TYPE
+from mcpkit.compat.fastmcp.apps.config import (
+    UI_MIME_TYPE,
+    resolve_ui_mime_type,
+    resource_ui_meta,
+)
 from mcpkit.compat.fastmcp.context import Context
 from mcpkit.compat.fastmcp.dependencies import with_dependencies
 from mcpkit.compat.fastmcp.docstrings import parse_docstring
@@ -592,11 +597,16 @@ class FastMCP(MCPServer[Any]):
         annotations: Any = None,
         meta: dict[str, Any] | None = None,
         version: str | int | None = None,
+        app: Any = None,
         **_options: Any,
     ) -> Callable[[F], F]:
-        """Register a resource (``"config://app"``) or a template (``"users://{id}"``)."""
+        """Register a resource (``"config://app"``) or a template (``"users://{id}"``);
+        ``app``: an ``AppConfig`` (or its dict) for the MCP App UI it is, written to its
+        ``_meta.ui`` (a ``ui://`` resource is ``text/html;profile=mcp-app`` by default)."""
         if callable(uri):
             raise TypeError("Use @mcp.resource('uri'), not @mcp.resource")
+        mime_type = resolve_ui_mime_type(uri, mime_type)
+        meta = resource_ui_meta(app, meta)
 
         v = coerce_version(version)
 
@@ -612,7 +622,9 @@ class FastMCP(MCPServer[Any]):
                 "tags": tags or None,
                 "scopes": component_scopes(_options.get("auth")),
             }
-            adapted = adapt(fn, Context, self._context, around=_resource_value)
+            ui = (meta or {}).get("ui")
+            around = functools.partial(_resource_value, ui=ui) if ui else _resource_value
+            adapted = adapt(fn, Context, self._context, around=around)
             self._versions.add(
                 "templates" if "{" in uri else "resources",
                 uri,
@@ -875,13 +887,22 @@ def _describe_arguments(definition: dict[str, Any], fn: Callable[..., Any]) -> N
         arg["description"] = f"{arg['description']}\n\n{note}" if arg.get("description") else note
 
 
-def _resource_value(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """A resource's value as fastmcp sends it: text, bytes, or JSON."""
+def _resource_value(fn: Callable[..., Any], ui: Any = None) -> Callable[..., Any]:
+    """A resource's value as fastmcp sends it: text, bytes, or JSON (with ``ui``, an MCP
+    App's ``_meta.ui``, in the contents' ``_meta``)."""
 
-    def convert(value: Any) -> Any:
+    def plain(value: Any) -> Any:
         if isinstance(value, str | bytes):
             return value
         return json.dumps(pydantic_core.to_jsonable_python(value, fallback=str))
+
+    def convert(value: Any) -> Any:
+        value = plain(value)
+        if ui is None:
+            return value
+        if isinstance(value, bytes):
+            return {"blob": base64.b64encode(value).decode(), "_meta": {"ui": ui}}
+        return {"text": value, "_meta": {"ui": ui}}
 
     if inspect.iscoroutinefunction(fn):
 

@@ -20,6 +20,7 @@ __all__ = [
     "app_config_to_meta_dict",
     "merge_domains",
     "resolve_ui_mime_type",
+    "resource_ui_meta",
 ]
 
 #: The MCP Apps extension's identifier.
@@ -121,3 +122,19 @@ def resolve_ui_mime_type(uri: str, mime_type: str | None) -> str | None:
     if mime_type is None and uri.lower().startswith("ui://"):
         return UI_MIME_TYPE
     return mime_type
+
+
+def resource_ui_meta(app: Any, meta: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A resource's ``meta`` with ``app`` (its ``AppConfig``) as ``ui``; a resource is the
+    UI itself, so ``resource_uri`` and ``visibility`` are refused (ValueError)."""
+    if app is None or app is False:
+        return meta
+    if isinstance(app, AppConfig):
+        if app.resource_uri is not None:
+            raise ValueError(
+                "resource_uri cannot be set on resources — the resource itself is the UI. "
+                "Use resource_uri on tools to point to a UI resource."
+            )
+        if app.visibility is not None:
+            raise ValueError("visibility cannot be set on resources — it only applies to tools.")
+    return {**(meta or {}), "ui": True if app is True else app_config_to_meta_dict(app)}
