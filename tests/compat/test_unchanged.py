@@ -438,6 +438,7 @@ CODE_MODE: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
                 "except Exception as e:\n    return str(e)",
             ),
             _code("run_code", "x = 6 * 7"),
+            _code("run_code", "return await call_tool('picture', {})"),
             _code("run_code", "return 'done'"),
             {"op": "call", "name": "add", "args": {"a": 1, "b": 2}},
         ],

@@ -22,6 +22,7 @@ from fastmcp.experimental.transforms.code_mode import (
     MontySandboxProvider,
     Search,
 )
+from fastmcp.utilities.types import Image
 from pydantic import BaseModel, Field
 
 mcp = FastMCP("coder")
@@ -71,6 +72,12 @@ async def slow() -> str:
     """Takes its time."""
     await asyncio.sleep(60)
     return "late"
+
+
+@mcp.tool
+def picture() -> Image:
+    """A tiny picture."""
+    return Image(data=b"abc", format="png")
 
 
 @mcp.tool

@@ -464,17 +464,49 @@ def _error_detail(result: JSONObject) -> Any:
     return "tool returned an error"
 
 
+_SHOWN = {  # a content block's fields as pydantic shows the model (str())
+    "image": ("type", "data", "mime_type", "annotations", "meta"),
+    "audio": ("type", "data", "mime_type", "annotations", "meta"),
+    "resource_link": (
+        "name",
+        "title",
+        "uri",
+        "description",
+        "mime_type",
+        "size",
+        "icons",
+        "annotations",
+        "meta",
+        "type",
+    ),
+    "resource": ("type", "resource", "annotations", "meta"),
+}
+
+
+def _field(block: dict[str, Any], name: str) -> Any:
+    key = {"mime_type": "mimeType", "meta": "_meta"}.get(name, name)
+    value = block.get(key)
+    if name == "resource" and isinstance(value, dict):
+        kind = "TextResourceContents" if "text" in value else "BlobResourceContents"
+        last = "text" if "text" in value else "blob"
+        inner = ", ".join(f"{n}={_field(value, n)!r}" for n in ("uri", "mime_type", "meta", last))
+        return _Shown(f"{kind}({inner})")
+    return value
+
+
+class _Shown(str):
+    def __repr__(self) -> str:
+        return str(self)
+
+
 def _content_text(content: Any) -> str:
+    """A content block's text in the sandbox: a text's own, any other as fastmcp's
+    ``str()`` of the block shows it."""
     if isinstance(content, dict) and content.get("type") == "text":
         return str(content.get("text", ""))
-    if isinstance(content, dict):  # as pydantic shows a content block
-        fields = {
-            **content,
-            "annotations": content.get("annotations"),
-            "meta": content.get("_meta"),
-        }
-        fields.pop("_meta", None)
-        return " ".join(f"{k}={v!r}" for k, v in fields.items())
+    if isinstance(content, dict):
+        names = _SHOWN.get(str(content.get("type")), tuple(content))
+        return " ".join(f"{n}={_field(content, n)!r}" for n in names)
     return str(content)
 
 
