@@ -5,9 +5,10 @@ awaiting coroutine, cheaply.
 ``concurrent.futures.Future`` (a ``Condition`` and an ``RLock``), a semaphore, a chained
 asyncio future and one self-pipe write per call. :class:`Offloader` hands work over through
 a C ``SimpleQueue`` and hands results back through a per-loop mailbox: the first result of a
-burst schedules one ``call_soon_threadsafe``, every result that arrives before the loop
-drains the mailbox rides along with it. Under load (many calls in flight) that is one
-wake-up of the loop per burst instead of one per call.
+burst wakes the loop (one write to the mailbox's ``eventfd``), every result that arrives
+before the loop drains the mailbox rides along with it. Under load (many calls in flight)
+that is one wake-up of the loop per burst instead of one per call; the drain continues
+what waits on each result in place (:meth:`~mcpkit.eager.Handoff.settle`).
 
 It is still a regular :class:`~concurrent.futures.Executor` (``submit``/``shutdown``), so
 anything that expects one keeps working; :func:`run_sync` is the fast path.
