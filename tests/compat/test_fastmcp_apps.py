@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.compat.test_examples_fastmcp import LIST, call, read
+from tests.compat.test_examples_fastmcp import LIST, call, failing, read
 from tests.compat.test_unchanged import assert_same, drive_both, normalised, peer
 
 SERVER = Path(__file__).resolve().parent / "servers" / "fastmcp_apps.py"
@@ -28,6 +28,10 @@ def test_app_options_served_as_fastmcp_serves_them(tmp_path: Path) -> None:
         call("plain", n=2),
         call("counter"),
         call("bump", by=2),
+        # a backend tool called by its identity address (hash of app and name, then name)
+        call("__d6124558f8f8_bump", by=2),
+        failing(call("__5e96bb20da50_bump_count")),
+        failing(call("__d6124558f8f8_nothing")),
     ]
     launch = tmp_path / "launch.py"
     launch.write_text(f"import runpy\nrunpy.run_path({str(SERVER)!r})['mcp'].run()\n")
@@ -46,6 +50,9 @@ def test_app_options_served_as_fastmcp_serves_them(tmp_path: Path) -> None:
     assert len(renderers) == 2  # the framed tool's own CSP makes a renderer of its own
     names = ours["ops"][6]["result"]["structuredContent"]["_meta"]["fastmcp"]["toolNames"]
     assert names["bump"].endswith("_bump")
+    assert ours["ops"][8]["result"]["structuredContent"] == {"result": 3}
+    for op in ours["ops"][9:]:
+        assert op["result"]["isError"], op
 
 
 def test_resource_app_config_refuses_tool_fields() -> None:

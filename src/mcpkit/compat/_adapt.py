@@ -205,6 +205,20 @@ class _UnknownAsResult(ToolRegistry):
     text :attr:`unknown_text` makes of the name) instead of the JSON-RPC error -32602."""
 
     unknown_text: Callable[[str], str]
+    #: Another name a called name stands for (fastmcp's ``__<hash>_<name>`` identity
+    #: addresses of app tools), None when it stands for none; unset: names are as called.
+    aliases: Callable[[str], str | None] | None = None
+
+    def _addressed(self, params: Any) -> Any:
+        """``params`` naming the tool an alias stands for."""
+        aliases = self.aliases
+        if aliases is not None and type(params) is dict:
+            name = params.get("name")
+            if type(name) is str and name not in self.tools:
+                target = aliases(name)
+                if target is not None:
+                    return {**params, "name": target}
+        return params
 
     def unknown_result(self, name: str) -> dict[str, Any]:
         """The error result for a call of ``name``, a tool this caller may not see (the
@@ -224,11 +238,13 @@ class _UnknownAsResult(ToolRegistry):
 
     async def call_tool(self, params: Any, rctx: Any) -> Any:
         """``tools/call`` (also as a parent's own tools are called beside its mounts)."""
+        params = self._addressed(params)
         unknown = self._unknown(params)
         return unknown if unknown is not None else await super().call_tool(params, rctx)
 
     async def call_tool_timed(self, params: Any, rctx: Any) -> Any:
         """``tools/call`` of a registry with tool timeouts."""
+        params = self._addressed(params)
         unknown = self._unknown(params)
         return unknown if unknown is not None else await super().call_tool_timed(params, rctx)
 

@@ -32,6 +32,7 @@ from mcpkit.compat.fastmcp._mount import default_title as _default_title
 from mcpkit.compat.fastmcp._versions import Versions, coerce_version
 from mcpkit.compat.fastmcp.apps._prefab import (
     Renderer,
+    app_tool_named,
     is_prefab_type,
     is_prefab_value,
     prefab_result,
@@ -151,6 +152,7 @@ class FastMCP(MCPServer[Any]):
         self.native.log_bridge = True  # get_context() finds the request's Context
         self.native.app_only_hidden = False  # type: ignore[attr-defined]  # fastmcp lists them
         answer_unknown_tools(self.native.tools, lambda name: f"Unknown tool: {name!r}")
+        self.native.tools.aliases = app_tool_named  # type: ignore[attr-defined]
         from mcpkit.compat.fastmcp._registries import FastPrompts, FastResources
 
         self.native.prompts.__class__ = FastPrompts

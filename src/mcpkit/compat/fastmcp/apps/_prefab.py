@@ -24,8 +24,10 @@ from mcpkit.compat.fastmcp.apps.config import (
 )
 
 __all__ = [
+    "APP_TOOLS",
     "TEXT_FALLBACK",
     "Renderer",
+    "app_tool_named",
     "is_prefab_type",
     "is_prefab_value",
     "prefab_result",
@@ -75,6 +77,19 @@ def is_prefab_value(value: Any) -> bool:
 
 #: The tools of the ``FastMCPApp``s served in this process: identity hash -> listed name.
 APP_TOOLS: dict[str, str] = {}
+
+
+def app_tool_named(address: str) -> str | None:
+    """The listed name of the app tool an identity address (``__<hash>_<name>``) names,
+    None for any other name."""
+    if not address.startswith("__"):
+        return None
+    from mcpkit.compat.fastmcp.apps.app import parse_hashed_name
+
+    parsed = parse_hashed_name(address)
+    if parsed is None or APP_TOOLS.get(parsed[0]) != parsed[1]:
+        return None
+    return parsed[1]
 
 
 def _referenced(fn: Any) -> str:
