@@ -8,17 +8,22 @@ compared through the official client."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.apps.conftest import ext_apps_schema as ext_apps_schema  # the fixture
 from tests.compat.test_examples_fastmcp import LIST, call, failing, read
 from tests.compat.test_unchanged import assert_same, drive_both, normalised, peer
 
 SERVER = Path(__file__).resolve().parent / "servers" / "fastmcp_apps.py"
 
 
-def test_app_options_served_as_fastmcp_serves_them(tmp_path: Path) -> None:
+def test_app_options_served_as_fastmcp_serves_them(
+    tmp_path: Path, ext_apps_schema: Callable[[str, Any], list[str]]
+) -> None:
     script = [
         LIST,
         read("ui://widgets/clock.html"),
@@ -50,6 +55,13 @@ def test_app_options_served_as_fastmcp_serves_them(tmp_path: Path) -> None:
     assert len(renderers) == 2  # the framed tool's own CSP makes a renderer of its own
     names = ours["ops"][6]["result"]["structuredContent"]["_meta"]["fastmcp"]["toolNames"]
     assert names["bump"].endswith("_bump")
+    # the metadata is the MCP Apps extension's (ext-apps' own JSON Schemas)
+    for tool in listed["tools"]:
+        assert ext_apps_schema("McpUiToolMeta", tool["_meta"]["ui"]) == [], tool["name"]
+    for resource in listed["resources"]:
+        assert ext_apps_schema("McpUiResourceMeta", resource["_meta"]["ui"]) == []
+    contents = ours["ops"][1]["result"]["contents"][0]
+    assert ext_apps_schema("McpUiResourceMeta", contents["_meta"]["ui"]) == []
     assert ours["ops"][8]["result"]["structuredContent"] == {"result": 3}
     for op in ours["ops"][9:]:
         assert op["result"]["isError"], op
