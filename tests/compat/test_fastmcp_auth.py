@@ -404,20 +404,17 @@ def test_static_and_debug_verifiers(mode: str) -> None:
 def test_identity_providers_import_and_refuse_with_mcpkit_alternative() -> None:
     """The identity providers and OAuth proxies import from fastmcp's paths; constructing
     one names what to use on mcpkit."""
-    from mcpkit.compat.fastmcp.server.auth import MultiAuth, OAuthProxy, OIDCProxy
+    from mcpkit.compat.fastmcp.server.auth import OAuthProxy, OIDCProxy
     from mcpkit.compat.fastmcp.server.auth.providers.azure import AzureProvider
     from mcpkit.compat.fastmcp.server.auth.providers.github import GitHubProvider
-    from mcpkit.compat.fastmcp.server.auth.providers.in_memory import InMemoryOAuthProvider
     from mcpkit.compat.fastmcp.server.auth.providers.workos import WorkOSProvider
 
     cases = [
         (GitHubProvider, "mcpkit.auth.GitHubProvider"),
         (OAuthProxy, "mcpkit.auth.OAuthProxy"),
         (OIDCProxy, "mcpkit.auth.OIDCProvider"),
-        (InMemoryOAuthProvider, "mcpkit.auth.AuthorizationServer"),
         (WorkOSProvider, "mcpkit.auth.WorkOSProvider"),
         (AzureProvider, "mcpkit.auth.EntraIDProvider"),
-        (MultiAuth, "mcpkit.auth.ResourceServer"),
     ]
     from mcpkit.compat.fastmcp.server.auth.providers.jwt import JWTVerifier
 

@@ -5,10 +5,11 @@ Served: :class:`TokenVerifier`, :class:`RemoteAuthProvider`, :class:`AccessToken
 ``IntrospectionTokenVerifier``, the presets that are resource servers (``AuthKitProvider``,
 ``KeycloakAuthProvider``, ``SupabaseProvider``, ``ScalekitProvider``): ``FastMCP(auth=...)``
 with one of them answers over HTTP as fastmcp does, on mcpkit's resource server; and
-``require_scopes`` for a component's ``auth=``. :class:`MultiAuth`, authorization servers
-and OAuth proxies (:class:`OAuthProvider`, ``OAuthProxy``, ``OIDCProxy`` and the identity
-providers built on them) import, and constructing one raises NotImplementedError naming
-mcpkit's own (:mod:`mcpkit.auth`).
+``require_scopes`` for a component's ``auth=``; :class:`OAuthProvider` subclasses and
+``InMemoryOAuthProvider`` (an authorization server of the server's own, its endpoints
+served beside the MCP endpoint) and :class:`MultiAuth`. OAuth proxies (``OAuthProxy``,
+``OIDCProxy`` and the identity providers built on them) import, and constructing one raises
+NotImplementedError naming mcpkit's own (:mod:`mcpkit.auth`).
 """
 
 from __future__ import annotations

@@ -64,6 +64,8 @@ class FastResourceServer:
         doc = provider.protected_resource(path)
         #: The provider's other documents (an authorization server's metadata, ...).
         self.routes = provider.routes(path)
+        #: The provider's endpoints (an authorization server's ``/token``, ...).
+        self.apps = provider.apps(path)
         self.metadata: dict[str, Any] | None = doc
         self.metadata_path: str | None = None
         self.metadata_url: str | None = None
@@ -94,6 +96,10 @@ class FastResourceServer:
         route = self.routes.get(path)
         if route is not None:
             await route(scope, send)
+            return
+        endpoint = self.apps.get(path)
+        if endpoint is not None:
+            await endpoint(scope, receive, send)
             return
         if path.rstrip("/") != self.path.rstrip("/") and not _legacy_sse(path):
             await _respond(
