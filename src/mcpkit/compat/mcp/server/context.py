@@ -46,7 +46,8 @@ ServerMiddleware = Callable[
 def native_middleware(middleware: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     """A 2.x ``async (ctx, call_next)`` middleware as mcpkit's: it gets a
     :class:`ServerRequestContext` of the message, and ``call_next`` runs the rest of the
-    chain (the context it is handed back is not consulted)."""
+    chain with the params of the context it is handed back (``dataclasses.replace(ctx,
+    params=...)`` rewrites what the handler gets, as on the official SDK)."""
 
     async def run(mctx: Any, call_next: Callable[..., Awaitable[Any]]) -> Any:
         native = None
@@ -63,7 +64,9 @@ def native_middleware(middleware: Callable[..., Awaitable[Any]]) -> Callable[...
             meta=mctx.meta,
         )
 
-        async def next_(_: Any = None) -> Any:
+        async def next_(given: Any = None) -> Any:
+            if given is not None and given.params is not ctx.params:
+                mctx.params = dict(given.params) if given.params is not None else None
             return await call_next(mctx)
 
         return await middleware(ctx, next_)

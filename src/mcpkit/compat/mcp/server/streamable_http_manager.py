@@ -13,6 +13,7 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
+from mcpkit.compat.mcp.server.transport_security import native_host_origin
 from mcpkit.server.app import ServerHTTPApp
 
 __all__ = ["StreamableHTTPASGIApp", "StreamableHTTPSessionManager"]
@@ -43,6 +44,7 @@ class StreamableHTTPSessionManager:
             options["session_idle_timeout"] = session_idle_timeout
         if max_sessions is not None:
             options["max_sessions"] = max_sessions
+        options.update(native_host_origin(security_settings))
         self.app = app
         self.stateless = stateless
         self.json_response = json_response

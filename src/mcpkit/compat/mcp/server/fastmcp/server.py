@@ -109,7 +109,13 @@ class FastMCP(MCPServer[Any]):
             "stateless_http": s.stateless_http,  # type: ignore[attr-defined]
             "json_response": s.json_response,  # type: ignore[attr-defined]
         }
-        for name in ("event_store", "retry_interval", "session_idle_timeout", "max_sessions"):
+        for name in (
+            "event_store",
+            "retry_interval",
+            "session_idle_timeout",
+            "max_sessions",
+            "transport_security",
+        ):
             if name in s.__dict__:
                 options[name] = s.__dict__[name]
         super().run(transport, **options)
@@ -121,6 +127,7 @@ class FastMCP(MCPServer[Any]):
             "streamable_http_path": s["streamable_http_path"],
             "stateless_http": s["stateless_http"],
             "json_response": s["json_response"],
+            "transport_security": s["transport_security"],
             **options,
         }
         return super().streamable_http_app(**merged)

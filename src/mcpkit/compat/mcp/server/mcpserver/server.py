@@ -27,6 +27,7 @@ from mcpkit.compat._adapt import (
 from mcpkit.compat._native import CompatServer
 from mcpkit.compat.mcp.server.mcpserver.context import Context
 from mcpkit.compat.mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcpkit.compat.mcp.server.transport_security import native_host_origin
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject
 from mcpkit.server.app import Server, ServerHTTPApp
@@ -441,8 +442,8 @@ _HTTP_NAMES = {
 def _http_options(options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     path = options.pop("streamable_http_path", options.pop("path", "/mcp"))
     http = {native: options.pop(name) for name, native in _HTTP_NAMES.items() if name in options}
+    http.update(native_host_origin(options.pop("transport_security", None)))
     for ignored in (
-        "transport_security",
         "max_request_body_size",
         "log_level",
         "sse_path",
