@@ -137,13 +137,14 @@ class StreamableHttpTransport(ClientTransport):
         self._set_auth(auth)
 
     def _set_auth(self, auth: Any) -> None:
-        """A token (sent as ``Authorization: Bearer``) or an ``httpx.Auth``; fastmcp's
-        browser flow (``"oauth"``) is not provided."""
+        """A token (sent as ``Authorization: Bearer``), an ``httpx.Auth``, or fastmcp's
+        browser flow (``"oauth"``, or an ``OAuth`` without a URL: bound to this one)."""
+        from mcpkit.compat.fastmcp.client.auth.oauth import OAuth
+
         if auth == "oauth":
-            raise NotImplementedError(
-                "fastmcp's browser OAuth flow (auth='oauth') is not provided: pass an "
-                "httpx.Auth, such as mcpkit.auth.OAuthClientAuth(server_url, ...)"
-            )
+            auth = OAuth(self.url)
+        elif isinstance(auth, OAuth):
+            auth._bind(self.url)
         self.auth = auth
 
     def target(self) -> Any:
