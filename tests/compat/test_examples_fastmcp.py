@@ -410,6 +410,48 @@ CASES: dict[str, tuple[str, list[str], list[dict[str, Any]]]] = {
             call("filter_data", region="South"),
         ],
     ),
+    "apps/quiz/quiz_server.py": (
+        "mcp",
+        [],
+        [
+            LIST,
+            call("take_quiz"),
+            # The questions as an LLM may write them: keys the TypedDict does not have
+            # are dropped, not refused.
+            call(
+                "take_quiz",
+                topic="Capitals",
+                questions=[
+                    {"question": "Capital of Peru?", "options": ["Lima", "Cusco"], "correct": 0},
+                    {
+                        "question": "Of Chad?",
+                        "options": ["Abeche", "N'Djamena"],
+                        "correct": 1,
+                        "hint": "on the Chari",
+                        "difficulty": 2,
+                    },
+                ],
+            ),
+            failing(call("take_quiz", questions=[{"question": "q", "options": ["a"]}])),
+            call(
+                "submit_answer",
+                question_index=0,
+                selected=2,
+                correct=2,
+                total_questions=5,
+                current_score=0,
+            ),
+            call(
+                "submit_answer",
+                question_index=4,
+                selected=0,
+                correct=3,
+                total_questions=5,
+                current_score=3,
+            ),
+            read(PREFAB_RENDERER),
+        ],
+    ),
     "apps/showcase_server.py": ("mcp", [], [LIST, call("showcase")]),
     "apps/sales_dashboard/sales_dashboard_server.py": ("mcp", [], [LIST, call("sales_dashboard")]),
     "apps/inspector_demo.py": (

@@ -508,3 +508,103 @@ def test_fastmcp_elicitation_shorthands(tmp_path: Path) -> None:
     theirs, ours = both("fastmcp", SERVERS / "fastmcp_elicit.py", script, tmp_path)
     assert drop_schema_title(ours["answered"]) == drop_schema_title(theirs["answered"])
     assert ours["ops"][4] == theirs["ops"][4]
+
+
+#: Calls whose arguments hold extra keys inside nested types: accepted by every SDK.
+NESTED_CALLS: list[dict[str, Any]] = [
+    {"op": "list"},
+    {
+        "op": "call",
+        "name": "typed_dict",
+        "args": {"answer": {"text": "a", "inner": {"x": 1, "y": 2}, "extra": True}},
+    },
+    {
+        "op": "call",
+        "name": "typed_dicts",
+        "args": {
+            "answers": [{"text": "a", "inner": {"x": 1, "z": 0}, "more": 1}],
+            "by_name": {"k": {"text": "b", "inner": {"x": 2}, "w": 3}},
+        },
+    },
+    {
+        "op": "call",
+        "name": "dataclass_arg",
+        "args": {"pin": {"label": "p", "spot": {"x": 1, "y": 2}, "extra": 1}},
+    },
+    {
+        "op": "call",
+        "name": "dataclasses_arg",
+        "args": {
+            "pins": [{"label": "p", "spot": {"x": 1, "y": 2}, "e": 1}],
+            "by_name": {"k": {"label": "q", "spot": {"x": 3}, "f": 2}},
+        },
+    },
+    {
+        "op": "call",
+        "name": "models",
+        "args": {
+            "plain": {"name": "p", "answer": {"text": "t", "inner": {"x": 1, "q": 1}, "r": 2}},
+            "closed": {"name": "c"},
+            "open": {"name": "o", "kept": 1},
+        },
+    },
+    {
+        "op": "call",
+        "name": "model_lists",
+        "args": {"plains": [{"name": "p", "z": 1}], "opens": {"k": {"name": "o", "kept": [1]}}},
+    },
+    {
+        "op": "call",
+        "name": "optional_answer",
+        "args": {"answer": {"text": "a", "inner": {"x": 1, "y": 2}, "e": 1}},
+    },
+]
+
+#: Refused calls: extra keys in a model with ``extra="forbid"``, a field missing in a
+#: nested TypedDict (named alone, its extra key not), an unknown top-level argument.
+NESTED_REFUSED: list[dict[str, Any]] = [
+    {
+        "op": "call",
+        "name": "models",
+        "args": {"plain": {"name": "p"}, "closed": {"name": "c", "nope": 1}, "open": {"name": "o"}},
+    },
+    {"op": "call", "name": "typed_dict", "args": {"answer": {"text": "a", "inner": {"y": 2}}}},
+    {
+        "op": "call",
+        "name": "typed_dict",
+        "args": {"answer": {"text": "a", "inner": {"x": 1}}, "unknown": 1},
+    },
+]
+
+
+@pytest.mark.parametrize("sdk", ["mcp1", "mcp2", "fastmcp"])
+def test_nested_argument_types_keep_their_own_rules(sdk: str, tmp_path: Path) -> None:
+    """TypedDicts, dataclasses and pydantic models nested in a tool's arguments (alone, in
+    lists and in dicts) are listed and validated by their own rules: the same schemas (no
+    ``additionalProperties`` inside but where a model sets its ``extra``) and the same
+    results, extra keys dropped where the SDK drops them."""
+    server = SERVERS / "nested_arguments.py"
+    theirs, ours = both(sdk, server, NESTED_CALLS + NESTED_REFUSED, tmp_path, sdk)
+    if sdk == "fastmcp":
+        assert_same(theirs, ours)
+    else:
+        # The official SDK's texts for refused arguments are pydantic's whole report, and it
+        # ignores unknown top-level arguments, which mcpkit refuses: the accepted calls
+        # are compared, the refused ones checked on their own.
+        accepted = len(NESTED_CALLS)
+        cut = {**theirs, "ops": theirs["ops"][:accepted]}
+        assert_same(cut, {**ours, "ops": ours["ops"][:accepted]})
+        refused = ours["ops"][accepted:]
+        assert [op["result"]["content"][0]["text"] for op in refused] == [
+            "Invalid arguments for tool 'models': 'closed.nope': Unexpected argument",
+            "Invalid arguments for tool 'typed_dict': 'answer.inner.x': Field required",
+            "Invalid arguments for tool 'typed_dict': 'unknown': Unexpected argument",
+        ]
+        assert [op["result"]["isError"] for op in theirs["ops"][accepted:]] == [True, True, False]
+    tools = {t["name"]: t for t in ours["ops"][0]["tools"]}
+    answer = tools["typed_dict"]["inputSchema"]
+    if sdk == "fastmcp":
+        assert "additionalProperties" not in answer["properties"]["answer"]
+    else:
+        assert "additionalProperties" not in answer["$defs"]["Answer"]
+    assert ours["ops"][1]["result"]["content"][0]["text"] == "{'text': 'a', 'inner': {'x': 1}}"

@@ -284,13 +284,12 @@ class Signature:
                 # inside unions); otherwise only the schema's JSON semantics rejected them.
                 validator.validate_python(arguments)
                 raise ArgumentsError(schema_errors_message(strict, arguments))
-            instance = validator.validate_python(arguments)
+            values, extra, _ = validator.validate_python(arguments)
         except validation_error as exc:
             raise ArgumentsError(validation_message(exc)) from None
-        values = instance.__dict__
         kwargs = {param: values[field] for field, param in self._field_to_param}
-        if self.has_var_keyword and instance.__pydantic_extra__:
-            kwargs.update(instance.__pydantic_extra__)
+        if extra:
+            kwargs.update(extra)
         return kwargs
 
 
@@ -553,8 +552,10 @@ def analyze(
     from pydantic import ConfigDict, PydanticUserError, ValidationError, create_model
 
     sig._validation_error = ValidationError
+    # No ``extra`` here: pydantic hands a model's config down to the TypedDicts and stdlib
+    # dataclasses in its fields, which would then refuse (or keep) their own extra keys.
+    # The arguments themselves get their rule afterwards, at the top level only.
     config = ConfigDict(
-        extra="allow" if sig.has_var_keyword else "forbid",
         arbitrary_types_allowed=False,
         populate_by_name=False,
         coerce_numbers_to_str=strings_only,
@@ -565,7 +566,9 @@ def analyze(
     except PydanticUserError:
         raise _unsupported_parameter(fn, fields) from None
     sig.model = model
-    sig._validator = model.__pydantic_validator__
+    sig._validator = _fields_validator(model, "allow" if sig.has_var_keyword else "forbid")
+    schema["additionalProperties"] = sig.has_var_keyword
+    schema = {key: schema[key] for key in sorted(schema)}  # pydantic's order
     schema.pop("title", None)
     if inline_refs:
         schema = inline_local_refs(schema)
@@ -575,6 +578,24 @@ def analyze(
     if strict:
         sig._strict_validator = compile_schema(schema)
     return sig
+
+
+def _fields_validator(model: type[BaseModel], extra: Literal["allow", "forbid"]) -> Any:
+    """A validator of ``model``'s fields alone (``validate_python`` gives ``(values, extra,
+    fields set)``, no model instance), with ``extra`` as the rule for unknown arguments at
+    their level only: the types in the fields keep their own."""
+    from pydantic_core import SchemaValidator as CoreValidator
+
+    core: dict[str, Any] = dict(model.__pydantic_core_schema__)
+    outer = core["schema"] if core["type"] == "definitions" else core
+    if outer["type"] != "model":
+        raise TypeError(f"unexpected core schema for {model.__name__}: {outer['type']}")
+    fields = {**outer["schema"], "extra_behavior": extra}
+    if core["type"] == "definitions":
+        core["schema"] = fields
+    else:
+        core = fields
+    return CoreValidator(core, outer.get("config"))
 
 
 _JSON_TYPES = (
