@@ -402,17 +402,12 @@ def test_static_and_debug_verifiers(mode: str) -> None:
 
 
 def test_identity_providers_import_and_refuse_with_mcpkit_alternative() -> None:
-    """The identity providers and OAuth proxies import from fastmcp's paths; constructing
-    one names what to use on mcpkit."""
-    from mcpkit.compat.fastmcp.server.auth import OAuthProxy, OIDCProxy
+    """The identity providers not served import from fastmcp's paths; constructing one
+    names what to use on mcpkit (the OAuth proxies: tests/compat/test_fastmcp_oauth_proxy.py)."""
     from mcpkit.compat.fastmcp.server.auth.providers.azure import AzureProvider
-    from mcpkit.compat.fastmcp.server.auth.providers.github import GitHubProvider
     from mcpkit.compat.fastmcp.server.auth.providers.workos import WorkOSProvider
 
     cases = [
-        (GitHubProvider, "mcpkit.auth.GitHubProvider"),
-        (OAuthProxy, "mcpkit.auth.OAuthProxy"),
-        (OIDCProxy, "mcpkit.auth.OIDCProvider"),
         (WorkOSProvider, "mcpkit.auth.WorkOSProvider"),
         (AzureProvider, "mcpkit.auth.EntraIDProvider"),
     ]

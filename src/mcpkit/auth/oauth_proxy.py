@@ -93,6 +93,10 @@ class OAuthProxy:
     (one store read per request), not only its refresh tokens.
     """
 
+    #: Bind the login to the ID token (OpenID Connect's ``nonce``, when ``openid`` is
+    #: asked for); a subclass that knows the user otherwise may send none.
+    uses_nonce = True
+
     def __init__(
         self,
         base_url: str,
@@ -301,8 +305,9 @@ class OAuthProxy:
             "code_challenge": _s256(verifier),
             "code_challenge_method": "S256",
             **self.extra_authorize_params,
+            **self.authorize_params(request),
         }
-        if "openid" in self.upstream_scopes:
+        if self.uses_nonce and "openid" in self.upstream_scopes:
             params["nonce"] = nonce
         endpoint = str(self.authorization_endpoint)
         sep = "&" if urlsplit(endpoint).query else "?"
@@ -317,6 +322,11 @@ class OAuthProxy:
             samesite="lax",  # the provider's redirect back is a cross-site navigation
         )
         return response
+
+    def authorize_params(self, request: AuthorizationRequest) -> dict[str, str]:
+        """Parameters of the redirect to the provider taken from the client's request
+        (none here; a subclass may forward some)."""
+        return {}
 
     async def callback(self, request: Request) -> Response:
         """The provider's redirect back: the ``state`` (once, from the browser that

@@ -601,6 +601,9 @@ class FastMCP(Composing, MCPServer[Any]):
             from mcpkit.compat.fastmcp.server.auth._resource import FastResourceServer
 
             self.native.auth = FastResourceServer(self.auth, path)
+            install = getattr(self.auth, "install_routes", None)
+            if install is not None:  # an authorization server of its own (OAuthProxy)
+                install(self.native)
 
     def http_app(
         self, path: str | None = None, *, transport: str = "http", **options: Any

@@ -7,9 +7,11 @@ Served: :class:`TokenVerifier`, :class:`RemoteAuthProvider`, :class:`AccessToken
 with one of them answers over HTTP as fastmcp does, on mcpkit's resource server; and
 ``require_scopes`` for a component's ``auth=``; :class:`OAuthProvider` subclasses and
 ``InMemoryOAuthProvider`` (an authorization server of the server's own, its endpoints
-served beside the MCP endpoint) and :class:`MultiAuth`. OAuth proxies (``OAuthProxy``,
-``OIDCProxy`` and the identity providers built on them) import, and constructing one raises
-NotImplementedError naming mcpkit's own (:mod:`mcpkit.auth`).
+served beside the MCP endpoint) and :class:`MultiAuth`; the OAuth proxies ``OAuthProxy``
+and ``OIDCProxy`` and the identity providers built on them (``providers.github``,
+``google``, ``discord``), served by :class:`mcpkit.auth.OAuthProxy`. The other identity
+providers import, and constructing one raises NotImplementedError naming mcpkit's own
+(:mod:`mcpkit.auth`).
 """
 
 from __future__ import annotations
