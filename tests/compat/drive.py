@@ -15,6 +15,15 @@ result in the report carries the log messages and progress that arrived meanwhil
 notifications seen are listed by method. The client declares sampling, elicitation and roots
 and answers them with canned values. A stdio server gets this process's environment (so
 ``PYTHONPATH`` reaches it).
+
+    PEER_PYTHON tests/compat/drive.py --serve
+
+runs many conversations in one warmed interpreter (the tests' driver, ``driving.py``): it
+reads one job a line on stdin, ``{"id", "script", "command" | "url", "mode", "env", "cwd"}``,
+runs each at once in a conversation of its own (the same client, callbacks and report as
+above; the server started with the job's environment and folder, its stderr kept apart) and
+writes ``{"id", "report"}`` or ``{"id", "error"}`` (the traceback and the server's stderr) a
+line on stdout, as each ends.
 """
 
 from __future__ import annotations
@@ -24,12 +33,15 @@ import asyncio
 import json
 import os
 import sys
+import tempfile
+import traceback
 from pathlib import Path
 from typing import Any
 
+import anyio
 import mcp_types as types
 from mcp.client.client import Client
-from mcp.client.stdio import StdioServerParameters
+from mcp.client.stdio import StdioServerParameters, stdio_client
 
 
 def dump(model: Any) -> Any:
@@ -54,16 +66,13 @@ def sent_meta(op: dict[str, Any]) -> dict[str, Any]:
     return {"meta": op["meta"]} if "meta" in op else {}
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("script")
-    parser.add_argument("--url")
-    parser.add_argument("--mode", default="legacy", help="legacy, or a modern version")
-    argv = sys.argv[1:]
-    cut = argv.index("--") if "--" in argv else len(argv)
-    args = parser.parse_args(argv[:cut])
-    args.command = argv[cut + 1 :]  # kept whole: it may hold a "--" of its own
-    script = json.loads(Path(args.script).read_text())  # noqa: ASYNC240
+async def drive(
+    script: list[dict[str, Any]],
+    target: Any,
+    mode: str = "legacy",
+) -> dict[str, Any]:
+    """What the official client saw running ``script`` against ``target`` (a URL, or a
+    transport such as ``stdio_client(...)``)."""
     logs: list[Any] = []
     notes: list[str] = []
     answered: list[Any] = []
@@ -97,17 +106,11 @@ async def main() -> None:
     async def roots(context: Any) -> Any:
         return types.ListRootsResult(roots=[types.Root(uri="file:///compat/root", name="root")])
 
-    if args.url:
-        target: Any = args.url
-    else:
-        target = StdioServerParameters(
-            command=args.command[0], args=args.command[1:], env=dict(os.environ)
-        )
     report: dict[str, Any] = {"ops": []}
     async with Client(
         target,
-        mode=args.mode,
-        log_level=None if args.mode == "legacy" else "debug",
+        mode=mode,
+        log_level=None if mode == "legacy" else "debug",
         sampling_callback=sampling,
         elicitation_callback=elicitation,
         list_roots_callback=roots,
@@ -176,7 +179,66 @@ async def main() -> None:
             report["ops"].append(entry)
     report["notifications"] = notes
     report["answered"] = answered
-    print(json.dumps(report, indent=1, sort_keys=True))
+    return report
+
+
+async def serve() -> None:
+    """Run the jobs read from stdin at once, writing each one's outcome as it ends."""
+    loop = asyncio.get_running_loop()
+    running: set[asyncio.Task[None]] = set()
+
+    async def job(spec: dict[str, Any]) -> None:
+        with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+            try:
+                if "url" in spec:
+                    target: Any = spec["url"]
+                else:
+                    params = StdioServerParameters(
+                        command=spec["command"][0],
+                        args=spec["command"][1:],
+                        env=spec.get("env"),
+                        cwd=spec.get("cwd"),
+                    )
+                    target = stdio_client(params, errlog=errlog)
+                with anyio.fail_after(spec.get("timeout", 110)):
+                    out: dict[str, Any] = {
+                        "report": await drive(spec["script"], target, spec.get("mode", "legacy"))
+                    }
+            except BaseException:  # any failure is the job's, never the driver's
+                errlog.seek(0)
+                out = {"error": traceback.format_exc() + "\nserver stderr:\n" + errlog.read()}
+        out["id"] = spec["id"]
+        sys.stdout.write(json.dumps(out) + "\n")
+        sys.stdout.flush()
+
+    while line := await loop.run_in_executor(None, sys.stdin.readline):
+        task = asyncio.create_task(job(json.loads(line)))
+        running.add(task)
+        task.add_done_callback(running.discard)
+    if running:
+        await asyncio.wait(running)
+
+
+async def main() -> None:
+    if sys.argv[1:] == ["--serve"]:
+        await serve()
+        return
+    parser = argparse.ArgumentParser()
+    parser.add_argument("script")
+    parser.add_argument("--url")
+    parser.add_argument("--mode", default="legacy", help="legacy, or a modern version")
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:cut])
+    args.command = argv[cut + 1 :]  # kept whole: it may hold a "--" of its own
+    script = json.loads(Path(args.script).read_text())  # noqa: ASYNC240
+    if args.url:
+        target: Any = args.url
+    else:
+        target = StdioServerParameters(
+            command=args.command[0], args=args.command[1:], env=dict(os.environ)
+        )
+    print(json.dumps(await drive(script, target, args.mode), indent=1, sort_keys=True))
 
 
 asyncio.run(main())

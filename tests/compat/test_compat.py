@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.compat.driving import Job, submit
 from tests.interop.conftest import (
     PEER_SCRIPTS,
     PEERS_DIR,
@@ -24,7 +25,6 @@ from tests.interop.conftest import (
 
 HERE = Path(__file__).resolve().parent
 SERVERS = HERE / "servers"
-DRIVE = HERE / "drive.py"
 FASTMCP_PYTHON = PEERS_DIR / "fastmcp" / "bin" / "python"
 
 CORE_SCRIPT: list[dict[str, Any]] = [
@@ -144,20 +144,16 @@ def start_drive(
     tmp: Path,
     tag: str,
     mode: str = "legacy",
-) -> Any:
-    """Start the official client on ``target`` (a stdio command, or ``["--url", url]``)."""
-    script_file = tmp / f"{tag}.json"
-    script_file.write_text(json.dumps(script))
-    argv = [str(peer), str(DRIVE), "--mode", mode, str(script_file)]
-    argv += target if target[0] == "--url" else ["--", *target]
-    return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+) -> Job:
+    """Start the official client on ``target`` (a stdio command, or ``["--url", url]``), in
+    the driver of :mod:`tests.compat.driving` (``tmp`` is the test's folder)."""
+    if target[0] == "--url":
+        return submit(peer, script, tag, url=target[1], mode=mode)
+    return submit(peer, script, tag, command=target, mode=mode)
 
 
-def finish(proc: Any) -> dict[str, Any]:
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 0, f"the official client failed:\n{err[-3000:]}"
-    report: dict[str, Any] = json.loads(out)
-    return report
+def finish(job: Job) -> dict[str, Any]:
+    return job.report()
 
 
 def both(

@@ -9,14 +9,14 @@ against the protocol's schema."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.compat.test_compat import DRIVE, drop_schema_title
+from tests.compat.driving import Job, submit
+from tests.compat.test_compat import drop_schema_title
 from tests.interop.conftest import PEER_SCRIPTS, PEERS_DIR, check_recorded
 
 HERE = Path(__file__).resolve().parent
@@ -38,20 +38,15 @@ def peer(name: str) -> Path:
     return python
 
 
-def start(script: list[Any], command: list[str], tmp: Path, tag: str) -> Any:
-    """Start the official client running ``script`` against the stdio ``command``."""
-    script_file = tmp / f"{tag}.json"
-    script_file.write_text(json.dumps(script))
-    argv = [str(peer("mcp2")), str(DRIVE), str(script_file), "--", *command]
-    return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def start(script: list[Any], command: list[str], tmp: Path, tag: str) -> Job:
+    """Start the official client running ``script`` against the stdio ``command`` (in the
+    driver of :mod:`tests.compat.driving`; ``tmp`` is the test's folder)."""
+    return submit(peer("mcp2"), script, tag, command=command)
 
 
-def report_of(proc: Any, tag: str) -> dict[str, Any]:
+def report_of(job: Job, tag: str) -> dict[str, Any]:
     """What the client started by :func:`start` saw."""
-    out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 0, f"the official client failed ({tag}):\n{err[-4000:]}"
-    report: dict[str, Any] = json.loads(out)
-    return report
+    return job.report()
 
 
 def drive(script: list[Any], command: list[str], tmp: Path, tag: str) -> dict[str, Any]:
