@@ -12,10 +12,15 @@ payload), checked here by what it does instead.
 
 from __future__ import annotations
 
+import base64
+import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.apps.conftest import ext_apps_schema as ext_apps_schema  # the fixture
 from tests.compat.test_examples_fastmcp import (
@@ -205,3 +210,256 @@ def test_generative_ui_example(
     assert ext_apps_schema("McpUiResourceMeta", html["_meta"]["ui"]) == []
     error = ours["ops"][3]["result"]["content"][0]["text"]
     assert "Deno is required" in error, error
+
+
+FORM_SCRIPT = [
+    LIST,
+    call("collect_shippingaddress", prompt="Where should we ship it?"),
+    call(
+        "collect_bugreport",
+        prompt="Tell me about the bug",
+        title="Bug",
+        submit_text="File it",
+        default={"title": "Crash on start", "severity": "high"},
+    ),
+    # the listed submit_form is the first form's (ShippingAddress), as on fastmcp
+    call(
+        "submit_form",
+        data={"name": "Ada", "street": "1 Main St", "city": "X", "state": "NY", "zip_code": "1"},
+    ),
+    failing(call("submit_form", data={"name": "Ada"})),
+    failing(call("submit_form")),
+    # each form's submit_form by its identity address (the second's is listed under no name)
+    call(
+        "__60061a3d3271_submit_form",
+        data={"name": "Ada", "street": "1 Main St", "city": "X", "state": "NY", "zip_code": "1"},
+    ),
+    call(
+        "__f118ba499a74_submit_form",
+        data={"title": "t", "severity": "low", "description": "d"},
+    ),
+    read(PREFAB_RENDERER),
+]
+
+
+def test_form_example(tmp_path: Path, ext_apps_schema: Callable[[str, Any], list[str]]) -> None:
+    theirs, ours = run_both("apps/form/form_server.py", FORM_SCRIPT, tmp_path)
+    same_but_own_words(theirs, ours)
+    check_ui_meta(ours, ext_apps_schema)
+    assert [t["name"] for t in ours["ops"][0]["tools"]] == [
+        "submit_form",
+        "collect_shippingaddress",
+        "collect_bugreport",
+    ]
+    for side in (theirs, ours):
+        ops = side["ops"]
+        shipping, bug = (ops[i]["result"]["structuredContent"] for i in (1, 2))
+        # each form submits to its own model's submit_form, by its address (the two
+        # share the name)
+        assert shipping["_meta"]["fastmcp"]["toolNames"] == {
+            "__60061a3d3271_submit_form": "__60061a3d3271_submit_form"
+        }
+        assert bug["_meta"]["fastmcp"]["toolNames"] == {
+            "__f118ba499a74_submit_form": "__f118ba499a74_submit_form"
+        }
+        (form,) = (n for n in nodes(bug["view"]) if n.get("type") == "Form")
+        assert form["onSubmit"][0]["action"] == "toolCall"
+        assert form["onSubmit"][0]["tool"] == "__f118ba499a74_submit_form"
+        fields = {n["name"]: n for n in nodes(form) if "name" in n and "type" in n}
+        assert set(fields) == {"title", "severity", "description"}
+        assert fields["title"]["value"] == "Crash on start"  # the default, pre-filled
+        assert fields["description"]["type"] == "Textarea"
+        assert {n.get("label") for n in nodes(form) if n.get("type") == "Button"} == {"File it"}
+        submitted = ops[3]["result"]
+        assert submitted["structuredContent"] == {
+            "result": '{"name": "Ada", "street": "1 Main St", "city": "X", "state": "NY", '
+            '"zip_code": "1"}'
+        }
+        assert "validation error" in ops[4]["result"]["content"][0]["text"]
+        assert ops[6]["result"]["structuredContent"] == submitted["structuredContent"]
+        assert ops[7]["result"]["structuredContent"] == {
+            "result": '{"title": "t", "severity": "low", "description": "d"}'
+        }
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
+
+
+PNG = bytes(range(256)) * 2
+FILES = [
+    {"name": "notes.txt", "size": 5, "type": "text/plain", "data": b64(b"hello")},
+    {"name": "table.csv", "size": 4, "type": "", "data": b64(b"a,b\n")},
+    {"name": "pic.png", "size": len(PNG), "type": "image/png", "data": b64(PNG)},
+]
+FILE_UPLOAD_SCRIPT = [
+    LIST,
+    call("file_manager"),
+    call("list_files"),
+    call("store_files", files=FILES[:2]),
+    call("store_files", files=FILES[2:]),
+    call("list_files"),
+    call("read_file", name="notes.txt"),
+    call("read_file", name="table.csv"),
+    call("read_file", name="pic.png"),
+    failing(call("read_file", name="nothing.txt")),
+    failing(call("store_files", files="not a list")),
+    call("file_manager"),
+    read(PREFAB_RENDERER),
+]
+#: An upload time (UTC, to the second): differs by nature between the two runs.
+STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00")
+
+
+def without_stamps(report: dict[str, Any]) -> dict[str, Any]:
+    """``report`` with each upload time replaced (checked to be one first)."""
+    text = json.dumps(report)
+    for op in report["ops"]:
+        for found in nodes(op.get("result", {}).get("structuredContent")):
+            if "uploaded_at" in found and isinstance(found["uploaded_at"], str):
+                assert STAMP.fullmatch(found["uploaded_at"]), found
+    cleaned: dict[str, Any] = json.loads(STAMP.sub("<uploaded>", text))
+    return cleaned
+
+
+def test_file_upload_example(
+    tmp_path: Path, ext_apps_schema: Callable[[str, Any], list[str]]
+) -> None:
+    theirs, ours = run_both("apps/file_upload/file_upload_server.py", FILE_UPLOAD_SCRIPT, tmp_path)
+    theirs, ours = without_stamps(theirs), without_stamps(ours)
+    same_but_own_words(theirs, ours)
+    check_ui_meta(ours, ext_apps_schema)
+    for side in (theirs, ours):
+        ops = side["ops"]
+        assert ops[1]["result"]["structuredContent"]["state"] == {"pending": [], "stored": []}
+        listed = ops[5]["result"]["structuredContent"]["result"]
+        assert [(f["name"], f["size"], f["size_display"]) for f in listed] == [
+            ("notes.txt", 5, "5 B"),
+            ("table.csv", 4, "4 B"),
+            ("pic.png", 512, "512 B"),
+        ]
+        assert ops[6]["result"]["structuredContent"]["content"] == "hello"
+        assert ops[7]["result"]["structuredContent"]["content"] == "a,b\n"
+        preview = ops[8]["result"]["structuredContent"]["content_base64"]
+        assert preview == b64(PNG)[:200] + "..."
+        assert "'nothing.txt' not found" in ops[9]["result"]["content"][0]["text"]
+        # the panel opened again shows what the server keeps
+        assert ops[11]["result"]["structuredContent"]["state"]["stored"] == listed
+        view = ops[1]["result"]["structuredContent"]["view"]
+        (upload,) = (n for n in nodes(view) if n.get("action") == "toolCall")
+        assert upload["tool"] == "store_files"
+        assert upload["arguments"] == {"files": "{{ pending }}"}
+        assert {"action": "setState", "key": "stored", "value": "{{ $result }}"} in upload[
+            "onSuccess"
+        ]
+        (drop,) = (n for n in nodes(view) if n.get("type") == "DropZone")
+        assert drop["name"] == "pending" and drop["maxSize"] == 10 * 1024 * 1024
+
+
+# -- driven in process: options the examples leave at their defaults ------------------------
+
+
+async def test_form_callback_booleans_and_message() -> None:
+    """``on_submit`` gets the validated instance and its answer is the result; a boolean
+    field the form left out (an unchecked box) is False or its default; ``send_message``
+    posts the answer into the conversation after the submission succeeds."""
+    import pydantic
+
+    from mcpkit.compat.fastmcp import FastMCP
+    from mcpkit.compat.fastmcp.apps.form import FormInput
+    from mcpkit.compat.fastmcp.client import Client
+
+    class Signup(pydantic.BaseModel):
+        email: str
+        newsletter: bool
+        terms: bool = True
+
+    seen: list[Signup] = []
+
+    def save(signup: Signup) -> str:
+        seen.append(signup)
+        return f"saved {signup.email}"
+
+    form = FormInput(Signup, tool_name="sign_up", on_submit=save, send_message=True)
+    assert repr(form) == "FormInput('Signup')"
+    mcp = FastMCP("forms", providers=[form])
+    async with Client(mcp) as client:
+        names = [t.name for t in await client.list_tools()]
+        assert names == ["submit_form", "sign_up"]
+        shown = await client.call_tool("sign_up", {"prompt": "Join us"})
+        payload = shown.structured_content
+        assert payload is not None
+        (submit,) = (n for n in nodes(payload["view"]) if n.get("action") == "toolCall")
+        assert submit["tool"] == "submit_form"
+        assert submit["onSuccess"][0] == {"action": "sendMessage", "content": "{{ $result }}"}
+        answer = await client.call_tool("submit_form", {"data": {"email": "a@b.c"}})
+        assert answer.data == "saved a@b.c"
+        assert seen == [Signup(email="a@b.c", newsletter=False, terms=True)]
+        refused = await client.call_tool(
+            "submit_form", {"data": {"newsletter": True}}, raise_on_error=False
+        )
+        assert refused.is_error and "email" in refused.content[0].text  # type: ignore[union-attr]
+        assert len(seen) == 1
+
+
+async def test_file_upload_limits_and_expiry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``max_file_size`` refuses a file by its decoded data (not the size it claims),
+    ``max_total_size`` a batch that would overfill the store (a replaced file counted
+    once), and ``file_ttl_seconds`` forgets a file that long after its upload."""
+    from mcpkit.compat.fastmcp import FastMCP
+    from mcpkit.compat.fastmcp.apps import file_upload
+    from mcpkit.compat.fastmcp.client import Client
+
+    with pytest.raises(ValueError, match="nonnegative"):
+        file_upload.FileUpload(max_total_size=-1)
+    with pytest.raises(ValueError, match="positive and finite"):
+        file_upload.FileUpload(file_ttl_seconds=float("inf"))
+    now = [1000.0]
+    monkeypatch.setattr(file_upload, "monotonic", lambda: now[0])
+    files = file_upload.FileUpload(max_file_size=8, max_total_size=12, file_ttl_seconds=60)
+    mcp = FastMCP("up", providers=[files])
+
+    def one(name: str, data: bytes, claimed: int = 1) -> dict[str, Any]:
+        return {"name": name, "size": claimed, "type": "text/plain", "data": b64(data)}
+
+    async with Client(mcp) as client:
+
+        async def store(*batch: dict[str, Any]) -> Any:
+            return await client.call_tool(
+                "store_files", {"files": list(batch)}, raise_on_error=False
+            )
+
+        big = await store(one("big.txt", b"123456789"))
+        assert big.is_error
+        assert "exceeds max size (9 B > 8 B)" in big.content[0].text  # type: ignore[union-attr]
+        assert not (await store(one("a.txt", b"12345678"))).is_error
+        over = await store(one("b.txt", b"12345"))
+        assert "exceed total storage size (13 B > 12 B)" in over.content[0].text  # type: ignore[union-attr]
+        assert not (await store(one("a.txt", b"1234"), one("b.txt", b"12345678"))).is_error
+        listed = (await client.call_tool("list_files")).structured_content
+        assert listed is not None
+        assert [(f["name"], f["size"]) for f in listed["result"]] == [("a.txt", 1), ("b.txt", 1)]
+        read = await client.call_tool("read_file", {"name": "b.txt"})
+        assert read.structured_content is not None
+        assert read.structured_content["content"] == "12345678"
+        now[0] += 61
+        assert (await client.call_tool("list_files")).structured_content == {"result": []}
+        gone = await client.call_tool("read_file", {"name": "b.txt"}, raise_on_error=False)
+        assert gone.is_error
+
+
+async def test_file_upload_scopes_by_client() -> None:
+    """Each handshake-era session sees its own files."""
+    from mcpkit.compat.fastmcp import FastMCP
+    from mcpkit.compat.fastmcp.apps.file_upload import FileUpload
+    from mcpkit.compat.fastmcp.client import Client
+
+    mcp = FastMCP("up", providers=[FileUpload()])
+    note = {"name": "n.txt", "size": 2, "type": "text/plain", "data": b64(b"hi")}
+    async with Client(mcp, mode="legacy") as alice, Client(mcp, mode="legacy") as bob:
+        await alice.call_tool("store_files", {"files": [note]})
+        mine = await alice.call_tool("list_files")
+        theirs = await bob.call_tool("list_files")
+        assert mine.structured_content is not None
+        assert [f["name"] for f in mine.structured_content["result"]] == ["n.txt"]
+        assert theirs.structured_content == {"result": []}

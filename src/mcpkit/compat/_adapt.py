@@ -208,6 +208,21 @@ class _UnknownAsResult(ToolRegistry):
     #: Another name a called name stands for (fastmcp's ``__<hash>_<name>`` identity
     #: addresses of app tools), None when it stands for none; unset: names are as called.
     aliases: Callable[[str], str | None] | None = None
+    #: Tools called by their identity address alone, listed under no name (an app tool
+    #: whose name an earlier tool of the server took), by address; unset: none.
+    unlisted: dict[str, ToolEntry] | None = None
+
+    def lookup(self, params: Any) -> ToolEntry:
+        """The tool a ``tools/call`` names, an unlisted one by its address included."""
+        try:
+            return super().lookup(params)
+        except McpError:
+            unlisted = self.unlisted
+            name = params.get("name") if type(params) is dict else None
+            found = unlisted.get(name) if unlisted and type(name) is str else None
+            if found is None:
+                raise
+            return found
 
     def _addressed(self, params: Any) -> Any:
         """``params`` naming the tool an alias stands for."""

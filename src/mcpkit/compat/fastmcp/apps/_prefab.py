@@ -77,6 +77,9 @@ def is_prefab_value(value: Any) -> bool:
 
 #: The tools of the ``FastMCPApp``s served in this process: identity hash -> listed name.
 APP_TOOLS: dict[str, str] = {}
+#: The identity hashes of app tools whose name another app's tool also has: a UI refers
+#: to them by their address, never by the shared name (as fastmcp resolves them).
+SHARED_NAMES: set[str] = set()
 
 
 def app_tool_named(address: str) -> str | None:
@@ -118,7 +121,11 @@ def prefab_json(value: Any, app_name: str | None = None) -> dict[str, Any]:
             return ResolvedTool(name=name)
         address = name if parse_hashed_name(name) is not None else hashed_name(app_name, name)
         parsed = parse_hashed_name(address)
-        listed = APP_TOOLS.get(parsed[0]) if parsed is not None else None
+        listed = (
+            APP_TOOLS.get(parsed[0])
+            if parsed is not None and parsed[0] not in SHARED_NAMES
+            else None
+        )
         addresses[listed or address] = address
         return ResolvedTool(name=listed or address)
 

@@ -166,10 +166,28 @@ class FastMCPApp:
         self, server: FastMCP, entry: tuple[Callable[..., Any], str, dict[str, Any]]
     ) -> None:
         fn, name, options = entry
-        from mcpkit.compat.fastmcp.apps._prefab import APP_TOOLS
+        from mcpkit.compat.fastmcp.apps._prefab import APP_TOOLS, SHARED_NAMES
 
-        APP_TOOLS[hash_tool(self.name, name)] = name
-        server._add_tool(fn, name, **options)
+        tools = server.native.tools
+        if name not in tools.tools:
+            APP_TOOLS[hash_tool(self.name, name)] = name
+            server._add_tool(fn, name, **options)
+            return
+        # The server lists an earlier tool under this name (another app's, as two
+        # ``FormInput``s both have ``submit_form``): this one is reached by its identity
+        # address alone, as fastmcp routes it, and its UI references name that address.
+        address = hashed_name(self.name, name)
+        earlier = tools.tools[name].definition.get("_meta", {}).get("fastmcp", {})
+        if "tool_hash" in earlier:
+            SHARED_NAMES.add(earlier["tool_hash"])
+        server._add_tool(fn, address, **options)
+        unlisted = tools.tools[address]
+        server.native.registration.remove_tool(address)
+        table = getattr(tools, "unlisted", None)
+        if table is None:
+            table = {}
+            tools.unlisted = table  # type: ignore[attr-defined]
+        table[address] = unlisted
 
     def run(self, transport: str | None = None, **kwargs: Any) -> None:
         """Serve the app alone, on a server of its name."""
