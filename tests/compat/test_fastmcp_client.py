@@ -210,8 +210,9 @@ async def test_proxy_classes_under_both_paths() -> None:
 
 
 async def test_auth_and_connection_failures(tmp_path: Path) -> None:
-    """A token goes as ``Authorization: Bearer``, the browser flow and auth on a transport
-    without HTTP are refused; a server that ends before answering is fastmcp's "Connection
+    """A token goes as ``Authorization: Bearer``, ``auth="oauth"`` is fastmcp's browser
+    flow bound to the URL (test_fastmcp_client_oauth.py runs it), auth on a transport
+    without HTTP is refused; a server that ends before answering is fastmcp's "Connection
     closed" error and one that cannot be reached a RuntimeError naming the failed
     connection, as fastmcp reports them."""
     from mcpkit.compat.fastmcp import FastMCP
@@ -219,8 +220,10 @@ async def test_auth_and_connection_failures(tmp_path: Path) -> None:
 
     client = Client("http://127.0.0.1:1/mcp", auth="secret-token")
     assert client.transport.client_options()["headers"] == {"Authorization": "Bearer secret-token"}
-    with pytest.raises(NotImplementedError, match="OAuthClientAuth"):
-        Client("http://127.0.0.1:1/mcp", auth="oauth")
+    from mcpkit.compat.fastmcp.client.auth import OAuth
+
+    oauth = Client("http://127.0.0.1:1/mcp", auth="oauth").transport.client_options()["auth"]
+    assert isinstance(oauth, OAuth) and oauth.mcp_url == "http://127.0.0.1:1/mcp"
     with pytest.raises(ValueError, match="does not support auth"):
         Client(FastMCP("s"), auth="secret-token")
     with pytest.raises(ValueError, match="only supported for HTTP"):
