@@ -363,3 +363,33 @@ def test_multi_auth_server_and_verifier() -> None:
     assert json.loads(static["client_id"])[1:] == ["ci-bot", None, "ci"]
     server = got["mcp server token"]["body"]["result"]["structuredContent"]
     assert json.loads(server["client_id"])[0] == "SOURCE"
+
+
+async def native_client_flow(base: str) -> dict[str, Any]:
+    """mcpkit's own OAuth client (discovery, registration, the code grant through the
+    headless handler) against the server at ``base``: what the tools answer."""
+    from mcpkit import Client
+    from mcpkit.auth import ClientMetadata, OAuthClientAuth, headless_authorization_handler
+
+    auth = OAuthClientAuth(
+        base + "/mcp",
+        authorization_handler=headless_authorization_handler(),
+        client_metadata=ClientMetadata(client_name="native", redirect_uris=[REDIRECT]),
+        allow_insecure_http=True,
+    )
+    async with Client(base + "/mcp", auth=auth) as client:
+        tools = sorted(tool.name for tool in await client.list_tools())
+        who = (await client.call_tool("whoami", {})).structured_content
+        added = (await client.call_tool("add", {"a": 4, "b": 5})).structured_content
+    assert auth.token is not None and auth.client_info is not None
+    assert who is not None and who.pop("client_id") == auth.client_info.client_id
+    return {"tools": tools, "whoami": who, "add": added, "scope": auth.token.scope}
+
+
+async def test_mcpkit_oauth_client_on_both() -> None:
+    """mcpkit's ``OAuthClientAuth`` with the headless handler gets a token from each
+    server's provider and reaches the tools the same way."""
+    with started([SERVER, "memory"]) as (theirs, ours):
+        expected, got = await native_client_flow(theirs), await native_client_flow(ours)
+    assert got == expected
+    assert got["add"] == {"result": 9} and got["whoami"]["scopes"] == ["read"]
