@@ -9,6 +9,7 @@ An example with a ``__main__`` block runs as a script on both, with its own argu
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -452,6 +453,31 @@ CASES: dict[str, tuple[str, list[str], list[dict[str, Any]]]] = {
             read(PREFAB_RENDERER),
         ],
     ),
+    "apps/system_monitor/system_monitor_server.py": (
+        "mcp",
+        [],
+        [LIST, call("system_dashboard"), call("refresh"), call("refresh"), read(PREFAB_RENDERER)],
+    ),
+    "apps/qr_server/qr_server.py": (
+        "mcp",
+        [],
+        [
+            LIST,
+            call("generate_qr"),
+            call(
+                "generate_qr",
+                text="https://example.com/a?b=c",
+                box_size=2,
+                border=1,
+                error_correction="h",
+                fill_color="red",
+                back_color="#FFFFFF",
+            ),
+            failing(call("generate_qr", error_correction="Z")),
+            failing(call("generate_qr", box_size=0)),
+            read("ui://qr-server/view.html"),
+        ],
+    ),
     "apps/showcase_server.py": ("mcp", [], [LIST, call("showcase")]),
     "apps/sales_dashboard/sales_dashboard_server.py": ("mcp", [], [LIST, call("sales_dashboard")]),
     "apps/inspector_demo.py": (
@@ -479,6 +505,81 @@ def without_timings(report: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
+#: Examples that import packages mcpkit's test environment does not have: the fastmcp peer
+#: has them (locks/peer-fastmcp.in), and the example's run on mcpkit imports those same
+#: installed copies (see :func:`peer_packages`).
+PEER_PACKAGES: dict[str, tuple[str, ...]] = {
+    "apps/system_monitor/system_monitor_server.py": ("psutil",),
+    "apps/qr_server/qr_server.py": ("qrcode", "pillow"),
+}
+
+
+def peer_packages(names: tuple[str, ...], tmp: Path) -> Path:
+    """A folder holding links to the files of the distributions ``names`` as the fastmcp
+    peer has them installed, and nothing else: on ``PYTHONPATH`` it adds those packages
+    (the same versions, the same files) to mcpkit's environment without the peer's other
+    packages (its real ``fastmcp`` and ``mcp`` among them)."""
+    import json
+    import subprocess
+
+    listing = (
+        "import importlib.metadata as m, json, sys\n"
+        "out = {}\n"
+        "for name in sys.argv[1:]:\n"
+        "    dist = m.distribution(name)\n"
+        "    for f in dist.files or ():\n"
+        "        top = f.parts[0]\n"
+        "        if top != '..':\n"
+        "            out[top] = str(dist.locate_file(top))\n"
+        "print(json.dumps(out))\n"
+    )
+    found = subprocess.run(
+        [str(peer("fastmcp")), "-c", listing, *names],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert found.returncode == 0, f"the fastmcp peer lacks {names}: run scripts/peers.sh"
+    site = tmp / "peer-packages"
+    site.mkdir()
+    for top, target in json.loads(found.stdout).items():
+        (site / top).symlink_to(target)
+    return site
+
+
+def live_stats(value: Any) -> Any:
+    """``value`` with the system monitor's live readings (CPU and memory load, disk use,
+    uptime, the load history's readings and times, the busiest processes) replaced by their
+    kinds, in its stats wherever they appear (a state, ``structuredContent``, the JSON text);
+    what a machine has (cores, total memory and disk, platform, host name) is kept."""
+    if isinstance(value, list):
+        return [live_stats(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if {"cpu", "mem_pct", "history", "top_procs"} <= value.keys():
+        out = dict(value)
+        for key in ("cpu", "mem_pct", "mem_used", "disk_pct", "disk_used", "uptime", "healthy"):
+            out[key] = type(value[key]).__name__
+        out["history"] = [{k: type(v).__name__ for k, v in h.items()} for h in value["history"]]
+        out["top_procs"] = [{k: type(v).__name__ for k, v in p.items()} for p in value["top_procs"]]
+        return out
+    out = {k: live_stats(v) for k, v in value.items()}
+    text = out.get("text")
+    if out.get("type") == "text" and isinstance(text, str) and text.startswith("{"):
+        import json
+
+        parsed = json.loads(text)
+        stats = live_stats(parsed)
+        if stats != parsed:  # the stats as JSON text: their form is compared too
+            compact = text == json.dumps(parsed, separators=(",", ":"))
+            out["text"] = {"compact": compact, "stats": stats}
+    return out
+
+
+#: What differs by nature in an example's answers, normalised before they are compared.
+NORMALISE: dict[str, Any] = {"apps/system_monitor/system_monitor_server.py": live_stats}
+
+
 def commands(name: str, how: str, args: list[str], tmp: Path) -> tuple[list[str], list[str]]:
     """How fastmcp runs the example, and how mcpkit does."""
     path = EXAMPLES / name
@@ -493,13 +594,20 @@ def commands(name: str, how: str, args: list[str], tmp: Path) -> tuple[list[str]
 def test_fastmcp_example_runs_unchanged(name: str, tmp_path: Path) -> None:
     how, args, script = CASES[name]
     theirs_cmd, ours_cmd = commands(name, how, args, tmp_path)
+    ours_env: list[str] = []
+    if name in PEER_PACKAGES:
+        site = peer_packages(PEER_PACKAGES[name], tmp_path)
+        path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(site)) if p)
+        ours_env = ["env", f"PYTHONPATH={path}"]
     reports = drive_both(
         script,
         [str(peer("fastmcp")), *theirs_cmd],
-        [sys.executable, "-m", "mcpkit.compat", *ours_cmd],
+        [*ours_env, sys.executable, "-m", "mcpkit.compat", *ours_cmd],
         tmp_path,
     )
     theirs, ours = (without_timings(normalised(r)) for r in reports)
+    if name in NORMALISE:
+        theirs, ours = NORMALISE[name](theirs), NORMALISE[name](ours)
     assert_same(theirs, ours)
     # Errors are compared above; only a list may fail (a kind the example does not serve),
     # and the calls marked as failing must.
