@@ -1,7 +1,21 @@
 """``fastmcp.client.auth`` on mcpkit: :class:`BearerAuth` (a fixed token) and :class:`OAuth`
-(fastmcp's browser flow on :class:`mcpkit.auth.OAuthClientAuth`)."""
+(fastmcp's browser flow on :class:`mcpkit.auth.OAuthClientAuth`); the machine-to-machine
+providers of ``client_credentials`` import and refuse, naming mcpkit's own."""
 
 from mcpkit.compat.fastmcp.client.auth.bearer import BearerAuth
+from mcpkit.compat.fastmcp.client.auth.client_credentials import (
+    ClientCredentialsOAuthProvider,
+    PrivateKeyJWTOAuthProvider,
+    SignedJWTParameters,
+    static_assertion_provider,
+)
 from mcpkit.compat.fastmcp.client.auth.oauth import OAuth
 
-__all__ = ["BearerAuth", "OAuth"]
+__all__ = [
+    "BearerAuth",
+    "ClientCredentialsOAuthProvider",
+    "OAuth",
+    "PrivateKeyJWTOAuthProvider",
+    "SignedJWTParameters",
+    "static_assertion_provider",
+]
