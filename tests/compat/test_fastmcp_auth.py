@@ -405,10 +405,8 @@ def test_identity_providers_import_and_refuse_with_mcpkit_alternative() -> None:
     """The identity providers not served import from fastmcp's paths; constructing one
     names what to use on mcpkit (the OAuth proxies: tests/compat/test_fastmcp_oauth_proxy.py)."""
     from mcpkit.compat.fastmcp.server.auth.providers.azure import AzureProvider
-    from mcpkit.compat.fastmcp.server.auth.providers.workos import WorkOSProvider
 
     cases = [
-        (WorkOSProvider, "mcpkit.auth.WorkOSProvider"),
         (AzureProvider, "mcpkit.auth.EntraIDProvider"),
     ]
     from mcpkit.compat.fastmcp.server.auth.providers.jwt import JWTVerifier

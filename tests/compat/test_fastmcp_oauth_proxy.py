@@ -18,9 +18,11 @@ import base64
 import contextlib
 import hashlib
 import json
+import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -51,9 +53,19 @@ class StandIn:
     and answers the user APIs of GitHub, Google and Discord for it. It records the
     authorization requests and token requests it gets."""
 
-    def __init__(self, client_id: str, *, refresh: bool = True) -> None:
+    def __init__(
+        self,
+        client_id: str,
+        *,
+        refresh: bool = True,
+        access_token: str = UPSTREAM_TOKEN,
+        documents: dict[str, Any] | None = None,
+    ) -> None:
         self.client_id = client_id
         self.refresh = refresh
+        self.access_token = access_token
+        #: Documents served at their path (an OpenID configuration, keys).
+        self.documents = documents or {}
         self.authorizations: list[dict[str, str]] = []
         self.token_requests: list[dict[str, str]] = []
         stand_in = self
@@ -93,7 +105,9 @@ class StandIn:
             h.send_header("content-length", "0")
             h.end_headers()
             return
-        if h.headers.get("authorization") != f"Bearer {UPSTREAM_TOKEN}":
+        if path in self.documents:
+            self.reply(h, 200, self.documents[path])
+        elif h.headers.get("authorization") != f"Bearer {UPSTREAM_TOKEN}":
             self.reply(h, 401, {"message": "Bad credentials"})
         elif path == "/user":  # GitHub
             self.reply(h, 200, USER)
@@ -108,6 +122,8 @@ class StandIn:
             user = {"id": "4242", "username": "ada"}
             info = {"application": {"id": self.client_id}, "scopes": ["identify"]}
             self.reply(h, 200, {**info, "user": user, "expires": "2999-01-01T00:00:00+00:00"})
+        elif path == "/oauth2/userinfo":  # WorkOS AuthKit
+            self.reply(h, 200, {"sub": "user_01", "email": USER["email"], "name": USER["name"]})
         else:
             self.reply(h, 404, {"message": "Not Found"})
 
@@ -121,7 +137,7 @@ class StandIn:
         if form.get("code") != "upstream-code":
             self.reply(h, 400, {"error": "invalid_grant"})
             return
-        tokens = {"access_token": UPSTREAM_TOKEN, "token_type": "bearer", "scope": "user"}
+        tokens = {"access_token": self.access_token, "token_type": "bearer", "scope": "user"}
         if self.refresh:  # GitHub's OAuth apps give none
             tokens["refresh_token"] = "upstream-refresh-token"
         self.reply(h, 200, {**tokens, "expires_in": 3600})
@@ -166,6 +182,13 @@ for name in ("httpx", "httpx2"):
         redirect(__import__(name))
     except ImportError:
         pass
+try:  # mcpkit fetches a JWKS at the address it resolved itself: none offline
+    import httpx
+    import mcpkit.auth.jwks
+
+    mcpkit.auth.jwks.pinned_transport = lambda *args, **kwargs: httpx.AsyncHTTPTransport()
+except ImportError:
+    pass
 mcp = runpy.run_path(example)["mcp"]
 mcp.run(transport="http", host="127.0.0.1", port=port, show_banner=False)
 """
@@ -174,20 +197,16 @@ mcp.run(transport="http", host="127.0.0.1", port=port, show_banner=False)
 #: its authorization endpoint is.
 CASES: dict[str, dict[str, Any]] = {
     "github_oauth": {
-        "env": "GITHUB",
+        "env": "FASTMCP_SERVER_AUTH_GITHUB",
         "hosts": ["github.com", "api.github.com"],
-        "authorize": "https://github.com/login/oauth/authorize",
     },
     "google_oauth": {
-        "env": "GOOGLE",
+        "env": "FASTMCP_SERVER_AUTH_GOOGLE",
         "hosts": ["accounts.google.com", "oauth2.googleapis.com", "www.googleapis.com"],
-        "authorize": "https://accounts.google.com/o/oauth2/v2/auth",
     },
-    "discord_oauth": {
-        "env": "DISCORD",
-        "hosts": ["discord.com"],
-        "authorize": "https://discord.com/oauth2/authorize",
-    },
+    "discord_oauth": {"env": "FASTMCP_SERVER_AUTH_DISCORD", "hosts": ["discord.com"]},
+    # AuthKit's domain is a setting: the stand-in's URL itself.
+    "workos_oauth": {"env": "WORKOS", "hosts": [], "domain": "WORKOS_AUTHKIT_DOMAIN"},
 }
 
 
@@ -198,10 +217,10 @@ def started(
     """``example`` served on fastmcp and on mcpkit: their base URLs."""
     launcher = tmp / "launch.py"
     launcher.write_text(LAUNCHER)
-    env_name = f"FASTMCP_SERVER_AUTH_{case['env']}"
     env = {
-        f"{env_name}_CLIENT_ID": stand_in.client_id,
-        f"{env_name}_CLIENT_SECRET": "upstream-secret",
+        f"{case['env']}_CLIENT_ID": stand_in.client_id,
+        f"{case['env']}_CLIENT_SECRET": "upstream-secret",
+        **({case["domain"]: stand_in.url} if "domain" in case else {}),
         "FASTMCP_HOME": str(tmp / "fastmcp-home"),
         "PATH": "/usr/bin:/bin",
     }
@@ -209,8 +228,6 @@ def started(
     commands = [[str(peer("fastmcp"))], [sys.executable, "-m", "mcpkit.compat"]]
     procs = []
     for command, port in zip(commands, ports, strict=True):
-        import os
-
         full = {**os.environ, **env}
         args = [str(launcher), str(example), str(port), stand_in.url, ",".join(case["hosts"])]
         procs.append(
@@ -232,13 +249,14 @@ def started(
             proc.wait(10)
 
 
-def local(url: str, base: str, stand_in: StandIn, authorize: str) -> str:
+def local(url: str, base: str, stand_in: StandIn, hosts: list[str]) -> str:
     """Where a browser would go: the server's advertised origin is ``base``, the
-    provider's authorization endpoint the stand-in's."""
+    provider's hosts the stand-in."""
     if url.startswith(ADVERTISED):
         return base + url[len(ADVERTISED) :]
-    if url.startswith(authorize):
-        return stand_in.url + urlsplit(url).path + "?" + urlsplit(url).query
+    parts = urlsplit(url)
+    if parts.hostname in hosts:
+        return stand_in.url + parts.path + "?" + parts.query
     return url
 
 
@@ -291,7 +309,9 @@ def normalised(value: Any, base: str) -> Any:
     return json.loads(json.dumps(value).replace(port, "PORT").replace("8000", "PORT"))
 
 
-def drive(base: str, stand_in: StandIn, authorize: str, tool: str | None = None) -> dict[str, Any]:
+def drive(
+    base: str, stand_in: StandIn, hosts: list[str], tool: str | None = None
+) -> dict[str, Any]:
     """What an MCP client sees of one server, from the first 401 to a tool call."""
     seen: dict[str, Any] = {}
     accept = {"accept": "application/json, text/event-stream"}
@@ -347,14 +367,15 @@ def drive(base: str, stand_in: StandIn, authorize: str, tool: str | None = None)
                 if target.startswith(CLIENT_REDIRECT):
                     back = {k: v[0] for k, v in parse_qs(urlsplit(target).query).items()}
                     seen["back to the client"] = {**back, "code": "CODE"}
+                    assert "code" in back, back
                     code = back["code"]
                     break
-                url = local(urljoin(url, target), base, stand_in, authorize)
+                url = local(urljoin(url, target), base, stand_in, hosts)
                 continue
             assert response.status_code == 200, (response.status_code, response.text[:500])
             action, fields = consent_form(response.text, url)
             consents += 1
-            answer = http.post(local(action, base, stand_in, authorize), data=fields)
+            answer = http.post(local(action, base, stand_in, hosts), data=fields)
             assert answer.status_code in (302, 303), (answer.status_code, answer.text[:500])
             target = answer.headers["location"]
             if target.startswith(CLIENT_REDIRECT):
@@ -362,7 +383,7 @@ def drive(base: str, stand_in: StandIn, authorize: str, tool: str | None = None)
                 seen["back to the client"] = {**back, "code": "CODE"}
                 code = back["code"]
                 break
-            url = local(urljoin(action, target), base, stand_in, authorize)
+            url = local(urljoin(action, target), base, stand_in, hosts)
         assert code is not None, "the login did not come back to the client"
         seen["consent pages"] = consents
         token = http.post(
@@ -459,16 +480,21 @@ def compare(theirs: dict[str, Any], ours: dict[str, Any]) -> None:
 
 
 def run_both(
-    example: Path, case: dict[str, Any], tmp: Path, tool: str | None = None, refresh: bool = True
+    example: Path,
+    case: dict[str, Any],
+    tmp: Path,
+    tool: str | None = None,
+    refresh: bool = True,
+    **stand_in_options: Any,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Drive ``example`` on fastmcp and on mcpkit: what the client saw of each, with what
     the provider saw of each (its authorization and token requests)."""
-    stand_in = StandIn("upstream-client", refresh=refresh)
+    stand_in = StandIn("upstream-client", refresh=refresh, **stand_in_options)
     seen = []
     try:
         with started(example, case, stand_in, tmp) as urls:
             for url in urls:
-                found = drive(url, stand_in, case["authorize"], tool)
+                found = drive(url, stand_in, case["hosts"], tool)
                 found["upstream authorize"] = dict(stand_in.authorizations[-1])
                 found["upstream token"] = dict(stand_in.token_requests[-1])
                 seen.append(normalised(found, url))
@@ -646,3 +672,138 @@ def test_oidc_proxy_reads_the_discovery_document() -> None:
         "scopes_supported": ["openid", "email"],
         "bearer_methods_supported": ["header"],
     }
+
+
+POOL = "eu-central-1_AbCdE"
+COGNITO = "cognito-idp.eu-central-1.amazonaws.com"
+
+#: fastmcp's ``examples/auth/aws_oauth/server.py`` without its ``dotenv`` and logging
+#: set-up (python-dotenv is a dependency of fastmcp, not of mcpkit).
+COGNITO_SERVER = """
+import os
+
+from fastmcp import FastMCP
+from fastmcp.server.auth.providers.aws import AWSCognitoProvider
+from fastmcp.server.dependencies import get_access_token
+
+auth = AWSCognitoProvider(
+    user_pool_id=os.getenv("FASTMCP_SERVER_AUTH_AWS_COGNITO_USER_POOL_ID") or "",
+    aws_region=os.getenv("FASTMCP_SERVER_AUTH_AWS_COGNITO_AWS_REGION") or "eu-central-1",
+    client_id=os.getenv("FASTMCP_SERVER_AUTH_AWS_COGNITO_CLIENT_ID") or "",
+    client_secret=os.getenv("FASTMCP_SERVER_AUTH_AWS_COGNITO_CLIENT_SECRET") or "",
+    base_url="http://127.0.0.1:8000",
+)
+
+mcp = FastMCP("AWS Cognito OAuth Example Server", auth=auth)
+
+
+@mcp.tool
+def echo(message: str) -> str:
+    \"\"\"Echo the provided message.\"\"\"
+    return message
+
+
+@mcp.tool
+async def get_access_token_claims() -> dict:
+    \"\"\"Get the authenticated user's access token claims.\"\"\"
+    token = get_access_token()
+    if token is None:
+        return {"error": "Not authenticated"}
+    return {
+        "sub": token.claims.get("sub"),
+        "username": token.claims.get("username"),
+        "cognito:groups": token.claims.get("cognito:groups", []),
+    }
+"""
+
+
+def test_cognito_oidc_proxy(tmp_path: Path) -> None:
+    """``AWSCognitoProvider`` (an ``OIDCProxy``): the pool's discovery document read at
+    start, the login, and the Cognito access token checked against the pool's keys on
+    each request, the tool seeing its claims; the same on both."""
+    from joserfc import jwt
+    from joserfc.jwk import RSAKey
+
+    key = RSAKey.generate_key(2048, parameters={"kid": "pool-key"})
+    issuer = f"https://{COGNITO}/{POOL}"
+    now = int(time.time())
+    claims = {
+        "iss": issuer,
+        "sub": "c0gn170",
+        "client_id": "upstream-client",
+        "token_use": "access",
+        "scope": "openid email",
+        "username": "ada",
+        "cognito:groups": ["admins"],
+        "iat": now,
+        "exp": now + 3600,
+    }
+    access = jwt.encode({"alg": "RS256", "kid": "pool-key"}, claims, key)
+    documents = {
+        f"/{POOL}/.well-known/openid-configuration": {
+            "issuer": issuer,
+            "authorization_endpoint": f"https://{COGNITO}/oauth2/authorize",
+            "token_endpoint": f"https://{COGNITO}/oauth2/token",
+            "jwks_uri": f"https://{COGNITO}/{POOL}/.well-known/jwks.json",
+            "response_types_supported": ["code"],
+            "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": ["RS256"],
+        },
+        f"/{POOL}/.well-known/jwks.json": {"keys": [key.as_dict(private=False)]},
+    }
+    example = tmp_path / "cognito.py"
+    example.write_text(COGNITO_SERVER)
+    case = {"env": "FASTMCP_SERVER_AUTH_AWS_COGNITO", "hosts": [COGNITO]}
+    os.environ["FASTMCP_SERVER_AUTH_AWS_COGNITO_USER_POOL_ID"] = POOL
+    try:
+        theirs, ours = run_both(
+            example,
+            case,
+            tmp_path,
+            "get_access_token_claims",
+            access_token=access,
+            documents=documents,
+        )
+    finally:
+        del os.environ["FASTMCP_SERVER_AUTH_AWS_COGNITO_USER_POOL_ID"]
+    compare(theirs, ours)
+    assert ours["upstream authorize"]["scope"] == "openid"
+    assert ours["get_access_token_claims"]["result"]["structuredContent"] == {
+        "sub": "c0gn170",
+        "username": "ada",
+        "cognito:groups": ["admins"],
+    }
+
+
+def test_auth0_provider_is_an_oidc_proxy() -> None:
+    """``Auth0Provider``: the tenant's discovery document, its API audience sent to both
+    upstream endpoints and required of access tokens, ``openid`` required by default."""
+    from mcpkit.compat.fastmcp.server.auth.providers.auth0 import Auth0Provider
+    from mcpkit.compat.fastmcp.server.auth.providers.jwt import JWTVerifier
+    from tests.compat.test_fastmcp_auth import documents_server
+
+    documents: dict[str, Any] = {}
+    base, server = documents_server(documents)
+    documents["/.well-known/openid-configuration"] = {
+        "issuer": base + "/",
+        "authorization_endpoint": base + "/authorize",
+        "token_endpoint": base + "/oauth/token",
+        "jwks_uri": base + "/.well-known/jwks.json",
+    }
+    try:
+        provider = Auth0Provider(
+            config_url=base + "/.well-known/openid-configuration",
+            client_id="c",
+            client_secret="s",
+            audience="https://api.example.com",
+            base_url="http://127.0.0.1:8000",
+        )
+    finally:
+        server.shutdown()
+    assert provider.engine.token_endpoint == base + "/oauth/token"
+    assert provider.engine.extra_authorize_params == {"audience": "https://api.example.com"}
+    assert provider.engine.extra_token_params == {"audience": "https://api.example.com"}
+    verifier = provider.token_verifier
+    assert isinstance(verifier, JWTVerifier)
+    assert (verifier.issuer, verifier.audience) == (base + "/", "https://api.example.com")
+    assert provider.required_scopes == ["openid"]

@@ -239,6 +239,7 @@ class OAuthProxy(AuthProvider):
         # The issuer as fastmcp writes it (pydantic's URL: a root URL ends with a slash),
         # in the metadata, the authorization responses and the tokens alike.
         engine.server.issuer = engine.server.metadata["issuer"] = str(AnyHttpUrl(base))
+        engine.server.metadata["scopes_supported"] = list(scopes)
         engine.extra_token_params = dict(extra_token_params or {})
         #: mcpkit's proxy serving this one.
         self.engine = engine
@@ -264,8 +265,7 @@ class OAuthProxy(AuthProvider):
             "resource": str(self._get_resource_url(mcp_path)),
             "authorization_servers": [self.engine.issuer],
         }
-        if self.valid_scopes:
-            doc["scopes_supported"] = list(self.valid_scopes)
+        doc["scopes_supported"] = list(self.valid_scopes)
         doc["bearer_methods_supported"] = ["header"]
         return doc
 

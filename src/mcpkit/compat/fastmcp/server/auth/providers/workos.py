@@ -1,7 +1,7 @@
 """``fastmcp.server.auth.providers.workos`` on mcpkit: :class:`AuthKitProvider` (a resource
-server for WorkOS AuthKit's tokens, served); ``WorkOSProvider`` and ``WorkOSTokenVerifier``
-import, and constructing one raises NotImplementedError naming
-:class:`mcpkit.auth.WorkOSProvider`."""
+server for WorkOS AuthKit's tokens), :class:`WorkOSProvider` (fastmcp's OAuth proxy to
+AuthKit, served by mcpkit's) and :class:`WorkOSTokenVerifier` (a token checked at the
+AuthKit domain's ``/oauth2/userinfo``)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,100 @@ from typing import Any
 
 from pydantic import AnyHttpUrl
 
-from mcpkit.compat.fastmcp.server.auth._unsupported import unsupported
-from mcpkit.compat.fastmcp.server.auth.auth import RemoteAuthProvider, Route, TokenVerifier
+from mcpkit.compat.fastmcp.server.auth._upstream import bearer_get
+from mcpkit.compat.fastmcp.server.auth.auth import (
+    AccessToken,
+    RemoteAuthProvider,
+    Route,
+    TokenVerifier,
+)
+from mcpkit.compat.fastmcp.server.auth.oauth_proxy import OAuthProxy
 from mcpkit.compat.fastmcp.server.auth.providers.jwt import JWTVerifier
 from mcpkit.compat.fastmcp.utilities.auth import parse_scopes
 
 __all__ = ["AuthKitProvider", "WorkOSProvider", "WorkOSTokenVerifier"]
 
-WorkOSProvider = unsupported("WorkOSProvider", __name__, "mcpkit.auth.WorkOSProvider")
-WorkOSTokenVerifier = unsupported("WorkOSTokenVerifier", __name__, "mcpkit.auth.WorkOSProvider")
+
+class WorkOSTokenVerifier(TokenVerifier):
+    """Accepts the tokens an AuthKit domain's ``/oauth2/userinfo`` accepts, with
+    ``required_scopes``; the user's ``sub`` as subject and client, the profile as claims."""
+
+    def __init__(
+        self,
+        *,
+        authkit_domain: str,
+        required_scopes: list[str] | None = None,
+        timeout_seconds: int = 10,
+        http_client: Any = None,
+    ) -> None:
+        super().__init__(required_scopes=required_scopes)
+        self.authkit_domain = authkit_domain.rstrip("/")
+        self.timeout_seconds = timeout_seconds
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        """The :class:`AccessToken` of a token AuthKit accepts, None otherwise."""
+        import httpx
+
+        try:
+            async with httpx.AsyncClient(timeout=self.timeout_seconds) as client:
+                response = await bearer_get(
+                    client, self.authkit_domain + "/oauth2/userinfo", token, "FastMCP-WorkOS-OAuth"
+                )
+            if response.status_code != 200:
+                return None
+            user = response.json()
+        except Exception:
+            return None
+        scopes = parse_scopes(user.get("scope") or user.get("scopes")) or []
+        if self.required_scopes and not all(s in scopes for s in self.required_scopes):
+            return None
+        return AccessToken(
+            token=token,
+            client_id=str(user.get("sub", "unknown")),
+            scopes=scopes,
+            expires_at=None,
+            subject=user.get("sub"),
+            claims={
+                key: user.get(key)
+                for key in ("sub", "email", "email_verified", "name", "given_name", "family_name")
+            },
+        )
+
+
+class WorkOSProvider(OAuthProxy):
+    """fastmcp's WorkOS AuthKit login (``authkit_domain``'s ``/oauth2/authorize`` and
+    ``/oauth2/token``), on mcpkit's OAuth proxy."""
+
+    def __init__(
+        self,
+        *,
+        client_id: str,
+        client_secret: str,
+        authkit_domain: str,
+        base_url: AnyHttpUrl | str,
+        required_scopes: list[str] | None = None,
+        valid_scopes: list[str] | None = None,
+        timeout_seconds: int = 10,
+        http_client: Any = None,
+        **options: Any,
+    ) -> None:
+        domain = authkit_domain
+        if not domain.startswith(("http://", "https://")):
+            domain = "https://" + domain
+        domain = domain.rstrip("/")
+        verifier = WorkOSTokenVerifier(
+            authkit_domain=domain, timeout_seconds=timeout_seconds, http_client=http_client
+        )
+        super().__init__(
+            upstream_authorization_endpoint=domain + "/oauth2/authorize",
+            upstream_token_endpoint=domain + "/oauth2/token",
+            upstream_client_id=client_id,
+            upstream_client_secret=client_secret,
+            token_verifier=verifier,
+            base_url=base_url,
+            valid_scopes=parse_scopes(valid_scopes) if valid_scopes is not None else None,
+            **options,
+        )
 
 
 class AuthKitProvider(RemoteAuthProvider):
