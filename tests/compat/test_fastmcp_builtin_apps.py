@@ -238,6 +238,7 @@ FORM_SCRIPT = [
         "__f118ba499a74_submit_form",
         data={"title": "t", "severity": "low", "description": "d"},
     ),
+    failing(call("__f118ba499a74_submit_form", data={"title": "t"})),
     read(PREFAB_RENDERER),
 ]
 
@@ -463,3 +464,65 @@ async def test_file_upload_scopes_by_client() -> None:
         assert mine.structured_content is not None
         assert [f["name"] for f in mine.structured_content["result"]] == ["n.txt"]
         assert theirs.structured_content == {"result": []}
+
+
+async def uploads_seen(
+    base: str, era: str, bearer: str | None, upload: str | None
+) -> tuple[bool, list[str]]:
+    """On a new connection (``era``, with the token ``bearer``): upload a file named
+    ``upload`` (if any), then ``list_files``: whether it failed, and the names listed."""
+    from mcpkit import Client
+
+    headers = {"Authorization": f"Bearer {bearer}"} if bearer else {}
+    async with Client(base + "/mcp", headers=headers, era=era) as client:
+        if upload is not None:
+            note = {"name": upload, "size": 2, "type": "text/plain", "data": b64(b"hi")}
+            await client.call_tool("store_files", {"files": [note]})
+        listed = await client.call_tool("list_files", {})
+        if listed.is_error:
+            return True, []
+        assert listed.structured_content is not None
+        return False, [f["name"] for f in listed.structured_content["result"]]
+
+
+@pytest.mark.parametrize("mode", ["open", "tokens"])
+def test_file_upload_scopes_over_http(mode: str) -> None:
+    """Over Streamable HTTP, on fastmcp and on mcpkit: a 2025 session sees the files it
+    uploaded, and a new session none; on 2026-07-28 (no session) the files are the
+    authenticated user's, and an unauthenticated request is refused."""
+    import asyncio
+
+    from tests.compat.test_compat import SERVERS
+    from tests.compat.test_fastmcp_auth import started
+
+    legacy, modern = "legacy", "2026-07-28"
+    if mode == "open":
+        steps = [
+            (legacy, None, "a.txt"),
+            (legacy, None, None),
+            (modern, None, None),
+        ]
+        expected = [(False, ["a.txt"]), (False, []), (True, [])]
+    else:
+        steps = [
+            (modern, "tok-ada", "ada.txt"),
+            (modern, "tok-ada", None),
+            (modern, "tok-cy", None),
+            (modern, "tok-cy", "cy.txt"),
+            (modern, "tok-ada", None),
+            (legacy, "tok-ada", None),
+        ]
+        expected = [
+            (False, ["ada.txt"]),
+            (False, ["ada.txt"]),
+            (False, []),
+            (False, ["cy.txt"]),
+            (False, ["ada.txt"]),
+            (False, []),
+        ]
+    with started([str(SERVERS / "fastmcp_file_upload_http.py"), mode]) as urls:
+        seen = [
+            [asyncio.run(uploads_seen(url, era, bearer, up)) for era, bearer, up in steps]
+            for url in urls
+        ]
+    assert seen[1] == seen[0] == expected
