@@ -64,6 +64,52 @@ def nodes(tree: Any) -> Iterator[dict[str, Any]]:
             yield from nodes(item)
 
 
+def shown(tree: Any, state: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The objects of a Prefab ``view`` a host shows in ``state``: of each ``Condition``,
+    the first case whose ``when`` (``{{ key }}`` or ``{{ !key }}``) holds, or the case
+    without one."""
+    if isinstance(tree, list):
+        for item in tree:
+            yield from shown(item, state)
+        return
+    if not isinstance(tree, dict):
+        return
+    if tree.get("type") == "Condition":
+        for case in tree["cases"]:
+            when = case.get("when")
+            if when is None:
+                yield from shown(case["children"], state)
+                return
+            key = when.strip("{} ")
+            holds = not state[key[1:]] if key.startswith("!") else bool(state[key])
+            if holds:
+                yield from shown(case["children"], state)
+                return
+        return
+    yield tree
+    for key, value in tree.items():
+        if key not in ("onClick", "onSubmit", "onSuccess", "onError"):
+            yield from shown(value, state)
+
+
+def click(payload: dict[str, Any], label: str) -> tuple[list[str], dict[str, Any]]:
+    """What a host does when the user presses the shown button ``label``: the messages it
+    sends into the conversation, and the state after."""
+    state = dict(payload["state"])
+    (button,) = (
+        n
+        for n in shown(payload["view"], state)
+        if n.get("type") == "Button" and n["label"] == label
+    )
+    sent = []
+    for action in button["onClick"]:
+        if action["action"] == "sendMessage":
+            sent.append(action["content"])
+        elif action["action"] == "setState":
+            state[action["key"]] = action["value"]
+    return sent, state
+
+
 def run_both(name: str, script: list[dict[str, Any]], tmp: Path) -> tuple[Any, Any]:
     """The two reports of ``script`` on example ``name``, raw (before :func:`own_words`)."""
     theirs_cmd, ours_cmd = commands(name, "mcp", [], tmp)
@@ -141,6 +187,10 @@ def test_approval_example(tmp_path: Path, ext_apps_schema: Callable[[str, Any], 
             ]
             for label in ("Approve", "Reject")
         }
+        # the user approves: the answer goes into the conversation, the buttons go away
+        sent, after = click(first, "Approve")
+        assert sent == ['"Deploy v3.2 to production" — I selected: Approve']
+        assert [n for n in shown(first["view"], after) if n.get("type") == "Button"] == []
         custom = side["ops"][2]["result"]["structuredContent"]["view"]
         assert set(answers(custom)) == {"Ship it", "Abort"}
         variants = {n["label"]: n["variant"] for n in nodes(custom) if n.get("type") == "Button"}
@@ -175,6 +225,9 @@ def test_choice_example(tmp_path: Path, ext_apps_schema: Callable[[str, Any], li
             ]
             for option in ("Blue-green", "Canary")
         }
+        sent, after = click(payload, "Canary")
+        assert sent == ['"Which deployment strategy?" — I selected: Canary']
+        assert [n for n in shown(payload["view"], after) if n.get("type") == "Button"] == []
         empty = side["ops"][2]["result"]["structuredContent"]["view"]
         assert answers(empty) == {}
         assert "Nothing to pick" in {n.get("content") for n in nodes(empty)}
