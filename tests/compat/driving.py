@@ -32,21 +32,23 @@ TEE = HERE.parent / "interop" / "peers" / "tee.py"
 #: first: what the least of their servers imports by the time it answers (its SDK, and what
 #: running over stdio brings in). ``MCPKIT_COMPAT_COLD=1`` starts every server cold.
 ANYIO = ["anyio._backends._asyncio", "anyio.streams.stapled", "anyio.streams.tls", "pkgutil"]
+FASTMCP = [
+    "fastmcp",
+    "fastmcp.server.server",
+    "fastmcp.server.context",
+    "fastmcp.server.elicitation",
+    "fastmcp.server.sessions",
+    "fastmcp.server.middleware.dereference",
+    "fastmcp.server.transforms.catalog",
+    "fastmcp.utilities.cli",
+    "griffe",
+    "rich.panel",
+    "rich.table",
+    *ANYIO,
+]
 PRELOADS: dict[str, list[str]] = {
-    str(PEERS_DIR / "fastmcp" / "bin" / "python"): [
-        "fastmcp",
-        "fastmcp.server.server",
-        "fastmcp.server.context",
-        "fastmcp.server.elicitation",
-        "fastmcp.server.sessions",
-        "fastmcp.server.middleware.dereference",
-        "fastmcp.server.transforms.catalog",
-        "fastmcp.utilities.cli",
-        "griffe",
-        "rich.panel",
-        "rich.table",
-        *ANYIO,
-    ],
+    str(PEERS_DIR / "fastmcp" / "bin" / "python"): FASTMCP,
+    str(PEERS_DIR / "fastmcp-tasks" / "bin" / "python"): FASTMCP,
     str(PEERS_DIR / "mcp1" / "bin" / "python"): ["mcp.server.fastmcp", "mcp.server.stdio", *ANYIO],
     str(PEERS_DIR / "py" / "bin" / "python"): [
         "mcp.server.mcpserver",
@@ -174,8 +176,12 @@ class ForkServer:
             raise AssertionError(f"the fork server of {python} failed:\n{self.stderr.read()}")
 
     def close(self) -> None:
-        self.proc.kill()
-        self.proc.wait()
+        self.proc.terminate()  # it kills the servers still running, then exits
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
         for name in os.listdir(self.folder):
             os.unlink(os.path.join(self.folder, name))
         os.rmdir(self.folder)
@@ -185,10 +191,13 @@ _drivers: dict[Path, Driver] = {}
 _forks: dict[tuple[str, frozenset[tuple[str, str]]], ForkServer] = {}
 
 
-def warmed(command: list[str], env: dict[str, str]) -> list[str]:
+def warmed(command: list[str], env: dict[str, str] | None = None) -> list[str]:
     """``command`` (``PYTHON FILE ARGS``, ``PYTHON -m MODULE ARGS``, or one of them behind
-    ``tee.py``), its server started by the fork server of its interpreter and environment;
-    any other command as it is."""
+    ``tee.py``), its process started by the fork server of its interpreter and ``env`` (the
+    environment it will be started with, this process's by default); any other command as
+    it is."""
+    if env is None:
+        env = dict(os.environ)
     if command[:2] == [sys.executable, str(TEE)] and "--" in command:
         cut = command.index("--") + 1
         return command[:cut] + warmed(command[cut:], env)

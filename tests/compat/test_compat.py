@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.compat.driving import Job, submit
+from tests.compat.driving import Job, submit, warmed
 from tests.interop.conftest import (
     PEER_SCRIPTS,
     PEERS_DIR,
@@ -307,7 +307,7 @@ def free_port() -> int:
 
 def serve(argv: list[str], port: int) -> Any:
     proc = subprocess.Popen(
-        [*argv, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        warmed([*argv, str(port)]), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:

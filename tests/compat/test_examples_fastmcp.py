@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.compat.driving import warmed
 from tests.compat.test_unchanged import assert_same, drive_both, normalised, peer
 
 EXAMPLES = Path(__file__).resolve().parent / "examples" / "fastmcp"
@@ -634,17 +635,18 @@ def test_fastmcp_printing_example_runs_unchanged(name: str) -> None:
     import subprocess
 
     path = str(EXAMPLES / name)
-    theirs, ours = (
-        subprocess.run(command, capture_output=True, text=True, timeout=120)
+    runs = [  # both at once
+        subprocess.Popen(warmed(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for command in (
             [str(peer("fastmcp")), path],
             [sys.executable, "-m", "mcpkit.compat", path],
         )
-    )
-    assert theirs.returncode == 0, theirs.stderr[-2000:]
-    assert ours.returncode == 0, ours.stderr[-2000:]
-    assert PRINTING[name] in theirs.stdout
-    assert ours.stdout == theirs.stdout
+    ]
+    (theirs, their_err), (ours, our_err) = (run.communicate(timeout=120) for run in runs)
+    assert runs[0].returncode == 0, their_err[-2000:]
+    assert runs[1].returncode == 0, our_err[-2000:]
+    assert PRINTING[name] in theirs
+    assert ours == theirs
 
 
 def test_fastmcp_sqlite_provider_example(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.compat.driving import warmed
 from tests.compat.test_compat import SERVERS, free_port
 from tests.compat.test_unchanged import peer
 
@@ -124,7 +125,10 @@ def started(args: list[str]) -> Iterator[tuple[str, str]]:
     commands = [[str(peer("fastmcp")), *args], [sys.executable, "-m", "mcpkit.compat", *args]]
     procs = [
         subprocess.Popen(
-            [*command, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+            warmed([*command, str(port)]),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for command, port in zip(commands, ports, strict=True)
     ]

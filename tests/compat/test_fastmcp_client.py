@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.compat.driving import warmed
 from tests.compat.test_unchanged import assert_same, drive_both, normalised, peer
 
 CLIENTS = Path(__file__).resolve().parent / "clients"
@@ -33,7 +34,12 @@ def start(argv: list[str]) -> subprocess.Popen[str]:
     server = [*argv[:-1], str(CLIENTS / "echo_server.py")]
     env = {**os.environ, "ECHO_SERVER": json.dumps(server)}
     return subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=CLIENTS, env=env
+        warmed(argv, env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=CLIENTS,
+        env=env,
     )
 
 

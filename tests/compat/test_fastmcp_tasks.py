@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.compat.driving import warmed
 from tests.compat.test_compat import free_port
 from tests.compat.test_unchanged import SERVERS
 
@@ -51,7 +52,7 @@ def normalised(value: Any) -> Any:
 def serve(argv: list[str], port: int, log: Path) -> subprocess.Popen[bytes]:
     """``argv PORT`` started, its output in ``log``, once it listens."""
     with log.open("wb") as out:
-        proc = subprocess.Popen([*argv, str(port)], stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(warmed([*argv, str(port)]), stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         try:

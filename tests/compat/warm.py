@@ -103,6 +103,17 @@ def _serve(path: str, modules: list[str]) -> None:
     for name in modules:
         importlib.import_module(name)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped as they end
+    children: list[int] = []
+
+    def stop(signum: int, frame: Any) -> None:  # no server outlives the run
+        for pid in children:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(64)
@@ -113,11 +124,13 @@ def _serve(path: str, modules: list[str]) -> None:
         spec = json.loads(conn.makefile("rb").readline())
         pid = os.fork()
         if pid == 0:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
             listener.close()
             for target, fd in enumerate(fds):
                 os.dup2(fd, target)
                 os.close(fd)
             _child(conn, spec)
+        children.append(pid)
         for fd in fds:
             os.close(fd)
         conn.close()
