@@ -177,7 +177,6 @@ class FileUpload(FastMCPApp):
                 if self._file_ttl_seconds is not None:
                     entry["_expires_at"] = now + self._file_ttl_seconds
                 incoming[given["name"]] = entry
-            mine = self._store.get(scope, {})
             if self._max_total_size is not None:
                 kept = {
                     (s, n): decoded_size(e["data"])
@@ -192,7 +191,7 @@ class FileUpload(FastMCPApp):
                         f"Files exceed total storage size ({human_size(total)} > "
                         f"{human_size(self._max_total_size)})"
                     )
-            mine = self._store.setdefault(scope, mine)
+            mine = self._store.setdefault(scope, {})
             mine.update(incoming)
             return [summary(e) for e in mine.values()]
 
