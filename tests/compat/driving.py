@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections import deque
 from concurrent.futures import Future
 from pathlib import Path
 from typing import IO, Any
@@ -67,8 +68,11 @@ PRELOADS: dict[str, list[str]] = {
     ],
 }
 
-#: How long a conversation may take, in the driver (its timeout) and here.
+#: How long a conversation may take, in the driver (its timeout).
 TIMEOUT = 110.0
+
+#: How many conversations the driver runs at once (the others wait their turn, in order).
+AT_ONCE = 8
 
 
 class Job:
@@ -80,7 +84,7 @@ class Job:
 
     def report(self) -> dict[str, Any]:
         """What the client saw (the test fails with the driver's traceback if it failed)."""
-        out = self.future.result(timeout=TIMEOUT + 10)
+        out = self.future.result(timeout=3 * TIMEOUT)  # its turn, then its own timeout
         assert "error" not in out, (
             f"the official client failed ({self.tag}):\n{out['error'][-4000:]}"
         )
@@ -95,6 +99,8 @@ class Driver:
         self.python = python
         self.lock = threading.Lock()
         self.pending: dict[int, Future[dict[str, Any]]] = {}
+        self.waiting: deque[str] = deque()  # the jobs beyond AT_ONCE, as sent
+        self.running = 0
         self.next_id = 0
         self.proc: subprocess.Popen[str] | None = None
         self.stderr: IO[str] | None = None
@@ -117,12 +123,17 @@ class Driver:
             out = json.loads(line)
             with self.lock:
                 future = self.pending.pop(out.pop("id"))
+                self.running -= 1
+                if self.waiting:
+                    self._send(proc, self.waiting.popleft())
             future.set_result(out)
         proc.wait()
         with self.lock:  # the driver died: its jobs fail, the next job starts another
             if self.proc is proc:
                 self.proc = None
             lost, self.pending = self.pending, {}
+            self.waiting.clear()
+            self.running = 0
         assert self.stderr is not None
         self.stderr.seek(0)
         error = f"the driver exited ({proc.returncode}):\n{self.stderr.read()}"
@@ -137,10 +148,18 @@ class Driver:
                 self.proc = self._start()
             self.next_id += 1
             self.pending[self.next_id] = future
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(json.dumps({**spec, "id": self.next_id}) + "\n")
-            self.proc.stdin.flush()
+            line = json.dumps({**spec, "id": self.next_id}) + "\n"
+            if self.running < AT_ONCE:
+                self._send(self.proc, line)
+            else:
+                self.waiting.append(line)
         return future
+
+    def _send(self, proc: subprocess.Popen[str], line: str) -> None:
+        assert proc.stdin is not None
+        self.running += 1
+        proc.stdin.write(line)
+        proc.stdin.flush()
 
     def close(self) -> None:
         with self.lock:

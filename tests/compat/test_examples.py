@@ -16,7 +16,15 @@ from typing import Any
 
 import pytest
 
-from tests.compat.test_unchanged import assert_same, drive_both, normalised, peer
+from tests.compat.driving import Job
+from tests.compat.test_unchanged import (
+    assert_same,
+    normalised,
+    peer,
+    report_of,
+    selected,
+    start_both,
+)
 
 EXAMPLES = Path(__file__).resolve().parent / "examples" / "official_v1"
 
@@ -140,15 +148,31 @@ def commands(name: str, kind: str, tmp: Path) -> tuple[list[str], list[str]]:
     return [str(launcher)], [str(launcher)]
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_official_example_runs_unchanged(name: str, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def conversations(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, tuple[Job, Job]]:
+    """Both conversations of every selected example, handed to the official client before
+    the first test (it runs a few at a time, in the tests' order)."""
     import sys
 
-    kind, script = CASES[name]
-    sdk, ours = commands(name, kind, tmp_path)
-    reports = drive_both(
-        script, [str(peer("mcp1")), *sdk], [sys.executable, "-m", "mcpkit.compat", *ours], tmp_path
-    )
+    started = {}
+    for name in selected(request, "test_official_example_runs_unchanged"):
+        kind, script = CASES[name]
+        tmp = tmp_path_factory.mktemp("example")
+        sdk, ours = commands(name, kind, tmp)
+        started[name] = start_both(
+            script, [str(peer("mcp1")), *sdk], [sys.executable, "-m", "mcpkit.compat", *ours], tmp
+        )
+    return started
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_official_example_runs_unchanged(
+    name: str, conversations: dict[str, tuple[Job, Job]]
+) -> None:
+    jobs = conversations[name]
+    reports = report_of(jobs[0], "theirs"), report_of(jobs[1], "ours")
     theirs, mine = (normalised(r) for r in reports)
     assert_same(theirs, mine)
     # Errors are compared above; only a list may fail (a kind the example does not serve).

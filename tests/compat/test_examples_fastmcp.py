@@ -16,8 +16,16 @@ from typing import Any
 
 import pytest
 
-from tests.compat.driving import warmed
-from tests.compat.test_unchanged import assert_same, drive_both, normalised, peer
+from tests.compat.driving import Job, warmed
+from tests.compat.test_unchanged import (
+    assert_same,
+    drive_both,
+    normalised,
+    peer,
+    report_of,
+    selected,
+    start_both,
+)
 
 EXAMPLES = Path(__file__).resolve().parent / "examples" / "fastmcp"
 
@@ -591,21 +599,39 @@ def commands(name: str, how: str, args: list[str], tmp: Path) -> tuple[list[str]
     return [str(launcher), *args], [f"{path}:{how}", *args]
 
 
+@pytest.fixture(scope="module")
+def conversations(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, tuple[Job, Job]]:
+    """Both conversations of every selected example, handed to the official client before
+    the first test (it runs a few at a time, in the tests' order): each test finds its
+    reports ready, or nearly."""
+    started = {}
+    for name in selected(request, "test_fastmcp_example_runs_unchanged"):
+        how, args, script = CASES[name]
+        tmp = tmp_path_factory.mktemp("example")
+        theirs_cmd, ours_cmd = commands(name, how, args, tmp)
+        ours_env: list[str] = []
+        if name in PEER_PACKAGES:
+            site = peer_packages(PEER_PACKAGES[name], tmp)
+            path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(site)) if p)
+            ours_env = ["env", f"PYTHONPATH={path}"]
+        started[name] = start_both(
+            script,
+            [str(peer("fastmcp")), *theirs_cmd],
+            [*ours_env, sys.executable, "-m", "mcpkit.compat", *ours_cmd],
+            tmp,
+        )
+    return started
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_fastmcp_example_runs_unchanged(name: str, tmp_path: Path) -> None:
-    how, args, script = CASES[name]
-    theirs_cmd, ours_cmd = commands(name, how, args, tmp_path)
-    ours_env: list[str] = []
-    if name in PEER_PACKAGES:
-        site = peer_packages(PEER_PACKAGES[name], tmp_path)
-        path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(site)) if p)
-        ours_env = ["env", f"PYTHONPATH={path}"]
-    reports = drive_both(
-        script,
-        [str(peer("fastmcp")), *theirs_cmd],
-        [*ours_env, sys.executable, "-m", "mcpkit.compat", *ours_cmd],
-        tmp_path,
-    )
+def test_fastmcp_example_runs_unchanged(
+    name: str, conversations: dict[str, tuple[Job, Job]]
+) -> None:
+    script = CASES[name][2]
+    jobs = conversations[name]
+    reports = report_of(jobs[0], "theirs"), report_of(jobs[1], "ours")
     theirs, ours = (without_timings(normalised(r)) for r in reports)
     if name in NORMALISE:
         theirs, ours = NORMALISE[name](theirs), NORMALISE[name](ours)

@@ -54,12 +54,29 @@ def drive(script: list[Any], command: list[str], tmp: Path, tag: str) -> dict[st
     return report_of(start(script, command, tmp, tag), tag)
 
 
+def start_both(script: list[Any], theirs: list[str], ours: list[str], tmp: Path) -> tuple[Job, Job]:
+    """:func:`start` on both commands at once."""
+    return start(script, theirs, tmp, "theirs"), start(script, ours, tmp, "ours")
+
+
 def drive_both(
     script: list[Any], theirs: list[str], ours: list[str], tmp: Path
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """:func:`drive` on both commands at once."""
-    runs = start(script, theirs, tmp, "theirs"), start(script, ours, tmp, "ours")
+    runs = start_both(script, theirs, ours, tmp)
     return report_of(runs[0], "theirs"), report_of(runs[1], "ours")
+
+
+def selected(request: pytest.FixtureRequest, test: str) -> list[Any]:
+    """The ``name`` of each selected run of the parametrized ``test`` of the requesting
+    module, in the order they run (for a fixture that starts their conversations early)."""
+    return [
+        item.callspec.params["name"]
+        for item in request.session.items
+        if isinstance(item, pytest.Function)
+        and item.module is request.module
+        and item.originalname == test
+    ]
 
 
 def normalised(report: dict[str, Any]) -> dict[str, Any]:
