@@ -468,7 +468,7 @@ class OAuthProvider(AuthProvider):
     def apps(self, mcp_path: str) -> dict[str, ASGIApp]:
         """The authorization server's endpoints (see the class docstring), at the paths
         fastmcp's HTTP app serves them (the metadata at the root's well-known path)."""
-        from mcpkit.compat.fastmcp.server.auth._as_endpoints import (
+        from mcpkit.compat._oauth_server import (
             authorization_server_apps,
             authorization_server_metadata,
         )

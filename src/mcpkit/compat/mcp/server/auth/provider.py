@@ -18,6 +18,7 @@ __all__ = [
     "AuthorizationParams",
     "AuthorizeError",
     "OAuthAuthorizationServerProvider",
+    "ProviderTokenVerifier",
     "RefreshToken",
     "RegistrationError",
     "TokenError",
@@ -166,6 +167,18 @@ class OAuthAuthorizationServerProvider(Protocol, Generic[CodeT, RefreshT, Access
     async def load_access_token(self, token: str) -> AccessT | None: ...
 
     async def revoke_token(self, token: AccessT | RefreshT) -> None: ...
+
+
+class ProviderTokenVerifier:
+    """A provider's access tokens as a token verifier (its ``load_access_token``)."""
+
+    def __init__(self, provider: Any) -> None:
+        self.provider = provider
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        """The provider's record of ``token`` (None: unknown)."""
+        found: AccessToken | None = await self.provider.load_access_token(token)
+        return found
 
 
 def construct_redirect_uri(redirect_uri_base: str, **params: str | None) -> str:

@@ -606,9 +606,14 @@ class Server(Generic[LifespanResultT, RequestT]):
         streamable_http_path: str = "/mcp",
         json_response: bool = False,
         stateless_http: bool = False,
+        auth: Any = None,
+        token_verifier: Any = None,
+        auth_server_provider: Any = None,
         **options: Any,
     ) -> ServerHTTPApp:
-        """The Streamable HTTP ASGI app (2.x)."""
+        """The Streamable HTTP ASGI app (2.x); with ``auth`` (``AuthSettings``), the endpoint
+        needs a token ``token_verifier`` accepts and ``auth_server_provider``'s
+        authorization server is served beside it, as the SDK's app does."""
         from mcpkit.compat.mcp.server.mcpserver.server import _http_options
 
         path, http = _http_options(
@@ -619,6 +624,10 @@ class Server(Generic[LifespanResultT, RequestT]):
                 **options,
             }
         )
+        if auth is not None:
+            from mcpkit.compat.mcp.server.auth._serve import SdkAuth
+
+            self.native.auth = SdkAuth(path, auth, token_verifier, auth_server_provider)
         return self.native.http_app(path, **http)
 
     @property

@@ -45,9 +45,9 @@ class MCPServer(Generic[LifespanResultT]):
     """A high-level server with the official SDK's API, served by mcpkit.
 
     Accepted and ignored: the settings that only concern the official SDK's own machinery
-    (``log_level``, ``warn_on_duplicate_*``, ``dependencies``, ...). ``auth`` and the OAuth
-    provider arguments are not translated (use :class:`mcpkit.auth.ResourceServer` with the
-    native API).
+    (``log_level``, ``warn_on_duplicate_*``, ``dependencies``, ...). ``auth`` with
+    ``token_verifier`` or ``auth_server_provider`` protects the HTTP endpoint as the SDK
+    does (:mod:`mcpkit.compat.mcp.server.auth._serve`).
     """
 
     def __init__(
@@ -68,11 +68,11 @@ class MCPServer(Generic[LifespanResultT]):
         middleware: list[Any] | None = None,
         **settings: Any,
     ) -> None:
-        if auth is not None or auth_server_provider is not None or token_verifier is not None:
-            raise NotImplementedError(
-                "MCPServer(auth=...) is not translated: protect the server with "
-                "mcpkit.Server(auth=mcpkit.auth.ResourceServer(...)) (docs/authorization.md)"
-            )
+        from mcpkit.compat.mcp.server.auth._serve import checked_auth
+
+        self._token_verifier = checked_auth(auth, token_verifier, auth_server_provider)
+        self._auth_server_provider = auth_server_provider
+        self._auth = auth
         self.settings = settings
         self._user_lifespan = lifespan
 
@@ -115,6 +115,26 @@ class MCPServer(Generic[LifespanResultT]):
     _declare_experimental = False
     #: Whether a TypedDict output schema goes without the TypedDict's docstring (1.x).
     _typeddict_docstring_dropped = False
+    #: Whether auth documents write a URL without a path with ``/`` (1.x).
+    _slash_empty_path = False
+
+    def _sdk_auth(self, path: str, transport: str = "http") -> None:
+        """Protect the HTTP endpoint at ``path`` with the SDK's auth (when configured)."""
+        if self._auth is None:
+            return
+        if transport == "sse":
+            raise NotImplementedError(
+                "auth on the legacy SSE transport is not served by mcpkit: use streamable-http"
+            )
+        from mcpkit.compat.mcp.server.auth._serve import SdkAuth
+
+        self.native.auth = SdkAuth(
+            path,
+            self._auth,
+            self._token_verifier,
+            self._auth_server_provider,
+            self._slash_empty_path,
+        )
 
     def _declare_as(self, caps: JSONObject) -> JSONObject:
         """The capabilities as the official SDK declares them: tools, resources and prompts
@@ -348,6 +368,7 @@ class MCPServer(Generic[LifespanResultT]):
         if transport not in ("streamable-http", "http", "sse"):
             raise ValueError(f"Unknown transport: {transport}")
         path, http = _http_options(options)
+        self._sdk_auth(path, transport)
         self.native.run(
             "sse" if transport == "sse" else "http",
             host=options.pop("host", "127.0.0.1"),
@@ -366,6 +387,7 @@ class MCPServer(Generic[LifespanResultT]):
         ``lifespan=lambda app: mcp.session_manager.run()``."""
         path, http = _http_options(options)
         options.pop("host", None)
+        self._sdk_auth(path)
         self._http = self.native.http_app(path, **http)
         return self._http
 

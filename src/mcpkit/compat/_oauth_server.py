@@ -1,12 +1,15 @@
-"""The endpoints of a fastmcp ``OAuthProvider`` (an authorization server implementing the
-official SDK's provider protocol), served beside the MCP endpoint on mcpkit.
+"""The endpoints of an authorization server implementing the official SDK's provider
+protocol (``mcp.server.auth.provider.OAuthAuthorizationServerProvider``), served beside the
+MCP endpoint on mcpkit: for the official SDK's ``MCPServer(auth_server_provider=...)`` and
+for fastmcp's ``OAuthProvider``.
 
 The provider decides (who a client is, what a code or token grants, what to issue); these
-endpoints validate the requests and shape the answers as fastmcp's do: the metadata
+endpoints validate the requests and shape the answers as the SDK's do: the metadata
 (RFC 8414), ``/authorize`` (a code with PKCE S256, errors redirected to a registered URI or
 answered 400), ``/token`` (the code and refresh grants, client authentication by secret;
-``invalid_client`` and ``invalid_grant`` answered 401 as fastmcp does), ``/register``
-(RFC 7591) and ``/revoke`` (RFC 7009) when the provider's options enable them.
+``invalid_client`` answered 401, ``invalid_grant`` 400 as the official SDK answers it or
+401 as fastmcp does), ``/register`` (RFC 7591) and ``/revoke`` (RFC 7009) when the
+provider's options enable them.
 """
 
 from __future__ import annotations
@@ -171,9 +174,16 @@ class Endpoints:
         self,
         provider: Any,
         registration: ClientRegistrationOptions,
+        invalid_grant_status: int = 401,
+        v1: bool = False,
     ) -> None:
         self.provider = provider
         self.registration = registration
+        self.invalid_grant_status = invalid_grant_status
+        #: The official SDK 1.x's answers: ``unauthorized_client`` for a token request's
+        #: client refused, registrations without ``application_type`` and, without an
+        #: expiry, without ``client_secret_expires_at``.
+        self.v1 = v1
 
     # -- client authentication -------------------------------------------------------------------
 
@@ -302,13 +312,14 @@ class Endpoints:
         try:
             client = await self.authenticate(request, form)
         except ClientAuthError as exc:
-            return _json({"error": "invalid_client", "error_description": str(exc)}, 401, _NO_STORE)
+            error = "unauthorized_client" if self.v1 else "invalid_client"
+            return _json({"error": error, "error_description": str(exc)}, 401, _NO_STORE)
         try:
             ask = _TOKEN_REQUEST.validate_python(form)
         except ValidationError as exc:
-            return _token_error("invalid_request", _describe(exc))
+            return self._token_error("invalid_request", _describe(exc))
         if ask.grant_type not in client.grant_types:
-            return _token_error(
+            return self._token_error(
                 "unsupported_grant_type",
                 f"Unsupported grant type (supported grant types are {client.grant_types})",
             )
@@ -323,7 +334,7 @@ class Endpoints:
                     "The JWT bearer grant is not supported by this authorization server",
                 )
         except TokenError as exc:
-            return _token_error(exc.error, exc.error_description)
+            return self._token_error(exc.error, exc.error_description)
         return _json(tokens.model_dump(mode="json"), 200, _NO_STORE)
 
     async def _code_grant(
@@ -363,6 +374,11 @@ class Endpoints:
         tokens: OAuthToken = await self.provider.exchange_refresh_token(client, refresh, scopes)
         return tokens
 
+    def _token_error(self, error: str, description: str | None) -> Response:
+        """A token error: 400, ``invalid_grant`` with :attr:`invalid_grant_status`."""
+        status = self.invalid_grant_status if error == "invalid_grant" else 400
+        return _json({"error": error, "error_description": description}, status, _NO_STORE)
+
     # -- /register -------------------------------------------------------------------------------
 
     async def register(self, request: Request) -> Response:
@@ -400,10 +416,13 @@ class Endpoints:
         expires = None
         if secret is not None:
             expiry = options.client_secret_expiry_seconds
-            expires = issued + expiry if expiry is not None else 0
+            expires = issued + expiry if expiry is not None else (None if self.v1 else 0)
+        record = metadata.model_dump()
+        if self.v1:
+            del record["application_type"]
         client = OAuthClientInformationFull.model_validate(
             {
-                **metadata.model_dump(),
+                **record,
                 "client_id": str(uuid.uuid4()),
                 "client_id_issued_at": issued,
                 "client_secret": secret,
@@ -450,13 +469,6 @@ class Endpoints:
         return Response(status_code=200, headers=_NO_STORE)
 
 
-def _token_error(error: str, description: str | None) -> Response:
-    """A token error; ``invalid_grant`` with 401, as fastmcp answers (MCP: invalid or
-    expired tokens get a 401)."""
-    status = 401 if error == "invalid_grant" else 400
-    return _json({"error": error, "error_description": description}, status, _NO_STORE)
-
-
 def _registration_error(description: str) -> Response:
     return _json({"error": "invalid_client_metadata", "error_description": description}, 400)
 
@@ -497,10 +509,14 @@ def authorization_server_apps(
     metadata_paths: list[str],
     registration: ClientRegistrationOptions,
     revocation: RevocationOptions,
+    invalid_grant_status: int = 401,
+    v1: bool = False,
 ) -> dict[str, ASGIApp]:
     """The provider's endpoints by path: the metadata at ``metadata_paths``, then
-    ``/authorize``, ``/token``, and ``/register`` and ``/revoke`` when enabled."""
-    endpoints = Endpoints(provider, registration)
+    ``/authorize``, ``/token``, and ``/register`` and ``/revoke`` when enabled
+    (``invalid_grant`` answered with ``invalid_grant_status``; ``v1``: as the official
+    SDK 1.x answers, see :class:`Endpoints`)."""
+    endpoints = Endpoints(provider, registration, invalid_grant_status, v1)
 
     async def serve_metadata(request: Request) -> Response:
         return _json(metadata, 200, {"Cache-Control": "public, max-age=3600"})
