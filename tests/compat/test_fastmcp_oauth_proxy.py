@@ -189,8 +189,13 @@ try:  # mcpkit fetches a JWKS at the address it resolved itself: none offline
     mcpkit.auth.jwks.pinned_transport = lambda *args, **kwargs: httpx.AsyncHTTPTransport()
 except ImportError:
     pass
-mcp = runpy.run_path(example)["mcp"]
-mcp.run(transport="http", host="127.0.0.1", port=port, show_banner=False)
+found = runpy.run_path(example)
+if "mcp" in found:
+    found["mcp"].run(transport="http", host="127.0.0.1", port=port, show_banner=False)
+else:  # an ASGI app of its own (auth/mounted), served as its __main__ block serves it
+    import uvicorn
+
+    uvicorn.run(found["app"], host="127.0.0.1", port=port, log_level="warning")
 """
 
 #: The examples: the file, its settings (environment), the provider's hosts, and where
@@ -221,6 +226,7 @@ def started(
         f"{case['env']}_CLIENT_ID": stand_in.client_id,
         f"{case['env']}_CLIENT_SECRET": "upstream-secret",
         **({case["domain"]: stand_in.url} if "domain" in case else {}),
+        **case.get("more", {}),
         "FASTMCP_HOME": str(tmp / "fastmcp-home"),
         "PATH": "/usr/bin:/bin",
     }
@@ -310,7 +316,12 @@ def normalised(value: Any, base: str) -> Any:
 
 
 def drive(
-    base: str, stand_in: StandIn, hosts: list[str], tool: str | None = None
+    base: str,
+    stand_in: StandIn,
+    hosts: list[str],
+    tool: str | None = None,
+    prefix: str = "",
+    echo: str = "echo",
 ) -> dict[str, Any]:
     """What an MCP client sees of one server, from the first 401 to a tool call."""
     seen: dict[str, Any] = {}
@@ -326,17 +337,17 @@ def drive(
         },
     }
     with httpx.Client(base_url=base, timeout=30) as http:
-        refused = http.post("/mcp", json=init, headers=accept)
+        refused = http.post(prefix + "/mcp", json=init, headers=accept)
         seen["401"] = {
             "status": refused.status_code,
             "www-authenticate": refused.headers.get("www-authenticate"),
         }
-        prm = http.get("/.well-known/oauth-protected-resource/mcp")
+        prm = http.get("/.well-known/oauth-protected-resource" + prefix + "/mcp")
         seen["protected resource"] = {"status": prm.status_code, "body": prm.json()}
-        asm = http.get("/.well-known/oauth-authorization-server")
+        asm = http.get("/.well-known/oauth-authorization-server" + prefix)
         seen["authorization server"] = {"status": asm.status_code, "body": asm.json()}
         registration = http.post(
-            "/register",
+            prefix + "/register",
             json={
                 "redirect_uris": [CLIENT_REDIRECT],
                 "client_name": "probe",
@@ -355,9 +366,9 @@ def drive(
             "code_challenge": challenge,
             "code_challenge_method": "S256",
             "state": "client-state",
-            "resource": ADVERTISED + "/mcp",
+            "resource": ADVERTISED + prefix + "/mcp",
         }
-        url = base + "/authorize?" + urlencode(query)
+        url = base + prefix + "/authorize?" + urlencode(query)
         consents = 0
         code = None
         for _ in range(12):
@@ -387,37 +398,41 @@ def drive(
         assert code is not None, "the login did not come back to the client"
         seen["consent pages"] = consents
         token = http.post(
-            "/token",
+            prefix + "/token",
             data={
                 "grant_type": "authorization_code",
                 "code": code,
                 "redirect_uri": CLIENT_REDIRECT,
                 "client_id": client["client_id"],
                 "code_verifier": verifier,
-                "resource": ADVERTISED + "/mcp",
+                "resource": ADVERTISED + prefix + "/mcp",
             },
         )
         tokens = token.json()
         seen["token"] = {"status": token.status_code, "fields": sorted(tokens)}
         bearer = {**accept, "authorization": f"Bearer {tokens['access_token']}"}
-        opened = http.post("/mcp", json=init, headers=bearer)
-        assert opened.status_code == 200, opened.text
+        opened = http.post(prefix + "/mcp", json=init, headers=bearer)
+        seen["session"] = opened.status_code
+        if opened.status_code != 200:
+            return seen
         session = {**bearer, "mcp-session-id": opened.headers["mcp-session-id"]}
         note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-        http.post("/mcp", json=note, headers=session)
+        http.post(prefix + "/mcp", json=note, headers=session)
         listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
-        seen["tools/list"] = message(http.post("/mcp", json=listing, headers=session))
+        seen["tools/list"] = message(http.post(prefix + "/mcp", json=listing, headers=session))
         call = {
             "jsonrpc": "2.0",
             "id": 3,
             "method": "tools/call",
-            "params": {"name": "echo", "arguments": {"message": "hi"}},
+            "params": {"name": echo, "arguments": {"message": "hi"}},
         }
-        seen["tools/call"] = message(http.post("/mcp", json=call, headers=session))
+        seen["tools/call"] = message(http.post(prefix + "/mcp", json=call, headers=session))
         if tool is not None:
             call["params"] = {"name": tool, "arguments": {}}
-            seen[tool] = message(http.post("/mcp", json=call, headers=session))
-        wrong = http.post("/mcp", json=init, headers={**accept, "authorization": "Bearer x.y.z"})
+            seen[tool] = message(http.post(prefix + "/mcp", json=call, headers=session))
+        wrong = http.post(
+            prefix + "/mcp", json=init, headers={**accept, "authorization": "Bearer x.y.z"}
+        )
         seen["invalid token"] = {
             "status": wrong.status_code,
             "www-authenticate": wrong.headers.get("www-authenticate"),
@@ -485,6 +500,7 @@ def run_both(
     tmp: Path,
     tool: str | None = None,
     refresh: bool = True,
+    mounts: tuple[tuple[str, str], ...] = (("", "echo"),),
     **stand_in_options: Any,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Drive ``example`` on fastmcp and on mcpkit: what the client saw of each, with what
@@ -494,14 +510,18 @@ def run_both(
     try:
         with started(example, case, stand_in, tmp) as urls:
             for url in urls:
-                found = drive(url, stand_in, case["hosts"], tool)
-                found["upstream authorize"] = dict(stand_in.authorizations[-1])
-                found["upstream token"] = dict(stand_in.token_requests[-1])
-                seen.append(normalised(found, url))
+                both: dict[str, Any] = {}
+                for prefix, echo in mounts:
+                    found = drive(url, stand_in, case["hosts"], tool, prefix, echo)
+                    found["upstream authorize"] = dict(stand_in.authorizations[-1])
+                    found["upstream token"] = dict(stand_in.token_requests[-1])
+                    both[prefix] = normalised(found, url)
+                seen.append(both[""] if len(mounts) == 1 else both)
     finally:
         stand_in.server.shutdown()
     theirs, ours = seen
-    for found in seen:  # random per login
+    logins = [theirs, ours] if len(mounts) == 1 else [*theirs.values(), *ours.values()]
+    for found in logins:  # random per login
         found["upstream authorize"].pop("state")
         found["upstream authorize"].pop("code_challenge")
         found["upstream token"].pop("code_verifier")
@@ -807,3 +827,35 @@ def test_auth0_provider_is_an_oidc_proxy() -> None:
     assert isinstance(verifier, JWTVerifier)
     assert (verifier.issuer, verifier.audience) == (base + "/", "https://api.example.com")
     assert provider.required_scopes == ["openid"]
+
+
+def test_mounted_example(tmp_path: Path) -> None:
+    """``examples/auth/mounted``: a GitHub and a Google server under ``/api/mcp/<name>``
+    of one Starlette app, each with its path-aware discovery documents at the root
+    (``get_well_known_routes``): discovery, login and tool calls the same on both."""
+    case = {
+        "env": "FASTMCP_SERVER_AUTH_GITHUB",
+        "hosts": [*CASES["github_oauth"]["hosts"], *CASES["google_oauth"]["hosts"]],
+        "more": {
+            "FASTMCP_SERVER_AUTH_GOOGLE_CLIENT_ID": "upstream-client",
+            "FASTMCP_SERVER_AUTH_GOOGLE_CLIENT_SECRET": "upstream-secret",
+        },
+    }
+    mounts = (("/api/mcp/github", "github_echo"), ("/api/mcp/google", "google_echo"))
+    example = EXAMPLES / "auth_mounted_server.py"
+    theirs, ours = run_both(example, case, tmp_path, mounts=mounts)
+    # fastmcp fails the Google server's MCP endpoint: the example passes only the GitHub
+    # app's lifespan to Starlette, so the Google app's session manager never starts (its
+    # RuntimeError, a 500). mcpkit's app needs no lifespan to serve: its tools answer.
+    google = "/api/mcp/google"
+    assert theirs[google]["session"] == 500
+    assert ours[google]["session"] == 200
+    theirs[google].update({k: v for k, v in ours[google].items() if k not in theirs[google]})
+    theirs[google]["session"] = 200
+    for prefix, _ in mounts:
+        compare(theirs[prefix], ours[prefix])
+        upstream = ours[prefix]["upstream authorize"]
+        callback = f"http://127.0.0.1:PORT{prefix}/auth/callback/{prefix.rsplit('/', 1)[1]}"
+        assert upstream["redirect_uri"] == callback
+        assert upstream["resource"] == f"http://127.0.0.1:PORT{prefix}/mcp"
+        assert ours[prefix]["tools/call"]["result"]["content"][0]["text"].endswith("] hi")
