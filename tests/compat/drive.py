@@ -19,7 +19,8 @@ and answers them with canned values. A stdio server gets this process's environm
     PEER_PYTHON tests/compat/drive.py --serve
 
 runs many conversations in one warmed interpreter (the tests' driver, ``driving.py``): it
-reads one job a line on stdin, ``{"id", "script", "command" | "url", "mode", "env", "cwd"}``,
+reads one job a line on stdin, ``{"id", "script", "command" | "url", "mode", "env", "cwd"}``
+(``"sse": true`` with a ``url``: the HTTP+SSE transport's GET endpoint),
 runs each at once in a conversation of its own (the same client, callbacks and report as
 above; the server started with the job's environment and folder, its stderr kept apart) and
 writes ``{"id", "report"}`` or ``{"id", "error"}`` (the traceback and the server's stderr) a
@@ -190,8 +191,12 @@ async def serve() -> None:
     async def job(spec: dict[str, Any]) -> None:
         with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
             try:
-                if "url" in spec:
-                    target: Any = spec["url"]
+                if "url" in spec and spec.get("sse"):  # the 2024-11-05 HTTP+SSE transport
+                    from mcp.client.sse import sse_client
+
+                    target: Any = sse_client(spec["url"])
+                elif "url" in spec:
+                    target = spec["url"]
                 else:
                     params = StdioServerParameters(
                         command=spec["command"][0],

@@ -252,16 +252,20 @@ def submit(
     command: list[str] | None = None,
     url: str | None = None,
     mode: str = "legacy",
+    sse: bool = False,
 ) -> Job:
     """Start the official client of ``python`` (a peer's interpreter) running ``script``
-    against the stdio ``command`` or the ``url``; the server gets this process's
-    environment and working folder, as a server the client starts would."""
+    against the stdio ``command`` or the ``url`` (``sse``: of the HTTP+SSE transport's
+    stream); the server gets this process's environment and working folder, as a server
+    the client starts would."""
     driver = _drivers.get(python)
     if driver is None:
         driver = _drivers[python] = Driver(python)
     spec: dict[str, Any] = {"script": script, "mode": mode, "timeout": TIMEOUT}
     if url is not None:
         spec["url"] = url
+        if sse:
+            spec["sse"] = True
     else:
         assert command
         env = dict(os.environ)

@@ -70,7 +70,7 @@ class HttpSseServer:
         self, path: str, method: str, scope: Scope, h: RequestHeaders, receive: Receive, send: Send
     ) -> bool:
         if path == self.sse_path and method == "GET":
-            await self._open(scope, receive, send)
+            await self.open(scope, receive, send)
             return True
         if path == self.messages_path and method == "POST":
             await self._post(scope, h, receive, send)
@@ -80,8 +80,20 @@ class HttpSseServer:
             return True
         return False
 
-    async def _open(self, scope: Scope, receive: Receive, send: Send) -> None:
-        sid = secrets.token_hex(16)
+    async def open(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        *,
+        sid: str | None = None,
+        endpoint: str | None = None,
+    ) -> None:
+        """Answer the ``GET`` of ``scope`` with a new session's stream, until it ends: its
+        ``endpoint`` event names ``endpoint`` (default: this server's messages path with the
+        session's id, ``sid`` or a new one)."""
+        if sid is None:
+            sid = secrets.token_hex(16)
         transport = HttpSseTransport(
             sid,
             max_buffer=self.app.options.max_stream_buffer,
@@ -93,9 +105,9 @@ class HttpSseServer:
         await session.start()
         self.sessions[sid] = transport
         conn = SSEConnection(self.app.options.max_stream_buffer)
-        root = scope.get("root_path", "")
-        endpoint = f"{root}{self.messages_path}?session_id={sid}".encode()
-        conn.push(sse.encode_event(endpoint, event="endpoint"))
+        if endpoint is None:
+            endpoint = f"{scope.get('root_path', '')}{self.messages_path}?session_id={sid}"
+        conn.push(sse.encode_event(endpoint.encode(), event="endpoint"))
         transport.open_standalone(conn)
         try:
             await self.app.stream_sse(transport, conn, list(_SSE), receive, send, watch=True)

@@ -589,13 +589,20 @@ class Server(Generic[LifespanResultT, RequestT]):
         raise_exceptions: bool = False,
         stateless: bool = False,
     ) -> None:
-        """Serve the streams ``mcp.server.stdio.stdio_server()`` gave (stdin/stdout)."""
+        """Serve the streams ``mcp.server.stdio.stdio_server()`` gave (stdin/stdout), or the
+        connection ``SseServerTransport.connect_sse()`` gave (until its client goes)."""
+        from mcpkit.compat.mcp.server.sse import SseStream
         from mcpkit.compat.mcp.server.stdio import StdioStream
 
+        if isinstance(read_stream, SseStream):
+            self._apply(initialization_options)
+            await read_stream.connection.serve(self.native)
+            return
         if not isinstance(read_stream, StdioStream):
             raise NotImplementedError(
-                "Server.run() serves the streams of mcp.server.stdio.stdio_server(); for "
-                "HTTP use streamable_http_app() or StreamableHTTPSessionManager"
+                "Server.run() serves the streams of mcp.server.stdio.stdio_server() and "
+                "mcp.server.sse.SseServerTransport.connect_sse(); for Streamable HTTP use "
+                "streamable_http_app() or StreamableHTTPSessionManager"
             )
         self._apply(initialization_options)
         await self.native.run_stdio()
