@@ -29,9 +29,10 @@ import queue
 import sys
 import threading
 import weakref
-from collections.abc import Callable
+from _thread import allocate_lock as _allocate_lock
+from collections.abc import Awaitable, Callable, Generator
 from concurrent.futures import Executor
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from mcpkit.eager import Handoff
 
@@ -53,7 +54,7 @@ class _Mailbox:
     ends in an exception (the loop's own self-pipe reads until one). A loop without
     ``add_reader`` is woken with ``call_soon_threadsafe``."""
 
-    __slots__ = ("__weakref__", "_rfd", "_wfd", "items", "loop", "scheduled")
+    __slots__ = ("__weakref__", "_rfd", "_wfd", "items", "loop", "ready", "scheduled")
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         #: The loop, held weakly: the pool keeps its mailboxes by loop in a weak mapping,
@@ -61,6 +62,13 @@ class _Mailbox:
         self.loop = weakref.ref(loop)
         self.items: collections.deque[tuple[Handoff[Any], bool, Any]] = collections.deque()
         self.scheduled = False
+        #: The loop's queue of callbacks ready to run (asyncio's own loops; other loops a
+        #: queue never empty): a run is waited for in place only while it is empty
+        #: (:meth:`Offloader.start_call`).
+        ready = getattr(loop, "_ready", None)
+        self.ready: collections.deque[Any] = (
+            ready if isinstance(ready, collections.deque) else collections.deque([None])
+        )
         self._rfd = self._wfd = -1
         self._watch(loop)
 
@@ -146,7 +154,43 @@ def _close(fds: tuple[int, ...]) -> None:
             os.close(fd)
 
 
-# A work item: (run, fn or None, kwargs, asyncio future, its mailbox): ``run(fn, **kwargs)``
+#: Seconds the loop waits in place for the run of a quick ``def`` function (see
+#: :meth:`Offloader.start_call`): the thread hand-off of a function that returns at once
+#: takes tens of microseconds; a loop turn and its wake-up cost more than that.
+INLINE_WAIT: Final = 0.001
+#: Calls of a function not waited for in place after its first run past the wait (doubled
+#: at each further one, up to _MAX_BACKOFF).
+_BACKOFF: Final = 8
+_MAX_BACKOFF: Final = 1 << 16
+#: Functions with a backoff kept (all forgotten past it).
+_MAX_BACKOFFS: Final = 4096
+
+
+class _Waiter(Generic[T]):
+    """A run the loop thread waits for in place: its worker stores the outcome and releases
+    :attr:`lock`, unless the loop stopped waiting first (the two race for :attr:`claim`'s
+    one item); then the worker settles :attr:`handoff` as for any other run. Awaited, it
+    gives the outcome without suspending."""
+
+    __slots__ = ("claim", "handoff", "lock", "ok", "value")
+
+    def __init__(self) -> None:
+        self.lock = _allocate_lock()
+        self.claim: list[None] = [None]
+        self.handoff: Handoff[T] | None = None
+        self.ok = False
+        self.value: Any = None
+
+    def __await__(self) -> Generator[Any, None, T]:
+        value = self.value
+        self.value = None
+        if self.ok:
+            return value  # type: ignore[no-any-return]
+        raise value
+        yield  # pragma: no cover (a generator: awaited without suspending)
+
+
+# A work item: (run, fn or None, kwargs, Handoff or _Waiter, its mailbox): ``run(fn, **kwargs)``
 # (``run()`` without ``fn``) for the loop, or (callable, None, None, concurrent future, None).
 _Item = tuple[Callable[..., Any], Any, "dict[str, Any] | None", Any, "_Mailbox | None"]
 
@@ -154,7 +198,12 @@ _Item = tuple[Callable[..., Any], Any, "dict[str, Any] | None", Any, "_Mailbox |
 class Offloader(Executor):
     """A bounded pool of worker threads for sync handlers (threads start on demand)."""
 
-    def __init__(self, max_workers: int | None = None, thread_name_prefix: str = "") -> None:
+    def __init__(
+        self,
+        max_workers: int | None = None,
+        thread_name_prefix: str = "",
+        inline_wait: float = INLINE_WAIT,
+    ) -> None:
         if max_workers is None:
             max_workers = min(32, (os.cpu_count() or 1) + 4)
         if max_workers <= 0:
@@ -171,6 +220,10 @@ class Offloader(Executor):
             weakref.WeakKeyDictionary()
         )
         self._last: tuple[asyncio.AbstractEventLoop, _Mailbox] | None = None
+        #: Seconds the loop waits in place for a quick function's run (0: never).
+        self.inline_wait = inline_wait
+        #: function -> [calls left not waited for in place, the next such count]
+        self._backoff: dict[Any, list[int]] = {}
 
     # -- the fast path ---------------------------------------------------------------------------
 
@@ -188,19 +241,38 @@ class Offloader(Executor):
         """Run ``fn()`` in a worker thread; a future of the running loop for its outcome
         (a :class:`~mcpkit.eager.Handoff`: its ``then`` is called once it is settled).
         Call from the loop thread."""
-        return self.start_call(fn, None, None)
-
-    def start_call(
-        self, run: Callable[..., T], fn: Any, kwargs: dict[str, Any] | None
-    ) -> Handoff[T]:
-        """:meth:`start` for ``run(fn, **kwargs)`` (with ``fn`` None: ``run()``), with no
-        closure or partial made for it: ``run`` is usually a context's ``run``."""
         if self._shutdown:
             raise RuntimeError("cannot schedule new work after shutdown")
         loop = asyncio.get_running_loop()
-        fut: Handoff[T] = Handoff(loop=loop)
         last = self._last
         box = last[1] if last is not None and last[0] is loop else self._mailbox(loop)
+        return self._hand_off(fn, None, None, loop, box)
+
+    def start_call(
+        self, run: Callable[..., T], fn: Any, kwargs: dict[str, Any] | None
+    ) -> Awaitable[T]:
+        """Run ``run(fn, **kwargs)`` (with ``fn`` None: ``run()``) in a worker thread, with
+        no closure or partial made for it (``run`` is usually a context's ``run``); an
+        awaitable of its outcome. Call from the loop thread.
+
+        While the loop has no callback ready, the run of a function ``fn`` is waited for in
+        place for at most :attr:`inline_wait` seconds (the GIL released): a quick function's
+        outcome is then at hand with no loop turn, and awaiting it does not suspend. A run
+        that takes longer is handed back as usual (a :class:`~mcpkit.eager.Handoff`) and
+        its function is not waited for again for a while (8 calls, doubling while it stays
+        slow), so a slow or blocking function holds the loop at most once per backoff."""
+        if self._shutdown:
+            raise RuntimeError("cannot schedule new work after shutdown")
+        loop = asyncio.get_running_loop()
+        last = self._last
+        box = last[1] if last is not None and last[0] is loop else self._mailbox(loop)
+        if fn is not None and not box.ready and self.inline_wait > 0.0:
+            backoff = self._backoff.get(fn)
+            if backoff is not None and backoff[0] > 0:
+                backoff[0] -= 1
+            elif self._idle or len(self._threads) < self._max_workers:
+                return self._wait_in_place(run, fn, kwargs, loop, box)
+        fut: Handoff[T] = Handoff(loop=loop)
         self._queue.put((run, fn, kwargs, fut, box))
         # _wake_or_spawn, inline (this runs for every call of a sync function)
         idle = self._idle
@@ -213,6 +285,77 @@ class Offloader(Executor):
         if len(self._threads) < self._max_workers:
             self._spawn()
         return fut
+
+    def _hand_off(
+        self,
+        run: Callable[..., T],
+        fn: Any,
+        kwargs: dict[str, Any] | None,
+        loop: asyncio.AbstractEventLoop,
+        box: _Mailbox,
+    ) -> Handoff[T]:
+        """Queue the run with a :class:`~mcpkit.eager.Handoff` its worker settles."""
+        fut: Handoff[T] = Handoff(loop=loop)
+        self._queue.put((run, fn, kwargs, fut, box))
+        # _wake_or_spawn, inline (this runs for every call of a sync function)
+        idle = self._idle
+        if idle:
+            try:
+                idle.pop()  # an idle worker will take the item
+                return fut
+            except IndexError:  # another thread took the last token meanwhile
+                pass
+        if len(self._threads) < self._max_workers:
+            self._spawn()
+        return fut
+
+    def _wait_in_place(
+        self,
+        run: Callable[..., T],
+        fn: Any,
+        kwargs: dict[str, Any] | None,
+        loop: asyncio.AbstractEventLoop,
+        box: _Mailbox,
+    ) -> Awaitable[T]:
+        """Queue the run and wait for it here, the loop thread blocked for at most
+        :attr:`inline_wait` seconds; past that, a :class:`~mcpkit.eager.Handoff` as usual."""
+        spawn = False
+        try:
+            self._idle.pop()  # an idle worker will take the item
+        except IndexError:
+            if len(self._threads) >= self._max_workers:  # all busy: it would wait its turn
+                return self._hand_off(run, fn, kwargs, loop, box)
+            spawn = True
+        waiter: _Waiter[T] = _Waiter()
+        lock = waiter.lock
+        lock.acquire()
+        self._queue.put((run, fn, kwargs, waiter, box))
+        if spawn:
+            self._spawn()
+        if not lock.acquire(True, self.inline_wait):
+            fut: Handoff[T] = Handoff(loop=loop)
+            waiter.handoff = fut  # before giving up the claim: the worker posts to it
+            try:
+                waiter.claim.pop()
+            except IndexError:  # the worker claimed it just now: its outcome is set
+                lock.acquire()
+            else:  # the worker settles ``fut``; wait less for this function for a while
+                backoff = self._backoff.get(fn)
+                if backoff is None:
+                    if len(self._backoff) >= _MAX_BACKOFFS:
+                        self._backoff.clear()
+                    self._backoff[fn] = [_BACKOFF, _BACKOFF * 2]
+                else:
+                    backoff[0] = backoff[1]
+                    backoff[1] = min(backoff[1] * 2, _MAX_BACKOFF)
+                return fut
+        backoff = self._backoff.get(fn)
+        if backoff is not None:  # quick again: the next slow run backs off less
+            if backoff[1] <= _BACKOFF * 2:
+                del self._backoff[fn]
+            else:
+                backoff[1] //= 2
+        return waiter
 
     # -- Executor --------------------------------------------------------------------------------
 
@@ -288,21 +431,44 @@ class Offloader(Executor):
                         fut.set_result(result)
             else:
                 try:
-                    outcome = (fut, True, run() if fn is None else run(fn, **kwargs))  # type: ignore[arg-type]
+                    ok, value = True, run() if fn is None else run(fn, **kwargs)  # type: ignore[arg-type]
                 except BaseException as exc:
-                    outcome = (fut, False, exc)
+                    ok, value = False, exc
+                if type(fut) is _Waiter:
+                    fut.ok = ok
+                    fut.value = value
+                    try:
+                        fut.claim.pop()
+                    except IndexError:  # the loop stopped waiting: settle its Handoff
+                        fut = fut.handoff
+                    else:  # the loop waits on the lock: the outcome is its
+                        idle.append(None)
+                        fut.lock.release()
+                        del item, run, fn, kwargs, fut, box, value
+                        continue
                 # box.post, inline
-                box.items.append(outcome)
+                box.items.append((fut, ok, value))
                 if not box.scheduled:
                     box.wake()
-                del outcome
+                del value
             del item, run, fn, kwargs, fut, box
             idle.append(None)
 
 
 def _cancel(item: _Item) -> None:
     fut, box = item[3], item[4]
-    if box is None:
+    if type(fut) is _Waiter:
+        try:
+            fut.claim.pop()
+        except IndexError:  # the loop stopped waiting: cancel its Handoff
+            handoff = fut.handoff
+            if handoff is not None:  # (set before the loop gives up its claim)
+                with contextlib.suppress(RuntimeError):
+                    handoff.get_loop().call_soon_threadsafe(_cancel_handoff, handoff)
+        else:  # the loop waits on the lock: wake it with the cancellation
+            fut.value = asyncio.CancelledError()
+            fut.lock.release()
+    elif box is None:
         fut.cancel()
     else:
         with contextlib.suppress(RuntimeError):
@@ -327,22 +493,29 @@ class WorkerPool:
     """The sync-handler pool of one server: an :class:`Offloader` started on first use and
     dropped by :meth:`shutdown` (the next use starts a fresh one)."""
 
-    __slots__ = ("_executor", "max_workers", "start_call", "thread_name_prefix")
+    __slots__ = ("_executor", "inline_wait", "max_workers", "start_call", "thread_name_prefix")
 
-    def __init__(self, max_workers: int | None = None, thread_name_prefix: str = "") -> None:
+    def __init__(
+        self,
+        max_workers: int | None = None,
+        thread_name_prefix: str = "",
+        inline_wait: float = INLINE_WAIT,
+    ) -> None:
         if max_workers is None:
             max_workers = min(32, (os.cpu_count() or 1) + 4)
         self.max_workers = max_workers
         self.thread_name_prefix = thread_name_prefix
+        #: :attr:`Offloader.inline_wait` of the executors this starts.
+        self.inline_wait = inline_wait
         self._executor: Offloader | None = None
         #: :meth:`Offloader.start_call` of the running executor (one call, no lookup of
         #: it on the hot path); until there is one, starts it first.
-        self.start_call: Callable[[Callable[..., Any], Any, dict[str, Any] | None], Handoff[Any]]
+        self.start_call: Callable[[Callable[..., Any], Any, dict[str, Any] | None], Awaitable[Any]]
         self.start_call = self._start_first
 
     def _start_first(
         self, run: Callable[..., Any], fn: Any, kwargs: dict[str, Any] | None
-    ) -> Handoff[Any]:
+    ) -> Awaitable[Any]:
         return self.executor.start_call(run, fn, kwargs)
 
     @property
@@ -351,7 +524,7 @@ class WorkerPool:
         executor = self._executor
         if executor is None:
             executor = self._executor = Offloader(
-                self.max_workers, thread_name_prefix=self.thread_name_prefix
+                self.max_workers, self.thread_name_prefix, self.inline_wait
             )
             self.start_call = executor.start_call
         return executor
