@@ -270,7 +270,9 @@ class Offloader(Executor):
             backoff = self._backoff.get(fn)
             if backoff is not None and backoff[0] > 0:
                 backoff[0] -= 1
-            elif self._idle or len(self._threads) < self._max_workers:
+            elif len(self._idle) >= len(self._threads) and self._queue.empty():
+                # the only run in flight (else the loop is woken for the others anyway, and
+                # this one could wait its turn behind them)
                 return self._wait_in_place(run, fn, kwargs, loop, box)
         fut: Handoff[T] = Handoff(loop=loop)
         self._queue.put((run, fn, kwargs, fut, box))
