@@ -185,7 +185,9 @@ def provider_flow(base: str) -> dict[str, Any]:
         "refresh", post("/token", data={**refresh, "refresh_token": tokens["refresh_token"]})
     ).json()
     call = {"method": "tools/call", "params": {"name": "whoami", "arguments": {}}}
+    user = {"method": "tools/call", "params": {"name": "user", "arguments": {}}}
     mcp_calls(r, "token", fresh["access_token"], [call])
+    mcp_calls(r, "user", fresh["access_token"], [user])
     v2, c2 = pkce()
     ask2 = {
         "client_id": narrow["client_id"],
@@ -216,10 +218,13 @@ def provider_flow(base: str) -> dict[str, Any]:
     return r.answers
 
 
-@pytest.mark.parametrize(("peer_name", "generation"), [("mcp2", "v2"), ("mcp1", "v1")])
+@pytest.mark.parametrize(
+    ("peer_name", "generation"), [("mcp2", "v2"), ("mcp1", "v1"), ("mcp2", "starlette")]
+)
 def test_authorization_server_answers_as_on_the_sdk(peer_name: str, generation: str) -> None:
-    """``auth_server_provider=``: the same provider served by the SDK's routes and by
-    mcpkit's answers each step the same (``invalid_grant`` with 400 as the SDK, where
+    """``auth_server_provider=`` (or, composed by hand, ``create_auth_routes`` and the
+    bearer middleware around the low-level server): the same provider served by the SDK's
+    routes and by mcpkit's answers each step the same (``invalid_grant`` with 400 as the SDK, where
     fastmcp answers 401), and its tokens reach the tool as ``get_access_token()``."""
     with started(peer_name, [PROVIDER, generation, "PORT"]) as (sdk, ours):
         expected = provider_flow(sdk)
@@ -227,6 +232,8 @@ def test_authorization_server_answers_as_on_the_sdk(peer_name: str, generation: 
     assert got == expected
     assert expected["token bad code"]["status"] == 400
     assert expected["mcp token tools/call"]["status"] == 200
+    if generation != "starlette":  # ctx.request_context.request.user
+        assert "AuthenticatedUser" in str(expected["mcp user tools/call"]["body"])
     assert expected["mcp narrow initialize"]["status"] == 403
     assert expected["mcp revoked initialize"]["status"] == 401
 

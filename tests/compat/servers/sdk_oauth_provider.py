@@ -1,6 +1,9 @@
 """A server that is its own authorization server with the official SDK's provider protocol
 (``auth_server_provider=`` with registration and revocation enabled): ``sdk_oauth_provider.py
-v1|v2 PORT`` serves it over Streamable HTTP with 1.x's ``FastMCP`` or 2.x's ``MCPServer``.
+v1|v2|starlette PORT`` serves it over Streamable HTTP with 1.x's ``FastMCP``, 2.x's
+``MCPServer``, or a Starlette app composed by hand around 2.x's low-level ``Server`` as the
+SDK's documentation composes one (``create_auth_routes``, ``BearerAuthBackend``,
+``RequireAuthMiddleware``, ``StreamableHTTPSessionManager``).
 Codes and tokens are ``secrets.token_hex(32)``; the tool answers with the request's token."""
 
 import secrets
@@ -101,26 +104,97 @@ settings = AuthSettings(
     revocation_options=RevocationOptions(enabled=True),
 )
 
-if GENERATION == "v1":
-    from mcp.server.fastmcp import FastMCP
 
-    mcp = FastMCP("provider", auth=settings, auth_server_provider=Provider(), port=PORT)
-else:
-    from mcp.server.mcpserver import MCPServer
-
-    mcp = MCPServer("provider", auth=settings, auth_server_provider=Provider())
-
-
-@mcp.tool()
-def whoami() -> str:
-    """The request's client, subject and scopes."""
+def whoami_text() -> str:
     token = get_access_token()
     assert token is not None
     return f"{token.client_id} {token.subject} {' '.join(token.scopes)}"
 
 
+def starlette_app():  # type: ignore[no-untyped-def]
+    import mcp.types as types
+    from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
+    from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend, RequireAuthMiddleware
+    from mcp.server.auth.provider import ProviderTokenVerifier
+    from mcp.server.auth.routes import (
+        build_resource_metadata_url,
+        create_auth_routes,
+        create_protected_resource_routes,
+    )
+    from mcp.server.lowlevel import Server
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.middleware.authentication import AuthenticationMiddleware
+    from starlette.routing import Route
+
+    async def list_tools(ctx, params):  # type: ignore[no-untyped-def]
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(name="whoami", description="Who calls.", input_schema={"type": "object"})
+            ]
+        )
+
+    async def call_tool(ctx, params):  # type: ignore[no-untyped-def]
+        return types.CallToolResult(content=[types.TextContent(type="text", text=whoami_text())])
+
+    server = Server("provider", on_list_tools=list_tools, on_call_tool=call_tool)
+    manager = StreamableHTTPSessionManager(app=server)
+    provider = Provider()
+
+    async def handle(scope, receive, send):  # type: ignore[no-untyped-def]
+        await manager.handle_request(scope, receive, send)
+
+    routes = create_auth_routes(
+        provider,
+        settings.issuer_url,
+        client_registration_options=settings.client_registration_options,
+        revocation_options=settings.revocation_options,
+    )
+    routes += create_protected_resource_routes(
+        settings.resource_server_url, [settings.issuer_url], scopes_supported=["mcp"]
+    )
+    metadata_url = build_resource_metadata_url(settings.resource_server_url)
+    routes.append(Route("/mcp", endpoint=RequireAuthMiddleware(handle, ["mcp"], metadata_url)))
+    middleware = [
+        Middleware(
+            AuthenticationMiddleware, backend=BearerAuthBackend(ProviderTokenVerifier(provider))
+        ),
+        Middleware(AuthContextMiddleware),
+    ]
+    return Starlette(routes=routes, middleware=middleware, lifespan=lambda app: manager.run())
+
+
+if GENERATION == "v1":
+    from mcp.server.fastmcp import Context, FastMCP
+
+    mcp = FastMCP("provider", auth=settings, auth_server_provider=Provider(), port=PORT)
+elif GENERATION == "v2":
+    from mcp.server.mcpserver import Context, MCPServer
+
+    mcp = MCPServer("provider", auth=settings, auth_server_provider=Provider())
+
+if GENERATION in ("v1", "v2"):
+
+    @mcp.tool()
+    def whoami() -> str:
+        """The request's client, subject and scopes."""
+        return whoami_text()
+
+    @mcp.tool()
+    def user(ctx: Context) -> str:
+        """The request's user, as Starlette's authentication gives it."""
+        request = ctx.request_context.request
+        assert request is not None
+        return f"{type(request.user).__name__} {request.user.display_name} {request.auth.scopes}"
+
+
 if __name__ == "__main__":
     if GENERATION == "v1":
         mcp.run(transport="streamable-http")
-    else:
+    elif GENERATION == "v2":
         mcp.run(transport="streamable-http", port=PORT)
+    else:
+        import uvicorn
+
+        uvicorn.run(starlette_app(), host="127.0.0.1", port=PORT, log_level="error")

@@ -17,15 +17,15 @@ from typing import Any
 from starlette.authentication import AuthCredentials
 
 from mcpkit.asgi_types import ASGIApp, Receive, Scope, Send
-from mcpkit.auth.server import AccessToken as NativeAccessToken
 from mcpkit.compat.mcp.server.auth.middleware.auth_context import auth_context_var
 from mcpkit.compat.mcp.server.auth.middleware.bearer_auth import (
     AuthenticatedUser,
     bearer_token,
+    native_token,
     refuse,
     verified,
 )
-from mcpkit.compat.mcp.server.auth.provider import AccessToken, ProviderTokenVerifier
+from mcpkit.compat.mcp.server.auth.provider import ProviderTokenVerifier
 from mcpkit.compat.mcp.server.auth.routes import (
     authorization_apps,
     build_resource_metadata_url,
@@ -53,19 +53,6 @@ def checked_auth(auth: Any, token_verifier: Any, auth_server_provider: Any) -> A
     if auth_server_provider and not token_verifier:
         return ProviderTokenVerifier(auth_server_provider)
     return token_verifier
-
-
-def native_token(token: AccessToken) -> NativeAccessToken:
-    """mcpkit's view of the SDK's token (the principal: its subject and client)."""
-    return NativeAccessToken(
-        token.token,
-        client_id=token.client_id,
-        scopes=frozenset(token.scopes),
-        expires_at=token.expires_at,
-        resource=token.resource,
-        subject=token.subject,
-        claims=dict(token.claims or {}),
-    )
 
 
 class SdkAuth:

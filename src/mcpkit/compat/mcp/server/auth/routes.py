@@ -6,6 +6,7 @@ Starlette apps built around the low-level server as the official SDK's examples 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlparse
 
@@ -18,6 +19,7 @@ from mcpkit.compat.mcp.server.auth.settings import ClientRegistrationOptions, Re
 
 __all__ = [
     "build_resource_metadata_url",
+    "cors_middleware",
     "create_auth_routes",
     "create_protected_resource_routes",
     "validate_issuer_url",
@@ -146,6 +148,31 @@ def authorization_apps(
     )
 
 
+def cors_middleware(handler: Callable[[Any], Any], allow_methods: list[str]) -> ASGIApp:
+    """A Starlette request handler as an ASGI app readable from any origin."""
+    from starlette.middleware.cors import CORSMiddleware
+    from starlette.routing import request_response
+
+    wrapped: ASGIApp = CORSMiddleware(
+        request_response(handler),
+        allow_origins=["*"],
+        allow_methods=allow_methods,
+        allow_headers=["mcp-protocol-version"],
+    )
+    return wrapped
+
+
+class _Endpoint:
+    """An ASGI app as a route's endpoint (Starlette takes a plain function for a request
+    handler)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.app(scope, receive, send)
+
+
 def create_auth_routes(
     provider: Any,
     issuer_url: AnyHttpUrl,
@@ -167,7 +194,7 @@ def create_auth_routes(
         client_registration_options,
         revocation_options,
     )
-    return [Route(path, endpoint=app) for path, app in apps.items()]
+    return [Route(path, endpoint=_Endpoint(app)) for path, app in apps.items()]
 
 
 def create_protected_resource_routes(

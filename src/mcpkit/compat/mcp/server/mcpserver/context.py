@@ -231,14 +231,25 @@ class Context(Generic[LifespanContextT, RequestT]):
 
     @property
     def request_context(self) -> RequestContext[LifespanContextT]:
-        """The session, ``lifespan_context`` (what the lifespan yielded) and request data."""
+        """The session, ``lifespan_context`` (what the lifespan yielded) and request data
+        (``request``: over HTTP, the Starlette ``Request`` that carried the message, its
+        ``user`` and ``auth`` set by the server's bearer checks)."""
         version = self.native.protocol_version
+        request = None
+        if self.native.request is not None:
+            from starlette.requests import Request
+
+            from mcpkit.http_request import scope_var
+
+            scope = scope_var.get()
+            request = None if scope is None else Request(scope)
         return RequestContext(
             session=self.session,
             lifespan_context=self.native.lifespan,
             request_id=self.native.request_id,
             meta=self.native.meta,
             protocol_version=version.name if version is not None else None,
+            request=request,
         )
 
     @property

@@ -6,8 +6,9 @@ from __future__ import annotations
 import contextvars
 
 from mcpkit.asgi_types import ASGIApp, Receive, Scope, Send
-from mcpkit.compat.mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcpkit.compat.mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, native_token
 from mcpkit.compat.mcp.server.auth.provider import AccessToken
+from mcpkit.principal import token_var
 
 __all__ = ["AuthContextMiddleware", "auth_context_var", "get_access_token"]
 
@@ -25,7 +26,8 @@ def get_access_token() -> AccessToken | None:
 
 class AuthContextMiddleware:
     """Makes the request's authenticated user (``scope["user"]``, set by Starlette's
-    ``AuthenticationMiddleware``) what :func:`get_access_token` answers while ``app`` runs."""
+    ``AuthenticationMiddleware``) what :func:`get_access_token` answers while ``app`` runs,
+    and mcpkit's principal (sessions and what they keep belong to its client and subject)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -36,7 +38,9 @@ class AuthContextMiddleware:
             await self.app(scope, receive, send)
             return
         reset = auth_context_var.set(user)
+        reset_token = token_var.set(native_token(user.access_token))
         try:
             await self.app(scope, receive, send)
         finally:
+            token_var.reset(reset_token)
             auth_context_var.reset(reset)

@@ -16,9 +16,16 @@ from starlette.authentication import AuthCredentials, AuthenticationBackend, Sim
 from starlette.requests import HTTPConnection
 
 from mcpkit.asgi_types import Receive, Scope, Send
+from mcpkit.auth.server import AccessToken as NativeAccessToken
 from mcpkit.compat.mcp.server.auth.provider import AccessToken, TokenVerifier
 
-__all__ = ["AuthenticatedUser", "BearerAuthBackend", "RequireAuthMiddleware", "bearer_token"]
+__all__ = [
+    "AuthenticatedUser",
+    "BearerAuthBackend",
+    "RequireAuthMiddleware",
+    "bearer_token",
+    "native_token",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -30,6 +37,19 @@ class AuthenticatedUser(SimpleUser):
         super().__init__(auth_info.client_id)
         self.access_token = auth_info
         self.scopes = auth_info.scopes
+
+
+def native_token(token: AccessToken) -> NativeAccessToken:
+    """mcpkit's view of the SDK's token (the principal: its subject and client)."""
+    return NativeAccessToken(
+        token.token,
+        client_id=token.client_id,
+        scopes=frozenset(token.scopes),
+        expires_at=token.expires_at,
+        resource=token.resource,
+        subject=token.subject,
+        claims=dict(token.claims or {}),
+    )
 
 
 def bearer_token(headers: list[tuple[bytes, bytes]]) -> str | None:
