@@ -133,8 +133,8 @@ async def test_fastmcp_http_app_mounted_with_its_lifespan() -> None:
 
 
 def test_refused_and_ignored_settings() -> None:
-    with pytest.raises(NotImplementedError, match="ResourceServer"):
-        MCPServer("x", auth=object())
+    with pytest.raises(ValueError, match="Must specify either auth_server_provider"):
+        MCPServer("x", auth=object())  # as the SDK: settings need a verifier or a provider
     mcp: MCPServer[Any] = MCPServer("x", log_level="WARNING", dependencies=["pandas"])
     assert mcp.settings == {"log_level": "WARNING", "dependencies": ["pandas"]}
     with pytest.raises(RuntimeError, match="streamable_http_app"):

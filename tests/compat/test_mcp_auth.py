@@ -100,13 +100,15 @@ def resource_server_flow(base: str, token: str, tool: str) -> dict[str, Any]:
     return r.answers
 
 
-#: The SDK's examples: module, server attribute, a token its verifier accepts, its tool.
+#: The SDK's examples (2.x's, 1.x's under ``official_v1:``): module, server attribute, a
+#: token its verifier accepts, its tool.
 EXAMPLES = [
     ("stories.bearer_auth.server", "build_app", "demo-token", "whoami", []),
     ("stories.bearer_auth.server_lowlevel", "build_app", "demo-token", "whoami", []),
     ("docs_src.tutorial001", "mcp", "alice-token", "list_notes", []),
     ("docs_src.tutorial002", "mcp", "alice-token", "whoami", []),
     ("oauth_server", "mcp", "any", "get_weather", ["json"]),
+    ("official_v1:oauth_server", "mcp", "any", "get_weather", []),
 ]
 
 
@@ -118,7 +120,8 @@ def test_resource_server_examples_answer_as_on_the_sdk(
 ) -> None:
     """Each example's metadata, refusals (401 with the SDK's challenge and body, 404 off the
     endpoint) and tool results (what ``get_access_token()`` gives the tool) are the SDK's."""
-    with started("mcp2", [APP, module, attr, "PORT", *extra]) as (sdk, ours):
+    generation = "mcp1" if module.startswith("official_v1:") else "mcp2"
+    with started(generation, [APP, module, attr, "PORT", *extra]) as (sdk, ours):
         expected = resource_server_flow(sdk, token, tool)
         got = resource_server_flow(ours, token, tool)
     assert got == expected
