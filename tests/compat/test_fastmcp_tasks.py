@@ -88,24 +88,34 @@ def run_both(server: list[str], script: list[Any], tmp: Path) -> tuple[Any, Any]
         pytest.fail(f"{TASKS_PEER} is missing: run scripts/peers.sh", pytrace=False)
     plan = tmp / "script.json"
     plan.write_text(json.dumps(script))
-    reports = []
     sides = {"theirs": [str(TASKS_PEER)], "ours": [sys.executable, "-m", "mcpkit.compat"]}
-    for side, python in sides.items():
+    procs: list[subprocess.Popen[bytes]] = []
+    ports = [free_port()]
+    while len(ports) < 2:  # two different ports, both free
         port = free_port()
-        proc = serve([*python, *server], port, tmp / f"{side}.log")
-        try:
-            url = f"http://127.0.0.1:{port}/mcp"
-            out = subprocess.run(
+        if port != ports[0]:
+            ports.append(port)
+    try:  # both sides at once, each with its own server and drive
+        for (side, python), port in zip(sides.items(), ports, strict=True):
+            procs.append(serve([*python, *server], port, tmp / f"{side}.log"))
+        drives = [
+            subprocess.Popen(
                 [sys.executable, str(HERE / "tasks_drive.py"), str(plan), url],
-                capture_output=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
                 text=True,
-                timeout=120,
-                check=True,
             )
-        finally:
+            for url in (f"http://127.0.0.1:{port}/mcp" for port in ports)
+        ]
+        reports = []
+        for drive in drives:
+            out, err = drive.communicate(timeout=120)
+            assert drive.returncode == 0, err[-4000:]
+            reports.append(settled(normalised(json.loads(out))))
+    finally:
+        for proc in procs:
             proc.terminate()
             proc.wait(10)
-        reports.append(settled(normalised(json.loads(out.stdout))))
     return reports[0], reports[1]
 
 
