@@ -408,10 +408,12 @@ def test_static_and_debug_verifiers(mode: str) -> None:
 def test_identity_providers_import_and_refuse_with_mcpkit_alternative() -> None:
     """The identity providers not served import from fastmcp's paths; constructing one
     names what to use on mcpkit (the OAuth proxies: tests/compat/test_fastmcp_oauth_proxy.py)."""
-    from mcpkit.compat.fastmcp.server.auth.providers.azure import AzureProvider
+    from mcpkit.compat.fastmcp.server.auth.providers.clerk import ClerkProvider
+    from mcpkit.compat.fastmcp.server.auth.providers.huggingface import HuggingFaceProvider
 
     cases = [
-        (AzureProvider, "mcpkit.auth.EntraIDProvider"),
+        (ClerkProvider, "mcpkit.auth.OIDCProvider"),
+        (HuggingFaceProvider, "mcpkit.auth.OAuthProxy"),
     ]
     from mcpkit.compat.fastmcp.server.auth.providers.jwt import JWTVerifier
 

@@ -859,3 +859,42 @@ def test_mounted_example(tmp_path: Path) -> None:
         assert upstream["redirect_uri"] == callback
         assert upstream["resource"] == f"http://127.0.0.1:PORT{prefix}/mcp"
         assert ours[prefix]["tools/call"]["result"]["content"][0]["text"].endswith("] hi")
+
+
+def test_azure_oauth_example(tmp_path: Path) -> None:
+    """``examples/auth/azure_oauth``: Entra ID's endpoints of the tenant, the scopes asked
+    for under the application's URI with ``offline_access``, no ``resource`` sent there,
+    and the Entra ID access token checked against the tenant's keys on each request; the
+    same on both."""
+    from joserfc import jwt
+    from joserfc.jwk import RSAKey
+
+    tenant, authority = "tenant-1", "login.microsoftonline.com"
+    key = RSAKey.generate_key(2048, parameters={"kid": "entra-key"})
+    now = int(time.time())
+    claims = {
+        "iss": f"https://{authority}/{tenant}/v2.0",
+        "aud": "upstream-client",
+        "sub": "entra-sub",
+        "oid": "object-id",
+        "tid": tenant,
+        "scp": "read",
+        "name": "Ada Lovelace",
+        "iat": now,
+        "exp": now + 3600,
+    }
+    access = jwt.encode({"alg": "RS256", "kid": "entra-key"}, claims, key)
+    documents = {f"/{tenant}/discovery/v2.0/keys": {"keys": [key.as_dict(private=False)]}}
+    case = {
+        "env": "FASTMCP_SERVER_AUTH_AZURE",
+        "hosts": [authority],
+        "more": {"FASTMCP_SERVER_AUTH_AZURE_TENANT_ID": tenant},
+    }
+    example = EXAMPLES / "auth_azure_oauth_server.py"
+    theirs, ours = run_both(example, case, tmp_path, access_token=access, documents=documents)
+    compare(theirs, ours)
+    upstream = ours["upstream authorize"]
+    assert upstream["scope"] == "api://upstream-client/read offline_access"
+    assert upstream["prompt"] == "select_account"
+    assert "resource" not in upstream
+    assert ours["tools/call"]["result"]["content"] == [{"type": "text", "text": "hi"}]

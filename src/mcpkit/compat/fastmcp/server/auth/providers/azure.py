@@ -1,15 +1,15 @@
-"""``fastmcp.server.auth.providers.azure`` on mcpkit: :class:`AzureJWTVerifier` (served);
-``AzureProvider`` imports, and constructing it raises NotImplementedError naming
-:class:`mcpkit.auth.EntraIDProvider`."""
+"""``fastmcp.server.auth.providers.azure`` on mcpkit: :class:`AzureJWTVerifier` and
+:class:`AzureProvider` (fastmcp's OAuth proxy to Microsoft Entra ID, served by mcpkit's)."""
 
 from __future__ import annotations
 
-from mcpkit.compat.fastmcp.server.auth._unsupported import unsupported
+from typing import Any
+
+from mcpkit.compat.fastmcp.server.auth.oauth_proxy import OAuthProxy
 from mcpkit.compat.fastmcp.server.auth.providers.jwt import JWTVerifier
+from mcpkit.compat.fastmcp.utilities.auth import parse_scopes
 
-__all__ = ["OIDC_SCOPES", "AzureJWTVerifier", "AzureProvider"]
-
-AzureProvider = unsupported("AzureProvider", __name__, "mcpkit.auth.EntraIDProvider")
+__all__ = ["OIDC_SCOPES", "AzureJWTVerifier", "AzureProvider", "EntraOBOToken"]
 
 #: Scopes asked for as they are (not under the application's URI).
 OIDC_SCOPES = frozenset({"openid", "profile", "email", "offline_access"})
@@ -51,3 +51,88 @@ class AzureJWTVerifier(JWTVerifier):
             s if s in OIDC_SCOPES or "://" in s or "/" in s else f"{self._identifier_uri}/{s}"
             for s in scopes
         ]
+
+
+class AzureProvider(OAuthProxy):
+    """fastmcp's Microsoft Entra ID login (v2.0 endpoints of ``tenant_id`` under
+    ``base_authority``), on mcpkit's OAuth proxy: the application's scopes asked for
+    under its ``identifier_uri`` (``api://<client_id>`` by default) with
+    ``additional_authorize_scopes`` and ``offline_access``, no ``resource`` sent upstream
+    (Entra ID's v2.0 endpoints take none), the access token checked against the tenant's
+    keys for the application's audience and its non-OIDC ``required_scopes``. The
+    on-behalf-of exchange (``EntraOBOToken``) is not provided."""
+
+    def __init__(
+        self,
+        *,
+        client_id: str,
+        client_secret: str | None = None,
+        tenant_id: str,
+        required_scopes: list[str],
+        base_url: str,
+        identifier_uri: str | None = None,
+        additional_authorize_scopes: list[str] | None = None,
+        base_authority: str = "login.microsoftonline.com",
+        token_issuer: str | None = None,
+        extra_authorize_params: dict[str, str] | None = None,
+        http_client: Any = None,
+        **options: Any,
+    ) -> None:
+        scopes = parse_scopes(required_scopes) or []
+        additional = parse_scopes(additional_authorize_scopes) or []
+        if "offline_access" not in additional:
+            additional = [*additional, "offline_access"]
+        self.identifier_uri = identifier_uri or f"api://{client_id}"
+        self.additional_authorize_scopes = additional
+        validation = [s for s in scopes if s not in OIDC_SCOPES]
+        if not validation:
+            raise ValueError(
+                "AzureProvider requires at least one non-OIDC scope in "
+                "required_scopes (e.g., 'read', 'write'). OIDC scopes like "
+                "'openid', 'profile', 'email', and 'offline_access' are not "
+                "included in Azure access token claims and cannot be used for "
+                "scope enforcement."
+            )
+        authority = f"https://{base_authority}/{tenant_id}"
+        verifier = JWTVerifier(
+            jwks_uri=f"{authority}/discovery/v2.0/keys",
+            issuer=token_issuer or f"{authority}/v2.0",
+            audience=[client_id, self.identifier_uri],
+            algorithm="RS256",
+            required_scopes=validation,
+        )
+        super().__init__(
+            upstream_authorization_endpoint=f"{authority}/oauth2/v2.0/authorize",
+            upstream_token_endpoint=f"{authority}/oauth2/v2.0/token",
+            upstream_client_id=client_id,
+            upstream_client_secret=client_secret,
+            token_verifier=verifier,
+            base_url=base_url,
+            extra_authorize_params=(
+                {"prompt": "select_account"}
+                if extra_authorize_params is None
+                else extra_authorize_params
+            ),
+            valid_scopes=scopes,
+            **options,
+        )
+        self.engine.forward_resource = False
+        self.engine.upstream_scopes = (*self._prefixed(self.required_scopes), *additional)
+        # Entra ID is told the scopes again when the code (or a refresh token) is redeemed.
+        self.engine.extra_token_params["scope"] = " ".join(self.engine.upstream_scopes)
+
+    def _prefixed(self, scopes: list[str]) -> list[str]:
+        """The scopes as Entra ID is asked for them (the application's under its URI)."""
+        return [
+            s if s in OIDC_SCOPES or "://" in s or "/" in s else f"{self.identifier_uri}/{s}"
+            for s in scopes
+        ]
+
+
+def EntraOBOToken(scopes: list[str]) -> Any:
+    """fastmcp's on-behalf-of token dependency: not provided on mcpkit."""
+    raise NotImplementedError(
+        "fastmcp's EntraOBOToken (Entra ID's on-behalf-of exchange) is not supported on "
+        "mcpkit: exchange the upstream token yourself (mcpkit.auth.OAuthProxy."
+        "upstream_tokens gives it) (docs/migration.md)"
+    )
