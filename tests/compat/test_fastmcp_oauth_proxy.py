@@ -258,8 +258,9 @@ def started(
 def local(url: str, base: str, stand_in: StandIn, hosts: list[str]) -> str:
     """Where a browser would go: the server's advertised origin is ``base``, the
     provider's hosts the stand-in."""
-    if url.startswith(ADVERTISED):
-        return base + url[len(ADVERTISED) :]
+    for advertised in (ADVERTISED, "http://localhost:8000"):
+        if url.startswith(advertised):
+            return base + url[len(advertised) :]
     parts = urlsplit(url)
     if parts.hostname in hosts:
         return stand_in.url + parts.path + "?" + parts.query
@@ -344,6 +345,7 @@ def drive(
         }
         prm = http.get("/.well-known/oauth-protected-resource" + prefix + "/mcp")
         seen["protected resource"] = {"status": prm.status_code, "body": prm.json()}
+        resource = prm.json()["resource"]  # as a client learns it
         asm = http.get("/.well-known/oauth-authorization-server" + prefix)
         seen["authorization server"] = {"status": asm.status_code, "body": asm.json()}
         registration = http.post(
@@ -366,7 +368,7 @@ def drive(
             "code_challenge": challenge,
             "code_challenge_method": "S256",
             "state": "client-state",
-            "resource": ADVERTISED + prefix + "/mcp",
+            "resource": resource,
         }
         url = base + prefix + "/authorize?" + urlencode(query)
         consents = 0
@@ -405,7 +407,7 @@ def drive(
                 "redirect_uri": CLIENT_REDIRECT,
                 "client_id": client["client_id"],
                 "code_verifier": verifier,
-                "resource": ADVERTISED + prefix + "/mcp",
+                "resource": resource,
             },
         )
         tokens = token.json()
@@ -656,6 +658,9 @@ def test_oidc_proxy_reads_the_discovery_document() -> None:
         "token_endpoint": base + "/token",
         "jwks_uri": base + "/jwks",
         "revocation_endpoint": base + "/revoke",
+        "response_types_supported": ["code"],
+        "subject_types_supported": ["public"],
+        "id_token_signing_alg_values_supported": ["RS256"],
     }
     try:
         proxy = OIDCProxy(
@@ -666,6 +671,14 @@ def test_oidc_proxy_reads_the_discovery_document() -> None:
             required_scopes=["openid", "email"],
             base_url="http://127.0.0.1:8000",
         )
+        documents["/partial"] = {"issuer": base, "authorization_endpoint": base + "/a"}
+        with pytest.raises(ValueError, match="Missing required configuration metadata: token"):
+            OIDCProxy(
+                config_url=base + "/partial",
+                client_id="c",
+                client_secret="s",
+                base_url="http://127.0.0.1:8000",
+            )
         with pytest.raises(ValueError, match="Failed to fetch OIDC configuration"):
             OIDCProxy(
                 config_url=base + "/missing",
@@ -809,6 +822,9 @@ def test_auth0_provider_is_an_oidc_proxy() -> None:
         "authorization_endpoint": base + "/authorize",
         "token_endpoint": base + "/oauth/token",
         "jwks_uri": base + "/.well-known/jwks.json",
+        "response_types_supported": ["code"],
+        "subject_types_supported": ["public"],
+        "id_token_signing_alg_values_supported": ["RS256"],
     }
     try:
         provider = Auth0Provider(
@@ -897,4 +913,49 @@ def test_azure_oauth_example(tmp_path: Path) -> None:
     assert upstream["scope"] == "api://upstream-client/read offline_access"
     assert upstream["prompt"] == "select_account"
     assert "resource" not in upstream
+    assert ours["tools/call"]["result"]["content"] == [{"type": "text", "text": "hi"}]
+
+
+def test_oci_oauth_example(tmp_path: Path) -> None:
+    """``examples/auth/oci_oauth`` (an ``OIDCProxy``, served at ``localhost``): the
+    identity domain's discovery document read at start, the login, and its access token
+    checked against its keys on each request; the same on both."""
+    from joserfc import jwt
+    from joserfc.jwk import RSAKey
+
+    domain = "idcs-test.identity.oraclecloud.com"
+    key = RSAKey.generate_key(2048, parameters={"kid": "idcs-key"})
+    now = int(time.time())
+    claims = {
+        "iss": "https://identity.oraclecloud.com/",
+        "sub": "ada@example.com",
+        "client_id": "upstream-client",
+        "scope": "openid",
+        "iat": now,
+        "exp": now + 3600,
+    }
+    access = jwt.encode({"alg": "RS256", "kid": "idcs-key"}, claims, key)
+    documents = {
+        "/.well-known/openid-configuration": {
+            "issuer": "https://identity.oraclecloud.com/",
+            "authorization_endpoint": f"https://{domain}/oauth2/v1/authorize",
+            "token_endpoint": f"https://{domain}/oauth2/v1/token",
+            "jwks_uri": f"https://{domain}/admin/v1/SigningCert/jwk",
+            "response_types_supported": ["code"],
+            "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": ["RS256"],
+        },
+        "/admin/v1/SigningCert/jwk": {"keys": [key.as_dict(private=False)]},
+    }
+    case = {
+        "env": "FASTMCP_SERVER_AUTH_IDCS",
+        "hosts": [domain],
+        "more": {"FASTMCP_SERVER_AUTH_IDCS_DOMAIN": domain},
+    }
+    example = EXAMPLES / "auth_oci_oauth_server.py"
+    theirs, ours = run_both(example, case, tmp_path, access_token=access, documents=documents)
+    compare(theirs, ours)
+    upstream = ours["upstream authorize"]
+    assert upstream["redirect_uri"] == "http://localhost:PORT/auth/callback"
+    assert upstream["scope"] == "openid"
     assert ours["tools/call"]["result"]["content"] == [{"type": "text", "text": "hi"}]

@@ -16,6 +16,34 @@ from mcpkit.compat.fastmcp.server.auth.oauth_proxy import OAuthProxy
 __all__ = ["OIDCProxy"]
 
 
+#: What a discovery document must hold unless ``strict=False`` (OpenID Connect Discovery's
+#: required metadata, as fastmcp checks it); the first four are URLs.
+REQUIRED = (
+    "issuer",
+    "authorization_endpoint",
+    "token_endpoint",
+    "jwks_uri",
+    "response_types_supported",
+    "subject_types_supported",
+    "id_token_signing_alg_values_supported",
+)
+
+
+def check_configuration(document: dict[str, Any]) -> None:
+    """ValueError naming the first required metadata missing or not a URL."""
+    from pydantic import ValidationError
+
+    for index, name in enumerate(REQUIRED):
+        value = document.get(name)
+        if not value:
+            raise ValueError(f"Missing required configuration metadata: {name}")
+        if index < 4:
+            try:
+                AnyHttpUrl(str(value))
+            except ValidationError:
+                raise ValueError(f"Invalid URL for configuration metadata: {name}") from None
+
+
 def oidc_configuration(config_url: str, timeout_seconds: float | None) -> dict[str, Any]:
     """The provider's discovery document (ValueError when it cannot be read)."""
     import httpx
@@ -71,6 +99,8 @@ class OIDCProxy(OAuthProxy):
         #: The provider's discovery document.
         self.oidc_config = oidc_configuration(str(config_url), timeout_seconds)
         config = self.oidc_config
+        if strict is not False:
+            check_configuration(config)
         if not config.get("authorization_endpoint") or not config.get("token_endpoint"):
             raise ValueError("Missing required OIDC endpoints")
         if token_verifier is None:
