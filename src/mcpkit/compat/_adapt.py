@@ -277,6 +277,11 @@ class CompatToolEntry(ToolEntry):
 
     __slots__ = ()
 
+    def invalid_arguments(self, error: Any, arguments: Any) -> str:
+        """Refused arguments as the official SDK words them: ``Error executing tool <name>:``
+        and pydantic's report."""
+        return f"Error executing tool {self.name}: {error}"
+
     def to_result(self, value: Any) -> dict[str, Any]:
         """The ``CallToolResult`` dict for a return value."""
         if isinstance(value, ToolFailure):

@@ -18,6 +18,7 @@ import dataclasses
 import enum
 import inspect
 import itertools
+import json
 import sys
 import types
 import typing
@@ -34,6 +35,7 @@ from mcpkit.json_schema import (
     inline_local_refs,
     nested_too_deeply,
 )
+from mcpkit.server.argument_policy import STRICT, ArgumentPolicy
 
 if TYPE_CHECKING:
     import jsonschema_rs
@@ -206,13 +208,17 @@ class Signature:
         "_choices",
         "_fast_check",
         "_field_to_param",
+        "_ignore_unknown",
+        "_json_text",
         "_light",
         "_pass_as",
         "_raw_validator",
+        "_report",
         "_strict_validator",
         "_validation_error",
         "_validator",
         "context_param",
+        "errors_as_results",
         "has_var_keyword",
         "input_schema",
         "model",
@@ -225,6 +231,8 @@ class Signature:
         self.input_schema: dict[str, Any] = dict(NO_ARGUMENTS_SCHEMA)
         self.model: type[BaseModel] | None = None
         self.has_var_keyword = False
+        #: Refused arguments answer an error result in every protocol revision.
+        self.errors_as_results = False
         self._field_to_param: list[tuple[str, str]] = []
         self._raw_validator: SchemaValidator | None = None
         self._strict_validator: SchemaValidator | None = None
@@ -235,6 +243,10 @@ class Signature:
         # The hand-written path: (param, converter) for the parameters that need converting.
         self._light: list[tuple[str, Callable[[Any], Any]]] | None = None
         self._choices: dict[str, list[str]] = {}
+        # The policy's rules for the pydantic path (see ArgumentPolicy).
+        self._ignore_unknown = False
+        self._json_text: frozenset[str] | None = None  # the keys whose JSON text is read
+        self._report: Callable[[ValidationError], str] = validation_message
 
     def choices(self, name: str) -> list[str] | None:
         """The fixed choices (``Literal`` / ``Enum``) of parameter ``name``, if it has them."""
@@ -271,13 +283,15 @@ class Signature:
             return dict(arguments)
         validator = self._validator
         if validator is None:
-            if arguments:
+            if arguments and not self._ignore_unknown:
                 names = ", ".join(f"'{k}'" for k in list(arguments)[:3])
                 raise ArgumentsError(f"{names}: Unexpected argument (this takes no arguments)")
             return {}
         strict = self._strict_validator
         validation_error = self._validation_error
         assert validation_error is not None
+        if self._json_text is not None:
+            arguments = _json_text_read(arguments, self._json_text)
         try:
             if strict is not None and not strict.is_valid(arguments):
                 # Pydantic's message is the more precise one when it rejects too (it looks
@@ -286,11 +300,29 @@ class Signature:
                 raise ArgumentsError(schema_errors_message(strict, arguments))
             values, extra, _ = validator.validate_python(arguments)
         except validation_error as exc:
-            raise ArgumentsError(validation_message(exc)) from None
+            raise ArgumentsError(self._report(exc)) from None
         kwargs = {param: values[field] for field, param in self._field_to_param}
         if extra:
             kwargs.update(extra)
         return kwargs
+
+
+def _json_text_read(arguments: dict[str, Any], keys: frozenset[str]) -> dict[str, Any]:
+    """``arguments`` with the strings given for ``keys`` read as JSON where they hold an
+    array, an object or null (a number, a boolean or a string in quotes stays as sent)."""
+    out = arguments
+    for key, value in arguments.items():
+        if key in keys and type(value) is str:
+            try:
+                parsed = json.loads(value)
+            except (ValueError, RecursionError):
+                continue
+            if isinstance(parsed, str | int | float):  # bool too
+                continue
+            if out is arguments:
+                out = dict(arguments)
+            out[key] = parsed
+    return out
 
 
 def _field_name(name: str) -> str:
@@ -486,6 +518,7 @@ def analyze(
     strings_only: bool = False,
     strict: bool = False,
     inline_refs: bool = True,
+    policy: ArgumentPolicy = STRICT,
 ) -> Signature:
     """Inspect ``fn`` once and build its argument validator.
 
@@ -502,8 +535,15 @@ def analyze(
     ``inline_refs``: the generated schema has its local ``$ref``/``$defs`` (nested models)
     inlined, which LLM clients read best (:func:`mcpkit.json_schema.inline_local_refs`;
     recursive models keep their references); False leaves pydantic's schema as it is.
+
+    ``policy``: the rules the arguments are checked by (:mod:`mcpkit.server.argument_policy`;
+    a lax one replaces ``strict``'s schema check with pydantic's lax conversion).
     """
     sig = Signature()
+    sig._ignore_unknown = policy.unknown == "ignore"
+    sig.errors_as_results = policy.errors_as_results
+    if policy.lax:
+        strict = False
     hints = type_hints(fn, {context_type.__name__: context_type})
     parameters = inspect.signature(fn).parameters
     fields: dict[str, Any] = {}
@@ -547,7 +587,7 @@ def analyze(
         return sig
     simple = not sig.has_var_keyword and not strings_only
     renamed = any(f != p for f, p in sig._field_to_param)
-    if simple and not renamed and _light_signature(sig, fields, not strict):
+    if simple and not renamed and not policy.lax and _light_signature(sig, fields, not strict):
         return sig
     from pydantic import ConfigDict, PydanticUserError, ValidationError, create_model
 
@@ -566,7 +606,17 @@ def analyze(
     except PydanticUserError:
         raise _unsupported_parameter(fn, fields) from None
     sig.model = model
-    sig._validator = _fields_validator(model, "allow" if sig.has_var_keyword else "forbid")
+    unknown: Literal["ignore", "forbid"] = "ignore" if sig._ignore_unknown else "forbid"
+    sig._validator = _fields_validator(model, "allow" if sig.has_var_keyword else unknown)
+    if policy.report == "pydantic":
+        sig._report = str
+    if policy.json_text:
+        sig._json_text = frozenset(
+            key
+            for name, info in model.model_fields.items()
+            if info.annotation is not str
+            for key in (name, info.alias or name)
+        )
     schema["additionalProperties"] = sig.has_var_keyword
     schema = {key: schema[key] for key in sorted(schema)}  # pydantic's order
     schema.pop("title", None)
@@ -580,7 +630,7 @@ def analyze(
     return sig
 
 
-def _fields_validator(model: type[BaseModel], extra: Literal["allow", "forbid"]) -> Any:
+def _fields_validator(model: type[BaseModel], extra: Literal["allow", "forbid", "ignore"]) -> Any:
     """A validator of ``model``'s fields alone (``validate_python`` gives ``(values, extra,
     fields set)``, no model instance), with ``extra`` as the rule for unknown arguments at
     their level only: the types in the fields keep their own."""

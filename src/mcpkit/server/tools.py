@@ -27,6 +27,7 @@ from mcpkit._lazy import lazy_module
 from mcpkit._models import is_model, to_camel
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
+from mcpkit.server.argument_policy import STRICT, ArgumentPolicy
 from mcpkit.server.content import (
     content_types,
     downgrade_result,
@@ -253,6 +254,9 @@ class ToolRegistry:
         self.default_timeout: float | None = None
         #: How many tools have a timeout (none: ``tools/call`` is served without the timer).
         self.timed_tools = 0
+        #: The rules tools registered from now on check their arguments by (mcpkit's own
+        #: strict ones; a compat layer sets its SDK's).
+        self.argument_policy: ArgumentPolicy = STRICT
 
     def _definitions(self) -> list[JSONObject]:
         cache = self._definitions_cache
@@ -282,13 +286,16 @@ class ToolRegistry:
         if tool_name in self.tools:
             raise ValueError(f"A tool named {tool_name!r} is already registered")
         limit_s = check_timeout(o.timeout if o.timeout is not None else self.default_timeout)
+        policy = self.argument_policy
+        named = getattr(fn, "__name__", tool_name) if policy.model_name == "function" else tool_name
         signature = analyze(
             fn,
             self.context_type,
             input_schema=o.input_schema,
-            model_name=f"{tool_name}Arguments",
+            model_name=f"{named}Arguments",
             strict=True,
             inline_refs=self.inline_refs if o.inline_refs is None else o.inline_refs,
+            policy=policy,
         )
         hints = type_hints(fn)
         return_type = hints.get("return", inspect.Parameter.empty)
@@ -450,7 +457,11 @@ class ToolRegistry:
         except ArgumentsError as exc:
             message = entry.invalid_arguments(exc, arguments)
             version = request.session.protocol_version
-            if version is None or version.input_errors_as_tool_results:
+            if (
+                version is None
+                or version.input_errors_as_tool_results
+                or entry.signature.errors_as_results
+            ):
                 return error_result(message)
             raise McpError(INVALID_PARAMS, message) from None
         takes_context = entry.context_param is not None

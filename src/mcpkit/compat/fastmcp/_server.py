@@ -54,6 +54,7 @@ from mcpkit.compat.mcp.server.mcpserver.exceptions import MCPServerError
 from mcpkit.compat.mcp.server.mcpserver.server import MCPServer, _http_options
 from mcpkit.jsonrpc import JSONObject
 from mcpkit.server.app import ServerHTTPApp
+from mcpkit.server.argument_policy import FASTMCP, FASTMCP_STRICT
 from mcpkit.server.context import Context as NativeContext
 from mcpkit.server.schema import ArgumentsError
 from mcpkit.server.tool_options import ToolOptions
@@ -79,7 +80,7 @@ class FastToolEntry(CompatToolEntry):
                 arguments_adapter(original).validate_python(arguments)
             except pydantic.ValidationError as exc:
                 return str(exc)
-        return super().invalid_arguments(error, arguments)
+        return str(error)
 
     def to_result(self, value: Any) -> dict[str, Any]:
         """The ``CallToolResult`` dict for a return value (``isError`` always said, as
@@ -153,6 +154,12 @@ class FastMCP(Composing, MCPServer[Any]):
         self.native.log_bridge = True  # get_context() finds the request's Context
         self.native.app_only_hidden = False  # type: ignore[attr-defined]  # fastmcp lists them
         answer_unknown_tools(self.native.tools, lambda name: f"Unknown tool: {name!r}")
+        strict = settings.get("strict_input_validation")
+        if strict is None:
+            from mcpkit.compat.fastmcp.settings import settings as global_settings
+
+            strict = getattr(global_settings, "strict_input_validation", False)
+        self.native.tools.argument_policy = FASTMCP_STRICT if strict else FASTMCP
         self.native.tools.aliases = app_tool_named  # type: ignore[attr-defined]
         from mcpkit.compat.fastmcp._registries import FastPrompts, FastResources
 

@@ -23,6 +23,7 @@ class Settings:
             "json_response": False,
             "stateless_http": False,
             "mask_error_details": False,
+            "strict_input_validation": False,
             "show_cli_banner": True,
             "check_for_updates": "off",
             "include_tags": None,

@@ -31,6 +31,7 @@ from mcpkit.compat.mcp.server.transport_security import native_host_origin
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject
 from mcpkit.server.app import Server, ServerHTTPApp
+from mcpkit.server.argument_policy import OFFICIAL_SDK
 from mcpkit.server.context import Context as NativeContext
 from mcpkit.server.tool_options import ToolOptions
 from mcpkit.server.tools import wire_dict
@@ -102,6 +103,8 @@ class MCPServer(Generic[LifespanResultT]):
         self.native.declare_as = self._declare_as
         self.native.compat_owner = self  # type: ignore[attr-defined]
         answer_unknown_tools(self.native.tools, lambda name: f"Unknown tool: {name}")
+        # Arguments checked as there: lax, unknown ones ignored, pydantic's report.
+        self.native.tools.argument_policy = OFFICIAL_SDK
         from mcpkit.compat.mcp.server.context import MiddlewareList
 
         #: The 2.x middleware chain (``async (ctx, call_next)``), outermost first.
