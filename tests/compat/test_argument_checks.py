@@ -57,16 +57,18 @@ SCRIPT: list[dict[str, Any]] = [
 ]
 
 
-def run_both(sdk: str, tmp: Path, mode: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def run_both(sdk: str, tmp: Path, mode: str, *args: str) -> tuple[dict[str, Any], dict[str, Any]]:
     log = tmp / "wire.jsonl"
     recorded = [sys.executable, str(PEER_SCRIPTS / "tee.py"), str(log), "--"]
     python = peer("mcp2")
-    theirs = submit(python, SCRIPT, "theirs", command=[str(peer(sdk)), str(SERVER), sdk], mode=mode)
+    theirs = submit(
+        python, SCRIPT, "theirs", command=[str(peer(sdk)), str(SERVER), sdk, *args], mode=mode
+    )
     ours = submit(
         python,
         SCRIPT,
         "ours",
-        command=[*recorded, sys.executable, *PYTHON_M, str(SERVER), sdk],
+        command=[*recorded, sys.executable, *PYTHON_M, str(SERVER), sdk, *args],
         mode=mode,
     )
     theirs_report, ours_report = theirs.report(), ours.report()
@@ -115,3 +117,41 @@ def test_arguments_checked_as_the_sdk_does(sdk: str, mode: str, tmp_path: Path) 
         assert texts[1] == "(1, 1.0)"
         assert texts[2].startswith("Error executing tool add: 1 validation error for addArguments")
     assert ours["ops"][3]["result"]["isError"] is True
+
+
+def test_fastmcp_strict_input_validation(tmp_path: Path) -> None:
+    """fastmcp with ``strict_input_validation=True`` converts nothing (``"1"`` is not an
+    ``int``) and words each refusal as fastmcp does."""
+    theirs, ours = run_both("fastmcp", tmp_path, "legacy", "strict")
+    assert_same(theirs, ours)
+    first = ours["ops"][1]["result"]
+    assert first["isError"] and "Input should be a valid integer" in first["content"][0]["text"]
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-06-18"])
+async def test_refusals_are_results_in_every_revision(version: str, wire: Any) -> None:
+    """The official SDK answers refused arguments with an error result whatever the
+    revision; mcpkit's own server answers -32602 before 2025-11-25, as it did."""
+    from mcpkit import Server
+    from mcpkit.compat.mcp.server.mcpserver import MCPServer
+    from mcpkit.errors import McpError
+    from tests.server.helpers import call, connected, text
+
+    def add(a: int) -> str:
+        return repr(a)
+
+    compat = MCPServer("compat")
+    compat.add_tool(add)
+    async with connected(compat.native, wire, version=version) as (client, _):
+        refused = await call(client, "add", {"a": "x"})
+        assert refused["isError"] is True
+        assert text(refused).startswith(
+            "Error executing tool add: 1 validation error for addArguments\na\n"
+        )
+        assert text(await call(client, "add", {"a": "2", "b": 1})) == "2"
+    native = Server("native")
+    native.tool()(add)
+    async with connected(native, wire, version=version) as (client, _):
+        with pytest.raises(McpError) as caught:
+            await call(client, "add", {"a": "2"})
+        assert caught.value.code == -32602

@@ -218,11 +218,11 @@ class Signature:
         "_validation_error",
         "_validator",
         "context_param",
-        "errors_as_results",
         "has_var_keyword",
         "input_schema",
         "model",
         "param_names",
+        "policy",
     )
 
     def __init__(self) -> None:
@@ -231,8 +231,8 @@ class Signature:
         self.input_schema: dict[str, Any] = dict(NO_ARGUMENTS_SCHEMA)
         self.model: type[BaseModel] | None = None
         self.has_var_keyword = False
-        #: Refused arguments answer an error result in every protocol revision.
-        self.errors_as_results = False
+        #: The rules its arguments are checked by.
+        self.policy = STRICT
         self._field_to_param: list[tuple[str, str]] = []
         self._raw_validator: SchemaValidator | None = None
         self._strict_validator: SchemaValidator | None = None
@@ -541,7 +541,7 @@ def analyze(
     """
     sig = Signature()
     sig._ignore_unknown = policy.unknown == "ignore"
-    sig.errors_as_results = policy.errors_as_results
+    sig.policy = policy
     if policy.lax:
         strict = False
     hints = type_hints(fn, {context_type.__name__: context_type})

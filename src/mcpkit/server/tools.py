@@ -460,7 +460,7 @@ class ToolRegistry:
             if (
                 version is None
                 or version.input_errors_as_tool_results
-                or entry.signature.errors_as_results
+                or entry.signature.policy.errors_as_results
             ):
                 return error_result(message)
             raise McpError(INVALID_PARAMS, message) from None

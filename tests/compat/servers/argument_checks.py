@@ -3,7 +3,8 @@
 and a pydantic model), unknown arguments, missing ones, values that cannot be converted,
 pydantic ``Field`` constraints and ``Annotated``. Each call answers with the ``repr`` of what
 the function received. The first argument picks the SDK: ``mcp1`` (1.x ``FastMCP``),
-``mcp2`` (2.x ``MCPServer``) or ``fastmcp``."""
+``mcp2`` (2.x ``MCPServer``) or ``fastmcp``; ``strict`` after ``fastmcp`` turns its
+``strict_input_validation`` on."""
 
 from __future__ import annotations
 
@@ -22,7 +23,10 @@ elif flavour == "mcp2":
 else:
     from fastmcp import FastMCP as Server
 
-mcp = Server("argument-checks")
+if "strict" in sys.argv[2:]:  # fastmcp's strict_input_validation
+    mcp = Server("argument-checks", strict_input_validation=True)
+else:
+    mcp = Server("argument-checks")
 
 
 class Inner(TypedDict):

@@ -76,8 +76,12 @@ class FastToolEntry(CompatToolEntry):
         (``1 validation error for call[<function>]...``)."""
         original = getattr(self.function.fn, "__compat_original__", None)
         if original is not None and isinstance(arguments, dict):
+            adapter = arguments_adapter(original)
             try:
-                arguments_adapter(original).validate_python(arguments)
+                if self.signature.policy.lax:
+                    adapter.validate_python(arguments)
+                else:  # strict_input_validation: JSON types exactly, as fastmcp checks them
+                    adapter.validate_json(pydantic_core.to_json(arguments), strict=True)
             except pydantic.ValidationError as exc:
                 return str(exc)
         return str(error)
