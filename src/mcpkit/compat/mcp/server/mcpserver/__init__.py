@@ -17,22 +17,50 @@ if TYPE_CHECKING:
     )
     from mcpkit.compat.mcp.server.mcpserver.prompts.base import Message as Message
     from mcpkit.compat.mcp.server.mcpserver.prompts.base import UserMessage as UserMessage
+    from mcpkit.compat.mcp.server.mcpserver.resolve import (
+        AcceptedElicitation as AcceptedElicitation,
+    )
+    from mcpkit.compat.mcp.server.mcpserver.resolve import (
+        CancelledElicitation as CancelledElicitation,
+    )
+    from mcpkit.compat.mcp.server.mcpserver.resolve import (
+        DeclinedElicitation as DeclinedElicitation,
+    )
+    from mcpkit.compat.mcp.server.mcpserver.resolve import Elicit as Elicit
+    from mcpkit.compat.mcp.server.mcpserver.resolve import ListRoots as ListRoots
+    from mcpkit.compat.mcp.server.mcpserver.resolve import Resolve as Resolve
+    from mcpkit.compat.mcp.server.mcpserver.resolve import Sample as Sample
     from mcpkit.server.elicitation import ElicitationResult as ElicitationResult
     from mcpkit.types import Icon as Icon
 
 __all__ = [
+    "AcceptedElicitation",
     "AssistantMessage",
     "Audio",
+    "CancelledElicitation",
     "Context",
+    "DeclinedElicitation",
+    "Elicit",
     "ElicitationResult",
     "Icon",
     "Image",
+    "ListRoots",
     "MCPServer",
     "Message",
+    "Resolve",
+    "Sample",
     "UserMessage",
 ]
 
+_RESOLVE = "mcpkit.compat.mcp.server.mcpserver.resolve"
 _LAZY = {
+    "AcceptedElicitation": _RESOLVE,
+    "CancelledElicitation": _RESOLVE,
+    "DeclinedElicitation": _RESOLVE,
+    "Elicit": _RESOLVE,
+    "ListRoots": _RESOLVE,
+    "Resolve": _RESOLVE,
+    "Sample": _RESOLVE,
     "AssistantMessage": "mcpkit.compat.mcp.server.mcpserver.prompts.base",
     "Message": "mcpkit.compat.mcp.server.mcpserver.prompts.base",
     "UserMessage": "mcpkit.compat.mcp.server.mcpserver.prompts.base",

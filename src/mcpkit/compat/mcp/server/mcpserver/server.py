@@ -215,7 +215,11 @@ class MCPServer(Generic[LifespanResultT]):
         meta: dict[str, Any] | None = None,
         structured_output: bool | None = None,
     ) -> None:
-        """Register ``fn`` as a tool (the options of :meth:`tool`)."""
+        """Register ``fn`` as a tool (the options of :meth:`tool`); its ``Resolve``
+        parameters are filled by their resolvers."""
+        from mcpkit.compat.mcp.server.mcpserver.resolve import with_resolvers
+
+        fn = with_resolvers(fn, Context)
         tool_name = name or fn.__name__
         returns = resolved_hints(fn).get("return")
         plain_model = plain_class_model(returns) if structured_output is not False else None

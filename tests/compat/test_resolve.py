@@ -1,0 +1,77 @@
+"""2.x's resolver dependencies (``Annotated[T, Resolve(fn)]``, resolvers returning
+``Elicit``, ``Sample`` or ``ListRoots``): the SDK's own documentation examples
+(``examples/official_v2_resolve``, see ``examples/NOTICE``) run on ``mcp`` 2.x and unchanged
+on mcpkit, driven by the official client on the handshake era and on 2026-07-28; what it
+saw must be equal."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.compat.driving import submit
+from tests.compat.test_unchanged import assert_same, peer
+
+EXAMPLES = Path(__file__).resolve().parent / "examples" / "official_v2_resolve"
+
+LIST: dict[str, Any] = {"op": "list"}
+
+
+def call(name: str, answer: dict[str, Any] | None = None, **args: Any) -> dict[str, Any]:
+    op: dict[str, Any] = {"op": "call", "name": name, "args": args}
+    if answer is not None:
+        op["answer"] = answer
+    return op
+
+
+CASES: dict[str, list[dict[str, Any]]] = {
+    "dependencies_tutorial001.py": [
+        LIST,
+        call("reserve_book", title="Dune"),
+        call("reserve_book", title="Neuromancer"),
+    ],
+    "dependencies_tutorial002.py": [
+        LIST,
+        call("order_book", title="Dune"),
+        call("order_book", title="Neuromancer"),
+    ],
+    "dependencies_tutorial003.py": [
+        LIST,
+        call("order_book", title="Dune"),
+        call("order_book", {"confirm": True}, title="Neuromancer"),
+        call("order_book", {"confirm": False}, title="Neuromancer"),
+    ],
+    "dependencies_tutorial004.py": [LIST, call("recommend_book", genre="sf")],
+    "sampling_and_roots_tutorial002.py": [LIST, call("catalog_folder")],
+}
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_resolver_example_runs_unchanged(name: str, mode: str, tmp_path: Path) -> None:
+    path = EXAMPLES / name
+    launcher = tmp_path / "launch.py"
+    launcher.write_text(f"import runpy\nrunpy.run_path({str(path)!r})['mcp'].run()\n")
+    script = CASES[name]
+    jobs = [
+        submit(
+            peer("mcp2"), script, "theirs", command=[str(peer("mcp2")), str(launcher)], mode=mode
+        ),
+        submit(
+            peer("mcp2"),
+            script,
+            "ours",
+            command=[sys.executable, "-m", "mcpkit.compat", f"{path}:mcp"],
+            mode=mode,
+        ),
+    ]
+    theirs, ours = (job.report() for job in jobs)
+    for report in (theirs, ours):  # each SDK names its own version (no serverInfo on 2026)
+        (report["serverInfo"] or {}).pop("version", None)
+    assert_same(theirs, ours)
+    assert all("error" not in op for op in ours["ops"]), ours["ops"]
+    tools = ours["ops"][0]["tools"]
+    assert all("mcp_resolver_context" not in t["inputSchema"]["properties"] for t in tools)
