@@ -10,6 +10,9 @@ only such handlers never imports pydantic; everything else goes through a pydant
 built with ``create_model`` and its compiled validator. A hand-written
 JSON Schema may replace the generated one; it is then validated with
 :func:`mcpkit.json_schema.compile_schema` (2020-12 unless ``$schema`` says otherwise).
+The rules the arguments are checked by (strict JSON types or pydantic's lax conversion,
+unknown arguments refused or dropped, the error's wording) are an
+:class:`~mcpkit.server.argument_policy.ArgumentPolicy` given at registration.
 """
 
 from __future__ import annotations
@@ -312,7 +315,7 @@ def _json_text_read(arguments: dict[str, Any], keys: frozenset[str]) -> dict[str
     array, an object or null (a number, a boolean or a string in quotes stays as sent)."""
     out = arguments
     for key, value in arguments.items():
-        if key in keys and type(value) is str:
+        if type(value) is str and key in keys:
             try:
                 parsed = json.loads(value)
             except (ValueError, RecursionError):
