@@ -409,11 +409,11 @@ def test_identity_providers_import_and_refuse_with_mcpkit_alternative() -> None:
     """The identity providers not served import from fastmcp's paths; constructing one
     names what to use on mcpkit (the OAuth proxies: tests/compat/test_fastmcp_oauth_proxy.py)."""
     from mcpkit.compat.fastmcp.server.auth.providers.clerk import ClerkProvider
-    from mcpkit.compat.fastmcp.server.auth.providers.huggingface import HuggingFaceProvider
+    from mcpkit.compat.fastmcp.server.auth.providers.descope import DescopeProvider
 
     cases = [
         (ClerkProvider, "mcpkit.auth.OIDCProvider"),
-        (HuggingFaceProvider, "mcpkit.auth.OAuthProxy"),
+        (DescopeProvider, "mcpkit.auth.ResourceServer"),
     ]
     from mcpkit.compat.fastmcp.server.auth.providers.jwt import JWTVerifier
 

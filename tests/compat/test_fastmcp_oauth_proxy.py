@@ -60,7 +60,9 @@ class StandIn:
         refresh: bool = True,
         access_token: str = UPSTREAM_TOKEN,
         documents: dict[str, Any] | None = None,
+        scope: str = "user",
     ) -> None:
+        self.scope = scope
         self.client_id = client_id
         self.refresh = refresh
         self.access_token = access_token
@@ -122,6 +124,11 @@ class StandIn:
             user = {"id": "4242", "username": "ada"}
             info = {"application": {"id": self.client_id}, "scopes": ["identify"]}
             self.reply(h, 200, {**info, "user": user, "expires": "2999-01-01T00:00:00+00:00"})
+        elif path == "/oauth/userinfo":  # Hugging Face: scopes from whoami-v2
+            self.reply(h, 200, {"sub": "hf-1", "preferred_username": "ada", "profile": "p"})
+        elif path == "/api/whoami-v2":
+            scopes = [{"name": "openid"}, {"name": "profile"}]
+            self.reply(h, 200, {"name": "ada", "auth": {"accessToken": {"scopes": scopes}}})
         elif path == "/oauth2/userinfo":  # WorkOS AuthKit
             self.reply(h, 200, {"sub": "user_01", "email": USER["email"], "name": USER["name"]})
         else:
@@ -137,7 +144,7 @@ class StandIn:
         if form.get("code") != "upstream-code":
             self.reply(h, 400, {"error": "invalid_grant"})
             return
-        tokens = {"access_token": self.access_token, "token_type": "bearer", "scope": "user"}
+        tokens = {"access_token": self.access_token, "token_type": "bearer", "scope": self.scope}
         if self.refresh:  # GitHub's OAuth apps give none
             tokens["refresh_token"] = "upstream-refresh-token"
         self.reply(h, 200, {**tokens, "expires_in": 3600})
@@ -906,13 +913,30 @@ def test_azure_oauth_example(tmp_path: Path) -> None:
         "hosts": [authority],
         "more": {"FASTMCP_SERVER_AUTH_AZURE_TENANT_ID": tenant},
     }
-    example = EXAMPLES / "auth_azure_oauth_server.py"
-    theirs, ours = run_both(example, case, tmp_path, access_token=access, documents=documents)
+    # The example, and a tool reading the claims fastmcp passes on from Entra ID's token.
+    example = tmp_path / "azure.py"
+    example.write_text(
+        (EXAMPLES / "auth_azure_oauth_server.py").read_text()
+        + "\n\n@mcp.tool\ndef upstream() -> dict:\n"
+        + "    from fastmcp.server.dependencies import get_access_token\n\n"
+        + "    token = get_access_token()\n"
+        + "    return {'scopes': token.scopes, **token.claims['upstream_claims']}\n"
+    )
+    theirs, ours = run_both(
+        example, case, tmp_path, "upstream", access_token=access, documents=documents
+    )
     compare(theirs, ours)
     upstream = ours["upstream authorize"]
     assert upstream["scope"] == "api://upstream-client/read offline_access"
     assert upstream["prompt"] == "select_account"
     assert "resource" not in upstream
+    assert ours["upstream"]["result"]["structuredContent"] == {
+        "scopes": ["read"],
+        "sub": "entra-sub",
+        "oid": "object-id",
+        "tid": tenant,
+        "name": "Ada Lovelace",
+    }
     assert ours["tools/call"]["result"]["content"] == [{"type": "text", "text": "hi"}]
 
 
@@ -959,3 +983,19 @@ def test_oci_oauth_example(tmp_path: Path) -> None:
     assert upstream["redirect_uri"] == "http://localhost:PORT/auth/callback"
     assert upstream["scope"] == "openid"
     assert ours["tools/call"]["result"]["content"] == [{"type": "text", "text": "hi"}]
+
+
+def test_huggingface_oauth_example(tmp_path: Path) -> None:
+    """``examples/auth/huggingface_oauth``: Hugging Face's opaque token checked at its
+    userinfo endpoint (its scopes from ``whoami-v2``), ``openid profile`` asked for and
+    required, the tool seeing the user; the same on both."""
+    case = {"env": "FASTMCP_SERVER_AUTH_HF", "hosts": ["huggingface.co"]}
+    example = EXAMPLES / "auth_huggingface_oauth_server.py"
+    theirs, ours = run_both(example, case, tmp_path, "get_user_info", scope="openid profile")
+    compare(theirs, ours)
+    assert ours["upstream authorize"]["scope"] == "openid profile"
+    assert ours["get_user_info"]["result"]["structuredContent"] == {
+        "subject": "hf-1",
+        "username": "ada",
+        "profile": "p",
+    }

@@ -9,9 +9,10 @@ with one of them answers over HTTP as fastmcp does, on mcpkit's resource server;
 ``InMemoryOAuthProvider`` (an authorization server of the server's own, its endpoints
 served beside the MCP endpoint) and :class:`MultiAuth`; the OAuth proxies ``OAuthProxy``
 and ``OIDCProxy`` and the identity providers built on them (``providers.github``,
-``google``, ``discord``, ``workos``, ``auth0``, ``aws``, ``azure``, ``oci``), served
-by :class:`mcpkit.auth.OAuthProxy`. The other identity providers import, and constructing
-one raises NotImplementedError naming mcpkit's own (:mod:`mcpkit.auth`).
+``google``, ``discord``, ``workos``, ``auth0``, ``aws``, ``azure``, ``oci``,
+``huggingface``), served by :class:`mcpkit.auth.OAuthProxy`. The other identity providers
+import, and constructing one raises NotImplementedError naming mcpkit's own
+(:mod:`mcpkit.auth`).
 """
 
 from __future__ import annotations

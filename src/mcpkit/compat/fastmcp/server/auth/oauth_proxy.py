@@ -286,9 +286,49 @@ class OAuthProxy(AuthProvider):
         except Exception:
             return None
         value = self.engine.verification_token(upstream) if upstream is not None else None
-        if value is None:
+        if upstream is None or value is None:
             return None
-        return await self.token_verifier.verify_token(value)
+        found = await self.token_verifier.verify_token(value)
+        if found is None:
+            return None
+        if self.alternate_verification:
+            found = self._as_upstream_token(found, upstream)
+            if found is None:
+                return None
+        claims = self.upstream_claims(upstream)
+        if claims:
+            found = found.model_copy(deep=True)
+            found.claims["upstream_claims"] = claims
+        return found
+
+    @property
+    def alternate_verification(self) -> bool:
+        """Whether the verifier judges something other than the upstream access token
+        (the ID token, or an opaque token through userinfo): the token a tool gets is then
+        the access token, with the scopes the provider granted."""
+        return self.engine.verify_id_token
+
+    def _as_upstream_token(
+        self, found: AccessToken, upstream: dict[str, Any]
+    ) -> AccessToken | None:
+        scope = upstream.get("scope")
+        update: dict[str, Any] = {"token": upstream.get("access_token", found.token)}
+        if isinstance(scope, str) and scope:
+            update["scopes"] = scope.split()
+        obtained, lifetime = upstream.get("obtained_at"), upstream.get("expires_in")
+        if isinstance(obtained, (int, float)) and isinstance(lifetime, (int, float)):
+            update["expires_at"] = int(obtained + lifetime)
+        patched = found.model_copy(update=update)
+        if not self.token_verifier.required_scopes and not set(self.required_scopes) <= set(
+            patched.scopes
+        ):
+            return None
+        return patched
+
+    def upstream_claims(self, upstream: dict[str, Any]) -> dict[str, Any] | None:
+        """Claims of the provider's token response a tool gets as ``upstream_claims``
+        (none here; a provider may pick some, as fastmcp's do)."""
+        return None
 
     def install_routes(self, app: Any) -> None:
         """Serve the authorization server (metadata, registration, authorize, consent,

@@ -11,6 +11,22 @@ from mcpkit.compat.fastmcp.utilities.auth import parse_scopes
 
 __all__ = ["OIDC_SCOPES", "AzureJWTVerifier", "AzureProvider", "EntraOBOToken"]
 
+#: The claims of an Entra ID access token a tool gets as ``upstream_claims``.
+_UPSTREAM_CLAIMS = (
+    "sub",
+    "oid",
+    "tid",
+    "azp",
+    "name",
+    "given_name",
+    "family_name",
+    "preferred_username",
+    "upn",
+    "email",
+    "roles",
+    "groups",
+)
+
 #: Scopes asked for as they are (not under the application's URI).
 OIDC_SCOPES = frozenset({"openid", "profile", "email", "offline_access"})
 
@@ -120,6 +136,23 @@ class AzureProvider(OAuthProxy):
         self.engine.upstream_scopes = (*self._prefixed(self.required_scopes), *additional)
         # Entra ID is told the scopes again when the code (or a refresh token) is redeemed.
         self.engine.extra_token_params["scope"] = " ".join(self.engine.upstream_scopes)
+
+    def upstream_claims(self, upstream: dict[str, Any]) -> dict[str, Any] | None:
+        """The user's identity claims of the Entra ID access token (a JWT the verifier
+        has checked), as fastmcp passes them on."""
+        import base64
+        import json
+
+        token = upstream.get("access_token")
+        try:
+            payload = str(token).split(".")[1]
+            claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+        except (IndexError, ValueError):
+            return None
+        if not isinstance(claims, dict):
+            return None
+        kept = {k: claims[k] for k in _UPSTREAM_CLAIMS if k in claims}
+        return kept or None
 
     def _prefixed(self, scopes: list[str]) -> list[str]:
         """The scopes as Entra ID is asked for them (the application's under its URI)."""
