@@ -102,6 +102,10 @@ def _serve(path: str, modules: list[str]) -> None:
     del sys.path[0]  # this file's folder: each child puts its own first
     for name in modules:
         importlib.import_module(name)
+    import threading
+
+    # A fork copies only the thread that forks: none may run beside it.
+    assert threading.active_count() == 1, f"threads started by {modules}"
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped as they end
     children: list[int] = []
 
