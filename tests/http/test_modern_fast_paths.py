@@ -1,5 +1,6 @@
-"""The modern edge's fast header check agrees with the full checks: whenever
-``headers_match`` takes a request, ``check_modern_headers`` passes it too."""
+"""The modern edge's fast header checks agree with the full checks: whenever
+``headers_match`` (or ``fields_match``, on the raw fields of the head) takes a request,
+``check_modern_headers`` passes it too."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from mcpkit.errors import McpError
 from mcpkit.transports.http.modern_headers import check_modern_headers
-from mcpkit.transports.http.modern_server import headers_match
+from mcpkit.transports.http.modern_server import fields_match, header_mapping, headers_match
 
 V = "2026-07-28"
 
@@ -70,7 +71,14 @@ def test_whatever_the_fast_path_takes_the_full_checks_pass(method: str) -> None:
         params = _params(body_version, body_name)
         if method == "resources/read":
             params["uri"] = params.pop("name", None)
-        if headers_match(headers, method, params):
+        raw = [(b"host", b"x"), *((k.encode(), v.encode("latin-1")) for k, v in headers.items())]
+        fields = dict(raw)
+        first = fields_match(fields, method, params)  # values not all seen before: may refuse
+        matched = headers_match(header_mapping(raw), method, params)
+        assert matched or not first
+        # Once header_mapping and headers_match have read these values, both agree.
+        assert fields_match(fields, method, params) == matched
+        if matched:
             taken += 1
             check_modern_headers(headers, method, params)  # must not raise
     assert taken > 0

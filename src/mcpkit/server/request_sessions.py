@@ -37,7 +37,7 @@ imports neither.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
 
 from mcpkit._loop import running_loop
@@ -81,6 +81,8 @@ class PlainTool(Protocol):
 
     @property
     def limiter(self) -> object | None: ...
+
+    def header_params(self) -> tuple[Any, ...] | None: ...
 
 
 C_co = TypeVar("C_co", bound="RequestContext", covariant=True)
@@ -148,6 +150,17 @@ class PrototypedServer(Protocol[S_co]):
 
     @property
     def notification_handler_count(self) -> int: ...
+
+    # What wraps_handlers and notification_handler_count read (the hot path reads them
+    # without the properties' calls).
+    @property
+    def _http_gates(self) -> bool: ...
+
+    @property
+    def middleware(self) -> Sequence[Any]: ...
+
+    @property
+    def _raw_notifications(self) -> Mapping[str, Any]: ...
 
     def handler_table(self) -> Mapping[str, Any]: ...
 
@@ -324,9 +337,11 @@ def sessionless_context(
     ``AppSession.serves_inline``) or a ``def`` one (it waits only on the worker pool,
     and a cancelled request drops its result), with no concurrency limit, no timeout, no
     middleware and no logging bridge (nothing then sends a notification or a request),
-    that the session would dispatch at once (a valid envelope on the
-    modern wire, the capability declared: any error of those is answered by the session
-    path). Its context belongs to the prototype (never started, shared, left unchanged:
+    that the session would dispatch at once (a valid envelope on the modern wire, the
+    capability declared: any error of those is answered by the session path), and on the
+    modern wire with no ``x-mcp-header`` parameter (those are asked for again once their
+    ``Mcp-Param-*`` headers are checked: see :func:`sessionless`). Its context belongs to the
+    prototype (never started, shared, left unchanged:
     :meth:`~mcpkit.session.Session.respond_alone` registers and writes nothing), so the
     answer is the one a copy would have written."""
     found: C | None = sessionless(server, False, request_id, method, params, version)
@@ -340,13 +355,16 @@ def sessionless(
     method: str,
     params: Any,
     version: ProtocolVersion | None = None,
+    headers_checked: bool = False,
 ) -> Any:
     """:func:`sessionless_context`, or with ``respond`` the response to that request (an
     awaitable of the JSON-RPC response, to be awaited at once: what
-    ``ctx.session.respond_alone(ctx)`` answers, the tool already found), else None."""
+    ``ctx.session.respond_alone(ctx)`` answers, the tool already found), else None.
+    ``headers_checked``: the request's ``Mcp-Param-*`` headers were checked against the
+    tool's ``x-mcp-header`` parameters (else a tool that has some is left to that check)."""
     if method != "tools/call" or type(params) is not dict or server.log_bridge:
         return None
-    if server.wraps_handlers:
+    if server._http_gates or server.middleware:  # wraps_handlers, inline
         return None
     # The server's current prototype (_modern_prototype or _legacy_prototype, inline).
     table = server.handler_table()
@@ -364,7 +382,7 @@ def sessionless(
         or proto.debug != server.debug
         or proto.info is not server.server_info
         or proto.instructions != server.instructions
-        or proto.notifications != server.notification_handler_count
+        or proto.notifications != len(server._raw_notifications)  # (the count, inline)
     ):
         proto = protos[key] = _Prototype(server, table, loop, version)
     if not proto.quick_calls:
@@ -378,6 +396,8 @@ def sessionless(
         return None
     envelope = None
     if version is None:
+        if not headers_checked and entry.header_params():
+            return None  # its Mcp-Param-* headers are to be checked first
         try:
             envelope = parse_request_envelope(params, session.modern_versions)
         except McpError:

@@ -137,6 +137,8 @@ class InlineTool(Protocol):
     @property
     def timeout(self) -> float | None: ...
 
+    def header_params(self) -> tuple[Any, ...] | None: ...
+
 
 class ToolTable(Protocol):
     """The server's tools as the session reads them (a

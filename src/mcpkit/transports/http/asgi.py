@@ -52,20 +52,55 @@ SSE_HEADERS: Final = [
 ]
 
 
+#: What each header RequestHeaders reads is, by its (lower-case) name.
+(
+    _HOST,
+    _ACCEPT,
+    _CONTENT_TYPE,
+    _CONTENT_LENGTH,
+    _PROTOCOL_VERSION,
+    _SESSION_ID,
+    _ORIGIN,
+    _EVENT_ID,
+) = range(8)
+_KINDS: Final[dict[bytes, int]] = {
+    b"host": _HOST,
+    b"accept": _ACCEPT,
+    b"content-type": _CONTENT_TYPE,
+    b"content-length": _CONTENT_LENGTH,
+    b"mcp-protocol-version": _PROTOCOL_VERSION,
+    b"mcp-session-id": _SESSION_ID,
+    b"origin": _ORIGIN,
+    b"last-event-id": _EVENT_ID,
+}
+#: Header values seen before (Host, Accept, Content-Type, Origin, MCP-Protocol-Version: a
+#: server sees the same few), decoded; bounded.
+_TEXT: dict[bytes, str] = {}
+
+
+def _text(value: bytes) -> str:
+    text = value.decode("latin-1")
+    if len(_TEXT) < 1024 and len(value) <= 256:
+        _TEXT[value] = text
+    return text
+
+
 class RequestHeaders:
     """The request headers the transports look at, read in one pass, with the size of them
-    all (``size``: bytes of names and values; ``count``) and every ``Mcp-*`` one as it came
-    (``mcp``: the raw pairs in order, None when there is none; what the 2026-07-28 checks
-    read, with no second pass over the headers)."""
+    all (``size``: bytes of names and values; ``count``) and every ``Mcp-*`` one: ``fields``
+    maps their raw names to their raw values when no ``Mcp-*`` name repeats (what the
+    2026-07-28 checks read, with no second pass over the headers), else None (None too
+    when there is none); :attr:`mcp` lists them as they came."""
 
     __slots__ = (
+        "_raw",
         "accept",
         "content_length",
         "content_type",
         "count",
+        "fields",
         "host",
         "last_event_id",
-        "mcp",
         "origin",
         "protocol_version",
         "session_id",
@@ -73,6 +108,7 @@ class RequestHeaders:
     )
 
     def __init__(self, raw: Iterable[tuple[bytes, bytes]]) -> None:
+        self._raw = raw
         self.accept: str | None = None
         self.content_type: str | None = None
         self.host: str | None = None
@@ -81,36 +117,56 @@ class RequestHeaders:
         self.protocol_version: str | None = None
         self.last_event_id: str | None = None
         self.content_length: str | None = None
-        mcp: list[tuple[bytes, bytes]] | None = None
+        fields: dict[bytes, bytes] | None = None
+        repeated = False
         size = count = 0
+        kinds, text = _KINDS, _TEXT
         for k, v in raw:
             size += len(k) + len(v)
             count += 1
-            if k == b"host":
-                self.host = v.decode("latin-1")
-            elif k == b"accept":
-                value = v.decode("latin-1")
+            # One lookup says which header it is (no chain of comparisons); a value seen
+            # before is taken decoded from _TEXT.
+            kind = kinds.get(k)
+            if kind is None:
+                if k[:4] != b"mcp-":
+                    continue
+            elif kind is _HOST:
+                self.host = text.get(v) or _text(v)
+                continue
+            elif kind is _ACCEPT:
+                value = text.get(v) or _text(v)
                 self.accept = value if self.accept is None else self.accept + "," + value
-            elif k == b"content-type":
-                self.content_type = v.decode("latin-1")
-            elif k == b"content-length":
+                continue
+            elif kind is _CONTENT_TYPE:
+                self.content_type = text.get(v) or _text(v)
+                continue
+            elif kind is _CONTENT_LENGTH:
                 self.content_length = v.decode("latin-1")
-            elif k[:4] == b"mcp-":
-                if k == b"mcp-protocol-version":
-                    self.protocol_version = v.decode("latin-1").strip()
-                elif k == b"mcp-session-id":
-                    self.session_id = v.decode("latin-1")
-                if mcp is None:
-                    mcp = [(k, v)]
-                else:
-                    mcp.append((k, v))
-            elif k == b"origin":
-                self.origin = v.decode("latin-1")
-            elif k == b"last-event-id":
+                continue
+            elif kind is _PROTOCOL_VERSION:
+                self.protocol_version = (text.get(v) or _text(v)).strip()
+            elif kind is _SESSION_ID:
+                self.session_id = v.decode("latin-1")
+            elif kind is _ORIGIN:
+                self.origin = text.get(v) or _text(v)
+                continue
+            else:
                 self.last_event_id = v.decode("latin-1").strip()
-        self.mcp = mcp
+                continue
+            if fields is None:  # an Mcp-* header
+                fields = {k: v}
+            elif k in fields:
+                repeated = True
+            else:
+                fields[k] = v
+        self.fields = None if repeated else fields
         self.size = size
         self.count = count
+
+    @property
+    def mcp(self) -> list[tuple[bytes, bytes]] | None:
+        """Every ``Mcp-*`` header as it came (name, value), in order; None when none."""
+        return [(k, v) for k, v in self._raw if k[:4] == b"mcp-"] or None
 
 
 _ACCEPT_CACHE: dict[tuple[str, str], bool] = {}

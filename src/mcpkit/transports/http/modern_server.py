@@ -59,6 +59,7 @@ from mcpkit.transports.http.asgi import (
     JSON_HEADERS,
     SSE_HEADERS,
     Receive,
+    RequestHeaders,
     Send,
     respond,
 )
@@ -72,6 +73,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DisconnectWatch",
     "ModernRequestTransport",
+    "fields_match",
     "header_mapping",
     "headers_match",
     "serve_modern_post",
@@ -199,6 +201,35 @@ def headers_match(headers: Mapping[str, str], method: str, params: Any) -> bool:
     return type(body) is not str or body == name
 
 
+def fields_match(fields: Mapping[bytes, bytes], method: str, params: Any) -> bool:
+    """:func:`headers_match` read from the raw header ``fields`` of a head in which no name
+    repeats (:attr:`RequestHeaders.fields`), without building the mapping: True only when
+    every routing header is a value seen (and found plain) before and equals the body.
+    False means ask :func:`headers_match` (its first reading of a value remembers it)."""
+    values, plain = _VALUES, _PLAIN
+    try:
+        meta = params["_meta"]
+        version = values[fields[b"mcp-protocol-version"]]
+        if (
+            type(params) is not dict
+            or type(meta) is not dict
+            or version != meta[PROTOCOL_VERSION_KEY]
+            or values[fields[b"mcp-method"]] != method
+            or not (plain[version] and plain[method])
+        ):
+            return False
+        field = NAME_SOURCES.get(method)
+        if field is None:
+            return True
+        name = values[fields[b"mcp-name"]]
+        if not plain[name]:
+            return False
+    except (KeyError, TypeError):
+        return False
+    body = params.get(field)
+    return type(body) is not str or body == name
+
+
 def _error_code(error: Any) -> int:
     """The code of a JSON-RPC error object as the status of its answer reads it (0: none)."""
     code = error.get("code") if type(error) is dict else None
@@ -216,6 +247,14 @@ async def _respond_json(send: Send, status: int, body: bytes) -> None:
     headers = [*JSON_HEADERS, (b"content-length", b"%d" % len(body))]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+async def _respond_alone(send: Send, answer: Any) -> None:
+    # The JSON-RPC response of a request served without a session, as serve_modern_post
+    # sends it inline.
+    error = answer.get("error")
+    status = 200 if error is None else status_for_code(_error_code(error))
+    await _respond_json(send, status, orjson.dumps(answer))
 
 
 async def _respond_error(send: Send, rid: Any, error: McpError) -> None:
@@ -525,13 +564,14 @@ def _param_header_error(
 async def serve_modern_post(
     app: HttpApp,
     msg: Any,
-    headers: Mapping[str, str],
+    h: RequestHeaders,
     accepted: tuple[bool, bool],
     receive: Receive,
     send: Send,
 ) -> None:
     """Answer one modern POST whose body ``msg`` was parsed (see the module docstring);
-    ``accepted``: whether its Accept admits JSON and SSE (:func:`accept_flags`)."""
+    ``h``: its headers; ``accepted``: whether its Accept admits JSON and SSE
+    (:func:`accept_flags`)."""
     if type(msg) is not dict:
         await _respond_error(
             send, None, McpError(INVALID_REQUEST, "Invalid request: the modern wire takes no batch")
@@ -554,25 +594,25 @@ async def serve_modern_post(
         return
     method: str = msg["method"]
     params = msg.get("params")
-    if not headers_match(headers, method, params):
-        try:
-            check_modern_headers(headers, method, params)
-        except McpError as exc:
-            await _respond_error(send, rid, exc)
-            return
+    # The usual request's routing headers are read from the head's fields; the {name: value}
+    # mapping of its Mcp-* headers is made only when something needs more.
+    fields = h.fields
+    headers: Mapping[str, str] | None = None
+    if fields is None or not fields_match(fields, method, params):
+        headers = header_mapping(h.mcp or ())
+        if not headers_match(headers, method, params):
+            try:
+                check_modern_headers(headers, method, params)
+            except McpError as exc:
+                await _respond_error(send, rid, exc)
+                return
     served = app.served
-    calls_tool = method == "tools/call" and type(params) is dict
     if served is not None:
-        if (  # (the usual tool has no Mcp-Param-* headers: one lookup)
-            calls_tool
-            and served.tool_header_params(params.get("name"))  # type: ignore[union-attr]
-            and (refused := _param_header_error(served, headers, params)) is not None
-        ):
-            await _respond_error(send, rid, refused)
-            return
-        if accepted[0]:
-            # A quick request that needs no session of its own (the usual tools/call):
-            # served by the prototype's engine, answered as its copy would answer it.
+        quick = accepted[0]
+        if quick:
+            # A quick request that needs no session of its own (the usual tools/call, of a
+            # tool with no Mcp-Param-* headers to check): served by the prototype's engine,
+            # answered as its copy would answer it.
             answer = served.sessionless_response(rid, method, params)
             if answer is not None:
                 alone = await answer
@@ -584,11 +624,27 @@ async def serve_modern_post(
                 await send({"type": "http.response.start", "status": status, "headers": head})
                 await send({"type": "http.response.body", "body": body})
                 return
+        if (
+            method == "tools/call"
+            and type(params) is dict
+            and served.tool_header_params(params.get("name"))
+        ):
+            refused = _param_header_error(served, headers or header_mapping(h.mcp or ()), params)
+            if refused is not None:
+                await _respond_error(send, rid, refused)
+                return
+            if quick:  # its headers agree: it may need no session either
+                answer = served.sessionless_response(rid, method, params, None, True)
+                if answer is not None:
+                    await _respond_alone(send, await answer)
+                    return
     transport = ModernRequestTransport(rid, app.options.max_stream_buffer)
     session, started = _new_session(app.session_factory, served, transport)
-    if served is None and calls_tool:
+    if served is None and method == "tools/call" and type(params) is dict:
         # Any other factory's session: its server's tools, if it is a server's session.
-        refused = _param_header_error(served_by_session(session), headers, params)
+        refused = _param_header_error(
+            served_by_session(session), headers or header_mapping(h.mcp or ()), params
+        )
         if refused is not None:
             await _respond_error(send, rid, refused)
             await session.close()

@@ -49,7 +49,7 @@ from mcpkit.transports.http.modern_headers import (
     is_modern_request,
     legacy_names,
 )
-from mcpkit.transports.http.modern_server import header_mapping, serve_modern_post
+from mcpkit.transports.http.modern_server import serve_modern_post
 from mcpkit.transports.http.session_open import open_session
 from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
 from mcpkit.transports.http.stateless import (
@@ -155,7 +155,7 @@ async def serve_post(
             if not (flags[0] or flags[1]):
                 await not_acceptable(send, modern=True)
                 return
-            await serve_modern_post(app, msg, header_mapping(h.mcp or ()), flags, receive, send)
+            await serve_modern_post(app, msg, h, flags, receive, send)
             return
         if not acceptable:
             await not_acceptable(send)

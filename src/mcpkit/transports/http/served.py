@@ -55,11 +55,18 @@ class ServedApp(Protocol):
         ...
 
     def sessionless_response(
-        self, rid: Any, method: str, params: Any, version: ProtocolVersion | None = None
+        self,
+        rid: Any,
+        method: str,
+        params: Any,
+        version: ProtocolVersion | None = None,
+        headers_checked: bool = False,
     ) -> Awaitable[JSONObject] | None:
         """For a request needing no session of its own, the awaitable of its JSON-RPC
         response (what ``ctx.session.respond_alone(ctx)`` answers for the context of
-        :meth:`sessionless_context`; to be awaited at once), else None."""
+        :meth:`sessionless_context`; to be awaited at once), else None. A modern call of a
+        tool with ``x-mcp-header`` parameters is one only with ``headers_checked`` (its
+        ``Mcp-Param-*`` headers were checked)."""
         ...
 
     async def finish_request(self, session: ServerSession) -> None:
