@@ -1,5 +1,7 @@
-"""2.x's resolver dependencies (``Annotated[T, Resolve(fn)]``, resolvers returning
-``Elicit``, ``Sample`` or ``ListRoots``): the SDK's own documentation examples
+"""2.x's multi-round-trip surface: its resolver dependencies (``Annotated[T,
+Resolve(fn)]``, resolvers returning ``Elicit``, ``Sample`` or ``ListRoots``) and an
+``InputRequiredResult`` a low-level handler returns by hand (reading the retry's
+``params.input_responses``): the SDK's own documentation examples
 (``examples/official_v2_resolve``, see ``examples/NOTICE``) run on ``mcp`` 2.x and unchanged
 on mcpkit, driven by the official client on the handshake era and on 2026-07-28; what it
 saw must be equal."""
@@ -75,3 +77,45 @@ def test_resolver_example_runs_unchanged(name: str, mode: str, tmp_path: Path) -
     assert all("error" not in op for op in ours["ops"]), ours["ops"]
     tools = ours["ops"][0]["tools"]
     assert all("mcp_resolver_context" not in t["inputSchema"]["properties"] for t in tools)
+
+
+LAUNCH_LOWLEVEL = """import runpy
+import anyio
+from mcp.server.stdio import stdio_server
+
+server = runpy.run_path({path!r})["server"]
+
+
+async def main():
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+anyio.run(main)
+"""
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_input_required_result_by_hand(mode: str, tmp_path: Path) -> None:
+    """A 2.x low-level ``on_call_tool`` answering ``InputRequiredResult`` until the retry
+    carries the answer: on 2026-07-28 the client's round trip ends in the same result; on
+    the handshake era both refuse it with the same error."""
+    launcher = tmp_path / "launch.py"
+    launcher.write_text(LAUNCH_LOWLEVEL.format(path=str(EXAMPLES / "mrtr_tutorial001.py")))
+    script = [
+        {"op": "call", "name": "provision", "args": {"name": "db"}, "answer": {"region": "eu"}}
+    ]
+    commands = {
+        "theirs": [str(peer("mcp2")), str(launcher)],
+        "ours": [sys.executable, "-m", "mcpkit.compat", str(launcher)],
+    }
+    jobs = [
+        submit(peer("mcp2"), script, tag, command=command, mode=mode)
+        for tag, command in commands.items()
+    ]
+    theirs, ours = (job.report() for job in jobs)
+    assert ours["ops"] == theirs["ops"]
+    if mode == "legacy":
+        assert "Handler returned an invalid result" in ours["ops"][0]["error"]
+    else:
+        assert ours["ops"][0]["result"]["content"][0]["text"] == "Provisioned 'db' in eu."

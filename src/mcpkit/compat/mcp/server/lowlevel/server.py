@@ -135,8 +135,43 @@ def _wire(value: Any) -> Any:
 
 
 def _params(method: str, params: JSONObject | None) -> Any:
+    """``params`` as the method's model; a 2026-07-28 retry's ``inputResponses`` (each
+    answer as its result model) and ``requestState`` read as ``input_responses`` and
+    ``request_state``, as 2.x's params have them."""
     model = getattr(_types(), _PARAMS.get(method, "RequestParams"))
-    return model.model_validate(params or {})
+    parsed = model.model_validate(params or {})
+    if method in ("tools/call", "prompts/get", "resources/read"):
+        given = (params or {}).get("inputResponses")
+        answers = (
+            {key: _input_response(value) for key, value in given.items()}
+            if isinstance(given, dict)
+            else None
+        )
+        object.__setattr__(parsed, "input_responses", answers)
+        object.__setattr__(parsed, "request_state", (params or {}).get("requestState"))
+    return parsed
+
+
+def _input_response(value: Any) -> Any:
+    """One answer of ``inputResponses`` as its result model (by its shape)."""
+    if not isinstance(value, dict):
+        return value
+    t = _types()
+    kind = (
+        "ElicitResult"
+        if "action" in value
+        else "ListRootsResult"
+        if "roots" in value
+        else "CreateMessageResult"
+        if "role" in value
+        else None
+    )
+    if kind is None:
+        return value
+    try:
+        return getattr(t, kind).model_validate(value)
+    except ValueError:
+        return value
 
 
 class Server(Generic[LifespanResultT, RequestT]):
@@ -335,7 +370,12 @@ class Server(Generic[LifespanResultT, RequestT]):
                 raise McpError(INTERNAL_ERROR, "Internal server error") from exc
             finally:
                 request_ctx.reset(token)
-            return result if isinstance(result, dict) else {}
+            if not isinstance(result, dict):
+                return {}
+            if result.get("resultType") == "input_required" and ctx.era != "modern":
+                # an InputRequiredResult has no meaning before 2026-07-28: 2.x refuses it so
+                raise McpError(INTERNAL_ERROR, "Handler returned an invalid result")
+            return result
 
         self.native.request_handler(method)(handle)
 
