@@ -306,3 +306,26 @@ def test_token_checks_answer_as_on_the_sdk(peer_name: str, generation: str) -> N
     assert expected["mcp valid tools/call"]["status"] == 200
     assert expected["mcp narrow initialize"]["status"] == 403
     assert expected["mcp elsewhere initialize"]["status"] == 401
+
+
+def sse_flow(base: str) -> dict[str, Any]:
+    """The legacy HTTP+SSE endpoints without a token, with one lacking the required scope,
+    and (the stream's status alone) with a valid one."""
+    r = Recorder(base)
+    r.record("sse no token", r.http.get("/sse"))
+    r.record("sse narrow", r.http.get("/sse", headers={"authorization": "Bearer narrow"}))
+    r.record("messages no token", r.http.post("/messages/?session_id=abc", json=INIT))
+    with r.http.stream("GET", "/sse", headers={"authorization": "Bearer valid"}) as stream:
+        r.answers["sse valid"] = stream.status_code
+    return r.answers
+
+
+def test_legacy_sse_endpoints_checked_as_on_the_sdk() -> None:
+    """``run(transport="sse")``: ``/sse`` and ``/messages/`` behind the same checks."""
+    with started("mcp2", [TOKENS, "sse", "PORT"]) as (sdk, ours):
+        expected = sse_flow(sdk)
+        got = sse_flow(ours)
+    assert got == expected
+    assert expected["sse no token"]["status"] == 401
+    assert expected["sse narrow"]["status"] == 403
+    assert expected["sse valid"] == 200

@@ -1,7 +1,8 @@
 """A resource server with a token verifier of fixed tokens (valid, expired, without the
 required scope, for another resource, for this one, of another user) and
-``validate_token_resource=True``: ``sdk_auth_tokens.py v1|v2 PORT`` serves it over
-Streamable HTTP with 1.x's ``FastMCP`` or 2.x's ``MCPServer``."""
+``validate_token_resource=True``: ``sdk_auth_tokens.py v1|v2|sse PORT`` serves it over
+Streamable HTTP with 1.x's ``FastMCP`` or 2.x's ``MCPServer``, or over the legacy HTTP+SSE
+transport with 2.x's."""
 
 import sys
 import time
@@ -67,5 +68,7 @@ def whoami() -> str:
 if __name__ == "__main__":
     if GENERATION == "v1":
         mcp.run(transport="streamable-http")
+    elif GENERATION == "sse":
+        mcp.run(transport="sse", port=PORT)
     else:
         mcp.run(transport="streamable-http", port=PORT)

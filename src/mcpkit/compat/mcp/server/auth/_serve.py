@@ -56,8 +56,9 @@ def checked_auth(auth: Any, token_verifier: Any, auth_server_provider: Any) -> A
 
 
 class SdkAuth:
-    """The SDK's checks for the MCP endpoint at ``path`` (see the module docstring);
-    ``slash_empty_path`` writes URLs without a path with ``/`` in documents, as 1.x does."""
+    """The SDK's checks for the MCP endpoint at ``path`` and the ``legacy_paths`` of the
+    HTTP+SSE transport (see the module docstring); ``slash_empty_path`` writes URLs without
+    a path with ``/`` in documents, as 1.x does."""
 
     def __init__(
         self,
@@ -66,8 +67,11 @@ class SdkAuth:
         token_verifier: Any,
         auth_server_provider: Any = None,
         slash_empty_path: bool = False,
+        legacy_paths: tuple[str, ...] = (),
     ) -> None:
         self.path = path
+        #: The paths behind the bearer checks (``legacy_paths``: the HTTP+SSE endpoints).
+        self.paths = frozenset((path, *legacy_paths))
         self.verifier = token_verifier
         self.required_scopes = list(auth.required_scopes or [])
         self.resource = auth.resource_server_url if auth.validate_token_resource else None
@@ -118,7 +122,7 @@ class SdkAuth:
         if endpoint is not None:
             await endpoint(scope, receive, send)
             return
-        if path != self.path:
+        if path not in self.paths:
             body = b"Not Found"
             head = [
                 (b"content-length", b"9"),

@@ -125,18 +125,17 @@ class MCPServer(Generic[LifespanResultT]):
         """Protect the HTTP endpoint at ``path`` with the SDK's auth (when configured)."""
         if self._auth is None:
             return
-        if transport == "sse":
-            raise NotImplementedError(
-                "auth on the legacy SSE transport is not served by mcpkit: use streamable-http"
-            )
         from mcpkit.compat.mcp.server.auth._serve import SdkAuth
 
+        # The legacy SSE transport's endpoints are checked as the SDK checks them.
+        legacy = ("/sse", "/messages", "/messages/") if transport == "sse" else ()
         self.native.auth = SdkAuth(
             path,
             self._auth,
             self._token_verifier,
             self._auth_server_provider,
             self._slash_empty_path,
+            legacy,
         )
 
     def _declare_as(self, caps: JSONObject) -> JSONObject:
