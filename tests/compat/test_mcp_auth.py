@@ -329,3 +329,43 @@ def test_legacy_sse_endpoints_checked_as_on_the_sdk() -> None:
     assert expected["sse no token"]["status"] == 401
     assert expected["sse narrow"]["status"] == 403
     assert expected["sse valid"] == 200
+
+
+def test_shared_auth_models_and_resource_checks() -> None:
+    """``mcp.shared.auth``'s metadata models and ``mcp.shared.auth_utils`` as the SDK's:
+    documents dumped as the SDK dumps them, resources compared as it compares them."""
+    from mcpkit.compat.mcp.shared.auth import (
+        AuthorizationCodeResult,
+        OAuthMetadata,
+        ProtectedResourceMetadata,
+    )
+    from mcpkit.compat.mcp.shared.auth_utils import (
+        check_resource_allowed,
+        resource_url_from_server_url,
+    )
+
+    prm = ProtectedResourceMetadata(
+        resource="https://api.example.com",  # type: ignore[arg-type]
+        authorization_servers=["https://auth.example.com"],  # type: ignore[list-item]
+    )
+    assert prm.model_dump(mode="json", exclude_none=True) == {
+        "resource": "https://api.example.com",
+        "authorization_servers": ["https://auth.example.com"],
+        "bearer_methods_supported": ["header"],
+    }
+    with pytest.raises(ValueError):
+        ProtectedResourceMetadata(resource="https://api.example.com", authorization_servers=[])  # type: ignore[arg-type]
+    doc = OAuthMetadata(
+        issuer="https://auth.example.com",  # type: ignore[arg-type]
+        authorization_endpoint="https://auth.example.com/authorize",  # type: ignore[arg-type]
+        token_endpoint="https://auth.example.com/token",  # type: ignore[arg-type]
+    )
+    assert doc.model_dump(mode="json", exclude_none=True)["response_types_supported"] == ["code"]
+    assert AuthorizationCodeResult(code="c").state is None
+    assert resource_url_from_server_url("HTTPS://API.Example.com/mcp#frag") == (
+        "https://api.example.com/mcp"
+    )
+    assert check_resource_allowed("https://api.example.com/mcp/x", "https://api.example.com/mcp")
+    assert check_resource_allowed("https://api.example.com/mcp/", "https://api.example.com/mcp")
+    assert not check_resource_allowed("https://api.example.com/mcp2", "https://api.example.com/mcp")
+    assert not check_resource_allowed("http://api.example.com/mcp", "https://api.example.com/mcp")

@@ -16,11 +16,14 @@ from pydantic import (
 )
 
 __all__ = [
+    "AuthorizationCodeResult",
     "InvalidRedirectUriError",
     "InvalidScopeError",
     "OAuthClientInformationFull",
     "OAuthClientMetadata",
+    "OAuthMetadata",
     "OAuthToken",
+    "ProtectedResourceMetadata",
 ]
 
 #: The RFC 7523 JWT bearer grant type.
@@ -138,3 +141,64 @@ class OAuthClientInformationFull(_ClientMetadataBase):
         raise InvalidRedirectUriError(
             "redirect_uri must be specified unless the client has exactly one registered URI"
         )
+
+
+class AuthorizationCodeResult(BaseModel):
+    """The parameters of an authorization redirect a client's callback received (``iss``:
+    the RFC 9207 issuer, when the authorization server sends it)."""
+
+    code: str
+    state: str | None = None
+    iss: str | None = None
+
+
+class OAuthMetadata(BaseModel):
+    """An authorization server's metadata (RFC 8414 s2)."""
+
+    model_config = ConfigDict(url_preserve_empty_path=True)
+
+    issuer: AnyHttpUrl
+    authorization_endpoint: AnyHttpUrl
+    token_endpoint: AnyHttpUrl
+    registration_endpoint: AnyHttpUrl | None = None
+    scopes_supported: list[str] | None = None
+    response_types_supported: list[str] = ["code"]
+    response_modes_supported: list[str] | None = None
+    grant_types_supported: list[str] | None = None
+    token_endpoint_auth_methods_supported: list[str] | None = None
+    token_endpoint_auth_signing_alg_values_supported: list[str] | None = None
+    service_documentation: AnyHttpUrl | None = None
+    ui_locales_supported: list[str] | None = None
+    op_policy_uri: AnyHttpUrl | None = None
+    op_tos_uri: AnyHttpUrl | None = None
+    revocation_endpoint: AnyHttpUrl | None = None
+    revocation_endpoint_auth_methods_supported: list[str] | None = None
+    revocation_endpoint_auth_signing_alg_values_supported: list[str] | None = None
+    introspection_endpoint: AnyHttpUrl | None = None
+    introspection_endpoint_auth_methods_supported: list[str] | None = None
+    introspection_endpoint_auth_signing_alg_values_supported: list[str] | None = None
+    code_challenge_methods_supported: list[str] | None = None
+    client_id_metadata_document_supported: bool | None = None
+    authorization_response_iss_parameter_supported: bool | None = None
+    authorization_grant_profiles_supported: list[str] | None = None
+
+
+class ProtectedResourceMetadata(BaseModel):
+    """A protected resource's metadata (RFC 9728 s2); MCP tokens go in the header only."""
+
+    model_config = ConfigDict(url_preserve_empty_path=True)
+
+    resource: AnyHttpUrl
+    authorization_servers: list[AnyHttpUrl] = Field(..., min_length=1)
+    jwks_uri: AnyHttpUrl | None = None
+    scopes_supported: list[str] | None = None
+    bearer_methods_supported: list[str] | None = Field(default=["header"])
+    resource_signing_alg_values_supported: list[str] | None = None
+    resource_name: str | None = None
+    resource_documentation: AnyHttpUrl | None = None
+    resource_policy_uri: AnyHttpUrl | None = None
+    resource_tos_uri: AnyHttpUrl | None = None
+    tls_client_certificate_bound_access_tokens: bool | None = None
+    authorization_details_types_supported: list[str] | None = None
+    dpop_signing_alg_values_supported: list[str] | None = None
+    dpop_bound_access_tokens_required: bool | None = None
