@@ -119,3 +119,56 @@ def test_input_required_result_by_hand(mode: str, tmp_path: Path) -> None:
         assert "Handler returned an invalid result" in ours["ops"][0]["error"]
     else:
         assert ours["ops"][0]["result"]["content"][0]["text"] == "Provisioned 'db' in eu."
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_extension_tools_and_settings(mode: str) -> None:
+    """``MCPServer(extensions=[...])``: the extension's tool (with its ``_meta``) is listed
+    and called, its settings declared where 2.x declares them, the same on ``mcp`` 2.x and
+    on mcpkit."""
+    server = Path(__file__).resolve().parent / "servers" / "mcpserver_extension.py"
+    script = [LIST, call("weather", city="Oslo"), call("ping")]
+    commands = {
+        "theirs": [str(peer("mcp2")), str(server)],
+        "ours": [sys.executable, "-m", "mcpkit.compat", str(server)],
+    }
+    jobs = [
+        submit(peer("mcp2"), script, tag, command=command, mode=mode)
+        for tag, command in commands.items()
+    ]
+    theirs, ours = (job.report() for job in jobs)
+    assert ours["ops"] == theirs["ops"]
+    weather = next(t for t in ours["ops"][0]["tools"] if t["name"] == "weather")
+    assert weather["_meta"] == {"com.example/weather": {"cached": True}}
+    assert ours["ops"][1]["result"]["content"][0]["text"] == "Sunny in Oslo"
+    assert ours["capabilities"].get("extensions") == theirs["capabilities"].get("extensions")
+
+
+def test_extension_parts_not_served_raise() -> None:
+    """An extension contributing what is not served (a request method, an interceptor)
+    fails when the server is made, naming it; a bad identifier is a ValueError."""
+    from mcpkit.compat.mcp.server.mcpserver import Extension, MCPServer, MethodBinding
+
+    async def handler(ctx: Any, params: Any) -> Any:
+        return {}
+
+    class Methods(Extension):
+        identifier = "com.example/methods"
+
+        def methods(self) -> list[MethodBinding]:
+            return [MethodBinding("example/do", dict, handler)]
+
+    class Intercepts(Extension):
+        identifier = "com.example/intercepts"
+
+        async def intercept_tool_call(self, params: Any, ctx: Any, call_next: Any) -> Any:
+            return await call_next(ctx)
+
+    class Unnamed(Extension):
+        identifier = "no-slash"
+
+    for extension, named in ((Methods(), "methods"), (Intercepts(), "intercept_tool_call")):
+        with pytest.raises(NotImplementedError, match=named):
+            MCPServer("x", extensions=[extension])
+    with pytest.raises(ValueError, match="no-slash"):
+        MCPServer("x", extensions=[Unnamed()])

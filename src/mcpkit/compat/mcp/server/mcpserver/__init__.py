@@ -12,6 +12,10 @@ from mcpkit.compat.mcp.server.mcpserver.server import MCPServer
 from mcpkit.compat.mcp.server.mcpserver.utilities.types import Audio, Image
 
 if TYPE_CHECKING:
+    from mcpkit.compat.mcp.server.extension import Extension as Extension
+    from mcpkit.compat.mcp.server.extension import MethodBinding as MethodBinding
+    from mcpkit.compat.mcp.server.extension import ResourceBinding as ResourceBinding
+    from mcpkit.compat.mcp.server.extension import ToolBinding as ToolBinding
     from mcpkit.compat.mcp.server.mcpserver.prompts.base import (
         AssistantMessage as AssistantMessage,
     )
@@ -53,7 +57,12 @@ __all__ = [
 ]
 
 _RESOLVE = "mcpkit.compat.mcp.server.mcpserver.resolve"
+_EXTENSION = "mcpkit.compat.mcp.server.extension"
 _LAZY = {
+    "Extension": _EXTENSION,
+    "MethodBinding": _EXTENSION,
+    "ResourceBinding": _EXTENSION,
+    "ToolBinding": _EXTENSION,
     "AcceptedElicitation": _RESOLVE,
     "CancelledElicitation": _RESOLVE,
     "DeclinedElicitation": _RESOLVE,

@@ -74,6 +74,7 @@ class MCPServer(Generic[LifespanResultT]):
         self._token_verifier = checked_auth(auth, token_verifier, auth_server_provider)
         self._auth_server_provider = auth_server_provider
         self._auth = auth
+        extensions = settings.pop("extensions", None)
         self.settings = settings
         self._user_lifespan = lifespan
 
@@ -110,6 +111,14 @@ class MCPServer(Generic[LifespanResultT]):
         #: The 2.x middleware chain (``async (ctx, call_next)``), outermost first.
         self.middleware = MiddlewareList(self.native, middleware or ())
         self._http: ServerHTTPApp | None = None
+        #: The settings of each extension applied, by identifier (declared as there).
+        self._extensions: dict[str, dict[str, Any]] = {}
+        if extensions:
+            from mcpkit.compat.mcp.server.extension import apply_extension
+
+            for extension in extensions:
+                apply_extension(self, extension, self._extensions)
+            self.native.extensions.update(self._extensions)
 
     #: Whether a failing tool's own message is shown for any exception (1.x), or only for a
     #: ToolError or ResourceError (2.x).
@@ -149,7 +158,7 @@ class MCPServer(Generic[LifespanResultT]):
         out["prompts"] = {"listChanged": False}
         out["resources"] = {"subscribe": False, "listChanged": False}
         out["tools"] = {"listChanged": False}
-        return out
+        return out  # extensions: advertised on 2026-07-28 only, as there
 
     # -- identity -----------------------------------------------------------------------------
 
