@@ -1,0 +1,262 @@
+"""fastmcp's resource-server presets for hosted authorization servers served by mcpkit:
+``ScalekitProvider`` and ``PropelAuthProvider``.
+
+fastmcp's ``examples/auth/scalekit_oauth/server.py`` and ``propelauth_oauth/server.py`` run
+unchanged on fastmcp and on mcpkit against a local stand-in for the provider (its keys or
+its introspection endpoint, and its authorization server metadata). A client's view must
+agree on both: the refusals and their ``WWW-Authenticate``, the protected resource
+metadata, the authorization server metadata (forwarded from the provider), and the tools
+called with a token the provider would issue.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+import pytest
+
+from tests.compat.test_fastmcp_auth import (
+    call_tool,
+    documents_server,
+    keypair,
+    metadata,
+    refusals,
+    same,
+    started,
+    token,
+)
+
+#: Each case starts two HTTP servers (one on fastmcp).
+pytestmark = pytest.mark.timeout(240)
+
+EXAMPLES = Path(__file__).parent / "examples" / "fastmcp"
+
+#: Runs an example (``sys.argv``: the file, the port) as its ``__main__`` block would, on
+#: the host the test reaches. python-dotenv (which the PropelAuth example imports) is a
+#: dependency of fastmcp, not of mcpkit: where it is missing, a ``load_dotenv`` that finds
+#: no ``.env`` stands in (there is none above the examples on either side).
+LAUNCHER = """
+import runpy, sys, types
+
+try:
+    import dotenv
+except ImportError:
+    dotenv = types.ModuleType("dotenv")
+    dotenv.load_dotenv = lambda *args, **kwargs: False
+    sys.modules["dotenv"] = dotenv
+mcp = runpy.run_path(sys.argv[1])["mcp"]
+mcp.run(transport="http", host="127.0.0.1", port=int(sys.argv[2]), show_banner=False)
+"""
+
+
+def launcher(tmp: Path) -> Path:
+    path = tmp / "launch.py"
+    path.write_text(LAUNCHER)
+    return path
+
+
+def test_scalekit_oauth_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``examples/auth/scalekit_oauth``: the environment's keys, tokens of the resource
+    (issued by the environment or the resource, audience the resource ID), Scalekit's
+    metadata for the resource forwarded; the same on both."""
+    key, stranger = keypair()[0], keypair()[0]
+    documents: dict[str, Any] = {"/keys": {"keys": [key.as_dict(private=False)]}}
+    base, server = documents_server(documents)
+    as_path = "/.well-known/oauth-authorization-server/resources/res_1"
+    documents[as_path] = {
+        "issuer": base + "/resources/res_1",
+        "authorization_endpoint": base + "/oauth/authorize",
+        "token_endpoint": base + "/oauth/token",
+        "scopes_supported": ["mcp:read"],
+    }
+    monkeypatch.setenv("SCALEKIT_ENVIRONMENT_URL", base)
+    monkeypatch.setenv("SCALEKIT_RESOURCE_ID", "res_1")
+    monkeypatch.setenv("SCALEKIT_REQUIRED_SCOPES", "mcp:read")
+    claims = {"iss": base, "aud": "res_1", "sub": "u-1", "scope": "mcp:read", "client_id": "c"}
+    valid = token(key, kid="k1", **claims)
+    by_resource = token(key, kid="k1", **{**claims, "iss": base + "/resources/res_1"})
+    credentials: dict[str, str | None] = {
+        "missing": None,
+        "other audience": "Bearer " + token(key, kid="k1", **{**claims, "aud": "res_2"}),
+        "other issuer": "Bearer " + token(key, kid="k1", **{**claims, "iss": base + "/x"}),
+        "other key": "Bearer " + token(stranger, kid="k1", **claims),
+        "no scope": "Bearer " + token(key, kid="k1", **{**claims, "scope": "other"}),
+        "expired": "Bearer " + token(key, kid="k1", **{**claims, "exp": int(time.time()) - 60}),
+        "valid": "Bearer " + valid,
+        "issued by the resource": "Bearer " + by_resource,
+    }
+    example = EXAMPLES / "auth_scalekit_oauth_server.py"
+    try:
+        with started([str(launcher(tmp_path)), str(example)]) as urls:
+            theirs, ours = (refusals(u, credentials) for u in urls)
+            same(theirs, ours)
+            prm = [metadata(u, "/.well-known/oauth-protected-resource/mcp") for u in urls]
+            asm = [metadata(u, "/.well-known/oauth-authorization-server") for u in urls]
+            calls = [("echo", {"message": "hi"}), ("auth_status", {})]
+            results = [[call_tool(u, valid, *call) for call in calls] for u in urls]
+    finally:
+        server.shutdown()
+    assert prm[1] == prm[0]
+    assert asm[1] == asm[0]
+    assert results[1] == results[0]
+    assert ours["valid"]["status"] == ours["issued by the resource"]["status"] == 200
+    refused = ("missing", "other audience", "other issuer", "other key", "no scope", "expired")
+    assert all(ours[label]["status"] == 401 for label in refused)
+    assert prm[1]["body"]["authorization_servers"] == [base + "/resources/res_1"]
+    assert prm[1]["body"]["resource"] == "http://127.0.0.1:8000/mcp"
+    assert asm[1]["body"] == documents[as_path]
+    assert results[1][0]["result"]["content"] == [{"type": "text", "text": "hi"}]
+    assert results[1][1]["result"]["structuredContent"]["provider"] == "Scalekit"
+
+
+class PropelAuth:
+    """A local PropelAuth: its authorization server metadata, and its introspection
+    endpoint answering ``answers[token]`` (inactive for others) to the client ``rs``
+    authenticated with HTTP Basic; 401 to anyone else."""
+
+    def __init__(self, answers: dict[str, Any]) -> None:
+        basic = "Basic " + base64.b64encode(b"rs:rs-secret").decode()
+        stand_in = self
+        self.introspected: list[str] = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def send(self, status: int, body: Any) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:
+                if self.path == "/.well-known/oauth-authorization-server/oauth/2.1":
+                    self.send(200, stand_in.metadata)
+                else:
+                    self.send(404, {"error": "not_found"})
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length", 0))
+                form = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode()).items()}
+                if self.path != "/oauth/2.1/introspect":
+                    self.send(404, {"error": "not_found"})
+                elif self.headers.get("authorization") != basic:
+                    self.send(401, {"error": "invalid_client"})
+                else:
+                    stand_in.introspected.append(form.get("token", ""))
+                    self.send(200, answers.get(form.get("token", ""), {"active": False}))
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.metadata = {
+            "issuer": self.url + "/oauth/2.1",
+            "authorization_endpoint": self.url + "/oauth/2.1/authorize",
+            "token_endpoint": self.url + "/oauth/2.1/token",
+            "introspection_endpoint": self.url + "/oauth/2.1/introspect",
+            "scopes_supported": ["read:user_data"],
+        }
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+#: The example as published, and with the provider's RFC 8707 ``resource`` and required
+#: scopes set (a server file of the same shape).
+RESOURCE_SERVER = """
+import os
+
+from fastmcp import FastMCP
+from fastmcp.server.auth.providers.propelauth import PropelAuthProvider
+from fastmcp.server.dependencies import get_access_token
+
+auth = PropelAuthProvider(
+    auth_url=os.environ["PROPELAUTH_AUTH_URL"],
+    introspection_client_id=os.environ["PROPELAUTH_INTROSPECTION_CLIENT_ID"],
+    introspection_client_secret=os.environ["PROPELAUTH_INTROSPECTION_CLIENT_SECRET"],
+    base_url="http://127.0.0.1:8000/",
+    resource="http://127.0.0.1:8000/mcp",
+    required_scopes=["read:user_data"],
+    token_introspection_overrides={"timeout_seconds": 5, "cache_ttl_seconds": 60},
+)
+
+mcp = FastMCP("PropelAuth resource", auth=auth)
+
+
+@mcp.tool
+def whoami() -> dict:
+    token = get_access_token()
+    return {"user_id": token.claims.get("sub"), "scopes": token.scopes}
+"""
+
+
+@pytest.mark.parametrize("variant", ["example", "resource"])
+def test_propelauth_oauth_example(
+    variant: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``examples/auth/propelauth_oauth`` (and a server setting ``resource`` and required
+    scopes): tokens checked at PropelAuth's introspection endpoint, its metadata
+    forwarded, the tool seeing the user; the same on both."""
+    now = int(time.time())
+    good = {
+        "active": True,
+        "sub": "user-1",
+        "client_id": "cli-1",
+        "scope": "read:user_data",
+        "aud": "http://127.0.0.1:8000/mcp",
+        "exp": now + 600,
+    }
+    answers = {
+        "pa-valid": good,
+        "pa-other-aud": {**good, "aud": "http://elsewhere/mcp"},
+        "pa-no-scope": {**good, "scope": "other"},
+        "pa-expired": {**good, "exp": now - 60},
+        "pa-off": {**good, "active": False},
+    }
+    propel = PropelAuth(answers)
+    monkeypatch.setenv("PROPELAUTH_AUTH_URL", propel.url + "/")
+    monkeypatch.setenv("PROPELAUTH_INTROSPECTION_CLIENT_ID", "rs")
+    monkeypatch.setenv("PROPELAUTH_INTROSPECTION_CLIENT_SECRET", "rs-secret")
+    if variant == "example":
+        example, tool = EXAMPLES / "auth_propelauth_oauth_server.py", "whoami"
+    else:
+        example, tool = tmp_path / "resource.py", "whoami"
+        example.write_text(RESOURCE_SERVER)
+    credentials: dict[str, str | None] = {"missing": None, "unknown": "Bearer pa-eve"}
+    credentials.update({label: "Bearer " + label for label in answers})
+    try:
+        with started([str(launcher(tmp_path)), str(example)]) as urls:
+            theirs, ours = (refusals(u, credentials) for u in urls)
+            same(theirs, ours)
+            prm = [metadata(u, "/.well-known/oauth-protected-resource/mcp") for u in urls]
+            asm = [metadata(u, "/.well-known/oauth-authorization-server") for u in urls]
+            results = [[call_tool(u, "pa-valid", tool, {})] for u in urls]
+            if variant == "example":
+                for u in urls:
+                    results.append([call_tool(u, "pa-valid", "echo", {"message": "hi"})])
+    finally:
+        propel.server.shutdown()
+    assert prm[1] == prm[0]
+    assert asm[1] == asm[0]
+    assert results[1] == results[0]
+    assert asm[1]["body"] == propel.metadata
+    assert prm[1]["body"]["authorization_servers"] == [propel.url + "/oauth/2.1"]
+    assert ours["pa-valid"]["status"] == 200
+    assert ours["pa-off"]["status"] == ours["pa-expired"]["status"] == 401
+    assert ours["unknown"]["status"] == ours["missing"]["status"] == 401
+    who = results[1][0]["result"]["structuredContent"]
+    assert who["user_id"] == "user-1"
+    if variant == "resource":
+        assert ours["pa-other-aud"]["status"] == ours["pa-no-scope"]["status"] == 401
+        assert who["scopes"] == ["read:user_data"]
+        assert prm[1]["body"]["scopes_supported"] == ["read:user_data"]
+    else:  # no resource, no required scopes: any active token of PropelAuth's
+        assert ours["pa-other-aud"]["status"] == ours["pa-no-scope"]["status"] == 200
+        assert results[3] == results[2]
+        assert results[3][0]["result"]["content"] == [{"type": "text", "text": "hi"}]
