@@ -148,3 +148,50 @@ def test_messages_endpoint_answers_as_the_sdk() -> None:
     assert ours == theirs
     assert ours[0] == (400, "session_id is required")
     assert ours[-1] == (202, "Accepted")
+
+
+def _guarded(base: str) -> list[tuple[int, str]]:
+    """The answers of a protected transport: a GET and POSTs with a foreign ``Host`` or
+    ``Origin``, then an allowed session's POST."""
+    answers: list[tuple[int, str]] = []
+    with httpx.Client(base_url=base, timeout=10) as http:
+        for headers in ({"host": "evil.example"}, {"origin": "http://evil.example"}):
+            answer = http.get("/sse", headers=headers)
+            answers.append((answer.status_code, answer.text))
+        with http.stream("GET", "/sse", headers={"origin": base}) as stream:
+            lines = stream.iter_lines()
+            assert next(lines) == "event: endpoint"
+            endpoint = next(lines).removeprefix("data: ")
+            ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+            for headers in (
+                {"host": "evil.example"},
+                {"origin": "http://evil.example"},
+                {"origin": base},
+            ):
+                answer = http.post(
+                    endpoint,
+                    content=ping,
+                    headers={"content-type": "application/json", **headers},
+                )
+                answers.append((answer.status_code, answer.text))
+    return answers
+
+
+def test_security_settings_as_the_sdk() -> None:
+    """``security_settings=TransportSecuritySettings(...)`` on the transport: a foreign
+    ``Host`` or ``Origin`` refused on the stream and on the messages with the SDK's
+    statuses and texts, an allowed one served."""
+    argv = [str(SERVERS / "lowlevel_v1_sse_guarded.py")]
+    ports = free_port(), free_port()
+    procs: list[subprocess.Popen[str]] = [serve([str(peer("mcp1")), *argv], ports[0])]
+    try:
+        procs.append(serve([*COMPAT, *argv], ports[1]))
+        theirs, ours = (_guarded(f"http://127.0.0.1:{port}") for port in ports)
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(10)
+    assert ours == theirs
+    assert ours[0] == (421, "Invalid Host header")
+    assert ours[1] == (403, "Invalid Origin header")
+    assert ours[-1] == (202, "Accepted")
