@@ -369,3 +369,35 @@ def test_shared_auth_models_and_resource_checks() -> None:
     assert check_resource_allowed("https://api.example.com/mcp/", "https://api.example.com/mcp")
     assert not check_resource_allowed("https://api.example.com/mcp2", "https://api.example.com/mcp")
     assert not check_resource_allowed("http://api.example.com/mcp", "https://api.example.com/mcp")
+
+
+@pytest.mark.parametrize("generation", ["v1", "v2"])
+async def test_native_server_of_a_protected_server_is_protected(generation: str) -> None:
+    """What the CLI serves for ``file.py:mcp`` (the native server's own HTTP app, without
+    ``run()`` or ``streamable_http_app()``) refuses a request without a token."""
+    import httpx
+
+    from mcpkit.compat.mcp.server.auth.settings import AuthSettings
+    from mcpkit.compat.mcp.server.fastmcp import FastMCP
+    from mcpkit.compat.mcp.server.mcpserver import MCPServer
+
+    class Verifier:
+        async def verify_token(self, token: str) -> None:
+            return None
+
+    settings = AuthSettings(
+        issuer_url="https://auth.example.com",  # type: ignore[arg-type]
+        resource_server_url="http://127.0.0.1:8000/mcp",  # type: ignore[arg-type]
+        validate_token_resource=False,
+    )
+    kind = FastMCP if generation == "v1" else MCPServer
+    server = kind("x", auth=settings, token_verifier=Verifier())
+    app = server.native.http_app("/mcp")
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as http:
+        answer = await http.post("/mcp", json=INIT, headers=ACCEPT)
+    assert answer.status_code == 401
+    assert answer.json() == {
+        "error": "invalid_token",
+        "error_description": "Authentication required",
+    }

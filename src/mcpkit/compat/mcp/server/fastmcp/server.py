@@ -92,6 +92,7 @@ class FastMCP(MCPServer[Any]):
         if retry_interval is not None:
             values["retry_interval"] = retry_interval
         self.settings = Settings(**values)  # type: ignore[assignment]
+        self._sdk_auth(values["streamable_http_path"])
         self.dependencies = list(values["dependencies"])
         for tool in tools or ():
             fn = getattr(tool, "fn", tool)

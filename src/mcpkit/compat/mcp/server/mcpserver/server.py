@@ -119,6 +119,10 @@ class MCPServer(Generic[LifespanResultT]):
             for extension in extensions:
                 apply_extension(self, extension, self._extensions)
             self.native.extensions.update(self._extensions)
+        # Protected from the start, so whatever serves the native server over HTTP (the
+        # CLI's ``file.py:mcp``) serves it behind the checks; run() and
+        # streamable_http_app() set them again for their path.
+        self._sdk_auth("/mcp")
 
     #: Whether a failing tool's own message is shown for any exception (1.x), or only for a
     #: ToolError or ResourceError (2.x).
