@@ -260,3 +260,106 @@ def test_propelauth_oauth_example(
         assert ours["pa-other-aud"]["status"] == ours["pa-no-scope"]["status"] == 200
         assert results[3] == results[2]
         assert results[3][0]["result"]["content"] == [{"type": "text", "text": "hi"}]
+
+
+#: A server of the shape of fastmcp's Azure example, on an Azure AD B2C user flow.
+B2C_SERVER = """
+import os
+
+from fastmcp import FastMCP
+from fastmcp.server.auth.providers.azure import AzureProvider
+from fastmcp.server.dependencies import get_access_token
+
+auth = AzureProvider.from_b2c(
+    tenant_name="contoso",
+    policy_name="B2C_1_susi",
+    client_id=os.environ["FASTMCP_SERVER_AUTH_AZURE_CLIENT_ID"],
+    client_secret=os.environ["FASTMCP_SERVER_AUTH_AZURE_CLIENT_SECRET"],
+    required_scopes=["read"],
+    base_url="http://127.0.0.1:8000",
+)
+
+mcp = FastMCP("Azure B2C", auth=auth)
+
+
+@mcp.tool
+def echo(message: str) -> str:
+    return message
+
+
+@mcp.tool
+def whoami() -> dict:
+    token = get_access_token()
+    return {"sub": token.claims.get("sub"), "scopes": token.scopes}
+"""
+
+
+def test_azure_b2c(tmp_path: Path) -> None:
+    """``AzureProvider.from_b2c``: the user flow's endpoints under the tenant's
+    ``b2clogin.com`` host, the scopes asked for under the tenant's application URI with
+    ``offline_access`` and no account picker, and the B2C access token checked against
+    the flow's keys with no issuer check (its issuer names the tenant's GUID); the same
+    login and tool calls on both."""
+    from joserfc import jwt
+    from joserfc.jwk import RSAKey
+
+    from tests.compat.test_fastmcp_oauth_proxy import compare, run_both
+
+    host, flow = "contoso.b2clogin.com", "/contoso.onmicrosoft.com/B2C_1_susi"
+    key = RSAKey.generate_key(2048, parameters={"kid": "b2c-key"})
+    now = int(time.time())
+    claims = {
+        "iss": f"https://{host}/0f1e2d3c-tenant-guid/v2.0/",
+        "aud": "upstream-client",
+        "sub": "b2c-user",
+        "scp": "read",
+        "iat": now,
+        "exp": now + 3600,
+    }
+    access = jwt.encode({"alg": "RS256", "kid": "b2c-key"}, claims, key)
+    documents = {f"{flow}/discovery/v2.0/keys": {"keys": [key.as_dict(private=False)]}}
+    example = tmp_path / "b2c.py"
+    example.write_text(B2C_SERVER)
+    case = {"env": "FASTMCP_SERVER_AUTH_AZURE", "hosts": [host]}
+    theirs, ours = run_both(
+        example, case, tmp_path, "whoami", access_token=access, documents=documents
+    )
+    compare(theirs, ours)
+    upstream = ours["upstream authorize"]
+    assert (
+        upstream["scope"] == "https://contoso.onmicrosoft.com/upstream-client/read offline_access"
+    )
+    assert "prompt" not in upstream and "resource" not in upstream
+    assert ours["whoami"]["result"]["structuredContent"] == {"sub": "b2c-user", "scopes": ["read"]}
+    assert ours["tools/call"]["result"]["content"] == [{"type": "text", "text": "hi"}]
+
+
+def test_azure_b2c_refusals() -> None:
+    """``from_b2c`` refuses a full tenant name as fastmcp does; a custom domain is the
+    authority, an explicit issuer is checked."""
+    from mcpkit.compat.fastmcp.server.auth.providers.azure import AzureProvider
+    from mcpkit.compat.fastmcp.server.auth.providers.jwt import JWTVerifier
+
+    common = {"client_id": "c", "client_secret": "s", "required_scopes": ["read"]}
+    with pytest.raises(ValueError, match=r"without the \.onmicrosoft\.com suffix"):
+        AzureProvider.from_b2c(
+            tenant_name="contoso.onmicrosoft.com",
+            policy_name="B2C_1_susi",
+            base_url="http://127.0.0.1:8000",
+            **common,
+        )
+    provider = AzureProvider.from_b2c(
+        tenant_name="contoso",
+        policy_name="B2C_1_susi",
+        base_url="http://127.0.0.1:8000",
+        custom_domain="https://auth.contoso.com/",
+        token_issuer="https://auth.contoso.com/guid/v2.0/",
+        **common,
+    )
+    assert provider.engine.authorization_endpoint == (
+        "https://auth.contoso.com/contoso.onmicrosoft.com/B2C_1_susi/oauth2/v2.0/authorize"
+    )
+    verifier = provider.token_verifier
+    assert isinstance(verifier, JWTVerifier)
+    assert verifier.issuer == "https://auth.contoso.com/guid/v2.0/"
+    assert provider.engine.extra_authorize_params == {}

@@ -137,6 +137,51 @@ class AzureProvider(OAuthProxy):
         # Entra ID is told the scopes again when the code (or a refresh token) is redeemed.
         self.engine.extra_token_params["scope"] = " ".join(self.engine.upstream_scopes)
 
+    @classmethod
+    def from_b2c(
+        cls,
+        *,
+        tenant_name: str,
+        policy_name: str,
+        client_id: str,
+        client_secret: str | None = None,
+        required_scopes: list[str],
+        base_url: str,
+        custom_domain: str | None = None,
+        identifier_uri: str | None = None,
+        token_issuer: str | None = None,
+        **options: Any,
+    ) -> AzureProvider:
+        """An Azure AD B2C login: the user flow ``policy_name`` of ``tenant_name`` (short
+        name) under ``<tenant_name>.b2clogin.com`` or ``custom_domain``, the application's
+        URI ``https://<tenant_name>.onmicrosoft.com/<client_id>`` by default, no issuer
+        check unless ``token_issuer`` is given, no account-picker prompt by default."""
+        if ".onmicrosoft.com" in tenant_name:
+            raise ValueError(
+                "tenant_name should be the short name without the .onmicrosoft.com suffix "
+                f"(e.g. 'mytenant'), got {tenant_name!r}"
+            )
+        if custom_domain is not None:
+            custom_domain = (
+                custom_domain.removeprefix("https://").removeprefix("http://").rstrip("/")
+            )
+        if options.get("extra_authorize_params") is None:
+            options["extra_authorize_params"] = {}
+        provider = cls(
+            client_id=client_id,
+            client_secret=client_secret,
+            tenant_id=f"{tenant_name}.onmicrosoft.com/{policy_name}",
+            required_scopes=required_scopes,
+            base_url=base_url,
+            base_authority=custom_domain or f"{tenant_name}.b2clogin.com",
+            identifier_uri=identifier_uri or f"https://{tenant_name}.onmicrosoft.com/{client_id}",
+            token_issuer=token_issuer,
+            **options,
+        )
+        if isinstance(provider.token_verifier, JWTVerifier):
+            provider.token_verifier.issuer = token_issuer
+        return provider
+
     def upstream_claims(self, upstream: dict[str, Any]) -> dict[str, Any] | None:
         """The user's identity claims of the Entra ID access token (a JWT the verifier
         has checked), as fastmcp passes them on."""
