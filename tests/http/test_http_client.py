@@ -155,12 +155,24 @@ async def test_idle_sessions_expire(serve_app: Any, connect: Any) -> None:
 
 
 async def test_a_session_with_an_open_stream_is_not_idle(serve_app: Any, connect: Any) -> None:
-    served = await serve_app(session_idle_timeout=0.1)
+    # Reaped by hand once both sessions are past the timeout: the open GET stream alone
+    # keeps one of them (a reaper running on a clock would race the stream's opening).
+    served = await serve_app(session_idle_timeout=None)
     client = await connect(served.url)
+    other = await connect(served.url, standalone_stream=False)
     await call(client, "echo", text="opens the GET stream first")
-    sid = client.transport.session_id
-    await asyncio.sleep(0.5)  # several reaper rounds
+    sid, other_sid = client.transport.session_id, other.transport.session_id
+    transport = served.app.sessions[sid]
+    for _ in range(500):
+        if not transport.idle():  # the server holds the GET stream
+            break
+        await asyncio.sleep(0.01)
+    assert not transport.idle()
+    served.app.session_idle_timeout = 0.01
+    await asyncio.sleep(0.05)
+    await served.app.table.reap()
     assert sid in served.app.sessions
+    assert other_sid not in served.app.sessions  # no stream, as old: reaped
 
 
 async def test_number_of_sessions_is_bounded(serve_app: Any, connect: Any) -> None:
