@@ -408,13 +408,9 @@ def test_static_and_debug_verifiers(mode: str) -> None:
 def test_identity_providers_import_and_refuse_with_mcpkit_alternative() -> None:
     """The identity providers not served import from fastmcp's paths; constructing one
     names what to use on mcpkit (the OAuth proxies: tests/compat/test_fastmcp_oauth_proxy.py)."""
-    from mcpkit.compat.fastmcp.server.auth.providers.clerk import ClerkProvider
     from mcpkit.compat.fastmcp.server.auth.providers.descope import DescopeProvider
 
-    cases = [
-        (ClerkProvider, "mcpkit.auth.OIDCProvider"),
-        (DescopeProvider, "mcpkit.auth.ResourceServer"),
-    ]
+    cases = [(DescopeProvider, "mcpkit.auth.ResourceServer")]
     from mcpkit.compat.fastmcp.server.auth.providers.jwt import JWTVerifier
 
     with pytest.raises(NotImplementedError, match="ssrf_safe"):  # never a silent downgrade

@@ -363,3 +363,81 @@ def test_azure_b2c_refusals() -> None:
     assert isinstance(verifier, JWTVerifier)
     assert verifier.issuer == "https://auth.contoso.com/guid/v2.0/"
     assert provider.engine.extra_authorize_params == {}
+
+
+CLERK = "clerk.example.dev"
+
+
+def clerk_stand_in(introspected: list[dict[str, str]]) -> type:
+    """The OAuth proxies' stand-in with Clerk's introspection endpoint: the upstream token
+    active for the application, with the scopes it was issued."""
+    from tests.compat.test_fastmcp_oauth_proxy import UPSTREAM_TOKEN, StandIn
+
+    class ClerkStandIn(StandIn):
+        def post(self, h: BaseHTTPRequestHandler) -> None:
+            if not h.path.startswith("/oauth/token_info"):
+                super().post(h)
+                return
+            length = int(h.headers.get("content-length") or 0)
+            form = {k: v[0] for k, v in parse_qs(h.rfile.read(length).decode()).items()}
+            basic = h.headers.get("authorization", "")
+            form["basic"] = base64.b64decode(basic[6:]).decode() if basic else ""
+            introspected.append(form)
+            if form["token"] != UPSTREAM_TOKEN:
+                self.reply(h, 200, {"active": False})
+                return
+            info = {"active": True, "sub": "user_clerk", "scope": self.scope}
+            self.reply(h, 200, {**info, "aud": self.client_id, "exp": int(time.time()) + 600})
+
+    return ClerkStandIn
+
+
+@pytest.mark.parametrize("variant", ["example", "claims"])
+def test_clerk_oauth_example(variant: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``examples/auth/clerk_oauth`` (and the same with a tool reading the token): the
+    instance's endpoints, ``openid email profile`` asked for and required, the token
+    checked at Clerk's introspection endpoint (the application's credentials, HTTP
+    Basic) and the profile read at its userinfo endpoint; the same on both."""
+    import tests.compat.test_fastmcp_oauth_proxy as proxy_tests
+
+    introspected: list[dict[str, str]] = []
+    monkeypatch.setattr(proxy_tests, "StandIn", clerk_stand_in(introspected))
+    case = {
+        "env": "FASTMCP_SERVER_AUTH_CLERK",
+        "hosts": [CLERK],
+        "more": {"FASTMCP_SERVER_AUTH_CLERK_DOMAIN": f"https://{CLERK}/"},
+    }
+    example, tool = EXAMPLES / "auth_clerk_oauth_server.py", None
+    if variant == "claims":
+        example, tool = tmp_path / "clerk.py", "claims"
+        example.write_text(
+            (EXAMPLES / "auth_clerk_oauth_server.py").read_text()
+            + "\n\n@mcp.tool\ndef claims() -> dict:\n"
+            + "    from fastmcp.server.dependencies import get_access_token\n\n"
+            + "    token = get_access_token()\n"
+            + "    return {'client_id': token.client_id, 'scopes': token.scopes, "
+            + "**token.claims}\n"
+        )
+    theirs, ours = proxy_tests.run_both(example, case, tmp_path, tool, scope="openid email profile")
+    proxy_tests.compare(theirs, ours)
+    assert ours["upstream authorize"]["scope"] == "openid email profile"
+    assert ours["tools/call"]["result"]["content"] == [{"type": "text", "text": "hi"}]
+    assert introspected and all(
+        f["basic"] == "upstream-client:upstream-secret" for f in introspected
+    )
+    if variant == "claims":
+        assert ours["claims"]["result"]["structuredContent"] == {
+            "client_id": "upstream-client",
+            "scopes": ["openid", "email", "profile"],
+            "sub": "user_clerk",
+            "aud": "upstream-client",
+            "email": None,
+            "email_verified": None,
+            "name": None,
+            "picture": None,
+            "given_name": None,
+            "family_name": None,
+            "preferred_username": "ada",
+            "iss": None,
+            "clerk_user_data": {"sub": "hf-1", "preferred_username": "ada", "profile": "p"},
+        }
