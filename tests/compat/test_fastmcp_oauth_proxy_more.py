@@ -441,3 +441,56 @@ def test_clerk_oauth_example(variant: str, tmp_path: Path, monkeypatch: pytest.M
             "iss": None,
             "clerk_user_data": {"sub": "hf-1", "preferred_username": "ada", "profile": "p"},
         }
+
+
+def test_auth0_mcp_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``examples/auth/auth0_mcp`` (``Auth0MCPProvider``): the tenant's discovery document
+    read at start, its tokens checked against its keys and issuer with this server's
+    resource URL as audience, Auth0's metadata forwarded; the same on both."""
+    key, stranger = keypair()[0], keypair()[0]
+    documents: dict[str, Any] = {"/.well-known/jwks.json": {"keys": [key.as_dict(private=False)]}}
+    base, server = documents_server(documents)
+    documents["/.well-known/openid-configuration"] = {
+        "issuer": base + "/",
+        "authorization_endpoint": base + "/authorize",
+        "token_endpoint": base + "/oauth/token",
+        "jwks_uri": base + "/.well-known/jwks.json",
+        "response_types_supported": ["code"],
+        "subject_types_supported": ["public"],
+        "id_token_signing_alg_values_supported": ["RS256"],
+    }
+    documents["/.well-known/oauth-authorization-server"] = {
+        "issuer": base + "/",
+        "authorization_endpoint": base + "/authorize",
+        "token_endpoint": base + "/oauth/token",
+        "registration_endpoint": base + "/oidc/register",
+    }
+    monkeypatch.setenv("AUTH0_CONFIG_URL", base + "/.well-known/openid-configuration")
+    claims = {"iss": base + "/", "aud": "http://127.0.0.1:8000/mcp", "sub": "auth0|ada"}
+    claims["permissions"] = ["read:things"]
+    valid = token(key, kid="k1", **claims)
+    credentials: dict[str, str | None] = {
+        "missing": None,
+        "other audience": "Bearer " + token(key, kid="k1", **{**claims, "aud": "https://api"}),
+        "other issuer": "Bearer " + token(key, kid="k1", **{**claims, "iss": base + "/x/"}),
+        "other key": "Bearer " + token(stranger, kid="k1", **claims),
+        "valid": "Bearer " + valid,
+    }
+    example = EXAMPLES / "auth_auth0_mcp_server.py"
+    try:
+        with started([str(launcher(tmp_path)), str(example)]) as urls:
+            theirs, ours = (refusals(u, credentials) for u in urls)
+            same(theirs, ours)
+            prm = [metadata(u, "/.well-known/oauth-protected-resource/mcp") for u in urls]
+            asm = [metadata(u, "/.well-known/oauth-authorization-server") for u in urls]
+            results = [call_tool(u, valid, "echo", {"message": "hi"}) for u in urls]
+    finally:
+        server.shutdown()
+    assert prm[1] == prm[0]
+    assert asm[1] == asm[0]
+    assert results[1] == results[0]
+    assert ours["valid"]["status"] == 200
+    assert all(a["status"] == 401 for label, a in ours.items() if label != "valid")
+    assert prm[1]["body"]["authorization_servers"] == [base + "/"]
+    assert asm[1]["body"] == documents["/.well-known/oauth-authorization-server"]
+    assert results[1]["result"]["content"] == [{"type": "text", "text": "hi"}]
