@@ -9,8 +9,11 @@ The script is a JSON list of operations, run in order: ``{"op": "list"}`` (every
 resource, template and prompt in full, all pages followed), ``{"op": "call", "name", "args"}``
 (with a progress callback; an optional ``"answer"`` is the content the client accepts an
 elicitation with during that call), ``{"op": "read", "uri"}``, ``{"op": "get", "name", "args"}``,
-``{"op": "complete", "ref", "argument", "context"}``, ``{"op": "level", "level"}``; a call, read
-or get with a ``"meta"`` object sends it as the request's ``_meta``. Each
+``{"op": "complete", "ref", "argument", "context"}``, ``{"op": "level", "level"}``;
+``{"op": "everything", "skip": [...]}`` lists, then calls every tool (but those skipped) with
+arguments made from its input schema, reads every resource and every template (its variables
+``x``) and gets every prompt (its required arguments ``x``); a call, read or get with a
+``"meta"`` object sends it as the request's ``_meta``. Each
 result in the report carries the log messages and progress that arrived meanwhile; the
 notifications seen are listed by method. The client declares sampling, elicitation and roots
 and answers them with canned values. A stdio server gets this process's environment (so
@@ -33,6 +36,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import sys
 import tempfile
 import traceback
@@ -60,6 +64,52 @@ async def everything(fetch: Any, field: str) -> list[Any]:
         cursor = page.next_cursor
         if not cursor:
             return items
+
+
+def example_value(schema: dict[str, Any], root: dict[str, Any]) -> Any:
+    """A value ``schema`` accepts (the same for every server); ``root`` holds its ``$defs``."""
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        schema = root.get("$defs", {}).get(ref.rsplit("/", 1)[1], {})
+    for key in ("enum", "examples"):
+        if schema.get(key):
+            return schema[key][0]
+    if "const" in schema:
+        return schema["const"]
+    if "default" in schema:
+        return schema["default"]
+    for key in ("anyOf", "oneOf", "allOf"):
+        if key in schema:
+            return example_value(schema[key][0], root)
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = kind[0]
+    if kind == "object" or "properties" in schema:
+        return arguments(schema, root)
+    values = {"integer": 2, "number": 1.5, "boolean": True, "array": [], "null": None}
+    return values.get(str(kind), "x")
+
+
+def arguments(schema: dict[str, Any], root: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Values for the required properties of an object schema."""
+    props = schema.get("properties", {})
+    root = schema if root is None else root
+    return {name: example_value(props.get(name, {}), root) for name in schema.get("required", [])}
+
+
+def exercise(listing: dict[str, Any], skip: list[str]) -> list[dict[str, Any]]:
+    """The ops of ``{"op": "everything"}`` after its listing."""
+    ops: list[dict[str, Any]] = []
+    for tool in listing["tools"]:
+        if tool["name"] not in skip:
+            ops.append({"op": "call", "name": tool["name"], "args": arguments(tool["inputSchema"])})
+    ops += [{"op": "read", "uri": resource["uri"]} for resource in listing["resources"]]
+    for template in listing["templates"]:
+        ops.append({"op": "read", "uri": re.sub(r"\{[^}]*\}", "x", template["uriTemplate"])})
+    for prompt in listing["prompts"]:
+        args = {a["name"]: "x" for a in prompt.get("arguments") or [] if a.get("required")}
+        ops.append({"op": "get", "name": prompt["name"], "args": args})
+    return ops
 
 
 def sent_meta(op: dict[str, Any]) -> dict[str, Any]:
@@ -121,7 +171,9 @@ async def drive(
         report["serverInfo"] = dump(client.server_info)
         report["capabilities"] = dump(client.server_capabilities) or {}
         report["instructions"] = getattr(client, "instructions", None)
-        for op in script:
+        pending = list(script)
+        while pending:
+            op = pending.pop(0)
             kind = op["op"]
             entry: dict[str, Any] = {"op": kind}
             progress: list[Any] = []
@@ -134,6 +186,19 @@ async def drive(
                         client.list_resource_templates, "resource_templates"
                     )
                     entry["prompts"] = await everything(client.list_prompts, "prompts")
+                elif kind == "everything":  # each kind on its own: a server may serve few
+                    for key, fetch, field in (
+                        ("tools", client.list_tools, "tools"),
+                        ("resources", client.list_resources, "resources"),
+                        ("templates", client.list_resource_templates, "resource_templates"),
+                        ("prompts", client.list_prompts, "prompts"),
+                    ):
+                        try:
+                            entry[key] = await everything(fetch, field)
+                        except Exception as exc:
+                            entry[key] = []
+                            entry[key + "_error"] = type(exc).__name__ + ": " + str(exc)
+                    pending[:0] = exercise(entry, op.get("skip", []))
                 elif kind == "call":
                     entry["name"] = op["name"]
                     answer.clear()

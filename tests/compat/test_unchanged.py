@@ -514,12 +514,19 @@ def test_fastmcp_component_versions(tmp_path: Path) -> None:
 def test_fastmcp_elicitation_shorthands(tmp_path: Path) -> None:
     """fastmcp's ``ctx.elicit(message, response_type=...)`` with a scalar, a list of
     choices, several choices and a dataclass: the same requests reach the client."""
+    answers = {"as_text": "Ada", "pick": "red", "several": ["red", "green"], "number": 3}
     script = [
-        {"op": "call", "name": name} for name in ("as_text", "pick", "several", "number", "person")
+        {"op": "call", "name": name, "answer": {"value": value}} for name, value in answers.items()
+    ]
+    script += [
+        {"op": "call", "name": "person"},  # answered {"name": "Ada", "age": 36}
+        {"op": "call", "name": "number", "answer": {"value": "many"}},  # refused by its type
     ]
     theirs, ours = both("fastmcp", SERVERS / "fastmcp_elicit.py", script, tmp_path)
     assert drop_schema_title(ours["answered"]) == drop_schema_title(theirs["answered"])
-    assert ours["ops"][4] == theirs["ops"][4]
+    assert ours["ops"] == theirs["ops"]
+    texts = [op["result"]["content"][0]["text"] for op in ours["ops"][:4]]
+    assert texts == ["accept 'Ada'", "accept 'red'", "accept ['red', 'green']", "accept 3"]
 
 
 #: Calls whose arguments hold extra keys inside nested types: accepted by every SDK.

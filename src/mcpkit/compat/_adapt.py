@@ -167,19 +167,32 @@ class ToolFailure:
 PASS_THROUGH = (McpError, InputRequired, ClientCapabilityError)
 
 
+def _media_read(value: Any) -> Any:
+    """``value``, the bytes of a media file in it (or in a list or tuple of it) read."""
+    if isinstance(value, _Media):
+        _ = value.data
+    elif type(value) in (list, tuple):
+        for item in value:
+            if isinstance(item, _Media):
+                _ = item.data
+    return value
+
+
 def failures_as_results(
     failure: Callable[[Exception], ToolFailure],
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A wrapper for a tool function (sync or async): an exception it raises becomes the
     error result ``failure`` makes of it, except the protocol's own signals
-    (:data:`PASS_THROUGH`), which propagate."""
+    (:data:`PASS_THROUGH`), which propagate. An ``Image`` or ``Audio`` of a file it returns
+    is read there too (the SDKs convert the result inside the tool's error handling, so a
+    missing file is the tool's error)."""
 
     def around(fn: Callable[..., Any]) -> Callable[..., Any]:
         if inspect.iscoroutinefunction(fn):
 
             async def acall(*args: Any, **kwargs: Any) -> Any:
                 try:
-                    return await fn(*args, **kwargs)
+                    return _media_read(await fn(*args, **kwargs))
                 except PASS_THROUGH:
                     raise
                 except Exception as exc:
@@ -189,7 +202,7 @@ def failures_as_results(
 
         def call(*args: Any, **kwargs: Any) -> Any:
             try:
-                return fn(*args, **kwargs)
+                return _media_read(fn(*args, **kwargs))
             except PASS_THROUGH:
                 raise
             except Exception as exc:

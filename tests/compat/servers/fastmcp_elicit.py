@@ -20,25 +20,25 @@ class Person:
 @mcp.tool
 async def as_text(ctx: Context) -> str:
     answer = await ctx.elicit("Your name?", response_type=str)
-    return f"{answer.action}"
+    return f"{answer.action} {getattr(answer, 'data', None)!r}"
 
 
 @mcp.tool
 async def pick(ctx: Context) -> str:
     answer = await ctx.elicit("Colour?", response_type=["red", "green"])
-    return f"{answer.action}"
+    return f"{answer.action} {getattr(answer, 'data', None)!r}"
 
 
 @mcp.tool
 async def several(ctx: Context) -> str:
     answer = await ctx.elicit("Colours?", response_type=[["red", "green"]])
-    return f"{answer.action}"
+    return f"{answer.action} {getattr(answer, 'data', None)!r}"
 
 
 @mcp.tool
 async def number(ctx: Context) -> str:
     answer = await ctx.elicit("How many?", response_type=int)
-    return f"{answer.action}"
+    return f"{answer.action} {getattr(answer, 'data', None)!r}"
 
 
 @mcp.tool

@@ -200,7 +200,6 @@ class Server(Generic[LifespanResultT, RequestT]):
         self.icons = icons
         self.lifespan = lifespan
         self.extensions: dict[str, dict[str, Any]] = {}
-        self.middleware: list[Any] = []
         #: The methods served, in the order registered (the capabilities follow them).
         self.request_handlers: dict[str, Any] = {}
         self.notification_handlers: dict[str, Any] = {}
@@ -227,6 +226,11 @@ class Server(Generic[LifespanResultT, RequestT]):
             # mcpkit allows what it serves; what the client is told is _declare_as's
             declare=("tools", "resources", "prompts", "completions"),
         )
+        from mcpkit.compat.mcp.server.context import MiddlewareList
+
+        #: The 2.x middleware chain (``async (ctx, call_next)``), outermost first: what is
+        #: appended wraps every message, as on the official SDK.
+        self.middleware: list[Any] = MiddlewareList(self.native)
         self.native.declare_as = self._declare_as
         for method in _PARAMS:
             if not method.startswith("notifications/") and method != "ping":
@@ -390,7 +394,9 @@ class Server(Generic[LifespanResultT, RequestT]):
     def add_request_handler(
         self, method: str, params_type: Any, handler: Callable[..., Awaitable[Any]]
     ) -> None:
-        """Serve ``method`` with ``async handler(ctx, params)`` (2.x)."""
+        """Serve ``method`` with ``async handler(ctx, params)`` (2.x: the server declares
+        what 2.x declares)."""
+        self._modern = True
 
         async def produce(params: JSONObject, ctx: NativeContext) -> Any:
             parsed = params_type.model_validate(params) if params_type is not None else params

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Generic, TypeVar, is_typeddict
 
 from mcpkit.compat._adapt import (
+    PASS_THROUGH,
     CompatToolEntry,
     ToolFailure,
     adapt,
@@ -292,7 +294,12 @@ class MCPServer(Generic[LifespanResultT]):
         def decorator(fn: F) -> F:
             doc = description or fn.__doc__ or ""  # as written, indentation kept
             entry = self.native.resources.add(
-                adapt(fn, Context, self._context, around=_resource_value),
+                adapt(
+                    fn,
+                    Context,
+                    self._context,
+                    around=_resource_reader(uri, first=self._show_failure_text),
+                ),
                 uri,
                 name=name or fn.__name__,
                 title=title,
@@ -321,8 +328,14 @@ class MCPServer(Generic[LifespanResultT]):
             return self.prompt()(name)
 
         def decorator(fn: F) -> F:
+            shown = name if isinstance(name, str) else fn.__name__
             entry = self.native.prompts.add(
-                adapt(fn, Context, self._context),
+                adapt(
+                    fn,
+                    Context,
+                    self._context,
+                    around=_prompt_renderer(shown, first=self._show_failure_text),
+                ),
                 name=name,
                 title=title,
                 description=description or fn.__doc__ or "",  # as written
@@ -513,20 +526,85 @@ def _failures_as_results(
     return failures_as_results(failure)
 
 
-def _resource_value(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """A resource's value as the official SDK sends it: text, bytes, or indented JSON."""
+def _prompt_renderer(name: str, first: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A prompt's failure as the official SDK answers it: code 0 with ``Error rendering
+    prompt <name>`` (1.x: ``: <message>`` after it); an ``MCPError`` (and the protocol's
+    other signals) passes as it is."""
+
+    def failed(exc: Exception) -> Exception:
+        if isinstance(exc, PASS_THROUGH):
+            return exc
+        return McpError(
+            0,
+            f"Error rendering prompt {name}: {exc}" if first else f"Error rendering prompt {name}",
+        )
+
+    def around(fn: Callable[..., Any]) -> Callable[..., Any]:
+        if inspect.iscoroutinefunction(fn):
+
+            async def arender(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return await fn(*args, **kwargs)
+                except Exception as exc:
+                    raise failed(exc) from exc
+
+            return arender
+
+        def render(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except Exception as exc:
+                raise failed(exc) from exc
+
+        return render
+
+    return around
+
+
+_VARIABLE = re.compile(r"\{(\w+)\*?\}")
+
+
+def _resource_reader(uri: str, first: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A resource's value as the official SDK sends it (text, bytes, or indented JSON), and
+    its failure as the SDK answers it: 1.x (``first``) code 0 with ``Error reading resource
+    <uri>: <message>`` (``Error creating resource from template: <message>`` for a
+    template); 2.x -32603 ``Error reading resource <uri>`` with the URI as data (an
+    ``MCPError`` or a ``ResourceError`` raised there passes as it is)."""
+    template = _VARIABLE.search(uri) is not None
 
     def convert(value: Any) -> Any:
         return value if isinstance(value, str | bytes) else to_json_text(value)
 
-    if inspect.iscoroutinefunction(fn):
+    def failed(exc: Exception, kwargs: dict[str, Any]) -> Exception:
+        if isinstance(exc, PASS_THROUGH) or (not first and isinstance(exc, ResourceError)):
+            return exc
+        if first:
+            text = (
+                "Error creating resource from template"
+                if template
+                else f"Error reading resource {uri}"
+            )
+            return McpError(0, f"{text}: {exc}")
+        read = _VARIABLE.sub(lambda m: str(kwargs.get(m.group(1), m.group(0))), uri)
+        return McpError(INTERNAL_ERROR, f"Error reading resource {read}", {"uri": read})
 
-        async def aread(*args: Any, **kwargs: Any) -> Any:
-            return convert(await fn(*args, **kwargs))
+    def around(fn: Callable[..., Any]) -> Callable[..., Any]:
+        if inspect.iscoroutinefunction(fn):
 
-        return aread
+            async def aread(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return convert(await fn(*args, **kwargs))
+                except Exception as exc:
+                    raise failed(exc, kwargs) from exc
 
-    def read(*args: Any, **kwargs: Any) -> Any:
-        return convert(fn(*args, **kwargs))
+            return aread
 
-    return read
+        def read(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return convert(fn(*args, **kwargs))
+            except Exception as exc:
+                raise failed(exc, kwargs) from exc
+
+        return read
+
+    return around
