@@ -10,6 +10,13 @@ before the loop drains the mailbox rides along with it. Under load (many calls i
 that is one wake-up of the loop per burst instead of one per call; the drain continues
 what waits on each result in place (:meth:`~mcpkit.eager.Handoff.settle`).
 
+The run of a quick function is not handed back at all: while the loop has no callback ready
+and no other run is in flight, the loop thread waits for it in place (the GIL released) for
+at most :attr:`Offloader.inline_wait` and goes on with its outcome, with no wake-up or loop
+turn; a function whose run outlasted that wait is handed back as above for its next calls
+(:meth:`Offloader.start_call`), so a blocking function holds the loop at most that long,
+once per backoff.
+
 It is still a regular :class:`~concurrent.futures.Executor` (``submit``/``shutdown``), so
 anything that expects one keeps working; :func:`run_sync` is the fast path.
 """
