@@ -152,7 +152,8 @@ class FastMCP(Composing, MCPServer[Any]):
             lifespan=lifespan,
         )
         self.settings = settings
-        #: The ``fastmcp.server.auth`` provider protecting the HTTP endpoint (None: open).
+        self._fastmcp_auth: Any = None
+        self._guard_http()
         self.auth = auth
         self._mask = bool(mask_error_details)
         self.native.log_bridge = True  # get_context() finds the request's Context
@@ -583,8 +584,6 @@ class FastMCP(Composing, MCPServer[Any]):
         """Serve: ``"stdio"`` (the default), ``"http"`` (``"streamable-http"``) or ``"sse"``,
         with fastmcp's options (``host``, ``port``, ``path``, ``stateless_http``,
         ``json_response``, ...)."""
-        if transport not in (None, "stdio"):
-            self._protect(options.get("path") or options.get("streamable_http_path") or "/mcp")
         super().run("streamable-http" if transport == "http" else transport or "stdio", **options)
 
     async def run_async(
@@ -606,22 +605,49 @@ class FastMCP(Composing, MCPServer[Any]):
         the endpoint's auth checks, as fastmcp does."""
         return self.native.custom_route(path, methods, name=name)
 
-    def _protect(self, path: str) -> None:
-        """Protect the HTTP endpoint at ``path`` with :attr:`auth` (when there is one)."""
-        if self.auth is not None:
-            from mcpkit.compat.fastmcp.server.auth._resource import FastResourceServer
+    @property
+    def auth(self) -> Any:
+        """The ``fastmcp.server.auth`` provider protecting the HTTP endpoint (None: open);
+        assigned, it protects the endpoint from then on, however the server is served."""
+        return self._fastmcp_auth
 
-            self.native.auth = FastResourceServer(self.auth, path)
-            install = getattr(self.auth, "install_routes", None)
-            if install is not None:  # an authorization server of its own (OAuthProxy)
-                install(self.native)
+    @auth.setter
+    def auth(self, provider: Any) -> None:
+        self._fastmcp_auth = provider
+        self._protect("/mcp")
+
+    def _guard_http(self) -> None:
+        """Make every HTTP app of the native server (the CLI's ``file.py:mcp``, its
+        ``--workers``, :meth:`run`, :meth:`http_app`) protected for its own path: the one
+        place the checks are installed, so none serves the endpoint without them."""
+        serve = self.native.http_app
+
+        def http_app(path: str = "/mcp", *args: Any, **options: Any) -> ServerHTTPApp:
+            self._protect(path)
+            return serve(path, *args, **options)
+
+        self.native.http_app = http_app  # type: ignore[method-assign]
+
+    def _protect(self, path: str) -> None:
+        """Protect the HTTP endpoint at ``path`` with :attr:`auth` (open without one)."""
+        if self._fastmcp_auth is None and self.native.auth is None:
+            return
+        from mcpkit.compat.fastmcp.server.auth._resource import FastResourceServer
+
+        if self._fastmcp_auth is None:  # ``mcp.auth = None``: the provider's checks go
+            if isinstance(self.native.auth, FastResourceServer):
+                self.native.auth = None
+            return
+        self.native.auth = FastResourceServer(self._fastmcp_auth, path)
+        install = getattr(self._fastmcp_auth, "install_routes", None)
+        if install is not None:  # an authorization server of its own (OAuthProxy)
+            install(self.native)
 
     def http_app(
         self, path: str | None = None, *, transport: str = "http", **options: Any
     ) -> ServerHTTPApp:
         """The Streamable HTTP ASGI app; mount it with ``lifespan=app.lifespan``."""
         route, http = _http_options({"path": path or "/mcp", **options})
-        self._protect(route)
         if transport == "sse":
             http["legacy_sse"] = True
         self._http = self.native.http_app(route, **http)
