@@ -494,3 +494,104 @@ def test_auth0_mcp_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert prm[1]["body"]["authorization_servers"] == [base + "/"]
     assert asm[1]["body"] == documents["/.well-known/oauth-authorization-server"]
     assert results[1]["result"]["content"] == [{"type": "text", "text": "hi"}]
+
+
+#: A Descope-protected server: discovery of its configuration (``config_url``, the scopes
+#: advertised read from it) or the project's settings with required scopes.
+DESCOPE_SERVER = """
+import os
+import sys
+
+from fastmcp import FastMCP
+from fastmcp.server.auth.providers.descope import DescopeProvider
+from fastmcp.server.dependencies import get_access_token
+
+base = os.environ["DESCOPE_BASE_URL"]
+if os.environ["DESCOPE_VARIANT"] == "config_url":
+    auth = DescopeProvider(
+        config_url=base + "/v1/apps/P123/.well-known/openid-configuration",
+        base_url="http://127.0.0.1:8000",
+    )
+else:
+    auth = DescopeProvider(
+        project_id="P123",
+        descope_base_url=base,
+        base_url="http://127.0.0.1:8000",
+        required_scopes=["mcp:read"],
+    )
+
+mcp = FastMCP("Descope", auth=auth)
+
+
+@mcp.tool
+def whoami() -> dict:
+    token = get_access_token()
+    return {"sub": token.claims.get("sub"), "iss": token.claims.get("iss"), "scopes": token.scopes}
+"""
+
+
+@pytest.mark.parametrize("variant", ["config_url", "project_id"])
+def test_descope_provider(variant: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``DescopeProvider``: the project's tokens under each of its issuers (the project's,
+    an MCP server's, a tenant's) and no other, its audience the project, the scopes
+    advertised read from the discovery document when none are given, Descope's metadata
+    forwarded; the same on both."""
+    key, stranger = keypair()[0], keypair()[0]
+    documents: dict[str, Any] = {
+        "/P123/.well-known/jwks.json": {"keys": [key.as_dict(private=False)]}
+    }
+    base, server = documents_server(documents)
+    project = base + "/v1/apps/P123"
+    documents["/v1/apps/P123/.well-known/openid-configuration"] = {
+        "issuer": project,
+        "scopes_supported": ["openid", "mcp:read"],
+    }
+    documents["/v1/apps/P123/.well-known/oauth-authorization-server"] = {
+        "issuer": project,
+        "authorization_endpoint": project + "/authorize",
+        "token_endpoint": project + "/token",
+    }
+    monkeypatch.setenv("DESCOPE_BASE_URL", base)
+    monkeypatch.setenv("DESCOPE_VARIANT", variant)
+    claims = {"iss": project, "aud": "P123", "sub": "U1", "scope": "mcp:read"}
+
+    def bearer(**changes: Any) -> str:
+        return "Bearer " + token(key, kid="k1", **{**claims, **changes})
+
+    valid = token(key, kid="k1", **claims)
+    credentials: dict[str, str | None] = {
+        "missing": None,
+        "project": "Bearer " + valid,
+        "mcp server": bearer(iss=base + "/v1/apps/agentic/P123/M1"),
+        "tenant": bearer(iss=project + "/T1"),
+        "two segments": bearer(iss=project + "/T1/x"),
+        "other project": bearer(iss=base + "/v1/apps/P999"),
+        "other audience": bearer(aud="P999"),
+        "no scope": bearer(scope="other"),
+        "other key": "Bearer " + token(stranger, kid="k1", **claims),
+    }
+    example = tmp_path / "descope.py"
+    example.write_text(DESCOPE_SERVER)
+    try:
+        with started([str(launcher(tmp_path)), str(example)]) as urls:
+            theirs, ours = (refusals(u, credentials) for u in urls)
+            same(theirs, ours)
+            prm = [metadata(u, "/.well-known/oauth-protected-resource/mcp") for u in urls]
+            asm = [metadata(u, "/.well-known/oauth-authorization-server") for u in urls]
+            results = [call_tool(u, valid, "whoami", {}) for u in urls]
+    finally:
+        server.shutdown()
+    assert prm[1] == prm[0]
+    assert asm[1] == asm[0]
+    assert results[1] == results[0]
+    accepted = {"project", "mcp server", "tenant"}
+    if variant == "config_url":
+        accepted.add("no scope")
+    for label, found in ours.items():
+        assert found["status"] == (200 if label in accepted else 401), label
+    assert prm[1]["body"]["authorization_servers"] == [project]
+    assert prm[1]["body"]["scopes_supported"] == (
+        ["openid", "mcp:read"] if variant == "config_url" else ["mcp:read"]
+    )
+    assert asm[1]["body"] == documents["/v1/apps/P123/.well-known/oauth-authorization-server"]
+    assert results[1]["result"]["structuredContent"]["sub"] == "U1"

@@ -90,12 +90,12 @@ class FastResourceServer:
         root: str = scope.get("root_path", "")
         if root and path.startswith(root):
             path = path[len(root) :]
-        if path == self.metadata_path:
-            await self._serve_metadata(scope, send)
-            return
-        route = self.routes.get(path)
+        route = self.routes.get(path)  # first: a provider may serve its metadata itself
         if route is not None:
             await route(scope, send)
+            return
+        if path == self.metadata_path:
+            await self._serve_metadata(scope, send)
             return
         endpoint = self.apps.get(path)
         if endpoint is not None:
