@@ -487,7 +487,14 @@ def main() -> None:
     parser.add_argument("--profile", choices=list(CASES))
     parser.add_argument("--smoke", action="store_true", help="every case, a few calls")
     parser.add_argument("--turn", action="store_true", help="a loop turn after each HTTP call")
+    parser.add_argument(
+        "--loop", choices=["asyncio", "uvloop"], default="asyncio", help="the event loop"
+    )
     args = parser.parse_args()
+    if args.loop == "uvloop":  # the loop mcpkit serves on when uvloop is installed
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     _TURN[0] = args.turn
     if args.profile:
         asyncio.run(profile(args.profile, args.calls))

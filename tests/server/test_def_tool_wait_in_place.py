@@ -324,3 +324,46 @@ async def test_concurrent_def_calls_with_a_slow_one_all_get_their_answers(era: s
         ["waited True"] + [f"e{n}" for n in range(30)] + ["opened"]
     )
     server.workers.shutdown()
+
+
+def test_on_uvloop_a_quick_run_is_waited_for_in_place_and_a_slow_one_is_bounded() -> None:
+    """uvloop (the loop mcpkit serves on when it is installed) does not show its ready
+    queue: the wait's other bounds hold alone there, and a slow run still lets the loop go
+    on past the bound (its timer fires, which a loop blocked for good could not do)."""
+    uvloop = pytest.importorskip("uvloop")
+    loop_thread = threading.get_ident()
+    seen: list[bool] = []
+    order: list[str] = []
+
+    def quick(n: int) -> int:
+        seen.append(seen_from_worker(loop_thread, "_wait_in_place"))
+        return n * 2
+
+    def slow(gate: threading.Event) -> bool:
+        fired = gate.wait(30)
+        order.append("run done")
+        return fired
+
+    async def body() -> None:
+        pool = Offloader(2, inline_wait=FOREVER)
+        try:
+
+            async def caller() -> int:
+                value: int = await call(pool, quick, n=21)
+                return value
+
+            assert step(caller()) == 42  # no suspension: waited for in place
+            assert seen == [True]
+            pool.inline_wait = 0.01
+            gate = threading.Event()
+            asyncio.get_running_loop().call_later(0, lambda: (order.append("timer"), gate.set()))
+            assert await call(pool, slow, gate=gate) is True
+            assert order == ["timer", "run done"]
+        finally:
+            pool.shutdown()
+
+    loop = uvloop.new_event_loop()
+    try:
+        loop.run_until_complete(body())
+    finally:
+        loop.close()

@@ -69,12 +69,13 @@ class _Mailbox:
         self.loop = weakref.ref(loop)
         self.items: collections.deque[tuple[Handoff[Any], bool, Any]] = collections.deque()
         self.scheduled = False
-        #: The loop's queue of callbacks ready to run (asyncio's own loops; other loops a
-        #: queue never empty): a run is waited for in place only while it is empty
-        #: (:meth:`Offloader.start_call`).
+        #: The loop's queue of callbacks ready to run: a run is waited for in place only
+        #: while it is empty (:meth:`Offloader.start_call`). A loop that does not show its
+        #: queue (uvloop's) gets an empty one: there the wait's other bounds hold alone
+        #: (one run in flight, a quick function, at most ``inline_wait``).
         ready = getattr(loop, "_ready", None)
         self.ready: collections.deque[Any] = (
-            ready if isinstance(ready, collections.deque) else collections.deque([None])
+            ready if isinstance(ready, collections.deque) else collections.deque()
         )
         self._rfd = self._wfd = -1
         self._watch(loop)
