@@ -456,11 +456,15 @@ class Offloader(Executor):
                         fut.lock.release()
                         del item, run, fn, kwargs, fut, box, value
                         continue
+                # Idle again before the loop is woken: what the outcome lets the loop do
+                # next (another call of a quick function) finds this worker counted free.
+                idle.append(None)
                 # box.post, inline
                 box.items.append((fut, ok, value))
                 if not box.scheduled:
                     box.wake()
-                del value
+                del item, run, fn, kwargs, fut, box, value
+                continue
             del item, run, fn, kwargs, fut, box
             idle.append(None)
 
