@@ -21,10 +21,10 @@ from tests.scaleout.tours import until
 async def pair(live: Deployment) -> AsyncIterator[tuple[RedisBackend, RedisBackend]]:
     prefix = f"t{free_port()}"
     a = RedisBackend(
-        live.redis.url, prefix=prefix, replica_id="a", heartbeat_interval=0.1, heartbeat_ttl=0.4
+        live.redis.url, prefix=prefix, replica_id="a", heartbeat_interval=0.1, heartbeat_ttl=2.0
     )
     b = RedisBackend(
-        live.redis.url, prefix=prefix, replica_id="b", heartbeat_interval=0.1, heartbeat_ttl=0.4
+        live.redis.url, prefix=prefix, replica_id="b", heartbeat_interval=0.1, heartbeat_ttl=2.0
     )
     try:
         yield a, b

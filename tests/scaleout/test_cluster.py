@@ -77,7 +77,7 @@ async def pair(cluster: Deployment) -> AsyncIterator[tuple[RedisBackend, RedisBa
             prefix=prefix,
             replica_id=name,
             heartbeat_interval=0.1,
-            heartbeat_ttl=0.4,
+            heartbeat_ttl=2.0,
         )
         for name in ("a", "b")
     )
