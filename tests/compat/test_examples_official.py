@@ -45,6 +45,8 @@ EXAMPLES: list[tuple[str, str]] = [
         for name in (
             "audio_example.py",
             "binary_resources.py",
+            "embedded_resource_results.py",
+            "embedded_resource_results_binary.py",
             "direct_execution.py",
             "elicitation_complete.py",
             "elicitation_enum.py",

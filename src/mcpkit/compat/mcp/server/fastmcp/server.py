@@ -56,6 +56,8 @@ class FastMCP(MCPServer[Any]):
     _declare_experimental = True
     #: 1.x rebuilds a TypedDict as a model, without its docstring.
     _typeddict_docstring_dropped = True
+    #: 1.x advertises a content block return's model schema as the output schema.
+    _content_output_schema = True
     #: 1.x writes a URL without a path with ``/`` in its auth documents.
     _slash_empty_path = True
 

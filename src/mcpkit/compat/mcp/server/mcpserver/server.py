@@ -26,6 +26,7 @@ from mcpkit.compat._adapt import (
     to_json_text,
     wrap_output,
 )
+from mcpkit.compat._content_output import content_output_schema, structured_as_content
 from mcpkit.compat._native import CompatServer
 from mcpkit.compat.mcp.server.mcpserver.context import Context
 from mcpkit.compat.mcp.server.mcpserver.exceptions import ResourceError, ToolError
@@ -133,6 +134,8 @@ class MCPServer(Generic[LifespanResultT]):
     _declare_experimental = False
     #: Whether a TypedDict output schema goes without the TypedDict's docstring (1.x).
     _typeddict_docstring_dropped = False
+    #: 1.x advertises an output schema for a content block return (2.x does not).
+    _content_output_schema = False
     #: Whether auth documents write a URL without a path with ``/`` (1.x).
     _slash_empty_path = False
 
@@ -237,7 +240,14 @@ class MCPServer(Generic[LifespanResultT]):
         tool_name = name or fn.__name__
         returns = resolved_hints(fn).get("return")
         plain_model = plain_class_model(returns) if structured_output is not False else None
-        if structured_output is None:
+        content_schema = (
+            content_output_schema(returns)
+            if self._content_output_schema and structured_output is not False
+            else None
+        )
+        if content_schema is not None:
+            structured_output = False  # the 1.x schema is set below
+        elif structured_output is None:
             if returns is str:
                 structured_output = True  # the official SDK wraps a str as {"result": ...}
             elif plain_model is not None or no_structured_output(returns):
@@ -260,7 +270,9 @@ class MCPServer(Generic[LifespanResultT]):
         )
         entry = self.native.tools.add(wrapped, options)
         entry.__class__ = CompatToolEntry
-        if plain_model is not None:
+        if content_schema is not None:
+            structured_as_content(entry, content_schema)
+        elif plain_model is not None:
             structured_by_model(entry, plain_model)
         elif is_typing_dict(returns):
             wrap_output(entry)
