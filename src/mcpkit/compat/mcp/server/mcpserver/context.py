@@ -12,7 +12,6 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from mcpkit.compat.mcp.server.mcpserver.server import MCPServer
-    from mcpkit.server.elicitation import ElicitationResult
 
 __all__ = ["Context", "ReadResourceContents", "RequestContext", "ServerSession"]
 
@@ -143,9 +142,16 @@ class ServerSession:
         self, message: str, requested_schema: dict[str, Any], related_request_id: Any = None
     ) -> Any:
         """Form elicitation with a JSON schema: an ``ElicitResult``."""
+        from mcpkit.server.elicitation import ElicitationError
         from mcpkit.types import ElicitResult
 
-        answer = await self._ctx.elicit(message, requested_schema)
+        try:
+            answer = await self._ctx.elicit(message, requested_schema)
+        except ElicitationError as refused:
+            if refused.content is None:
+                raise
+            # The SDK's session hands the handler the answer unchecked.
+            return ElicitResult(action="accept", content=refused.content)
         return ElicitResult(action=answer.action, content=answer.content)
 
     elicit = elicit_form
@@ -315,13 +321,16 @@ class Context(Generic[LifespanContextT, RequestT]):
             out.append(ReadResourceContents(content, item.mime_type, item.meta))
         return out
 
-    async def elicit(self, message: str, schema: type[BaseModel]) -> ElicitationResult[Any]:
-        """Ask the user for input shaped by a pydantic model; ``.action`` and ``.data``. An
-        answer the model refuses raises pydantic's ``ValidationError``, as there."""
+    async def elicit(self, message: str, schema: type[BaseModel]) -> Any:
+        """Ask the user for input shaped by a pydantic model: ``AcceptedElicitation`` (its
+        ``.data``), ``DeclinedElicitation`` or ``CancelledElicitation``
+        (``mcp.server.elicitation``), each with its ``.action``. An answer the model
+        refuses raises pydantic's ``ValidationError``, as there."""
+        from mcpkit.compat.mcp.server.elicitation import outcome
         from mcpkit.server.elicitation import ElicitationError
 
         try:
-            return await self.native.elicit(message, schema)
+            return outcome(await self.native.elicit(message, schema))
         except ElicitationError as exc:
             if exc.validation_error is not None:
                 raise exc.validation_error from None
