@@ -8,7 +8,7 @@ messages, list-change notifications), as the other SDKs send those whatever they
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from mcpkit import versions
 from mcpkit.jsonrpc import JSONObject
@@ -35,7 +35,24 @@ class CompatServer(Server[Any]):
         super().__init__(*args, **kwargs)
         #: Rewrites the capabilities mcpkit would declare at ``initialize`` (None: as is).
         self.declare_as: CapabilityRule | None = None
+        #: Whether adding or removing a component while serving tells clients on its own
+        #: (fastmcp's servers do; the official SDK's leave it to the server's code).
+        self.announce_registrations = True
+        self._registering = False
         self.request_handler("initialize")(self._initialize)
+
+    def _changed(self, kind: Literal["tools", "prompts", "resources"]) -> None:
+        self._registering = not self.announce_registrations
+        try:
+            super()._changed(kind)
+        finally:
+            self._registering = False
+
+    def notify_list_changed(self, kind: Literal["tools", "prompts", "resources"]) -> None:
+        """Announce that the ``kind`` list changed (not for a registration when
+        :attr:`announce_registrations` is off)."""
+        if not self._registering:
+            super().notify_list_changed(kind)
 
     def capabilities(self, version: ProtocolVersion = versions.LATEST) -> JSONObject:
         """The capabilities this server declares to a client on ``version``."""

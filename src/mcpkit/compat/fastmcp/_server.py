@@ -128,6 +128,9 @@ class FastMCP(Composing, MCPServer[Any]):
     """A fastmcp server served by mcpkit (the core server API: tools, resources,
     templates, prompts, the Context, lifespan, run)."""
 
+    #: fastmcp tells clients of a component added or removed while serving.
+    _announce_registrations = True
+
     def __init__(
         self,
         name: str | None = None,

@@ -105,6 +105,7 @@ class MCPServer(Generic[LifespanResultT]):
         )
         self._completion = False
         self.native.declare_as = self._declare_as
+        self.native.announce_registrations = self._announce_registrations
         self.native.compat_owner = self  # type: ignore[attr-defined]
         answer_unknown_tools(self.native.tools, lambda name: f"Unknown tool: {name}")
         # Arguments checked as there: lax, unknown ones ignored, pydantic's report.
@@ -136,6 +137,9 @@ class MCPServer(Generic[LifespanResultT]):
     _typeddict_docstring_dropped = False
     #: 1.x advertises an output schema for a content block return (2.x does not).
     _content_output_schema = False
+    #: Whether a component added or removed while serving is announced on its own (the
+    #: official SDK's servers leave ``send_*_list_changed`` to the server's code).
+    _announce_registrations = False
     #: Whether auth documents write a URL without a path with ``/`` (1.x).
     _slash_empty_path = False
 
@@ -325,6 +329,25 @@ class MCPServer(Generic[LifespanResultT]):
             return fn
 
         return decorator
+
+    def add_resource(self, resource: Any) -> None:
+        """Serve a resource object (``mcp.server.mcpserver.resources``: ``TextResource``,
+        ``FunctionResource``, ...), read by its ``read()`` when a client reads it."""
+
+        async def read() -> Any:
+            return await resource.read()
+
+        self.native.resources.add(
+            _resource_reader(resource.uri, first=self._show_failure_text)(read),
+            resource.uri,
+            name=resource.name,
+            title=resource.title,
+            description=resource.description,
+            mime_type=resource.mime_type,
+            icons=resource.icons,
+            annotations=resource.annotations,
+            meta=resource.meta,
+        )
 
     # -- prompts ------------------------------------------------------------------------------
 
