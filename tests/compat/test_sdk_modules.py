@@ -1,16 +1,17 @@
 """Modules of the official SDK that servers import, compared with the SDK's own:
-``mcp.types.version`` (the revisions by era) and ``mcp.server.elicitation``'s outcomes."""
+``mcp.types.version`` (the revisions by era) and ``mcp.server.mcpserver.resources``."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.compat.test_unchanged import peer
+from tests.compat.test_unchanged import SERVERS, assert_same, both, peer
 
 PAIRS = [
     (a, b)
@@ -66,3 +67,17 @@ def test_types_version_is_served_under_both_import_names() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     ).stdout
     assert out.split() == ["True", "('2026-07-28',)"]
+
+
+def test_resource_objects_match_the_sdk(tmp_path: Path) -> None:
+    """``MCPServer.add_resource`` with every kind of resource object: the same listing and
+    the same contents (or error) for each read, as 2.x."""
+    script: list[dict[str, Any]] = [{"op": "everything", "skip": []}]
+    theirs, ours = both("mcp2", SERVERS / "resource_objects.py", script, tmp_path)
+    assert_same(theirs, ours)
+    listed = {r["uri"]: r for r in ours["ops"][0]["resources"]}
+    assert listed["memo://text"]["name"] == "memo://text"  # named after its URI
+    reads = {op["uri"]: op for op in ours["ops"][1:]}
+    assert reads["file:///notes"]["result"]["contents"][0]["text"] == "line one\nline two\n"
+    assert reads["memo://upper"]["result"]["contents"][0]["text"] == "SHOUT"
+    assert "error" in reads["memo://broken"]

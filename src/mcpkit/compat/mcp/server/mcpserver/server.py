@@ -334,11 +334,20 @@ class MCPServer(Generic[LifespanResultT]):
         """Serve a resource object (``mcp.server.mcpserver.resources``: ``TextResource``,
         ``FunctionResource``, ...), read by its ``read()`` when a client reads it."""
 
-        async def read() -> Any:
-            return await resource.read()
+        reader = _resource_reader(resource.uri, first=self._show_failure_text)(resource.read)
+        meta = resource.meta
 
-        self.native.resources.add(
-            _resource_reader(resource.uri, first=self._show_failure_text)(read),
+        async def read() -> Any:
+            value = await reader()
+            if meta is None:
+                return value
+            from mcpkit.server.resources import to_contents
+
+            # The resource's _meta goes in its contents too, as there.
+            return {**to_contents(value, resource.uri, resource.mime_type)[0], "_meta": meta}
+
+        entry = self.native.resources.add(
+            read,
             resource.uri,
             name=resource.name,
             title=resource.title,
@@ -348,6 +357,8 @@ class MCPServer(Generic[LifespanResultT]):
             annotations=resource.annotations,
             meta=resource.meta,
         )
+        if resource.description is not None:
+            entry.definition.setdefault("description", resource.description)  # "" is sent too
 
     # -- prompts ------------------------------------------------------------------------------
 
