@@ -88,25 +88,29 @@ anyio.run(main)
 """
 
 
-#: Examples whose ``__main__`` serves HTTP on a fixed port (or tests itself): served through
-#: their server object.
+#: Examples whose ``__main__`` serves HTTP on a fixed port (or tests itself with the SDK's
+#: client): served through their server object.
 BY_OBJECT = {
     "official_v1/fastmcp_quickstart.py",
     "official_v1/streamable_config.py",
     "official_v2/mcpserver_quickstart.py",
+    "official_v2/mcpserver_weather_structured.py",
     "official_v2/streamable_config.py",
 }
 
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+#: The time an example reads (``datetime.now().isoformat()``).
+_NOW = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?")
 #: An object's default repr: its address, and its module's name, which is the loader's.
 _REPR = re.compile(r"<[\w.<>]+ object at 0x[0-9a-f]+>")
 
 
 def comparable(report: dict[str, Any]) -> dict[str, Any]:
-    """``report`` normalised, plus the random UUIDs an example mints (elicitation ids) and
-    an object's default repr (its address, its module's name) made equal, and an error's
-    data read as data (its keys' order is not compared)."""
-    text = _REPR.sub("<object>", _UUID.sub("<uuid>", json.dumps(normalised(report))))
+    """``report`` normalised, plus the random UUIDs an example mints (elicitation ids), the
+    time it reads and an object's default repr (its address, its module's name) made equal,
+    and an error's data read as data (its keys' order is not compared)."""
+    text = json.dumps(normalised(report))
+    text = _NOW.sub("<now>", _REPR.sub("<object>", _UUID.sub("<uuid>", text)))
     out: dict[str, Any] = json.loads(text)
     for op in out["ops"]:
         head, sep, data = str(op.get("error", "")).partition(" data=")

@@ -1,9 +1,11 @@
 """Modules of the official SDK that servers import, compared with the SDK's own:
-``mcp.types.version`` (the revisions by era) and ``mcp.server.mcpserver.resources``."""
+``mcp.types.version`` (the revisions by era), ``mcp.server.mcpserver.resources`` and
+``mcp.client.Client``."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.compat.test_unchanged import SERVERS, assert_same, both, peer
+from tests.compat.test_unchanged import EXAMPLES, SERVERS, assert_same, both, peer
 
 PAIRS = [
     (a, b)
@@ -81,3 +83,22 @@ def test_resource_objects_match_the_sdk(tmp_path: Path) -> None:
     assert reads["file:///notes"]["result"]["contents"][0]["text"] == "line one\nline two\n"
     assert reads["memo://upper"]["result"]["contents"][0]["text"] == "SHOUT"
     assert "error" in reads["memo://broken"]
+
+
+_TIMESTAMP = re.compile(r'"timestamp": "[^"]*"')
+
+
+def test_client_in_memory_matches_the_sdk() -> None:
+    """``mcp.client.Client(server)``: the official weather example's own self-test (each
+    tool called in memory, its ``structured_content`` and text printed) prints the same on
+    mcpkit as on 2.x, but for the time it reads."""
+    example = EXAMPLES / "official_v2" / "mcpserver_weather_structured.py"
+
+    def printed(command: list[str]) -> str:
+        done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=120)
+        return _TIMESTAMP.sub('"timestamp": "<now>"', done.stdout)
+
+    theirs = printed([str(peer("mcp2")), str(example)])
+    ours = printed([sys.executable, "-m", "mcpkit.compat", str(example)])
+    assert ours == theirs
+    assert '"location": "Seattle"' in ours

@@ -1,11 +1,13 @@
 """``mcp.client`` on mcpkit: the names of the official client that server files import
-(a proxy, a gateway, a type annotation). ``StdioServerParameters`` is the same model;
+(a proxy, a gateway, a type annotation). ``Client`` (2.x's) is served over
+:class:`mcpkit.Client`; ``StdioServerParameters`` is the same model;
 ``ClientSession`` and the transports' context managers are not provided and say so when
 used: an mcpkit server talks to other servers with :class:`mcpkit.Client`."""
 
 from __future__ import annotations
 
+from mcpkit.compat.mcp.client.client import Client
 from mcpkit.compat.mcp.client.session import ClientSession
 from mcpkit.compat.mcp.client.stdio import StdioServerParameters, stdio_client
 
-__all__ = ["ClientSession", "StdioServerParameters", "stdio_client"]
+__all__ = ["Client", "ClientSession", "StdioServerParameters", "stdio_client"]
