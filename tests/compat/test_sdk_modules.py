@@ -102,3 +102,24 @@ def test_client_in_memory_matches_the_sdk() -> None:
     ours = printed([sys.executable, "-m", "mcpkit.compat", str(example)])
     assert ours == theirs
     assert '"location": "Seattle"' in ours
+
+
+def test_apps_extension_matches_the_sdk(tmp_path: Path) -> None:
+    """``mcp.server.apps``: the bound tools' ``_meta.ui``, the ``ui://`` resources (their
+    MIME type, ``_meta.ui``) and their reads, and the answer of ``client_supports_apps``
+    to a client without the extension, as 2.x."""
+    script: list[dict[str, Any]] = [{"op": "everything", "skip": []}]
+    theirs, ours = both("mcp2", SERVERS / "apps_extension.py", script, tmp_path)
+    assert_same(theirs, ours)
+    tools = {t["name"]: t for t in ours["ops"][0]["tools"]}
+    assert tools["board"]["_meta"] == {
+        "k": 1,
+        "ui": {"resourceUri": "ui://board/app.html", "visibility": ["app"]},
+    }
+    resources = {r["uri"]: r for r in ours["ops"][0]["resources"]}
+    assert resources["ui://plain/page.html"]["mimeType"] == "text/html;profile=mcp-app"
+    assert resources["ui://board/app.html"]["_meta"]["ui"]["csp"] == {
+        "connectDomains": ["https://api.example.com"]
+    }
+    results = {op["name"]: op["result"] for op in ours["ops"] if op["op"] == "call"}
+    assert results["board"]["content"][0]["text"] == "apps supported: False"

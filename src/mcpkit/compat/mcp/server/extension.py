@@ -1,7 +1,7 @@
 """``mcp.server.extension`` on mcpkit: 2.x's opt-in server extensions
-(``MCPServer(extensions=[...])``). An extension's tools (:class:`ToolBinding`) are
-registered on the server and its ``settings()`` advertised under
-``capabilities.extensions[identifier]``; contributed resources, request methods and a
+(``MCPServer(extensions=[...])``). An extension's tools (:class:`ToolBinding`) and
+resources (:class:`ResourceBinding`) are registered on the server and its ``settings()``
+advertised under ``capabilities.extensions[identifier]``; contributed request methods and a
 ``tools/call`` interceptor are not served (``NotImplementedError`` when the server is
 made)."""
 
@@ -28,7 +28,8 @@ class ToolBinding:
 
 @dataclass(frozen=True)
 class ResourceBinding:
-    """A pre-built resource an extension contributes (not served)."""
+    """A pre-built resource an extension contributes (``mcp.server.mcpserver.resources``),
+    served as ``MCPServer.add_resource`` serves it."""
 
     resource: Any
 
@@ -58,7 +59,7 @@ class Extension:
         return ()
 
     def resources(self) -> Sequence[ResourceBinding]:
-        """Resources contributed (not served: ``NotImplementedError``)."""
+        """The resources this extension contributes."""
         return ()
 
     def methods(self) -> Sequence[MethodBinding]:
@@ -82,7 +83,6 @@ def apply_extension(server: Any, extension: Any, applied: dict[str, dict[str, An
     unserved = [
         what
         for what, present in (
-            ("resources", bool(extension.resources())),
             ("methods", bool(extension.methods())),
             (
                 "intercept_tool_call",
@@ -98,4 +98,6 @@ def apply_extension(server: Any, extension: Any, applied: dict[str, dict[str, An
         )
     for tool in extension.tools():
         server.add_tool(tool.fn, meta=tool.meta, **tool.kwargs)
+    for binding in extension.resources():
+        server.add_resource(binding.resource)
     applied[identifier] = dict(extension.settings())

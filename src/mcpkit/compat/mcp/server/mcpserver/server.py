@@ -106,6 +106,8 @@ class MCPServer(Generic[LifespanResultT]):
         self._completion = False
         self.native.declare_as = self._declare_as
         self.native.announce_registrations = self._announce_registrations
+        # The SDK lists and calls an app-only tool (_meta.ui.visibility ["app"]) for any client.
+        self.native.app_only_hidden = False  # type: ignore[attr-defined]
         self.native.compat_owner = self  # type: ignore[attr-defined]
         answer_unknown_tools(self.native.tools, lambda name: f"Unknown tool: {name}")
         # Arguments checked as there: lax, unknown ones ignored, pydantic's report.
