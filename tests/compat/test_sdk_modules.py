@@ -123,3 +123,12 @@ def test_apps_extension_matches_the_sdk(tmp_path: Path) -> None:
     }
     results = {op["name"]: op["result"] for op in ours["ops"] if op["op"] == "call"}
     assert results["board"]["content"][0]["text"] == "apps supported: False"
+
+
+@pytest.mark.parametrize("sdk", ["mcp1", "mcp2"])
+def test_resource_meta_in_contents_matches_the_sdk(sdk: str, tmp_path: Path) -> None:
+    """A resource's or template's ``meta=`` is sent in its listing and in what a read
+    returns, as the SDK sends it."""
+    script: list[dict[str, Any]] = [{"op": "everything", "skip": []}]
+    theirs, ours = both(sdk, SERVERS / "resource_meta.py", script, tmp_path, sdk)
+    assert_same(theirs, ours)

@@ -3,6 +3,7 @@ registering on a :class:`mcpkit.Server` (:attr:`MCPServer.native`)."""
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import inspect
 import re
@@ -316,7 +317,7 @@ class MCPServer(Generic[LifespanResultT]):
                     fn,
                     Context,
                     self._context,
-                    around=_resource_reader(uri, first=self._show_failure_text),
+                    around=_resource_reader(uri, first=self._show_failure_text, meta=meta),
                 ),
                 uri,
                 name=name or fn.__name__,
@@ -336,17 +337,11 @@ class MCPServer(Generic[LifespanResultT]):
         """Serve a resource object (``mcp.server.mcpserver.resources``: ``TextResource``,
         ``FunctionResource``, ...), read by its ``read()`` when a client reads it."""
 
-        reader = _resource_reader(resource.uri, first=self._show_failure_text)(resource.read)
-        meta = resource.meta
+        around = _resource_reader(resource.uri, first=self._show_failure_text, meta=resource.meta)
+        reader = around(resource.read)
 
         async def read() -> Any:
-            value = await reader()
-            if meta is None:
-                return value
-            from mcpkit.server.resources import to_contents
-
-            # The resource's _meta goes in its contents too, as there.
-            return {**to_contents(value, resource.uri, resource.mime_type)[0], "_meta": meta}
+            return await reader()
 
         entry = self.native.resources.add(
             read,
@@ -612,7 +607,9 @@ def _prompt_renderer(name: str, first: bool) -> Callable[[Callable[..., Any]], C
 _VARIABLE = re.compile(r"\{(\w+)\*?\}")
 
 
-def _resource_reader(uri: str, first: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def _resource_reader(
+    uri: str, first: bool, meta: dict[str, Any] | None = None
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A resource's value as the official SDK sends it (text, bytes, or indented JSON), and
     its failure as the SDK answers it: 1.x (``first``) code 0 with ``Error reading resource
     <uri>: <message>`` (``Error creating resource from template: <message>`` for a
@@ -621,7 +618,14 @@ def _resource_reader(uri: str, first: bool) -> Callable[[Callable[..., Any]], Ca
     template = _VARIABLE.search(uri) is not None
 
     def convert(value: Any) -> Any:
-        return value if isinstance(value, str | bytes) else to_json_text(value)
+        if not isinstance(value, str | bytes):
+            value = to_json_text(value)
+        if meta is None:
+            return value
+        # The resource's _meta goes in its contents too, as there.
+        if isinstance(value, str):
+            return {"text": value, "_meta": meta}
+        return {"blob": base64.b64encode(value).decode(), "_meta": meta}
 
     def failed(exc: Exception, kwargs: dict[str, Any]) -> Exception:
         if isinstance(exc, PASS_THROUGH) or (not first and isinstance(exc, ResourceError)):
