@@ -8,8 +8,9 @@ endpoints validate the requests and shape the answers as the SDK's do: the metad
 (RFC 8414), ``/authorize`` (a code with PKCE S256, errors redirected to a registered URI or
 answered 400), ``/token`` (the code and refresh grants, client authentication by secret;
 ``invalid_client`` answered 401, ``invalid_grant`` 400 as the official SDK answers it or
-401 as fastmcp does), ``/register`` (RFC 7591) and ``/revoke`` (RFC 7009) when the
-provider's options enable them.
+401 as fastmcp does; with ``identity_assertion``, the SEP-990 jwt-bearer grant handed to the
+provider's ``exchange_identity_assertion``), ``/register`` (RFC 7591) and ``/revoke``
+(RFC 7009) when the provider's options enable them.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from mcpkit.asgi_types import ASGIApp, Receive, Scope, Send
 from mcpkit.compat.mcp.server.auth.provider import (
     AuthorizationParams,
     AuthorizeError,
+    IdentityAssertionParams,
     RegistrationError,
     TokenError,
     construct_redirect_uri,
@@ -56,6 +58,8 @@ logger = logging.getLogger(__name__)
 
 _URL = TypeAdapter(AnyUrl)
 _NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
+#: The grant profile an authorization server accepting ID-JAGs advertises (SEP-990).
+ID_JAG_GRANT_PROFILE = "urn:ietf:params:oauth:grant-profile:id-jag"
 
 
 def _describe(error: ValidationError) -> str:
@@ -87,8 +91,10 @@ def authorization_server_metadata(
     service_documentation_url: str | None,
     registration: ClientRegistrationOptions,
     revocation: RevocationOptions,
+    identity_assertion: bool = False,
 ) -> dict[str, Any]:
-    """The RFC 8414 document: endpoints under ``base_url``, ``issuer`` as given."""
+    """The RFC 8414 document: endpoints under ``base_url``, ``issuer`` as given (with
+    ``identity_assertion``, the jwt-bearer grant and the ID-JAG grant profile)."""
     base = base_url.rstrip("/")
     doc: dict[str, Any] = {
         "issuer": issuer,
@@ -100,6 +106,8 @@ def authorization_server_metadata(
     doc["scopes_supported"] = registration.valid_scopes
     doc["response_types_supported"] = ["code"]
     doc["grant_types_supported"] = ["authorization_code", "refresh_token"]
+    if identity_assertion:
+        doc["grant_types_supported"].append(JWT_BEARER_GRANT_TYPE)
     doc["token_endpoint_auth_methods_supported"] = ["client_secret_post", "client_secret_basic"]
     doc["service_documentation"] = service_documentation_url
     if revocation.enabled:
@@ -109,6 +117,8 @@ def authorization_server_metadata(
             "client_secret_basic",
         ]
     doc["code_challenge_methods_supported"] = ["S256"]
+    if identity_assertion:
+        doc["authorization_grant_profiles_supported"] = [ID_JAG_GRANT_PROFILE]
     return {k: v for k, v in doc.items() if v is not None}
 
 
@@ -176,8 +186,11 @@ class Endpoints:
         registration: ClientRegistrationOptions,
         invalid_grant_status: int = 401,
         v1: bool = False,
+        identity_assertion: bool = False,
     ) -> None:
         self.provider = provider
+        #: Whether the jwt-bearer grant (SEP-990's ID-JAG) reaches the provider.
+        self.identity_assertion = identity_assertion
         self.registration = registration
         self.invalid_grant_status = invalid_grant_status
         #: The official SDK 1.x's answers: ``unauthorized_client`` for a token request's
@@ -329,10 +342,7 @@ class Endpoints:
             elif isinstance(ask, _RefreshRequest):
                 tokens = await self._refresh_grant(client, ask)
             else:
-                raise TokenError(
-                    "unsupported_grant_type",
-                    "The JWT bearer grant is not supported by this authorization server",
-                )
+                tokens = await self._identity_assertion_grant(client, ask)
         except TokenError as exc:
             return self._token_error(exc.error, exc.error_description)
         return _json(tokens.model_dump(mode="json"), 200, _NO_STORE)
@@ -372,6 +382,33 @@ class Endpoints:
                     "invalid_scope", f"cannot request scope `{scope}` not provided by refresh token"
                 )
         tokens: OAuthToken = await self.provider.exchange_refresh_token(client, refresh, scopes)
+        return tokens
+
+    async def _identity_assertion_grant(
+        self, client: OAuthClientInformationFull, ask: _JwtBearerRequest
+    ) -> OAuthToken:
+        """SEP-990: a confidential client's ID-JAG, exchanged by the provider."""
+        if not self.identity_assertion:
+            raise TokenError(
+                "unsupported_grant_type",
+                "The JWT bearer grant is not supported by this authorization server",
+            )
+        if not client.client_secret:
+            raise TokenError(
+                "unauthorized_client", "The JWT bearer grant requires a confidential client"
+            )
+        params = IdentityAssertionParams(
+            assertion=ask.assertion,
+            scopes=ask.scope.split(" ") if ask.scope else None,
+            resource=ask.resource,
+        )
+        exchange = getattr(self.provider, "exchange_identity_assertion", None)
+        if exchange is None:  # a provider not derived from the protocol class
+            raise TokenError(
+                "unsupported_grant_type",
+                "The JWT bearer grant is not supported by this authorization server",
+            )
+        tokens: OAuthToken = await exchange(client, params)
         return tokens
 
     def _token_error(self, error: str, description: str | None) -> Response:
@@ -511,12 +548,14 @@ def authorization_server_apps(
     revocation: RevocationOptions,
     invalid_grant_status: int = 401,
     v1: bool = False,
+    identity_assertion: bool = False,
 ) -> dict[str, ASGIApp]:
     """The provider's endpoints by path: the metadata at ``metadata_paths``, then
     ``/authorize``, ``/token``, and ``/register`` and ``/revoke`` when enabled
     (``invalid_grant`` answered with ``invalid_grant_status``; ``v1``: as the official
-    SDK 1.x answers, see :class:`Endpoints`)."""
-    endpoints = Endpoints(provider, registration, invalid_grant_status, v1)
+    SDK 1.x answers, see :class:`Endpoints`; ``identity_assertion``: the jwt-bearer grant
+    served)."""
+    endpoints = Endpoints(provider, registration, invalid_grant_status, v1, identity_assertion)
 
     async def serve_metadata(request: Request) -> Response:
         return _json(metadata, 200, {"Cache-Control": "public, max-age=3600"})

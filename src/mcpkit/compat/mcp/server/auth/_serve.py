@@ -77,11 +77,6 @@ class SdkAuth:
         self.resource = auth.resource_server_url if auth.validate_token_resource else None
         self.apps: dict[str, ASGIApp] = {}
         if auth_server_provider is not None:
-            if auth.identity_assertion_enabled:
-                raise NotImplementedError(
-                    "AuthSettings(identity_assertion_enabled=True) (the SEP-990 jwt-bearer "
-                    "grant) is not served by mcpkit"
-                )
             self.apps.update(
                 authorization_apps(
                     auth_server_provider,
@@ -90,6 +85,7 @@ class SdkAuth:
                     auth.client_registration_options,
                     auth.revocation_options,
                     slash_empty_path,
+                    auth.identity_assertion_enabled,
                 )
             )
         self.metadata_url: Any = None

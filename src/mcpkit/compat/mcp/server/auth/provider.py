@@ -17,6 +17,7 @@ __all__ = [
     "AuthorizationCode",
     "AuthorizationParams",
     "AuthorizeError",
+    "IdentityAssertionParams",
     "OAuthAuthorizationServerProvider",
     "ProviderTokenVerifier",
     "RefreshToken",
@@ -61,6 +62,15 @@ class RefreshToken(BaseModel):
     expires_at: int | None = None
     resource: str | None = None
     subject: str | None = None
+
+
+class IdentityAssertionParams(BaseModel):
+    """A SEP-990 identity-assertion request (the RFC 7523 jwt-bearer grant): the ID-JAG
+    presented, and the scopes and resource the client asked for."""
+
+    assertion: str
+    scopes: list[str] | None = None
+    resource: str | None = None
 
 
 class AccessToken(BaseModel):
@@ -167,6 +177,16 @@ class OAuthAuthorizationServerProvider(Protocol, Generic[CodeT, RefreshT, Access
     async def load_access_token(self, token: str) -> AccessT | None: ...
 
     async def revoke_token(self, token: AccessT | RefreshT) -> None: ...
+
+    async def exchange_identity_assertion(
+        self, client: OAuthClientInformationFull, params: IdentityAssertionParams
+    ) -> OAuthToken:
+        """An access token for a validated ID-JAG (``AuthSettings(identity_assertion_enabled=
+        True)``); by default every such request is refused as an unsupported grant."""
+        raise TokenError(
+            error="unsupported_grant_type",
+            error_description="The JWT bearer grant is not supported by this authorization server",
+        )
 
 
 class ProviderTokenVerifier:

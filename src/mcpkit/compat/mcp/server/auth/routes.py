@@ -128,15 +128,19 @@ def authorization_apps(
     client_registration_options: ClientRegistrationOptions | None = None,
     revocation_options: RevocationOptions | None = None,
     slash_empty_path: bool = False,
+    identity_assertion: bool = False,
 ) -> dict[str, ASGIApp]:
     """An authorization server's endpoints by path, answering as the official SDK's
-    (``slash_empty_path``: as 1.x's, see :func:`url_text` and ``Endpoints.v1``)."""
+    (``slash_empty_path``: as 1.x's, see :func:`url_text` and ``Endpoints.v1``;
+    ``identity_assertion``: the SEP-990 jwt-bearer grant served and advertised)."""
     validate_issuer_url(issuer_url)
     registration = client_registration_options or ClientRegistrationOptions()
     revocation = revocation_options or RevocationOptions()
     issuer = url_text(issuer_url, slash_empty_path)
     docs = None if service_documentation_url is None else str(service_documentation_url)
-    metadata = authorization_server_metadata(issuer, issuer, docs, registration, revocation)
+    metadata = authorization_server_metadata(
+        issuer, issuer, docs, registration, revocation, identity_assertion
+    )
     return authorization_server_apps(
         provider,
         metadata,
@@ -145,6 +149,7 @@ def authorization_apps(
         revocation,
         invalid_grant_status=400,
         v1=slash_empty_path,
+        identity_assertion=identity_assertion,
     )
 
 
@@ -181,18 +186,16 @@ def create_auth_routes(
     revocation_options: RevocationOptions | None = None,
     identity_assertion_enabled: bool = False,
 ) -> list[Route]:
-    """The authorization server's routes: its metadata, ``/authorize``, ``/token``, and
-    ``/register`` and ``/revoke`` when enabled."""
-    if identity_assertion_enabled:
-        raise NotImplementedError(
-            "identity_assertion_enabled (the SEP-990 jwt-bearer grant) is not served by mcpkit"
-        )
+    """The authorization server's routes: its metadata, ``/authorize``, ``/token`` (with the
+    SEP-990 jwt-bearer grant when ``identity_assertion_enabled``), and ``/register`` and
+    ``/revoke`` when enabled."""
     apps = authorization_apps(
         provider,
         issuer_url,
         service_documentation_url,
         client_registration_options,
         revocation_options,
+        identity_assertion=identity_assertion_enabled,
     )
     return [Route(path, endpoint=_Endpoint(app)) for path, app in apps.items()]
 
