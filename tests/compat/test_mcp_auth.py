@@ -296,13 +296,10 @@ def test_token_checks_answer_as_on_the_sdk(peer_name: str, generation: str) -> N
     with started(peer_name, [TOKENS, generation, "PORT"]) as (sdk, ours):
         expected = tokens_flow(sdk)
         got = tokens_flow(ours)
-    # The one difference (docs/migration.md): another user's session is not found on both,
-    # answered in each one's words for an unknown session.
-    theirs, mine = expected.pop("mcp other user's session"), got.pop("mcp other user's session")
-    assert theirs["status"] == mine["status"] == 404
-    assert theirs["body"]["error"] == {"code": -32600, "message": "Session not found"}
-    assert mine["body"]["error"]["code"] == -32001
     assert got == expected
+    theirs = expected["mcp other user's session"]
+    assert theirs["status"] == 404
+    assert theirs["body"]["error"] == {"code": -32600, "message": "Session not found"}
     assert expected["mcp valid tools/call"]["status"] == 200
     assert expected["mcp narrow initialize"]["status"] == 403
     assert expected["mcp elsewhere initialize"]["status"] == 401

@@ -47,3 +47,22 @@ async def test_listed_hosts_and_origins_pass() -> None:
     )
     headers = [(b"host", b"mcp.example.com:8443"), (b"origin", b"https://app.example.com")]
     assert (await call(guard, headers))[0]["status"] == 200
+
+
+async def test_server_given_as_a_list_is_read_as_the_bind() -> None:
+    """ASGI allows ``scope["server"]`` as a list (Starlette's TestClient sends one): the
+    loopback bind is read from it as from a tuple, not a TypeError."""
+    guard = HostOriginMiddleware(inner)
+    sent: list[Any] = []
+    scope = {"type": "http", "method": "GET", "path": "/", "server": ["127.0.0.1", 8000]}
+    for host, status in ((b"127.0.0.1:8000", 200), (b"evil.example.com", 403)):
+        sent.clear()
+
+        async def receive() -> Any:
+            return {"type": "http.request", "body": b""}
+
+        async def send(message: Any) -> None:
+            sent.append(message)
+
+        await guard({**scope, "headers": [(b"host", host)]}, receive, send)
+        assert sent[0]["status"] == status

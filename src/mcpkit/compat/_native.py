@@ -8,14 +8,27 @@ messages, list-change notifications), as the other SDKs send those whatever they
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from mcpkit import versions
 from mcpkit.jsonrpc import JSONObject
 from mcpkit.server.app import Server
 from mcpkit.versions import ProtocolVersion
 
-__all__ = ["CompatServer"]
+if TYPE_CHECKING:
+    from mcpkit.server.http_app import ServerHTTPApp
+
+__all__ = ["SESSION_NOT_FOUND_V1", "SESSION_NOT_FOUND_V2", "CompatServer"]
+
+#: What ``mcp`` 2.x (and fastmcp) answer, with 404, a request for a session that is unknown,
+#: ended, expired or another credential's.
+SESSION_NOT_FOUND_V2: Final = (
+    b'{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Session not found"}}'
+)
+#: ``mcp`` 1.x's answer to the same.
+SESSION_NOT_FOUND_V1: Final = (
+    b'{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Session not found"}}'
+)
 
 #: ``declare_as(native_capabilities) -> capabilities`` for a handshake-era client.
 CapabilityRule = Callable[[JSONObject], JSONObject]
@@ -39,7 +52,17 @@ class CompatServer(Server[Any]):
         #: (fastmcp's servers do; the official SDK's leave it to the server's code).
         self.announce_registrations = True
         self._registering = False
+        #: The body of the 404 for a session not found, as the other SDK words it (None:
+        #: mcpkit's); given to each HTTP app :meth:`http_app` makes.
+        self.session_not_found: bytes | None = SESSION_NOT_FOUND_V2
         self.request_handler("initialize")(self._initialize)
+
+    def http_app(self, *args: Any, **kwargs: Any) -> ServerHTTPApp:
+        """:meth:`mcpkit.Server.http_app`, answering a session not found in the other SDK's
+        words (:attr:`session_not_found`)."""
+        asgi = super().http_app(*args, **kwargs)
+        asgi.app.session_not_found = self.session_not_found
+        return asgi
 
     def _changed(self, kind: Literal["tools", "prompts", "resources"]) -> None:
         self._registering = not self.announce_registrations

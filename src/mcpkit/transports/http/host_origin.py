@@ -152,6 +152,8 @@ class HostOriginMiddleware:
                 enabled = True
             else:
                 server = scope.get("server")
+                if type(server) is list:  # ASGI allows a list (Starlette's TestClient)
+                    server = tuple(server)
                 cached = self._protect_cache.get(server)
                 if cached is None:
                     bound = str(server[0]) if server else ""

@@ -37,6 +37,7 @@ from mcpkit.transports.http.asgi import (
     oversized_headers,
     respond,
     respond_error,
+    respond_json,
 )
 from mcpkit.transports.http.event_store import EventStore, MemoryEventStore
 from mcpkit.transports.http.get_delete import serve_delete, serve_get
@@ -210,6 +211,10 @@ class StreamableHTTPApp:
         #: ``shutdown_grace`` seconds to send their closing results before they end.
         self.shutdown_hooks: list[Callable[[], None]] = []
         self.shutdown_grace = 0.1
+        #: The whole body of the 404 answering an unknown, ended or other owner's session
+        #: (None: mcpkit's JSON-RPC error -32001 with the request's id); a compat server
+        #: sets its SDK's, once, when it makes the app.
+        self.session_not_found: bytes | None = None
         self.legacy: Any = None
         if options.legacy_sse:
             from mcpkit.transports.http.sse_2024_server import HttpSseServer
@@ -462,6 +467,10 @@ class StreamableHTTPApp:
 
     async def not_found(self, send: Send, rid: Any) -> None:
         """404: the session is unknown, ended, expired or not the caller's."""
+        body = self.session_not_found
+        if body is not None:
+            await respond_json(send, 404, body)
+            return
         await respond_error(
             send, 404, SESSION_NOT_FOUND, "Session not found (ended or expired)", rid
         )

@@ -24,7 +24,7 @@ from typing import Any, Generic
 
 from typing_extensions import TypeVar
 
-from mcpkit.compat._native import CompatServer
+from mcpkit.compat._native import SESSION_NOT_FOUND_V1, SESSION_NOT_FOUND_V2, CompatServer
 from mcpkit.compat.mcp.server.mcpserver.context import (
     ReadResourceContents,
     RequestContext,
@@ -232,6 +232,8 @@ class Server(Generic[LifespanResultT, RequestT]):
         #: appended wraps every message, as on the official SDK.
         self.middleware: list[Any] = MiddlewareList(self.native)
         self.native.declare_as = self._declare_as
+        # 1.x's words for a session not found over HTTP until a 2.x handler is given.
+        self.native.session_not_found = SESSION_NOT_FOUND_V1
         for method in _PARAMS:
             if not method.startswith("notifications/") and method != "ping":
                 self.native.request_handler(method)(self._not_found)
@@ -242,6 +244,7 @@ class Server(Generic[LifespanResultT, RequestT]):
                 continue
             if key in _ON_REQUESTS:
                 self._modern = True
+                self.native.session_not_found = SESSION_NOT_FOUND_V2
                 method = _ON_REQUESTS[key]
                 self._add_modern(method, fn)
             elif key in _ON_NOTIFICATIONS:
@@ -397,6 +400,7 @@ class Server(Generic[LifespanResultT, RequestT]):
         """Serve ``method`` with ``async handler(ctx, params)`` (2.x: the server declares
         what 2.x declares)."""
         self._modern = True
+        self.native.session_not_found = SESSION_NOT_FOUND_V2
 
         async def produce(params: JSONObject, ctx: NativeContext) -> Any:
             parsed = params_type.model_validate(params) if params_type is not None else params
