@@ -143,14 +143,3 @@ def test_bearer_auth_sets_the_header() -> None:
         http.get("http://example.com/")
     assert seen == ["Bearer t0k"]
 
-
-def test_machine_to_machine_providers_import_and_refuse() -> None:
-    """``fastmcp.client.auth``'s client credentials providers import (a client file that
-    names them loads) and constructing one names mcpkit's ``OAuthClientAuth`` grant."""
-    from mcpkit.compat.fastmcp.client import auth
-
-    for name in ("ClientCredentialsOAuthProvider", "PrivateKeyJWTOAuthProvider"):
-        with pytest.raises(NotImplementedError, match=r'grant_type="client_credentials"'):
-            getattr(auth, name)("http://127.0.0.1:1/mcp", client_id="c", client_secret="s")
-    with pytest.raises(NotImplementedError, match=r'grant_type="jwt_bearer"'):
-        auth.static_assertion_provider("jwt")

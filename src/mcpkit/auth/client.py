@@ -57,7 +57,7 @@ from mcpkit.auth.registration import (
     is_secure_url,
     register_client,
 )
-from mcpkit.auth.token_endpoint import TokenEndpoint
+from mcpkit.auth.token_endpoint import ClientAssertionProvider, TokenEndpoint
 from mcpkit.auth.tokens import ClientInfo, MemoryTokenStore, OAuthToken, TokenStore
 from mcpkit.fetch import Fetcher, FetchPolicy
 from mcpkit.fetch.pinning import pinned_transport
@@ -131,13 +131,17 @@ class OAuthClientAuth(httpx.Auth):
     ``grant_type="authorization_code"`` (default) needs ``authorization_handler``;
     ``"client_credentials"`` needs pre-registered credentials; ``"jwt_bearer"`` (RFC 7523:
     workload identity federation, enterprise-managed authorization) needs a pre-registered
-    ``client_id`` and ``assertion`` (the JWT, or an :data:`AssertionProvider` called per
-    token request). ``dpop`` (RFC 9449 sender-constrained tokens; needs the ``auth`` extra):
-    True always, False never, None (default) when the server challenges with the ``DPoP``
-    scheme and the authorization server advertises ES256. Tokens and registrations live in
-    ``store`` (in memory by default), keyed by the issuer. ``offline_access`` is added to the
-    requested scopes only when the authorization server lists it in ``scopes_supported``.
-    A step-up asks for the union of the scopes requested and granted before and those the
+    ``client_id`` and ``assertion`` (the JWT, or an :data:`AssertionProvider` called per token
+    request). ``client_assertion`` (an async function of the audience, the authorization
+    server's issuer, returning a JWT) makes the ``private_key_jwt`` client assertions where no
+    ``private_key`` signs them (workload identity federation); ``send_client_id=False`` leaves
+    the ``client_id`` parameter out of token requests whose credentials (HTTP Basic, a client
+    assertion) name the client. ``dpop`` (RFC 9449 sender-constrained tokens; needs the ``auth``
+    extra): True always, False never, None (default) when the server challenges with the
+    ``DPoP`` scheme and the authorization server advertises ES256. Tokens and registrations live
+    in ``store`` (in memory by default), keyed by the issuer. ``offline_access`` is added to the
+    requested scopes only when the authorization server lists it in ``scopes_supported``. A
+    step-up asks for the union of the scopes requested and granted before and those the
     challenge names; ``max_step_up`` bounds re-authorizations for the same
     ``insufficient_scope`` challenge. ``http_client`` is used for the OAuth requests (PRM, AS
     metadata, registration, token endpoint). Authorization server endpoints and redirect URIs
@@ -166,6 +170,8 @@ class OAuthClientAuth(httpx.Auth):
         client_issuer: str | None = None,
         token_endpoint_auth_method: str | None = None,
         private_key: PrivateKey | None = None,
+        client_assertion: ClientAssertionProvider | None = None,
+        send_client_id: bool = True,
         grant_type: GrantType = "authorization_code",
         assertion: str | AssertionProvider | None = None,
         dpop: bool | None = None,
@@ -184,7 +190,12 @@ class OAuthClientAuth(httpx.Auth):
             raise ValueError("the jwt_bearer grant needs an assertion")
         self.assertion = assertion
         #: The token endpoint's requests, and the DPoP key tokens are bound to.
-        self._tokens = TokenEndpoint(dpop=dpop, private_key=private_key)
+        self._tokens = TokenEndpoint(
+            dpop=dpop,
+            private_key=private_key,
+            client_assertion=client_assertion,
+            send_client_id=send_client_id,
+        )
         self._rs_nonce: str | None = None
         self.server_url = server_url
         self.authorization_handler = authorization_handler
@@ -492,7 +503,11 @@ class OAuthClientAuth(httpx.Auth):
         ):
             client = ClientInfo(
                 self.client_metadata_url,
-                token_endpoint_auth_method="private_key_jwt" if self.private_key else "none",
+                token_endpoint_auth_method=(
+                    "private_key_jwt"
+                    if self.private_key or self._tokens.client_assertion
+                    else "none"
+                ),
                 issuer=meta.issuer,
                 source="cimd",
             )

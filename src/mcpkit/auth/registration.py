@@ -234,8 +234,13 @@ def apply_client_auth(
     *,
     audience: str,
     private_key: PrivateKey | None = None,
+    assertion: str | None = None,
+    send_client_id: bool = True,
 ) -> None:
-    """Add the client's authentication for ``method`` to a token request."""
+    """Add the client's authentication for ``method`` to a token request: ``private_key_jwt``
+    with ``assertion`` when given (else one signed with ``private_key``); without
+    ``send_client_id``, ``client_secret_basic`` and ``private_key_jwt`` leave the
+    ``client_id`` parameter out (the credentials name the client)."""
     if method == "client_secret_basic":
         if not client.client_secret:
             raise OAuthError("client_secret_basic needs a client secret")
@@ -244,20 +249,24 @@ def apply_client_auth(
         headers["authorization"] = "Basic " + base64.b64encode(raw.encode()).decode("ascii")
         # The client_id parameter as well (RFC 6749 section 3.2.1 lets a client identify
         # itself so): servers built on the official SDK's token handler require it.
-        form["client_id"] = client.client_id
+        if send_client_id:
+            form["client_id"] = client.client_id
     elif method == "client_secret_post":
         if not client.client_secret:
             raise OAuthError("client_secret_post needs a client secret")
         form["client_id"] = client.client_id
         form["client_secret"] = client.client_secret
     elif method == "private_key_jwt":
-        if private_key is None:
-            raise OAuthError("private_key_jwt needs a private key")
-        from mcpkit.auth.jwt import client_assertion
+        if assertion is None:
+            if private_key is None:
+                raise OAuthError("private_key_jwt needs a private key")
+            from mcpkit.auth.jwt import client_assertion
 
-        form["client_id"] = client.client_id
+            assertion = client_assertion(private_key, client.client_id, audience)
+        if send_client_id:
+            form["client_id"] = client.client_id
         form["client_assertion_type"] = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
-        form["client_assertion"] = client_assertion(private_key, client.client_id, audience)
+        form["client_assertion"] = assertion
     elif method == "none":
         form["client_id"] = client.client_id
     else:

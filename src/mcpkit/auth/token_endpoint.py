@@ -11,6 +11,7 @@ new connection when a kept-alive one was closed under the request. The answer be
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -27,18 +28,32 @@ from mcpkit.auth.registration import (
 from mcpkit.auth.tokens import ClientInfo, OAuthToken
 from mcpkit.fetch import Fetcher
 
-__all__ = ["TokenEndpoint"]
+__all__ = ["ClientAssertionProvider", "TokenEndpoint"]
+
+#: Makes a ``private_key_jwt`` client assertion for an audience (the authorization server's
+#: issuer): a key held elsewhere, or a workload identity's token.
+ClientAssertionProvider = Callable[[str], Awaitable[str]]
 
 
 class TokenEndpoint:
     """The token requests of one OAuth client. ``dpop``: True always, False never, None when
     the resource server challenged with the ``DPoP`` scheme (:attr:`dpop_challenged`) and the
     authorization server advertises ES256. ``private_key`` signs ``private_key_jwt`` client
-    assertions."""
+    assertions, or ``client_assertion`` makes them; ``send_client_id=False`` leaves the
+    ``client_id`` parameter out where the credentials name the client."""
 
-    def __init__(self, *, dpop: bool | None = None, private_key: PrivateKey | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        dpop: bool | None = None,
+        private_key: PrivateKey | None = None,
+        client_assertion: ClientAssertionProvider | None = None,
+        send_client_id: bool = True,
+    ) -> None:
         self.dpop = dpop
         self.private_key = private_key
+        self.client_assertion = client_assertion
+        self.send_client_id = send_client_id
         #: The key DPoP proofs are signed with (made on first use).
         self.dpop_key: DPoPKey | None = None
         #: Whether the resource server has challenged with the ``DPoP`` scheme.
@@ -63,9 +78,8 @@ class TokenEndpoint:
         """How ``client`` authenticates at ``meta``'s token endpoint."""
         if client.token_endpoint_auth_method:
             return client.token_endpoint_auth_method
-        return choose_auth_method(
-            meta, has_secret=bool(client.client_secret), has_key=self.private_key is not None
-        )
+        has_key = self.private_key is not None or self.client_assertion is not None
+        return choose_auth_method(meta, has_secret=bool(client.client_secret), has_key=has_key)
 
     async def request(
         self,
@@ -86,13 +100,19 @@ class TokenEndpoint:
         while True:
             body = dict(form)
             headers = {"accept": "application/json"}
+            method = self.auth_method(meta, client)
+            assertion = None
+            if method == "private_key_jwt" and self.client_assertion is not None:
+                assertion = await self.client_assertion(meta.issuer)
             apply_client_auth(
                 body,
                 headers,
                 client,
-                self.auth_method(meta, client),
+                method,
                 audience=meta.issuer,
                 private_key=self.private_key,
+                assertion=assertion,
+                send_client_id=self.send_client_id,
             )
             if dpop is not None:
                 headers["DPoP"] = dpop.proof("POST", endpoint, nonce=self.nonce)

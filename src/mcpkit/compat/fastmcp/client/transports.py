@@ -138,12 +138,14 @@ class StreamableHttpTransport(ClientTransport):
 
     def _set_auth(self, auth: Any) -> None:
         """A token (sent as ``Authorization: Bearer``), an ``httpx.Auth``, or fastmcp's
-        browser flow (``"oauth"``, or an ``OAuth`` without a URL: bound to this one)."""
+        browser flow (``"oauth"``, or an ``OAuth`` without a URL: bound to this one), or its
+        client credentials providers (bound to this URL when not bound yet)."""
+        from mcpkit.compat.fastmcp.client.auth.client_credentials import _BoundProvider
         from mcpkit.compat.fastmcp.client.auth.oauth import OAuth
 
         if auth == "oauth":
             auth = OAuth(self.url)
-        elif isinstance(auth, OAuth):
+        elif isinstance(auth, OAuth | _BoundProvider):
             auth._bind(self.url)
         self.auth = auth
 

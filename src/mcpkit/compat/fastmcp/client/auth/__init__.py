@@ -1,6 +1,7 @@
 """``fastmcp.client.auth`` on mcpkit: :class:`BearerAuth` (a fixed token) and :class:`OAuth`
-(fastmcp's browser flow on :class:`mcpkit.auth.OAuthClientAuth`); the machine-to-machine
-providers of ``client_credentials`` import and refuse, naming mcpkit's own."""
+(fastmcp's browser flow on :class:`mcpkit.auth.OAuthClientAuth`), and the machine-to-machine
+providers of the ``client_credentials`` grant on it (:class:`ClientCredentialsOAuthProvider`,
+:class:`PrivateKeyJWTOAuthProvider`)."""
 
 from mcpkit.compat.fastmcp.client.auth.bearer import BearerAuth
 from mcpkit.compat.fastmcp.client.auth.client_credentials import (
