@@ -142,4 +142,3 @@ def test_bearer_auth_sets_the_header() -> None:
     with httpx.Client(transport=httpx.MockTransport(answer), auth=BearerAuth("t0k")) as http:
         http.get("http://example.com/")
     assert seen == ["Bearer t0k"]
-
