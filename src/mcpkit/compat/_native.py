@@ -55,6 +55,9 @@ class CompatServer(Server[Any]):
         #: The body of the 404 for a session not found, as the other SDK words it (None:
         #: mcpkit's); given to each HTTP app :meth:`http_app` makes.
         self.session_not_found: bytes | None = SESSION_NOT_FOUND_V2
+        #: Makes the HTTP+SSE endpoints an app serving them uses instead of mcpkit's own
+        #: (``run("sse")``: the SDK's paths and answers; None: mcpkit's).
+        self.sse_endpoints: Callable[[], Any] | None = None
         self.request_handler("initialize")(self._initialize)
 
     def http_app(self, *args: Any, **kwargs: Any) -> ServerHTTPApp:
@@ -62,6 +65,8 @@ class CompatServer(Server[Any]):
         words (:attr:`session_not_found`)."""
         asgi = super().http_app(*args, **kwargs)
         asgi.app.session_not_found = self.session_not_found
+        if asgi.app.legacy is not None and self.sse_endpoints is not None:
+            asgi.app.legacy = self.sse_endpoints()
         return asgi
 
     def _changed(self, kind: Literal["tools", "prompts", "resources"]) -> None:

@@ -60,8 +60,16 @@ class HttpSseServer:
     """The two endpoints of the 2024-11-05 HTTP+SSE transport, served by a
     :class:`~mcpkit.transports.http.server.StreamableHTTPApp` when enabled."""
 
-    def __init__(self, app: HttpApp, sse_path: str, messages_path: str) -> None:
+    def __init__(
+        self,
+        app: HttpApp,
+        sse_path: str,
+        messages_path: str,
+        headers: list[tuple[bytes, bytes]] | None = None,
+    ) -> None:
         self.app = app
+        #: The headers of each stream's answer (default: ``text/event-stream``, no caching).
+        self.headers = _SSE if headers is None else headers
         self.sse_path = "/" + sse_path.strip("/")
         self.messages_path = "/" + messages_path.strip("/")
         self.sessions: dict[str, HttpSseTransport] = {}
@@ -110,7 +118,8 @@ class HttpSseServer:
         conn.push(sse.encode_event(endpoint.encode(), event="endpoint"))
         transport.open_standalone(conn)
         try:
-            await self.app.stream_sse(transport, conn, list(_SSE), receive, send, watch=True)
+            headers = list(self.headers)
+            await self.app.stream_sse(transport, conn, headers, receive, send, watch=True)
         finally:
             await session.close()  # the stream is the session
 

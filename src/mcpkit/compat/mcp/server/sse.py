@@ -48,7 +48,13 @@ __all__ = ["SseServerTransport", "SseStream"]
 #: The official SDK's default limit of a POSTed message (4 MiB).
 DEFAULT_MAX_REQUEST_BODY_SIZE = 4 * 1024 * 1024
 
-_TEXT = [(b"content-type", b"text/plain; charset=utf-8")]
+#: The headers of the SDK's stream (sse-starlette's ``EventSourceResponse``).
+SDK_SSE_HEADERS = [
+    (b"cache-control", b"no-store"),
+    (b"connection", b"keep-alive"),
+    (b"x-accel-buffering", b"no"),
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+]
 
 
 class SseStream:
@@ -120,7 +126,7 @@ class SseServerTransport:
             raise ValueError("connect_sse can only handle HTTP requests")
         refused = _refusal(self._security, RequestHeaders(scope["headers"]), is_post=False)
         if refused is not None:
-            await respond(send, refused[0], refused[1].encode(), _TEXT)
+            await _plain(send, refused[0], refused[1].encode())
             raise ValueError("Request validation failed")
         connection = _Connection(self, scope, receive, send)
         yield SseStream("read", connection), SseStream("write", connection)
@@ -131,7 +137,9 @@ class SseServerTransport:
             from mcpkit.transports.http.sse_2024_server import HttpSseServer
 
             app = server.http_app(dns_rebinding_protection=False, max_body_size=self._max_body)
-            endpoint = self._servers[id(server)] = HttpSseServer(app.app, "/sse", self._endpoint)
+            endpoint = self._servers[id(server)] = HttpSseServer(
+                app.app, "/sse", self._endpoint, SDK_SSE_HEADERS
+            )
         sid = connection.session_id
         root = str(connection.scope.get("root_path", "")).rstrip("/")
         self._sessions[sid] = endpoint
@@ -149,51 +157,64 @@ class SseServerTransport:
 
     async def handle_post_message(self, scope: Scope, receive: Receive, send: Send) -> None:
         """The ASGI app of the messages endpoint: each POST's message goes to its session
-        (``?session_id=``), answered ``202 Accepted`` first."""
+        (``?session_id=``), answered ``202 Accepted`` first. As on the SDK, a body over
+        the limit is answered 413 before anything else is looked at."""
         if scope["method"] != "POST":
-            await respond(send, 405, b"", [(b"allow", b"POST")])
+            await respond(send, 405, b"", [(b"allow", b"POST"), (b"content-length", b"0")])
             return
         h = RequestHeaders(scope["headers"])
+        declared = h.content_length
+        try:
+            too_large = declared is not None and int(declared) > self._max_body
+        except ValueError:
+            too_large = False
+        try:
+            if too_large:
+                raise BodyTooLarge
+            body = await read_body_within(receive, self._max_body, None, 0.0, 0.0)
+        except BodyTooLarge:
+            await _plain(send, 413, b"Request body too large")
+            return
+        if body is None:
+            return
         refused = _refusal(self._security, h, is_post=True)
         if refused is not None:
-            await respond(send, refused[0], refused[1].encode(), _TEXT)
+            await _plain(send, refused[0], refused[1].encode())
             return
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         given = (query.get("session_id") or [None])[0]
         if given is None:
-            await respond(send, 400, b"session_id is required", _TEXT)
+            await _plain(send, 400, b"session_id is required")
             return
         try:
             sid = uuid.UUID(hex=given).hex
         except ValueError:
-            await respond(send, 400, b"Invalid session ID", _TEXT)
+            await _plain(send, 400, b"Invalid session ID")
             return
         endpoint = self._sessions.get(sid)
         transport = endpoint.sessions.get(sid) if endpoint is not None else None
         if transport is None or transport.sink is None or transport.owner != current_owner():
-            await respond(send, 404, b"Could not find session", _TEXT)
-            return
-        try:
-            body = await read_body_within(receive, self._max_body, None, 0.0, 0.0)
-        except BodyTooLarge:
-            await respond(send, 413, b"Request body too large", _TEXT)
-            return
-        if body is None:
+            await _plain(send, 404, b"Could not find session")
             return
         try:
             message = orjson.loads(body)
         except orjson.JSONDecodeError:
             message = None
         if not _is_message(message):
-            await respond(send, 400, b"Could not parse message", _TEXT)
+            await _plain(send, 400, b"Could not parse message")
             return
         transport.touch()
-        await respond(send, 202, b"Accepted", _TEXT)
+        await _plain(send, 202, b"Accepted")
         token = serving(scope)  # the handler reads this POST as ctx.request
         try:
             transport.sink.receive(message)
         finally:
             stop_serving(token)
+
+
+async def _plain(send: Send, status: int, text: bytes) -> None:
+    """A text answer as Starlette's ``Response(text)`` sends it: a length, no type."""
+    await respond(send, status, text, [(b"content-length", b"%d" % len(text))])
 
 
 def _is_message(value: Any) -> bool:

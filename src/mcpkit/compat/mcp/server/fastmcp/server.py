@@ -115,6 +115,8 @@ class FastMCP(MCPServer[Any]):
             "streamable_http_path": s.streamable_http_path,  # type: ignore[attr-defined]
             "stateless_http": s.stateless_http,  # type: ignore[attr-defined]
             "json_response": s.json_response,  # type: ignore[attr-defined]
+            "sse_path": s.sse_path,  # type: ignore[attr-defined]
+            "message_path": s.message_path,  # type: ignore[attr-defined]
         }
         for name in (
             "event_store",

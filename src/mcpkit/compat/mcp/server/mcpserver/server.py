@@ -442,6 +442,8 @@ class MCPServer(Generic[LifespanResultT]):
             return
         if transport not in ("streamable-http", "http", "sse"):
             raise ValueError(f"Unknown transport: {transport}")
+        if transport == "sse":
+            self._sdk_sse(options)
         path, http = _http_options(options)
         self._sdk_auth(path, transport)
         self.native.run(
@@ -451,6 +453,18 @@ class MCPServer(Generic[LifespanResultT]):
             path=path,
             **http,
         )
+
+    def _sdk_sse(self, options: dict[str, Any]) -> None:
+        """Serve the HTTP+SSE endpoints ``run("sse")`` serves as the SDK's ``sse_app()``
+        does (``sse_path``, ``message_path``, ``max_request_body_size`` of ``options``)."""
+        from mcpkit.compat.mcp.server.sse import DEFAULT_MAX_REQUEST_BODY_SIZE
+        from mcpkit.compat.mcp.server.sse_endpoints import SdkSseEndpoints
+
+        native = self.native
+        sse_path = options.get("sse_path", "/sse")
+        message_path = options.get("message_path", "/messages/")
+        limit = options.get("max_request_body_size", DEFAULT_MAX_REQUEST_BODY_SIZE)
+        native.sse_endpoints = lambda: SdkSseEndpoints(native, sse_path, message_path, limit)
 
     async def run_stdio_async(self) -> None:
         """Serve one client over stdin/stdout."""
