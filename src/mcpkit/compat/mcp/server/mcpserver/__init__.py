@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from mcpkit.compat.mcp.server.mcpserver.resolve import ListRoots as ListRoots
     from mcpkit.compat.mcp.server.mcpserver.resolve import Resolve as Resolve
     from mcpkit.compat.mcp.server.mcpserver.resolve import Sample as Sample
+    from mcpkit.compat.mcp.server.mcpserver.resources.templates import (
+        ResourceSecurity as ResourceSecurity,
+    )
     from mcpkit.server.elicitation import ElicitationResult as ElicitationResult
     from mcpkit.types import Icon as Icon
 
@@ -52,6 +55,7 @@ __all__ = [
     "MCPServer",
     "Message",
     "Resolve",
+    "ResourceSecurity",
     "Sample",
     "UserMessage",
 ]
@@ -70,6 +74,7 @@ _LAZY = {
     "ListRoots": _RESOLVE,
     "Resolve": _RESOLVE,
     "Sample": _RESOLVE,
+    "ResourceSecurity": "mcpkit.compat.mcp.server.mcpserver.resources.templates",
     "AssistantMessage": "mcpkit.compat.mcp.server.mcpserver.prompts.base",
     "Message": "mcpkit.compat.mcp.server.mcpserver.prompts.base",
     "UserMessage": "mcpkit.compat.mcp.server.mcpserver.prompts.base",

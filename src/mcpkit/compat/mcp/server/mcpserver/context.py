@@ -325,7 +325,8 @@ class Context(Generic[LifespanContextT, RequestT]):
         """Ask the user for input shaped by a pydantic model: ``AcceptedElicitation`` (its
         ``.data``), ``DeclinedElicitation`` or ``CancelledElicitation``
         (``mcp.server.elicitation``), each with its ``.action``. An answer the model
-        refuses raises pydantic's ``ValidationError``, as there."""
+        refuses raises pydantic's ``ValidationError`` (1.x) or a ``ValueError`` saying so
+        (2.x), as there."""
         from mcpkit.compat.mcp.server.elicitation import outcome
         from mcpkit.server.elicitation import ElicitationError
 
@@ -333,6 +334,11 @@ class Context(Generic[LifespanContextT, RequestT]):
             return outcome(await self.native.elicit(message, schema))
         except ElicitationError as exc:
             if exc.validation_error is not None:
+                if self._server is not None and not self._server._show_failure_text:
+                    raise ValueError(
+                        "Received an accepted elicitation whose content does not match"
+                        " the requested schema"
+                    ) from None
                 raise exc.validation_error from None
             raise
 

@@ -3,12 +3,20 @@
 A :class:`ToolError` raised by a tool becomes an error result with the text ``Error
 executing tool <name>: <message>`` (any other exception's message is not shown: the text is
 ``Error executing tool <name>``).
-A :class:`ResourceError` raised while reading becomes the JSON-RPC error ``-32603``.
+A :class:`ResourceError` raised while reading becomes the JSON-RPC error ``-32603`` with its
+message (a :class:`ResourceNotFoundError`: ``-32602``), the URI as data.
 """
 
 from __future__ import annotations
 
-__all__ = ["MCPServerError", "ResourceError", "ToolError", "ValidationError"]
+__all__ = [
+    "MCPServerError",
+    "ResourceError",
+    "ResourceNotFoundError",
+    "ToolError",
+    "UnexpectedResourceError",
+    "ValidationError",
+]
 
 
 class MCPServerError(Exception):
@@ -21,6 +29,14 @@ class ValidationError(MCPServerError):
 
 class ResourceError(MCPServerError):
     """A resource could not be read."""
+
+
+class ResourceNotFoundError(ResourceError):
+    """Nothing at the URI: the client gets ``-32602``."""
+
+
+class UnexpectedResourceError(ResourceError):
+    """A read that failed with another exception (its cause); the client sees the URI only."""
 
 
 class ToolError(MCPServerError):

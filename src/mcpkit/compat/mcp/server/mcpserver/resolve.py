@@ -129,10 +129,28 @@ def _unwrap(outcome: Any, name: str) -> Any:
     )
 
 
-async def _fulfil(request: Any, ctx: Any) -> Any:
-    """A resolver's request carried by the context: its outcome."""
+def _key(fn: Callable[..., Any]) -> str:
+    """How the SDK names a resolver in its errors: ``module:qualname``."""
+    qualname = getattr(fn, "__qualname__", None) or type(fn).__qualname__
+    module = getattr(fn, "__module__", None) or type(fn).__module__
+    return f"{module}:{qualname}"
+
+
+async def _fulfil(request: Any, ctx: Any, fn: Callable[..., Any]) -> Any:
+    """A resolver's request carried by the context: its outcome (an answer the schema
+    refuses is the SDK's ``ToolError`` naming the resolver)."""
     if isinstance(request, Elicit):
-        answer = await ctx.elicit(request.message, request.schema)
+        try:
+            answer = await ctx.elicit(request.message, request.schema)
+        except ValueError as exc:
+            from pydantic import ValidationError
+
+            detail = (
+                "received an invalid elicitation response"
+                if isinstance(exc, ValidationError)
+                else str(exc)
+            )
+            raise _tool_error(f"Resolver {_key(fn)!r}: {detail}") from exc
         if answer.action == "accept":
             return AcceptedElicitation(answer.data)
         return DeclinedElicitation() if answer.action == "decline" else CancelledElicitation()
@@ -173,7 +191,7 @@ class _Call:
         if inspect.isawaitable(value):
             value = await value
         if isinstance(value, Elicit | Sample | ListRoots):
-            value = await _fulfil(value, self.ctx)
+            value = await _fulfil(value, self.ctx, fn)
         else:
             value = AcceptedElicitation(value)
         self.done[key] = value

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import inspect
+import logging
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
@@ -29,11 +30,16 @@ from mcpkit.compat._adapt import (
 )
 from mcpkit.compat._content_output import content_output_schema, structured_as_content
 from mcpkit.compat._native import CompatServer
+from mcpkit.compat.mcp.server.mcpserver._reading import READING
 from mcpkit.compat.mcp.server.mcpserver.context import Context
-from mcpkit.compat.mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcpkit.compat.mcp.server.mcpserver.exceptions import (
+    ResourceError,
+    ResourceNotFoundError,
+    ToolError,
+)
 from mcpkit.compat.mcp.server.transport_security import native_host_origin
 from mcpkit.errors import McpError
-from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject
+from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
 from mcpkit.server.app import Server, ServerHTTPApp
 from mcpkit.server.argument_policy import OFFICIAL_SDK
 from mcpkit.server.context import Context as NativeContext
@@ -43,6 +49,7 @@ from mcpkit.server.tools import wire_dict
 __all__ = ["MCPServer"]
 
 LifespanResultT = TypeVar("LifespanResultT")
+_logger = logging.getLogger("mcp.server.mcpserver")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -79,6 +86,7 @@ class MCPServer(Generic[LifespanResultT]):
         self._auth_server_provider = auth_server_provider
         self._auth = auth
         extensions = settings.pop("extensions", None)
+        resource_security = settings.pop("resource_security", None)
         self.settings = settings
         self._user_lifespan = lifespan
 
@@ -110,6 +118,15 @@ class MCPServer(Generic[LifespanResultT]):
         # The SDK lists and calls an app-only tool (_meta.ui.visibility ["app"]) for any client.
         self.native.app_only_hidden = False  # type: ignore[attr-defined]
         self.native.compat_owner = self  # type: ignore[attr-defined]
+        from mcpkit.compat.mcp.server.mcpserver._prompting import OfficialPrompts
+
+        self.native.prompts.__class__ = OfficialPrompts
+        self.native.prompts.render_failure = not self._show_failure_text  # type: ignore[attr-defined]
+        if not self._show_failure_text:  # 2.x: reads answered as there
+            from mcpkit.compat.mcp.server.mcpserver._reading import OfficialResources
+
+            self.native.resources.__class__ = OfficialResources
+            self.native.resources.configure(resource_security)  # type: ignore[attr-defined]
         answer_unknown_tools(self.native.tools, lambda name: f"Unknown tool: {name}")
         # Arguments checked as there: lax, unknown ones ignored, pydantic's report.
         self.native.tools.argument_policy = OFFICIAL_SDK
@@ -245,6 +262,9 @@ class MCPServer(Generic[LifespanResultT]):
 
         fn = with_resolvers(fn, Context)
         tool_name = name or fn.__name__
+        if tool_name in self.native.tools.tools:  # the first one stays, as there
+            _logger.warning("Tool already exists: %s", tool_name)
+            return
         returns = resolved_hints(fn).get("return")
         plain_model = plain_class_model(returns) if structured_output is not False else None
         content_schema = (
@@ -276,7 +296,7 @@ class MCPServer(Generic[LifespanResultT]):
             structured_output=structured_output,
         )
         entry = self.native.tools.add(wrapped, options)
-        entry.__class__ = CompatToolEntry
+        entry.__class__ = CompatToolEntry if self._show_failure_text else _OfficialToolEntry
         if content_schema is not None:
             structured_as_content(entry, content_schema)
         elif plain_model is not None:
@@ -304,13 +324,18 @@ class MCPServer(Generic[LifespanResultT]):
         icons: list[Any] | None = None,
         annotations: Any = None,
         meta: dict[str, Any] | None = None,
+        security: Any = None,
         **_options: Any,
     ) -> Callable[[F], F]:
-        """Register a resource (``"config://app"``) or a template (``"users://{id}"``)."""
+        """Register a resource (``"config://app"``) or a template (``"users://{id}"``;
+        ``security``: its ``ResourceSecurity``, else the server's)."""
         if callable(uri):
             raise TypeError("Use @mcp.resource('uri'), not @mcp.resource")
 
         def decorator(fn: F) -> F:
+            if uri in self.native.resources.resources:  # the first one stays, as there
+                _logger.warning("Resource already exists: %s", uri)
+                return fn
             doc = description or fn.__doc__ or ""  # as written, indentation kept
             entry = self.native.resources.add(
                 adapt(
@@ -329,6 +354,9 @@ class MCPServer(Generic[LifespanResultT]):
                 meta=meta,
             )
             entry.definition.setdefault("description", doc)  # "" is sent too
+            policies = getattr(self.native.resources, "security", None)
+            if security is not None and policies is not None:
+                policies[uri] = security
             return fn
 
         return decorator
@@ -371,26 +399,45 @@ class MCPServer(Generic[LifespanResultT]):
             return self.prompt()(name)
 
         def decorator(fn: F) -> F:
-            shown = name if isinstance(name, str) else fn.__name__
-            entry = self.native.prompts.add(
-                adapt(
-                    fn,
-                    Context,
-                    self._context,
-                    around=_prompt_renderer(shown, first=self._show_failure_text),
-                ),
-                name=name,
-                title=title,
-                description=description or fn.__doc__ or "",  # as written
-                icons=icons,
-            )
-            entry.definition.setdefault("description", description or fn.__doc__ or "")
+            self._add_prompt(fn, name, title, description, icons)
             return fn
 
         return decorator
 
+    def _add_prompt(
+        self,
+        fn: Callable[..., Any],
+        name: str | None,
+        title: str | None,
+        description: str | None,
+        icons: list[Any] | None,
+    ) -> None:
+        shown = name if isinstance(name, str) else fn.__name__
+        if shown in self.native.prompts.prompts:  # the first one stays, as there
+            _logger.warning("Prompt already exists: %s", shown)
+            return
+        entry = self.native.prompts.add(
+            adapt(
+                fn,
+                Context,
+                self._context,
+                around=_prompt_renderer(shown, first=self._show_failure_text),
+            ),
+            name=name,
+            title=title,
+            description=description or fn.__doc__ or "",  # as written
+            icons=icons,
+        )
+        entry.definition.setdefault("description", description or fn.__doc__ or "")
+
+    def add_prompt(self, prompt: Any) -> None:
+        """Register a ``Prompt`` (``Prompt.from_function(fn, ...)``)."""
+        self._add_prompt(prompt.fn, prompt.name, prompt.title, prompt.description, prompt.icons)
+
     def remove_prompt(self, name: str) -> None:
-        """Unregister a prompt."""
+        """Unregister a prompt (``ValueError`` when there is none of that name)."""
+        if name not in self.native.prompts.prompts:
+            raise ValueError(f"Unknown prompt: {name}")
         self.native.remove_prompt(name)
 
     # -- completion ---------------------------------------------------------------------------
@@ -531,6 +578,23 @@ class MCPServer(Generic[LifespanResultT]):
             return await client.call_tool(name, arguments)
 
 
+class _OfficialToolEntry(CompatToolEntry):
+    """A tool of a 2.x ``MCPServer``: a return value its output schema refuses is answered
+    ``Error executing tool <name>``, as there (the SDK's conversion fails inside the
+    tool's error handling, which shows no other exception's text)."""
+
+    __slots__ = ()
+
+    def to_result(self, value: Any) -> dict[str, Any]:
+        """The ``CallToolResult`` dict for a return value."""
+        result = super().to_result(value)
+        if result.get("isError") and self.output is not None:
+            text = result["content"][0].get("text", "") if result.get("content") else ""
+            if text.startswith(f"Tool '{self.name}' returned output that does not match"):
+                result["content"] = [{"type": "text", "text": f"Error executing tool {self.name}"}]
+        return result
+
+
 class _SessionManager:
     def __init__(self, app: ServerHTTPApp) -> None:
         self._app = app
@@ -627,9 +691,11 @@ def _resource_reader(
     """A resource's value as the official SDK sends it (text, bytes, or indented JSON), and
     its failure as the SDK answers it: 1.x (``first``) code 0 with ``Error reading resource
     <uri>: <message>`` (``Error creating resource from template: <message>`` for a
-    template); 2.x -32603 ``Error reading resource <uri>`` with the URI as data (an
-    ``MCPError`` or a ``ResourceError`` raised there passes as it is)."""
-    template = _VARIABLE.search(uri) is not None
+    template); 2.x -32603 ``Error reading resource <uri>`` (``Error creating resource from
+    template <uri>`` when a template's function fails) with the URI as data, a
+    ``ResourceError``'s own message (-32602 for ``ResourceNotFoundError``); an ``MCPError``
+    raised there passes as it is."""
+    template = "{" in uri
 
     def convert(value: Any) -> Any:
         if not isinstance(value, str | bytes):
@@ -641,8 +707,8 @@ def _resource_reader(
             return {"text": value, "_meta": meta}
         return {"blob": base64.b64encode(value).decode(), "_meta": meta}
 
-    def failed(exc: Exception, kwargs: dict[str, Any]) -> Exception:
-        if isinstance(exc, PASS_THROUGH) or (not first and isinstance(exc, ResourceError)):
+    def failed(exc: Exception, kwargs: dict[str, Any], creating: bool) -> Exception:
+        if isinstance(exc, PASS_THROUGH):
             return exc
         if first:
             text = (
@@ -651,25 +717,39 @@ def _resource_reader(
                 else f"Error reading resource {uri}"
             )
             return McpError(0, f"{text}: {exc}")
-        read = _VARIABLE.sub(lambda m: str(kwargs.get(m.group(1), m.group(0))), uri)
-        return McpError(INTERNAL_ERROR, f"Error reading resource {read}", {"uri": read})
+        read = READING.get() or _VARIABLE.sub(
+            lambda m: str(kwargs.get(m.group(1), m.group(0))), uri
+        )
+        if isinstance(exc, ResourceError):
+            code = INVALID_PARAMS if isinstance(exc, ResourceNotFoundError) else INTERNAL_ERROR
+            return McpError(code, str(exc), {"uri": read})
+        text = "Error creating resource from template" if creating else "Error reading resource"
+        return McpError(INTERNAL_ERROR, f"{text} {read}", {"uri": read})
 
     def around(fn: Callable[..., Any]) -> Callable[..., Any]:
         if inspect.iscoroutinefunction(fn):
 
             async def aread(*args: Any, **kwargs: Any) -> Any:
                 try:
-                    return convert(await fn(*args, **kwargs))
+                    value = await fn(*args, **kwargs)
                 except Exception as exc:
-                    raise failed(exc, kwargs) from exc
+                    raise failed(exc, kwargs, template) from exc
+                try:
+                    return convert(value)
+                except Exception as exc:
+                    raise failed(exc, kwargs, False) from exc
 
             return aread
 
         def read(*args: Any, **kwargs: Any) -> Any:
             try:
-                return convert(fn(*args, **kwargs))
+                value = fn(*args, **kwargs)
             except Exception as exc:
-                raise failed(exc, kwargs) from exc
+                raise failed(exc, kwargs, template) from exc
+            try:
+                return convert(value)
+            except Exception as exc:
+                raise failed(exc, kwargs, False) from exc
 
         return read
 
