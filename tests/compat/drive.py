@@ -9,7 +9,8 @@ The script is a JSON list of operations, run in order: ``{"op": "list"}`` (every
 resource, template and prompt in full, all pages followed), ``{"op": "call", "name", "args"}``
 (with a progress callback; an optional ``"answer"`` is the content the client accepts an
 elicitation with during that call), ``{"op": "read", "uri"}``, ``{"op": "get", "name", "args"}``,
-``{"op": "complete", "ref", "argument", "context"}``, ``{"op": "level", "level"}``;
+``{"op": "complete", "ref", "argument", "context"}``, ``{"op": "level", "level"}``,
+``{"op": "request", "method", "params"}`` (a request of the server's own, its raw result);
 ``{"op": "everything", "skip": [...]}`` lists, then calls every tool (but those skipped) with
 arguments made from its input schema, reads every resource and every template (its variables
 ``x``) and gets every prompt (its required arguments ``x``); a call, read or get with a
@@ -23,6 +24,7 @@ and answers them with canned values. A stdio server gets this process's environm
 
 runs many conversations in one warmed interpreter (the tests' driver, ``driving.py``): it
 reads one job a line on stdin, ``{"id", "script", "command" | "url", "mode", "env", "cwd"}``
+(``"extensions"``: the extension identifiers the client declares)
 (``"sse": true`` with a ``url``: the HTTP+SSE transport's GET endpoint),
 runs each at once in a conversation of its own (the same client, callbacks and report as
 above; the server started with the job's environment and folder, its stderr kept apart) and
@@ -45,6 +47,7 @@ from typing import Any
 
 import anyio
 import mcp_types as types
+from mcp.client import advertise
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -117,10 +120,21 @@ def sent_meta(op: dict[str, Any]) -> dict[str, Any]:
     return {"meta": op["meta"]} if "meta" in op else {}
 
 
+class Raw(types.Request[dict[str, Any], str]):
+    """A request of the server's own (an extension's method)."""
+
+
+class RawResult(types.Result):
+    """Any result, its fields kept as sent."""
+
+    model_config = {"extra": "allow"}
+
+
 async def drive(
     script: list[dict[str, Any]],
     target: Any,
     mode: str = "legacy",
+    extensions: list[str] = (),  # type: ignore[assignment]
 ) -> dict[str, Any]:
     """What the official client saw running ``script`` against ``target`` (a URL, or a
     transport such as ``stdio_client(...)``)."""
@@ -167,6 +181,7 @@ async def drive(
         list_roots_callback=roots,
         logging_callback=on_log,
         message_handler=on_message,
+        extensions=[advertise(identifier) for identifier in extensions] or None,
     ) as client:
         report["serverInfo"] = dump(client.server_info)
         report["capabilities"] = dump(client.server_capabilities) or {}
@@ -235,6 +250,10 @@ async def drive(
                     )
                 elif kind == "level":
                     await client.set_logging_level(op["level"])
+                elif kind == "request":
+                    entry["method"] = op["method"]
+                    request = Raw(method=op["method"], params=op.get("params", {}))
+                    entry["result"] = dump(await client.session.send_request(request, RawResult))
                 else:
                     raise SystemExit(f"unknown op {kind}")
             except Exception as exc:  # an error answer is part of what the client sees
@@ -272,7 +291,12 @@ async def serve() -> None:
                     target = stdio_client(params, errlog=errlog)
                 with anyio.fail_after(spec.get("timeout", 110)):
                     out: dict[str, Any] = {
-                        "report": await drive(spec["script"], target, spec.get("mode", "legacy"))
+                        "report": await drive(
+                            spec["script"],
+                            target,
+                            spec.get("mode", "legacy"),
+                            spec.get("extensions", []),
+                        )
                     }
             except BaseException:  # any failure is the job's, never the driver's
                 errlog.seek(0)

@@ -252,15 +252,18 @@ def submit(
     url: str | None = None,
     mode: str = "legacy",
     sse: bool = False,
+    extensions: list[str] | None = None,
 ) -> Job:
     """Start the official client of ``python`` (a peer's interpreter) running ``script``
     against the stdio ``command`` or the ``url`` (``sse``: of the HTTP+SSE transport's
-    stream); the server gets this process's environment and working folder, as a server
-    the client starts would."""
+    stream), declaring the ``extensions`` (identifiers); the server gets this process's
+    environment and working folder, as a server the client starts would."""
     driver = _drivers.get(python)
     if driver is None:
         driver = _drivers[python] = Driver(python)
     spec: dict[str, Any] = {"script": script, "mode": mode, "timeout": TIMEOUT}
+    if extensions:
+        spec["extensions"] = extensions
     if url is not None:
         spec["url"] = url
         if sse:

@@ -142,33 +142,3 @@ def test_extension_tools_and_settings(mode: str) -> None:
     assert weather["_meta"] == {"com.example/weather": {"cached": True}}
     assert ours["ops"][1]["result"]["content"][0]["text"] == "Sunny in Oslo"
     assert ours["capabilities"].get("extensions") == theirs["capabilities"].get("extensions")
-
-
-def test_extension_parts_not_served_raise() -> None:
-    """An extension contributing what is not served (a request method, an interceptor)
-    fails when the server is made, naming it; a bad identifier is a ValueError."""
-    from mcpkit.compat.mcp.server.mcpserver import Extension, MCPServer, MethodBinding
-
-    async def handler(ctx: Any, params: Any) -> Any:
-        return {}
-
-    class Methods(Extension):
-        identifier = "com.example/methods"
-
-        def methods(self) -> list[MethodBinding]:
-            return [MethodBinding("example/do", dict, handler)]
-
-    class Intercepts(Extension):
-        identifier = "com.example/intercepts"
-
-        async def intercept_tool_call(self, params: Any, ctx: Any, call_next: Any) -> Any:
-            return await call_next(ctx)
-
-    class Unnamed(Extension):
-        identifier = "no-slash"
-
-    for extension, named in ((Methods(), "methods"), (Intercepts(), "intercept_tool_call")):
-        with pytest.raises(NotImplementedError, match=named):
-            MCPServer("x", extensions=[extension])
-    with pytest.raises(ValueError, match="no-slash"):
-        MCPServer("x", extensions=[Unnamed()])

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from mcpkit.compat.mcp import types as types
 
 __all__ = [
+    "Client",
     "ClientSession",
     "MCPError",
     "McpError",
@@ -30,7 +31,7 @@ __all__ = [
     "types",
 ]
 
-_CLIENT_NAMES = ("ClientSession", "StdioServerParameters", "stdio_client")
+_CLIENT_NAMES = ("Client", "ClientSession", "StdioServerParameters", "stdio_client")
 
 
 def __getattr__(name: str) -> Any:

@@ -7,7 +7,26 @@ used: an mcpkit server talks to other servers with :class:`mcpkit.Client`."""
 from __future__ import annotations
 
 from mcpkit.compat.mcp.client.client import Client
+from mcpkit.compat.mcp.client.extension import (
+    ClaimContext,
+    ClientExtension,
+    NotificationBinding,
+    ResultClaim,
+    UnexpectedClaimedResult,
+    advertise,
+)
 from mcpkit.compat.mcp.client.session import ClientSession
 from mcpkit.compat.mcp.client.stdio import StdioServerParameters, stdio_client
 
-__all__ = ["Client", "ClientSession", "StdioServerParameters", "stdio_client"]
+__all__ = [
+    "ClaimContext",
+    "Client",
+    "ClientExtension",
+    "ClientSession",
+    "NotificationBinding",
+    "ResultClaim",
+    "StdioServerParameters",
+    "UnexpectedClaimedResult",
+    "advertise",
+    "stdio_client",
+]

@@ -5,11 +5,15 @@ Each method sends its request and answers with the ``mcp.types`` model of the re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from mcpkit.client.client import Client as NativeClient
 
-__all__ = ["Client"]
+__all__ = ["Client", "ClientSessionView"]
+
+#: The modern revisions a client may pin with ``mode=``.
+MODERN = ("2026-07-28",)
 
 
 def _params(**values: Any) -> dict[str, Any]:
@@ -20,11 +24,38 @@ class Client:
     """``async with Client(server) as client:``, then ``call_tool``, ``list_tools``,
     ``read_resource``, ``get_prompt``, ... as on the official SDK."""
 
-    def __init__(self, server: Any, *, read_timeout_seconds: float | None = None, **_: Any) -> None:
+    def __init__(
+        self,
+        server: Any,
+        *,
+        read_timeout_seconds: float | None = None,
+        mode: str = "auto",
+        extensions: Sequence[Any] | None = None,
+        **_: Any,
+    ) -> None:
+        from mcpkit.client.options import ProtocolOptions
+        from mcpkit.compat.mcp.client.extension import fold_extensions
+
+        if mode not in ("auto", "legacy") and mode not in MODERN:
+            raise ValueError(
+                f"mode must be 'legacy', 'auto', or one of {list(MODERN)}; got {mode!r}"
+            )
         target = getattr(server, "native", server)
-        options: dict[str, Any] = {}
+        self._extensions = fold_extensions(extensions)
+        if self._extensions.bindings:
+            raise NotImplementedError(
+                "NotificationBinding (an extension observing server notifications) is not "
+                "provided by mcpkit's compat client: use mcpkit.Client(on_notification=...)"
+            )
+        options: dict[str, Any] = {"era": mode}
+        # What is declared: a claiming extension only where its claims apply (a modern
+        # revision; ``auto`` declares it as the modern wire would).
+        declared = self._extensions.declared(None if mode == "legacy" else MODERN[-1])
+        if declared:
+            options["protocol"] = ProtocolOptions(extensions=declared)
         if read_timeout_seconds is not None:
             options["timeout"] = read_timeout_seconds
+        self._read_timeout = read_timeout_seconds
         self._client = NativeClient(target, **options)
 
     async def __aenter__(self) -> Client:
@@ -33,6 +64,36 @@ class Client:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self._client.__aexit__(*exc_info)
+
+    @property
+    def session(self) -> ClientSessionView:
+        """The session under this client: ``send_request`` for a request of the server's
+        own (an extension's method), and the calls of :class:`Client`."""
+        return ClientSessionView(self)
+
+    @property
+    def protocol_version(self) -> str | None:
+        """The revision this connection speaks."""
+        version = self._client.negotiated_version
+        return version.name if version is not None else None
+
+    @property
+    def server_capabilities(self) -> Any:
+        """What the server declared (``mcp.types.ServerCapabilities``, with the
+        ``extensions`` it declared)."""
+        import mcpkit.compat.mcp.types as types
+
+        caps = self._client.server_capabilities
+        wire = caps.model_dump(by_alias=True, exclude_none=True) if caps is not None else {}
+        return types.ServerCapabilities.model_validate(wire)
+
+    @property
+    def server_info(self) -> Any:
+        """The server's identity (``mcp.types.Implementation``)."""
+        import mcpkit.compat.mcp.types as types
+
+        info = self._client.server_info
+        return types.Implementation.model_validate(info.model_dump(by_alias=True))
 
     async def _send(self, model: str, method: str, params: dict[str, Any] | None) -> Any:
         import mcpkit.compat.mcp.types as types
@@ -51,9 +112,22 @@ class Client:
         **_: Any,
     ) -> Any:
         """Call a tool: its ``CallToolResult`` (a tool's error is a result with
-        ``is_error``)."""
+        ``is_error``); a result of a shape an extension claims is finished by the claim."""
+        import mcpkit.compat.mcp.types as types
+
         params = _params(name=name, arguments=arguments or {}, _meta=meta)
-        return await self._send("CallToolResult", "tools/call", params)
+        raw = await self._client.request("tools/call", params)
+        claim = self._extensions.claims.get(raw.get("resultType")) if raw else None
+        if claim is not None and claim.active_at(self.protocol_version):
+            from mcpkit.compat.mcp.client.extension import ClaimContext
+
+            context = ClaimContext(
+                session=self.session,
+                tool_name=name,
+                read_timeout_seconds=read_timeout_seconds or self._read_timeout,
+            )
+            return await claim.resolve(claim.model.model_validate(raw), context)
+        return types.CallToolResult.model_validate(raw)
 
     async def list_tools(self, *, cursor: str | None = None, **_: Any) -> Any:
         """One page of tools: a ``ListToolsResult``."""
@@ -109,3 +183,33 @@ class Client:
         import mcpkit.compat.mcp.types as types
 
         return types.EmptyResult()
+
+
+class ClientSessionView:
+    """``client.session``: the requests of a :class:`Client`, and ``send_request`` for any
+    other (a request model of ``mcp.types.Request``, answered as ``result_type``)."""
+
+    def __init__(self, client: Client) -> None:
+        self._owner = client
+
+    async def send_request(
+        self,
+        request: Any,
+        result_type: Any,
+        request_read_timeout_seconds: float | None = None,
+        metadata: Any = None,
+        progress_callback: Any = None,
+    ) -> Any:
+        """Send ``request`` and validate its result as ``result_type`` (a model or a
+        pydantic ``TypeAdapter``)."""
+        from mcpkit.compat.mcp.types._generic import wire_params
+
+        options: dict[str, Any] = {}
+        if request_read_timeout_seconds is not None:
+            options["timeout"] = request_read_timeout_seconds
+        raw = await self._owner._client.request(request.method, wire_params(request), **options)
+        validate = getattr(result_type, "validate_python", None) or result_type.model_validate
+        return validate(raw)
+
+    def __getattr__(self, name: str) -> Any:  # call_tool, list_tools, ... of the client
+        return getattr(self._owner, name)

@@ -102,6 +102,17 @@ globals()["InputRequiredResult"] = _either(
 )
 
 
+# 2.x's capabilities name the extensions each side declared (SEP-2133).
+for _name in ("ClientCapabilities", "ServerCapabilities"):
+    globals()[_name] = _either(
+        getattr(_t, _name),
+        __annotations__={"extensions": "dict[str, dict[str, Any]] | None"},
+        extensions=None,
+    )
+
+from mcpkit.compat.mcp.types._generic import Request  # noqa: E402
+
+
 def LoggingCapability(**settings: Any) -> dict[str, Any]:
     """The ``logging`` capability (an object of settings, usually empty)."""
     return dict(settings)
@@ -125,5 +136,6 @@ __all__ = [
     "LoggingCapability",
     "METHOD_NOT_FOUND",
     "PARSE_ERROR",
+    "Request",
     "URL_ELICITATION_REQUIRED",
 ]

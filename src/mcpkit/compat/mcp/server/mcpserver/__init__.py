@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from mcpkit.compat.mcp.server.extension import MethodBinding as MethodBinding
     from mcpkit.compat.mcp.server.extension import ResourceBinding as ResourceBinding
     from mcpkit.compat.mcp.server.extension import ToolBinding as ToolBinding
+    from mcpkit.compat.mcp.server.extension import (
+        require_client_extension as require_client_extension,
+    )
     from mcpkit.compat.mcp.server.mcpserver.prompts.base import (
         AssistantMessage as AssistantMessage,
     )
@@ -58,6 +61,7 @@ __all__ = [
     "ResourceSecurity",
     "Sample",
     "UserMessage",
+    "require_client_extension",
 ]
 
 _RESOLVE = "mcpkit.compat.mcp.server.mcpserver.resolve"
@@ -67,6 +71,7 @@ _LAZY = {
     "MethodBinding": _EXTENSION,
     "ResourceBinding": _EXTENSION,
     "ToolBinding": _EXTENSION,
+    "require_client_extension": _EXTENSION,
     "AcceptedElicitation": _RESOLVE,
     "CancelledElicitation": _RESOLVE,
     "DeclinedElicitation": _RESOLVE,

@@ -50,8 +50,9 @@ class ServerSession:
 
     @property
     def client_capabilities(self) -> Any:
-        """What the client declared (``mcpkit.types.ClientCapabilities``)."""
-        from mcpkit.types import ClientCapabilities
+        """What the client declared (``mcp.types.ClientCapabilities``, its
+        ``extensions`` too)."""
+        from mcpkit.compat.mcp.types import ClientCapabilities
 
         return ClientCapabilities.from_wire(self._ctx.client_capabilities)
 

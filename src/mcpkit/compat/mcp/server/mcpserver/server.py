@@ -138,10 +138,9 @@ class MCPServer(Generic[LifespanResultT]):
         #: The settings of each extension applied, by identifier (declared as there).
         self._extensions: dict[str, dict[str, Any]] = {}
         if extensions:
-            from mcpkit.compat.mcp.server.extension import apply_extension
+            from mcpkit.compat.mcp.server.extension import apply_extensions
 
-            for extension in extensions:
-                apply_extension(self, extension, self._extensions)
+            self._extensions = apply_extensions(self, extensions)
             self.native.extensions.update(self._extensions)
         # Protected from the start, so whatever serves the native server over HTTP (the
         # CLI's ``file.py:mcp``) serves it behind the checks; run() and
