@@ -275,3 +275,104 @@ def test_server_snippet_runs_unchanged(
     seen = json.dumps(ours)
     for text in EXPECTED.get(name, ()):
         assert text in seen, text
+
+
+#: ASGI-app snippets (``app = ...``) -> what the client does over Streamable HTTP at
+#: ``/mcp`` beyond ``everything``.
+APPS: dict[str, list[dict[str, Any]]] = {
+    "troubleshooting/tutorial003.py": [call("forecast", city="Oslo")],
+    "troubleshooting/tutorial005.py": [call("forecast", city="Oslo")],
+    "troubleshooting/tutorial008.py": [
+        call("book_table", answer={"confirm": True}, date="Friday"),
+    ],
+}
+
+_SERVE_APP = """import runpy, sys
+import uvicorn
+app = runpy.run_path({path!r})["app"]
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+"""
+
+
+def _serve_both(name: str, tmp: Path) -> tuple[list[Any], list[str]]:
+    """The snippet's ``app`` served by uvicorn on the SDK and on mcpkit: the processes and
+    the two endpoints."""
+    from tests.compat.test_compat import free_port, serve
+
+    launcher = tmp / "serve_app.py"
+    launcher.write_text(_SERVE_APP.format(path=str(DOCS / name)))
+    ports = free_port(), free_port()
+    procs = [serve([str(peer("mcp2")), str(launcher)], ports[0])]
+    try:
+        procs.append(serve([sys.executable, "-m", "mcpkit.compat", str(launcher)], ports[1]))
+    except BaseException:
+        procs[0].terminate()
+        raise
+    return procs, [f"http://127.0.0.1:{port}/mcp" for port in ports]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Any]]:
+    """What the official client saw of each app of :data:`APPS` on each side, all served
+    at once (``{"failed": ...}`` when the client could not talk to it)."""
+    from tests.compat.driving import submit
+
+    procs: list[Any] = []
+    jobs: dict[str, list[Any]] = {}
+    try:
+        for name, extra in APPS.items():
+            started, urls = _serve_both(name, tmp_path_factory.mktemp("app"))
+            procs += started
+            script = [EVERYTHING, *extra]
+            jobs[name] = [
+                submit(peer("mcp2"), script, tag, url=url) for url, tag in zip(urls, "ab")
+            ]
+        out: dict[str, tuple[Any, Any]] = {}
+        for name, pair in jobs.items():
+            done = [job.future.result(timeout=120) for job in pair]
+            theirs, ours = (
+                _comparable(d["report"]) if "report" in d else {"failed": d} for d in done
+            )
+            out[name] = theirs, ours
+        return out
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(10)
+
+
+def test_app_snippet_over_http(served: dict[str, tuple[Any, Any]]) -> None:
+    """``mcp.streamable_http_app()`` served by uvicorn: the same over Streamable HTTP."""
+    theirs, ours = served["troubleshooting/tutorial003.py"]
+    assert_same(theirs, ours)
+    assert "Oslo: Rain." in json.dumps(ours)
+
+
+def test_app_mounted_without_its_lifespan_serves_on_mcpkit(
+    served: dict[str, tuple[Any, Any]],
+) -> None:
+    """The app mounted in Starlette without its lifespan (the snippet's point): the SDK's
+    session manager never starts and every request fails; mcpkit's app needs no lifespan
+    and answers as the SDK's app of ``tutorial003.py`` does (docs/migration.md)."""
+    theirs, ours = served["troubleshooting/tutorial005.py"]
+    assert "Server returned an error response" in str(theirs["failed"])
+    assert_same(served["troubleshooting/tutorial003.py"][0], ours)
+
+
+def test_stateless_app_cannot_elicit(served: dict[str, tuple[Any, Any]]) -> None:
+    """Stateless HTTP has no channel back to the client (the snippet's point): the call
+    fails on both, as a JSON-RPC error on the SDK (-32600, no back-channel) and as a tool
+    error result on mcpkit (docs/migration.md); the rest is the same."""
+    theirs, ours = served["troubleshooting/tutorial008.py"]
+    calls = [
+        (mine, ref)
+        for mine, ref in zip(ours["ops"], theirs["ops"], strict=True)
+        if mine["op"] == "call"
+    ]
+    assert len(calls) == 2
+    for mine, ref in calls:
+        assert "no back-channel for server-initiated requests" in ref["error"][0]
+        assert mine["result"]["isError"] is True
+        mine.pop("result")
+        ref.pop("error")
+    assert_same(theirs, ours)
