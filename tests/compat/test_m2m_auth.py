@@ -42,24 +42,46 @@ EXAMPLES = Path(__file__).resolve().parent / "examples" / "official_v2_m2m"
 CLIENT = Path(__file__).resolve().parent / "clients" / "fastmcp_m2m.py"
 
 
-def pyjwt_path(tmp_path: Path) -> str:
-    """A directory holding PyJWT alone (the tutorial imports ``jwt``; mcpkit does not depend
-    on it), linked from the SDK peer's installation."""
+#: What the examples import beyond the SDK (PyJWT; the stories' shared module imports httpx2,
+#: their token endpoints read forms with python-multipart): mcpkit's environment lacks them,
+#: so they are linked from the SDK peer's installation, with their metadata.
+PEER_LIBRARIES = ("jwt", "httpx2", "httpcore2", "truststore", "python_multipart", "multipart")
+
+
+def peer_libraries(tmp_path: Path) -> str:
+    """A directory holding the SDK peer's :data:`PEER_LIBRARIES` alone (linked)."""
     found = subprocess.run(
-        [str(peer("mcp2")), "-c", "import jwt, os; print(os.path.dirname(jwt.__file__))"],
+        [
+            str(peer("mcp2")),
+            "-c",
+            "import jwt, os; print(os.path.dirname(os.path.dirname(jwt.__file__)))",
+        ],
         capture_output=True,
         text=True,
         check=True,
     ).stdout.strip()
-    (tmp_path / "jwt").symlink_to(found)
-    return str(tmp_path)
+    site = Path(found)
+    target = tmp_path / "libs"
+    target.mkdir()
+    for entry in site.iterdir():
+        name = entry.name.split("-")[0].lower().replace("pyjwt", "jwt")
+        if name in PEER_LIBRARIES:
+            (target / entry.name).symlink_to(entry)
+    return str(target)
 
 
-def answers(command: list[str], env: dict[str, str] | None = None) -> list[dict[str, Any]]:
-    """What the driver prints, each answer read as a client reads it (an access token by
+def ours_env(tmp_path: Path) -> dict[str, str]:
+    path = os.pathsep.join([peer_libraries(tmp_path), *sys.path])
+    return {**os.environ, "PYTHONPATH": path}
+
+
+def answers(
+    command: list[str], env: dict[str, str] | None = None, driver: str = "sdk_identity_assertion.py"
+) -> list[dict[str, Any]]:
+    """What ``driver`` prints, each answer read as a client reads it (an access token by
     name, a tool result's absent ``isError`` as false)."""
     done = subprocess.run(
-        [*command, str(Path(SERVERS) / "sdk_identity_assertion.py"), str(EXAMPLES)],
+        [*command, str(Path(SERVERS) / driver), str(EXAMPLES)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -83,8 +105,7 @@ def answers(command: list[str], env: dict[str, str] | None = None) -> list[dict[
 
 def test_identity_assertion_grant_answers_as_the_sdk(tmp_path: Path) -> None:
     theirs = answers([str(peer("mcp2"))])
-    path = os.pathsep.join([pyjwt_path(tmp_path), *sys.path])
-    ours = answers([sys.executable, "-m", "mcpkit.compat"], env={**os.environ, "PYTHONPATH": path})
+    ours = answers([sys.executable, "-m", "mcpkit.compat"], env=ours_env(tmp_path))
     assert [a["label"] for a in ours] == [a["label"] for a in theirs]
     for mine, sdk in zip(ours, theirs, strict=True):
         assert mine == sdk, mine["label"]
@@ -99,6 +120,25 @@ def test_identity_assertion_grant_answers_as_the_sdk(tmp_path: Path) -> None:
     assert profiles == ["urn:ietf:params:oauth:grant-profile:id-jag"]
     whoami = by_label["mcpserver mcp whoami"]["body"][0]["result"]["structuredContent"]
     assert whoami == {"result": "alice@example.com (notes:read) for http://localhost:8001/mcp"}
+
+
+def test_machine_to_machine_stories_answer_as_the_sdk(tmp_path: Path) -> None:
+    """The ``oauth_client_credentials`` and ``identity_assertion`` stories' apps
+    (``server.py`` on ``MCPServer`` with ``custom_route``, ``server_lowlevel.py`` on the
+    low-level ``Server`` with ``custom_starlette_routes``), unchanged: their metadata, token
+    endpoints and MCP endpoints answer as on the SDK."""
+    driver = "sdk_m2m_stories.py"
+    theirs = answers([str(peer("mcp2"))], driver=driver)
+    ours = answers([sys.executable, "-m", "mcpkit.compat"], ours_env(tmp_path), driver)
+    assert [a["label"] for a in ours] == [a["label"] for a in theirs]
+    for mine, sdk in zip(ours, theirs, strict=True):
+        assert mine == sdk, mine["label"]
+    by_label = {a["label"]: a for a in ours}
+    for server in ("server", "server_lowlevel"):
+        called = by_label[f"oauth_client_credentials/{server} token mcp tools/call"]
+        assert called["body"][0]["result"]["structuredContent"]["client_id"] == "demo-m2m-client"
+        called = by_label[f"identity_assertion/{server} token mcp tools/call"]
+        assert called["body"][0]["result"]["structuredContent"]["subject"] == "alice@example.com"
 
 
 @pytest.mark.parametrize("enabled", [False, True])

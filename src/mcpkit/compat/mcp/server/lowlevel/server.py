@@ -666,11 +666,17 @@ class Server(Generic[LifespanResultT, RequestT]):
         auth: Any = None,
         token_verifier: Any = None,
         auth_server_provider: Any = None,
+        custom_starlette_routes: list[Any] | None = None,
         **options: Any,
     ) -> ServerHTTPApp:
         """The Streamable HTTP ASGI app (2.x); with ``auth`` (``AuthSettings``), the endpoint
         needs a token ``token_verifier`` accepts and ``auth_server_provider``'s
-        authorization server is served beside it, as the SDK's app does."""
+        authorization server is served beside it, as the SDK's app does;
+        ``custom_starlette_routes`` (Starlette ``Route``s) are served beside the endpoint,
+        outside its auth checks."""
+        for route in custom_starlette_routes or ():
+            methods = sorted(route.methods - {"HEAD"}) if route.methods else None
+            self.native.custom_route(route.path, methods, name=route.name)(route.endpoint)
         from mcpkit.compat.mcp.server.mcpserver.server import _http_options
 
         path, http = _http_options(

@@ -516,6 +516,17 @@ class MCPServer(Generic[LifespanResultT]):
         """Serve one client over stdin/stdout."""
         await self.native.run_stdio()
 
+    def custom_route(
+        self,
+        path: str,
+        methods: list[str],
+        name: str | None = None,
+        include_in_schema: bool = True,
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Serve a plain HTTP route (a Starlette handler) beside the MCP endpoint, outside its
+        auth checks, as the SDK's ``custom_route`` does."""
+        return self.native.custom_route(path, methods, name=name)
+
     def streamable_http_app(self, **options: Any) -> ServerHTTPApp:
         """The Streamable HTTP ASGI app (``streamable_http_path="/mcp"``, ``stateless_http``,
         ``json_response``, ...). Mounted in another app, give the host

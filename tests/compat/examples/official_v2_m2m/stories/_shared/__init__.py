@@ -1,0 +1,1 @@
+"""Shared scaffolding the auth/hosting stories import (not teaching surface)."""
