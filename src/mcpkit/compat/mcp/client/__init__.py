@@ -7,6 +7,7 @@ used: an mcpkit server talks to other servers with :class:`mcpkit.Client`."""
 from __future__ import annotations
 
 from mcpkit.compat.mcp.client.client import Client
+from mcpkit.compat.mcp.client.context import ClientRequestContext
 from mcpkit.compat.mcp.client.extension import (
     ClaimContext,
     ClientExtension,
@@ -22,6 +23,7 @@ __all__ = [
     "ClaimContext",
     "Client",
     "ClientExtension",
+    "ClientRequestContext",
     "ClientSession",
     "NotificationBinding",
     "ResultClaim",

@@ -5,7 +5,8 @@ Each method sends its request and answers with the ``mcp.types`` model of the re
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mcpkit.client.client import Client as NativeClient
@@ -14,6 +15,31 @@ __all__ = ["Client", "ClientSessionView"]
 
 #: The modern revisions a client may pin with ``mode=``.
 MODERN = ("2026-07-28",)
+
+
+def _answering(callback: Callable[..., Any]) -> Callable[..., Any]:
+    """The SDK's ``callback(context, params)`` as mcpkit's ``handler(params, context)``."""
+
+    async def handler(params: Any, native: Any) -> Any:
+        from mcpkit.compat.mcp.client.context import request_context
+
+        answer = callback(request_context(native), params)
+        return await answer if inspect.isawaitable(answer) else answer
+
+    return handler
+
+
+def _roots(callback: Callable[..., Any]) -> Callable[[], Any]:
+    """The SDK's ``list_roots_callback(context)`` as mcpkit's roots source."""
+
+    async def roots() -> Any:
+        from mcpkit.compat.mcp.client.context import ClientRequestContext
+
+        answer = callback(ClientRequestContext(session=None, request_id=None))
+        result = await answer if inspect.isawaitable(answer) else answer
+        return list(getattr(result, "roots", result))
+
+    return roots
 
 
 def _params(**values: Any) -> dict[str, Any]:
@@ -31,6 +57,9 @@ class Client:
         read_timeout_seconds: float | None = None,
         mode: str = "auto",
         extensions: Sequence[Any] | None = None,
+        sampling_callback: Any = None,
+        elicitation_callback: Any = None,
+        list_roots_callback: Any = None,
         **_: Any,
     ) -> None:
         from mcpkit.client.options import ProtocolOptions
@@ -55,6 +84,12 @@ class Client:
             options["protocol"] = ProtocolOptions(extensions=declared)
         if read_timeout_seconds is not None:
             options["timeout"] = read_timeout_seconds
+        if sampling_callback is not None:
+            options["sampling_handler"] = _answering(sampling_callback)
+        if elicitation_callback is not None:
+            options["elicitation_handler"] = _answering(elicitation_callback)
+        if list_roots_callback is not None:
+            options["roots"] = _roots(list_roots_callback)
         self._read_timeout = read_timeout_seconds
         self._client = NativeClient(target, **options)
 
@@ -86,6 +121,11 @@ class Client:
         caps = self._client.server_capabilities
         wire = caps.model_dump(by_alias=True, exclude_none=True) if caps is not None else {}
         return types.ServerCapabilities.model_validate(wire)
+
+    @property
+    def instructions(self) -> str | None:
+        """The server's instructions, if it gave any."""
+        return self._client.instructions
 
     @property
     def server_info(self) -> Any:

@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
+from mcpkit.compat.mcp.server.caching import CacheHint
 from mcpkit.compat.mcp.server.context import ServerRequestContext
 from mcpkit.compat.mcp.server.lowlevel import NotificationOptions, Server
 from mcpkit.compat.mcp.server.mcpserver import MCPServer
 from mcpkit.compat.mcp.server.models import InitializationOptions
 
 __all__ = [
+    "CacheHint",
     "InitializationOptions",
     "MCPServer",
     "NotificationOptions",

@@ -237,8 +237,10 @@ class Server(Generic[LifespanResultT, RequestT]):
         for method in _PARAMS:
             if not method.startswith("notifications/") and method != "ping":
                 self.native.request_handler(method)(self._not_found)
-        for key in ("cache_hints", "get_tool_input_schema"):
-            handlers.pop(key, None)
+        from mcpkit.compat.mcp.server.caching import apply_to
+
+        apply_to(self.native, handlers.pop("cache_hints", None))
+        handlers.pop("get_tool_input_schema", None)
         for key, fn in handlers.items():
             if fn is None:
                 continue

@@ -42,11 +42,41 @@ class RequestContext(Generic[LifespanContextT]):
     params: Any = field(default=None)
 
 
+#: The parts of the sampling capability checked one by one.
+_SAMPLING = ("context", "tools")
+_NONE = object()
+
+
 class ServerSession:
     """``ctx.session``: requests and notifications to the client of this request."""
 
     def __init__(self, ctx: NativeContext) -> None:
         self._ctx = ctx
+
+    def check_client_capability(self, capability: Any) -> bool:
+        """Whether the client declared ``capability`` (a ``ClientCapabilities``): each part
+        it names (with ``roots.listChanged``, ``sampling.context``/``tools``, the
+        ``experimental`` entries, the extensions' identifiers), as the SDK checks it."""
+        from mcpkit.server.tools import wire_dict
+
+        want = wire_dict(capability, "capability")
+        have: dict[str, Any] = dict(self._ctx.client_capabilities or {})
+        for part in ("roots", "sampling", "elicitation", "experimental", "extensions"):
+            wanted = want.get(part)
+            if wanted is None:
+                continue
+            held = have.get(part)
+            if not isinstance(held, dict):
+                return False
+            if part == "roots" and wanted.get("listChanged") and not held.get("listChanged"):
+                return False
+            if part == "sampling" and any(k in wanted and k not in held for k in _SAMPLING):
+                return False
+            if part == "experimental" and any(held.get(k, _NONE) != v for k, v in wanted.items()):
+                return False
+            if part == "extensions" and any(k not in held for k in wanted):
+                return False
+        return True
 
     @property
     def client_capabilities(self) -> Any:

@@ -39,7 +39,7 @@ from mcpkit.compat.mcp.server.mcpserver.exceptions import (
 )
 from mcpkit.compat.mcp.server.transport_security import native_host_origin
 from mcpkit.errors import McpError
-from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
+from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
 from mcpkit.server.app import Server, ServerHTTPApp
 from mcpkit.server.argument_policy import OFFICIAL_SDK
 from mcpkit.server.context import Context as NativeContext
@@ -87,6 +87,7 @@ class MCPServer(Generic[LifespanResultT]):
         self._auth = auth
         extensions = settings.pop("extensions", None)
         resource_security = settings.pop("resource_security", None)
+        cache_hints = settings.pop("cache_hints", None)
         self.settings = settings
         self._user_lifespan = lifespan
 
@@ -112,7 +113,13 @@ class MCPServer(Generic[LifespanResultT]):
             declare=("tools", "resources", "prompts"),  # declared from the start, as there
             inline_schema_refs=False,  # schemas keep their $defs, as there
         )
+        from mcpkit.compat.mcp.server.caching import apply_to
+
+        apply_to(self.native, cache_hints)
         self._completion = False
+        # Without a completion handler the SDK has no such method (mcpkit's own completer
+        # would answer with no suggestions).
+        self.native.request_handler("completion/complete")(self._no_completions)
         self.native.declare_as = self._declare_as
         self.native.announce_registrations = self._announce_registrations
         # The SDK lists and calls an app-only tool (_meta.ui.visibility ["app"]) for any client.
@@ -177,6 +184,13 @@ class MCPServer(Generic[LifespanResultT]):
             self._auth_server_provider,
             self._slash_empty_path,
             legacy,
+        )
+
+    async def _no_completions(self, params: JSONObject | None, rctx: Any) -> JSONObject:
+        """``completion/complete`` of a server without a completion handler: not found, the
+        method named in the error's data (2.x; 1.x names none)."""
+        raise McpError(
+            METHOD_NOT_FOUND, "Method not found", None if self._show_failure_text else rctx.method
         )
 
     def _declare_as(self, caps: JSONObject) -> JSONObject:
@@ -303,6 +317,7 @@ class MCPServer(Generic[LifespanResultT]):
         elif is_typing_dict(returns):
             wrap_output(entry)
         official_schemas(entry, fn)
+        entry.definition.setdefault("description", "")  # sent empty, as there
         if self._typeddict_docstring_dropped and is_typeddict(returns):
             entry.definition.get("outputSchema", {}).pop("description", None)
 

@@ -1,0 +1,247 @@
+"""The official SDK 2.x's documentation code (``docs_src/``, chapters apps to lowlevel, copied
+unchanged under ``examples/official_v2/docs_src``; see ``examples/NOTICE``), run on mcp 2.x
+and unchanged on mcpkit:
+
+- every server snippet served over stdio (its server object, or what its factory builds)
+  and driven by the official client (``drive.py``'s ``everything``, plus the completions a
+  snippet answers), the two conversations compared as ``test_examples_official.py`` does;
+- every client snippet (an ``async def main()`` using ``mcp.Client`` on the server it
+  defines) run on both sides, in one process a side, what it prints compared.
+
+The snippets not run here, and why, are listed in docs/migration.md.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.compat.test_examples_official import commands, comparable
+from tests.compat.test_unchanged import assert_same, drive_both, peer
+
+HERE = Path(__file__).resolve().parent / "examples" / "official_v2"
+DOCS = HERE / "docs_src"
+
+#: Server snippets: ``chapter/tutorialNNN.py`` (its first server object), or ``...py:NAME``
+#: (another object of the file).
+SERVERS: list[str] = [
+    "apps/tutorial002.py",
+    "apps/tutorial003.py",
+    "asgi/tutorial001.py",
+    "asgi/tutorial002.py",
+    "asgi/tutorial003.py",
+    "asgi/tutorial003.py:tasks",
+    "asgi/tutorial004.py",
+    "asgi/tutorial005.py",
+    "asgi/tutorial006.py",
+    "caching/tutorial001.py",
+    "caching/tutorial002.py",
+    "client_callbacks/tutorial001.py",
+    "client_callbacks/tutorial003.py",
+    "completions/tutorial001.py",
+    "completions/tutorial002.py",
+    "completions/tutorial003.py",
+    "context/tutorial001.py",
+    "context/tutorial002.py",
+    "context/tutorial003.py",
+    "dependencies/tutorial001.py",
+    "dependencies/tutorial002.py",
+    "dependencies/tutorial003.py",
+    "dependencies/tutorial004.py",
+    "deploy/tutorial001.py",
+    "elicitation/tutorial001.py",
+    "elicitation/tutorial002.py",
+    "elicitation/tutorial004.py",
+    "first_steps/tutorial001.py",
+    "handling_errors/tutorial001.py",
+    "handling_errors/tutorial002.py",
+    "handling_errors/tutorial003.py",
+    "index/tutorial001.py",
+    "legacy_clients/tutorial002.py",
+    "legacy_clients/tutorial003.py",
+    "lifespan/tutorial001.py",
+    "lifespan/tutorial002.py",
+    "logging/tutorial001.py",
+    "lowlevel/tutorial001.py",
+    "lowlevel/tutorial002.py",
+    "lowlevel/tutorial003.py",
+    "lowlevel/tutorial004.py",
+    "lowlevel/tutorial005.py",
+    "lowlevel/tutorial006.py",
+    "lowlevel/tutorial007.py",
+]
+
+_REVIEW = {"type": "ref/prompt", "name": "review_code"}
+_REPO = {"type": "ref/resource", "uri": "github://repos/{owner}/{repo}"}
+
+#: What a snippet answers beyond ``everything``: its completions, its tools called with the
+#: arguments that take the other branch.
+EXTRA: dict[str, list[dict[str, Any]]] = {
+    "completions/tutorial001.py": [
+        {"op": "complete", "ref": _REVIEW, "argument": {"name": "language", "value": "py"}},
+    ],
+    "completions/tutorial002.py": [
+        {"op": "complete", "ref": _REVIEW, "argument": {"name": "language", "value": "t"}},
+        {"op": "complete", "ref": _REVIEW, "argument": {"name": "code", "value": "t"}},
+        {"op": "complete", "ref": _REPO, "argument": {"name": "repo", "value": "p"}},
+    ],
+    "completions/tutorial003.py": [
+        {"op": "complete", "ref": _REVIEW, "argument": {"name": "language", "value": "r"}},
+        {"op": "complete", "ref": _REPO, "argument": {"name": "repo", "value": "p"}},
+        {
+            "op": "complete",
+            "ref": _REPO,
+            "argument": {"name": "repo", "value": "py"},
+            "context": {"arguments": {"owner": "pydantic"}},
+        },
+        {
+            "op": "complete",
+            "ref": _REPO,
+            "argument": {"name": "repo", "value": ""},
+            "context": {"arguments": {"owner": "modelcontextprotocol"}},
+        },
+    ],
+    "dependencies/tutorial001.py": [
+        {"op": "call", "name": "reserve_book", "args": {"title": "Dune"}},
+        {"op": "call", "name": "reserve_book", "args": {"title": "Neuromancer"}},
+    ],
+    "dependencies/tutorial003.py": [
+        {"op": "call", "name": "order_book", "args": {"title": "Dune"}},
+        {"op": "call", "name": "order_book", "args": {"title": "Neuromancer"}},
+    ],
+    "elicitation/tutorial001.py": [
+        {"op": "call", "name": "book_table", "args": {"date": "2025-12-25", "party_size": 4}},
+    ],
+    "elicitation/tutorial004.py": [
+        {"op": "call", "name": "delete_folder", "args": {"path": "/tmp/project"}},
+        {"op": "call", "name": "delete_folder", "args": {"path": "/tmp/empty"}},
+    ],
+    "handling_errors/tutorial001.py": [
+        {"op": "call", "name": "get_author", "args": {"title": "Dune"}},
+    ],
+    "handling_errors/tutorial002.py": [
+        {"op": "call", "name": "get_author", "args": {"title": "Dune"}},
+    ],
+    "handling_errors/tutorial003.py": [{"op": "read", "uri": "books://Dune"}],
+    "legacy_clients/tutorial003.py": [
+        {"op": "call", "name": "restock", "args": {"title": "Dune", "copies": 2}},
+        {"op": "read", "uri": "stock://Dune"},
+    ],
+    "lowlevel/tutorial002.py": [
+        {"op": "call", "name": "add_book", "args": {"title": "Dune", "author": "F", "year": 1965}},
+        {"op": "call", "name": "nope", "args": {}},
+    ],
+    "lowlevel/tutorial007.py": [
+        {"op": "call", "name": "find_book", "args": {"isbn": "9780441013593"}},
+        {"op": "call", "name": "find_book", "args": {"title": "Dune", "author": "F"}},
+        {"op": "call", "name": "find_book", "args": {"isbn": "12"}},
+    ],
+}
+
+
+def server_commands(spec: str, tmp: Path) -> tuple[list[str], list[str]]:
+    """How mcp 2.x serves the snippet over stdio, and how mcpkit does (``FILE:object``)."""
+    name, _, obj = spec.partition(":")
+    path = DOCS / name
+    if not obj:
+        return commands(path, tmp, by_object=True)
+    launcher = tmp / "launch.py"
+    launcher.write_text(f"import runpy\nrunpy.run_path({str(path)!r})[{obj!r}].run()\n")
+    return [str(launcher)], [f"{path}:{obj}"]
+
+
+#: The name of the module a snippet was loaded as, in a resolver's name (``module:qualname``):
+#: ``runpy.run_path``'s on the SDK's side, the loader's of ``FILE:object`` on mcpkit's.
+_LOADED_AS = re.compile(r"'(?:<run_path>|_mcpkit_target_\d+):")
+
+
+def _loaded_as(report: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(_LOADED_AS.sub("'<module>:", json.dumps(report)))
+    return out
+
+
+@pytest.mark.parametrize("spec", SERVERS)
+def test_docs_src_server_runs_unchanged(spec: str, tmp_path: Path) -> None:
+    theirs_cmd, ours_cmd = server_commands(spec, tmp_path)
+    script = [{"op": "everything", "skip": []}, *EXTRA.get(spec, [])]
+    reports = drive_both(
+        script,
+        [str(peer("mcp2")), *theirs_cmd],
+        [sys.executable, "-m", "mcpkit.compat", *ours_cmd],
+        tmp_path,
+    )
+    theirs, ours = (comparable(_loaded_as(r)) for r in reports)
+    assert_same(theirs, ours)
+
+
+#: Client snippets: their ``main()`` runs the SDK's client on the server the file defines.
+CLIENTS: list[str] = [
+    "apps/tutorial001.py",
+    "client/tutorial003.py",
+    "client/tutorial004.py",
+    "client/tutorial006.py",
+    "client/tutorial007.py",
+    "client_transports/tutorial001.py",
+    "legacy_clients/tutorial001.py",
+]
+
+#: Runs each snippet's ``main()`` in turn (its output captured) and prints them as JSON.
+_MAINS = """import contextlib, io, json, runpy, sys, traceback
+import anyio
+out = {}
+for path in sys.argv[1:]:
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        try:
+            anyio.run(runpy.run_path(path, run_name="snippet")["main"])
+        except BaseException as exc:
+            print("raised", type(exc).__name__, exc)
+            traceback.print_exc(file=sys.stderr)
+    out[path] = buffer.getvalue()
+print(json.dumps(out))
+"""
+
+#: What differs by nature: the SDK's version string.
+_VERSION = re.compile(r"version='[^']*'")
+
+
+def _printed(command: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _outputs(proc: subprocess.Popen[str]) -> dict[str, str]:
+    stdout, stderr = proc.communicate(timeout=300)
+    assert proc.returncode == 0, stderr
+    printed: dict[str, str] = json.loads(stdout.splitlines()[-1])
+    return {
+        Path(k).relative_to(DOCS).as_posix(): _VERSION.sub("version=<v>", v)
+        for k, v in printed.items()
+    }
+
+
+@pytest.fixture(scope="module")
+def client_outputs(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[dict[str, str], dict[str, str]]:
+    """What every client snippet printed on mcp 2.x and on mcpkit (both run at once)."""
+    runner = tmp_path_factory.mktemp("mains") / "mains.py"
+    runner.write_text(_MAINS)
+    paths = [str(DOCS / name) for name in CLIENTS]
+    theirs = _printed([str(peer("mcp2")), str(runner), *paths])
+    ours = _printed([sys.executable, "-m", "mcpkit.compat", str(runner), *paths])
+    return _outputs(theirs), _outputs(ours)
+
+
+@pytest.mark.parametrize("name", CLIENTS)
+def test_docs_src_client_prints_the_same(
+    name: str, client_outputs: tuple[dict[str, str], dict[str, str]]
+) -> None:
+    theirs, ours = client_outputs
+    assert ours[name] == theirs[name]
+    assert not theirs[name].startswith("raised")
