@@ -272,6 +272,7 @@ def test_client_credentials_providers_send_what_fastmcp_sends(
         "basic ['whoami'] m2m-basic ['mcp:tools']",
         "post ['whoami'] m2m-post ['mcp:tools']",
         "wrong secret failed: RuntimeError",
+        "other issuer failed: RuntimeError",  # no request: its credentials are not sent
         "private key jwt ['whoami'] m2m-jwt ['mcp:tools']",
         "bad assertion failed: RuntimeError",
     ]

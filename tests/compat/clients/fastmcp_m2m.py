@@ -1,8 +1,8 @@
 """fastmcp's machine-to-machine client providers: ``fastmcp_m2m.py URL ISSUER KEY_PEM`` calls
 the server's ``whoami`` tool with ``ClientCredentialsOAuthProvider`` (its client secret sent
-by HTTP Basic, then in the form, the scopes given and the server's) and with
-``PrivateKeyJWTOAuthProvider`` (a locally signed assertion, then a wrong key), and prints
-what each sees."""
+by HTTP Basic, then in the form, the scopes given and the server's; a wrong secret; bound
+to another authorization server) and with ``PrivateKeyJWTOAuthProvider`` (a locally signed
+assertion, then a malformed one), and prints what each sees."""
 
 import asyncio
 import sys
@@ -40,6 +40,12 @@ def providers():
         "wrong secret",
         ClientCredentialsOAuthProvider(
             client_id="m2m-basic", client_secret="nope", scopes="mcp:tools", issuer=ISSUER
+        ),
+    )
+    yield (
+        "other issuer",
+        ClientCredentialsOAuthProvider(
+            client_id="m2m-basic", client_secret="basic-secret", issuer="http://127.0.0.1:9/oidc"
         ),
     )
     signed = SignedJWTParameters(issuer="m2m-jwt", subject="m2m-jwt", signing_key=KEY)
