@@ -510,11 +510,49 @@ def _registration_error(description: str) -> Response:
     return _json({"error": "invalid_client_metadata", "error_description": description}, 400)
 
 
+#: The SDK's limit on the body of a request to its authorization server (4 MiB).
+MAX_BODY_SIZE = 4 * 1024 * 1024
+
+
+async def _body_within(receive: Receive, send: Send, h: list[tuple[bytes, bytes]]) -> Any:
+    """A ``receive`` replaying the request's body once it is known to be within
+    :data:`MAX_BODY_SIZE`; else None, the request answered 413 as the SDK answers it."""
+    from mcpkit.transports.http.asgi import BodyTooLarge, read_body_within
+
+    declared = next((v for k, v in h if k.lower() == b"content-length"), None)
+    try:
+        if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_SIZE:
+            raise BodyTooLarge
+        body = await read_body_within(receive, MAX_BODY_SIZE, None, 0.0, 0.0)
+    except BodyTooLarge:
+        text = b"Request body too large"
+        head = [(b"content-length", b"%d" % len(text))]
+        await send({"type": "http.response.start", "status": 413, "headers": head})
+        await send({"type": "http.response.body", "body": text})
+        return None
+    if body is None:
+        return receive  # the client went away: the handler sees its disconnect
+    sent = False
+
+    async def replay() -> Any:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
 def _asgi(
-    handler: Callable[[Request], Awaitable[Response]], methods: tuple[str, ...], cors: bool
+    handler: Callable[[Request], Awaitable[Response]],
+    methods: tuple[str, ...],
+    cors: bool,
+    limited: bool = False,
 ) -> ASGIApp:
     """``handler`` as an ASGI app answering ``methods`` (others: 405), readable from any
-    origin when ``cors``."""
+    origin when ``cors``, a body over :data:`MAX_BODY_SIZE` answered 413 when ``limited``
+    (inside the CORS layer, so a 413 carries its headers, as on the SDK)."""
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         from starlette.requests import Request
@@ -524,6 +562,10 @@ def _asgi(
             allow = ", ".join(methods)
             response: Any = PlainTextResponse("Method Not Allowed", 405, headers={"Allow": allow})
         else:
+            if limited:
+                receive = await _body_within(receive, send, scope["headers"])
+                if receive is None:
+                    return
             response = await handler(Request(scope, receive))
         await response(scope, receive, send)
 
@@ -549,12 +591,15 @@ def authorization_server_apps(
     invalid_grant_status: int = 401,
     v1: bool = False,
     identity_assertion: bool = False,
+    token_limited: bool = True,
 ) -> dict[str, ASGIApp]:
     """The provider's endpoints by path: the metadata at ``metadata_paths``, then
     ``/authorize``, ``/token``, and ``/register`` and ``/revoke`` when enabled
     (``invalid_grant`` answered with ``invalid_grant_status``; ``v1``: as the official
     SDK 1.x answers, see :class:`Endpoints`; ``identity_assertion``: the jwt-bearer grant
-    served)."""
+    served). The body of a request to ``/authorize``, ``/register``, ``/revoke`` and (with
+    ``token_limited``, as the official SDK; fastmcp's own ``/token`` has no limit)
+    ``/token`` is limited to 4 MiB as the SDK limits it."""
     endpoints = Endpoints(provider, registration, invalid_grant_status, v1, identity_assertion)
 
     async def serve_metadata(request: Request) -> Response:
@@ -563,10 +608,10 @@ def authorization_server_apps(
     apps: dict[str, ASGIApp] = {
         path: _asgi(serve_metadata, ("GET", "OPTIONS"), True) for path in metadata_paths
     }
-    apps["/authorize"] = _asgi(endpoints.authorize, ("GET", "POST"), False)
-    apps["/token"] = _asgi(endpoints.token, ("POST", "OPTIONS"), True)
+    apps["/authorize"] = _asgi(endpoints.authorize, ("GET", "POST"), False, True)
+    apps["/token"] = _asgi(endpoints.token, ("POST", "OPTIONS"), True, token_limited)
     if registration.enabled:
-        apps["/register"] = _asgi(endpoints.register, ("POST", "OPTIONS"), True)
+        apps["/register"] = _asgi(endpoints.register, ("POST", "OPTIONS"), True, True)
     if revocation.enabled:
-        apps["/revoke"] = _asgi(endpoints.revoke, ("POST", "OPTIONS"), True)
+        apps["/revoke"] = _asgi(endpoints.revoke, ("POST", "OPTIONS"), True, True)
     return apps

@@ -483,4 +483,6 @@ class OAuthProvider(AuthProvider):
             revocation,
         )
         paths = ["/.well-known/oauth-authorization-server"]
-        return authorization_server_apps(self, metadata, paths, registration, revocation)
+        return authorization_server_apps(
+            self, metadata, paths, registration, revocation, token_limited=False
+        )
