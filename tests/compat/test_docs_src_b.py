@@ -13,6 +13,7 @@ import contextlib
 import json
 import re
 import shutil
+import subprocess
 import sys
 import wave
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.compat.driving import Job
+from tests.compat.driving import Job, warmed
 from tests.compat.test_examples_official import commands, comparable
 from tests.compat.test_unchanged import assert_same, peer, report_of, selected, start_both
 
@@ -376,3 +377,51 @@ def test_stateless_app_cannot_elicit(served: dict[str, tuple[Any, Any]]) -> None
         mine.pop("result")
         ref.pop("error")
     assert_same(theirs, ours)
+
+
+#: Client snippets: ``main()`` run on both sides (the server it talks to is its own, in
+#: memory) -> what it must print.
+CLIENTS = {
+    "pagination/tutorial002.py": "100 resources\n",
+    "protocol_versions/tutorial001.py": "2026-07-28\n",
+    "protocol_versions/tutorial002.py": "2025-11-25\n",
+    "protocol_versions/tutorial003.py": "2026-07-28\n",
+    "protocol_versions/tutorial004.py": "2026-07-28\nBookshop\n",
+}
+
+_MAIN = "import asyncio, runpy\nasyncio.run(runpy.run_path({path!r})['main']())\n"
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, str]]:
+    """What each client snippet's ``main()`` printed on the SDK and on mcpkit (all run at
+    once)."""
+    runs: dict[str, list[subprocess.Popen[str]]] = {}
+    for name in CLIENTS:
+        launcher = tmp_path_factory.mktemp("client") / "main.py"
+        launcher.write_text(_MAIN.format(path=str(DOCS / name)))
+        runs[name] = [
+            subprocess.Popen(
+                warmed(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            )
+            for command in (
+                [str(peer("mcp2")), str(launcher)],
+                [sys.executable, "-m", "mcpkit.compat", str(launcher)],
+            )
+        ]
+    out: dict[str, tuple[str, str]] = {}
+    for name, (theirs, ours) in runs.items():
+        (their_out, their_err), (our_out, our_err) = (
+            r.communicate(timeout=120) for r in (theirs, ours)
+        )
+        assert theirs.returncode == 0, their_err[-2000:]
+        assert ours.returncode == 0, our_err[-2000:]
+        out[name] = their_out, our_out
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(CLIENTS))
+def test_client_snippet_prints_the_same(name: str, printed: dict[str, tuple[str, str]]) -> None:
+    theirs, ours = printed[name]
+    assert theirs == CLIENTS[name]
+    assert ours == theirs

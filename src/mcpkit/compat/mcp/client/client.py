@@ -60,8 +60,11 @@ class Client:
         sampling_callback: Any = None,
         elicitation_callback: Any = None,
         list_roots_callback: Any = None,
+        prior_discover: Any = None,
         **_: Any,
     ) -> None:
+        # prior_discover (a saved DiscoverResult) is accepted: mcpkit's client sends its own
+        # server/discover on a modern revision, so the server's identity is known either way.
         from mcpkit.client.options import ProtocolOptions
         from mcpkit.compat.mcp.client.extension import fold_extensions
 
@@ -250,6 +253,15 @@ class ClientSessionView:
         raw = await self._owner._client.request(request.method, wire_params(request), **options)
         validate = getattr(result_type, "validate_python", None) or result_type.model_validate
         return validate(raw)
+
+    @property
+    def discover_result(self) -> Any:
+        """The ``server/discover`` result (``mcp.types.DiscoverResult``) on 2026-07-28, None
+        on the handshake era; it may be handed to another ``Client(prior_discover=...)``."""
+        from mcpkit.compat.mcp.types import DiscoverResult
+
+        raw = self._owner._client.discover_result
+        return None if raw is None else DiscoverResult.from_wire(raw)
 
     def __getattr__(self, name: str) -> Any:  # call_tool, list_tools, ... of the client
         return getattr(self._owner, name)

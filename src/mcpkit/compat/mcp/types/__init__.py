@@ -96,6 +96,7 @@ def _input_requests(cls: Any, value: Any) -> Any:
     return out
 
 
+DiscoverResult = _modern.DiscoverResult
 globals()["InputRequiredResult"] = _either(
     _modern.InputRequiredResult,
     _input_requests=field_validator("input_requests", mode="before")(classmethod(_input_requests)),
@@ -127,6 +128,7 @@ __all__ = [
     *_native,
     "CompletionsCapability",
     "CreateMessageResultWithTools",
+    "DiscoverResult",
     "ElicitRequestedSchema",
     "ErrorData",
     "INTERNAL_ERROR",
