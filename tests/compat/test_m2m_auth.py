@@ -16,7 +16,9 @@ validation is a stub failing closed) and an ``MCPServer`` that is its own author
 with ``AuthSettings(identity_assertion_enabled=True)``, all copied unchanged
 (``examples/official_v2_m2m``, see ``examples/NOTICE``), are sent the same requests on
 ``mcp`` 2.x and on mcpkit by ``servers/sdk_identity_assertion.py``; every answer (status, the
-headers a client reads, the body) must be equal, the minted access tokens aside.
+headers a client reads, the body) must be equal, the minted access tokens aside. The
+``oauth_client_credentials`` and ``identity_assertion`` stories' apps are compared the same
+way by ``servers/sdk_m2m_stories.py``.
 """
 
 from __future__ import annotations

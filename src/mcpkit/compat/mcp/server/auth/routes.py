@@ -14,10 +14,15 @@ from pydantic import AnyHttpUrl
 from starlette.routing import Route
 
 from mcpkit.asgi_types import ASGIApp, Receive, Scope, Send
-from mcpkit.compat._oauth_server import authorization_server_apps, authorization_server_metadata
+from mcpkit.compat._oauth_server import (
+    ID_JAG_GRANT_PROFILE,
+    authorization_server_apps,
+    authorization_server_metadata,
+)
 from mcpkit.compat.mcp.server.auth.settings import ClientRegistrationOptions, RevocationOptions
 
 __all__ = [
+    "ID_JAG_GRANT_PROFILE",
     "build_resource_metadata_url",
     "cors_middleware",
     "create_auth_routes",
