@@ -209,23 +209,40 @@ _drivers: dict[Path, Driver] = {}
 _forks: dict[tuple[str, frozenset[tuple[str, str]]], ForkServer] = {}
 
 
-def warmed(command: list[str], env: dict[str, str] | None = None) -> list[str]:
+#: The environment the suite started with (before any test set a variable of its own).
+SUITE_ENV = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
+
+
+def warmed(
+    command: list[str],
+    env: dict[str, str] | None = None,
+    *,
+    imports_env: dict[str, str] | None = None,
+) -> list[str]:
     """``command`` (``PYTHON FILE ARGS``, ``PYTHON -m MODULE ARGS``, or one of them behind
     ``tee.py``), its process started by the fork server of its interpreter and ``env`` (the
     environment it will be started with, this process's by default); any other command as
-    it is."""
+    it is. The server gets the environment its launcher is started with either way;
+    ``imports_env`` (``env`` by default) is the one its preloaded modules are imported
+    with: a test whose variables no preloaded module reads at import (a provider's
+    settings, read when the server builds it) passes :data:`SUITE_ENV`, so that one fork
+    server serves every test instead of one each."""
     if env is None:
         env = dict(os.environ)
     if command[:2] == [sys.executable, str(TEE)] and "--" in command:
         cut = command.index("--") + 1
-        return command[:cut] + warmed(command[cut:], env)
+        return command[:cut] + warmed(command[cut:], env, imports_env=imports_env)
     python, *rest = command
     if python not in PRELOADS or not rest or (rest[0].startswith("-") and rest[0] != "-m"):
         return command
     if os.environ.get("MCPKIT_COMPAT_COLD") == "1":
         return command
     # What the interpreter imports does not depend on which test runs.
-    base = {k: v for k, v in env.items() if k != "PYTEST_CURRENT_TEST"}
+    base = {
+        k: v
+        for k, v in (env if imports_env is None else imports_env).items()
+        if k != "PYTEST_CURRENT_TEST"
+    }
     key = python, frozenset(base.items())
     fork = _forks.get(key)
     if fork is None or fork.proc.poll() is not None:

@@ -19,6 +19,7 @@ import pytest
 
 from mcpkit import Client
 from mcpkit.client import StdioOptions
+from tests.compat.driving import warmed
 from tests.compat.test_unchanged import SERVERS, drive
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,7 +39,7 @@ def env() -> dict[str, str]:
 
 def mcpkit(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "mcpkit", *args],
+        warmed([sys.executable, "-m", "mcpkit", *args], env()),
         capture_output=True,
         text=True,
         timeout=120,
@@ -77,7 +78,11 @@ def test_call_runs_a_tool_of_the_file(sdk: str) -> None:
     assert json.loads(done.stdout)["structuredContent"] == {"result": 3}
 
 
-async def call_add(command: list[str]) -> Any:
+async def call_add(command: list[str], warm: bool = True) -> Any:
+    """The ``add`` tool called through ``command`` (``warm``: started by a warmed
+    interpreter, the same command line)."""
+    if warm:
+        command = warmed(command, env())
     async with Client(command, connection=StdioOptions(env=env())) as client:
         result = await client.call_tool("add", {"a": 2, "b": 5})
     return result.structured_content
@@ -96,12 +101,16 @@ async def test_install_writes_an_entry_that_starts_the_files_object(tmp_path: Pa
     assert done.returncode == 0, done.stderr
     entry = json.loads(config.read_text())["mcpServers"]["fast"]
     assert entry["args"][-1] == target
-    assert await call_add([entry["command"], *entry["args"]]) == {"result": 7}
+    # The entry's own command line, as the client that reads it starts it.
+    assert await call_add([entry["command"], *entry["args"]], warm=False) == {"result": 7}
 
 
 async def test_dev_serves_the_inspector_for_the_files_object() -> None:
+    dev = warmed(
+        [sys.executable, "-m", "mcpkit", "dev", f"{FILES['mcp1']}:mcp", "--no-open"], env()
+    )
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "mcpkit", "dev", f"{FILES['mcp1']}:mcp", "--no-open",
+        *dev,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         env={**env(), "PYTHONUNBUFFERED": "1"},

@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.compat.driving import warmed
+from tests.compat.driving import SUITE_ENV, warmed
 from tests.compat.test_compat import SERVERS, free_port
 from tests.compat.test_unchanged import peer
 
@@ -123,9 +123,10 @@ def started(args: list[str]) -> Iterator[tuple[str, str]]:
     URLs."""
     ports = free_port(), free_port()
     commands = [[str(peer("fastmcp")), *args], [sys.executable, "-m", "mcpkit.compat", *args]]
+    # The tests add only variables the servers read as they build their providers.
     procs = [
         subprocess.Popen(
-            warmed([*command, str(port)]),
+            warmed([*command, str(port)], imports_env=SUITE_ENV),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,

@@ -33,6 +33,7 @@ from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
 import httpx
 import pytest
 
+from tests.compat.driving import SUITE_ENV, warmed
 from tests.compat.test_compat import free_port
 from tests.compat.test_fastmcp_auth import listening
 from tests.compat.test_unchanged import peer
@@ -196,6 +197,14 @@ try:  # mcpkit fetches a JWKS at the address it resolved itself: none offline
     mcpkit.auth.jwks.pinned_transport = lambda *args, **kwargs: httpx.AsyncHTTPTransport()
 except ImportError:
     pass
+try:  # a warmed interpreter imported fastmcp before this server's FASTMCP_HOME was set
+    import os, pathlib
+    from fastmcp import settings
+
+    if hasattr(settings, "home"):
+        settings.home = pathlib.Path(os.environ["FASTMCP_HOME"])
+except ImportError:
+    pass
 found = runpy.run_path(example)
 if "mcp" in found:
     found["mcp"].run(transport="http", host="127.0.0.1", port=port, show_banner=False)
@@ -245,7 +254,9 @@ def started(
         args = [str(launcher), str(example), str(port), stand_in.url, ",".join(case["hosts"])]
         procs.append(
             subprocess.Popen(
-                [*command, *args],
+                # The providers read their settings as the example builds them; the
+                # launcher sets fastmcp's home.
+                warmed([*command, *args], full, imports_env=SUITE_ENV),
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
                 text=True,

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from tests.compat.driving import warmed
 from tests.compat.test_compat import SERVERS, free_port
 from tests.compat.test_fastmcp_auth import ACCEPT, INIT, listening
 from tests.compat.test_fastmcp_oauth_server import REDIRECT, Recorder, code_of, pkce
@@ -41,7 +42,7 @@ def started(peer_name: str, args: list[str]) -> Iterator[tuple[str, str]]:
     commands = [[str(peer(peer_name))], [sys.executable, "-m", "mcpkit.compat"]]
     procs = [
         subprocess.Popen(
-            [*command, *[str(port) if a == "PORT" else a for a in args]],
+            warmed([*command, *[str(port) if a == "PORT" else a for a in args]]),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
