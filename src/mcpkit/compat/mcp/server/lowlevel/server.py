@@ -208,8 +208,16 @@ class Server(Generic[LifespanResultT, RequestT]):
         self._session_manager: Any = None
         self._modern = False
 
+        #: The lifespan value of each HTTP+SSE connection ``run()`` serves, by session id:
+        #: there, as on the SDK, each connection enters the lifespan (see :meth:`run`).
+        self._connection_lifespans: dict[str, Any] = {}
+        self._lifespan_per_connection = False
+
         @contextlib.asynccontextmanager
         async def run_lifespan(_: Any) -> AsyncIterator[Any]:
+            if self._lifespan_per_connection:
+                yield None  # each connection enters its own
+                return
             async with self.lifespan(self) as state:
                 yield state
 
@@ -361,7 +369,7 @@ class Server(Generic[LifespanResultT, RequestT]):
             token = request_ctx.set(
                 RequestContext(
                     session=ServerSession(ctx),
-                    lifespan_context=ctx.lifespan,
+                    lifespan_context=self._lifespan_of(ctx),
                     request_id=rctx.request_id,
                     meta=_meta(params),
                     protocol_version=version.name if version is not None else None,
@@ -387,6 +395,15 @@ class Server(Generic[LifespanResultT, RequestT]):
             return result
 
         self.native.request_handler(method)(handle)
+
+    def _lifespan_of(self, ctx: NativeContext) -> Any:
+        """What the lifespan yielded for the request of ``ctx``: its HTTP+SSE connection's
+        own, else the server's."""
+        if self._connection_lifespans:
+            sid = ctx.session.transport.info.session_id
+            if sid in self._connection_lifespans:
+                return self._connection_lifespans[sid]
+        return ctx.lifespan
 
     # -- 2.x: handlers given to the constructor -------------------------------------------------
 
@@ -648,7 +665,16 @@ class Server(Generic[LifespanResultT, RequestT]):
 
         if isinstance(read_stream, SseStream):
             self._apply(initialization_options)
-            await read_stream.connection.serve(self.native)
+            # As on the SDK, each run() (each connection) enters the lifespan, and the
+            # connection's requests see what it yielded.
+            self._lifespan_per_connection = True
+            sid = read_stream.connection.session_id
+            async with self.lifespan(self) as state:
+                self._connection_lifespans[sid] = state
+                try:
+                    await read_stream.connection.serve(self.native)
+                finally:
+                    self._connection_lifespans.pop(sid, None)
             return
         if not isinstance(read_stream, StdioStream):
             raise NotImplementedError(
@@ -740,7 +766,7 @@ def _modern_context(
     version = ctx.protocol_version
     return ServerRequestContext(
         session=ServerSession(ctx),
-        lifespan_context=ctx.lifespan,
+        lifespan_context=server._lifespan_of(ctx),
         protocol_version=version.name if version is not None else "",
         method=method,
         params=params,
