@@ -425,3 +425,46 @@ def test_client_snippet_prints_the_same(name: str, printed: dict[str, tuple[str,
     theirs, ours = printed[name]
     assert theirs == CLIENTS[name]
     assert ours == theirs
+
+
+_INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "probe", "version": "1"},
+    },
+}
+
+
+def test_app_with_transport_security_over_http(tmp_path: Path) -> None:
+    """``streamable_http_app(transport_security=...)``: a request naming an allowed host
+    and origin is served on both; another host or origin is refused on both (403 on
+    mcpkit, 421 or 403 on the SDK, docs/migration.md)."""
+    import httpx
+
+    procs, urls = _serve_both("troubleshooting/tutorial004.py", tmp_path)
+    base = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    cases = [
+        {"Host": "mcp.example.com", "Origin": "https://app.example.com"},
+        {"Host": "mcp.example.com:8443"},
+        {"Host": "evil.example.com"},
+        {"Host": "mcp.example.com", "Origin": "https://evil.example.com"},
+    ]
+    try:
+        statuses = [
+            [
+                httpx.post(url, json=_INITIALIZE, headers={**base, **case}).status_code
+                for url in urls
+            ]
+            for case in cases
+        ]
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(10)
+    assert statuses[0] == statuses[1] == [200, 200]
+    assert statuses[2][0] == 421 and statuses[2][1] == 403
+    assert statuses[3] == [403, 403]
