@@ -48,6 +48,7 @@ STORY_SCRIPT = [
     request("com.example/search", query="mcp", limit=3),
     request("com.example/search", query="mcp"),
     request("com.example/search", query="mcp", limit=0),
+    request("com.example/nothing"),
 ]
 
 #: snippet -> what its server is asked (besides its listing).
@@ -131,13 +132,14 @@ def test_story_server(mode: str, declared: bool, monkeypatch: pytest.MonkeyPatch
         ["com.example/catalog"] if declared else [],
     )
     assert ours["ops"][1]["result"]["content"][0]["text"] == "mcp-suggestion"
-    search, default, refused = _by_method(ours)
+    search, default, refused, unknown = _by_method(ours)
     if declared:
         assert search["result"]["items"] == ["mcp-0", "mcp-1", "mcp-2"]
         assert default["result"]["items"] == ["mcp-0", "mcp-1", "mcp-2"]
     else:
         assert "-32021" in search["error"] or "declare" in search["error"]
     assert "Invalid request parameters" in refused["error"]
+    assert "message='Method not found' data='com.example/nothing'" in unknown["error"]
 
 
 @pytest.mark.parametrize("declared", [True, False], ids=["declared", "undeclared"])
@@ -179,6 +181,54 @@ def test_snippet_server(name: str, mode: str, declared: bool, tmp_path: Path) ->
         assert first["result"]["status"] == "job-7 is running"
     elif name == "tutorial005.py":
         assert first["result"]["content"][0]["text"] == "5"
+
+
+SERVERS = Path(__file__).resolve().parent / "servers"
+CUSTOM_METHODS = EXAMPLES / "official_v2" / "stories" / "custom_methods" / "server.py"
+
+#: (peer, server, the eras it is driven on): a 2.x low-level server with a method of its
+#: own (the official custom_methods story), 1.x's high-level and low-level servers, fastmcp.
+UNKNOWN = [
+    ("mcp2", CUSTOM_METHODS, MODES),
+    ("mcp1", SERVERS / "fastmcp_v1.py", ["legacy"]),
+    ("mcp1", SERVERS / "lowlevel_v1.py", ["legacy"]),
+    ("fastmcp", SERVERS / "fastmcp_app.py", MODES),
+]
+
+
+@pytest.mark.parametrize(
+    ("sdk", "server", "mode"),
+    [(sdk, server, mode) for sdk, server, modes in UNKNOWN for mode in modes],
+    ids=[f"{sdk}-{server.stem}-{mode}" for sdk, server, modes in UNKNOWN for mode in modes],
+)
+def test_unknown_method_and_refused_params(
+    sdk: str, server: Path, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A method nobody serves, and a request method's params its model refuses, answered
+    as each SDK answers them (2.x: -32601 naming the method; 1.x: -32602)."""
+    for key, value in _env().items():
+        monkeypatch.setenv(key, value)
+    script = [
+        request("acme/search", query="mcp", limit=2),
+        request("acme/search", limit=2),
+        request("acme/nothing"),
+    ]
+    jobs = [
+        submit(peer("mcp2"), script, tag, command=command, mode=mode)
+        for tag, command in (
+            ("theirs", [str(peer(sdk)), str(server)]),
+            ("ours", [sys.executable, "-m", "mcpkit.compat", str(server)]),
+        )
+    ]
+    theirs, ours = (job.report()["ops"] for job in jobs)
+    assert ours == theirs
+    if sdk == "mcp1":
+        assert "code=-32602 message='Invalid request parameters'" in ours[2]["error"]
+    else:
+        assert "message='Method not found' data='acme/nothing'" in ours[2]["error"]
+    if server == CUSTOM_METHODS:
+        assert ours[0]["result"]["items"] == ["mcp-0", "mcp-1"]
+        assert "code=-32602 message='Invalid request parameters'" in ours[1]["error"]
 
 
 INTERCEPTORS = Path(__file__).resolve().parent / "servers" / "extension_interceptors.py"

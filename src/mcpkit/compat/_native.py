@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from mcpkit import versions
-from mcpkit.jsonrpc import JSONObject
+from mcpkit.errors import McpError
+from mcpkit.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
 from mcpkit.server.app import Server
 from mcpkit.versions import ProtocolVersion
 
@@ -38,6 +39,44 @@ CapabilityRule = Callable[[JSONObject], JSONObject]
 _FEATURES = frozenset({"tools", "resources", "prompts", "completions"})
 
 
+def method_not_found_v2(method: str) -> McpError:
+    """A method nobody serves, as the official SDK 2.x (and fastmcp on it) answers it."""
+    return McpError(METHOD_NOT_FOUND, "Method not found", method)
+
+
+#: The request methods the official SDK 1.x knows (its ``ClientRequest``).
+_V1_METHODS = frozenset(
+    {
+        "completion/complete",
+        "initialize",
+        "logging/setLevel",
+        "ping",
+        "prompts/get",
+        "prompts/list",
+        "resources/list",
+        "resources/read",
+        "resources/subscribe",
+        "resources/templates/list",
+        "resources/unsubscribe",
+        "tasks/cancel",
+        "tasks/get",
+        "tasks/list",
+        "tasks/result",
+        "tools/call",
+        "tools/list",
+    }
+)
+
+
+def method_not_found_v1(method: str) -> McpError:
+    """A method nobody serves, as the official SDK 1.x answers it: one of its requests
+    without a handler is not found; any other is no request it can parse (invalid
+    params)."""
+    if method in _V1_METHODS:
+        return McpError(METHOD_NOT_FOUND, "Method not found")
+    return McpError(INVALID_PARAMS, "Invalid request parameters", "")
+
+
 class CompatServer(Server[Any]):
     """A :class:`mcpkit.Server` whose ``initialize`` answer carries :attr:`declare_as`'s
     capabilities. On 2026-07-28, which has no handshake, mcpkit's capabilities are kept but
@@ -55,6 +94,8 @@ class CompatServer(Server[Any]):
         #: The body of the 404 for a session not found, as the other SDK words it (None:
         #: mcpkit's); given to each HTTP app :meth:`http_app` makes.
         self.session_not_found: bytes | None = SESSION_NOT_FOUND_V2
+        #: The error a method nobody serves is answered with (2.x's by default).
+        self.method_not_found: Callable[[str], McpError] = method_not_found_v2
         #: Makes the HTTP+SSE endpoints an app serving them uses instead of mcpkit's own
         #: (``run("sse")``: the SDK's paths and answers; None: mcpkit's).
         self.sse_endpoints: Callable[[], Any] | None = None

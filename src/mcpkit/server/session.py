@@ -378,6 +378,15 @@ class AppSession(ServerSession):
         """The server's :attr:`~mcpkit.Server.mask_errors`."""
         return self.server.mask_errors
 
+    def _not_found(self, method: str) -> McpError:
+        """-32601 for ``method``, or the error the server's ``method_not_found(method)``
+        makes (a server answering as another SDK does)."""
+        rule = getattr(self.server, "method_not_found", None)
+        if rule is not None:
+            error: McpError = rule(method)
+            return error
+        return super()._not_found(method)
+
     @property
     def subscriptions(self) -> set[str]:
         """Resource URIs this client subscribed to (the set is made on first use)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mcpkit.compat._native import SESSION_NOT_FOUND_V1
+from mcpkit.compat._native import SESSION_NOT_FOUND_V1, method_not_found_v1
 from mcpkit.compat.mcp.server.mcpserver.context import Context
 from mcpkit.compat.mcp.server.mcpserver.server import MCPServer
 
@@ -96,6 +96,7 @@ class FastMCP(MCPServer[Any]):
             values["retry_interval"] = retry_interval
         self.settings = Settings(**values)  # type: ignore[assignment]
         self.native.session_not_found = SESSION_NOT_FOUND_V1
+        self.native.method_not_found = method_not_found_v1
         self._sdk_auth(values["streamable_http_path"])
         self.dependencies = list(values["dependencies"])
         for tool in tools or ():

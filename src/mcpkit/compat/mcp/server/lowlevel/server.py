@@ -24,14 +24,20 @@ from typing import Any, Generic
 
 from typing_extensions import TypeVar
 
-from mcpkit.compat._native import SESSION_NOT_FOUND_V1, SESSION_NOT_FOUND_V2, CompatServer
+from mcpkit.compat._native import (
+    SESSION_NOT_FOUND_V1,
+    SESSION_NOT_FOUND_V2,
+    CompatServer,
+    method_not_found_v1,
+    method_not_found_v2,
+)
 from mcpkit.compat.mcp.server.mcpserver.context import (
     ReadResourceContents,
     RequestContext,
     ServerSession,
 )
 from mcpkit.errors import McpError
-from mcpkit.jsonrpc import INTERNAL_ERROR, METHOD_NOT_FOUND, JSONObject
+from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
 from mcpkit.server.app import ServerHTTPApp
 from mcpkit.server.context import Context as NativeContext
 from mcpkit.server.session import ServerRequestContext as NativeRequestContext
@@ -240,6 +246,7 @@ class Server(Generic[LifespanResultT, RequestT]):
         #: appended wraps every message, as on the official SDK.
         self.middleware: list[Any] = MiddlewareList(self.native)
         self.native.declare_as = self._declare_as
+        self.native.method_not_found = self._unknown_method
         # 1.x's words for a session not found over HTTP until a 2.x handler is given.
         self.native.session_not_found = SESSION_NOT_FOUND_V1
         for method in _PARAMS:
@@ -263,6 +270,11 @@ class Server(Generic[LifespanResultT, RequestT]):
                 continue  # mcpkit serves subscriptions/listen itself
             else:
                 raise TypeError(f"Server() got an unexpected keyword argument {key!r}")
+
+    def _unknown_method(self, method: str) -> McpError:
+        """What a method no handler serves is answered with: 2.x's not found (naming it),
+        or 1.x's invalid params for a server of 1.x's decorators."""
+        return (method_not_found_v2 if self._modern else method_not_found_v1)(method)
 
     async def _not_found(self, params: JSONObject | None, rctx: Any) -> JSONObject:
         """What a method no handler was registered for is answered with (2.x names it)."""
@@ -422,7 +434,14 @@ class Server(Generic[LifespanResultT, RequestT]):
         self.native.session_not_found = SESSION_NOT_FOUND_V2
 
         async def produce(params: JSONObject, ctx: NativeContext) -> Any:
-            parsed = params_type.model_validate(params) if params_type is not None else params
+            parsed = params
+            if params_type is not None:
+                from pydantic import ValidationError
+
+                try:
+                    parsed = params_type.model_validate(params)
+                except ValidationError as exc:  # refused as 2.x refuses it, its detail kept
+                    raise McpError(INVALID_PARAMS, "Invalid request parameters", "") from exc
             return await handler(_modern_context(self, ctx, method, params), parsed)
 
         self._install(method, produce)
