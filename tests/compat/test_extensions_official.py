@@ -12,9 +12,13 @@ must print the same on both."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -287,6 +291,72 @@ def test_extension_checks_match_the_sdk() -> None:
     ours = printed([sys.executable, "-m", "mcpkit.compat", str(checks)])
     assert ours == theirs
     assert ours.count("accepted") == 3
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def _serving(command: list[str], port: int) -> Iterator[str]:
+    """The story's server started by ``command`` (its own ``--http --port``), until it
+    accepts connections; its URL."""
+    proc = subprocess.Popen(
+        [*command, "--http", "--port", str(port)],
+        env=_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline, "the server did not start serving"
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if proc.stderr is not None:
+            proc.stderr.close()
+
+
+def test_story_client_unchanged() -> None:
+    """The story's own ``client.py`` (the SDK's client, run by the story's harness with
+    ``--http <url>``: ``server/discover``, the capability map, the tool, the vendor method
+    through ``client.session.send_request``) passes against the story's server served by
+    2.x and by mcpkit, printing the same."""
+
+    def client_run(url: str) -> tuple[int, str]:
+        done = subprocess.run(
+            [str(peer("mcp2")), "-m", "stories.extensions.client", "--http", url],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=_env(),
+        )
+        return done.returncode, done.stdout + done.stderr
+
+    runs = []
+    for command in (
+        [str(peer("mcp2")), str(STORY)],
+        [sys.executable, "-m", "mcpkit.compat", str(STORY)],
+    ):
+        with _serving(command, _free_port()) as url:
+            runs.append(client_run(url))
+    theirs, ours = runs
+    assert ours == theirs
+    assert ours == (0, "OK: extensions (http/in-body)\n")
 
 
 _MAIN = """import asyncio, runpy
