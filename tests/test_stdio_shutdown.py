@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -64,3 +66,50 @@ async def test_missing_command_is_a_clear_error() -> None:
     session = ClientSession(StdioClientTransport("/nonexistent/mcp-server"))
     with pytest.raises(ConnectionClosed, match="Could not start server"):
         await session.start()
+
+
+def running(pid: int) -> bool:
+    """The process runs (a zombie, killed but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
+def test_a_loop_that_ends_during_a_shutdown_leaves_no_process_transport_open() -> None:
+    """A server that closes its stdout and lives on is shut down in the background (close
+    stdin, wait, SIGTERM, SIGKILL); a loop that ends first cancels that shutdown, which
+    still closes the process transport: the server killed, its pipes released, nothing
+    left to close once the loop is gone (it raised "Event loop is closed" when collected)."""
+    fake = str(Path(__file__).parent / "reliability" / "fake_stdio.py")
+    # Held past the loop, as a test's fixtures or a traceback may hold one.
+    transport = StdioClientTransport(sys.executable, [fake, "close-stdout"], shutdown_timeout=30)
+    unclosed: list[str] = []
+
+    async def run(transport: StdioClientTransport) -> None:
+        session = ClientSession(transport)
+        await session.start()
+        await session.initialize({"name": "c", "version": "1"})
+        with pytest.raises(ConnectionClosed):
+            await session.request("tools/call", {"name": "t", "arguments": {}}, timeout=30)
+
+    def hook(unraisable: Any) -> None:
+        unclosed.append(f"{unraisable.object!r}: {unraisable.exc_value!r}")
+
+    previous = sys.unraisablehook
+    sys.unraisablehook = hook
+    try:
+        asyncio.run(run(transport))  # ends while the shutdown waits for the server to exit
+        pid = transport.pid
+        assert pid is not None
+        del transport
+        gc.collect()
+    finally:
+        sys.unraisablehook = previous
+    assert unclosed == []
+    deadline = time.monotonic() + 10
+    while running(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not running(pid)  # it would sleep on for a minute

@@ -271,14 +271,15 @@ async def test_a_dropped_call_of_a_tool_that_is_not_idempotent_is_not_repeated()
 async def test_a_server_that_cannot_be_reached_is_retried_within_the_budget() -> None:
     import socket
 
-    with socket.socket() as s:  # a port nothing listens on
+    # A port bound and not listening: refused, and no other process can take it meanwhile.
+    with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    events: list[RetryEvent] = []
-    policy = Retry(attempts=3, backoff=0.05, budget=1, on_retry=events.append)
-    client = Client(f"http://127.0.0.1:{port}/mcp", retry=policy, era="2026-07-28", timeout=5)
-    with pytest.raises(Exception):
-        async with client:
-            await client.list_tools()
+        events: list[RetryEvent] = []
+        policy = Retry(attempts=3, backoff=0.05, budget=1, on_retry=events.append)
+        client = Client(f"http://127.0.0.1:{port}/mcp", retry=policy, era="2026-07-28", timeout=5)
+        with pytest.raises(Exception):
+            async with client:
+                await client.list_tools()
     assert sum(e.delay for e in events) <= 1
     assert all(e.kind == "unsent" for e in events)

@@ -99,12 +99,13 @@ async def test_http_errors_reach_the_call(serve_app: Any, connect: Any) -> None:
 
 
 async def test_unreachable_server_fails_fast(connect: Any) -> None:
+    # Bound and not listening: refused, and no other process can take the port meanwhile.
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    client = await connect(f"http://127.0.0.1:{port}/mcp", initialize=False)
-    with pytest.raises(McpError) as info:
-        await client.initialize({"name": "c", "version": "1"}, timeout=10)
+        client = await connect(f"http://127.0.0.1:{port}/mcp", initialize=False)
+        with pytest.raises(McpError) as info:
+            await client.initialize({"name": "c", "version": "1"}, timeout=10)
     assert info.value.code == HTTP_ERROR and "ConnectError" in str(info.value.data)
 
 

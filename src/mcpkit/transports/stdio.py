@@ -759,16 +759,20 @@ class StdioClientTransport(Transport):
             return
         if self._stdin is not None and not self._stdin.is_closing():
             self._stdin.close()
-        for step in ("wait", "terminate", "kill"):
-            if proc.get_returncode() is not None:
-                break
-            if step == "terminate":
-                with contextlib.suppress(ProcessLookupError):
-                    proc.terminate()
-            elif step == "kill":
-                with contextlib.suppress(ProcessLookupError):
-                    proc.kill()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._exited.wait(), self.shutdown_timeout)
-        proc.close()
+        try:
+            for step in ("wait", "terminate", "kill"):
+                if proc.get_returncode() is not None:
+                    break
+                if step == "terminate":
+                    with contextlib.suppress(ProcessLookupError):
+                        proc.terminate()
+                elif step == "kill":
+                    with contextlib.suppress(ProcessLookupError):
+                        proc.kill()
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._exited.wait(), self.shutdown_timeout)
+        finally:
+            # Cancelled too (the loop ending mid-shutdown): the pipes are released and a
+            # server still running is killed, while the loop can still close them.
+            proc.close()
         self._process_gone()
