@@ -17,6 +17,7 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -245,3 +246,125 @@ def test_docs_src_client_prints_the_same(
     theirs, ours = client_outputs
     assert ours[name] == theirs[name]
     assert not theirs[name].startswith("raised")
+
+
+#: ASGI-app snippets served by uvicorn on both sides: the endpoints the official client talks
+#: to (``asgi/tutorial005.py`` and ``deploy/tutorial001.py`` let only ``mcp.example.com``
+#: through, ``legacy_clients/tutorial002.py`` is stateless: docs/migration.md).
+APPS: dict[str, list[str]] = {
+    "asgi/tutorial001.py": ["/mcp"],
+    "asgi/tutorial002.py": ["/mcp"],
+    "asgi/tutorial003.py": ["/notes/mcp", "/tasks/mcp"],
+    "asgi/tutorial004.py": ["/notes/"],
+    "asgi/tutorial006.py": ["/mcp"],
+}
+
+_SERVE_APP = """import runpy, sys
+import uvicorn
+app = runpy.run_path({path!r})["app"]
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+"""
+
+
+@pytest.fixture(scope="module")
+def apps_served(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[dict[str, tuple[list[int], list[dict[str, Any]], list[dict[str, Any]]]]]:
+    """Each app of :data:`APPS` served by uvicorn on mcp 2.x and on mcpkit (all at once,
+    for the module's tests): its ports and what the official client saw at each endpoint
+    on each side."""
+    from tests.compat.driving import submit
+    from tests.compat.test_compat import free_port, serve
+
+    procs: list[Any] = []
+    jobs: dict[str, tuple[list[int], list[Any]]] = {}
+    try:
+        for name, paths in APPS.items():
+            launcher = tmp_path_factory.mktemp("app") / "serve_app.py"
+            launcher.write_text(_SERVE_APP.format(path=str(DOCS / name)))
+            ports = [free_port(), free_port()]
+            procs.append(serve([str(peer("mcp2")), str(launcher)], ports[0]))
+            procs.append(serve([sys.executable, "-m", "mcpkit.compat", str(launcher)], ports[1]))
+            script = [{"op": "everything", "skip": []}]
+            jobs[name] = (
+                ports,
+                [
+                    submit(peer("mcp2"), script, tag, url=f"http://127.0.0.1:{port}{path}")
+                    for path in paths
+                    for port, tag in zip(ports, ("theirs", "ours"), strict=True)
+                ],
+            )
+        out = {}
+        for name, (ports, pending) in jobs.items():
+            reports = [comparable(job.report()) for job in pending]
+            out[name] = ports, reports[0::2], reports[1::2]
+        yield out
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(10)
+
+
+@pytest.mark.parametrize("name", list(APPS))
+def test_docs_src_app_over_http(
+    name: str,
+    apps_served: dict[str, tuple[list[int], list[dict[str, Any]], list[dict[str, Any]]]],
+) -> None:
+    """The snippet's ``app`` (``streamable_http_app()`` alone, mounted in Starlette with
+    ``session_manager.run()`` as its lifespan, two servers under two paths, a custom
+    route beside it): the same over Streamable HTTP at each endpoint."""
+    _, theirs, ours = apps_served[name]
+    for ref, mine in zip(theirs, ours, strict=True):
+        assert_same(ref, mine)
+        assert mine["ops"][1]["result"]["content"][0]["text"].startswith(("Saved", "Created"))
+
+
+def test_docs_src_custom_route(
+    apps_served: dict[str, tuple[list[int], list[dict[str, Any]], list[dict[str, Any]]]],
+) -> None:
+    """``@mcp.custom_route("/health")`` answers beside the endpoint, the same on both."""
+    import httpx
+
+    ports, _, _ = apps_served["asgi/tutorial006.py"]
+    answers = [httpx.get(f"http://127.0.0.1:{port}/health", timeout=10) for port in ports]
+    assert [(a.status_code, a.json()) for a in answers] == [(200, {"status": "ok"})] * 2
+
+
+#: What ``client/tutorial001.py`` prints, as data (its ``print`` of the models shows their
+#: repr, which differs: docs/migration.md): each snippet's server object connected in memory.
+_CONNECTED = """import json, runpy, sys
+import anyio
+from mcp import Client
+
+def dump(model):
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+async def main():
+    for path in sys.argv[1:]:
+        server = runpy.run_path(path, run_name="snippet")["mcp"]
+        async with Client(server) as client:
+            facts = [dump(client.server_capabilities), dump(client.server_info)]
+            facts += [client.protocol_version, client.instructions]
+            print(json.dumps(facts, sort_keys=True))
+
+anyio.run(main)
+"""
+
+
+def test_docs_src_client_connection_facts(tmp_path: Path) -> None:
+    """``Client(mcp)`` in memory (2026-07-28): the server's capabilities (``completions``
+    with a completion handler), its identity, the revision and the instructions are those
+    of mcp 2.x, but for ``logging``, which mcpkit declares on 2026-07-28 to send log
+    notifications there (docs/migration.md)."""
+    runner = tmp_path / "connected.py"
+    runner.write_text(_CONNECTED)
+    paths = [str(DOCS / name) for name in ("client/tutorial001.py", "completions/tutorial002.py")]
+    theirs = _printed([str(peer("mcp2")), str(runner), *paths])
+    ours = _printed([sys.executable, "-m", "mcpkit.compat", str(runner), *paths])
+    printed = [proc.communicate(timeout=120) for proc in (theirs, ours)]
+    assert [proc.returncode for proc in (theirs, ours)] == [0, 0], printed
+    ref, mine = ([json.loads(line) for line in out.splitlines()] for out, _ in printed)
+    for facts in mine:
+        assert facts[0].pop("logging") == {}
+    assert mine == ref
+    assert "completions" in mine[1][0] and mine[0][2] == "2026-07-28"
