@@ -30,7 +30,7 @@ import dataclasses
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Generator
 from typing import Literal
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 
@@ -117,6 +117,15 @@ async def _client(
     transport = pinned_transport(policy, server_url, limits=limits) if policy else None
     async with httpx.AsyncClient(timeout=timeout, limits=limits, transport=transport) as http:
         yield http
+
+
+def same_issuer(a: str, b: str) -> bool:
+    """Whether two issuer identifiers name one server: equal strings (RFC 8414 s3.3), a root
+    issuer with and without its trailing slash alike (``https://as`` is ``https://as/``)."""
+    if a == b:
+        return True
+    shorter, longer = sorted((a, b), key=len)
+    return longer == shorter + "/" and urlsplit(shorter).path == ""
 
 
 class OAuthClientAuth(httpx.Auth):
@@ -524,12 +533,13 @@ class OAuthClientAuth(httpx.Auth):
         return client
 
     def _preregistered_for(self, issuer: str) -> ClientInfo | None:
+        """The pre-registered client, if it belongs to ``issuer`` (bound on first use)."""
         pre = self._preregistered
         if pre is None:
             return None
         if pre.issuer is None:
             pre.issuer = issuer  # bound to the first authorization server it meets
-        if pre.issuer != issuer:
+        if not same_issuer(pre.issuer, issuer):
             raise AuthorizationServerMismatchError(
                 f"The pre-registered client {pre.client_id!r} belongs to {pre.issuer!r}, but "
                 f"the protected resource now names the authorization server {issuer!r}: "

@@ -46,6 +46,29 @@ def _params(**values: Any) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
 
 
+#: mcpkit's OAuth errors (as an HTTP transport reports them) and the SDK's for them.
+_OAUTH_ERRORS = {
+    "OAuthError": "OAuthTokenError",
+    "AuthorizationServerMismatchError": "OAuthFlowError",
+    "IssuerMismatchError": "OAuthFlowError",
+    "ResourceMismatchError": "OAuthFlowError",
+}
+
+
+def _oauth_error(exc: Any) -> Exception | None:
+    """The SDK's ``mcp.client.auth`` error for a connection that failed in its OAuth flow
+    (``OAuthTokenError`` for a refused token request, ``OAuthFlowError`` for a server the
+    credentials do not belong to), as the SDK's providers raise them; else None."""
+    data = exc.data if isinstance(exc.data, dict) else {}
+    name = _OAUTH_ERRORS.get(str(data.get("exception")))
+    if name is None:
+        return None
+    from mcpkit.compat.mcp.client.auth import exceptions
+
+    error: Exception = getattr(exceptions, name)(exc.message)
+    return error
+
+
 class Client:
     """``async with Client(server) as client:``, then ``call_tool``, ``list_tools``,
     ``read_resource``, ``get_prompt``, ... as on the official SDK."""
@@ -72,14 +95,20 @@ class Client:
             raise ValueError(
                 f"mode must be 'legacy', 'auto', or one of {list(MODERN)}; got {mode!r}"
             )
+        from mcpkit.compat.mcp.client.streamable_http import StreamableHttpTarget
+
         target = getattr(server, "native", server)
+        http: dict[str, Any] = {}
+        if isinstance(server, StreamableHttpTarget):
+            target = server.url
+            http = {"headers": server.headers or None, "auth": server.auth}
         self._extensions = fold_extensions(extensions)
         if self._extensions.bindings:
             raise NotImplementedError(
                 "NotificationBinding (an extension observing server notifications) is not "
                 "provided by mcpkit's compat client: use mcpkit.Client(on_notification=...)"
             )
-        options: dict[str, Any] = {"era": mode}
+        options: dict[str, Any] = {"era": mode, **{k: v for k, v in http.items() if v}}
         # What is declared: a claiming extension only where its claims apply (a modern
         # revision; ``auto`` declares it as the modern wire would).
         declared = self._extensions.declared(None if mode == "legacy" else MODERN[-1])
@@ -97,7 +126,12 @@ class Client:
         self._client = NativeClient(target, **options)
 
     async def __aenter__(self) -> Client:
-        await self._client.__aenter__()
+        from mcpkit.errors import McpError
+
+        try:
+            await self._client.__aenter__()
+        except McpError as exc:
+            raise _oauth_error(exc) or exc from None
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:

@@ -1,0 +1,58 @@
+"""``mcp.client.auth`` on mcpkit: the official client's OAuth names.
+
+The machine-to-machine providers (``mcp.client.auth.extensions.client_credentials``) are
+served on :class:`mcpkit.auth.OAuthClientAuth`; ``TokenStorage`` is the SDK's protocol;
+``OAuthClientProvider`` (the authorization code flow with handlers of the SDK's shape) is not
+provided and says so when built: :class:`mcpkit.auth.OAuthClientAuth` with an
+``authorization_handler`` is mcpkit's."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from pydantic import BaseModel, Field
+
+from mcpkit.compat.mcp.client._missing import Missing
+from mcpkit.compat.mcp.client.auth.exceptions import (
+    OAuthFlowError,
+    OAuthRegistrationError,
+    OAuthTokenError,
+)
+from mcpkit.compat.mcp.shared.auth import (
+    AuthorizationCodeResult,
+    OAuthClientInformationFull,
+    OAuthToken,
+)
+
+__all__ = [
+    "AuthorizationCodeResult",
+    "OAuthClientProvider",
+    "OAuthFlowError",
+    "OAuthRegistrationError",
+    "OAuthTokenError",
+    "PKCEParameters",
+    "TokenStorage",
+]
+
+
+class TokenStorage(Protocol):
+    """Where a provider keeps its tokens and its client's registration."""
+
+    async def get_tokens(self) -> OAuthToken | None: ...
+
+    async def set_tokens(self, tokens: OAuthToken) -> None: ...
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None: ...
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None: ...
+
+
+class PKCEParameters(BaseModel):
+    """A PKCE verifier and its challenge."""
+
+    code_verifier: str = Field(..., min_length=43, max_length=128)
+    code_challenge: str = Field(..., min_length=43, max_length=128)
+
+
+class OAuthClientProvider(Missing):
+    """Not provided: :class:`mcpkit.auth.OAuthClientAuth` with an ``authorization_handler``."""

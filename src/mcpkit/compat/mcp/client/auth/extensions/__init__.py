@@ -1,0 +1,1 @@
+"""``mcp.client.auth.extensions`` on mcpkit."""
