@@ -19,6 +19,21 @@ LifespanContextT = TypeVar("LifespanContextT")
 RequestT = TypeVar("RequestT")
 
 
+def _back_channel(native: NativeContext, method: str) -> None:
+    """Refuse a request to the client where 2.x has no way to send it: a 2025-era request
+    over stateless Streamable HTTP (no session, so no stream back), with the SDK's -32600."""
+    info = native.session.transport.info
+    if native.era == "legacy" and info.kind == "http" and info.session_id is None:
+        from mcpkit.errors import McpError
+        from mcpkit.jsonrpc import INVALID_REQUEST
+
+        raise McpError(
+            INVALID_REQUEST,
+            f"Cannot send {method!r}: this transport context has no back-channel for "
+            "server-initiated requests.",
+        )
+
+
 @dataclass
 class ReadResourceContents:
     """One item of :meth:`Context.read_resource`: text (``str``) or binary (``bytes``)."""
@@ -361,6 +376,8 @@ class Context(Generic[LifespanContextT, RequestT]):
         from mcpkit.compat.mcp.server.elicitation import outcome
         from mcpkit.server.elicitation import ElicitationError
 
+        if self._server is not None and not self._server._show_failure_text:
+            _back_channel(self.native, "elicitation/create")
         try:
             return outcome(await self.native.elicit(message, schema))
         except ElicitationError as exc:
