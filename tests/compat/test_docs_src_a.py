@@ -138,6 +138,12 @@ EXTRA: dict[str, list[dict[str, Any]]] = {
         {"op": "call", "name": "add_book", "args": {"title": "Dune", "author": "F", "year": 1965}},
         {"op": "call", "name": "nope", "args": {}},
     ],
+    "lowlevel/tutorial006.py": [
+        {"op": "request", "method": "bookshop/reindex", "params": {"full": True}},
+        {"op": "request", "method": "bookshop/reindex", "params": {}},
+        {"op": "request", "method": "bookshop/reindex", "params": {"full": []}},
+        {"op": "request", "method": "bookshop/unknown", "params": {}},
+    ],
     "lowlevel/tutorial007.py": [
         {"op": "call", "name": "find_book", "args": {"isbn": "9780441013593"}},
         {"op": "call", "name": "find_book", "args": {"title": "Dune", "author": "F"}},
