@@ -74,7 +74,12 @@ class Handoff(asyncio.Future[T]):
         if then is not None:
             self.then = None
             then(self)
-            return
+        else:
+            self.wake()
+
+    def wake(self) -> None:
+        """Loop thread, the future just settled: continue what waits on it (the first
+        callback added) in place."""
         waiter = self._waiter
         if waiter is not None:
             self._waiter = None

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import functools
 import logging
 import traceback
 from collections.abc import Awaitable, Callable, Coroutine
@@ -132,6 +131,33 @@ class RequestContext:
         #: The modern ``_meta`` envelope of the request (version, client capabilities,
         #: clientInfo, logLevel); None for a request of the legacy era.
         self.envelope: Envelope | None = None
+
+    def unpark(self, fut: asyncio.Future[Any]) -> None:
+        """Continue this request, parked on ``fut`` (see :meth:`Session._park`): what the
+        Handoff calls once settled (a bound method of the request: nothing made per park
+        but the method object)."""
+        parked = self._parked
+        if parked is None:
+            return
+        self._parked = None
+        coro, context, _ = parked
+        try:
+            waiting_on = context.run(coro.send, None)
+        except StopIteration:
+            return
+        except asyncio.CancelledError:  # its run was cancelled (the pool shut down)
+            self.session._settle_cancelled(self)
+            return
+        except Exception:  # _serve answers every handler error itself: a bug if here
+            logger.exception("Serving %r failed", self.method)
+            self.session._done_serving(self.request_id)
+            return
+        if type(waiting_on) is Handoff and waiting_on.then is None:
+            # parked again
+            self._parked = (coro, context, waiting_on)
+            waiting_on.then = self.unpark
+        else:
+            self.task = self.session._loop.create_task(resume(coro, waiting_on), context=context)
 
     @property
     def related_request_id(self) -> RequestId | None:
@@ -795,7 +821,7 @@ class Session:
             if type(waiting_on) is Handoff and waiting_on.then is None:
                 # self._park(ctx, coro, context, waiting_on), inline
                 ctx._parked = (coro, context, waiting_on)
-                waiting_on.then = functools.partial(self._unpark, ctx)
+                waiting_on.then = ctx.unpark
             else:
                 ctx.task = self._loop.create_task(resume(coro, waiting_on), context=context)
         else:
@@ -816,32 +842,7 @@ class Session:
         task is made for it only if something needs one meanwhile (its cancellation, the
         end of the connection: :meth:`_task_of`)."""
         ctx._parked = (coro, context, waiting_on)
-        waiting_on.then = functools.partial(self._unpark, ctx)
-
-    def _unpark(self, ctx: RequestContext, fut: Handoff[Any]) -> None:
-        """Continue a parked request: what its Handoff calls once settled."""
-        parked = ctx._parked
-        if parked is None:
-            return
-        ctx._parked = None
-        coro, context, _ = parked
-        try:
-            waiting_on = context.run(coro.send, None)
-        except StopIteration:
-            return
-        except asyncio.CancelledError:  # its run was cancelled (the pool shut down)
-            self._settle_cancelled(ctx)
-            return
-        except Exception:  # _serve answers every handler error itself: a bug if here
-            logger.exception("Serving %r failed", ctx.method)
-            self._done_serving(ctx.request_id)
-            return
-        if type(waiting_on) is Handoff and waiting_on.then is None:
-            # self._park(ctx, coro, context, waiting_on), inline
-            ctx._parked = (coro, context, waiting_on)
-            waiting_on.then = functools.partial(self._unpark, ctx)
-        else:
-            ctx.task = self._loop.create_task(resume(coro, waiting_on), context=context)
+        waiting_on.then = ctx.unpark
 
     def _task_of(self, ctx: RequestContext) -> asyncio.Task[None] | None:
         """The task serving ``ctx``; a parked request (:meth:`_park`) gets one now, going

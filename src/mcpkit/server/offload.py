@@ -37,6 +37,7 @@ import sys
 import threading
 import weakref
 from _thread import allocate_lock as _allocate_lock
+from asyncio import get_running_loop
 from collections.abc import Awaitable, Callable, Generator
 from concurrent.futures import Executor
 from typing import Any, Final, Generic, TypeVar
@@ -142,15 +143,33 @@ class _Mailbox:
                 pass
         self.scheduled = False
         items = self.items
+        pop = items.popleft
         while items:
-            fut, ok, value = items.popleft()
-            if fut.done():  # the awaiting task was cancelled meanwhile
+            fut, ok, value = pop()
+            # fut.settle(ok, value), inline (once per run)
+            try:
+                if ok:
+                    _set_result(fut, value)
+                else:
+                    _set_exception(fut, value)
+            except asyncio.InvalidStateError:  # the awaiting task was cancelled meanwhile
+                continue
+            except Exception:  # a bug if here
+                logger.exception("Continuing after a sync call failed")
                 continue
             try:
-                fut.settle(ok, value)
+                then = fut.then
+                if then is not None:
+                    fut.then = None
+                    then(fut)
+                else:
+                    fut.wake()
             except Exception:  # what waits answers every error itself: a bug if here
                 logger.exception("Continuing after a sync call failed")
 
+
+_set_result = asyncio.Future.set_result
+_set_exception = asyncio.Future.set_exception
 
 #: What a worker writes to wake the loop (an ``eventfd`` adds it to its counter).
 _ONE: Final = (1).to_bytes(8, sys.byteorder)
@@ -271,21 +290,26 @@ class Offloader(Executor):
         slow), so a slow or blocking function holds the loop at most once per backoff."""
         if self._shutdown:
             raise RuntimeError("cannot schedule new work after shutdown")
-        loop = asyncio.get_running_loop()
+        loop = get_running_loop()
         last = self._last
         box = last[1] if last is not None and last[0] is loop else self._mailbox(loop)
-        if fn is not None and not box.ready and self.inline_wait > 0.0:
+        idle = self._idle
+        if (
+            fn is not None
+            and not box.ready
+            and len(idle) >= len(self._threads)
+            and self._queue.empty()
+            and self.inline_wait > 0.0
+        ):
+            # the only run in flight (else the loop is woken for the others anyway, and
+            # this one could wait its turn behind them)
             backoff = self._backoff.get(fn)
-            if backoff is not None and backoff[0] > 0:
-                backoff[0] -= 1
-            elif len(self._idle) >= len(self._threads) and self._queue.empty():
-                # the only run in flight (else the loop is woken for the others anyway, and
-                # this one could wait its turn behind them)
+            if backoff is None or backoff[0] <= 0:
                 return self._wait_in_place(run, fn, kwargs, loop, box)
-        fut: Handoff[T] = Handoff(loop=loop)
+            backoff[0] -= 1
+        fut: Handoff[T] = Handoff()  # (of the running loop: no keyword to parse)
         self._queue.put((run, fn, kwargs, fut, box))
         # _wake_or_spawn, inline (this runs for every call of a sync function)
-        idle = self._idle
         if idle:
             try:
                 idle.pop()  # an idle worker will take the item
