@@ -277,6 +277,22 @@ def test_interceptors_and_methods(mode: str) -> None:
     assert "not today" in ops[10]["error"]
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_interceptor_runs_inside_every_middleware(mode: str) -> None:
+    """Middleware given to the constructor and appended after it both run outside the
+    extension's interceptor, which runs at the handler, as on 2.x."""
+    server = SERVERS / "extension_middleware_order.py"
+    ours = _compare(
+        [call("report"), call("report")],
+        [str(peer("mcp2")), str(server)],
+        [sys.executable, "-m", "mcpkit.compat", str(server)],
+        mode,
+        [],
+    )
+    text = ours["ops"][1]["result"]["content"][0]["text"]
+    assert text == "given, appended, interceptor"
+
+
 def test_extension_checks_match_the_sdk() -> None:
     """What the extension surface refuses (identifiers, spec methods, empty version sets,
     an extension or a method registered twice, claims of core or mistagged shapes), with

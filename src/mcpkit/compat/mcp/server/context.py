@@ -85,7 +85,13 @@ class MiddlewareList(list[Any]):
 
     def append(self, middleware: Any) -> None:
         super().append(middleware)
+        # An extension's tools/call interceptor stays innermost, at the handler, as there.
+        innermost = getattr(self._native, "compat_innermost", None)
+        if innermost is not None:
+            self._native.middleware.remove(innermost)
         self._native.add_middleware(native_middleware(middleware))
+        if innermost is not None:
+            self._native.add_middleware(innermost)
 
     def extend(self, middleware: Any) -> None:
         for item in middleware:

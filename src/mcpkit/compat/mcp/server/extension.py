@@ -186,7 +186,10 @@ def apply_extensions(server: Any, extensions: Sequence[Any]) -> dict[str, dict[s
         applied[str(identifier)] = dict(extension.settings())
     intercepting = [e for e in extensions if _intercepts(e)]
     if intercepting:
-        native.add_middleware(_interceptor(server, list(extensions)))
+        interceptor = _interceptor(server, list(extensions))
+        native.add_middleware(interceptor)
+        # kept innermost when middleware is appended later (MiddlewareList)
+        native.compat_innermost = interceptor
     return applied
 
 
