@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from tests.compat.driving import warmed
 from tests.compat.test_compat import SERVERS, free_port
 from tests.compat.test_fastmcp_auth import listening
 from tests.compat.test_unchanged import peer
@@ -32,7 +33,7 @@ SERVER = str(Path(SERVERS) / "fastmcp_oauth_memory.py")
 
 def run_client(python: list[str], url: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [*python, str(SCRIPT), url],
+        warmed([*python, str(SCRIPT), url]),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -55,7 +56,7 @@ def test_oauth_client_script_prints_the_same(server_on: str) -> None:
         else [sys.executable, "-m", "mcpkit.compat"]
     )
     server = subprocess.Popen(
-        [*python, SERVER, "multi", str(port)],
+        warmed([*python, SERVER, "multi", str(port)]),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
