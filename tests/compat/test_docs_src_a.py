@@ -190,6 +190,7 @@ def test_docs_src_server_runs_unchanged(spec: str, tmp_path: Path) -> None:
 #: Client snippets: their ``main()`` runs the SDK's client on the server the file defines.
 CLIENTS: list[str] = [
     "apps/tutorial001.py",
+    "caching/tutorial003.py",
     "client/tutorial003.py",
     "client/tutorial004.py",
     "client/tutorial006.py",

@@ -6,6 +6,7 @@ used: an mcpkit server talks to other servers with :class:`mcpkit.Client`."""
 
 from __future__ import annotations
 
+from mcpkit.compat.mcp.client.caching import CacheConfig, CacheMode
 from mcpkit.compat.mcp.client.client import Client
 from mcpkit.compat.mcp.client.context import ClientRequestContext
 from mcpkit.compat.mcp.client.extension import (
@@ -20,6 +21,8 @@ from mcpkit.compat.mcp.client.session import ClientSession
 from mcpkit.compat.mcp.client.stdio import StdioServerParameters, stdio_client
 
 __all__ = [
+    "CacheConfig",
+    "CacheMode",
     "ClaimContext",
     "Client",
     "ClientExtension",

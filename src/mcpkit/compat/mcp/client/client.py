@@ -17,6 +17,10 @@ __all__ = ["Client", "ClientSessionView"]
 MODERN = ("2026-07-28",)
 
 
+#: ``cache=`` not given: mcpkit's own cache (the SDK's default ``CacheConfig()`` too).
+_DEFAULT_CACHE: Any = object()
+
+
 def _answering(callback: Callable[..., Any]) -> Callable[..., Any]:
     """The SDK's ``callback(context, params)`` as mcpkit's ``handler(params, context)``."""
 
@@ -84,6 +88,7 @@ class Client:
         elicitation_callback: Any = None,
         list_roots_callback: Any = None,
         prior_discover: Any = None,
+        cache: Any = _DEFAULT_CACHE,
         **_: Any,
     ) -> None:
         # prior_discover (a saved DiscoverResult) is accepted: mcpkit's client sends its own
@@ -122,6 +127,10 @@ class Client:
             options["elicitation_handler"] = _answering(elicitation_callback)
         if list_roots_callback is not None:
             options["roots"] = _roots(list_roots_callback)
+        if cache is not _DEFAULT_CACHE:
+            from mcpkit.compat.mcp.client.caching import native_cache
+
+            options["cache"] = native_cache(cache)
         self._read_timeout = read_timeout_seconds
         self._client = NativeClient(target, **options)
 
@@ -172,10 +181,12 @@ class Client:
         info = self._client.server_info
         return types.Implementation.model_validate(info.model_dump(by_alias=True))
 
-    async def _send(self, model: str, method: str, params: dict[str, Any] | None) -> Any:
+    async def _send(
+        self, model: str, method: str, params: dict[str, Any] | None, cache_mode: Any = "use"
+    ) -> Any:
         import mcpkit.compat.mcp.types as types
 
-        raw = await self._client.request(method, params)
+        raw = await self._client.request(method, params, cache=cache_mode)
         return getattr(types, model).model_validate(raw)
 
     async def call_tool(
@@ -206,27 +217,40 @@ class Client:
             return await claim.resolve(claim.model.model_validate(raw), context)
         return types.CallToolResult.model_validate(raw)
 
-    async def list_tools(self, *, cursor: str | None = None, **_: Any) -> Any:
+    async def list_tools(
+        self, *, cursor: str | None = None, cache_mode: Any = "use", **_: Any
+    ) -> Any:
         """One page of tools: a ``ListToolsResult``."""
-        return await self._send("ListToolsResult", "tools/list", _params(cursor=cursor))
+        params = _params(cursor=cursor)
+        return await self._send("ListToolsResult", "tools/list", params, cache_mode)
 
-    async def list_resources(self, *, cursor: str | None = None, **_: Any) -> Any:
+    async def list_resources(
+        self, *, cursor: str | None = None, cache_mode: Any = "use", **_: Any
+    ) -> Any:
         """One page of resources: a ``ListResourcesResult``."""
-        return await self._send("ListResourcesResult", "resources/list", _params(cursor=cursor))
+        params = _params(cursor=cursor)
+        return await self._send("ListResourcesResult", "resources/list", params, cache_mode)
 
-    async def list_resource_templates(self, *, cursor: str | None = None, **_: Any) -> Any:
+    async def list_resource_templates(
+        self, *, cursor: str | None = None, cache_mode: Any = "use", **_: Any
+    ) -> Any:
         """One page of resource templates: a ``ListResourceTemplatesResult``."""
+        params = _params(cursor=cursor)
         return await self._send(
-            "ListResourceTemplatesResult", "resources/templates/list", _params(cursor=cursor)
+            "ListResourceTemplatesResult", "resources/templates/list", params, cache_mode
         )
 
-    async def list_prompts(self, *, cursor: str | None = None, **_: Any) -> Any:
+    async def list_prompts(
+        self, *, cursor: str | None = None, cache_mode: Any = "use", **_: Any
+    ) -> Any:
         """One page of prompts: a ``ListPromptsResult``."""
-        return await self._send("ListPromptsResult", "prompts/list", _params(cursor=cursor))
+        params = _params(cursor=cursor)
+        return await self._send("ListPromptsResult", "prompts/list", params, cache_mode)
 
-    async def read_resource(self, uri: str, **_: Any) -> Any:
+    async def read_resource(self, uri: str, *, cache_mode: Any = "use", **_: Any) -> Any:
         """Read a resource: a ``ReadResourceResult``."""
-        return await self._send("ReadResourceResult", "resources/read", {"uri": str(uri)})
+        params = {"uri": str(uri)}
+        return await self._send("ReadResourceResult", "resources/read", params, cache_mode)
 
     async def get_prompt(self, name: str, arguments: dict[str, str] | None = None, **_: Any) -> Any:
         """Get a prompt: a ``GetPromptResult``."""
