@@ -90,6 +90,10 @@ class CompatServer(Server[Any]):
         #: Whether adding or removing a component while serving tells clients on its own
         #: (fastmcp's servers do; the official SDK's leave it to the server's code).
         self.announce_registrations = True
+        #: On 2026-07-28, let a request for a feature :attr:`declare_as` leaves out reach
+        #: the handlers (which answer it as the other SDK does) instead of refusing it; the
+        #: feature stays out of ``server/discover``.
+        self.answer_undeclared = False
         self._registering = False
         #: The body of the 404 for a session not found, as the other SDK words it (None:
         #: mcpkit's); given to each HTTP app :meth:`http_app` makes.
@@ -127,10 +131,22 @@ class CompatServer(Server[Any]):
         """The capabilities this server declares to a client on ``version``."""
         caps = super().capabilities(version)
         rule = self.declare_as
-        if rule is None or version.era == "legacy":
+        if rule is None or version.era == "legacy" or self.answer_undeclared:
             return caps
+        return self._declared_only(caps, rule)
+
+    @staticmethod
+    def _declared_only(caps: JSONObject, rule: CapabilityRule) -> JSONObject:
         declared = rule(caps)
         return {k: v for k, v in caps.items() if k not in _FEATURES or k in declared}
+
+    def discover(self) -> JSONObject:
+        """The ``server/discover`` result, with the features :attr:`declare_as` declares."""
+        result = super().discover()
+        rule = self.declare_as
+        if self.answer_undeclared and rule is not None:
+            result = {**result, "capabilities": self._declared_only(result["capabilities"], rule)}
+        return result
 
     async def _initialize(self, params: JSONObject | None, rctx: Any) -> JSONObject:
         session = rctx.session

@@ -185,7 +185,10 @@ async def listen(
     server = rctx.server
     envelope = rctx.envelope
     version = envelope.version if envelope is not None else None
-    capabilities = server.capabilities(version or server.modern_versions[0])
+    # A server may honour listen filters by other rules than its capabilities (the compat
+    # layer's official-SDK servers honour every kind asked for, as the SDK does).
+    honours = getattr(server, "listen_capabilities", None) or server.capabilities
+    capabilities = honours(version or server.modern_versions[0])
     rid = rctx.request_id
     audience = audience_of(rctx)
     stream = server.relay.open_listen(rid, params, capabilities, audience=audience)

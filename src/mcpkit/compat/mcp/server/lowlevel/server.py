@@ -31,6 +31,7 @@ from mcpkit.compat._native import (
     method_not_found_v1,
     method_not_found_v2,
 )
+from mcpkit.compat.mcp.server.mcpserver.by_hand import input_response as _input_response
 from mcpkit.compat.mcp.server.mcpserver.context import (
     ReadResourceContents,
     RequestContext,
@@ -158,28 +159,6 @@ def _params(method: str, params: JSONObject | None) -> Any:
     return parsed
 
 
-def _input_response(value: Any) -> Any:
-    """One answer of ``inputResponses`` as its result model (by its shape)."""
-    if not isinstance(value, dict):
-        return value
-    t = _types()
-    kind = (
-        "ElicitResult"
-        if "action" in value
-        else "ListRootsResult"
-        if "roots" in value
-        else "CreateMessageResult"
-        if "role" in value
-        else None
-    )
-    if kind is None:
-        return value
-    try:
-        return getattr(t, kind).model_validate(value)
-    except ValueError:
-        return value
-
-
 class Server(Generic[LifespanResultT, RequestT]):
     """A low-level server with the official SDK's API (1.x decorators or 2.x ``on_*``
     handlers), served by mcpkit (:attr:`native`)."""
@@ -249,6 +228,9 @@ class Server(Generic[LifespanResultT, RequestT]):
         self.native.method_not_found = self._unknown_method
         # 1.x's words for a session not found over HTTP until a 2.x handler is given.
         self.native.session_not_found = SESSION_NOT_FOUND_V1
+        # On 2026-07-28 a method no handler serves is answered by _not_found (2.x's words),
+        # not refused for a capability the server does not declare.
+        self.native.answer_undeclared = True
         for method in _PARAMS:
             if not method.startswith("notifications/") and method != "ping":
                 self.native.request_handler(method)(self._not_found)
@@ -267,7 +249,10 @@ class Server(Generic[LifespanResultT, RequestT]):
             elif key in _ON_NOTIFICATIONS:
                 self.add_notification_handler(_ON_NOTIFICATIONS[key], None, fn)
             elif key == "on_subscriptions_listen":
-                continue  # mcpkit serves subscriptions/listen itself
+                # mcpkit serves subscriptions/listen itself; a ListenHandler's bus feeds it
+                serve = getattr(fn, "serve", None)
+                if serve is not None:
+                    serve(self.native)
             else:
                 raise TypeError(f"Server() got an unexpected keyword argument {key!r}")
 

@@ -34,6 +34,19 @@ def _back_channel(native: NativeContext, method: str) -> None:
         )
 
 
+def _wire_notification(notification: Any) -> dict[str, Any]:
+    """A notification model (or its dict) as ``{"method", "params"}`` on the wire."""
+    dump = getattr(notification, "model_dump", None)
+    if dump is not None:
+        out: dict[str, Any] = dump(by_alias=True, exclude_none=True, mode="json")
+        return out
+    to_wire = getattr(notification, "to_wire", None)
+    if to_wire is not None:
+        wire: dict[str, Any] = to_wire()
+        return wire
+    return dict(notification)
+
+
 @dataclass
 class ReadResourceContents:
     """One item of :meth:`Context.read_resource`: text (``str``) or binary (``bytes``)."""
@@ -178,6 +191,22 @@ class ServerSession:
             params["message"] = message
         await self._ctx.session.notify("notifications/progress", params)
 
+    async def send_notification(self, notification: Any, related_request_id: Any = None) -> None:
+        """Send a notification model (``mcp.types``) to the client. A log message goes as
+        :meth:`mcpkit.Context.log` sends one (on 2026-07-28 only to a request that asked
+        for logs), progress as :meth:`send_progress_notification`; either on this request's
+        stream, in order before its result."""
+        wire = _wire_notification(notification)
+        method, params = wire["method"], wire.get("params") or {}
+        if method == "notifications/message":
+            await self._ctx.log(
+                params.get("level", "info"), params.get("data"), params.get("logger")
+            )
+            return
+        await self._ctx.session.notify(
+            method, params or None, related_request_id=self._ctx.request_id
+        )
+
     async def list_roots(self) -> Any:
         """``roots/list``: a ``ListRootsResult``."""
         from mcpkit.types import ListRootsResult
@@ -321,6 +350,23 @@ class Context(Generic[LifespanContextT, RequestT]):
         return version.name if version is not None else None
 
     @property
+    def input_responses(self) -> dict[str, Any] | None:
+        """The answers of a 2026-07-28 retry to the input requests of the
+        ``InputRequiredResult`` this handler returned, each as its result model (None on a
+        first call)."""
+        from mcpkit.compat.mcp.server.mcpserver.by_hand import input_responses
+
+        return input_responses(self.native._request.params)
+
+    @property
+    def request_state(self) -> str | None:
+        """The ``request_state`` this handler's ``InputRequiredResult`` carried, given back
+        on the retry (None on a first call)."""
+        from mcpkit.compat.mcp.server.mcpserver.by_hand import request_state
+
+        return request_state()
+
+    @property
     def headers(self) -> None:
         """Request headers are not exposed (None)."""
         return None
@@ -403,18 +449,29 @@ class Context(Generic[LifespanContextT, RequestT]):
 
     # -- notifications ------------------------------------------------------------------------
 
+    # As on 2.x, these reach the subscriptions/listen streams (2026-07-28) alone; a
+    # handshake-era client is told through ctx.session.send_*.
+
     async def notify_tools_changed(self) -> None:
-        """Announce that the tool list changed."""
-        self.native.server.notify_list_changed("tools")
+        """Announce to the listen streams that the tool list changed."""
+        from mcpkit.compat.mcp.server.subscriptions import publish_to_listeners
+
+        publish_to_listeners(self.native.server, "tools")
 
     async def notify_prompts_changed(self) -> None:
-        """Announce that the prompt list changed."""
-        self.native.server.notify_list_changed("prompts")
+        """Announce to the listen streams that the prompt list changed."""
+        from mcpkit.compat.mcp.server.subscriptions import publish_to_listeners
+
+        publish_to_listeners(self.native.server, "prompts")
 
     async def notify_resources_changed(self) -> None:
-        """Announce that the resource list changed."""
-        self.native.server.notify_list_changed("resources")
+        """Announce to the listen streams that the resource list changed."""
+        from mcpkit.compat.mcp.server.subscriptions import publish_to_listeners
+
+        publish_to_listeners(self.native.server, "resources")
 
     async def notify_resource_updated(self, uri: Any) -> None:
-        """Announce that the resource at ``uri`` changed."""
-        self.native.server.notify_resource_updated(str(uri))
+        """Announce to the listen streams that the resource at ``uri`` changed."""
+        from mcpkit.compat.mcp.server.subscriptions import publish_to_listeners
+
+        publish_to_listeners(self.native.server, "resource_updated", str(uri))

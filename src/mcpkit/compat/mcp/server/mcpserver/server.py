@@ -31,6 +31,7 @@ from mcpkit.compat._adapt import (
 from mcpkit.compat._content_output import content_output_schema, structured_as_content
 from mcpkit.compat._native import CompatServer
 from mcpkit.compat.mcp.server.mcpserver._reading import READING
+from mcpkit.compat.mcp.server.mcpserver.by_hand import returned_by_hand, without_input_required
 from mcpkit.compat.mcp.server.mcpserver.context import Context
 from mcpkit.compat.mcp.server.mcpserver.exceptions import (
     ResourceError,
@@ -88,6 +89,8 @@ class MCPServer(Generic[LifespanResultT]):
         extensions = settings.pop("extensions", None)
         resource_security = settings.pop("resource_security", None)
         cache_hints = settings.pop("cache_hints", None)
+        request_state_security = settings.pop("request_state_security", None)
+        subscriptions = settings.pop("subscriptions", None)
         self.settings = settings
         self._user_lifespan = lifespan
 
@@ -141,7 +144,33 @@ class MCPServer(Generic[LifespanResultT]):
 
         #: The 2.x middleware chain (``async (ctx, call_next)``), outermost first.
         self.middleware = MiddlewareList(self.native, middleware or ())
+        from mcpkit.compat.mcp.server.request_state import (
+            RequestStateBoundary,
+            RequestStateSecurity,
+        )
+
+        # requestState sealed as 2.x seals it (a process key unless given), inside the chain
+        # of the server's own middleware; only the requests that can answer input_required
+        # pass through it.
+
+        self.native.add_middleware(
+            on_round_methods(
+                RequestStateBoundary(
+                    request_state_security or RequestStateSecurity.ephemeral(),
+                    default_audience=self.name,
+                )
+            )
+        )
         self._http: ServerHTTPApp | None = None
+        from mcpkit.compat.mcp.server.subscriptions import connect_bus, honour_every_kind
+
+        # subscriptions/listen served as 2.x's default ListenHandler serves it; a bus given
+        # as subscriptions= feeds it too.
+        honour_every_kind(self.native)
+        if subscriptions is False:  # not served, as there
+            self.native.request_handler("subscriptions/listen")(_not_served)
+        elif subscriptions is not None and subscriptions is not True:
+            connect_bus(subscriptions, self.native)
         #: The settings of each extension applied, by identifier (declared as there).
         self._extensions: dict[str, dict[str, Any]] = {}
         if extensions:
@@ -278,7 +307,7 @@ class MCPServer(Generic[LifespanResultT]):
         if tool_name in self.native.tools.tools:  # the first one stays, as there
             _logger.warning("Tool already exists: %s", tool_name)
             return
-        returns = resolved_hints(fn).get("return")
+        returns = without_input_required(resolved_hints(fn).get("return"))
         plain_model = plain_class_model(returns) if structured_output is not False else None
         content_schema = (
             content_output_schema(returns)
@@ -293,12 +322,14 @@ class MCPServer(Generic[LifespanResultT]):
             elif plain_model is not None or no_structured_output(returns):
                 structured_output = False  # a bare dict, a class without annotations; and
                 # a plain class's schema is set below
-        wrapped = adapt(
-            fn,
-            Context,
-            self._context,
-            around=_failures_as_results(tool_name, self._show_failure_text),
-        )
+        failures = _failures_as_results(tool_name, self._show_failure_text)
+        wrapped = adapt(fn, Context, self._context, around=lambda f: failures(returned_by_hand(f)))
+        if returns is not None and wrapped.__annotations__.get("return") is not returns:
+            # the schema of what the tool completes with (an InputRequiredResult left out)
+            wrapped.__annotations__["return"] = returns
+            wrapped.__signature__ = inspect.signature(wrapped).replace(  # type: ignore[attr-defined]
+                return_annotation=returns
+            )
         options = ToolOptions(
             name=tool_name,
             title=title,
@@ -430,13 +461,9 @@ class MCPServer(Generic[LifespanResultT]):
         if shown in self.native.prompts.prompts:  # the first one stays, as there
             _logger.warning("Prompt already exists: %s", shown)
             return
+        render = _prompt_renderer(shown, first=self._show_failure_text)
         entry = self.native.prompts.add(
-            adapt(
-                fn,
-                Context,
-                self._context,
-                around=_prompt_renderer(shown, first=self._show_failure_text),
-            ),
+            adapt(fn, Context, self._context, around=lambda f: render(returned_by_hand(f))),
             name=name,
             title=title,
             description=description or fn.__doc__ or "",  # as written
@@ -672,6 +699,10 @@ def _failures_as_results(
     return failures_as_results(failure)
 
 
+async def _not_served(params: Any, rctx: Any) -> Any:
+    raise McpError(-32601, "Method not found")
+
+
 def _prompt_renderer(name: str, first: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A prompt's failure as the official SDK answers it: code 0 with ``Error rendering
     prompt <name>`` (1.x: ``: <message>`` after it); an ``MCPError`` (and the protocol's
@@ -779,3 +810,24 @@ def _resource_reader(
         return read
 
     return around
+
+
+def on_round_methods(boundary: Any) -> Any:
+    """A 2.x middleware (the ``RequestStateBoundary``) as an mcpkit middleware hooked on
+    ``tools/call``, ``prompts/get`` and ``resources/read`` alone (no cost for the rest)."""
+    from mcpkit.compat.mcp.server.context import native_middleware
+    from mcpkit.server.middleware import Middleware
+
+    run = native_middleware(boundary)
+
+    class _RoundMethods(Middleware):
+        async def on_call_tool(self, ctx: Any, call_next: Any) -> Any:
+            return await run(ctx, call_next)
+
+        async def on_get_prompt(self, ctx: Any, call_next: Any) -> Any:
+            return await run(ctx, call_next)
+
+        async def on_read_resource(self, ctx: Any, call_next: Any) -> Any:
+            return await run(ctx, call_next)
+
+    return _RoundMethods()

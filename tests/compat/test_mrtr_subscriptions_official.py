@@ -1,0 +1,153 @@
+"""The official SDK's 2026-07-28 stories and snippets on multi round-trip results
+(``mcp.server.request_state``), ``subscriptions/listen`` (``mcp.server.subscriptions``) and
+in-flight notifications (``stories/streaming``), run unchanged on mcpkit and on mcp 2.x
+(``examples/NOTICE``):
+
+- each story's own client (``stories/<name>/client.py``, which asserts what it sees: the
+  auto-loop and the manual loop of an ``InputRequiredResult``, a tampered ``requestState``
+  refused, a listen stream's acknowledgment, filter and events, progress and logs in
+  order, a call cancelled in flight) passes against the story's servers served over
+  Streamable HTTP by either side;
+- each story server, driven over stdio on 2026-07-28 by the official client, answers alike
+  (listings, calls, the input requests answered, notifications).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.compat.driving import submit, warmed
+from tests.compat.test_compat import free_port, serve
+from tests.compat.test_unchanged import assert_same, peer
+
+EXAMPLES = Path(__file__).resolve().parent / "examples" / "official_v2"
+MODERN = "2026-07-28"
+
+#: (story, server module, the client's era flag): every leg the SDK's own story matrix runs
+#: over HTTP (streaming is a story of both eras).
+LEGS = [
+    (story, server, era)
+    for story in ("mrtr", "subscriptions", "streaming")
+    for server in ("server", "server_lowlevel")
+    for era in (("modern", "legacy") if story == "streaming" else ("modern",))
+]
+
+
+@pytest.fixture
+def stories_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stories import their scaffold as ``stories._hosting`` / ``stories._harness``."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(EXAMPLES), *sys.path]))
+
+
+def run_story_client(story: str, url: str, era: str) -> subprocess.CompletedProcess[str]:
+    """The story's own client (the official SDK's) against ``url``."""
+    legacy = ["--legacy"] if era == "legacy" else []
+    command = [str(peer("mcp2")), "-m", f"stories.{story}.client", "--http", url, *legacy]
+    return subprocess.run(warmed(command), capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(("story", "server", "era"), LEGS, ids=["-".join(leg) for leg in LEGS])
+@pytest.mark.usefixtures("stories_path")
+def test_story_client_passes_on_both(story: str, server: str, era: str) -> None:
+    path = EXAMPLES / "stories" / story / f"{server}.py"
+    sides = {
+        "theirs": [str(peer("mcp2")), "-m", f"stories.{story}.{server}", "--http", "--port"],
+        "ours": [sys.executable, "-m", "mcpkit.compat", str(path), "--http", "--port"],
+    }
+    for side, argv in sides.items():
+        port = free_port()
+        proc = serve(argv, port)
+        try:
+            done = run_story_client(story, f"http://127.0.0.1:{port}/mcp", era)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+        assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
+        assert f"OK: {story} (http/{era})" in done.stderr, side
+
+
+#: What each story's server is asked over stdio on 2026-07-28 (the same on both sides).
+SCRIPTS: dict[str, list[dict[str, Any]]] = {
+    "mrtr": [
+        {"op": "call", "name": "deploy", "args": {"env": "prod"}, "answer": {"confirm": True}},
+        {"op": "call", "name": "deploy", "args": {"env": "dev"}, "answer": {"confirm": False}},
+    ],
+    "subscriptions": [
+        {"op": "call", "name": "edit_note", "args": {"name": "todo", "text": "water plants"}},
+        {"op": "read", "uri": "note://todo"},
+        {"op": "call", "name": "enable_search", "args": {}},
+        {"op": "call", "name": "search", "args": {"query": "water"}},
+    ],
+    "streaming": [{"op": "call", "name": "countdown", "args": {"steps": 5}}],
+}
+
+
+def _unversioned(value: Any) -> Any:
+    """``value`` without the server's version string (each SDK fills in its own)."""
+    if isinstance(value, dict):
+        return {
+            k: (
+                {**v, "version": ""}
+                if k == "io.modelcontextprotocol/serverInfo" and isinstance(v, dict)
+                else _unversioned(v)
+            )
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_unversioned(v) for v in value]
+    return value
+
+
+def modern_reports(
+    path: Path, script: list[dict[str, Any]], *args: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The official client's reports of ``path`` served over stdio on 2026-07-28 by mcp 2.x
+    and by mcpkit."""
+    python = peer("mcp2")
+    theirs = submit(python, script, "theirs", command=[str(python), str(path), *args], mode=MODERN)
+    ours = submit(
+        python,
+        script,
+        "ours",
+        command=[sys.executable, "-m", "mcpkit.compat", str(path), *args],
+        mode=MODERN,
+    )
+    return _unversioned(theirs.report()), _unversioned(ours.report())
+
+
+@pytest.mark.parametrize("story", sorted(SCRIPTS))
+@pytest.mark.parametrize("server", ["server", "server_lowlevel"])
+@pytest.mark.usefixtures("stories_path")
+def test_story_server_on_the_stateless_wire(story: str, server: str) -> None:
+    path = EXAMPLES / "stories" / story / f"{server}.py"
+    # The listing of the MCPServer stories too (the low-level servers serve tools alone: a
+    # listing would ask for the rest; subscriptions' template is read by the script).
+    listed = server == "server" and story != "subscriptions"
+    listing = [{"op": "everything", "skip": sorted(_tool_names(story))}] if listed else []
+    theirs, ours = modern_reports(path, [*listing, *SCRIPTS[story]])
+    assert_same(theirs, ours)
+    results = [op["result"] for op in ours["ops"] if op["op"] == "call"]
+    if story == "mrtr":  # the confirmation asked as an input request, answered each time
+        assert results[0]["content"][0]["text"] == "deployed to prod"
+        assert results[1]["content"][0]["text"] == "deployment to dev cancelled"
+        assert [a["elicitation"]["message"] for a in ours["answered"]] == [
+            "Deploy to prod?",
+            "Deploy to dev?",
+        ]
+    elif story == "subscriptions":
+        assert results[-1]["content"][0]["text"] == "todo"
+    else:
+        call = ours["ops"][-1]
+        assert [log["data"] for log in call["logs"]] == [f"step {i}/5" for i in range(1, 6)]
+        assert [p[0] for p in call["progress"]] == [1.0, 2.0, 3.0, 4.0, 5.0]
+
+
+def _tool_names(story: str) -> set[str]:
+    """The story's tools its script calls itself (the listing's calls would repeat them)."""
+    return {op["name"] for op in SCRIPTS[story] if op["op"] == "call"}
