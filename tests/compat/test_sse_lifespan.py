@@ -20,10 +20,11 @@ SERVER = str(Path(SERVERS) / "sse_lifespan.py")
 CLIENT = str(Path(__file__).parent / "clients" / "sse_two_clients.py")
 
 
-def answers(command: list[str]) -> list[str]:
-    """What the three clients of ``sse_two_clients.py`` were told by the server ``command``."""
+def answers(command: list[str], server: str = SERVER) -> list[str]:
+    """What the three clients of ``sse_two_clients.py`` were told by ``server`` run by
+    ``command``."""
     port = free_port()
-    proc = serve([*command, SERVER], port)
+    proc = serve([*command, server], port)
     try:
         run = subprocess.run(
             [str(peer("mcp2")), CLIENT, f"http://127.0.0.1:{port}/sse"],
@@ -43,5 +44,15 @@ def test_lifespan_runs_per_connection_as_on_the_sdk() -> None:
     the third entry with one open."""
     theirs = answers([str(peer("mcp1"))])
     ours = answers([sys.executable, "-m", "mcpkit.compat"])
+    assert ours == theirs
+    assert theirs == ["entry 1 of 2 open", "entry 2 of 2 open", "entry 3 of 1 open"]
+
+
+def test_mcpserver_run_sse_lifespan_per_connection_as_on_the_sdk() -> None:
+    """``MCPServer.run("sse")``: the SDK's ``sse_app()`` enters the lifespan per connection
+    (not at start-up); so does mcpkit."""
+    server = str(Path(SERVERS) / "sse_lifespan_mcpserver.py")
+    theirs = answers([str(peer("mcp2"))], server)
+    ours = answers([sys.executable, "-m", "mcpkit.compat"], server)
     assert ours == theirs
     assert theirs == ["entry 1 of 2 open", "entry 2 of 2 open", "entry 3 of 1 open"]

@@ -19,7 +19,7 @@ from mcpkit.versions import ProtocolVersion
 if TYPE_CHECKING:
     from mcpkit.server.http_app import ServerHTTPApp
 
-__all__ = ["SESSION_NOT_FOUND_V1", "SESSION_NOT_FOUND_V2", "CompatServer"]
+__all__ = ["SESSION_NOT_FOUND_V1", "SESSION_NOT_FOUND_V2", "CompatServer", "lifespan_of"]
 
 #: What ``mcp`` 2.x (and fastmcp) answer, with 404, a request for a session that is unknown,
 #: ended, expired or another credential's.
@@ -103,6 +103,9 @@ class CompatServer(Server[Any]):
         #: Makes the HTTP+SSE endpoints an app serving them uses instead of mcpkit's own
         #: (``run("sse")``: the SDK's paths and answers; None: mcpkit's).
         self.sse_endpoints: Callable[[], Any] | None = None
+        #: What the lifespan yielded for each HTTP+SSE connection that entered its own (by
+        #: session id; ``run("sse")``, as the SDK's ``sse_app()`` enters it per connection).
+        self.connection_lifespans: dict[str, Any] = {}
         self.request_handler("initialize")(self._initialize)
 
     def http_app(self, *args: Any, **kwargs: Any) -> ServerHTTPApp:
@@ -155,3 +158,14 @@ class CompatServer(Server[Any]):
         if rule is not None:
             result = {**result, "capabilities": rule(dict(result["capabilities"]))}
         return result
+
+
+def lifespan_of(ctx: Any) -> Any:
+    """What the lifespan yielded for the request of the native context ``ctx``: its HTTP+SSE
+    connection's own entry when it has one, else the server's."""
+    entries = getattr(ctx.server, "connection_lifespans", None)
+    if entries:
+        sid = ctx.session.transport.info.session_id
+        if sid in entries:
+            return entries[sid]
+    return ctx.lifespan

@@ -50,13 +50,15 @@ def native_middleware(middleware: Callable[..., Awaitable[Any]]) -> Callable[...
     params=...)`` rewrites what the handler gets, as on the official SDK)."""
 
     async def run(mctx: Any, call_next: Callable[..., Awaitable[Any]]) -> Any:
+        from mcpkit.compat._native import lifespan_of
+
         native = None
         if not mctx.is_notification:
             native = mctx.context
         version = native.protocol_version if native is not None else None
         ctx: ServerRequestContext[Any, Any] = ServerRequestContext(
             session=ServerSession(native) if native is not None else None,  # type: ignore[arg-type]
-            lifespan_context=native.lifespan if native is not None else None,
+            lifespan_context=lifespan_of(native) if native is not None else None,
             protocol_version=version.name if version is not None else "",
             method=mctx.method,
             params=mctx.params,

@@ -195,6 +195,7 @@ def apply_extensions(server: Any, extensions: Sequence[Any]) -> dict[str, dict[s
 
 def request_context(server: Any, native_ctx: Any, method: str, params: JSONObject | None) -> Any:
     """The ``ServerRequestContext`` a handler of ``server`` gets for this request."""
+    from mcpkit.compat._native import lifespan_of
     from mcpkit.compat.mcp.server.context import ServerRequestContext
     from mcpkit.compat.mcp.server.mcpserver.context import ServerSession
 
@@ -202,7 +203,7 @@ def request_context(server: Any, native_ctx: Any, method: str, params: JSONObjec
     meta = (params or {}).get("_meta")
     return ServerRequestContext(
         session=ServerSession(native_ctx),
-        lifespan_context=native_ctx.lifespan,
+        lifespan_context=lifespan_of(native_ctx),
         protocol_version=version.name if version is not None else "",
         method=method,
         params=params,

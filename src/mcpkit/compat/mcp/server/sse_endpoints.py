@@ -7,6 +7,8 @@ behind its Host/Origin and bearer checks."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any
 
 from mcpkit.compat.mcp.server.sse import DEFAULT_MAX_REQUEST_BODY_SIZE, SseServerTransport
@@ -28,8 +30,12 @@ class SdkSseEndpoints:
         sse_path: str = "/sse",
         message_path: str = "/messages/",
         max_request_body_size: int = DEFAULT_MAX_REQUEST_BODY_SIZE,
+        lifespan: Callable[[], AbstractAsyncContextManager[Any]] | None = None,
     ) -> None:
         self.server = server
+        #: Entered by each connection (as the SDK's ``Server.run`` enters the lifespan),
+        #: what it yields kept in the server's ``connection_lifespans`` (None: not).
+        self.lifespan = lifespan
         self.transport = SseServerTransport(message_path, None, max_request_body_size)
         self.sse_path = "/" + sse_path.strip("/")
         self.messages_path = "/" + message_path.strip("/")
@@ -52,7 +58,17 @@ class SdkSseEndpoints:
                 await respond(send, 405, text, head)
                 return True
             async with self.transport.connect_sse(scope, receive, send) as streams:
-                await streams[0].connection.serve(self.server)
+                connection = streams[0].connection
+                if self.lifespan is None:
+                    await connection.serve(self.server)
+                    return True
+                entries: dict[str, Any] = self.server.connection_lifespans  # type: ignore[attr-defined]
+                async with self.lifespan() as state:
+                    entries[connection.session_id] = state
+                    try:
+                        await connection.serve(self.server)
+                    finally:
+                        entries.pop(connection.session_id, None)
             return True
         if path != self.messages_path:
             return False

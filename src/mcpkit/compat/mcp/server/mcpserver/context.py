@@ -324,9 +324,11 @@ class Context(Generic[LifespanContextT, RequestT]):
 
             scope = scope_var.get()
             request = None if scope is None else Request(scope)
+        from mcpkit.compat._native import lifespan_of
+
         return RequestContext(
             session=self.session,
-            lifespan_context=self.native.lifespan,
+            lifespan_context=lifespan_of(self.native),
             request_id=self.native.request_id,
             meta=self.native.meta,
             protocol_version=version.name if version is not None else None,

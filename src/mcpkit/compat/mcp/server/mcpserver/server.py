@@ -94,12 +94,15 @@ class MCPServer(Generic[LifespanResultT]):
         self.settings = settings
         self._user_lifespan = lifespan
 
+        #: ``run("sse")``: each connection enters the lifespan, not the app (as there).
+        self._lifespan_per_connection = False
+
         @contextlib.asynccontextmanager
         async def run_lifespan(_: Server) -> AsyncIterator[Any]:
-            if self._user_lifespan is None:
-                yield {}  # what the official default lifespan yields
+            if self._lifespan_per_connection:
+                yield {}
                 return
-            async with self._user_lifespan(self) as state:
+            async with self._connection_lifespan() as state:
                 yield state
 
         #: The mcpkit server everything is registered on.
@@ -542,6 +545,15 @@ class MCPServer(Generic[LifespanResultT]):
             **http,
         )
 
+    @contextlib.asynccontextmanager
+    async def _connection_lifespan(self) -> AsyncIterator[Any]:
+        """The user's lifespan entered once (the official default yields ``{}``)."""
+        if self._user_lifespan is None:
+            yield {}  # what the official default lifespan yields
+            return
+        async with self._user_lifespan(self) as state:
+            yield state
+
     def _sdk_sse(self, options: dict[str, Any]) -> None:
         """Serve the HTTP+SSE endpoints ``run("sse")`` serves as the SDK's ``sse_app()``
         does (``sse_path``, ``message_path``, ``max_request_body_size`` of ``options``)."""
@@ -552,7 +564,10 @@ class MCPServer(Generic[LifespanResultT]):
         sse_path = options.get("sse_path", "/sse")
         message_path = options.get("message_path", "/messages/")
         limit = options.get("max_request_body_size", DEFAULT_MAX_REQUEST_BODY_SIZE)
-        native.sse_endpoints = lambda: SdkSseEndpoints(native, sse_path, message_path, limit)
+        self._lifespan_per_connection = True  # the SDK's sse_app() has no lifespan of its own
+        native.sse_endpoints = lambda: SdkSseEndpoints(
+            native, sse_path, message_path, limit, self._connection_lifespan
+        )
 
     async def run_stdio_async(self) -> None:
         """Serve one client over stdin/stdout."""
