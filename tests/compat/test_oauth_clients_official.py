@@ -27,19 +27,20 @@ import pytest
 
 from tests.compat.test_compat import SERVERS, free_port
 from tests.compat.test_fastmcp_auth import listening
-from tests.compat.test_m2m_auth import EXAMPLES, ours_env
+from tests.compat.test_m2m_auth import EXAMPLES, _segment, ours_env
 from tests.compat.test_unchanged import peer
 
 CLIENT = Path(__file__).resolve().parent / "clients" / "official_m2m.py"
+ID_JAG_CLIENT = CLIENT.parent / "official_id_jag.py"
 _BEARER = re.compile(r"Bearer access_[0-9a-f]+")
 
 
 class StoryServer:
     """The story's app on mcp 2.x, logging the requests it receives."""
 
-    def __init__(self) -> None:
+    def __init__(self, story: str = "oauth_client_credentials") -> None:
         self.port = free_port()
-        argv = [str(SERVERS / "sdk_m2m_story_http.py"), str(EXAMPLES), str(self.port)]
+        argv = [str(SERVERS / "sdk_m2m_story_http.py"), str(EXAMPLES), str(self.port), story]
         self.proc = subprocess.Popen(
             [str(peer("mcp2")), *argv],
             stdout=subprocess.PIPE,
@@ -55,13 +56,27 @@ class StoryServer:
         out = []
         for line in stdout.splitlines():
             if line.startswith("{"):
-                out.append(json.loads(_BEARER.sub("Bearer <token>", line)))
+                out.append(read_assertion(json.loads(_BEARER.sub("Bearer <token>", line))))
         return out
 
 
-def run_client(command: list[str], port: int, env: dict[str, str] | None) -> list[str]:
+def read_assertion(request: dict[str, Any]) -> dict[str, Any]:
+    """A token request's ID-JAG read: its header and claims, the time and ``jti`` aside."""
+    form = request.get("form", {})
+    if form.get("assertion", "").startswith("ey"):
+        head, claims, _ = form["assertion"].split(".")
+        read = _segment(claims)
+        read["lifetime"] = read.pop("exp") - read.pop("iat")
+        read["jti"] = bool(read.get("jti"))
+        form["assertion"] = {"header": _segment(head), "claims": read}
+    return request
+
+
+def run_client(
+    command: list[str], port: int, env: dict[str, str] | None, client: Path = CLIENT
+) -> list[str]:
     done = subprocess.run(
-        [*command, str(CLIENT), str(EXAMPLES), str(port)],
+        [*command, str(client), str(EXAMPLES), str(port)],
         capture_output=True,
         text=True,
         timeout=180,
@@ -91,6 +106,14 @@ def test_client_credentials_provider_sends_what_the_sdk_sends(tmp_path: Path) ->
         "post failed: OAuthTokenError",  # the story's token endpoint takes Basic alone
         "wrong secret failed: OAuthTokenError",
     ]
+    # The one difference: the SDK's provider names the latest revision on its metadata
+    # requests (MCP-Protocol-Version), mcpkit's discovery sends none.
+    revisions = [
+        (r["headers"].pop("mcp-protocol-version"), o["headers"].pop("mcp-protocol-version"))
+        for r, o in zip(sent_by_sdk, sent_by_mcpkit, strict=True)
+        if r["path"].startswith("/.well-known/")
+    ]
+    assert set(revisions) == {("2026-07-28", None)}
     assert sent_by_mcpkit == sent_by_sdk
     tokens = [r for r in sent_by_mcpkit if r["path"] == "/token"]
     assert [r["form"].get("client_secret") for r in tokens] == [
@@ -101,6 +124,41 @@ def test_client_credentials_provider_sends_what_the_sdk_sends(tmp_path: Path) ->
         None,
     ]
     assert all(r["form"]["resource"] == "http://127.0.0.1:8000/mcp" for r in tokens)
+
+
+@pytest.mark.timeout(300)
+def test_identity_assertion_provider_sends_what_the_sdk_sends(tmp_path: Path) -> None:
+    """SEP-990: ``IdentityAssertionOAuthProvider`` against the ``identity_assertion`` story's
+    server, as its client builds it (client_secret_post and _basic, without a scope, a wrong
+    secret, an ID-JAG that does not verify, an issuer with no metadata, no secret)."""
+    sdk_server, our_server = StoryServer("identity_assertion"), StoryServer("identity_assertion")
+    command = [sys.executable, "-m", "mcpkit.compat"]
+    try:
+        theirs = run_client([str(peer("mcp2"))], sdk_server.port, None, ID_JAG_CLIENT)
+        ours = run_client(command, our_server.port, ours_env(tmp_path), ID_JAG_CLIENT)
+    finally:
+        sent_by_sdk, sent_by_mcpkit = sdk_server.received(), our_server.received()
+    assert ours == theirs
+    whoami = (
+        "['whoami'] {'subject': 'alice@example.com', 'client_id': 'finance-agent', "
+        "'scopes': ['mcp']}"
+    )
+    asked = "[('http://127.0.0.1:8000/', 'http://127.0.0.1:8000/mcp')]"
+    assert ours == [
+        f"post {whoami} ('Bearer', 'mcp', 3600) {asked}",
+        f"basic failed: OAuthTokenError {asked}",  # the story's client takes the form's secret
+        f"no scope {whoami} ('Bearer', 'mcp', 3600) {asked}",
+        f"wrong secret failed: OAuthTokenError {asked}",
+        "forged assertion failed: OAuthTokenError []",
+        "other issuer failed: OAuthFlowError []",
+        "no secret failed: ValueError []",
+    ]
+    assert sent_by_mcpkit == sent_by_sdk
+    # The resource server is never asked which authorization server to use.
+    assert not [r for r in sent_by_mcpkit if "oauth-protected-resource" in r["path"]]
+    granted = next(r["form"] for r in sent_by_mcpkit if r["path"] == "/token")
+    assert granted["assertion"]["claims"]["aud"] == "http://127.0.0.1:8000/"
+    assert granted["assertion"]["header"]["typ"] == "oauth-id-jag+jwt"
 
 
 def test_a_root_issuer_with_and_without_its_slash_is_one_server() -> None:

@@ -1,7 +1,7 @@
-"""``sdk_m2m_story_http.py EXAMPLES_DIR PORT``: the official ``oauth_client_credentials``
-story's app (``server.py``'s ``build_app()``, unchanged) served on 127.0.0.1:PORT, printing
-``ready`` and then every request it receives as a JSON line (method, path, the headers an
-authorization server reads, the form of a token request)."""
+"""``sdk_m2m_story_http.py EXAMPLES_DIR PORT [STORY]``: an official story's app (STORY,
+``oauth_client_credentials`` by default: its ``server.py``'s ``build_app()``, unchanged) served
+on 127.0.0.1:PORT, printing ``ready`` and then every request it receives as a JSON line
+(method, path, the headers an authorization server reads, the form of a token request)."""
 
 import json
 import sys
@@ -10,8 +10,12 @@ from urllib.parse import parse_qsl
 
 sys.path.insert(0, sys.argv[1])
 
+import importlib
+
 import uvicorn
-from stories.oauth_client_credentials.server import build_app
+
+STORY = sys.argv[3] if len(sys.argv) > 3 else "oauth_client_credentials"
+build_app = importlib.import_module(f"stories.{STORY}.server").build_app
 
 HEADERS = ("authorization", "content-type", "host")
 
@@ -33,6 +37,8 @@ def recording(app: Any) -> Any:
             "path": scope["path"],
             "headers": {k: headers[k] for k in HEADERS if k in headers},
         }
+        if scope["path"].startswith("/.well-known/"):  # the revision a discovery names
+            entry["headers"]["mcp-protocol-version"] = headers.get("mcp-protocol-version")
         if headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
             entry["form"] = dict(parse_qsl(body.decode()))
         elif scope["path"] == "/mcp" and body:

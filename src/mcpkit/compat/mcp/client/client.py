@@ -53,6 +53,8 @@ def _params(**values: Any) -> dict[str, Any]:
 #: mcpkit's OAuth errors (as an HTTP transport reports them) and the SDK's for them.
 _OAUTH_ERRORS = {
     "OAuthError": "OAuthTokenError",
+    "OAuthTokenError": "OAuthTokenError",
+    "OAuthFlowError": "OAuthFlowError",
     "AuthorizationServerMismatchError": "OAuthFlowError",
     "IssuerMismatchError": "OAuthFlowError",
     "ResourceMismatchError": "OAuthFlowError",
