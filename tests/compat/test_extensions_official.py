@@ -293,6 +293,22 @@ def test_interceptor_runs_inside_every_middleware(mode: str) -> None:
     assert text == "given, appended, interceptor"
 
 
+def test_claimed_result_at_the_session_matches_the_sdk() -> None:
+    """``client.session.call_tool`` on a claimed shape: ``UnexpectedClaimedResult`` with
+    the claim's model, the model itself with ``allow_claimed=True``; ``client.call_tool``
+    finishes it: printed the same as on 2.x."""
+    script = SERVERS / "extension_claims_session.py"
+
+    def printed(command: list[str]) -> str:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
+        return done.stdout
+
+    theirs = printed([str(peer("mcp2")), str(script)])
+    ours = printed([sys.executable, "-m", "mcpkit.compat", str(script)])
+    assert ours == theirs
+    assert "unexpected ReceiptResult r-117" in ours
+
+
 def test_extension_checks_match_the_sdk() -> None:
     """What the extension surface refuses (identifiers, spec methods, empty version sets,
     an extension or a method registered twice, claims of core or mistagged shapes), with

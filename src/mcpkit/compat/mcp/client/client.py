@@ -203,12 +203,8 @@ class Client:
     ) -> Any:
         """Call a tool: its ``CallToolResult`` (a tool's error is a result with
         ``is_error``); a result of a shape an extension claims is finished by the claim."""
-        import mcpkit.compat.mcp.types as types
-
-        params = _params(name=name, arguments=arguments or {}, _meta=meta)
-        raw = await self._client.request("tools/call", params)
-        claim = self._extensions.claims.get(raw.get("resultType")) if raw else None
-        if claim is not None and claim.active_at(self.protocol_version):
+        result, claim = await self._call_tool(name, arguments, meta)
+        if claim is not None:
             from mcpkit.compat.mcp.client.extension import ClaimContext
 
             context = ClaimContext(
@@ -216,8 +212,22 @@ class Client:
                 tool_name=name,
                 read_timeout_seconds=read_timeout_seconds or self._read_timeout,
             )
-            return await claim.resolve(claim.model.model_validate(raw), context)
-        return types.CallToolResult.model_validate(raw)
+            return await claim.resolve(result, context)
+        return result
+
+    async def _call_tool(
+        self, name: str, arguments: dict[str, Any] | None, meta: dict[str, Any] | None
+    ) -> tuple[Any, Any]:
+        """``tools/call``: its ``CallToolResult``, or the model of the claim an extension
+        of this client makes on the result's shape, with that claim."""
+        import mcpkit.compat.mcp.types as types
+
+        params = _params(name=name, arguments=arguments or {}, _meta=meta)
+        raw = await self._client.request("tools/call", params)
+        claim = self._extensions.claims.get(raw.get("resultType")) if raw else None
+        if claim is not None and claim.active_at(self.protocol_version):
+            return claim.model.model_validate(raw), claim
+        return types.CallToolResult.model_validate(raw), None
 
     async def list_tools(
         self, *, cursor: str | None = None, cache_mode: Any = "use", **_: Any
@@ -323,5 +333,26 @@ class ClientSessionView:
         raw = self._owner._client.discover_result
         return None if raw is None else DiscoverResult.from_wire(raw)
 
-    def __getattr__(self, name: str) -> Any:  # call_tool, list_tools, ... of the client
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        read_timeout_seconds: float | None = None,
+        progress_callback: Any = None,
+        *,
+        meta: dict[str, Any] | None = None,
+        allow_claimed: bool = False,
+        **_: Any,
+    ) -> Any:
+        """Call a tool without finishing a claimed result: its ``CallToolResult``; for a
+        shape an extension claims, the claim's model with ``allow_claimed``, else
+        ``UnexpectedClaimedResult`` carrying it."""
+        result, claim = await self._owner._call_tool(name, arguments, meta)
+        if claim is not None and not allow_claimed:
+            from mcpkit.compat.mcp.client.extension import UnexpectedClaimedResult
+
+            raise UnexpectedClaimedResult(result)
+        return result
+
+    def __getattr__(self, name: str) -> Any:  # list_tools, read_resource, ... of the client
         return getattr(self._owner, name)
