@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
 
-from mcpkit._loop import running_loop
+from mcpkit._loop import _memo, running_loop
 from mcpkit.envelope import parse_request_envelope
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import JSONObject, RequestId
@@ -161,6 +161,9 @@ class PrototypedServer(Protocol[S_co]):
 
     @property
     def _raw_notifications(self) -> Mapping[str, Any]: ...
+
+    @property
+    def _table(self) -> Mapping[str, Any] | None: ...
 
     def handler_table(self) -> Mapping[str, Any]: ...
 
@@ -367,8 +370,12 @@ def sessionless(
     if server._http_gates or server.middleware:  # wraps_handlers, inline
         return None
     # The server's current prototype (_modern_prototype or _legacy_prototype, inline).
-    table = server.handler_table()
-    loop = running_loop()
+    table = server._table  # server.handler_table(), inline: its usual case
+    if table is None:
+        table = server.handler_table()
+    loop = _memo.loop  # running_loop(), inline: its usual case
+    if loop is None or not loop.is_running():
+        loop = running_loop()
     if version is None:
         key = "modern"
     else:

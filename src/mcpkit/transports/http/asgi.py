@@ -119,11 +119,14 @@ class RequestHeaders:
         self.content_length: str | None = None
         fields: dict[bytes, bytes] | None = None
         repeated = False
-        size = count = 0
+        size = 0
+        # (a list, as ASGI servers give: counted at once, not header by header)
+        count = len(raw) if type(raw) is list else -1
         kinds, text = _KINDS, _TEXT
         for k, v in raw:
             size += len(k) + len(v)
-            count += 1
+            if count < 0:
+                count -= 1
             # One lookup says which header it is (no chain of comparisons); a value seen
             # before is taken decoded from _TEXT.
             kind = kinds.get(k)
@@ -161,7 +164,7 @@ class RequestHeaders:
                 fields[k] = v
         self.fields = None if repeated else fields
         self.size = size
-        self.count = count
+        self.count = count if count >= 0 else -1 - count
 
     @property
     def mcp(self) -> list[tuple[bytes, bytes]] | None:
