@@ -161,4 +161,10 @@ def test_official_example_runs_unchanged(
         tmp_path,
     )
     theirs, ours = (comparable(r) for r in reports)
+    if "/stories/streaming/" in name:
+        # The official client runs each notification's callback in a task of its own, so
+        # under load a log may be counted after its call; the wire's order is compared by
+        # test_mrtr_subscriptions_official.py's test_streaming_notifications_precede_the_result.
+        for op in (*theirs["ops"], *ours["ops"]):
+            op.pop("logs"), op.pop("progress")
     assert_same(theirs, ours)

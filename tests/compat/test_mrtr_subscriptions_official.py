@@ -14,6 +14,7 @@ in-flight notifications (``stories/streaming``), run unchanged on mcpkit and on 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -25,6 +26,7 @@ import pytest
 from tests.compat.driving import submit, warmed
 from tests.compat.test_compat import free_port, serve
 from tests.compat.test_unchanged import assert_same, peer
+from tests.interop.conftest import PEER_SCRIPTS
 
 EXAMPLES = Path(__file__).resolve().parent / "examples" / "official_v2"
 MODERN = "2026-07-28"
@@ -131,6 +133,12 @@ def test_story_server_on_the_stateless_wire(story: str, server: str) -> None:
     listed = server == "server" and story != "subscriptions"
     listing = [{"op": "everything", "skip": sorted(_tool_names(story))}] if listed else []
     theirs, ours = modern_reports(path, [*listing, *SCRIPTS[story]])
+    if story == "streaming":
+        # The official client runs each notification's callback in a task of its own: which
+        # op a log or progress is counted under depends on the load, not on the server (the
+        # wire's order is compared by test_streaming_notifications_precede_the_result).
+        seen = [(op.pop("logs"), op.pop("progress")) for r in (theirs, ours) for op in r["ops"]]
+        assert sum(len(logs) + len(progress) for logs, progress in seen) > 0
     assert_same(theirs, ours)
     results = [op["result"] for op in ours["ops"] if op["op"] == "call"]
     if story == "mrtr":  # the confirmation asked as an input request, answered each time
@@ -143,9 +151,69 @@ def test_story_server_on_the_stateless_wire(story: str, server: str) -> None:
     elif story == "subscriptions":
         assert results[-1]["content"][0]["text"] == "todo"
     else:
-        call = ours["ops"][-1]
-        assert [log["data"] for log in call["logs"]] == [f"step {i}/5" for i in range(1, 6)]
-        assert [p[0] for p in call["progress"]] == [1.0, 2.0, 3.0, 4.0, 5.0]
+        assert results[-1]["structuredContent"] == {"completed": 5, "total": 5}
+
+
+#: The streaming story's countdown, long enough for its notifications to crowd its result.
+STEPS = 200
+
+
+def _server_frames(log: Path) -> list[dict[str, Any]]:
+    """What the server wrote, in order, as recorded by ``tee.py``."""
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    return [e["msg"] for e in entries if e["dir"] == "s2c" and "msg" in e]
+
+
+def _answered_after(frames: list[dict[str, Any]], rid: Any) -> list[str]:
+    """The methods of the frames written for request ``rid`` before its response, in order
+    (a progress notification names its request by the token the client gave: the id)."""
+    out: list[str] = []
+    for frame in frames:
+        if frame.get("id") == rid and "method" not in frame:
+            return out
+        if frame.get("method") in ("notifications/message", "notifications/progress"):
+            out.append(frame["method"])
+    raise AssertionError(f"no response to {rid}")
+
+
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+@pytest.mark.parametrize("server", ["server", "server_lowlevel"])
+@pytest.mark.usefixtures("stories_path")
+def test_streaming_notifications_precede_the_result(mode: str, server: str, tmp_path: Path) -> None:
+    """What the countdown sends before it returns (a progress notification and a log line
+    per step) is written before its result, on mcp 2.x and on mcpkit alike: the SDK awaits
+    each notification's write before the handler goes on, so the wire keeps the order. (Its
+    client hands each notification to a task of its own, so a callback may still run after
+    the call returned: the client-side order is no guarantee, the wire's is.)"""
+    path = EXAMPLES / "stories" / "streaming" / f"{server}.py"
+    script = [{"op": "call", "name": "countdown", "args": {"steps": STEPS}}] * 3
+    python = peer("mcp2")
+    logs = {side: tmp_path / f"{side}.jsonl" for side in ("theirs", "ours")}
+    inner = {
+        "theirs": [str(python), str(path)],
+        "ours": [sys.executable, "-m", "mcpkit.compat", str(path)],
+    }
+    jobs = {
+        side: submit(
+            python,
+            script,
+            side,
+            command=[sys.executable, str(PEER_SCRIPTS / "tee.py"), str(logs[side]), "--", *cmd],
+            mode=mode,
+        )
+        for side, cmd in inner.items()
+    }
+    for side, job in jobs.items():
+        report = job.report()
+        frames = _server_frames(logs[side])
+        calls = [f for f in frames if "result" in f and "structuredContent" in f["result"]]
+        assert len(calls) == 3, side
+        for k, call in enumerate(calls, 1):
+            # each call's notifications all before its result (the calls run one at a time)
+            sent = _answered_after(frames, call["id"])
+            assert sent.count("notifications/message") == k * STEPS, (side, k)
+            assert sent.count("notifications/progress") == k * STEPS, (side, k)
+        assert all("error" not in op for op in report["ops"]), side
 
 
 def _tool_names(story: str) -> set[str]:
