@@ -32,6 +32,7 @@ from tests.compat.test_unchanged import peer
 
 CLIENT = Path(__file__).resolve().parent / "clients" / "official_m2m.py"
 ID_JAG_CLIENT = CLIENT.parent / "official_id_jag.py"
+STORY_CLIENT = CLIENT.parent / "official_story_client.py"
 _BEARER = re.compile(r"Bearer access_[0-9a-f]+")
 
 
@@ -159,6 +160,46 @@ def test_identity_assertion_provider_sends_what_the_sdk_sends(tmp_path: Path) ->
     granted = next(r["form"] for r in sent_by_mcpkit if r["path"] == "/token")
     assert granted["assertion"]["claims"]["aud"] == "http://127.0.0.1:8000/"
     assert granted["assertion"]["header"]["typ"] == "oauth-id-jag+jwt"
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("story", ["oauth_client_credentials", "identity_assertion"])
+def test_story_client_runs_unchanged(story: str, tmp_path: Path) -> None:
+    """The stories' ``client.py`` (with their ``_harness.py`` and ``manifest.toml``, copied
+    unchanged) run with ``--http`` on mcp 2.x and on mcpkit against the story's server on mcp
+    2.x: both pass (``OK``), and the authorization server receives the same requests (its
+    metadata and token endpoint). The MCP requests differ in one way: pinned to 2026-07-28
+    (the harness's ``mode=``), the SDK's client sends ``tools/list`` at once, mcpkit's asks
+    ``server/discover`` first."""
+    sdk_server, our_server = StoryServer(story), StoryServer(story)
+    outcomes = []
+    try:
+        for command, server, env in (
+            ([str(peer("mcp2"))], sdk_server, None),
+            ([sys.executable, "-m", "mcpkit.compat"], our_server, ours_env(tmp_path)),
+        ):
+            done = subprocess.run(
+                [*command, str(STORY_CLIENT), str(EXAMPLES), str(server.port), story],
+                capture_output=True,
+                text=True,
+                timeout=180,
+                env=env,
+            )
+            outcomes.append((done.returncode, done.stderr.strip().splitlines()[-1]))
+    finally:
+        sent_by_sdk, sent_by_mcpkit = sdk_server.received(), our_server.received()
+    assert outcomes == [(0, f"OK: {story} (http/modern)")] * 2
+
+    def authorization(sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out = [r for r in sent if r["path"] != "/mcp"]
+        for r in out:
+            r["headers"].pop("mcp-protocol-version", None)  # see the first test
+        return out
+
+    assert authorization(sent_by_mcpkit) == authorization(sent_by_sdk)
+    assert [r["path"] for r in authorization(sent_by_mcpkit)][-1] == "/token"
+    called = [r.get("mcp") for r in sent_by_mcpkit if "authorization" in r["headers"]]
+    assert called[-2:] == ["tools/list", "tools/call"]
 
 
 def test_a_root_issuer_with_and_without_its_slash_is_one_server() -> None:

@@ -19,6 +19,7 @@ from mcpkit.compat.mcp.client.extension import (
 )
 from mcpkit.compat.mcp.client.session import ClientSession
 from mcpkit.compat.mcp.client.stdio import StdioServerParameters, stdio_client
+from mcpkit.compat.mcp.client.streamable_http import StreamableHttpTarget as Transport
 
 __all__ = [
     "CacheConfig",
@@ -31,6 +32,7 @@ __all__ = [
     "NotificationBinding",
     "ResultClaim",
     "StdioServerParameters",
+    "Transport",
     "UnexpectedClaimedResult",
     "advertise",
     "stdio_client",
