@@ -96,7 +96,9 @@ def test_client_credentials_provider_sends_what_the_sdk_sends(tmp_path: Path) ->
             [sys.executable, "-m", "mcpkit.compat"], our_server.port, ours_env(tmp_path)
         )
     finally:
-        sent_by_sdk, sent_by_mcpkit = sdk_server.received(), our_server.received()
+        sdk_server.proc.terminate()  # both stopped before either log is read
+        our_server.proc.terminate()
+    sent_by_sdk, sent_by_mcpkit = sdk_server.received(), our_server.received()
     assert ours == theirs
     whoami = "['whoami'] {'client_id': 'demo-m2m-client', 'scopes': ['mcp:tools']}"
     stored = "('Bearer', 'mcp:tools', 3600)"
@@ -138,7 +140,9 @@ def test_identity_assertion_provider_sends_what_the_sdk_sends(tmp_path: Path) ->
         theirs = run_client([str(peer("mcp2"))], sdk_server.port, None, ID_JAG_CLIENT)
         ours = run_client(command, our_server.port, ours_env(tmp_path), ID_JAG_CLIENT)
     finally:
-        sent_by_sdk, sent_by_mcpkit = sdk_server.received(), our_server.received()
+        sdk_server.proc.terminate()  # both stopped before either log is read
+        our_server.proc.terminate()
+    sent_by_sdk, sent_by_mcpkit = sdk_server.received(), our_server.received()
     assert ours == theirs
     whoami = (
         "['whoami'] {'subject': 'alice@example.com', 'client_id': 'finance-agent', "
@@ -187,7 +191,9 @@ def test_story_client_runs_unchanged(story: str, tmp_path: Path) -> None:
             )
             outcomes.append((done.returncode, done.stderr.strip().splitlines()[-1]))
     finally:
-        sent_by_sdk, sent_by_mcpkit = sdk_server.received(), our_server.received()
+        sdk_server.proc.terminate()  # both stopped before either log is read
+        our_server.proc.terminate()
+    sent_by_sdk, sent_by_mcpkit = sdk_server.received(), our_server.received()
     assert outcomes == [(0, f"OK: {story} (http/modern)")] * 2
 
     def authorization(sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
