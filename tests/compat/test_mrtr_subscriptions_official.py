@@ -219,3 +219,54 @@ def test_streaming_notifications_precede_the_result(mode: str, server: str, tmp_
 def _tool_names(story: str) -> set[str]:
     """The story's tools its script calls itself (the listing's calls would repeat them)."""
     return {op["name"] for op in SCRIPTS[story] if op["op"] == "call"}
+
+
+#: The documentation's servers (docs_src/mrtr, docs_src/subscriptions) and what each is
+#: asked over stdio on 2026-07-28.
+SNIPPETS: dict[str, list[dict[str, Any]]] = {
+    "mrtr/tutorial001.py": [
+        {"op": "everything", "skip": ["provision"]},
+        {"op": "call", "name": "provision", "args": {"name": "orders"}, "answer": {"region": "eu"}},
+    ],
+    "mrtr/tutorial005.py": [{"op": "everything", "skip": []}],
+    "subscriptions/tutorial001.py": [
+        {"op": "call", "name": "complete_task", "args": {"board": "sprint", "task": "design"}},
+        {"op": "read", "uri": "board://sprint"},
+        {"op": "call", "name": "enable_reports", "args": {}},
+        {"op": "call", "name": "sprint_report", "args": {}},
+    ],
+    "subscriptions/tutorial002.py": [
+        {"op": "call", "name": "complete_task", "args": {"task": "design"}},
+        {"op": "read", "uri": "board://sprint"},
+    ],
+    "subscriptions/tutorial006.py": [
+        {"op": "read", "uri": "files://report.pdf"},
+        {"op": "read", "uri": "files://payroll.csv"},
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(SNIPPETS))
+def test_documentation_server_on_the_stateless_wire(name: str, tmp_path: Path) -> None:
+    from tests.compat.test_examples_official import commands
+
+    path = EXAMPLES / "docs_src" / name
+    theirs_cmd, ours_cmd = commands(path, tmp_path, by_object=True)
+    python = peer("mcp2")
+    script = SNIPPETS[name]
+    jobs = (
+        submit(python, script, "theirs", command=[str(python), *theirs_cmd], mode=MODERN),
+        submit(
+            python,
+            script,
+            "ours",
+            command=[sys.executable, "-m", "mcpkit.compat", *ours_cmd],
+            mode=MODERN,
+        ),
+    )
+    theirs, ours = (_unversioned(job.report()) for job in jobs)
+    assert_same(theirs, ours)
+    if name == "mrtr/tutorial001.py":
+        assert ours["ops"][-1]["result"]["content"][0]["text"] == "Provisioned 'orders' in eu."
+    if name == "subscriptions/tutorial001.py":
+        assert ours["ops"][-1]["result"]["content"][0]["text"] == "1 task(s) done"

@@ -124,8 +124,15 @@ def CompletionsCapability(**settings: Any) -> dict[str, Any]:
     return dict(settings)
 
 
+from mcpkit.compat.mcp.types.subscriptions import (  # noqa: E402
+    SubscriptionFilter,
+    SubscriptionsListenRequestParams,
+)
+
 __all__ = [
     *_native,
+    "SubscriptionFilter",
+    "SubscriptionsListenRequestParams",
     "CompletionsCapability",
     "CreateMessageResultWithTools",
     "DiscoverResult",

@@ -40,6 +40,12 @@ if TYPE_CHECKING:
     from mcpkit.compat.mcp.server.mcpserver.resources.templates import (
         ResourceSecurity as ResourceSecurity,
     )
+    from mcpkit.compat.mcp.server.request_state import (
+        InvalidRequestState as InvalidRequestState,
+    )
+    from mcpkit.compat.mcp.server.request_state import (
+        RequestStateSecurity as RequestStateSecurity,
+    )
     from mcpkit.server.elicitation import ElicitationResult as ElicitationResult
     from mcpkit.types import Icon as Icon
 
@@ -54,9 +60,11 @@ __all__ = [
     "ElicitationResult",
     "Icon",
     "Image",
+    "InvalidRequestState",
     "ListRoots",
     "MCPServer",
     "Message",
+    "RequestStateSecurity",
     "Resolve",
     "ResourceSecurity",
     "Sample",
@@ -84,6 +92,8 @@ _LAZY = {
     "Message": "mcpkit.compat.mcp.server.mcpserver.prompts.base",
     "UserMessage": "mcpkit.compat.mcp.server.mcpserver.prompts.base",
     "ElicitationResult": "mcpkit.server.elicitation",
+    "InvalidRequestState": "mcpkit.compat.mcp.server.request_state",
+    "RequestStateSecurity": "mcpkit.compat.mcp.server.request_state",
     "Icon": "mcpkit.types",
 }
 
