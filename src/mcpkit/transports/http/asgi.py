@@ -119,17 +119,16 @@ class RequestHeaders:
         self.content_length: str | None = None
         fields: dict[bytes, bytes] | None = None
         repeated = False
+        if type(raw) is not list:  # (ASGI servers give a list: counted at once)
+            raw = self._raw = list(raw)
         size = 0
-        # (a list, as ASGI servers give: counted at once, not header by header)
-        count = len(raw) if type(raw) is list else -1
-        kinds, text = _KINDS, _TEXT
+        count = len(raw)
+        kind_of, text = _KINDS.get, _TEXT
         for k, v in raw:
             size += len(k) + len(v)
-            if count < 0:
-                count -= 1
             # One lookup says which header it is (no chain of comparisons); a value seen
             # before is taken decoded from _TEXT.
-            kind = kinds.get(k)
+            kind = kind_of(k)
             if kind is None:
                 if k[:4] != b"mcp-":
                     continue
@@ -164,7 +163,7 @@ class RequestHeaders:
                 fields[k] = v
         self.fields = None if repeated else fields
         self.size = size
-        self.count = count if count >= 0 else -1 - count
+        self.count = count
 
     @property
     def mcp(self) -> list[tuple[bytes, bytes]] | None:
