@@ -216,6 +216,9 @@ FASTMCP_V1_SCRIPT: list[dict[str, Any]] = [
     {"op": "read", "uri": "users://42/profile"},
     {"op": "get", "name": "review", "args": {"code": "x = 1"}},
     {"op": "get", "name": "debug_error", "args": {"error": "KeyError"}},
+    {"op": "get", "name": "plan", "args": {"days": "x"}},
+    {"op": "get", "name": "plan", "args": {"days": "3", "extra": "1"}},
+    {"op": "get", "name": "plan", "args": {"days": "3", "style": "long"}},
     {"op": "call", "name": "no_such_tool"},
 ]
 
@@ -234,6 +237,13 @@ def test_fastmcp_1x_import_path(tmp_path: Path) -> None:
     assert (
         ours["ops"][12]["result"]["content"][0]["text"] == "Error executing tool crash: 'missing 7'"
     )
+    refused, extra, planned = ours["ops"][-4:-1]
+    assert refused["error"].startswith(
+        'MCPError: code=0 message="Error rendering prompt plan: 1 validation error for plan'
+        "\\ndays\\n  Input should be a valid integer"
+    )
+    assert "extra\\n  Unexpected keyword argument" in extra["error"]
+    assert "Plan 4 days, long." in json.dumps(planned)
     unknown = ours["ops"][-1]["result"]  # an error result, not a JSON-RPC error
     assert unknown["isError"] and unknown["content"][0]["text"] == "Unknown tool: no_such_tool"
 

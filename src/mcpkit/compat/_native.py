@@ -124,6 +124,18 @@ class CompatServer(Server[Any]):
         finally:
             self._registering = False
 
+    def changes_for_listeners_only(self) -> None:
+        """From now on, list changes and resource updates published on :attr:`bus` reach
+        only ``subscriptions/listen`` streams, as in the official SDK 2.x (a handshake-era
+        client hears of a change only when the server's code tells its session)."""
+        from mcpkit.server.subscriptions import deliver_to_sessions
+
+        self.relay.sinks = [
+            sink
+            for sink in self.relay.sinks
+            if getattr(sink, "func", None) is not deliver_to_sessions
+        ]
+
     def notify_list_changed(self, kind: Literal["tools", "prompts", "resources"]) -> None:
         """Announce that the ``kind`` list changed (not for a registration when
         :attr:`announce_registrations` is off)."""

@@ -1,8 +1,8 @@
 """A server on the official SDK 1.x's high-level ``FastMCP`` (``mcp.server.fastmcp``):
 structured output of every annotation kind (models, TypedDicts, plain annotated classes,
 ``dict``, ``typing.Dict``), docstrings as written, errors, the Context (logs, progress,
-lifespan), resources, templates, prompts. Runs unchanged on ``mcp`` 1.x and on mcpkit
-(``python -m mcpkit.compat``)."""
+lifespan), resources, templates, prompts (one refusing arguments of the wrong type). Runs
+unchanged on ``mcp`` 1.x and on mcpkit (``python -m mcpkit.compat``)."""
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -172,6 +172,12 @@ def review(code: str) -> str:
 @mcp.prompt(title="Debug")
 def debug_error(error: str) -> list[base.Message]:
     return [base.UserMessage(f"I see: {error}"), base.AssistantMessage("What did you try?")]
+
+
+@mcp.prompt()
+def plan(days: int, ctx: Context[ServerSession, AppState, Any], style: str = "brief") -> str:
+    """Plan a trip (arguments arrive as strings; 1.x validates them with pydantic)."""
+    return f"Plan {days + 1} days, {style}."
 
 
 if __name__ == "__main__":

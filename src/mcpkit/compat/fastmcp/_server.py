@@ -130,6 +130,7 @@ class FastMCP(Composing, MCPServer[Any]):
 
     #: fastmcp tells clients of a component added or removed while serving.
     _announce_registrations = True
+    _changes_to_sessions = True
 
     def __init__(
         self,

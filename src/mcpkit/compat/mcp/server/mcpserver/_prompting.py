@@ -1,9 +1,15 @@
 """``prompts/get`` of an ``MCPServer`` answered as the SDK answers it: a required argument
 missing is code 0 ``Missing required arguments: {...}`` (1.x and 2.x); an argument the
-function refuses is code 0 ``Error rendering prompt <name>`` (2.x)."""
+function refuses is code 0 ``Error rendering prompt <name>`` (2.x), or that text followed by
+pydantic's validation error of the function's arguments (1.x, whose prompts are wrapped in
+``pydantic.validate_call``: an unexpected argument is refused too)."""
 
 from __future__ import annotations
 
+import inspect
+import types
+import weakref
+from collections.abc import Callable
 from typing import Any
 
 from mcpkit.errors import McpError
@@ -19,6 +25,9 @@ class OfficialPrompts(PromptRegistry):
 
     #: Whether a refused argument is answered ``Error rendering prompt <name>`` (2.x).
     render_failure: bool = False
+    #: Whether arguments are checked as 1.x checks them (``pydantic.validate_call``), a
+    #: refusal answered with pydantic's text.
+    validate_call_text: bool = False
 
     async def get(self, params: JSONObject | None, rctx: Any) -> JSONObject:
         """The ``prompts/get`` result, its argument failures as the SDK answers them."""
@@ -31,6 +40,8 @@ class OfficialPrompts(PromptRegistry):
         missing = required - set(given if type(given) is dict else ())
         if missing:
             raise McpError(0, f"Missing required arguments: {missing}")
+        if self.validate_call_text:
+            _check_as_v1(entry.function.fn, entry.signature.context_param, str(name), given)
         try:
             return await super().get(params, rctx)
         except McpError as exc:
@@ -40,3 +51,58 @@ class OfficialPrompts(PromptRegistry):
             if refused and self.render_failure:
                 raise McpError(0, f"Error rendering prompt {name}") from None
             raise
+
+
+#: Each prompt function's 1.x argument check, by function (see :func:`_checker`).
+_checkers: weakref.WeakKeyDictionary[Callable[..., Any], Callable[..., Any] | None] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _check_as_v1(fn: Callable[..., Any], context: str | None, name: str, given: Any) -> None:
+    """Code 0 ``Error rendering prompt <name>: <pydantic's text>`` when ``validate_call``
+    of ``fn`` refuses the arguments ``given`` (the function itself is not called)."""
+    from pydantic import ValidationError
+
+    try:
+        check = _checkers[fn]
+    except KeyError:
+        check = _checkers[fn] = _checker(fn, context)
+    if check is None or (given is not None and type(given) is not dict):
+        return
+    try:
+        check(**(given or {}))
+    except ValidationError as exc:
+        raise McpError(0, f"Error rendering prompt {name}: {exc}") from None
+
+
+def _noop(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+def _checker(fn: Callable[..., Any], context: str | None) -> Callable[..., Any] | None:
+    """``pydantic.validate_call`` of a stand-in with ``fn``'s name, signature (its context
+    parameter left out: the SDK fills it in) and annotations, which does nothing when the
+    arguments validate; None for a callable that is not a plain function or method."""
+    from pydantic import validate_call
+
+    target = getattr(fn, "__func__", fn)
+    if not isinstance(target, types.FunctionType):
+        return None
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+    stand_in = types.FunctionType(_noop.__code__, target.__globals__, target.__name__)
+    stand_in.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[p for p in signature.parameters.values() if p.name != context]
+    )
+    stand_in.__qualname__ = target.__qualname__
+    stand_in.__module__ = target.__module__
+    stand_in.__annotations__ = {
+        k: v for k, v in target.__annotations__.items() if k not in (context, "self")
+    }
+    try:
+        return validate_call(stand_in)
+    except Exception:  # an annotation pydantic cannot check: mcpkit's own check stands
+        return None

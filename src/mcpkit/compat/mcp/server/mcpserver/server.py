@@ -128,6 +128,8 @@ class MCPServer(Generic[LifespanResultT]):
         self.native.request_handler("completion/complete")(self._no_completions)
         self.native.declare_as = self._declare_as
         self.native.announce_registrations = self._announce_registrations
+        if not self._changes_to_sessions:
+            self.native.changes_for_listeners_only()
         # The SDK lists and calls an app-only tool (_meta.ui.visibility ["app"]) for any client.
         self.native.app_only_hidden = False  # type: ignore[attr-defined]
         self.native.compat_owner = self  # type: ignore[attr-defined]
@@ -135,6 +137,7 @@ class MCPServer(Generic[LifespanResultT]):
 
         self.native.prompts.__class__ = OfficialPrompts
         self.native.prompts.render_failure = not self._show_failure_text  # type: ignore[attr-defined]
+        self.native.prompts.validate_call_text = self._show_failure_text  # type: ignore[attr-defined]
         if not self._show_failure_text:  # 2.x: reads answered as there
             from mcpkit.compat.mcp.server.mcpserver._reading import OfficialResources
 
@@ -198,6 +201,9 @@ class MCPServer(Generic[LifespanResultT]):
     #: Whether a component added or removed while serving is announced on its own (the
     #: official SDK's servers leave ``send_*_list_changed`` to the server's code).
     _announce_registrations = False
+    #: Whether a change published for the server (``ctx.notify_*_changed``) reaches
+    #: handshake-era sessions too (the official SDK's reaches listen streams only).
+    _changes_to_sessions = False
     #: Whether auth documents write a URL without a path with ``/`` (1.x).
     _slash_empty_path = False
 
@@ -518,7 +524,8 @@ class MCPServer(Generic[LifespanResultT]):
     # -- notifications ------------------------------------------------------------------------
 
     def notify_resource_updated(self, uri: str) -> None:
-        """Announce that the resource at ``uri`` changed (to subscribed clients)."""
+        """Announce that the resource at ``uri`` changed (to the ``subscriptions/listen``
+        streams watching it; fastmcp's servers also tell subscribed 2025-era sessions)."""
         self.native.notify_resource_updated(uri)
 
     # -- running ------------------------------------------------------------------------------
