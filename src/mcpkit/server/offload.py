@@ -460,14 +460,14 @@ class Offloader(Executor):
                     try:
                         result = run()
                     except BaseException as exc:
-                        fut.set_exception(exc)
+                        fut.set_exception(_storable(exc))
                     else:
                         fut.set_result(result)
             else:
                 try:
                     ok, value = True, run() if fn is None else run(fn, **kwargs)  # type: ignore[arg-type]
                 except BaseException as exc:
-                    ok, value = False, exc
+                    ok, value = False, _storable(exc)
                 if type(fut) is _Waiter:
                     fut.ok = ok
                     fut.value = value
@@ -491,6 +491,17 @@ class Offloader(Executor):
                 continue
             del item, run, fn, kwargs, fut, box
             idle.append(None)
+
+
+def _storable(exc: BaseException) -> BaseException:
+    """What a future can hold for ``exc``: asyncio's futures refuse ``StopIteration`` (it
+    would end the coroutine awaiting it), so one is carried as a ``RuntimeError`` caused by
+    it, as a coroutine raising it is."""
+    if isinstance(exc, StopIteration):
+        wrapped = RuntimeError(f"{type(exc).__name__} raised by a sync function")
+        wrapped.__cause__ = exc
+        return wrapped
+    return exc
 
 
 def _cancel(item: _Item) -> None:
