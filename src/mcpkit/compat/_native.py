@@ -180,4 +180,7 @@ def lifespan_of(ctx: Any) -> Any:
         sid = ctx.session.transport.info.session_id
         if sid in entries:
             return entries[sid]
-    return ctx.lifespan
+    try:
+        return ctx.lifespan
+    except RuntimeError:  # an HTTP app mounted without its lifespan: none to hand over
+        return None
