@@ -228,6 +228,7 @@ SNIPPETS: dict[str, list[dict[str, Any]]] = {
         {"op": "everything", "skip": ["provision"]},
         {"op": "call", "name": "provision", "args": {"name": "orders"}, "answer": {"region": "eu"}},
     ],
+    "mrtr/tutorial004.py": [{"op": "list"}],  # its prompt's round: see docs/migration.md
     "mrtr/tutorial005.py": [{"op": "everything", "skip": []}],
     "subscriptions/tutorial001.py": [
         {"op": "call", "name": "complete_task", "args": {"board": "sprint", "task": "design"}},

@@ -479,6 +479,7 @@ class MCPServer(Generic[LifespanResultT]):
             icons=icons,
         )
         entry.definition.setdefault("description", description or fn.__doc__ or "")
+        entry.definition.setdefault("arguments", [])  # listed empty, as there
 
     def add_prompt(self, prompt: Any) -> None:
         """Register a ``Prompt`` (``Prompt.from_function(fn, ...)``)."""
