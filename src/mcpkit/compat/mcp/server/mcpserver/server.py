@@ -838,10 +838,28 @@ def _resource_reader(
 def on_round_methods(boundary: Any) -> Any:
     """A 2.x middleware (the ``RequestStateBoundary``) as an mcpkit middleware hooked on
     ``tools/call``, ``prompts/get`` and ``resources/read`` alone (no cost for the rest)."""
-    from mcpkit.compat.mcp.server.context import native_middleware
+    from mcpkit.compat.mcp.server.context import ServerRequestContext
     from mcpkit.server.middleware import Middleware
 
-    run = native_middleware(boundary)
+    async def run(mctx: Any, call_next: Any) -> Any:
+        # What the boundary reads (method, params), nothing the request may not have yet
+        # (a lifespan not entered, as for an app mounted without it).
+        ctx: ServerRequestContext[Any, Any] = ServerRequestContext(
+            session=None,  # type: ignore[arg-type]
+            lifespan_context=None,
+            protocol_version="",
+            method=mctx.method,
+            params=mctx.params,
+            request_id=mctx.request_id,
+            meta=mctx.meta,
+        )
+
+        async def next_(given: Any = None) -> Any:
+            if given is not None and given.params is not ctx.params:
+                mctx.params = dict(given.params) if given.params is not None else None
+            return await call_next(mctx)
+
+        return await boundary(ctx, next_)
 
     class _RoundMethods(Middleware):
         async def on_call_tool(self, ctx: Any, call_next: Any) -> Any:
