@@ -145,12 +145,15 @@ def publish_to_listeners(native: Any, kind: str, uri: str | None = None) -> None
     ``resource_updated`` (with ``uri``)."""
     from mcpkit.bus import BusEvent
 
+    event = BusEvent(kind, uri)  # type: ignore[arg-type]
+    if not native.relay.sinks:  # nothing but the listen streams hears of changes
+        native.relay.publish(event)
+        return
     skip: Counter[BusEvent] | None = getattr(native, "_listeners_only", None)
     if skip is None:
         skip = native._listeners_only = Counter()
         relay = native.relay
         relay.sinks[:] = [_sessions_spared(sink, skip) for sink in relay.sinks]
-    event = BusEvent(kind, uri)  # type: ignore[arg-type]
     skip[event] += 1
     native.relay.publish(event)
 
