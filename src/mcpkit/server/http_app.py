@@ -84,6 +84,7 @@ class ServerHTTPApp:
         shutting_down: bool
         shutdown_hooks: list[Callable[[], None]]
         shutdown_grace: float
+        session_not_found: bytes | None
         legacy: Any
         sessions: dict[str, HttpSessionTransport]
         session_idle_timeout: float | None
@@ -238,6 +239,7 @@ _FORWARDED_DATA = (
     "shutting_down",
     "shutdown_hooks",
     "shutdown_grace",
+    "session_not_found",
     "legacy",
     "sessions",
     "session_idle_timeout",
