@@ -9,6 +9,7 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from mcpkit._defaults import DEFAULT
 from mcpkit.client.client import Client as NativeClient
 
 __all__ = ["Client", "ClientSessionView"]
@@ -18,7 +19,6 @@ MODERN = ("2026-07-28",)
 
 
 #: ``cache=`` not given: mcpkit's own cache (the SDK's default ``CacheConfig()`` too).
-_DEFAULT_CACHE: Any = object()
 
 
 def _answering(callback: Callable[..., Any]) -> Callable[..., Any]:
@@ -90,7 +90,7 @@ class Client:
         elicitation_callback: Any = None,
         list_roots_callback: Any = None,
         prior_discover: Any = None,
-        cache: Any = _DEFAULT_CACHE,
+        cache: Any = DEFAULT,
         **_: Any,
     ) -> None:
         # prior_discover (a saved DiscoverResult) is accepted: mcpkit's client sends its own
@@ -129,7 +129,7 @@ class Client:
             options["elicitation_handler"] = _answering(elicitation_callback)
         if list_roots_callback is not None:
             options["roots"] = _roots(list_roots_callback)
-        if cache is not _DEFAULT_CACHE:
+        if cache is not DEFAULT:
             from mcpkit.compat.mcp.client.caching import native_cache
 
             options["cache"] = native_cache(cache)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
+from mcpkit._defaults import DEFAULT
 from mcpkit.server.context import Context as NativeContext
 
 if TYPE_CHECKING:
@@ -72,7 +73,6 @@ class RequestContext(Generic[LifespanContextT]):
 
 #: The parts of the sampling capability checked one by one.
 _SAMPLING = ("context", "tools")
-_NONE = object()
 
 
 class ServerSession:
@@ -100,7 +100,7 @@ class ServerSession:
                 return False
             if part == "sampling" and any(k in wanted and k not in held for k in _SAMPLING):
                 return False
-            if part == "experimental" and any(held.get(k, _NONE) != v for k, v in wanted.items()):
+            if part == "experimental" and any(held.get(k, DEFAULT) != v for k, v in wanted.items()):
                 return False
             if part == "extensions" and any(k not in held for k in wanted):
                 return False
