@@ -712,6 +712,8 @@ class Session:
         rid: RequestId = msg["id"]
         method: str = msg["method"]
         error = era_refusal("legacy", method) if era == "legacy" else None
+        if error is not None:
+            error = self._era_refused(method, error)
         if error is None:
             error = self.lifecycle.check_incoming_request(method)
         if error is None:
@@ -739,6 +741,8 @@ class Session:
         method: str = msg["method"]
         params = msg.get("params")
         error = era_refusal("modern", method)
+        if error is not None:
+            error = self._era_refused(method, error)
         if method == "initialize" and self.transport.info.kind != "http":
             # One connection that settled on the modern era (stdio, in memory); over HTTP
             # each request stands alone and `initialize` is simply not a modern method.
@@ -766,6 +770,11 @@ class Session:
         ctx.envelope = envelope
         self._in_flight[rid] = ctx
         self._start_serving(handler, ctx, None)
+
+    def _era_refused(self, method: str, error: McpError) -> McpError:
+        """What a request for a method the connection's era does not have is answered
+        with: ``error`` (see :func:`~mcpkit.lifecycle.era_refusal`)."""
+        return error
 
     def _not_found(self, method: str) -> McpError:
         """-32601 for ``method``, naming the feature a server without it does not offer."""

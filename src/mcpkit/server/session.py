@@ -378,6 +378,15 @@ class AppSession(ServerSession):
         """The server's :attr:`~mcpkit.Server.mask_errors`."""
         return self.server.mask_errors
 
+    def _era_refused(self, method: str, error: McpError) -> McpError:
+        """A method the era does not have: as a method nobody serves when the server says
+        how it answers those (``method_not_found``: another SDK has no such refusal)."""
+        rule = getattr(self.server, "method_not_found", None)
+        if rule is not None:
+            refused: McpError = rule(method)
+            return refused
+        return error
+
     def _not_found(self, method: str) -> McpError:
         """-32601 for ``method``, or the error the server's ``method_not_found(method)``
         makes (a server answering as another SDK does)."""

@@ -61,6 +61,29 @@ _OAUTH_ERRORS = {
 }
 
 
+def _stdio_entry(params: Any) -> dict[str, Any]:
+    """``StdioServerParameters`` as the config entry mcpkit's client starts. A server run
+    by this interpreter (``sys.executable``, as the SDK's examples start their servers)
+    runs through ``python -m mcpkit.compat`` when this process serves ``mcp`` from the
+    compat layer: there, as here, its ``import mcp`` is the compat layer's."""
+    import os
+    import sys
+
+    from mcpkit.import_aliases import CompatFinder
+
+    command, args = params.command, list(params.args)
+    aliased = any(isinstance(finder, CompatFinder) for finder in sys.meta_path)
+    same = os.path.realpath(command) == os.path.realpath(sys.executable)
+    if aliased and same and args and (args[0] == "-m" or not args[0].startswith("-")):
+        args = ["-m", "mcpkit.compat", *(args[1:] if args[0] == "-m" else args)]
+    entry: dict[str, Any] = {"command": command, "args": args}
+    if params.env is not None:
+        entry["env"] = dict(params.env)
+    if params.cwd is not None:
+        entry["cwd"] = str(params.cwd)
+    return entry
+
+
 def _oauth_error(exc: Any) -> Exception | None:
     """The SDK's ``mcp.client.auth`` error for a connection that failed in its OAuth flow
     (``OAuthTokenError`` for a refused token request, ``OAuthFlowError`` for a server the
@@ -102,9 +125,12 @@ class Client:
             raise ValueError(
                 f"mode must be 'legacy', 'auto', or one of {list(MODERN)}; got {mode!r}"
             )
+        from mcpkit.compat.mcp.client.stdio import StdioServerParameters
         from mcpkit.compat.mcp.client.streamable_http import StreamableHttpTarget
 
         target = getattr(server, "native", server)
+        if isinstance(server, StdioServerParameters):
+            target = _stdio_entry(server)
         http: dict[str, Any] = {}
         if isinstance(server, StreamableHttpTarget):
             target = server.url

@@ -1,6 +1,7 @@
 """``mcp.shared.exceptions`` on mcpkit: the JSON-RPC error a handler raises to answer with
 an error, under both of the official SDK's spellings (1.x ``McpError(ErrorData(...))``,
-2.x ``MCPError(code, message, data)``), and :class:`UrlElicitationRequiredError`."""
+2.x ``MCPError(code, message, data)``), :class:`UrlElicitationRequiredError` and
+:class:`NoBackChannelError`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from mcpkit.errors import McpError as _NativeMcpError
 
-__all__ = ["MCPError", "McpError", "UrlElicitationRequiredError"]
+__all__ = ["MCPError", "McpError", "NoBackChannelError", "UrlElicitationRequiredError"]
 
 URL_ELICITATION_REQUIRED = -32042
 
@@ -67,3 +68,18 @@ class UrlElicitationRequiredError(McpError):
     def elicitations(self) -> list[Any]:
         """The URL elicitations required."""
         return self._elicitations
+
+
+class NoBackChannelError(McpError):
+    """A server-initiated request with no channel to deliver it (2.x): answered as an
+    invalid request naming ``method``."""
+
+    def __init__(self, method: str) -> None:
+        from mcpkit.jsonrpc import INVALID_REQUEST
+
+        super().__init__(
+            INVALID_REQUEST,
+            f"Cannot send {method!r}: this transport context has no back-channel for "
+            "server-initiated requests.",
+        )
+        self.method = method

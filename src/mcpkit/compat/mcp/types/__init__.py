@@ -128,11 +128,23 @@ from mcpkit.compat.mcp.types.subscriptions import (  # noqa: E402
     SubscriptionFilter,
     SubscriptionsListenRequestParams,
 )
+from mcpkit.envelope import (  # noqa: E402
+    CLIENT_CAPABILITIES_KEY as CLIENT_CAPABILITIES_META_KEY,
+)
+from mcpkit.envelope import CLIENT_INFO_KEY as CLIENT_INFO_META_KEY  # noqa: E402
+from mcpkit.envelope import LOG_LEVEL_KEY as LOG_LEVEL_META_KEY  # noqa: E402
+from mcpkit.envelope import PROTOCOL_VERSION_KEY as PROTOCOL_VERSION_META_KEY  # noqa: E402
+from mcpkit.envelope import SERVER_INFO_KEY as SERVER_INFO_META_KEY  # noqa: E402
 
 __all__ = [
     *_native,
     "SubscriptionFilter",
     "SubscriptionsListenRequestParams",
+    "CLIENT_CAPABILITIES_META_KEY",
+    "CLIENT_INFO_META_KEY",
+    "LOG_LEVEL_META_KEY",
+    "PROTOCOL_VERSION_META_KEY",
+    "SERVER_INFO_META_KEY",
     "CompletionsCapability",
     "CreateMessageResultWithTools",
     "DiscoverResult",

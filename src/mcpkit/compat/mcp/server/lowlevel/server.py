@@ -197,11 +197,19 @@ class Server(Generic[LifespanResultT, RequestT]):
         #: there, as on the SDK, each connection enters the lifespan (see :meth:`run`).
         self._connection_lifespans: dict[str, Any] = {}
         self._lifespan_per_connection = False
+        #: What the lifespan yielded, when a transport entry entered it itself and hands it
+        #: to the drivers of ``mcp.server.runner`` (a one-tuple; None: not given).
+        self._given_lifespan: tuple[Any] | None = None
+        #: The exceptions handlers raised, by request id, while ``serve_one`` serves.
+        self._raised: dict[Any, BaseException] | None = None
 
         @contextlib.asynccontextmanager
         async def run_lifespan(_: Any) -> AsyncIterator[Any]:
             if self._lifespan_per_connection:
                 yield None  # each connection enters its own
+                return
+            if self._given_lifespan is not None:
+                yield self._given_lifespan[0]  # entered by the entry, not again
                 return
             async with self.lifespan(self) as state:
                 yield state
@@ -379,6 +387,9 @@ class Server(Generic[LifespanResultT, RequestT]):
             except McpError:
                 raise
             except Exception as exc:
+                raised = self._raised
+                if raised is not None:  # a driver of mcp.server.runner re-raises it
+                    raised[rctx.request_id] = exc
                 if ctx.era != "modern":  # the handshake era: its text, with code 0
                     raise McpError(0, str(exc)) from exc
                 raise McpError(INTERNAL_ERROR, "Internal server error") from exc
@@ -395,7 +406,9 @@ class Server(Generic[LifespanResultT, RequestT]):
 
     def _lifespan_of(self, ctx: NativeContext) -> Any:
         """What the lifespan yielded for the request of ``ctx``: its HTTP+SSE connection's
-        own, else the server's."""
+        own, else the server's (or the one a driver of ``mcp.server.runner`` was given)."""
+        if self._given_lifespan is not None:
+            return self._given_lifespan[0]
         if self._connection_lifespans:
             sid = ctx.session.transport.info.session_id
             if sid in self._connection_lifespans:
@@ -664,6 +677,12 @@ class Server(Generic[LifespanResultT, RequestT]):
     ) -> None:
         """Serve the streams ``mcp.server.stdio.stdio_server()`` gave (stdin/stdout), or the
         connection ``SseServerTransport.connect_sse()`` gave (until its client goes)."""
+        await self._serve_streams(read_stream, write_stream, initialization_options)
+
+    async def _serve_streams(
+        self, read_stream: Any, write_stream: Any, initialization_options: Any, **session: Any
+    ) -> None:
+        """:meth:`run`; ``session``: options of the stdio session (``era``)."""
         from mcpkit.compat.mcp.server.sse import SseStream
         from mcpkit.compat.mcp.server.stdio import StdioStream
 
@@ -673,7 +692,13 @@ class Server(Generic[LifespanResultT, RequestT]):
             # connection's requests see what it yielded.
             self._lifespan_per_connection = True
             sid = read_stream.connection.session_id
-            async with self.lifespan(self) as state:
+            async with contextlib.AsyncExitStack() as stack:
+                given = self._given_lifespan
+                state = (
+                    given[0]
+                    if given is not None
+                    else await stack.enter_async_context(self.lifespan(self))
+                )
                 self._connection_lifespans[sid] = state
                 try:
                     await read_stream.connection.serve(self.native)
@@ -687,7 +712,7 @@ class Server(Generic[LifespanResultT, RequestT]):
                 "streamable_http_app() or StreamableHTTPSessionManager"
             )
         self._apply(initialization_options)
-        await self.native.run_stdio()
+        await self.native.run_stdio(**session)
 
     def streamable_http_app(
         self,
