@@ -33,6 +33,13 @@ NOT_CALLED: dict[str, set[str]] = {
     "official_v1/fastmcp_desktop.py": set(),
 }
 
+#: example -> calls made beyond ``everything``'s: the simple-tool servers' fetch of a URL
+#: nothing listens at (``everything`` fetches a URL without a scheme), failing alike.
+EXTRA: dict[str, list[dict[str, Any]]] = {
+    name: [{"op": "call", "name": "fetch", "args": {"url": "http://127.0.0.1:9/"}}]
+    for name in ("official_v1/server_mcp_simple_tool.py", "official_v2/server_mcp_simple_tool.py")
+}
+
 #: (peer, example) for every example run here.
 EXAMPLES: list[tuple[str, str]] = [
     *(
@@ -71,6 +78,7 @@ EXAMPLES: list[tuple[str, str]] = [
             "fastmcp_readme-quickstart.py",
             "fastmcp_simple_echo.py",
             "fastmcp_desktop.py",
+            "server_mcp_simple_tool.py",
         )
     ),
 ]
@@ -153,7 +161,7 @@ def test_official_example_runs_unchanged(
     # The stories import their hosting scaffold as ``stories._hosting``.
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(HERE / "official_v2"), *sys.path]))
     theirs_cmd, ours_cmd = commands(path, tmp_path, name in BY_OBJECT)
-    script = [{"op": "everything", "skip": sorted(NOT_CALLED.get(name, ()))}]
+    script = [{"op": "everything", "skip": sorted(NOT_CALLED.get(name, ()))}, *EXTRA.get(name, ())]
     reports = drive_both(
         script,
         [str(peer(sdk)), *theirs_cmd],
