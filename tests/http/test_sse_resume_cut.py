@@ -12,9 +12,10 @@ import httpx
 import orjson
 import pytest
 
+from mcpkit.errors import McpError
 from mcpkit.session import ClientSession
 from mcpkit.transports.http import StreamableHTTPClientTransport
-from mcpkit.transports.http.sse import SSEDecoder, encode_event
+from mcpkit.transports.http.sse import SSEDecoder, SSELineTooLong, encode_event
 
 CLIENT_INFO = {"name": "cut-test", "version": "1"}
 URL = "http://127.0.0.1:9/mcp"
@@ -128,3 +129,64 @@ def test_any_cut_inside_an_event_resumes_before_it(cut_at: int) -> None:
     decoder = SSEDecoder()
     decoder.feed(first + second[:cut_at])
     assert decoder.last_event_id == "s-1"
+
+
+def test_a_too_long_line_carries_the_events_before_it() -> None:
+    """A chunk completing an event, then starting a line over ``max_line``: the error
+    carries the event (``last_event_id`` counts it, so a resumption would not send it
+    again)."""
+    decoder = SSEDecoder(max_line=1024)
+    chunk = encode_event(log(1), "s-1") + b"id: s-2\nevent: message\ndata: " + b"z" * 2000
+    with pytest.raises(SSELineTooLong, match="longer than 1024") as raised:
+        decoder.feed(chunk)
+    assert [orjson.loads(e.data)["params"]["data"]["i"] for e in raised.value.events] == [1]
+    assert decoder.last_event_id == "s-1"
+
+
+async def test_a_message_before_an_oversized_one_is_delivered() -> None:
+    """The POST stream's chunk holds a log, then the start of a response over
+    ``max_message_size``: the log reaches the client, the request fails as oversized."""
+
+    async def stream() -> AsyncIterator[bytes]:
+        response = orjson.dumps({"jsonrpc": "2.0", "id": 1, "result": {"pad": "x" * 4000}})
+        frame = encode_event(response, "s-2")
+        yield encode_event(None, "s-0", retry=10) + encode_event(log(1), "s-1") + frame[:2000]
+        yield frame[2000:]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = orjson.loads(request.content)
+        if body.get("method") == "initialize":
+            result = {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"logging": {}, "tools": {}},
+                "serverInfo": {"name": "cut", "version": "1"},
+            }
+            return httpx.Response(
+                200,
+                headers={"content-type": "application/json", "mcp-session-id": "abc"},
+                json={"jsonrpc": "2.0", "id": body["id"], "result": result},
+            )
+        if "id" not in body:
+            return httpx.Response(202)
+        sse = {"content-type": "text/event-stream", "mcp-session-id": "abc"}
+        return httpx.Response(200, headers=sse, content=stream())
+
+    http = httpx.AsyncClient(transport=httpx.MockTransport(handler))
+    transport = StreamableHTTPClientTransport(
+        URL, httpx_client=http, default_retry_ms=10, max_message_size=1024
+    )
+    client = ClientSession(transport)
+    seen: list[int] = []
+    client.set_notification_handler(
+        "notifications/message", lambda params: seen.append(params["data"]["i"])
+    )
+    try:
+        async with asyncio.timeout(10):
+            await client.start()
+            await client.initialize(CLIENT_INFO, {}, timeout=5)
+            with pytest.raises(McpError, match="message size limit"):
+                await client.request("tools/call", {"name": "x"}, timeout=5)
+    finally:
+        await client.close()
+        await http.aclose()
+    assert seen == [1]

@@ -41,7 +41,7 @@ from mcpkit.jsonrpc import INVALID_REQUEST, RequestId
 from mcpkit.logs import session_tag
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
 from mcpkit.transports.http.header_guard import guard_client, guarded
-from mcpkit.transports.http.sse import SSEDecoder
+from mcpkit.transports.http.sse import ServerSentEvent, SSEDecoder, SSELineTooLong
 
 __all__ = ["HTTP_ERROR", "HttpStatusError", "StreamableHTTPClientTransport"]
 
@@ -480,7 +480,10 @@ class StreamableHTTPClientTransport(Transport):
             async for chunk in response.aiter_bytes():
                 try:
                     events = decoder.feed(chunk)
-                except ValueError:
+                except SSELineTooLong as exc:
+                    # What the chunk completed before the long line is counted as received
+                    # (a resumption starts after it): delivered first.
+                    self._take(exc.events, pending)
                     if not pending:
                         raise
                     # An event over max_message_size: resuming would replay it, so the
@@ -488,23 +491,27 @@ class StreamableHTTPClientTransport(Transport):
                     self._oversize(list(pending))
                     pending.clear()
                     return True
-                for event in events:
-                    if not event.data or event.event != "message":
-                        continue  # priming events, or events for someone else
-                    try:
-                        msg = orjson.loads(event.data)
-                    except orjson.JSONDecodeError:
-                        logger.warning("Ignoring a non-JSON SSE event from %s", self.url)
-                        continue
-                    if pending:
-                        for item in msg if type(msg) is list else [msg]:
-                            if type(item) is dict and "method" not in item:
-                                pending.discard(item.get("id"))
-                    self._deliver(msg)
+                self._take(events, pending)
         except (httpx.TransportError, ValueError) as exc:
             logger.info("SSE stream from %s interrupted: %s", self.url, exc)
             return False
         return True
+
+    def _take(self, events: list[ServerSentEvent], pending: set[RequestId] | None) -> None:
+        """Deliver the messages of ``events``; responses leave ``pending``."""
+        for event in events:
+            if not event.data or event.event != "message":
+                continue  # priming events, or events for someone else
+            try:
+                msg = orjson.loads(event.data)
+            except orjson.JSONDecodeError:
+                logger.warning("Ignoring a non-JSON SSE event from %s", self.url)
+                continue
+            if pending:
+                for item in msg if type(msg) is list else [msg]:
+                    if type(item) is dict and "method" not in item:
+                        pending.discard(item.get("id"))
+            self._deliver(msg)
 
     async def _read_stream(self, response: httpx.Response, pending: set[RequestId]) -> None:
         """Read a POST's SSE stream until the response(s) came, resuming it as needed."""

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 __all__ = [
     "KEEPALIVE",
     "SSEDecoder",
+    "SSELineTooLong",
     "ServerSentEvent",
     "StreamHost",
     "encode_event",
@@ -97,6 +98,16 @@ class ServerSentEvent:
     retry: int | None = None
 
 
+class SSELineTooLong(ValueError):
+    """A line longer than :attr:`SSEDecoder.max_line`. :attr:`events` are the events the
+    same chunk completed before it: dispatched already (``last_event_id`` counts them, so
+    a resumption does not send them again), to be handled as :meth:`SSEDecoder.feed`'s."""
+
+    def __init__(self, max_line: int, events: list[ServerSentEvent]) -> None:
+        super().__init__(f"SSE line longer than {max_line} bytes")
+        self.events = events
+
+
 class SSEDecoder:
     """Incremental event-stream parser: :meth:`feed` bytes, get whole events back.
 
@@ -105,7 +116,8 @@ class SSEDecoder:
     ``id`` counts once its event is complete (at the blank line that dispatches it): a stream
     cut inside an event leaves ``last_event_id`` at the event before, so a resumption
     replays the cut one. :meth:`reconnected` drops what a cut stream left half-read. Lines
-    longer than ``max_line`` raise ``ValueError`` instead of growing the buffer without bound.
+    longer than ``max_line`` raise :class:`SSELineTooLong` (a ``ValueError``, carrying the
+    events completed before the line) instead of growing the buffer without bound.
     """
 
     def __init__(self, max_line: int = 16 * 1024 * 1024) -> None:
@@ -137,7 +149,7 @@ class SSEDecoder:
             self._parts.append(chunk)
             self._parts_size += len(chunk)
             if len(self._buf) + self._parts_size > self.max_line:
-                raise ValueError(f"SSE line longer than {self.max_line} bytes")
+                raise SSELineTooLong(self.max_line, [])
             return []
         if self._parts:
             self._buf = b"".join([self._buf, *self._parts])
@@ -167,7 +179,7 @@ class SSEDecoder:
             start = nxt
         self._buf = buf[start:]
         if len(self._buf) > self.max_line:
-            raise ValueError(f"SSE line longer than {self.max_line} bytes")
+            raise SSELineTooLong(self.max_line, out)
         return out
 
     def _line(self, line: str, out: list[ServerSentEvent]) -> None:
