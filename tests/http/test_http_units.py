@@ -149,3 +149,49 @@ def test_jsonrpc_batch_and_cancellation_rules() -> None:
     assert cancelled_request_id({"requestId": "a"}) == "a"
     assert cancelled_request_id({"requestId": True}) is None
     assert cancelled_request_id(None) is None
+
+
+def _notify(transport: HttpSessionTransport, i: int, pad: str = "") -> None:
+    transport.write(
+        {"jsonrpc": "2.0", "method": "notifications/message", "params": {"i": i, "pad": pad}}
+    )
+
+
+async def test_a_get_cut_inside_its_backlog_resumes_before_it() -> None:
+    """Messages for the standalone stream while no GET is open wait in the backlog; a GET
+    then gets them after its priming event, whose id names the event before them: a client
+    cut off right after the priming event resumes with that id and gets them all."""
+    from mcpkit.versions import V2025_11_25
+
+    transport = HttpSessionTransport("sid", event_store=MemoryEventStore())
+    transport.protocol_version = V2025_11_25
+    first = SSEConnection(1 << 20)
+    transport.open_standalone(first)
+    _notify(transport, 0)
+    transport.detach(first)  # the GET went away: what follows waits in the backlog
+    for i in (1, 2, 3):
+        _notify(transport, i)
+    conn = SSEConnection(1 << 20)
+    transport.open_standalone(conn)
+    events = SSEDecoder().feed(conn.take())
+    priming, backlog = events[0], events[1:]
+    assert priming.data == "" and priming.id is not None
+    assert [orjson.loads(e.data)["params"]["i"] for e in backlog] == [1, 2, 3]
+    # Cut right after the priming event: the resumption replays the backlog.
+    transport.detach(conn)
+    again = SSEConnection(1 << 20)
+    assert transport.resume(priming.id, again)
+    replayed = SSEDecoder().feed(again.take())
+    assert [orjson.loads(e.data)["params"]["i"] for e in replayed] == [1, 2, 3]
+
+
+async def test_a_backlog_over_the_buffer_does_not_drop_the_new_get() -> None:
+    transport = HttpSessionTransport("sid", event_store=MemoryEventStore(), backlog=16)
+    for i in range(16):
+        _notify(transport, i, "x" * 1024)
+    conn = SSEConnection(4096)
+    transport.open_standalone(conn)
+    assert not conn.aborted
+    frames = conn.take().split(b"\n\n")
+    got = [orjson.loads(f.split(b"data: ", 1)[1])["params"]["i"] for f in frames if b"data: {" in f]
+    assert got == list(range(16))

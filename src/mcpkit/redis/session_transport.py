@@ -298,7 +298,7 @@ class RedisSessionTransport(HttpSessionTransport):
             self._sync_state()  # before the response: its effect is stored when it is seen
         super().write(message, related_request_id)
 
-    def _prime(self, stream: _Stream, conn: SSEConnection) -> None:
+    def _prime(self, stream: _Stream, conn: SSEConnection, pending: int = 0) -> None:
         sid = self.session_id
         if sid is None or stream.standalone:
             return

@@ -525,16 +525,21 @@ class HttpSessionTransport(Transport):
         return stream
 
     def open_standalone(self, conn: SSEConnection) -> None:
-        """Attach a new GET connection to the standalone stream (replacing any earlier one)."""
+        """Attach a new GET connection to the standalone stream (replacing any earlier one).
+
+        What waited in the backlog goes first, after a priming event naming the event
+        before it (so a client cut off inside the backlog resumes where it was, not past
+        it); it is queued as a replay is (bounded by the backlog), never dropping the new
+        connection for its size."""
         stream = self._standalone
         old = stream.conn
         if old is not None:
             old.finish()
         self._attach(stream, conn)
-        self._prime(stream, conn)
         backlog = self._backlog
+        self._prime(stream, conn, len(backlog) if backlog else 0)
         while backlog and not conn.aborted:
-            conn.push(backlog.popleft())
+            conn.push(backlog.popleft(), replay=True)
         self._release_held(None, stream)
 
     def resume(self, last_event_id: str, conn: SSEConnection) -> bool:
@@ -643,7 +648,10 @@ class HttpSessionTransport(Transport):
             prefix = self._key_prefix = secrets.token_hex(6)
         return f"{prefix}{self._counter}"
 
-    def _prime(self, stream: _Stream, conn: SSEConnection) -> None:
+    def _prime(self, stream: _Stream, conn: SSEConnection, pending: int = 0) -> None:
+        """Register ``stream`` with the store and start ``conn`` with a priming event
+        (2025-11-25+), whose id is the stream's last event but ``pending`` (the backlog's
+        events, sent next)."""
         if self.store is None or self.session_id is None:
             return
         if not stream.primed:
@@ -654,10 +662,11 @@ class HttpSessionTransport(Transport):
         if version is not None and version.sse_polling:
             # Older clients may choke on an event with empty data: prime only 2025-11-25+.
             retry = self.retry_ms
+            seq = stream.seq - pending
             if retry is None:  # sse.encode_event(None, id), the usual priming event at once
-                conn.push(b"%b%d\ndata: \n\n" % (stream.prefix, stream.seq))
+                conn.push(b"%b%d\ndata: \n\n" % (stream.prefix, seq))
             else:
-                conn.push(sse.encode_event(None, f"{stream.key}-{stream.seq}", retry=retry))
+                conn.push(sse.encode_event(None, f"{stream.key}-{seq}", retry=retry))
 
     def _emit(self, stream: _Stream, data: bytes) -> None:
         store = self.store
