@@ -55,6 +55,7 @@ _OAUTH_ERRORS = {
     "OAuthError": "OAuthTokenError",
     "OAuthTokenError": "OAuthTokenError",
     "OAuthFlowError": "OAuthFlowError",
+    "OAuthRegistrationError": "OAuthRegistrationError",
     "AuthorizationServerMismatchError": "OAuthFlowError",
     "IssuerMismatchError": "OAuthFlowError",
     "ResourceMismatchError": "OAuthFlowError",

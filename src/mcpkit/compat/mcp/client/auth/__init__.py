@@ -1,10 +1,8 @@
 """``mcp.client.auth`` on mcpkit: the official client's OAuth names.
 
-The machine-to-machine providers (``mcp.client.auth.extensions.client_credentials``) are
-served on :class:`mcpkit.auth.OAuthClientAuth`; ``TokenStorage`` is the SDK's protocol;
-``OAuthClientProvider`` (the authorization code flow with handlers of the SDK's shape) is not
-provided and says so when built: :class:`mcpkit.auth.OAuthClientAuth` with an
-``authorization_handler`` is mcpkit's."""
+``OAuthClientProvider`` (the authorization code flow, :mod:`.oauth2`) and the
+machine-to-machine providers (``mcp.client.auth.extensions.client_credentials``) are served on
+:class:`mcpkit.auth.OAuthClientAuth`; ``TokenStorage`` is the SDK's protocol."""
 
 from __future__ import annotations
 
@@ -12,7 +10,6 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from mcpkit.compat.mcp.client._missing import Missing
 from mcpkit.compat.mcp.client.auth.exceptions import (
     OAuthFlowError,
     OAuthRegistrationError,
@@ -54,5 +51,10 @@ class PKCEParameters(BaseModel):
     code_challenge: str = Field(..., min_length=43, max_length=128)
 
 
-class OAuthClientProvider(Missing):
-    """Not provided: :class:`mcpkit.auth.OAuthClientAuth` with an ``authorization_handler``."""
+def __getattr__(name: str) -> object:
+    # oauth2 imports TokenStorage from here: loaded on first use.
+    if name == "OAuthClientProvider":
+        from mcpkit.compat.mcp.client.auth.oauth2 import OAuthClientProvider
+
+        return OAuthClientProvider
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
