@@ -5,6 +5,7 @@ on 127.0.0.1:PORT, consenting at once (``OAUTH_DEMO_AUTO_CONSENT=1``). It prints
 and then every request it receives as a JSON line: method, path, query, the headers an
 authorization server reads, a form or JSON body (the MCP method for ``/mcp``)."""
 
+import importlib
 import json
 import os
 import sys
@@ -16,13 +17,11 @@ os.environ["OAUTH_DEMO_AUTO_CONSENT"] = "1"
 
 import uvicorn
 
-import stories._shared.auth as shared
-
+shared = importlib.import_module("stories._shared.auth")
 BASE = sys.argv[3]
 shared.BASE_URL = BASE  # read when build_app() builds its settings
 shared.MCP_URL = f"{BASE}/mcp"
-
-from stories.oauth.server import build_app
+build_app = importlib.import_module("stories.oauth.server").build_app
 
 HEADERS = ("authorization", "content-type", "host", "mcp-protocol-version")
 

@@ -209,9 +209,7 @@ class OAuthClientProvider(_BoundProvider, Httpx2Auth):  # type: ignore[misc]
     ) -> None:
         if isinstance(client_metadata_url, (int, float)):  # 1.x's positional ``timeout``
             timeout, client_metadata_url = float(client_metadata_url), None
-        if client_metadata_url is not None and not _valid_client_metadata_url(
-            client_metadata_url
-        ):
+        if client_metadata_url is not None and not _valid_client_metadata_url(client_metadata_url):
             raise ValueError(
                 "client_metadata_url must be a valid HTTPS URL with a non-root pathname, "
                 f"got: {client_metadata_url}"
@@ -247,4 +245,3 @@ class OAuthClientProvider(_BoundProvider, Httpx2Auth):  # type: ignore[misc]
                 response = yield request
         except OAuthError as exc:
             raise OAuthFlowError(str(exc)) from exc
-
