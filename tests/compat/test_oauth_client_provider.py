@@ -44,10 +44,12 @@ _BEARER = re.compile(r"Bearer access_[0-9a-f]+")
 
 
 class OAuthStoryServer:
-    """``stories/oauth``'s app on mcp 2.x, its documents naming ``base``, logging requests."""
+    """``stories/oauth``'s app on mcp 2.x, its documents naming ``base`` (by default its own
+    origin), logging the requests it receives."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str | None = None) -> None:
         self.port = free_port()
+        base = base or f"http://127.0.0.1:{self.port}"
         argv = [str(SERVERS / "sdk_oauth_story_http.py"), str(EXAMPLES), str(self.port), base]
         self.proc = subprocess.Popen(
             [str(peer("mcp2")), *argv],
@@ -58,12 +60,14 @@ class OAuthStoryServer:
         listening(self.proc, self.port)
 
     def received(self) -> list[dict[str, Any]]:
-        """Every request it logged (it is stopped first), the random values named."""
+        """Every request it logged (it is stopped first), the random values and the port
+        named."""
         self.proc.terminate()
         stdout, _ = self.proc.communicate(timeout=30)
         out = []
         for line in stdout.splitlines():
             if line.startswith("{"):
+                line = line.replace(f":{self.port}", ":<port>")
                 request = json.loads(_BEARER.sub("Bearer <token>", line))
                 for part in ("query", "form"):
                     for name in RANDOM:
@@ -199,6 +203,47 @@ def test_docs_tutorial001_prints_and_sends_what_the_sdk_does(tmp_path: Path) -> 
         "/mcp",
     ]
     assert sent_by_mcpkit[3]["json"]["scope"] == "mcp"
+
+
+@pytest.mark.timeout(300)
+def test_v1_shape_sends_what_mcp_1x_sends(tmp_path: Path) -> None:
+    """mcp 1.x's shape (``clients/official_v1_oauth.py``: a ``callback_handler`` returning
+    ``(code, state)``, ``timeout=``, the provider on a plain ``httpx.AsyncClient``) on mcp 1.x
+    and on mcpkit: the same answer and storage, the same requests, but for 1.x's
+    registration, which names no ``application_type`` (mcpkit's, as 2.x's, says
+    ``native``)."""
+    servers = [OAuthStoryServer() for _ in range(2)]
+    printed = []
+    try:
+        commands = [([str(peer("mcp1"))], None), ([sys.executable, "-m", "mcpkit.compat"], None)]
+        for (command, env), server in zip(commands, servers, strict=True):
+            argv = [str(CLIENTS / "official_v1_oauth.py"), str(server.port)]
+            stdout, _ = run(command, argv, env)
+            printed.append(stdout.splitlines())
+    finally:
+        for server in servers:
+            server.proc.terminate()
+    sent_by_sdk, sent_by_mcpkit = (server.received() for server in servers)
+    assert printed[1] == printed[0]
+    assert printed[1] == [
+        "200 text/event-stream",
+        "OAuthToken Bearer mcp 3600",
+        "OAuthClientInformationFull Example MCP Client mcp client_secret_post",
+    ]
+    assert discovery_revisions(sent_by_sdk) == {"2025-11-25"}
+    assert discovery_revisions(sent_by_mcpkit) == {None}
+    registered = next(r for r in sent_by_mcpkit if r["path"] == "/register")
+    assert registered["json"].pop("application_type") == "native"
+    assert sent_by_mcpkit == sent_by_sdk
+    assert [r["path"] for r in sent_by_mcpkit] == [
+        "/mcp",
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/oauth-authorization-server",
+        "/register",
+        "/authorize",
+        "/token",
+        "/mcp",
+    ]
 
 
 # -- in process: the refresh and a state that does not match ----------------------------------
