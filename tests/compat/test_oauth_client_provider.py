@@ -40,17 +40,22 @@ CLIENTS = Path(__file__).resolve().parent / "clients"
 TUTORIAL = EXAMPLES / "oauth_clients_tutorial001.py"
 #: The values either side draws at random, named by what they are.
 RANDOM = ("client_id", "client_secret", "state", "code_challenge", "code_verifier", "code")
-_BEARER = re.compile(r"Bearer access_[0-9a-f]+")
+_BEARER = re.compile(r"Bearer [\w.~+/-]+=*")
+#: The ``simple-auth`` example (its legacy server is its own authorization server).
+SIMPLE_AUTH = EXAMPLES.parent / "official_v2_auth"
 
 
 class OAuthStoryServer:
     """``stories/oauth``'s app on mcp 2.x, its documents naming ``base`` (by default its own
-    origin), logging the requests it receives."""
+    origin), logging the requests it receives; with ``legacy``, the ``simple-auth``
+    example's legacy server instead."""
 
-    def __init__(self, base: str | None = None) -> None:
+    def __init__(self, base: str | None = None, *, legacy: bool = False) -> None:
         self.port = free_port()
         base = base or f"http://127.0.0.1:{self.port}"
         argv = [str(SERVERS / "sdk_oauth_story_http.py"), str(EXAMPLES), str(self.port), base]
+        if legacy:
+            argv = [str(SERVERS / "sdk_legacy_auth_http.py"), str(SIMPLE_AUTH), str(self.port)]
         self.proc = subprocess.Popen(
             [str(peer("mcp2")), *argv],
             stdout=subprocess.PIPE,
@@ -242,6 +247,48 @@ def test_v1_shape_sends_what_mcp_1x_sends(tmp_path: Path) -> None:
         "/register",
         "/authorize",
         "/token",
+        "/mcp",
+    ]
+
+
+@pytest.mark.timeout(300)
+def test_a_server_without_resource_metadata_as_the_sdk(tmp_path: Path) -> None:
+    """The ``simple-auth`` example's legacy server (2025-03-26: no protected resource
+    metadata, the server its own authorization server) and the provider as the tutorial
+    builds it (``clients/official_legacy_oauth.py``, logging in at the example's login page):
+    both well-known URLs of the resource metadata asked for, then the origin's authorization
+    server metadata, the scope it lists registered and asked for; the same output and
+    requests on mcp 2.x and on mcpkit."""
+    servers = [OAuthStoryServer(legacy=True) for _ in range(2)]
+    printed = []
+    try:
+        for (command, env), server in zip(sides(tmp_path), servers, strict=True):
+            argv = [str(CLIENTS / "official_legacy_oauth.py"), str(server.port)]
+            stdout, _ = run(command, argv, env)
+            printed.append(stdout.splitlines())
+    finally:
+        for server in servers:
+            server.proc.terminate()
+    sent_by_sdk, sent_by_mcpkit = (server.received() for server in servers)
+    assert printed[1] == printed[0]
+    assert printed[1] == [
+        "['get_time']",
+        "Bearer user 3600",
+        "Legacy Agent user client_secret_post",
+    ]
+    assert discovery_revisions(sent_by_sdk) == {"2026-07-28"}
+    assert discovery_revisions(sent_by_mcpkit) == {None}
+    assert sent_by_mcpkit == sent_by_sdk
+    assert [r["path"] for r in sent_by_mcpkit] == [
+        "/mcp",
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/oauth-protected-resource",
+        "/.well-known/oauth-authorization-server",
+        "/register",
+        "/authorize",
+        "/login/callback",
+        "/token",
+        "/mcp",
         "/mcp",
     ]
 

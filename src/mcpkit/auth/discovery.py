@@ -26,6 +26,7 @@ __all__ = [
     "canonical_resource",
     "check_resource",
     "discover_authorization_server",
+    "discover_legacy_authorization_server",
     "discover_protected_resource",
     "origin_of",
     "parse_www_authenticate",
@@ -306,16 +307,55 @@ async def discover_protected_resource(
     candidates = [resource_metadata_url] if resource_metadata_url else []
     candidates += [u for u in prm_urls(server_url) if u not in candidates]
     problems: list[str] = []
+    published = True  # unless every URL answered that there is no such document
     for url in candidates:
         status, doc = await _get_json(fetcher, url, "protected resource metadata")
         if doc is None:
             problems.append(f"{url}: HTTP {status}" if status else f"{url}: unreachable")
+            if not status or status >= 500 or status == 429:
+                published = False  # a failure says nothing about whether one exists
             continue
         try:
             return ProtectedResourceMetadata.parse(url, doc)
         except OAuthError as exc:
             problems.append(str(exc))
-    raise OAuthError("No protected resource metadata found (" + "; ".join(problems) + ")")
+    raise OAuthError(
+        "No protected resource metadata found (" + "; ".join(problems) + ")",
+        error="no_resource_metadata" if published else None,
+    )
+
+
+async def discover_legacy_authorization_server(
+    http: httpx.AsyncClient | Fetcher, server_url: str, *, policy: FetchPolicy | None = None
+) -> AuthorizationServerMetadata:
+    """The 2025-03-26 revision's discovery, for a server that publishes no protected resource
+    metadata: its origin is the authorization server, its metadata at the origin's
+    ``/.well-known/oauth-authorization-server`` (the issuer the origin, with or without the
+    root's ``/``), else the default endpoints ``/authorize``, ``/token`` and ``/register``
+    there (PKCE S256 assumed)."""
+    parts = urlsplit(server_url)
+    origin = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+    fetcher = _fetcher(http, origin, policy)
+    url = origin + "/.well-known/oauth-authorization-server"
+    status, doc = await _get_json(fetcher, url, "authorization server metadata")
+    if isinstance(doc, dict):
+        issuer = doc.get("issuer")
+        expected = origin + "/" if issuer == origin + "/" else origin
+        check_metadata_issuer(issuer, issuer=expected, url=url)
+        return AuthorizationServerMetadata(url, expected, doc)
+    if status and (status >= 500 or status == 429):
+        raise OAuthError(f"No authorization server metadata for {origin} ({url}: HTTP {status})")
+    return AuthorizationServerMetadata(
+        url,
+        origin,
+        {
+            "issuer": origin,
+            "authorization_endpoint": origin + "/authorize",
+            "token_endpoint": origin + "/token",
+            "registration_endpoint": origin + "/register",
+            "code_challenge_methods_supported": ["S256"],
+        },
+    )
 
 
 async def discover_authorization_server(

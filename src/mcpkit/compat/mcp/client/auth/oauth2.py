@@ -5,7 +5,8 @@ The SDK's ``redirect_handler`` (given the authorization URL) and ``callback_hand
 (returning the redirect's ``AuthorizationCodeResult``, or 1.x's ``(code, state)``) become
 mcpkit's ``authorization_handler``; mcpkit's client does the rest as the SDK's does: the
 protected resource metadata (RFC 9728, the challenge's ``resource_metadata`` first), the
-authorization server's metadata, dynamic registration with the SDK's own registration document
+authorization server's metadata (for a server that publishes no resource metadata, the
+2025-03-26 revision's: its origin's), dynamic registration with the SDK's own registration document
 (its ``scope`` the one the flow selected: the challenge's, else the resource's
 ``scopes_supported``, else the authorization server's) or a client ID metadata document
 (``client_metadata_url``), PKCE S256 with ``state`` checked, the code exchanged, the token
@@ -228,6 +229,7 @@ class OAuthClientProvider(_BoundProvider, Httpx2Auth):  # type: ignore[misc]
             client_metadata_url=client_metadata_url,
             store=_SdkStore(storage),
             allow_insecure_http=True,
+            legacy_discovery=True,
         )
 
     async def async_auth_flow(
