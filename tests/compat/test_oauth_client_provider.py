@@ -478,3 +478,21 @@ def test_the_sdks_arguments() -> None:
     with pytest.raises(NotImplementedError, match="validate_resource_url"):
         OAuthClientProvider(MCP_URL, meta, Storage(), validate_resource_url=anything)
     assert os.path.exists(TUTORIAL)
+
+
+def test_the_sdks_module() -> None:
+    """``mcp.client.auth.oauth2`` names the provider, ``TokenStorage`` and
+    ``PKCEParameters`` (whose ``generate()`` draws a verifier as the SDK's and its S256
+    challenge)."""
+    import base64
+    import hashlib
+
+    from mcpkit.compat.mcp.client import auth
+    from mcpkit.compat.mcp.client.auth import oauth2
+
+    assert oauth2.OAuthClientProvider is auth.OAuthClientProvider
+    assert oauth2.TokenStorage is auth.TokenStorage
+    pkce = oauth2.PKCEParameters.generate()
+    assert len(pkce.code_verifier) == 128
+    digest = hashlib.sha256(pkce.code_verifier.encode()).digest()
+    assert pkce.code_challenge == base64.urlsafe_b64encode(digest).decode().rstrip("=")

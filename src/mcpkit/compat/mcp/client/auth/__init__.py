@@ -6,6 +6,8 @@ machine-to-machine providers (``mcp.client.auth.extensions.client_credentials``)
 
 from __future__ import annotations
 
+import secrets
+import string
 from typing import Protocol
 
 from pydantic import BaseModel, Field
@@ -49,6 +51,15 @@ class PKCEParameters(BaseModel):
 
     code_verifier: str = Field(..., min_length=43, max_length=128)
     code_challenge: str = Field(..., min_length=43, max_length=128)
+
+    @classmethod
+    def generate(cls) -> PKCEParameters:
+        """A new verifier (128 characters, as the SDK draws it) and its S256 challenge."""
+        from mcpkit.auth.pkce import s256
+
+        alphabet = string.ascii_letters + string.digits + "-._~"
+        verifier = "".join(secrets.choice(alphabet) for _ in range(128))
+        return cls(code_verifier=verifier, code_challenge=s256(verifier))
 
 
 def __getattr__(name: str) -> object:

@@ -31,6 +31,7 @@ from mcpkit.auth.errors import OAuthError
 from mcpkit.auth.registration import ClientMetadata
 from mcpkit.auth.tokens import ClientInfo
 from mcpkit.compat.fastmcp.client.auth.client_credentials import _BoundProvider
+from mcpkit.compat.mcp.client.auth import PKCEParameters, TokenStorage
 from mcpkit.compat.mcp.client.auth._storage import Httpx2Auth, SdkTokenStore
 from mcpkit.compat.mcp.client.auth.exceptions import (
     OAuthFlowError,
@@ -43,7 +44,7 @@ from mcpkit.compat.mcp.shared.auth import (
     OAuthClientMetadata,
 )
 
-__all__ = ["OAuthClientProvider"]
+__all__ = ["OAuthClientProvider", "PKCEParameters", "TokenStorage"]
 
 #: What a registration this flow completed may ask for at the token endpoint (the SDK's).
 _USABLE_METHODS = (None, "none", "client_secret_post", "client_secret_basic")
@@ -200,7 +201,7 @@ class OAuthClientProvider(_BoundProvider, Httpx2Auth):  # type: ignore[misc]
         self,
         server_url: str,
         client_metadata: OAuthClientMetadata,
-        storage: Any,
+        storage: TokenStorage,
         redirect_handler: Callable[[str], Awaitable[None]] | None = None,
         callback_handler: Callable[[], Awaitable[Any]] | None = None,
         client_metadata_url: str | float | None = None,
