@@ -445,6 +445,28 @@ async def test_an_expired_token_is_refreshed() -> None:
     assert stand_in.paths.count("/register") == 1
 
 
+async def test_the_storage_is_read_back() -> None:
+    """A new provider over the storage another filled sends the stored token at once, and
+    when that token is refused authorizes again with the stored registration (no second
+    ``/register``)."""
+    stand_in, storage = StandIn(), Storage()
+    async with httpx.AsyncClient(
+        transport=httpx.MockTransport(stand_in), auth=provider(stand_in, storage)
+    ) as http:
+        assert (await http.post(MCP_URL, json={})).status_code == 200
+    assert stand_in.paths.count("/register") == 1
+    stand_in.paths.clear()
+    async with httpx.AsyncClient(
+        transport=httpx.MockTransport(stand_in), auth=provider(stand_in, storage)
+    ) as http:
+        assert (await http.post(MCP_URL, json={})).status_code == 200
+        assert stand_in.paths == ["/mcp"]  # the stored token, sent at once
+        stand_in.valid = set()  # the server forgets it
+        assert (await http.post(MCP_URL, json={})).status_code == 200
+    assert "/register" not in stand_in.paths
+    assert stand_in.token_forms[-1]["client_id"] == "client-1"
+
+
 async def test_a_state_that_does_not_match_is_refused() -> None:
     """A redirect carrying another ``state`` than the one sent raises the SDK's
     ``OAuthFlowError`` and no code is redeemed."""
