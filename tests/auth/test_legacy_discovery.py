@@ -1,7 +1,7 @@
 """``OAuthClientAuth(legacy_discovery=True)``: a server that publishes no protected resource
 metadata (the 2025-03-26 revision) is its own authorization server: its origin's metadata, or
 the default endpoints without it. Off by default, and never taken when the resource metadata
-failed rather than was absent."""
+failed rather than was absent. And ``metadata_headers=`` on the metadata requests."""
 
 from __future__ import annotations
 
@@ -29,10 +29,13 @@ class Legacy:
         self.prm_status = prm_status
         self.paths: list[str] = []
         self.forms: list[dict[str, str]] = []
+        self.revisions: dict[str, str | None] = {}
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
         path = request.url.path
         self.paths.append(path)
+        if path.startswith("/.well-known/"):
+            self.revisions[path] = request.headers.get("mcp-protocol-version")
         if path == "/mcp":
             if request.headers.get("authorization") == "Bearer t1":
                 return httpx.Response(200, json={"jsonrpc": "2.0", "id": 1, "result": {}})
@@ -128,3 +131,18 @@ async def test_another_issuer_is_refused() -> None:
     with pytest.raises(IssuerMismatchError):
         await call(server, legacy_discovery=True)
     assert "/register" not in server.paths
+
+
+async def test_metadata_headers() -> None:
+    """``metadata_headers`` go with every metadata request."""
+    server = Legacy()
+    await call(server, legacy_discovery=True)
+    assert set(server.revisions.values()) == {None}
+    server = Legacy()
+    revision = {"MCP-Protocol-Version": "2026-07-28"}
+    await call(server, legacy_discovery=True, metadata_headers=revision)
+    assert server.revisions == {
+        "/.well-known/oauth-protected-resource/mcp": "2026-07-28",
+        "/.well-known/oauth-protected-resource": "2026-07-28",
+        "/.well-known/oauth-authorization-server": "2026-07-28",
+    }

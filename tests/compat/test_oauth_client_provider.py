@@ -97,9 +97,8 @@ def sides(tmp_path: Path) -> list[tuple[list[str], dict[str, str] | None]]:
 
 
 def discovery_revisions(sent: list[dict[str, Any]]) -> set[str | None]:
-    """The one difference left: the SDK names the latest revision in an
-    ``MCP-Protocol-Version`` header on its metadata requests, mcpkit's discovery sends
-    none (taken out of the requests; the set of what each side sent)."""
+    """The ``MCP-Protocol-Version`` headers of the metadata requests (the latest revision
+    each SDK knows: mcpkit's names 2.x's), taken out of the requests."""
     return {
         r["headers"].pop("mcp-protocol-version", None)
         for r in sent
@@ -128,7 +127,7 @@ def test_story_client_runs_unchanged(tmp_path: Path) -> None:
     sent_by_sdk, sent_by_mcpkit = (server.received() for server in servers)
     assert outcomes == ["OK: oauth (http/modern)"] * 2
     assert discovery_revisions(sent_by_sdk) == {"2026-07-28"}
-    assert discovery_revisions(sent_by_mcpkit) == {None}
+    assert discovery_revisions(sent_by_mcpkit) == {"2026-07-28"}
 
     def authorization(sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [r for r in sent if r["path"] != "/mcp"]
@@ -195,7 +194,7 @@ def test_docs_tutorial001_prints_and_sends_what_the_sdk_does(tmp_path: Path) -> 
         "Paste the URL you were redirected to: ['whoami']",
     ]
     assert discovery_revisions(sent_by_sdk) == {"2026-07-28"}
-    assert discovery_revisions(sent_by_mcpkit) == {None}
+    assert discovery_revisions(sent_by_mcpkit) == {"2026-07-28"}
     assert sent_by_mcpkit == sent_by_sdk
     assert [r["path"] for r in sent_by_mcpkit] == [
         "/mcp",
@@ -216,7 +215,7 @@ def test_v1_shape_sends_what_mcp_1x_sends(tmp_path: Path) -> None:
     ``(code, state)``, ``timeout=``, the provider on a plain ``httpx.AsyncClient``) on mcp 1.x
     and on mcpkit: the same answer and storage, the same requests, but for 1.x's
     registration, which names no ``application_type`` (mcpkit's, as 2.x's, says
-    ``native``)."""
+    ``native``), and the revision its metadata requests name."""
     servers = [OAuthStoryServer() for _ in range(2)]
     printed = []
     try:
@@ -235,8 +234,9 @@ def test_v1_shape_sends_what_mcp_1x_sends(tmp_path: Path) -> None:
         "OAuthToken Bearer mcp 3600",
         "OAuthClientInformationFull Example MCP Client mcp client_secret_post",
     ]
+    # 1.x names its latest revision, mcpkit 2.x's
     assert discovery_revisions(sent_by_sdk) == {"2025-11-25"}
-    assert discovery_revisions(sent_by_mcpkit) == {None}
+    assert discovery_revisions(sent_by_mcpkit) == {"2026-07-28"}
     registered = next(r for r in sent_by_mcpkit if r["path"] == "/register")
     assert registered["json"].pop("application_type") == "native"
     assert sent_by_mcpkit == sent_by_sdk
@@ -277,7 +277,7 @@ def test_a_server_without_resource_metadata_as_the_sdk(tmp_path: Path) -> None:
         "Legacy Agent user client_secret_post",
     ]
     assert discovery_revisions(sent_by_sdk) == {"2026-07-28"}
-    assert discovery_revisions(sent_by_mcpkit) == {None}
+    assert discovery_revisions(sent_by_mcpkit) == {"2026-07-28"}
     assert sent_by_mcpkit == sent_by_sdk
     assert [r["path"] for r in sent_by_mcpkit] == [
         "/mcp",

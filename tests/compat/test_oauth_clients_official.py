@@ -109,14 +109,13 @@ def test_client_credentials_provider_sends_what_the_sdk_sends(tmp_path: Path) ->
         "post failed: OAuthTokenError",  # the story's token endpoint takes Basic alone
         "wrong secret failed: OAuthTokenError",
     ]
-    # The one difference: the SDK's provider names the latest revision on its metadata
-    # requests (MCP-Protocol-Version), mcpkit's discovery sends none.
+    # The metadata requests name the latest revision (MCP-Protocol-Version) on both.
     revisions = [
-        (r["headers"].pop("mcp-protocol-version"), o["headers"].pop("mcp-protocol-version"))
-        for r, o in zip(sent_by_sdk, sent_by_mcpkit, strict=True)
+        r["headers"]["mcp-protocol-version"]
+        for r in sent_by_mcpkit
         if r["path"].startswith("/.well-known/")
     ]
-    assert set(revisions) == {("2026-07-28", None)}
+    assert set(revisions) == {"2026-07-28"}
     assert sent_by_mcpkit == sent_by_sdk
     tokens = [r for r in sent_by_mcpkit if r["path"] == "/token"]
     assert [r["form"].get("client_secret") for r in tokens] == [
@@ -197,10 +196,7 @@ def test_story_client_runs_unchanged(story: str, tmp_path: Path) -> None:
     assert outcomes == [(0, f"OK: {story} (http/modern)")] * 2
 
     def authorization(sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        out = [r for r in sent if r["path"] != "/mcp"]
-        for r in out:
-            r["headers"].pop("mcp-protocol-version", None)  # see the first test
-        return out
+        return [r for r in sent if r["path"] != "/mcp"]
 
     assert authorization(sent_by_mcpkit) == authorization(sent_by_sdk)
     assert [r["path"] for r in authorization(sent_by_mcpkit)][-1] == "/token"

@@ -159,6 +159,8 @@ class OAuthClientAuth(httpx.Auth):
     accepts a server that publishes no protected resource metadata (every well-known URL
     answering 4xx) as the 2025-03-26 revision described it: its origin is the authorization
     server (:func:`~mcpkit.auth.discovery.discover_legacy_authorization_server`).
+    ``metadata_headers`` are sent with every metadata request (an ``MCP-Protocol-Version``,
+    as the 2025-03-26 revision asked clients to send during discovery).
 
     Every URL the server makes the client fetch follows ``fetch_policy`` (a
     :class:`~mcpkit.fetch.FetchPolicy`; by default one whose ``deadline`` is ``timeout``):
@@ -195,6 +197,7 @@ class OAuthClientAuth(httpx.Auth):
         allow_insecure_http: bool = False,
         fetch_policy: FetchPolicy | None = None,
         legacy_discovery: bool = False,
+        metadata_headers: dict[str, str] | None = None,
     ) -> None:
         if grant_type == "authorization_code" and authorization_handler is None:
             raise ValueError("the authorization_code grant needs an authorization_handler")
@@ -216,6 +219,8 @@ class OAuthClientAuth(httpx.Auth):
         self.client_metadata = client_metadata or ClientMetadata()
         self.allow_insecure_http = allow_insecure_http
         self.legacy_discovery = legacy_discovery
+        #: Headers sent with each metadata request (resource and authorization server).
+        self.metadata_headers = dict(metadata_headers or {})
         for uri in self.client_metadata.redirect_uris:
             if not (is_secure_url(uri) or allow_insecure_http):
                 raise ValueError(f"redirect URIs must be HTTPS or loopback: {uri}")
@@ -484,7 +489,10 @@ class OAuthClientAuth(httpx.Auth):
         prm: ProtectedResourceMetadata | None
         try:
             prm = await discover_protected_resource(
-                fetcher, self.server_url, challenge.resource_metadata
+                fetcher,
+                self.server_url,
+                challenge.resource_metadata,
+                headers=self.metadata_headers,
             )
         except OAuthError as exc:
             if not self.legacy_discovery or exc.error != "no_resource_metadata":
@@ -492,12 +500,16 @@ class OAuthClientAuth(httpx.Auth):
             prm = None  # a 2025-03-26 server: its origin is the authorization server
         meta = self._meta
         if prm is None:
-            meta = await discover_legacy_authorization_server(fetcher, self.server_url)
+            meta = await discover_legacy_authorization_server(
+                fetcher, self.server_url, headers=self.metadata_headers
+            )
         else:
             check_resource(prm.resource, self.server_url)
             issuer = prm.authorization_servers[0]
             if meta is None or meta.issuer != issuer:
-                meta = await discover_authorization_server(fetcher, issuer)
+                meta = await discover_authorization_server(
+                    fetcher, issuer, headers=self.metadata_headers
+                )
         assert meta is not None
         if meta is not self._meta and not self.allow_insecure_http:
             for name in ("authorization_endpoint", "token_endpoint", "registration_endpoint"):

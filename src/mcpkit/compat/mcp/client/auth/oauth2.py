@@ -32,7 +32,7 @@ from mcpkit.auth.registration import ClientMetadata
 from mcpkit.auth.tokens import ClientInfo
 from mcpkit.compat.fastmcp.client.auth.client_credentials import _BoundProvider
 from mcpkit.compat.mcp.client.auth import PKCEParameters, TokenStorage
-from mcpkit.compat.mcp.client.auth._storage import Httpx2Auth, SdkTokenStore
+from mcpkit.compat.mcp.client.auth._storage import METADATA_HEADERS, Httpx2Auth, SdkTokenStore
 from mcpkit.compat.mcp.client.auth.exceptions import (
     OAuthFlowError,
     OAuthRegistrationError,
@@ -231,6 +231,7 @@ class OAuthClientProvider(_BoundProvider, Httpx2Auth):  # type: ignore[misc]
             store=_SdkStore(storage),
             allow_insecure_http=True,
             legacy_discovery=True,
+            metadata_headers=METADATA_HEADERS,
         )
 
     async def async_auth_flow(
