@@ -6,8 +6,9 @@ The SDK's ``redirect_handler`` (given the authorization URL) and ``callback_hand
 mcpkit's ``authorization_handler``; mcpkit's client does the rest as the SDK's does: the
 protected resource metadata (RFC 9728, the challenge's ``resource_metadata`` first), the
 authorization server's metadata (for a server that publishes no resource metadata, the
-2025-03-26 revision's: its origin's), dynamic registration with the SDK's own registration document
-(its ``scope`` the one the flow selected: the challenge's, else the resource's
+2025-03-26 revision's: its origin's; each metadata request naming the latest revision in an
+``MCP-Protocol-Version`` header), dynamic registration with the SDK's own registration
+document (its ``scope`` the one the flow selected: the challenge's, else the resource's
 ``scopes_supported``, else the authorization server's) or a client ID metadata document
 (``client_metadata_url``), PKCE S256 with ``state`` checked, the code exchanged, the token
 refreshed when it expires. Tokens and the registration live in the SDK's ``TokenStorage``.
@@ -29,7 +30,7 @@ from mcpkit.auth.client import OAuthClientAuth, same_issuer
 from mcpkit.auth.discovery import AuthorizationServerMetadata, Challenge
 from mcpkit.auth.errors import OAuthError
 from mcpkit.auth.registration import ClientMetadata
-from mcpkit.auth.tokens import ClientInfo
+from mcpkit.auth.tokens import ClientInfo, OAuthToken
 from mcpkit.compat.fastmcp.client.auth.client_credentials import _BoundProvider
 from mcpkit.compat.mcp.client.auth import PKCEParameters, TokenStorage
 from mcpkit.compat.mcp.client.auth._storage import METADATA_HEADERS, Httpx2Auth, SdkTokenStore
@@ -150,7 +151,7 @@ class _AuthorizationCode(OAuthClientAuth):
         client: ClientInfo,
         form: dict[str, str],
         requested_scope: str | None,
-    ) -> Any:
+    ) -> OAuthToken:
         try:
             return await super()._token_request(http, meta, client, form, requested_scope)
         except OAuthError as exc:
