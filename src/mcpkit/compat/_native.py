@@ -94,6 +94,9 @@ class CompatServer(Server[Any]):
         #: the handlers (which answer it as the other SDK does) instead of refusing it; the
         #: feature stays out of ``server/discover``.
         self.answer_undeclared = False
+        #: Rewrites the capabilities declared on 2026-07-28 (``server/discover``), after the
+        #: features :attr:`declare_as` leaves out are dropped (None: as they are).
+        self.declare_modern: CapabilityRule | None = None
         self._registering = False
         #: The body of the 404 for a session not found, as the other SDK words it (None:
         #: mcpkit's); given to each HTTP app :meth:`http_app` makes.
@@ -148,7 +151,8 @@ class CompatServer(Server[Any]):
         rule = self.declare_as
         if rule is None or version.era == "legacy" or self.answer_undeclared:
             return caps
-        return self._declared_only(caps, rule)
+        caps = self._declared_only(caps, rule)
+        return caps if self.declare_modern is None else self.declare_modern(caps)
 
     @staticmethod
     def _declared_only(caps: JSONObject, rule: CapabilityRule) -> JSONObject:

@@ -227,6 +227,22 @@ class FastMCP(Composing, MCPServer[Any]):
         out["tools"] = {"listChanged": True}
         return out
 
+    def _declare_modern(self, caps: JSONObject) -> JSONObject:
+        """The capabilities of ``server/discover`` as fastmcp declares them on 2026-07-28:
+        ``logging``, ``listChanged`` and ``subscribe`` false (fastmcp serves no
+        ``subscriptions/listen``, from which its SDK derives them), and the MCP Apps
+        extension beside the server's own extensions."""
+        from mcpkit.compat.fastmcp.apps.config import UI_EXTENSION_ID
+
+        out: JSONObject = {**caps, "logging": {}}
+        for kind in ("prompts", "resources", "tools"):
+            if kind in out:
+                out[kind] = {**out[kind], "listChanged": False}
+        if "resources" in out:
+            out["resources"]["subscribe"] = False
+        out["extensions"] = {UI_EXTENSION_ID: {}, **(caps.get("extensions") or {})}
+        return out
+
     # -- tools --------------------------------------------------------------------------------
 
     def tool(  # type: ignore[override]

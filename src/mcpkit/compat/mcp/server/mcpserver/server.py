@@ -127,6 +127,8 @@ class MCPServer(Generic[LifespanResultT]):
         # would answer with no suggestions).
         self.native.request_handler("completion/complete")(self._no_completions)
         self.native.declare_as = self._declare_as
+        self.native.declare_modern = self._declare_modern
+        self._listen = subscriptions is not False
         self.native.announce_registrations = self._announce_registrations
         if not self._changes_to_sessions:
             self.native.changes_for_listeners_only()
@@ -243,6 +245,18 @@ class MCPServer(Generic[LifespanResultT]):
         out["resources"] = {"subscribe": False, "listChanged": False}
         out["tools"] = {"listChanged": False}
         return out  # extensions: advertised on 2026-07-28 only, as there
+
+    def _declare_modern(self, caps: JSONObject) -> JSONObject:
+        """The capabilities of ``server/discover`` as 2.x derives them on 2026-07-28: no
+        ``logging`` (an ``MCPServer`` has no ``logging/setLevel`` handler), and
+        ``listChanged`` / ``subscribe`` as ``subscriptions/listen`` is served or not."""
+        out = {k: v for k, v in caps.items() if k != "logging"}
+        for kind in ("prompts", "resources", "tools"):
+            if kind in out:
+                out[kind] = {**out[kind], "listChanged": self._listen}
+        if "resources" in out:
+            out["resources"]["subscribe"] = self._listen
+        return out
 
     # -- identity -----------------------------------------------------------------------------
 
