@@ -16,6 +16,7 @@ import pydantic_core
 
 from mcpkit._defaults import DEFAULT
 from mcpkit.compat._adapt import (
+    PASS_THROUGH,
     CompatToolEntry,
     ToolFailure,
     adapt,
@@ -52,7 +53,8 @@ from mcpkit.compat.fastmcp.utilities.authorization import component_scopes
 from mcpkit.compat.fastmcp.utilities.tasks import task_config
 from mcpkit.compat.mcp.server.mcpserver.exceptions import MCPServerError
 from mcpkit.compat.mcp.server.mcpserver.server import MCPServer, _http_options
-from mcpkit.jsonrpc import JSONObject
+from mcpkit.errors import McpError
+from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject
 from mcpkit.server.app import ServerHTTPApp
 from mcpkit.server.argument_policy import FASTMCP, FASTMCP_STRICT
 from mcpkit.server.context import Context as NativeContext
@@ -471,6 +473,39 @@ class FastMCP(Composing, MCPServer[Any]):
 
         return failures_as_results(failure)
 
+    def _prompt_failures(self, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """A prompt's exception as fastmcp answers it: -32603 ``Error rendering prompt
+        '<name>': <message>`` (without the message when details are masked); an MCP error
+        passes as it is."""
+        text = f"Error rendering prompt {name!r}"
+        mask = self._mask
+
+        def failed(exc: Exception) -> Exception:
+            if isinstance(exc, PASS_THROUGH):
+                return exc
+            return McpError(INTERNAL_ERROR, text if mask else f"{text}: {exc}")
+
+        def around(fn: Callable[..., Any]) -> Callable[..., Any]:
+            if inspect.iscoroutinefunction(fn):
+
+                async def arender(*args: Any, **kwargs: Any) -> Any:
+                    try:
+                        return await fn(*args, **kwargs)
+                    except Exception as exc:
+                        raise failed(exc) from exc
+
+                return arender
+
+            def render(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return fn(*args, **kwargs)
+                except Exception as exc:
+                    raise failed(exc) from exc
+
+            return render
+
+        return around
+
     # -- resources ----------------------------------------------------------------------------
 
     def resource(
@@ -556,7 +591,8 @@ class FastMCP(Composing, MCPServer[Any]):
                 "tags": tags or None,
                 "scopes": component_scopes(_options.get("auth")),
             }
-            adapted = adapt(fn, Context, self._context)
+            shown = prompt_name or fn.__name__
+            adapted = adapt(fn, Context, self._context, around=self._prompt_failures(shown))
             entry = self._versions.add(
                 "prompts",
                 prompt_name or fn.__name__,
