@@ -50,6 +50,29 @@ def _params(**values: Any) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
 
 
+#: The model of each kind of input request, by method.
+_INPUT_REQUESTS = {
+    "elicitation/create": "ElicitRequest",
+    "sampling/createMessage": "CreateMessageRequest",
+    "roots/list": "ListRootsRequest",
+}
+
+
+def input_required_result(raw: dict[str, Any]) -> Any:
+    """``mcp.types.InputRequiredResult`` of a wire result, each input request as its
+    request model (``ElicitRequest``, ...), as the official client parses it."""
+    import mcpkit.compat.mcp.types as types
+
+    requests = {}
+    for key, request in (raw.get("inputRequests") or {}).items():
+        model = _INPUT_REQUESTS.get(request.get("method")) if isinstance(request, dict) else None
+        requests[key] = getattr(types, model).model_validate(request) if model else request
+    result = types.InputRequiredResult.model_validate(raw)
+    # typed for the caller (the model keeps them as the wire's objects)
+    result.__dict__["input_requests"] = requests if "inputRequests" in raw else None
+    return result
+
+
 #: mcpkit's OAuth errors (as an HTTP transport reports them) and the SDK's for them.
 _OAUTH_ERRORS = {
     "OAuthError": "OAuthTokenError",
@@ -229,6 +252,64 @@ class Client:
             return claim.model.model_validate(raw), claim
         return types.CallToolResult.model_validate(raw), None
 
+    async def _call_tool_round(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        meta: dict[str, Any] | None,
+        responses: dict[str, Any] | None,
+        state: str | None,
+        allow_input_required: bool,
+    ) -> Any:
+        """One ``tools/call`` of a multi round-trip exchange, run by the caller."""
+        import mcpkit.compat.mcp.types as types
+
+        wire = None
+        if responses is not None:
+            wire = {
+                key: r.model_dump(mode="json", by_alias=True, exclude_none=True)
+                if hasattr(r, "model_dump")
+                else r
+                for key, r in responses.items()
+            }
+        params = _params(
+            name=name,
+            arguments=arguments or {},
+            inputResponses=wire,
+            requestState=state,
+            _meta=meta,
+        )
+        raw = await self._client.request("tools/call", params, mrtr=False)
+        if not (isinstance(raw, dict) and raw.get("resultType") == "input_required"):
+            return types.CallToolResult.model_validate(raw)
+        if not allow_input_required:
+            raise RuntimeError(
+                "call_tool received an InputRequiredResult; pass allow_input_required=True "
+                "to resolve it yourself"
+            )
+        return input_required_result(raw)
+
+    def listen(
+        self,
+        *,
+        tools_list_changed: bool = False,
+        prompts_list_changed: bool = False,
+        resources_list_changed: bool = False,
+        resource_subscriptions: Sequence[str] = (),
+    ) -> Any:
+        """Open a ``subscriptions/listen`` stream of typed change events (2026-07-28 only):
+        ``async with client.listen(tools_list_changed=True) as sub: async for event in
+        sub: ...`` (see :mod:`mcp.client.subscriptions`)."""
+        from mcpkit.compat.mcp.client.subscriptions import listen
+
+        return listen(
+            self,
+            tools_list_changed=tools_list_changed,
+            prompts_list_changed=prompts_list_changed,
+            resources_list_changed=resources_list_changed,
+            resource_subscriptions=resource_subscriptions,
+        )
+
     async def list_tools(
         self, *, cursor: str | None = None, cache_mode: Any = "use", **_: Any
     ) -> Any:
@@ -341,12 +422,22 @@ class ClientSessionView:
         progress_callback: Any = None,
         *,
         meta: dict[str, Any] | None = None,
+        input_responses: dict[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: bool = False,
         allow_claimed: bool = False,
         **_: Any,
     ) -> Any:
         """Call a tool without finishing a claimed result: its ``CallToolResult``; for a
         shape an extension claims, the claim's model with ``allow_claimed``, else
-        ``UnexpectedClaimedResult`` carrying it."""
+        ``UnexpectedClaimedResult`` carrying it. With ``allow_input_required`` one round of
+        2026-07-28's multi round-trip requests: an ``InputRequiredResult`` is returned (its
+        input requests as ``ElicitRequest``, ``CreateMessageRequest``, ``ListRootsRequest``),
+        for a retry with ``input_responses`` (result models by key) and ``request_state``."""
+        if allow_input_required or input_responses is not None or request_state is not None:
+            return await self._owner._call_tool_round(
+                name, arguments, meta, input_responses, request_state, allow_input_required
+            )
         result, claim = await self._owner._call_tool(name, arguments, meta)
         if claim is not None and not allow_claimed:
             from mcpkit.compat.mcp.client.extension import UnexpectedClaimedResult

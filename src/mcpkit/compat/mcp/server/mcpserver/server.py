@@ -161,14 +161,16 @@ class MCPServer(Generic[LifespanResultT]):
         # of the server's own middleware; only the requests that can answer input_required
         # pass through it.
 
+        security = request_state_security or RequestStateSecurity.ephemeral()
         self.native.add_middleware(
-            on_round_methods(
-                RequestStateBoundary(
-                    request_state_security or RequestStateSecurity.ephemeral(),
-                    default_audience=self.name,
-                )
-            )
+            on_round_methods(RequestStateBoundary(security, default_audience=self.name))
         )
+        native_keys = getattr(security.codec, "native_keys", None)
+        if request_state_security is not None and native_keys:
+            # what mcpkit seals around it opens on every worker given the same keys too
+            from mcpkit.server.request_state import KeyRing, RequestStateSealer
+
+            self.native.request_state = RequestStateSealer(KeyRing(list(native_keys)))
         self._http: ServerHTTPApp | None = None
         from mcpkit.compat.mcp.server.subscriptions import connect_bus, honour_every_kind
 
