@@ -11,6 +11,7 @@ from typing import Any
 
 from mcpkit._defaults import DEFAULT
 from mcpkit.client.client import Client as NativeClient
+from mcpkit.compat.mcp.client.bindings import BoundNotifications
 
 __all__ = ["Client", "ClientSessionView"]
 
@@ -65,9 +66,10 @@ def input_required_result(raw: dict[str, Any]) -> Any:
 
     requests = {}
     for key, request in (raw.get("inputRequests") or {}).items():
-        model = _INPUT_REQUESTS.get(request.get("method")) if isinstance(request, dict) else None
+        method = request.get("method") if isinstance(request, dict) else None
+        model = _INPUT_REQUESTS.get(method) if isinstance(method, str) else None
         requests[key] = getattr(types, model).model_validate(request) if model else request
-    result = types.InputRequiredResult.model_validate(raw)
+    result = types.InputRequiredResult.model_validate(raw)  # type: ignore[attr-defined]
     # typed for the caller (the model keeps them as the wire's objects)
     result.__dict__["input_requests"] = requests if "inputRequests" in raw else None
     return result
@@ -133,12 +135,13 @@ class Client:
             target = server.url
             http = {"headers": server.headers or None, "auth": server.auth}
         self._extensions = fold_extensions(extensions)
-        if self._extensions.bindings:
-            raise NotImplementedError(
-                "NotificationBinding (an extension observing server notifications) is not "
-                "provided by mcpkit's compat client: use mcpkit.Client(on_notification=...)"
-            )
         options: dict[str, Any] = {"era": mode, **{k: v for k, v in http.items() if v}}
+        self._bound: BoundNotifications | None = None
+        if self._extensions.bindings:  # the notifications the extensions observe
+            self._bound = BoundNotifications(
+                self._extensions.bindings, lambda: self.protocol_version
+            )
+            options["on_notification"] = self._bound
         # What is declared: a claiming extension only where its claims apply (a modern
         # revision; ``auto`` declares it as the modern wire would).
         declared = self._extensions.declared(None if mode == "legacy" else MODERN[-1])
@@ -162,14 +165,26 @@ class Client:
     async def __aenter__(self) -> Client:
         from mcpkit.errors import McpError
 
+        if self._bound is not None:
+            self._bound.start()
         try:
             await self._client.__aenter__()
         except McpError as exc:
+            if self._bound is not None:
+                await self._bound.stop()
             raise _oauth_error(exc) or exc from None
+        except BaseException:
+            if self._bound is not None:
+                await self._bound.stop()
+            raise
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        await self._client.__aexit__(*exc_info)
+        try:
+            await self._client.__aexit__(*exc_info)
+        finally:
+            if self._bound is not None:
+                await self._bound.stop()
 
     @property
     def session(self) -> ClientSessionView:
@@ -401,7 +416,16 @@ class ClientSessionView:
         options: dict[str, Any] = {}
         if request_read_timeout_seconds is not None:
             options["timeout"] = request_read_timeout_seconds
-        raw = await self._owner._client.request(request.method, wire_params(request), **options)
+        params = wire_params(request)
+        key = getattr(type(request), "name_param", None)
+        if key is not None:  # mirrored into the Mcp-Name header over HTTP, as the SDK does
+            if not isinstance((params or {}).get(key), str):
+                raise ValueError(f"{request.method} requires params[{key!r}] for Mcp-Name")
+            transport = self._owner._client.transport
+            names = getattr(transport, "name_params", None)
+            if names is not None:
+                names[request.method] = key
+        raw = await self._owner._client.request(request.method, params, **options)
         validate = getattr(result_type, "validate_python", None) or result_type.model_validate
         return validate(raw)
 
