@@ -9,7 +9,6 @@ An example with a ``__main__`` block runs as a script on both, with its own argu
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -514,48 +513,6 @@ def without_timings(report: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
-#: Examples that import packages mcpkit's test environment does not have: the fastmcp peer
-#: has them (locks/peer-fastmcp.in), and the example's run on mcpkit imports those same
-#: installed copies (see :func:`peer_packages`).
-PEER_PACKAGES: dict[str, tuple[str, ...]] = {
-    "apps/system_monitor/system_monitor_server.py": ("psutil",),
-    "apps/qr_server/qr_server.py": ("qrcode", "pillow"),
-}
-
-
-def peer_packages(names: tuple[str, ...], tmp: Path) -> Path:
-    """A folder holding links to the files of the distributions ``names`` as the fastmcp
-    peer has them installed, and nothing else: on ``PYTHONPATH`` it adds those packages
-    (the same versions, the same files) to mcpkit's environment without the peer's other
-    packages (its real ``fastmcp`` and ``mcp`` among them)."""
-    import json
-    import subprocess
-
-    listing = (
-        "import importlib.metadata as m, json, sys\n"
-        "out = {}\n"
-        "for name in sys.argv[1:]:\n"
-        "    dist = m.distribution(name)\n"
-        "    for f in dist.files or ():\n"
-        "        top = f.parts[0]\n"
-        "        if top != '..':\n"
-        "            out[top] = str(dist.locate_file(top))\n"
-        "print(json.dumps(out))\n"
-    )
-    found = subprocess.run(
-        [str(peer("fastmcp")), "-c", listing, *names],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert found.returncode == 0, f"the fastmcp peer lacks {names}: run scripts/peers.sh"
-    site = tmp / "peer-packages"
-    site.mkdir()
-    for top, target in json.loads(found.stdout).items():
-        (site / top).symlink_to(target)
-    return site
-
-
 def live_stats(value: Any) -> Any:
     """``value`` with the system monitor's live readings (CPU and memory load, disk use,
     uptime, the load history's readings and times, the busiest processes) replaced by their
@@ -611,15 +568,10 @@ def conversations(
         how, args, script = CASES[name]
         tmp = tmp_path_factory.mktemp("example")
         theirs_cmd, ours_cmd = commands(name, how, args, tmp)
-        ours_env: list[str] = []
-        if name in PEER_PACKAGES:
-            site = peer_packages(PEER_PACKAGES[name], tmp)
-            path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(site)) if p)
-            ours_env = ["env", f"PYTHONPATH={path}"]
         started[name] = start_both(
             script,
             [str(peer("fastmcp")), *theirs_cmd],
-            [*ours_env, sys.executable, "-m", "mcpkit.compat", *ours_cmd],
+            [sys.executable, "-m", "mcpkit.compat", *ours_cmd],
             tmp,
         )
     return started

@@ -44,37 +44,10 @@ EXAMPLES = Path(__file__).resolve().parent / "examples" / "official_v2_m2m"
 CLIENT = Path(__file__).resolve().parent / "clients" / "fastmcp_m2m.py"
 
 
-#: What the examples import beyond the SDK (PyJWT; the stories' shared module imports httpx2,
-#: their token endpoints read forms with python-multipart): mcpkit's environment lacks them,
-#: so they are linked from the SDK peer's installation, with their metadata.
-PEER_LIBRARIES = ("jwt", "httpx2", "httpcore2", "truststore", "python_multipart", "multipart")
-
-
-def peer_libraries(tmp_path: Path) -> str:
-    """A directory holding the SDK peer's :data:`PEER_LIBRARIES` alone (linked)."""
-    found = subprocess.run(
-        [
-            str(peer("mcp2")),
-            "-c",
-            "import jwt, os; print(os.path.dirname(os.path.dirname(jwt.__file__)))",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    site = Path(found)
-    target = tmp_path / "libs"
-    target.mkdir()
-    for entry in site.iterdir():
-        name = entry.name.split("-")[0].lower().replace("pyjwt", "jwt")
-        if name in PEER_LIBRARIES:
-            (target / entry.name).symlink_to(entry)
-    return str(target)
-
-
-def ours_env(tmp_path: Path) -> dict[str, str]:
-    path = os.pathsep.join([peer_libraries(tmp_path), *sys.path])
-    return {**os.environ, "PYTHONPATH": path}
+def ours_env() -> dict[str, str]:
+    """mcpkit's environment for a run of the examples: what they import beyond the SDK
+    (PyJWT, httpx2, python-multipart) is in its lock (the ``dev`` extra)."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
 
 
 def answers(
@@ -105,9 +78,9 @@ def answers(
     return out
 
 
-def test_identity_assertion_grant_answers_as_the_sdk(tmp_path: Path) -> None:
+def test_identity_assertion_grant_answers_as_the_sdk() -> None:
     theirs = answers([str(peer("mcp2"))])
-    ours = answers([sys.executable, "-m", "mcpkit.compat"], env=ours_env(tmp_path))
+    ours = answers([sys.executable, "-m", "mcpkit.compat"], env=ours_env())
     assert [a["label"] for a in ours] == [a["label"] for a in theirs]
     for mine, sdk in zip(ours, theirs, strict=True):
         assert mine == sdk, mine["label"]
@@ -124,14 +97,14 @@ def test_identity_assertion_grant_answers_as_the_sdk(tmp_path: Path) -> None:
     assert whoami == {"result": "alice@example.com (notes:read) for http://localhost:8001/mcp"}
 
 
-def test_machine_to_machine_stories_answer_as_the_sdk(tmp_path: Path) -> None:
+def test_machine_to_machine_stories_answer_as_the_sdk() -> None:
     """The ``oauth_client_credentials`` and ``identity_assertion`` stories' apps
     (``server.py`` on ``MCPServer`` with ``custom_route``, ``server_lowlevel.py`` on the
     low-level ``Server`` with ``custom_starlette_routes``), unchanged: their metadata, token
     endpoints and MCP endpoints answer as on the SDK."""
     driver = "sdk_m2m_stories.py"
     theirs = answers([str(peer("mcp2"))], driver=driver)
-    ours = answers([sys.executable, "-m", "mcpkit.compat"], ours_env(tmp_path), driver)
+    ours = answers([sys.executable, "-m", "mcpkit.compat"], ours_env(), driver)
     assert [a["label"] for a in ours] == [a["label"] for a in theirs]
     for mine, sdk in zip(ours, theirs, strict=True):
         assert mine == sdk, mine["label"]
