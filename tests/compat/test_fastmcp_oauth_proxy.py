@@ -728,6 +728,7 @@ def test_oidc_proxy_reads_the_discovery_document() -> None:
 POOL = "eu-central-1_AbCdE"
 COGNITO = "cognito-idp.eu-central-1.amazonaws.com"
 
+
 def test_cognito_oidc_proxy(tmp_path: Path) -> None:
     """fastmcp's ``examples/auth/aws_oauth/server.py``, unchanged (python-dotenv's
     ``load_dotenv``, debug logging): ``AWSCognitoProvider`` (an ``OIDCProxy``), the pool's

@@ -17,8 +17,9 @@ with ``AuthSettings(identity_assertion_enabled=True)``, all copied unchanged
 (``examples/official_v2_m2m``, see ``examples/NOTICE``), are sent the same requests on
 ``mcp`` 2.x and on mcpkit by ``servers/sdk_identity_assertion.py``; every answer (status, the
 headers a client reads, the body) must be equal, the minted access tokens aside. The
-``oauth_client_credentials`` and ``identity_assertion`` stories' apps are compared the same
-way by ``servers/sdk_m2m_stories.py``.
+``oauth_client_credentials`` and ``identity_assertion`` stories' apps (under
+``examples/official_v2/stories`` with the other stories) are compared the same way by
+``servers/sdk_m2m_stories.py``.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from tests.compat.test_unchanged import peer
 from tests.interop.conftest import locate_node_peer
 
 EXAMPLES = Path(__file__).resolve().parent / "examples" / "official_v2_m2m"
+#: The folder holding the official stories (``stories/``), the m2m ones among them.
+STORIES = Path(__file__).resolve().parent / "examples" / "official_v2"
 CLIENT = Path(__file__).resolve().parent / "clients" / "fastmcp_m2m.py"
 
 
@@ -54,9 +57,11 @@ def answers(
     command: list[str], env: dict[str, str] | None = None, driver: str = "sdk_identity_assertion.py"
 ) -> list[dict[str, Any]]:
     """What ``driver`` prints, each answer read as a client reads it (an access token by
-    name, a tool result's absent ``isError`` as false)."""
+    name, a tool result's absent ``isError`` as false); it is given the snippets' folder, or
+    the stories' (``sdk_m2m_stories.py``)."""
+    folder = STORIES if driver == "sdk_m2m_stories.py" else EXAMPLES
     done = subprocess.run(
-        [*command, str(Path(SERVERS) / driver), str(EXAMPLES)],
+        [*command, str(Path(SERVERS) / driver), str(folder)],
         capture_output=True,
         text=True,
         timeout=120,

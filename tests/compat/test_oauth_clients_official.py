@@ -27,7 +27,7 @@ import pytest
 
 from tests.compat.test_compat import SERVERS, free_port
 from tests.compat.test_fastmcp_auth import listening
-from tests.compat.test_m2m_auth import EXAMPLES, _segment, ours_env
+from tests.compat.test_m2m_auth import STORIES, _segment, ours_env
 from tests.compat.test_unchanged import peer
 
 CLIENT = Path(__file__).resolve().parent / "clients" / "official_m2m.py"
@@ -41,7 +41,7 @@ class StoryServer:
 
     def __init__(self, story: str = "oauth_client_credentials") -> None:
         self.port = free_port()
-        argv = [str(SERVERS / "sdk_m2m_story_http.py"), str(EXAMPLES), str(self.port), story]
+        argv = [str(SERVERS / "sdk_m2m_story_http.py"), str(STORIES), str(self.port), story]
         self.proc = subprocess.Popen(
             [str(peer("mcp2")), *argv],
             stdout=subprocess.PIPE,
@@ -77,7 +77,7 @@ def run_client(
     command: list[str], port: int, env: dict[str, str] | None, client: Path = CLIENT
 ) -> list[str]:
     done = subprocess.run(
-        [*command, str(client), str(EXAMPLES), str(port)],
+        [*command, str(client), str(STORIES), str(port)],
         capture_output=True,
         text=True,
         timeout=180,
@@ -181,7 +181,7 @@ def test_story_client_runs_unchanged(story: str) -> None:
             ([sys.executable, "-m", "mcpkit.compat"], our_server, ours_env()),
         ):
             done = subprocess.run(
-                [*command, str(STORY_CLIENT), str(EXAMPLES), str(server.port), story],
+                [*command, str(STORY_CLIENT), str(STORIES), str(server.port), story],
                 capture_output=True,
                 text=True,
                 timeout=180,

@@ -50,7 +50,7 @@ def started(module: str) -> Iterator[tuple[str, str]]:
     ]
     procs = [
         subprocess.Popen(
-            [*command, APP, f"official_v2_m2m:{module}", "build_app", str(port)],
+            [*command, APP, f"official_v2:{module}", "build_app", str(port)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
