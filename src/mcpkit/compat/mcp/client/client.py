@@ -1,6 +1,7 @@
 """``mcp.client.Client`` (2.x) on mcpkit: the official high-level client over
 :class:`mcpkit.Client`. Given a server object (an ``MCPServer``, a low-level ``Server``,
-mcpkit's own) it talks to it in memory; a URL or a command line as mcpkit's client does.
+mcpkit's own) it talks to it in memory; a ``StdioServerParameters`` it starts as the SDK
+does; a URL or a command line as mcpkit's client does.
 Each method sends its request and answers with the ``mcp.types`` model of the result."""
 
 from __future__ import annotations
@@ -127,11 +128,14 @@ class Client:
             raise ValueError(
                 f"mode must be 'legacy', 'auto', or one of {list(MODERN)}; got {mode!r}"
             )
+        from mcpkit.compat.mcp.client.stdio import StdioServerParameters, stdio_transport
         from mcpkit.compat.mcp.client.streamable_http import StreamableHttpTarget
 
         target = getattr(server, "native", server)
         http: dict[str, Any] = {}
-        if isinstance(server, StreamableHttpTarget):
+        if isinstance(server, StdioServerParameters):
+            target = stdio_transport(server)
+        elif isinstance(server, StreamableHttpTarget):
             target = server.url
             http = {"headers": server.headers or None, "auth": server.auth}
         self._extensions = fold_extensions(extensions)
