@@ -33,7 +33,7 @@ import pytest
 
 from tests.compat.test_compat import SERVERS, free_port
 from tests.compat.test_fastmcp_auth import listening
-from tests.compat.test_m2m_auth import EXAMPLES, ours_env
+from tests.compat.test_m2m_auth import EXAMPLES, STORIES, ours_env
 from tests.compat.test_unchanged import peer
 
 CLIENTS = Path(__file__).resolve().parent / "clients"
@@ -53,7 +53,7 @@ class OAuthStoryServer:
     def __init__(self, base: str | None = None, *, legacy: bool = False) -> None:
         self.port = free_port()
         base = base or f"http://127.0.0.1:{self.port}"
-        argv = [str(SERVERS / "sdk_oauth_story_http.py"), str(EXAMPLES), str(self.port), base]
+        argv = [str(SERVERS / "sdk_oauth_story_http.py"), str(STORIES), str(self.port), base]
         if legacy:
             argv = [str(SERVERS / "sdk_legacy_auth_http.py"), str(SIMPLE_AUTH), str(self.port)]
         self.proc = subprocess.Popen(
@@ -118,7 +118,7 @@ def test_story_client_runs_unchanged(tmp_path: Path) -> None:
     outcomes = []
     try:
         for (command, env), server in zip(sides(tmp_path), servers, strict=True):
-            argv = [str(CLIENTS / "official_story_client.py"), str(EXAMPLES), str(server.port)]
+            argv = [str(CLIENTS / "official_story_client.py"), str(STORIES), str(server.port)]
             _, stderr = run(command, [*argv, "oauth"], env)
             outcomes.append(stderr.strip().splitlines()[-1])
     finally:
