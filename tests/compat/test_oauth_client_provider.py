@@ -89,10 +89,10 @@ def run(command: list[str], argv: list[str], env: dict[str, str] | None) -> tupl
 
 
 def sides(tmp_path: Path) -> list[tuple[list[str], dict[str, str] | None]]:
-    """mcp 2.x, and mcpkit (``python -m mcpkit.compat``, ``httpx2`` linked from the SDK)."""
+    """mcp 2.x, and mcpkit (``python -m mcpkit.compat``)."""
     return [
         ([str(peer("mcp2"))], None),
-        ([sys.executable, "-m", "mcpkit.compat"], ours_env(tmp_path)),
+        ([sys.executable, "-m", "mcpkit.compat"], ours_env()),
     ]
 
 
