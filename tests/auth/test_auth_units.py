@@ -227,3 +227,40 @@ async def test_token_request_goes_again_once_when_its_connection_was_dropped() -
         drops["left"] = 2
         with pytest.raises(OAuthError, match="failed: ReadError"):
             await auth._token_request(http, meta, client, form, None)
+
+
+async def test_a_state_that_does_not_match_is_named() -> None:
+    """The front channel refuses a redirect with another ``state`` (the ``OAuthError``'s code
+    ``state_mismatch``, so a caller can tell it from the server's refusals) before it looks
+    at the code."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    from mcpkit.auth.authorization_code import authorization_code_form
+    from mcpkit.auth.discovery import AuthorizationServerMetadata
+
+    meta = AuthorizationServerMetadata(
+        "https://as.example/.well-known/oauth-authorization-server",
+        "https://as.example",
+        {
+            "issuer": "https://as.example",
+            "authorization_endpoint": "https://as.example/authorize",
+            "code_challenge_methods_supported": ["S256"],
+        },
+    )
+    sent: list[str] = []
+
+    async def handler(url: str) -> AuthorizationResponse:
+        sent.append(dict(parse_qsl(urlsplit(url).query))["state"])
+        return AuthorizationResponse("code-1", state="forged")
+
+    with pytest.raises(OAuthError, match="state") as caught:
+        await authorization_code_form(
+            handler,
+            meta,
+            ClientInfo("c1"),
+            scope="mcp",
+            redirect_uri="http://localhost:3030/callback",
+            resource="https://rs.example/mcp",
+        )
+    assert caught.value.error == "state_mismatch"
+    assert sent and sent[0] != "forged"

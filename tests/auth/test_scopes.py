@@ -55,6 +55,21 @@ async def test_offline_access_added_where_advertised(
     assert requested(mock) == ["mcp:basic offline_access"]
     assert "refresh_token" in mock.events("register")[0]["body"]["grant_types"]
     assert auth.token is not None and auth.token.refresh_token
+    # OpenID Connect Core s11: asking for a refresh token asks for consent (as the official
+    # SDK's client does), the parameters in the SDK's order
+    assert list(mock.events("authorize")[0]["query"].items())[-2:] == [
+        ("scope", "mcp:basic offline_access"),
+        ("prompt", "consent"),
+    ]
+    assert list(mock.events("authorize")[0]["query"])[:7] == [
+        "response_type",
+        "client_id",
+        "redirect_uri",
+        "state",
+        "code_challenge",
+        "code_challenge_method",
+        "resource",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -79,6 +94,7 @@ async def test_offline_access_not_requested_elsewhere(
     env: Env = await oauth_env(mock, scopes_supported=prm_scopes)
     await whoami(env, oauth(env), wire)
     assert requested(mock) == [expected]
+    assert "prompt" not in mock.events("authorize")[0]["query"]
 
 
 async def test_offline_access_needs_scopes_and_the_refresh_grant(

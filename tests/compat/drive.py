@@ -235,6 +235,9 @@ async def drive(
                     entry["result"] = dump(await client.read_resource(op["uri"], **sent_meta(op)))
                 elif kind == "get":
                     entry["name"] = op["name"]
+                    answer.clear()
+                    if "answer" in op:  # what an input request of the prompt is answered
+                        answer["content"] = op["answer"]
                     entry["result"] = dump(
                         await client.get_prompt(op["name"], op.get("args"), **sent_meta(op))
                     )

@@ -14,6 +14,7 @@ The snippets not run here, and why, are listed in docs/migration.md.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -435,3 +436,80 @@ def test_docs_src_http_clients_print_the_same(
     assert ours == theirs
     assert "Card issued to Ada Lovelace." in ours["client_callbacks/tutorial002.py"]
     assert "Booked a table for 2 on 2025-12-27." in ours["elicitation/tutorial003.py"]
+
+
+#: ``client_transports/tutorial003.py`` (its own ``httpx2.AsyncClient`` handed to
+#: ``streamable_http_client("http://localhost:8000/mcp", http_client=...)``) talks to this
+#: side's ``asgi/tutorial001.py`` app; ``tutorial004.py`` (``StdioServerParameters`` of ``uv
+#: run server.py`` with ``BOOKSHOP_API_KEY``) starts ``servers/bookshop_stdio.py`` on this
+#: side's stack instead (``uv`` resolves online and the snippet includes no ``server.py``):
+#: the command and arguments are substituted, the snippet's ``env`` kept.
+_TRANSPORT_MAINS = """import contextlib, io, json, os, runpy, sys
+import anyio, mcp, mcp.client.streamable_http as transports
+url, server_command = sys.argv[1], json.loads(sys.argv[2])
+os.environ["COMPAT_PARENT_ONLY"] = "1"  # not on the SDK's allow-list: the child lacks it
+original_transport = transports.streamable_http_client
+original_client = mcp.Client
+
+
+def streamable_http_client(address, *args, **kwargs):
+    if address == "http://localhost:8000/mcp":
+        address = url
+    return original_transport(address, *args, **kwargs)
+
+
+def Client(server, *args, **kwargs):
+    if isinstance(server, mcp.StdioServerParameters) and server.command == "uv":
+        assert server.args == ["run", "server.py"], server.args
+        server = mcp.StdioServerParameters(
+            command=server_command[0], args=server_command[1:], env=server.env
+        )
+    return original_client(server, *args, **kwargs)
+
+
+transports.streamable_http_client = streamable_http_client
+mcp.Client = Client
+out = {}
+for path in sys.argv[3:]:
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        try:
+            anyio.run(runpy.run_path(path, run_name="snippet")["main"])
+        except BaseException as exc:
+            print("raised", type(exc).__name__, exc)
+    out[path] = buffer.getvalue()
+print(json.dumps(out))
+"""
+
+
+def test_docs_src_transport_clients_print_the_same(
+    tmp_path: Path,
+    apps_served: dict[str, tuple[list[int], list[dict[str, Any]], list[dict[str, Any]]]],
+) -> None:
+    """The transport chapter's clients of a Streamable HTTP server through the caller's own
+    ``httpx2`` client and of a stdio server given an environment: the same printed on mcp
+    2.x and on mcpkit."""
+    runner = tmp_path / "transport_mains.py"
+    runner.write_text(_TRANSPORT_MAINS)
+    bookshop = str(Path(__file__).resolve().parent / "servers" / "bookshop_stdio.py")
+    # The child gets only the allow-list and the snippet's env: mcpkit's side names its
+    # sources on the command line (``env``), as a PYTHONPATH would not reach it.
+    our_path = f"PYTHONPATH={os.pathsep.join(sys.path)}"
+    sides = [
+        ([str(peer("mcp2")), str(runner)], [str(peer("mcp2")), bookshop]),
+        (
+            [sys.executable, "-m", "mcpkit.compat", str(runner)],
+            ["env", our_path, sys.executable, "-m", "mcpkit.compat", bookshop],
+        ),
+    ]
+    snippets = [str(DOCS / "client_transports" / f"tutorial00{n}.py") for n in (3, 4)]
+    procs = []
+    for side, (command, server) in enumerate(sides):
+        url = f"http://127.0.0.1:{apps_served['asgi/tutorial001.py'][0][side]}/mcp"
+        procs.append(_printed([*command, url, json.dumps(server), *snippets]))
+    theirs, ours = (_outputs(proc) for proc in procs)
+    assert ours == theirs
+    assert ours["client_transports/tutorial003.py"] == "['add_note']\n"
+    assert ours["client_transports/tutorial004.py"] == (
+        "['search_books', 'order_book', 'home_passed']\n"
+    )

@@ -9,7 +9,6 @@ An example with a ``__main__`` block runs as a script on both, with its own argu
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -514,48 +513,6 @@ def without_timings(report: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
-#: Examples that import packages mcpkit's test environment does not have: the fastmcp peer
-#: has them (locks/peer-fastmcp.in), and the example's run on mcpkit imports those same
-#: installed copies (see :func:`peer_packages`).
-PEER_PACKAGES: dict[str, tuple[str, ...]] = {
-    "apps/system_monitor/system_monitor_server.py": ("psutil",),
-    "apps/qr_server/qr_server.py": ("qrcode", "pillow"),
-}
-
-
-def peer_packages(names: tuple[str, ...], tmp: Path) -> Path:
-    """A folder holding links to the files of the distributions ``names`` as the fastmcp
-    peer has them installed, and nothing else: on ``PYTHONPATH`` it adds those packages
-    (the same versions, the same files) to mcpkit's environment without the peer's other
-    packages (its real ``fastmcp`` and ``mcp`` among them)."""
-    import json
-    import subprocess
-
-    listing = (
-        "import importlib.metadata as m, json, sys\n"
-        "out = {}\n"
-        "for name in sys.argv[1:]:\n"
-        "    dist = m.distribution(name)\n"
-        "    for f in dist.files or ():\n"
-        "        top = f.parts[0]\n"
-        "        if top != '..':\n"
-        "            out[top] = str(dist.locate_file(top))\n"
-        "print(json.dumps(out))\n"
-    )
-    found = subprocess.run(
-        [str(peer("fastmcp")), "-c", listing, *names],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert found.returncode == 0, f"the fastmcp peer lacks {names}: run scripts/peers.sh"
-    site = tmp / "peer-packages"
-    site.mkdir()
-    for top, target in json.loads(found.stdout).items():
-        (site / top).symlink_to(target)
-    return site
-
-
 def live_stats(value: Any) -> Any:
     """``value`` with the system monitor's live readings (CPU and memory load, disk use,
     uptime, the load history's readings and times, the busiest processes) replaced by their
@@ -611,15 +568,10 @@ def conversations(
         how, args, script = CASES[name]
         tmp = tmp_path_factory.mktemp("example")
         theirs_cmd, ours_cmd = commands(name, how, args, tmp)
-        ours_env: list[str] = []
-        if name in PEER_PACKAGES:
-            site = peer_packages(PEER_PACKAGES[name], tmp)
-            path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(site)) if p)
-            ours_env = ["env", f"PYTHONPATH={path}"]
         started[name] = start_both(
             script,
             [str(peer("fastmcp")), *theirs_cmd],
-            [*ours_env, sys.executable, "-m", "mcpkit.compat", *ours_cmd],
+            [sys.executable, "-m", "mcpkit.compat", *ours_cmd],
             tmp,
         )
     return started
@@ -725,3 +677,105 @@ def test_fastmcp_sqlite_provider_example(tmp_path: Path) -> None:
     info = ours["ops"][2]["result"]["structuredContent"]
     assert info["name"] == "DynamicToolsServer"
     assert info["database"] == str(launchers[1].parent / "tools.db")
+
+
+#: What OpenStreetMap's Nominatim answers for the places ``apps/map`` asks about (its default
+#: landmarks and one more); any other query finds nothing.
+PLACES: dict[str, tuple[str, str, str]] = {
+    "Statue of Liberty, New York": ("Statue of Liberty, Liberty Island", "40.6892", "-74.0445"),
+    "Golden Gate Bridge, San Francisco": ("Golden Gate Bridge, Presidio", "37.8199", "-122.4783"),
+    "Space Needle, Seattle": ("Space Needle, Lower Queen Anne", "47.6205", "-122.3493"),
+    "Willis Tower, Chicago": ("Willis Tower, Loop", "41.8789", "-87.6359"),
+    "Gateway Arch, St. Louis": ("Gateway Arch, Downtown", "38.6247", "-90.1848"),
+    "Tower Bridge, London": ("Tower Bridge, Bermondsey", "51.5055", "-0.0754"),
+}
+
+#: Runs ``apps/map`` (``argv[2]``) unchanged with ``httpx2``'s requests to Nominatim sent to
+#: the stand-in at ``argv[1]`` instead (the same requests, another address).
+_GEOCODED = """import runpy, sys
+import httpx2
+
+stand_in = httpx2.URL(sys.argv[1])
+original = httpx2.HTTPTransport.handle_request
+
+
+def handle(self, request):
+    if request.url.host == "nominatim.openstreetmap.org":
+        request.url = request.url.copy_with(
+            scheme=stand_in.scheme, host=stand_in.host, port=stand_in.port
+        )
+        request.headers["host"] = f"{stand_in.host}:{stand_in.port}"
+    return original(self, request)
+
+
+httpx2.HTTPTransport.handle_request = handle
+sys.argv = sys.argv[2:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+def test_fastmcp_map_example_with_a_stand_in_geocoder(tmp_path: Path) -> None:
+    """``apps/map`` (a Prefab app geocoding through Nominatim), unchanged, with a local
+    stand-in for Nominatim: the default landmarks mapped, a list with a place no one knows
+    (its "Could not find" badge), the same on fastmcp and on mcpkit, and the same requests
+    reaching the geocoder from both (they run at once)."""
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from urllib.parse import parse_qs, urlsplit
+
+    asked: list[tuple[str, dict[str, list[str]], str | None]] = []
+
+    class Nominatim(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            parts = urlsplit(self.path)
+            query = parse_qs(parts.query)
+            asked.append((parts.path, query, self.headers.get("user-agent")))
+            place = PLACES.get(query.get("q", [""])[0])
+            found = [{"display_name": place[0], "lat": place[1], "lon": place[2]}] if place else []
+            body = json.dumps(found).encode()
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Nominatim)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        launcher = tmp_path / "geocoded.py"
+        launcher.write_text(_GEOCODED)
+        args = [
+            str(launcher),
+            f"http://127.0.0.1:{server.server_port}",
+            str(EXAMPLES / "apps/map/map_server.py"),
+        ]
+        script = [
+            LIST,
+            call("show_map"),
+            call("show_map", locations=["Tower Bridge, London", "Atlantis"], title="Two", zoom=5),
+        ]
+        reports = drive_both(
+            script,
+            [str(peer("fastmcp")), *args],
+            [sys.executable, "-m", "mcpkit.compat", *args],
+            tmp_path,
+        )
+    finally:
+        server.shutdown()
+    theirs, ours = (normalised(r) for r in reports)
+    assert_same(theirs, ours)
+    # Both sides run at once: each of the seven requests reached the geocoder from each.
+    requests = sorted(json.dumps(a, sort_keys=True) for a in asked)
+    assert len(requests) == 14 and requests[0::2] == requests[1::2]
+    assert (
+        "/search",
+        {"q": ["Statue of Liberty, New York"], "format": ["json"], "limit": ["1"]},
+        "fastmcp-map-example/1.0",
+    ) in asked
+    mapped = json.dumps(ours["ops"][1]["result"]["structuredContent"])
+    assert "5 locations mapped" in mapped and "L.marker([40.6892, -74.0445])" in mapped
+    assert "Could not find: Atlantis" in json.dumps(ours["ops"][2]["result"]["structuredContent"])

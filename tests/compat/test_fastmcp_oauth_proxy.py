@@ -728,50 +728,12 @@ def test_oidc_proxy_reads_the_discovery_document() -> None:
 POOL = "eu-central-1_AbCdE"
 COGNITO = "cognito-idp.eu-central-1.amazonaws.com"
 
-#: fastmcp's ``examples/auth/aws_oauth/server.py`` without its ``dotenv`` and logging
-#: set-up (python-dotenv is a dependency of fastmcp, not of mcpkit).
-COGNITO_SERVER = """
-import os
-
-from fastmcp import FastMCP
-from fastmcp.server.auth.providers.aws import AWSCognitoProvider
-from fastmcp.server.dependencies import get_access_token
-
-auth = AWSCognitoProvider(
-    user_pool_id=os.getenv("FASTMCP_SERVER_AUTH_AWS_COGNITO_USER_POOL_ID") or "",
-    aws_region=os.getenv("FASTMCP_SERVER_AUTH_AWS_COGNITO_AWS_REGION") or "eu-central-1",
-    client_id=os.getenv("FASTMCP_SERVER_AUTH_AWS_COGNITO_CLIENT_ID") or "",
-    client_secret=os.getenv("FASTMCP_SERVER_AUTH_AWS_COGNITO_CLIENT_SECRET") or "",
-    base_url="http://127.0.0.1:8000",
-)
-
-mcp = FastMCP("AWS Cognito OAuth Example Server", auth=auth)
-
-
-@mcp.tool
-def echo(message: str) -> str:
-    \"\"\"Echo the provided message.\"\"\"
-    return message
-
-
-@mcp.tool
-async def get_access_token_claims() -> dict:
-    \"\"\"Get the authenticated user's access token claims.\"\"\"
-    token = get_access_token()
-    if token is None:
-        return {"error": "Not authenticated"}
-    return {
-        "sub": token.claims.get("sub"),
-        "username": token.claims.get("username"),
-        "cognito:groups": token.claims.get("cognito:groups", []),
-    }
-"""
-
 
 def test_cognito_oidc_proxy(tmp_path: Path) -> None:
-    """``AWSCognitoProvider`` (an ``OIDCProxy``): the pool's discovery document read at
-    start, the login, and the Cognito access token checked against the pool's keys on
-    each request, the tool seeing its claims; the same on both."""
+    """fastmcp's ``examples/auth/aws_oauth/server.py``, unchanged (python-dotenv's
+    ``load_dotenv``, debug logging): ``AWSCognitoProvider`` (an ``OIDCProxy``), the pool's
+    discovery document read at start, the login, and the Cognito access token checked
+    against the pool's keys on each request, the tool seeing its claims; the same on both."""
     from joserfc import jwt
     from joserfc.jwk import RSAKey
 
@@ -802,8 +764,7 @@ def test_cognito_oidc_proxy(tmp_path: Path) -> None:
         },
         f"/{POOL}/.well-known/jwks.json": {"keys": [key.as_dict(private=False)]},
     }
-    example = tmp_path / "cognito.py"
-    example.write_text(COGNITO_SERVER)
+    example = EXAMPLES / "auth_aws_oauth_server.py"
     case = {"env": "FASTMCP_SERVER_AUTH_AWS_COGNITO", "hosts": [COGNITO]}
     os.environ["FASTMCP_SERVER_AUTH_AWS_COGNITO_USER_POOL_ID"] = POOL
     try:

@@ -17,8 +17,9 @@ with ``AuthSettings(identity_assertion_enabled=True)``, all copied unchanged
 (``examples/official_v2_m2m``, see ``examples/NOTICE``), are sent the same requests on
 ``mcp`` 2.x and on mcpkit by ``servers/sdk_identity_assertion.py``; every answer (status, the
 headers a client reads, the body) must be equal, the minted access tokens aside. The
-``oauth_client_credentials`` and ``identity_assertion`` stories' apps are compared the same
-way by ``servers/sdk_m2m_stories.py``.
+``oauth_client_credentials`` and ``identity_assertion`` stories' apps (under
+``examples/official_v2/stories`` with the other stories) are compared the same way by
+``servers/sdk_m2m_stories.py``.
 """
 
 from __future__ import annotations
@@ -41,49 +42,26 @@ from tests.compat.test_unchanged import peer
 from tests.interop.conftest import locate_node_peer
 
 EXAMPLES = Path(__file__).resolve().parent / "examples" / "official_v2_m2m"
+#: The folder holding the official stories (``stories/``), the m2m ones among them.
+STORIES = Path(__file__).resolve().parent / "examples" / "official_v2"
 CLIENT = Path(__file__).resolve().parent / "clients" / "fastmcp_m2m.py"
 
 
-#: What the examples import beyond the SDK (PyJWT; the stories' shared module imports httpx2,
-#: their token endpoints read forms with python-multipart): mcpkit's environment lacks them,
-#: so they are linked from the SDK peer's installation, with their metadata.
-PEER_LIBRARIES = ("jwt", "httpx2", "httpcore2", "truststore", "python_multipart", "multipart")
-
-
-def peer_libraries(tmp_path: Path) -> str:
-    """A directory holding the SDK peer's :data:`PEER_LIBRARIES` alone (linked)."""
-    found = subprocess.run(
-        [
-            str(peer("mcp2")),
-            "-c",
-            "import jwt, os; print(os.path.dirname(os.path.dirname(jwt.__file__)))",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    site = Path(found)
-    target = tmp_path / "libs"
-    target.mkdir()
-    for entry in site.iterdir():
-        name = entry.name.split("-")[0].lower().replace("pyjwt", "jwt")
-        if name in PEER_LIBRARIES:
-            (target / entry.name).symlink_to(entry)
-    return str(target)
-
-
-def ours_env(tmp_path: Path) -> dict[str, str]:
-    path = os.pathsep.join([peer_libraries(tmp_path), *sys.path])
-    return {**os.environ, "PYTHONPATH": path}
+def ours_env() -> dict[str, str]:
+    """mcpkit's environment for a run of the examples: what they import beyond the SDK
+    (PyJWT, httpx2, python-multipart) is in its lock (the ``dev`` extra)."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
 
 
 def answers(
     command: list[str], env: dict[str, str] | None = None, driver: str = "sdk_identity_assertion.py"
 ) -> list[dict[str, Any]]:
     """What ``driver`` prints, each answer read as a client reads it (an access token by
-    name, a tool result's absent ``isError`` as false)."""
+    name, a tool result's absent ``isError`` as false); it is given the snippets' folder, or
+    the stories' (``sdk_m2m_stories.py``)."""
+    folder = STORIES if driver == "sdk_m2m_stories.py" else EXAMPLES
     done = subprocess.run(
-        [*command, str(Path(SERVERS) / driver), str(EXAMPLES)],
+        [*command, str(Path(SERVERS) / driver), str(folder)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -105,9 +83,9 @@ def answers(
     return out
 
 
-def test_identity_assertion_grant_answers_as_the_sdk(tmp_path: Path) -> None:
+def test_identity_assertion_grant_answers_as_the_sdk() -> None:
     theirs = answers([str(peer("mcp2"))])
-    ours = answers([sys.executable, "-m", "mcpkit.compat"], env=ours_env(tmp_path))
+    ours = answers([sys.executable, "-m", "mcpkit.compat"], env=ours_env())
     assert [a["label"] for a in ours] == [a["label"] for a in theirs]
     for mine, sdk in zip(ours, theirs, strict=True):
         assert mine == sdk, mine["label"]
@@ -124,14 +102,14 @@ def test_identity_assertion_grant_answers_as_the_sdk(tmp_path: Path) -> None:
     assert whoami == {"result": "alice@example.com (notes:read) for http://localhost:8001/mcp"}
 
 
-def test_machine_to_machine_stories_answer_as_the_sdk(tmp_path: Path) -> None:
+def test_machine_to_machine_stories_answer_as_the_sdk() -> None:
     """The ``oauth_client_credentials`` and ``identity_assertion`` stories' apps
     (``server.py`` on ``MCPServer`` with ``custom_route``, ``server_lowlevel.py`` on the
     low-level ``Server`` with ``custom_starlette_routes``), unchanged: their metadata, token
     endpoints and MCP endpoints answer as on the SDK."""
     driver = "sdk_m2m_stories.py"
     theirs = answers([str(peer("mcp2"))], driver=driver)
-    ours = answers([sys.executable, "-m", "mcpkit.compat"], ours_env(tmp_path), driver)
+    ours = answers([sys.executable, "-m", "mcpkit.compat"], ours_env(), driver)
     assert [a["label"] for a in ours] == [a["label"] for a in theirs]
     for mine, sdk in zip(ours, theirs, strict=True):
         assert mine == sdk, mine["label"]

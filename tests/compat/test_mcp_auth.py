@@ -102,11 +102,12 @@ def resource_server_flow(base: str, token: str, tool: str) -> dict[str, Any]:
     return r.answers
 
 
-#: The SDK's examples (2.x's, 1.x's under ``official_v1:``): module, server attribute, a
-#: token its verifier accepts, its tool.
+#: The SDK's examples (2.x's of ``examples/official_v2_auth``, the stories' under
+#: ``official_v2:``, 1.x's under ``official_v1:``): module, server attribute, a token its
+#: verifier accepts, its tool.
 EXAMPLES = [
-    ("stories.bearer_auth.server", "build_app", "demo-token", "whoami", []),
-    ("stories.bearer_auth.server_lowlevel", "build_app", "demo-token", "whoami", []),
+    ("official_v2:stories.bearer_auth.server", "build_app", "demo-token", "whoami", []),
+    ("official_v2:stories.bearer_auth.server_lowlevel", "build_app", "demo-token", "whoami", []),
     ("docs_src.tutorial001", "mcp", "alice-token", "list_notes", []),
     ("docs_src.tutorial002", "mcp", "alice-token", "whoami", []),
     ("oauth_server", "mcp", "any", "get_weather", ["json"]),

@@ -228,7 +228,11 @@ SNIPPETS: dict[str, list[dict[str, Any]]] = {
         {"op": "everything", "skip": ["provision"]},
         {"op": "call", "name": "provision", "args": {"name": "orders"}, "answer": {"region": "eu"}},
     ],
-    "mrtr/tutorial004.py": [{"op": "list"}],  # its prompt's round: see docs/migration.md
+    "mrtr/tutorial004.py": [
+        {"op": "list"},
+        {"op": "get", "name": "briefing", "answer": {"audience": "the board"}},
+        {"op": "get", "name": "briefing", "answer": {"who": "nobody"}},
+    ],
     "mrtr/tutorial005.py": [{"op": "everything", "skip": []}],
     "subscriptions/tutorial001.py": [
         {"op": "call", "name": "complete_task", "args": {"board": "sprint", "task": "design"}},
@@ -271,3 +275,13 @@ def test_documentation_server_on_the_stateless_wire(name: str, tmp_path: Path) -
         assert ours["ops"][-1]["result"]["content"][0]["text"] == "Provisioned 'orders' in eu."
     if name == "subscriptions/tutorial001.py":
         assert ours["ops"][-1]["result"]["content"][0]["text"] == "1 task(s) done"
+    if name == "mrtr/tutorial004.py":  # the audience asked as an input request, then used
+        briefed, failed = ours["ops"][1:]
+        assert briefed["result"]["messages"][0]["content"]["text"] == (
+            "Write a briefing for the board."
+        )
+        assert [a["elicitation"]["message"] for a in ours["answered"]] == [
+            "Who is the briefing for?"
+        ] * 2
+        # an answer without the audience fails the prompt (KeyError): 2.x's internal error
+        assert "code=-32603 message='Internal server error'" in failed["error"]

@@ -27,7 +27,7 @@ import pytest
 
 from tests.compat.test_compat import SERVERS, free_port
 from tests.compat.test_fastmcp_auth import listening
-from tests.compat.test_m2m_auth import EXAMPLES, _segment, ours_env
+from tests.compat.test_m2m_auth import STORIES, _segment, ours_env
 from tests.compat.test_unchanged import peer
 
 CLIENT = Path(__file__).resolve().parent / "clients" / "official_m2m.py"
@@ -41,7 +41,7 @@ class StoryServer:
 
     def __init__(self, story: str = "oauth_client_credentials") -> None:
         self.port = free_port()
-        argv = [str(SERVERS / "sdk_m2m_story_http.py"), str(EXAMPLES), str(self.port), story]
+        argv = [str(SERVERS / "sdk_m2m_story_http.py"), str(STORIES), str(self.port), story]
         self.proc = subprocess.Popen(
             [str(peer("mcp2")), *argv],
             stdout=subprocess.PIPE,
@@ -77,7 +77,7 @@ def run_client(
     command: list[str], port: int, env: dict[str, str] | None, client: Path = CLIENT
 ) -> list[str]:
     done = subprocess.run(
-        [*command, str(client), str(EXAMPLES), str(port)],
+        [*command, str(client), str(STORIES), str(port)],
         capture_output=True,
         text=True,
         timeout=180,
@@ -88,13 +88,11 @@ def run_client(
 
 
 @pytest.mark.timeout(300)
-def test_client_credentials_provider_sends_what_the_sdk_sends(tmp_path: Path) -> None:
+def test_client_credentials_provider_sends_what_the_sdk_sends() -> None:
     sdk_server, our_server = StoryServer(), StoryServer()
     try:
         theirs = run_client([str(peer("mcp2"))], sdk_server.port, None)
-        ours = run_client(
-            [sys.executable, "-m", "mcpkit.compat"], our_server.port, ours_env(tmp_path)
-        )
+        ours = run_client([sys.executable, "-m", "mcpkit.compat"], our_server.port, ours_env())
     finally:
         sdk_server.proc.terminate()  # both stopped before either log is read
         our_server.proc.terminate()
@@ -109,14 +107,13 @@ def test_client_credentials_provider_sends_what_the_sdk_sends(tmp_path: Path) ->
         "post failed: OAuthTokenError",  # the story's token endpoint takes Basic alone
         "wrong secret failed: OAuthTokenError",
     ]
-    # The one difference: the SDK's provider names the latest revision on its metadata
-    # requests (MCP-Protocol-Version), mcpkit's discovery sends none.
+    # The metadata requests name the latest revision (MCP-Protocol-Version) on both.
     revisions = [
-        (r["headers"].pop("mcp-protocol-version"), o["headers"].pop("mcp-protocol-version"))
-        for r, o in zip(sent_by_sdk, sent_by_mcpkit, strict=True)
+        r["headers"]["mcp-protocol-version"]
+        for r in sent_by_mcpkit
         if r["path"].startswith("/.well-known/")
     ]
-    assert set(revisions) == {("2026-07-28", None)}
+    assert set(revisions) == {"2026-07-28"}
     assert sent_by_mcpkit == sent_by_sdk
     tokens = [r for r in sent_by_mcpkit if r["path"] == "/token"]
     assert [r["form"].get("client_secret") for r in tokens] == [
@@ -130,7 +127,7 @@ def test_client_credentials_provider_sends_what_the_sdk_sends(tmp_path: Path) ->
 
 
 @pytest.mark.timeout(300)
-def test_identity_assertion_provider_sends_what_the_sdk_sends(tmp_path: Path) -> None:
+def test_identity_assertion_provider_sends_what_the_sdk_sends() -> None:
     """SEP-990: ``IdentityAssertionOAuthProvider`` against the ``identity_assertion`` story's
     server, as its client builds it (client_secret_post and _basic, without a scope, a wrong
     secret, an ID-JAG that does not verify, an issuer with no metadata, no secret)."""
@@ -138,7 +135,7 @@ def test_identity_assertion_provider_sends_what_the_sdk_sends(tmp_path: Path) ->
     command = [sys.executable, "-m", "mcpkit.compat"]
     try:
         theirs = run_client([str(peer("mcp2"))], sdk_server.port, None, ID_JAG_CLIENT)
-        ours = run_client(command, our_server.port, ours_env(tmp_path), ID_JAG_CLIENT)
+        ours = run_client(command, our_server.port, ours_env(), ID_JAG_CLIENT)
     finally:
         sdk_server.proc.terminate()  # both stopped before either log is read
         our_server.proc.terminate()
@@ -168,7 +165,7 @@ def test_identity_assertion_provider_sends_what_the_sdk_sends(tmp_path: Path) ->
 
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("story", ["oauth_client_credentials", "identity_assertion"])
-def test_story_client_runs_unchanged(story: str, tmp_path: Path) -> None:
+def test_story_client_runs_unchanged(story: str) -> None:
     """The stories' ``client.py`` (with their ``_harness.py`` and ``manifest.toml``, copied
     unchanged) run with ``--http`` on mcp 2.x and on mcpkit against the story's server on mcp
     2.x: both pass (``OK``), and the authorization server receives the same requests (its
@@ -180,10 +177,10 @@ def test_story_client_runs_unchanged(story: str, tmp_path: Path) -> None:
     try:
         for command, server, env in (
             ([str(peer("mcp2"))], sdk_server, None),
-            ([sys.executable, "-m", "mcpkit.compat"], our_server, ours_env(tmp_path)),
+            ([sys.executable, "-m", "mcpkit.compat"], our_server, ours_env()),
         ):
             done = subprocess.run(
-                [*command, str(STORY_CLIENT), str(EXAMPLES), str(server.port), story],
+                [*command, str(STORY_CLIENT), str(STORIES), str(server.port), story],
                 capture_output=True,
                 text=True,
                 timeout=180,
@@ -197,10 +194,7 @@ def test_story_client_runs_unchanged(story: str, tmp_path: Path) -> None:
     assert outcomes == [(0, f"OK: {story} (http/modern)")] * 2
 
     def authorization(sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        out = [r for r in sent if r["path"] != "/mcp"]
-        for r in out:
-            r["headers"].pop("mcp-protocol-version", None)  # see the first test
-        return out
+        return [r for r in sent if r["path"] != "/mcp"]
 
     assert authorization(sent_by_mcpkit) == authorization(sent_by_sdk)
     assert [r["path"] for r in authorization(sent_by_mcpkit)][-1] == "/token"

@@ -3,7 +3,7 @@ and a low-level ``Server`` (``server_lowlevel.py``) that are their own authoriza
 (the stories' in-memory provider, consenting at once with ``OAUTH_DEMO_AUTO_CONSENT=1``),
 served on the SDK and on mcpkit and taken through a whole login: metadata, registration,
 authorization with PKCE, the code exchanged for a token, MCP requests with it and without;
-every answer equal. The stories import ``httpx2``, linked from the SDK peer for mcpkit."""
+every answer equal. The stories import ``httpx2`` (in mcpkit's test environment too)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ import pytest
 from tests.compat.test_compat import SERVERS, free_port
 from tests.compat.test_fastmcp_auth import ACCEPT, INIT, listening
 from tests.compat.test_fastmcp_oauth_server import REDIRECT, Recorder, code_of, pkce
-from tests.compat.test_m2m_auth import peer_libraries
 from tests.compat.test_mcp_auth import mcp_calls
 from tests.compat.test_unchanged import peer
 
@@ -40,18 +39,18 @@ class StoryRecorder(Recorder):
 
 
 @contextlib.contextmanager
-def started(module: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
+def started(module: str) -> Iterator[tuple[str, str]]:
     """The story's ``build_app`` served on the SDK and on mcpkit: their base URLs."""
     ports = free_port(), free_port()
     env = {**os.environ, "OAUTH_DEMO_AUTO_CONSENT": "1"}
-    ours_env = {**env, "PYTHONPATH": os.pathsep.join([peer_libraries(tmp_path), *sys.path])}
+    ours_env = {**env, "PYTHONPATH": os.pathsep.join(sys.path)}
     runs = [
         ([str(peer("mcp2"))], env),
         ([sys.executable, "-m", "mcpkit.compat"], ours_env),
     ]
     procs = [
         subprocess.Popen(
-            [*command, APP, f"official_v2_m2m:{module}", "build_app", str(port)],
+            [*command, APP, f"official_v2:{module}", "build_app", str(port)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
@@ -104,9 +103,9 @@ def login_flow(base: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("module", ["stories.oauth.server", "stories.oauth.server_lowlevel"])
-def test_oauth_story_login_answers_as_on_the_sdk(module: str, tmp_path: Path) -> None:
+def test_oauth_story_login_answers_as_on_the_sdk(module: str) -> None:
     """Every step of the login and the MCP requests after it answer as on the SDK."""
-    with started(module, tmp_path) as (sdk, ours):
+    with started(module) as (sdk, ours):
         expected = login_flow(sdk)
         got = login_flow(ours)
     assert got == expected

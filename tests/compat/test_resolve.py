@@ -2,7 +2,7 @@
 Resolve(fn)]``, resolvers returning ``Elicit``, ``Sample`` or ``ListRoots``) and an
 ``InputRequiredResult`` a low-level handler returns by hand (reading the retry's
 ``params.input_responses``): the SDK's own documentation examples
-(``examples/official_v2_resolve``, see ``examples/NOTICE``) run on ``mcp`` 2.x and unchanged
+(``examples/official_v2/docs_src``, see ``examples/NOTICE``) run on ``mcp`` 2.x and unchanged
 on mcpkit, driven by the official client on the handshake era and on 2026-07-28; what it
 saw must be equal."""
 
@@ -17,7 +17,7 @@ import pytest
 from tests.compat.driving import submit
 from tests.compat.test_unchanged import assert_same, peer
 
-EXAMPLES = Path(__file__).resolve().parent / "examples" / "official_v2_resolve"
+EXAMPLES = Path(__file__).resolve().parent / "examples" / "official_v2" / "docs_src"
 
 LIST: dict[str, Any] = {"op": "list"}
 
@@ -30,24 +30,24 @@ def call(name: str, answer: dict[str, Any] | None = None, **args: Any) -> dict[s
 
 
 CASES: dict[str, list[dict[str, Any]]] = {
-    "dependencies_tutorial001.py": [
+    "dependencies/tutorial001.py": [
         LIST,
         call("reserve_book", title="Dune"),
         call("reserve_book", title="Neuromancer"),
     ],
-    "dependencies_tutorial002.py": [
+    "dependencies/tutorial002.py": [
         LIST,
         call("order_book", title="Dune"),
         call("order_book", title="Neuromancer"),
     ],
-    "dependencies_tutorial003.py": [
+    "dependencies/tutorial003.py": [
         LIST,
         call("order_book", title="Dune"),
         call("order_book", {"confirm": True}, title="Neuromancer"),
         call("order_book", {"confirm": False}, title="Neuromancer"),
     ],
-    "dependencies_tutorial004.py": [LIST, call("recommend_book", genre="sf")],
-    "sampling_and_roots_tutorial002.py": [LIST, call("catalog_folder")],
+    "dependencies/tutorial004.py": [LIST, call("recommend_book", genre="sf")],
+    "sampling_and_roots/tutorial002.py": [LIST, call("catalog_folder")],
 }
 
 
@@ -101,7 +101,7 @@ def test_input_required_result_by_hand(mode: str, tmp_path: Path) -> None:
     carries the answer: on 2026-07-28 the client's round trip ends in the same result; on
     the handshake era both refuse it with the same error."""
     launcher = tmp_path / "launch.py"
-    launcher.write_text(LAUNCH_LOWLEVEL.format(path=str(EXAMPLES / "mrtr_tutorial001.py")))
+    launcher.write_text(LAUNCH_LOWLEVEL.format(path=str(EXAMPLES / "mrtr" / "tutorial001.py")))
     script = [
         {"op": "call", "name": "provision", "args": {"name": "db"}, "answer": {"region": "eu"}}
     ]

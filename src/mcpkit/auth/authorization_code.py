@@ -90,17 +90,22 @@ async def authorization_code_form(
         )
     pkce = PKCE.generate()
     state = new_state()
+    # The parameters in the official SDK's order (so an authorization URL shown to the user
+    # reads the same as one its client shows).
     params = {
         "response_type": "code",
         "client_id": client.client_id,
         "redirect_uri": redirect_uri,
+        "state": state,
         "code_challenge": pkce.challenge,
         "code_challenge_method": pkce.method,
-        "state": state,
         "resource": resource,
     }
     if scope:
         params["scope"] = scope
+        if "offline_access" in scope.split():
+            # OpenID Connect Core s11: a refresh token is asked for with prompt=consent.
+            params["prompt"] = "consent"
     url = endpoint + ("&" if urlsplit(endpoint).query else "?") + urlencode(params)
     result = await handler(url)
     response = (
@@ -117,7 +122,9 @@ async def authorization_code_form(
         iss_parameter_supported=meta.iss_parameter_supported,
     )
     if response.state is None or not hmac.compare_digest(response.state.encode(), state.encode()):
-        raise OAuthError("The authorization response's state does not match: discarded")
+        raise OAuthError(
+            "The authorization response's state does not match: discarded", error="state_mismatch"
+        )
     if response.error is not None:
         detail = response.error_description
         raise OAuthError(

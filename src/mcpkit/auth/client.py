@@ -46,6 +46,7 @@ from mcpkit.auth.discovery import (
     canonical_resource,
     check_resource,
     discover_authorization_server,
+    discover_legacy_authorization_server,
     discover_protected_resource,
     origin_of,
     parse_www_authenticate,
@@ -154,7 +155,12 @@ class OAuthClientAuth(httpx.Auth):
     challenge names; ``max_step_up`` bounds re-authorizations for the same
     ``insufficient_scope`` challenge. ``http_client`` is used for the OAuth requests (PRM, AS
     metadata, registration, token endpoint). Authorization server endpoints and redirect URIs
-    must be HTTPS or loopback HTTP unless ``allow_insecure_http``.
+    must be HTTPS or loopback HTTP unless ``allow_insecure_http``. ``legacy_discovery``
+    accepts a server that publishes no protected resource metadata (every well-known URL
+    answering 4xx) as the 2025-03-26 revision described it: its origin is the authorization
+    server (:func:`~mcpkit.auth.discovery.discover_legacy_authorization_server`).
+    ``metadata_headers`` are sent with every metadata request (an ``MCP-Protocol-Version``,
+    as the 2025-03-26 revision asked clients to send during discovery).
 
     Every URL the server makes the client fetch follows ``fetch_policy`` (a
     :class:`~mcpkit.fetch.FetchPolicy`; by default one whose ``deadline`` is ``timeout``):
@@ -190,6 +196,8 @@ class OAuthClientAuth(httpx.Auth):
         timeout: float = 30.0,
         allow_insecure_http: bool = False,
         fetch_policy: FetchPolicy | None = None,
+        legacy_discovery: bool = False,
+        metadata_headers: dict[str, str] | None = None,
     ) -> None:
         if grant_type == "authorization_code" and authorization_handler is None:
             raise ValueError("the authorization_code grant needs an authorization_handler")
@@ -210,6 +218,9 @@ class OAuthClientAuth(httpx.Auth):
         self.authorization_handler = authorization_handler
         self.client_metadata = client_metadata or ClientMetadata()
         self.allow_insecure_http = allow_insecure_http
+        self.legacy_discovery = legacy_discovery
+        #: Headers sent with each metadata request (resource and authorization server).
+        self.metadata_headers = dict(metadata_headers or {})
         for uri in self.client_metadata.redirect_uris:
             if not (is_secure_url(uri) or allow_insecure_http):
                 raise ValueError(f"redirect URIs must be HTTPS or loopback: {uri}")
@@ -475,19 +486,36 @@ class OAuthClientAuth(httpx.Auth):
 
     async def _discover(self, http: httpx.AsyncClient, challenge: Challenge) -> None:
         fetcher = self._fetcher(http)  # one deadline for the whole discovery
-        prm = await discover_protected_resource(
-            fetcher, self.server_url, challenge.resource_metadata
-        )
-        check_resource(prm.resource, self.server_url)
-        issuer = prm.authorization_servers[0]
+        prm: ProtectedResourceMetadata | None
+        try:
+            prm = await discover_protected_resource(
+                fetcher,
+                self.server_url,
+                challenge.resource_metadata,
+                headers=self.metadata_headers,
+            )
+        except OAuthError as exc:
+            if not self.legacy_discovery or exc.error != "no_resource_metadata":
+                raise
+            prm = None  # a 2025-03-26 server: its origin is the authorization server
         meta = self._meta
-        if meta is None or meta.issuer != issuer:
-            meta = await discover_authorization_server(fetcher, issuer)
-            if not self.allow_insecure_http:
-                for name in ("authorization_endpoint", "token_endpoint", "registration_endpoint"):
-                    url = meta.get(name)
-                    if isinstance(url, str) and not is_secure_url(url):
-                        raise OAuthError(f"The authorization server's {name} is not HTTPS: {url}")
+        if prm is None:
+            meta = await discover_legacy_authorization_server(
+                fetcher, self.server_url, headers=self.metadata_headers
+            )
+        else:
+            check_resource(prm.resource, self.server_url)
+            issuer = prm.authorization_servers[0]
+            if meta is None or meta.issuer != issuer:
+                meta = await discover_authorization_server(
+                    fetcher, issuer, headers=self.metadata_headers
+                )
+        assert meta is not None
+        if meta is not self._meta and not self.allow_insecure_http:
+            for name in ("authorization_endpoint", "token_endpoint", "registration_endpoint"):
+                url = meta.get(name)
+                if isinstance(url, str) and not is_secure_url(url):
+                    raise OAuthError(f"The authorization server's {name} is not HTTPS: {url}")
         if self._meta is not None and self._meta.issuer != meta.issuer:
             logger.info("Authorization server changed to %s: starting over there", meta.issuer)
             self._client_info = None

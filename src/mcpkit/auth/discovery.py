@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -26,6 +27,7 @@ __all__ = [
     "canonical_resource",
     "check_resource",
     "discover_authorization_server",
+    "discover_legacy_authorization_server",
     "discover_protected_resource",
     "origin_of",
     "parse_www_authenticate",
@@ -273,12 +275,14 @@ def _fetcher(
     return Fetcher(http, policy or FetchPolicy(), server_url)
 
 
-async def _get_json(fetcher: Fetcher, url: str, what: str) -> tuple[int, Any]:
-    """GET ``url`` under the fetch policy; (status, parsed JSON or None).
-    :class:`~mcpkit.errors.FetchRefused` when the policy refuses it."""
+async def _get_json(
+    fetcher: Fetcher, url: str, what: str, headers: Mapping[str, str] | None = None
+) -> tuple[int, Any]:
+    """GET ``url`` under the fetch policy (with ``headers`` besides ``Accept``); (status,
+    parsed JSON or None). :class:`~mcpkit.errors.FetchRefused` when the policy refuses it."""
     try:
         response = await fetcher.request(
-            "GET", url, what=what, headers={"accept": "application/json"}
+            "GET", url, what=what, headers={"accept": "application/json", **(headers or {})}
         )
     except httpx.HTTPError as exc:
         logger.info("Could not fetch %s: %s", url, exc)
@@ -297,29 +301,78 @@ async def discover_protected_resource(
     resource_metadata_url: str | None = None,
     *,
     policy: FetchPolicy | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> ProtectedResourceMetadata:
     """Fetch the server's protected resource metadata: from the challenge's
-    ``resource_metadata`` URL when given, else from the well-known URLs in order. Every URL
-    is fetched under ``policy`` (or the :class:`Fetcher`'s): a refused one raises
+    ``resource_metadata`` URL when given, else from the well-known URLs in order (each
+    request with ``headers``, as an ``MCP-Protocol-Version``). Every URL is fetched under
+    ``policy`` (or the :class:`Fetcher`'s): a refused one raises
     :class:`~mcpkit.errors.FetchRefused`."""
     fetcher = _fetcher(http, server_url, policy)
     candidates = [resource_metadata_url] if resource_metadata_url else []
     candidates += [u for u in prm_urls(server_url) if u not in candidates]
     problems: list[str] = []
+    published = True  # unless every URL answered that there is no such document
     for url in candidates:
-        status, doc = await _get_json(fetcher, url, "protected resource metadata")
+        status, doc = await _get_json(fetcher, url, "protected resource metadata", headers)
         if doc is None:
             problems.append(f"{url}: HTTP {status}" if status else f"{url}: unreachable")
+            if not status or status >= 500 or status == 429:
+                published = False  # a failure says nothing about whether one exists
             continue
         try:
             return ProtectedResourceMetadata.parse(url, doc)
         except OAuthError as exc:
             problems.append(str(exc))
-    raise OAuthError("No protected resource metadata found (" + "; ".join(problems) + ")")
+    raise OAuthError(
+        "No protected resource metadata found (" + "; ".join(problems) + ")",
+        error="no_resource_metadata" if published else None,
+    )
+
+
+async def discover_legacy_authorization_server(
+    http: httpx.AsyncClient | Fetcher,
+    server_url: str,
+    *,
+    policy: FetchPolicy | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> AuthorizationServerMetadata:
+    """The 2025-03-26 revision's discovery, for a server that publishes no protected resource
+    metadata: its origin is the authorization server, its metadata at the origin's
+    ``/.well-known/oauth-authorization-server`` (the issuer the origin, with or without the
+    root's ``/``), else the default endpoints ``/authorize``, ``/token`` and ``/register``
+    there (PKCE S256 assumed)."""
+    parts = urlsplit(server_url)
+    origin = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+    fetcher = _fetcher(http, origin, policy)
+    url = origin + "/.well-known/oauth-authorization-server"
+    status, doc = await _get_json(fetcher, url, "authorization server metadata", headers)
+    if isinstance(doc, dict):
+        issuer = doc.get("issuer")
+        expected = origin + "/" if issuer == origin + "/" else origin
+        check_metadata_issuer(issuer, issuer=expected, url=url)
+        return AuthorizationServerMetadata(url, expected, doc)
+    if status and (status >= 500 or status == 429):
+        raise OAuthError(f"No authorization server metadata for {origin} ({url}: HTTP {status})")
+    return AuthorizationServerMetadata(
+        url,
+        origin,
+        {
+            "issuer": origin,
+            "authorization_endpoint": origin + "/authorize",
+            "token_endpoint": origin + "/token",
+            "registration_endpoint": origin + "/register",
+            "code_challenge_methods_supported": ["S256"],
+        },
+    )
 
 
 async def discover_authorization_server(
-    http: httpx.AsyncClient | Fetcher, issuer: str, *, policy: FetchPolicy | None = None
+    http: httpx.AsyncClient | Fetcher,
+    issuer: str,
+    *,
+    policy: FetchPolicy | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> AuthorizationServerMetadata:
     """Fetch ``issuer``'s metadata (RFC 8414, then OpenID Connect discovery). The document's
     ``issuer`` must equal ``issuer`` exactly, or it is refused and nothing of it is used.
@@ -328,7 +381,7 @@ async def discover_authorization_server(
     fetcher = _fetcher(http, issuer, policy)
     problems: list[str] = []
     for url in as_metadata_urls(issuer):
-        status, doc = await _get_json(fetcher, url, "authorization server metadata")
+        status, doc = await _get_json(fetcher, url, "authorization server metadata", headers)
         if not isinstance(doc, dict):
             problems.append(f"{url}: HTTP {status}" if status else f"{url}: unreachable")
             continue

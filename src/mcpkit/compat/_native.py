@@ -94,6 +94,10 @@ class CompatServer(Server[Any]):
         #: the handlers (which answer it as the other SDK does) instead of refusing it; the
         #: feature stays out of ``server/discover``.
         self.answer_undeclared = False
+        #: Rewrites the capabilities ``server/discover`` declares on 2026-07-28 (None: as
+        #: they are); what the session allows itself stays :meth:`capabilities`' (so log
+        #: messages go out undeclared, as the other SDK sends them).
+        self.declare_modern: CapabilityRule | None = None
         self._registering = False
         #: The body of the 404 for a session not found, as the other SDK words it (None:
         #: mcpkit's); given to each HTTP app :meth:`http_app` makes.
@@ -161,6 +165,8 @@ class CompatServer(Server[Any]):
         rule = self.declare_as
         if self.answer_undeclared and rule is not None:
             result = {**result, "capabilities": self._declared_only(result["capabilities"], rule)}
+        if self.declare_modern is not None:
+            result = {**result, "capabilities": self.declare_modern(result["capabilities"])}
         return result
 
     async def _initialize(self, params: JSONObject | None, rctx: Any) -> JSONObject:

@@ -16,6 +16,7 @@ import pydantic_core
 
 from mcpkit._defaults import DEFAULT
 from mcpkit.compat._adapt import (
+    PASS_THROUGH,
     CompatToolEntry,
     ToolFailure,
     adapt,
@@ -52,7 +53,8 @@ from mcpkit.compat.fastmcp.utilities.authorization import component_scopes
 from mcpkit.compat.fastmcp.utilities.tasks import task_config
 from mcpkit.compat.mcp.server.mcpserver.exceptions import MCPServerError
 from mcpkit.compat.mcp.server.mcpserver.server import MCPServer, _http_options
-from mcpkit.jsonrpc import JSONObject
+from mcpkit.errors import McpError
+from mcpkit.jsonrpc import INTERNAL_ERROR, JSONObject
 from mcpkit.server.app import ServerHTTPApp
 from mcpkit.server.argument_policy import FASTMCP, FASTMCP_STRICT
 from mcpkit.server.context import Context as NativeContext
@@ -225,6 +227,22 @@ class FastMCP(Composing, MCPServer[Any]):
         out["prompts"] = {"listChanged": True}
         out["resources"] = {"subscribe": False, "listChanged": True}
         out["tools"] = {"listChanged": True}
+        return out
+
+    def _declare_modern(self, caps: JSONObject) -> JSONObject:
+        """The capabilities of ``server/discover`` as fastmcp declares them on 2026-07-28:
+        ``logging``, ``listChanged`` and ``subscribe`` false (fastmcp serves no
+        ``subscriptions/listen``, from which its SDK derives them), and the MCP Apps
+        extension beside the server's own extensions."""
+        from mcpkit.compat.fastmcp.apps.config import UI_EXTENSION_ID
+
+        out: JSONObject = {**caps, "logging": {}}
+        for kind in ("prompts", "resources", "tools"):
+            if kind in out:
+                out[kind] = {**out[kind], "listChanged": False}
+        if "resources" in out:
+            out["resources"]["subscribe"] = False
+        out["extensions"] = {UI_EXTENSION_ID: {}, **(caps.get("extensions") or {})}
         return out
 
     # -- tools --------------------------------------------------------------------------------
@@ -455,6 +473,39 @@ class FastMCP(Composing, MCPServer[Any]):
 
         return failures_as_results(failure)
 
+    def _prompt_failures(self, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """A prompt's exception as fastmcp answers it: -32603 ``Error rendering prompt
+        '<name>': <message>`` (without the message when details are masked); an MCP error
+        passes as it is."""
+        text = f"Error rendering prompt {name!r}"
+        mask = self._mask
+
+        def failed(exc: Exception) -> Exception:
+            if isinstance(exc, PASS_THROUGH):
+                return exc
+            return McpError(INTERNAL_ERROR, text if mask else f"{text}: {exc}")
+
+        def around(fn: Callable[..., Any]) -> Callable[..., Any]:
+            if inspect.iscoroutinefunction(fn):
+
+                async def arender(*args: Any, **kwargs: Any) -> Any:
+                    try:
+                        return await fn(*args, **kwargs)
+                    except Exception as exc:
+                        raise failed(exc) from exc
+
+                return arender
+
+            def render(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return fn(*args, **kwargs)
+                except Exception as exc:
+                    raise failed(exc) from exc
+
+            return render
+
+        return around
+
     # -- resources ----------------------------------------------------------------------------
 
     def resource(
@@ -540,7 +591,8 @@ class FastMCP(Composing, MCPServer[Any]):
                 "tags": tags or None,
                 "scopes": component_scopes(_options.get("auth")),
             }
-            adapted = adapt(fn, Context, self._context)
+            shown = prompt_name or fn.__name__
+            adapted = adapt(fn, Context, self._context, around=self._prompt_failures(shown))
             entry = self._versions.add(
                 "prompts",
                 prompt_name or fn.__name__,

@@ -36,7 +36,7 @@ import httpx
 import orjson
 
 from mcpkit.errors import HTTP_ERROR, ConnectionClosed, TransportError
-from mcpkit.http_headers import HeaderParam, request_headers
+from mcpkit.http_headers import MCP_NAME, HeaderParam, encode_value, request_headers
 from mcpkit.jsonrpc import INVALID_REQUEST, RequestId
 from mcpkit.logs import session_tag
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
@@ -189,6 +189,9 @@ class StreamableHTTPClientTransport(Transport):
         self.protocol_version: str | None = None
         #: The ``x-mcp-header`` parameters of a tool, by name (modern ``tools/call``).
         self.header_params: Callable[[str], Sequence[HeaderParam]] | None = None
+        #: Methods of the caller's own (an extension's) whose ``Mcp-Name`` header mirrors
+        #: that ``params`` key, on either era (the protocol's methods carry theirs anyway).
+        self.name_params: dict[str, str] = {}
         #: The HTTP status of the last 4xx that answered a modern request with a JSON-RPC
         #: error (the era probe reads it: a 404 tells more than a 400).
         self.last_error_status: int | None = None
@@ -394,6 +397,17 @@ class StreamableHTTPClientTransport(Transport):
                 self.protocol_version = result["protocolVersion"]
         sink.receive(message)
 
+    def _name_header(self, message: Any, headers: dict[str, str]) -> None:
+        """``Mcp-Name`` of a request whose method :attr:`name_params` names."""
+        method = message.get("method") if type(message) is dict else None
+        key = self.name_params.get(method) if isinstance(method, str) else None
+        if key is None or MCP_NAME in headers:
+            return
+        params = message.get("params")
+        value = params.get(key) if isinstance(params, dict) else None
+        if isinstance(value, str):
+            headers[MCP_NAME] = encode_value(value)
+
     async def _post(
         self, message: Any, ids: list[RequestId], *, is_init: bool, allow_reinit: bool
     ) -> None:
@@ -411,6 +425,8 @@ class StreamableHTTPClientTransport(Transport):
             if message["method"] == "tools/call" and isinstance(tool, str) and self.header_params:
                 params = self.header_params(tool)
             headers.update(request_headers(message, params))
+        if self.name_params:
+            self._name_header(message, headers)
         request = client.build_request(
             "POST", self.url, content=orjson.dumps(message), headers=headers, extensions=self._mark
         )

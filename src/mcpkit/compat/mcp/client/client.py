@@ -1,6 +1,7 @@
 """``mcp.client.Client`` (2.x) on mcpkit: the official high-level client over
 :class:`mcpkit.Client`. Given a server object (an ``MCPServer``, a low-level ``Server``,
-mcpkit's own) it talks to it in memory; a URL or a command line as mcpkit's client does.
+mcpkit's own) it talks to it in memory; a ``StdioServerParameters`` it starts as the SDK
+does; a URL or a command line as mcpkit's client does.
 Each method sends its request and answers with the ``mcp.types`` model of the result."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from mcpkit._defaults import DEFAULT
 from mcpkit.client.client import Client as NativeClient
+from mcpkit.compat.mcp.client.bindings import BoundNotifications
 
 __all__ = ["Client", "ClientSessionView"]
 
@@ -50,38 +52,40 @@ def _params(**values: Any) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
 
 
+#: The model of each kind of input request, by method.
+_INPUT_REQUESTS = {
+    "elicitation/create": "ElicitRequest",
+    "sampling/createMessage": "CreateMessageRequest",
+    "roots/list": "ListRootsRequest",
+}
+
+
+def input_required_result(raw: dict[str, Any]) -> Any:
+    """``mcp.types.InputRequiredResult`` of a wire result, each input request as its
+    request model (``ElicitRequest``, ...), as the official client parses it."""
+    import mcpkit.compat.mcp.types as types
+
+    requests = {}
+    for key, request in (raw.get("inputRequests") or {}).items():
+        method = request.get("method") if isinstance(request, dict) else None
+        model = _INPUT_REQUESTS.get(method) if isinstance(method, str) else None
+        requests[key] = getattr(types, model).model_validate(request) if model else request
+    result = types.InputRequiredResult.model_validate(raw)  # type: ignore[attr-defined]
+    # typed for the caller (the model keeps them as the wire's objects)
+    result.__dict__["input_requests"] = requests if "inputRequests" in raw else None
+    return result
+
+
 #: mcpkit's OAuth errors (as an HTTP transport reports them) and the SDK's for them.
 _OAUTH_ERRORS = {
     "OAuthError": "OAuthTokenError",
     "OAuthTokenError": "OAuthTokenError",
     "OAuthFlowError": "OAuthFlowError",
+    "OAuthRegistrationError": "OAuthRegistrationError",
     "AuthorizationServerMismatchError": "OAuthFlowError",
     "IssuerMismatchError": "OAuthFlowError",
     "ResourceMismatchError": "OAuthFlowError",
 }
-
-
-def _stdio_entry(params: Any) -> dict[str, Any]:
-    """``StdioServerParameters`` as the config entry mcpkit's client starts. A server run
-    by this interpreter (``sys.executable``, as the SDK's examples start their servers)
-    runs through ``python -m mcpkit.compat`` when this process serves ``mcp`` from the
-    compat layer: there, as here, its ``import mcp`` is the compat layer's."""
-    import os
-    import sys
-
-    from mcpkit.import_aliases import CompatFinder
-
-    command, args = params.command, list(params.args)
-    aliased = any(isinstance(finder, CompatFinder) for finder in sys.meta_path)
-    same = os.path.realpath(command) == os.path.realpath(sys.executable)
-    if aliased and same and args and (args[0] == "-m" or not args[0].startswith("-")):
-        args = ["-m", "mcpkit.compat", *(args[1:] if args[0] == "-m" else args)]
-    entry: dict[str, Any] = {"command": command, "args": args}
-    if params.env is not None:
-        entry["env"] = dict(params.env)
-    if params.cwd is not None:
-        entry["cwd"] = str(params.cwd)
-    return entry
 
 
 def _oauth_error(exc: Any) -> Exception | None:
@@ -125,23 +129,24 @@ class Client:
             raise ValueError(
                 f"mode must be 'legacy', 'auto', or one of {list(MODERN)}; got {mode!r}"
             )
-        from mcpkit.compat.mcp.client.stdio import StdioServerParameters
+        from mcpkit.compat.mcp.client.stdio import StdioServerParameters, stdio_transport
         from mcpkit.compat.mcp.client.streamable_http import StreamableHttpTarget
 
         target = getattr(server, "native", server)
-        if isinstance(server, StdioServerParameters):
-            target = _stdio_entry(server)
         http: dict[str, Any] = {}
-        if isinstance(server, StreamableHttpTarget):
+        if isinstance(server, StdioServerParameters):
+            target = stdio_transport(server)
+        elif isinstance(server, StreamableHttpTarget):
             target = server.url
             http = {"headers": server.headers or None, "auth": server.auth}
         self._extensions = fold_extensions(extensions)
-        if self._extensions.bindings:
-            raise NotImplementedError(
-                "NotificationBinding (an extension observing server notifications) is not "
-                "provided by mcpkit's compat client: use mcpkit.Client(on_notification=...)"
-            )
         options: dict[str, Any] = {"era": mode, **{k: v for k, v in http.items() if v}}
+        self._bound: BoundNotifications | None = None
+        if self._extensions.bindings:  # the notifications the extensions observe
+            self._bound = BoundNotifications(
+                self._extensions.bindings, lambda: self.protocol_version
+            )
+            options["on_notification"] = self._bound
         # What is declared: a claiming extension only where its claims apply (a modern
         # revision; ``auto`` declares it as the modern wire would).
         declared = self._extensions.declared(None if mode == "legacy" else MODERN[-1])
@@ -165,14 +170,26 @@ class Client:
     async def __aenter__(self) -> Client:
         from mcpkit.errors import McpError
 
+        if self._bound is not None:
+            self._bound.start()
         try:
             await self._client.__aenter__()
         except McpError as exc:
+            if self._bound is not None:
+                await self._bound.stop()
             raise _oauth_error(exc) or exc from None
+        except BaseException:
+            if self._bound is not None:
+                await self._bound.stop()
+            raise
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        await self._client.__aexit__(*exc_info)
+        try:
+            await self._client.__aexit__(*exc_info)
+        finally:
+            if self._bound is not None:
+                await self._bound.stop()
 
     @property
     def session(self) -> ClientSessionView:
@@ -254,6 +271,64 @@ class Client:
         if claim is not None and claim.active_at(self.protocol_version):
             return claim.model.model_validate(raw), claim
         return types.CallToolResult.model_validate(raw), None
+
+    async def _call_tool_round(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        meta: dict[str, Any] | None,
+        responses: dict[str, Any] | None,
+        state: str | None,
+        allow_input_required: bool,
+    ) -> Any:
+        """One ``tools/call`` of a multi round-trip exchange, run by the caller."""
+        import mcpkit.compat.mcp.types as types
+
+        wire = None
+        if responses is not None:
+            wire = {
+                key: r.model_dump(mode="json", by_alias=True, exclude_none=True)
+                if hasattr(r, "model_dump")
+                else r
+                for key, r in responses.items()
+            }
+        params = _params(
+            name=name,
+            arguments=arguments or {},
+            inputResponses=wire,
+            requestState=state,
+            _meta=meta,
+        )
+        raw = await self._client.request("tools/call", params, mrtr=False)
+        if not (isinstance(raw, dict) and raw.get("resultType") == "input_required"):
+            return types.CallToolResult.model_validate(raw)
+        if not allow_input_required:
+            raise RuntimeError(
+                "call_tool received an InputRequiredResult; pass allow_input_required=True "
+                "to resolve it yourself"
+            )
+        return input_required_result(raw)
+
+    def listen(
+        self,
+        *,
+        tools_list_changed: bool = False,
+        prompts_list_changed: bool = False,
+        resources_list_changed: bool = False,
+        resource_subscriptions: Sequence[str] = (),
+    ) -> Any:
+        """Open a ``subscriptions/listen`` stream of typed change events (2026-07-28 only):
+        ``async with client.listen(tools_list_changed=True) as sub: async for event in
+        sub: ...`` (see :mod:`mcp.client.subscriptions`)."""
+        from mcpkit.compat.mcp.client.subscriptions import listen
+
+        return listen(
+            self,
+            tools_list_changed=tools_list_changed,
+            prompts_list_changed=prompts_list_changed,
+            resources_list_changed=resources_list_changed,
+            resource_subscriptions=resource_subscriptions,
+        )
 
     async def list_tools(
         self, *, cursor: str | None = None, cache_mode: Any = "use", **_: Any
@@ -346,7 +421,16 @@ class ClientSessionView:
         options: dict[str, Any] = {}
         if request_read_timeout_seconds is not None:
             options["timeout"] = request_read_timeout_seconds
-        raw = await self._owner._client.request(request.method, wire_params(request), **options)
+        params = wire_params(request)
+        key = getattr(type(request), "name_param", None)
+        if key is not None:  # mirrored into the Mcp-Name header over HTTP, as the SDK does
+            if not isinstance((params or {}).get(key), str):
+                raise ValueError(f"{request.method} requires params[{key!r}] for Mcp-Name")
+            transport = self._owner._client.transport
+            names = getattr(transport, "name_params", None)
+            if names is not None:
+                names[request.method] = key
+        raw = await self._owner._client.request(request.method, params, **options)
         validate = getattr(result_type, "validate_python", None) or result_type.model_validate
         return validate(raw)
 
@@ -367,12 +451,22 @@ class ClientSessionView:
         progress_callback: Any = None,
         *,
         meta: dict[str, Any] | None = None,
+        input_responses: dict[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: bool = False,
         allow_claimed: bool = False,
         **_: Any,
     ) -> Any:
         """Call a tool without finishing a claimed result: its ``CallToolResult``; for a
         shape an extension claims, the claim's model with ``allow_claimed``, else
-        ``UnexpectedClaimedResult`` carrying it."""
+        ``UnexpectedClaimedResult`` carrying it. With ``allow_input_required`` one round of
+        2026-07-28's multi round-trip requests: an ``InputRequiredResult`` is returned (its
+        input requests as ``ElicitRequest``, ``CreateMessageRequest``, ``ListRootsRequest``),
+        for a retry with ``input_responses`` (result models by key) and ``request_state``."""
+        if allow_input_required or input_responses is not None or request_state is not None:
+            return await self._owner._call_tool_round(
+                name, arguments, meta, input_responses, request_state, allow_input_required
+            )
         result, claim = await self._owner._call_tool(name, arguments, meta)
         if claim is not None and not allow_claimed:
             from mcpkit.compat.mcp.client.extension import UnexpectedClaimedResult

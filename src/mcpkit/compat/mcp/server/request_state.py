@@ -112,6 +112,12 @@ class AESGCMRequestStateCodec:
 
         self._ring: dict[bytes, AESGCM] = {}
         self._sealing = b""
+        #: The keys of mcpkit's own ``requestState`` sealing under this codec's (the same
+        #: secrets stretched apart): servers given the same secrets open each other's state.
+        self.native_keys: tuple[bytes, ...] = tuple(
+            HKDF(SHA256(), 32, None, b"mcpkit native request state").derive(secret)
+            for secret in secrets
+        )
         for i, secret in enumerate(secrets):
             key = HKDF(SHA256(), 32, None, b"mcpkit compat request state").derive(secret)
             kid = hashlib.sha256(b"kid\0" + key).digest()[:_KID]

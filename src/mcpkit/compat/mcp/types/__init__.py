@@ -124,6 +124,11 @@ def CompletionsCapability(**settings: Any) -> dict[str, Any]:
     return dict(settings)
 
 
+#: What an ``InputRequiredResult`` may ask for, and what answers each (type aliases).
+InputRequest = Any
+InputResponse = Any
+InputResponses = dict[str, Any]
+
 from mcpkit.compat.mcp.types.subscriptions import (  # noqa: E402
     SubscriptionFilter,
     SubscriptionsListenRequestParams,
@@ -153,7 +158,10 @@ __all__ = [
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
     "INVALID_REQUEST",
+    "InputRequest",
     "InputRequiredResult",  # noqa: F405  (set through globals() above)
+    "InputResponse",
+    "InputResponses",
     "LoggingCapability",
     "METHOD_NOT_FOUND",
     "PARSE_ERROR",

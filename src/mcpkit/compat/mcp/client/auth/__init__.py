@@ -1,18 +1,17 @@
 """``mcp.client.auth`` on mcpkit: the official client's OAuth names.
 
-The machine-to-machine providers (``mcp.client.auth.extensions.client_credentials``) are
-served on :class:`mcpkit.auth.OAuthClientAuth`; ``TokenStorage`` is the SDK's protocol;
-``OAuthClientProvider`` (the authorization code flow with handlers of the SDK's shape) is not
-provided and says so when built: :class:`mcpkit.auth.OAuthClientAuth` with an
-``authorization_handler`` is mcpkit's."""
+``OAuthClientProvider`` (the authorization code flow, :mod:`.oauth2`) and the
+machine-to-machine providers (``mcp.client.auth.extensions.client_credentials``) are served on
+:class:`mcpkit.auth.OAuthClientAuth`; ``TokenStorage`` is the SDK's protocol."""
 
 from __future__ import annotations
 
+import secrets
+import string
 from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from mcpkit.compat.mcp.client._missing import Missing
 from mcpkit.compat.mcp.client.auth.exceptions import (
     OAuthFlowError,
     OAuthRegistrationError,
@@ -53,6 +52,20 @@ class PKCEParameters(BaseModel):
     code_verifier: str = Field(..., min_length=43, max_length=128)
     code_challenge: str = Field(..., min_length=43, max_length=128)
 
+    @classmethod
+    def generate(cls) -> PKCEParameters:
+        """A new verifier (128 characters, as the SDK draws it) and its S256 challenge."""
+        from mcpkit.auth.pkce import s256
 
-class OAuthClientProvider(Missing):
-    """Not provided: :class:`mcpkit.auth.OAuthClientAuth` with an ``authorization_handler``."""
+        alphabet = string.ascii_letters + string.digits + "-._~"
+        verifier = "".join(secrets.choice(alphabet) for _ in range(128))
+        return cls(code_verifier=verifier, code_challenge=s256(verifier))
+
+
+def __getattr__(name: str) -> object:
+    # oauth2 imports TokenStorage from here: loaded on first use.
+    if name == "OAuthClientProvider":
+        from mcpkit.compat.mcp.client.auth.oauth2 import OAuthClientProvider
+
+        return OAuthClientProvider
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,8 +7,12 @@ import time
 from typing import Any
 
 from mcpkit.auth.tokens import ClientInfo, OAuthToken, TokenStore
+from mcpkit.compat.mcp.types.version import LATEST_PROTOCOL_VERSION
 
-__all__ = ["Httpx2Auth", "SdkTokenStore"]
+__all__ = ["METADATA_HEADERS", "Httpx2Auth", "SdkTokenStore"]
+
+#: The header the SDK's providers send with their metadata requests (the latest revision).
+METADATA_HEADERS = {"mcp-protocol-version": LATEST_PROTOCOL_VERSION}
 
 
 def _httpx2_auth() -> Any:

@@ -1,8 +1,10 @@
 """``prompts/get`` of an ``MCPServer`` answered as the SDK answers it: a required argument
-missing is code 0 ``Missing required arguments: {...}`` (1.x and 2.x); an argument the
-function refuses is code 0 ``Error rendering prompt <name>`` (2.x), or that text followed by
-pydantic's validation error of the function's arguments (1.x, whose prompts are wrapped in
-``pydantic.validate_call``: an unexpected argument is refused too)."""
+missing is code 0 ``Missing required arguments: {...}`` (1.x and 2.x); an unknown prompt code
+0 ``Unknown prompt: <name>``; an argument the function refuses is code 0 ``Error rendering
+prompt <name>`` (2.x), or that text followed by pydantic's validation error of the
+function's arguments (1.x, whose prompts are wrapped in ``pydantic.validate_call``: an
+unexpected argument is refused too). On 2026-07-28 2.x answers each of these code 0 failures
+-32603 ``Internal server error`` (its modern entry's catch-all), an ``MCPError`` as it is."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcpkit.errors import McpError
-from mcpkit.jsonrpc import JSONObject
+from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JSONObject
 from mcpkit.server.prompts import PromptRegistry
 
 __all__ = ["OfficialPrompts"]
@@ -30,11 +32,27 @@ class OfficialPrompts(PromptRegistry):
     validate_call_text: bool = False
 
     async def get(self, params: JSONObject | None, rctx: Any) -> JSONObject:
-        """The ``prompts/get`` result, its argument failures as the SDK answers them."""
+        """The ``prompts/get`` result, its failures as the SDK answers them on the
+        request's era."""
+        try:
+            return await self._get(params, rctx)
+        except McpError as exc:
+            if exc.code == 0 and self.render_failure and rctx.envelope is not None:
+                # 2.x on 2026-07-28: what its handshake-era dispatcher answers with code 0
+                # (any exception but an MCPError) is its modern entry's internal error.
+                raise McpError(INTERNAL_ERROR, "Internal server error") from exc
+            raise
+
+    async def _get(self, params: JSONObject | None, rctx: Any) -> JSONObject:
         name = params.get("name") if type(params) is dict else None
         entry = self.prompts.get(name) if type(name) is str else None
         if entry is None or params is None:
-            return await super().get(params, rctx)
+            try:
+                return await super().get(params, rctx)
+            except McpError as exc:
+                if exc.code == INVALID_PARAMS and exc.message == f"Unknown prompt: {name}":
+                    raise McpError(0, exc.message) from None  # the SDK's ValueError
+                raise
         given = params.get("arguments")
         required = {a["name"] for a in entry.definition.get("arguments") or () if a.get("required")}
         missing = required - set(given if type(given) is dict else ())

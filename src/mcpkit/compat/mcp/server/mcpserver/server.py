@@ -127,6 +127,8 @@ class MCPServer(Generic[LifespanResultT]):
         # would answer with no suggestions).
         self.native.request_handler("completion/complete")(self._no_completions)
         self.native.declare_as = self._declare_as
+        self.native.declare_modern = self._declare_modern
+        self._listen = subscriptions is not False
         self.native.announce_registrations = self._announce_registrations
         if not self._changes_to_sessions:
             self.native.changes_for_listeners_only()
@@ -159,14 +161,16 @@ class MCPServer(Generic[LifespanResultT]):
         # of the server's own middleware; only the requests that can answer input_required
         # pass through it.
 
+        security = request_state_security or RequestStateSecurity.ephemeral()
         self.native.add_middleware(
-            on_round_methods(
-                RequestStateBoundary(
-                    request_state_security or RequestStateSecurity.ephemeral(),
-                    default_audience=self.name,
-                )
-            )
+            on_round_methods(RequestStateBoundary(security, default_audience=self.name))
         )
+        native_keys = getattr(security.codec, "native_keys", None)
+        if request_state_security is not None and native_keys:
+            # what mcpkit seals around it opens on every worker given the same keys too
+            from mcpkit.server.request_state import KeyRing, RequestStateSealer
+
+            self.native.request_state = RequestStateSealer(KeyRing(list(native_keys)))
         self._http: ServerHTTPApp | None = None
         from mcpkit.compat.mcp.server.subscriptions import connect_bus, honour_every_kind
 
@@ -243,6 +247,18 @@ class MCPServer(Generic[LifespanResultT]):
         out["resources"] = {"subscribe": False, "listChanged": False}
         out["tools"] = {"listChanged": False}
         return out  # extensions: advertised on 2026-07-28 only, as there
+
+    def _declare_modern(self, caps: JSONObject) -> JSONObject:
+        """The capabilities of ``server/discover`` as 2.x derives them on 2026-07-28: no
+        ``logging`` (an ``MCPServer`` has no ``logging/setLevel`` handler), and
+        ``listChanged`` / ``subscribe`` as ``subscriptions/listen`` is served or not."""
+        out = {k: v for k, v in caps.items() if k != "logging"}
+        for kind in ("prompts", "resources", "tools"):
+            if kind in out:
+                out[kind] = {**out[kind], "listChanged": self._listen}
+        if "resources" in out:
+            out["resources"]["subscribe"] = self._listen
+        return out
 
     # -- identity -----------------------------------------------------------------------------
 

@@ -320,7 +320,7 @@ class OpenAPIProvider:
 def _client_module() -> Any:
     """fastmcp 4.x's HTTP client library, ``httpx2``, when installed; else ``httpx``."""
     try:
-        import httpx2  # type: ignore[import-not-found,unused-ignore]
+        import httpx2
     except ImportError:
         import httpx
 

@@ -26,7 +26,7 @@ from mcpkit.compat.fastmcp.client.auth.client_credentials import (
     static_assertion_provider,
 )
 from mcpkit.compat.mcp.client.auth import TokenStorage
-from mcpkit.compat.mcp.client.auth._storage import Httpx2Auth, SdkTokenStore
+from mcpkit.compat.mcp.client.auth._storage import METADATA_HEADERS, Httpx2Auth, SdkTokenStore
 
 __all__ = [
     "ClientCredentialsOAuthProvider",
@@ -69,6 +69,7 @@ class ClientCredentialsOAuthProvider(_BoundProvider, Httpx2Auth):  # type: ignor
             send_client_id=False,
             store=SdkTokenStore(storage),
             allow_insecure_http=True,
+            metadata_headers=METADATA_HEADERS,
         )
 
 
@@ -95,6 +96,7 @@ class PrivateKeyJWTOAuthProvider(_BoundProvider, Httpx2Auth):  # type: ignore[mi
             send_client_id=False,
             store=SdkTokenStore(storage),
             allow_insecure_http=True,
+            metadata_headers=METADATA_HEADERS,
         )
 
     async def _assertion(self, issuer: str) -> str:
