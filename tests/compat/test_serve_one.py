@@ -26,7 +26,6 @@ from pathlib import Path
 import pytest
 
 from tests.compat.driving import warmed
-from tests.compat.test_m2m_auth import peer_libraries
 from tests.compat.test_unchanged import peer
 
 EXAMPLES = Path(__file__).resolve().parent / "examples" / "official_v2"
@@ -40,23 +39,18 @@ SIDES = {
 }
 
 
-def _run(
-    command: list[str], stdin: str | None = None, libraries: str | None = None
-) -> subprocess.CompletedProcess[str]:
-    path = [str(EXAMPLES), *([libraries] if libraries else []), *sys.path]
+def _run(command: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    path = [str(EXAMPLES), *sys.path]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
     return subprocess.run(
         command, input=stdin, capture_output=True, text=True, timeout=120, env=env, cwd=EXAMPLES
     )
 
 
-def test_story_client_passes_on_both(tmp_path: Path) -> None:
-    """The story's scaffold imports ``httpx2``: linked from the SDK peer for mcpkit."""
+def test_story_client_passes_on_both() -> None:
+    """The story's scaffold imports ``httpx2`` (in mcpkit's test environment too)."""
     theirs = _run(warmed([str(peer("mcp2")), "-m", "stories.serve_one.client"]))
-    ours = _run(
-        [sys.executable, "-m", "mcpkit.compat", "stories.serve_one.client"],
-        libraries=peer_libraries(tmp_path),
-    )
+    ours = _run([sys.executable, "-m", "mcpkit.compat", "stories.serve_one.client"])
     for side, done in (("theirs", theirs), ("ours", ours)):
         assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
         assert "OK: serve_one (stdio/legacy)" in done.stderr, side
