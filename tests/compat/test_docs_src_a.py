@@ -376,7 +376,8 @@ def test_docs_src_client_connection_facts(tmp_path: Path) -> None:
     assert [proc.returncode for proc in (theirs, ours)] == [0, 0], printed
     ref, mine = ([json.loads(line) for line in out.splitlines()] for out, _ in printed)
     assert mine == ref
-    assert "completions" in mine[1][0] and "logging" not in mine[0][0] and mine[0][2] == "2026-07-28"
+    assert "completions" in mine[1][0] and "logging" not in mine[0][0]
+    assert mine[0][2] == "2026-07-28"
 
 
 #: The HTTP client snippets (``Client("http://127.0.0.1:8000/mcp", mode="legacy",
