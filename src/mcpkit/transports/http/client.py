@@ -499,7 +499,7 @@ class StreamableHTTPClientTransport(Transport):
                 except SSELineTooLong as exc:
                     # What the chunk completed before the long line is counted as received
                     # (a resumption starts after it): delivered first.
-                    self._take(exc.events, pending)
+                    _take(self, exc.events, pending)
                     if not pending:
                         raise
                     # An event over max_message_size: resuming would replay it, so the
@@ -507,27 +507,11 @@ class StreamableHTTPClientTransport(Transport):
                     self._oversize(list(pending))
                     pending.clear()
                     return True
-                self._take(events, pending)
+                _take(self, events, pending)
         except (httpx.TransportError, ValueError) as exc:
             logger.info("SSE stream from %s interrupted: %s", self.url, exc)
             return False
         return True
-
-    def _take(self, events: list[ServerSentEvent], pending: set[RequestId] | None) -> None:
-        """Deliver the messages of ``events``; responses leave ``pending``."""
-        for event in events:
-            if not event.data or event.event != "message":
-                continue  # priming events, or events for someone else
-            try:
-                msg = orjson.loads(event.data)
-            except orjson.JSONDecodeError:
-                logger.warning("Ignoring a non-JSON SSE event from %s", self.url)
-                continue
-            if pending:
-                for item in msg if type(msg) is list else [msg]:
-                    if type(item) is dict and "method" not in item:
-                        pending.discard(item.get("id"))
-            self._deliver(msg)
 
     async def _read_stream(self, response: httpx.Response, pending: set[RequestId]) -> None:
         """Read a POST's SSE stream until the response(s) came, resuming it as needed."""
@@ -738,3 +722,24 @@ def _describe(exc: BaseException) -> str:
     and protocol errors often have an empty text)."""
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _take(
+    transport: StreamableHTTPClientTransport,
+    events: list[ServerSentEvent],
+    pending: set[RequestId] | None,
+) -> None:
+    """Deliver the messages of ``events`` through ``transport``; responses leave ``pending``."""
+    for event in events:
+        if not event.data or event.event != "message":
+            continue  # priming events, or events for someone else
+        try:
+            msg = orjson.loads(event.data)
+        except orjson.JSONDecodeError:
+            logger.warning("Ignoring a non-JSON SSE event from %s", transport.url)
+            continue
+        if pending:
+            for item in msg if type(msg) is list else [msg]:
+                if type(item) is dict and "method" not in item:
+                    pending.discard(item.get("id"))
+        transport._deliver(msg)

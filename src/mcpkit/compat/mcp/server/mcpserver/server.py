@@ -54,6 +54,30 @@ _logger = logging.getLogger("mcp.server.mcpserver")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _modern_capabilities(caps: JSONObject, *, listen: bool) -> JSONObject:
+    """The capabilities of ``server/discover`` as 2.x derives them on 2026-07-28: no
+    ``logging`` (an ``MCPServer`` has no ``logging/setLevel`` handler), and
+    ``listChanged`` / ``subscribe`` as ``subscriptions/listen`` is served or not."""
+    out = {k: v for k, v in caps.items() if k != "logging"}
+    for kind in ("prompts", "resources", "tools"):
+        if kind in out:
+            out[kind] = {**out[kind], "listChanged": listen}
+    if "resources" in out:
+        out["resources"]["subscribe"] = listen
+    return out
+
+
+def _seal_native_with(native: Any, security: Any) -> None:
+    """mcpkit's own ``requestState`` layer sealed under keys stretched from the SDK's
+    ``RequestStateSecurity(keys=[...])``: what it seals opens on every worker given the
+    same keys too (none given: a key of the process)."""
+    native_keys = getattr(getattr(security, "codec", None), "native_keys", None)
+    if native_keys:
+        from mcpkit.server.request_state import KeyRing, RequestStateSealer
+
+        native.request_state = RequestStateSealer(KeyRing(list(native_keys)))
+
+
 class MCPServer(Generic[LifespanResultT]):
     """A high-level server with the official SDK's API, served by mcpkit.
 
@@ -165,12 +189,7 @@ class MCPServer(Generic[LifespanResultT]):
         self.native.add_middleware(
             on_round_methods(RequestStateBoundary(security, default_audience=self.name))
         )
-        native_keys = getattr(security.codec, "native_keys", None)
-        if request_state_security is not None and native_keys:
-            # what mcpkit seals around it opens on every worker given the same keys too
-            from mcpkit.server.request_state import KeyRing, RequestStateSealer
-
-            self.native.request_state = RequestStateSealer(KeyRing(list(native_keys)))
+        _seal_native_with(self.native, request_state_security)
         self._http: ServerHTTPApp | None = None
         from mcpkit.compat.mcp.server.subscriptions import connect_bus, honour_every_kind
 
@@ -249,16 +268,8 @@ class MCPServer(Generic[LifespanResultT]):
         return out  # extensions: advertised on 2026-07-28 only, as there
 
     def _declare_modern(self, caps: JSONObject) -> JSONObject:
-        """The capabilities of ``server/discover`` as 2.x derives them on 2026-07-28: no
-        ``logging`` (an ``MCPServer`` has no ``logging/setLevel`` handler), and
-        ``listChanged`` / ``subscribe`` as ``subscriptions/listen`` is served or not."""
-        out = {k: v for k, v in caps.items() if k != "logging"}
-        for kind in ("prompts", "resources", "tools"):
-            if kind in out:
-                out[kind] = {**out[kind], "listChanged": self._listen}
-        if "resources" in out:
-            out["resources"]["subscribe"] = self._listen
-        return out
+        """``server/discover``'s capabilities (fastmcp's flavour declares its own)."""
+        return _modern_capabilities(caps, listen=self._listen)
 
     # -- identity -----------------------------------------------------------------------------
 
