@@ -167,6 +167,10 @@ class MCPServer(Generic[LifespanResultT]):
                 )
             )
         )
+        if not self._show_failure_text:  # 2.x: schemas keyed in its order per revision
+            from mcpkit.compat.mcp.server.mcpserver._wire_order import SdkWireOrder
+
+            self.native.add_middleware(SdkWireOrder())
         self._http: ServerHTTPApp | None = None
         from mcpkit.compat.mcp.server.subscriptions import connect_bus, honour_every_kind
 
