@@ -217,3 +217,80 @@ def test_group_of_two_servers_whose_names_collide(tmp_path: Path) -> None:
     assert ours["collision"] == ["{'greet'} already exist in group prompts.", -32602]
     assert ours["Beta.only_beta"] == ["only Beta: mcp"]
     assert ours["again"] == ["Provided session is not managed or already disconnected.", -32602]
+
+
+#: A server over HTTP: ``FILE TRANSPORT NAME PORT`` (``streamable-http`` or ``sse``).
+_HTTP_SERVER = """import sys
+
+from mcp.server import MCPServer
+
+transport, name, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+mcp = MCPServer(name)
+
+
+@mcp.tool()
+def where() -> str:
+    return f"{name} over {transport}"
+
+
+mcp.run(transport, host="127.0.0.1", port=port)
+"""
+
+#: A group of a Streamable HTTP server and an HTTP+SSE server (their URLs given).
+_HTTP_GROUP = """import sys
+import anyio
+from mcp import ClientSessionGroup
+from mcp.client.session_group import SseServerParameters, StreamableHttpParameters
+
+
+async def main():
+    http = StreamableHttpParameters(url=sys.argv[1], headers={"X-Test": "1"})
+    sse = SseServerParameters(url=sys.argv[2])
+    async with ClientSessionGroup(component_name_hook=lambda n, i: f"{i.name}.{n}") as group:
+        await group.connect_to_server(http)
+        await group.connect_to_server(sse)
+        print(sorted(group.tools), len(group.sessions))
+        for name in sorted(group.tools):
+            print(name, (await group.call_tool(name)).content[0].text)
+
+
+anyio.run(main)
+"""
+
+
+def test_group_over_streamable_http_and_sse(tmp_path: Path) -> None:
+    """``StreamableHttpParameters`` and ``SseServerParameters``: a group of one server over
+    each, the same on mcp 2.x (against its servers) and mcpkit (against its own)."""
+    from tests.compat.test_compat import free_port, serve
+
+    server = tmp_path / "http_server.py"
+    server.write_text(_HTTP_SERVER)
+    runner = tmp_path / "http_group.py"
+    runner.write_text(_HTTP_GROUP)
+    sdk = str(peer("mcp2"))
+    sides = {"mcp2": [sdk], "mcpkit": [sys.executable, "-m", "mcpkit.compat"]}
+    printed = {}
+    for side, python in sides.items():
+        ports = free_port(), free_port()
+        servers = [
+            serve([*python, str(server), "streamable-http", "Near"], ports[0]),
+            serve([*python, str(server), "sse", "Far"], ports[1]),
+        ]
+        try:
+            urls = [f"http://127.0.0.1:{ports[0]}/mcp", f"http://127.0.0.1:{ports[1]}/sse"]
+            printed[side] = subprocess.run(
+                [*python, str(runner), *urls],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=True,
+            ).stdout
+        finally:
+            for proc in servers:
+                proc.kill()
+                proc.wait()
+    assert printed["mcpkit"] == printed["mcp2"]
+    assert printed["mcpkit"] == (
+        "['Far.where', 'Near.where'] 2\nFar.where Far over sse\n"
+        "Near.where Near over streamable-http\n"
+    )
