@@ -11,11 +11,14 @@
 - The official client over stdio prints the same tools from that server on mcp 2.x and on
   mcpkit on both eras: the schemas' keys come in the order 2.x sends them for each
   revision.
+- 1.x's ``create_connected_server_and_client_session`` (``mcp.shared.memory``): its models
+  print as 1.x's.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -136,3 +139,18 @@ def test_official_client_prints_the_same_tools_over_stdio(tmp_path: Path) -> Non
     assert "input_schema={'properties': {'name'" in legacy
     assert "input_schema={'type': 'object', 'properties': {'name'" in modern
     assert "output_schema={'description': 'A book.', 'properties'" in modern
+
+
+def test_memory_session_models_print_as_1x() -> None:
+    """``mcp.shared.memory``'s session (1.x's test connection, ``clients/
+    official_memory_printed.py``): every model it answers with prints as 1.x's, camelCase
+    names, 1.x's field order and fields, a URI as ``AnyUrl``, the same on mcp 1.x and
+    mcpkit but for the server's version (1.x's ``FastMCP`` names the SDK's)."""
+    script = HERE / "clients" / "official_memory_printed.py"
+    theirs = _run([str(peer("mcp1")), str(script)])
+    ours = _run([sys.executable, "-m", "mcpkit.compat", str(script)])
+    version = re.compile(r"version='[^']*'")
+    assert version.sub("version=<v>", ours) == version.sub("version=<v>", theirs)
+    assert "mimeType='text/plain', size=None, icons=None, annotations=None, meta=None" in ours
+    assert "uri=AnyUrl('notes://a')" in ours
+    assert "PromptArgument(name='code', description=None, required=True)" in ours

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import AnyUrl, BaseModel, Field
 
 import mcpkit.compat.mcp.types as types
 from mcpkit.types import McpModel
 
-__all__ = ["RESULTS"]
+__all__ = ["RESULTS", "as_sdk1"]
 
 ReprArgs = Iterator[tuple[str | None, Any]]
 
@@ -171,3 +171,84 @@ RESULTS: dict[str, Any] = {
         ListResourceTemplatesResult,
     )
 }
+
+
+class InitializeResult(types.InitializeResult):
+    """The server's ``initialize`` answer."""
+
+    capabilities: ServerCapabilities
+    server_info: Implementation
+
+
+RESULTS["InitializeResult"] = InitializeResult
+
+#: The fields of the official SDK 1.x's models (snake_case names) where they differ from
+#: the ``mcp.types`` model of the name: its order, and what it has.
+_SDK1_FIELDS: dict[str, tuple[str, ...]] = {
+    "Annotations": ("audience", "priority"),
+    "Icon": ("src", "mime_type", "sizes"),
+    "Implementation": ("name", "title", "version", "website_url", "icons"),
+    "Prompt": ("name", "title", "description", "arguments", "icons", "meta"),
+    "PromptArgument": ("name", "description", "required"),
+    "Resource": _RESOURCE,
+    "ResourceLink": (*_RESOURCE, "type"),
+    "ResourceTemplate": (
+        *_NAMED,
+        *("uri_template", "description", "mime_type", "icons", "annotations", "meta"),
+    ),
+    "ServerCapabilities": (
+        *("experimental", "logging", "prompts", "resources", "tools", "completions", "tasks"),
+    ),
+    "ServerTasksCapability": ("list", "cancel", "requests"),
+    "Tool": (
+        *(*_NAMED, "description", "input_schema", "output_schema", "icons", "annotations"),
+        *("meta", "execution"),
+    ),
+}
+
+#: Each model class and its subclass printing as 1.x's model of the name.
+_SDK1_CLASSES: dict[type, type] = {}
+
+
+def _sdk1_repr_args(self: Any) -> ReprArgs:
+    """1.x's repr: its fields by their 1.x (camelCase) names, in its order; a field 1.x's
+    model does not have only when set (1.x keeps it as an extra)."""
+    fields = type(self).model_fields
+    names = _SDK1_FIELDS.get(type(self).__name__, tuple(fields))
+    for name in names:
+        if name in fields:
+            value = getattr(self, name)
+            if name == "uri" and isinstance(value, str):
+                value = AnyUrl(value)  # 1.x's type for a URI
+            yield ("meta" if name == "meta" else fields[name].alias or name), value
+    for name, field in fields.items():
+        value = getattr(self, name)
+        if name not in names and value is not None:
+            yield field.alias or name, value
+    yield from (self.__pydantic_extra__ or {}).items()
+
+
+def as_sdk1(value: Any) -> Any:
+    """``value`` (a model, and every model in it) printing as the official SDK 1.x's."""
+    if isinstance(value, McpModel):
+        cls: Any = type(value)
+        for name in cls.model_fields:
+            as_sdk1(getattr(value, name))
+        if cls not in _SDK1_CLASSES.values():
+            sub = _SDK1_CLASSES.get(cls)
+            if sub is None:
+                namespace = {
+                    "__module__": cls.__module__,
+                    "__qualname__": cls.__qualname__,
+                    "__doc__": cls.__doc__,
+                    "__repr_args__": _sdk1_repr_args,
+                }
+                sub = _SDK1_CLASSES[cls] = type(cls)(cls.__name__, (cls,), namespace)
+            value.__class__ = sub
+    elif isinstance(value, list):
+        for item in value:
+            as_sdk1(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            as_sdk1(item)
+    return value
