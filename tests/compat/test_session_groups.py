@@ -68,7 +68,7 @@ def _run(command: list[str], cwd: Path, path_first: Path | None = None) -> str:
     done = subprocess.run(
         command, cwd=cwd, env=env, capture_output=True, text=True, timeout=180, check=False
     )
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0, f"{command}\n{done.stdout}\n{done.stderr}"
     return done.stdout.splitlines()[-1]
 
 
