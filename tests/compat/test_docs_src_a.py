@@ -342,8 +342,8 @@ def test_docs_src_custom_route(
     assert [(a.status_code, a.json()) for a in answers] == [(200, {"status": "ok"})] * 2
 
 
-#: What ``client/tutorial001.py`` prints, as data (its ``print`` of the models shows their
-#: repr, which differs: docs/migration.md): each snippet's server object connected in memory.
+#: What ``client/tutorial001.py`` prints, as data (its printed models are compared as
+#: printed in test_client_printed.py): each snippet's server object connected in memory.
 _CONNECTED = """import json, runpy, sys
 import anyio
 from mcp import Client

@@ -328,7 +328,8 @@ def official_schemas(entry: ToolEntry, fn: Callable[..., Any]) -> None:
     if schema.get("additionalProperties") is False:
         del schema["additionalProperties"]
     schema.setdefault("properties", {})
-    entry.definition["inputSchema"] = {**schema, "title": f"{fname}Arguments"}
+    # Keys sorted as pydantic generates them (2.x reorders them per revision on the wire).
+    entry.definition["inputSchema"] = _sorted({**schema, "title": f"{fname}Arguments"})
     output = entry.output
     if output is None or "outputSchema" not in entry.definition:
         return
@@ -341,7 +342,11 @@ def official_schemas(entry: ToolEntry, fn: Callable[..., Any]) -> None:
         out["title"] = f"{fname}Output"
     elif get_origin(resolved_hints(fn).get("return")) is dict:
         out["title"] = f"{fname}DictOutput"
-    entry.definition["outputSchema"] = out
+    entry.definition["outputSchema"] = _sorted(out)
+
+
+def _sorted(schema: dict[str, Any]) -> dict[str, Any]:
+    return {key: schema[key] for key in sorted(schema)}
 
 
 _PLAIN_SKIP = (str, int, float, bool, bytes, type(None), dict, list, tuple, set, frozenset)

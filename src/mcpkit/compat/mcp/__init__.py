@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Client",
     "ClientSession",
+    "ClientSessionGroup",
     "MCPError",
     "McpError",
     "StdioServerParameters",
@@ -37,6 +38,8 @@ _CLIENT_NAMES = ("Client", "ClientSession", "StdioServerParameters", "stdio_clie
 def __getattr__(name: str) -> Any:
     if name == "types":
         return importlib.import_module("mcpkit.compat.mcp.types")
+    if name == "ClientSessionGroup":
+        return importlib.import_module("mcpkit.compat.mcp.client.session_group").ClientSessionGroup
     if name in _CLIENT_NAMES:
         return getattr(importlib.import_module("mcpkit.compat.mcp.client"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -207,11 +207,11 @@ class Client:
     def server_capabilities(self) -> Any:
         """What the server declared (``mcp.types.ServerCapabilities``, with the
         ``extensions`` it declared)."""
-        import mcpkit.compat.mcp.types as types
+        from mcpkit.compat.mcp.client._printed import ServerCapabilities
 
         caps = self._client.server_capabilities
         wire = caps.model_dump(by_alias=True, exclude_none=True) if caps is not None else {}
-        return types.ServerCapabilities.model_validate(wire)
+        return ServerCapabilities.model_validate(wire)
 
     @property
     def instructions(self) -> str | None:
@@ -221,18 +221,19 @@ class Client:
     @property
     def server_info(self) -> Any:
         """The server's identity (``mcp.types.Implementation``)."""
-        import mcpkit.compat.mcp.types as types
+        from mcpkit.compat.mcp.client._printed import Implementation
 
         info = self._client.server_info
-        return types.Implementation.model_validate(info.model_dump(by_alias=True))
+        return Implementation.model_validate(info.model_dump(by_alias=True))
 
     async def _send(
         self, model: str, method: str, params: dict[str, Any] | None, cache_mode: Any = "use"
     ) -> Any:
         import mcpkit.compat.mcp.types as types
+        from mcpkit.compat.mcp.client._printed import RESULTS
 
         raw = await self._client.request(method, params, cache=cache_mode)
-        return getattr(types, model).model_validate(raw)
+        return (RESULTS.get(model) or getattr(types, model)).model_validate(raw)
 
     async def call_tool(
         self,
@@ -263,14 +264,14 @@ class Client:
     ) -> tuple[Any, Any]:
         """``tools/call``: its ``CallToolResult``, or the model of the claim an extension
         of this client makes on the result's shape, with that claim."""
-        import mcpkit.compat.mcp.types as types
+        from mcpkit.compat.mcp.client._printed import CallToolResult
 
         params = _params(name=name, arguments=arguments or {}, _meta=meta)
         raw = await self._client.request("tools/call", params)
         claim = self._extensions.claims.get(raw.get("resultType")) if raw else None
         if claim is not None and claim.active_at(self.protocol_version):
             return claim.model.model_validate(raw), claim
-        return types.CallToolResult.model_validate(raw), None
+        return CallToolResult.model_validate(raw), None
 
     async def _call_tool_round(
         self,

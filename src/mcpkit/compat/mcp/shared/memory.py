@@ -78,18 +78,24 @@ class MemoryClientSession:
         raw = dict(raw or {})
         if result == "CallToolResult":
             raw.setdefault("isError", False)  # the SDK's model says False when not sent
-        return getattr(_types(), result).model_validate(raw)
+        from mcpkit.compat.mcp.client._printed import RESULTS, as_sdk1
+
+        return as_sdk1((RESULTS.get(result) or getattr(_types(), result)).model_validate(raw))
 
     async def initialize(self) -> Any:
         """The server's ``initialize`` result (the session is initialized already)."""
+        from mcpkit.compat.mcp.client._printed import InitializeResult, as_sdk1
+
         client = self._client
-        return _types().InitializeResult.model_validate(
-            {
-                "protocolVersion": client.protocol_version,
-                "capabilities": _wire(client.server_capabilities),
-                "serverInfo": _wire(client.server_info),
-                "instructions": client.instructions,
-            }
+        return as_sdk1(
+            InitializeResult.model_validate(
+                {
+                    "protocolVersion": client.protocol_version,
+                    "capabilities": _wire(client.server_capabilities),
+                    "serverInfo": _wire(client.server_info),
+                    "instructions": client.instructions,
+                }
+            )
         )
 
     def get_server_capabilities(self) -> Any:

@@ -190,6 +190,10 @@ class MCPServer(Generic[LifespanResultT]):
             on_round_methods(RequestStateBoundary(security, default_audience=self.name))
         )
         _seal_native_with(self.native, request_state_security)
+        if not self._show_failure_text:  # 2.x: schemas keyed in its order per revision
+            from mcpkit.compat.mcp.server.mcpserver._wire_order import SdkWireOrder
+
+            self.native.add_middleware(SdkWireOrder())
         self._http: ServerHTTPApp | None = None
         from mcpkit.compat.mcp.server.subscriptions import connect_bus, honour_every_kind
 
