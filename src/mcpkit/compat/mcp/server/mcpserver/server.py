@@ -78,6 +78,19 @@ def _seal_native_with(native: Any, security: Any) -> None:
         native.request_state = RequestStateSealer(KeyRing(list(native_keys)))
 
 
+def _serve_listen(native: CompatServer, subscriptions: Any) -> None:
+    """``subscriptions/listen`` served as 2.x's default ``ListenHandler`` serves it (every
+    kind asked for honoured); a bus given as ``subscriptions=`` feeds it too; ``False``: not
+    served, as there."""
+    from mcpkit.compat.mcp.server.subscriptions import connect_bus, honour_every_kind
+
+    honour_every_kind(native)
+    if subscriptions is False:
+        native.request_handler("subscriptions/listen")(_not_served)
+    elif subscriptions is not None and subscriptions is not True:
+        connect_bus(subscriptions, native)
+
+
 class MCPServer(Generic[LifespanResultT]):
     """A high-level server with the official SDK's API, served by mcpkit.
 
@@ -164,11 +177,13 @@ class MCPServer(Generic[LifespanResultT]):
         self.native.prompts.__class__ = OfficialPrompts
         self.native.prompts.render_failure = not self._show_failure_text  # type: ignore[attr-defined]
         self.native.prompts.validate_call_text = self._show_failure_text  # type: ignore[attr-defined]
-        if not self._show_failure_text:  # 2.x: reads answered as there
+        if not self._show_failure_text:  # 2.x: reads answered, schemas keyed as there
             from mcpkit.compat.mcp.server.mcpserver._reading import OfficialResources
+            from mcpkit.compat.mcp.server.mcpserver._wire_order import SdkWireOrder
 
             self.native.resources.__class__ = OfficialResources
             self.native.resources.configure(resource_security)  # type: ignore[attr-defined]
+            self.native.add_middleware(SdkWireOrder())
         answer_unknown_tools(self.native.tools, lambda name: f"Unknown tool: {name}")
         # Arguments checked as there: lax, unknown ones ignored, pydantic's report.
         self.native.tools.argument_policy = OFFICIAL_SDK
@@ -184,26 +199,13 @@ class MCPServer(Generic[LifespanResultT]):
         # requestState sealed as 2.x seals it (a process key unless given), inside the chain
         # of the server's own middleware; only the requests that can answer input_required
         # pass through it.
-
         security = request_state_security or RequestStateSecurity.ephemeral()
         self.native.add_middleware(
             on_round_methods(RequestStateBoundary(security, default_audience=self.name))
         )
         _seal_native_with(self.native, request_state_security)
-        if not self._show_failure_text:  # 2.x: schemas keyed in its order per revision
-            from mcpkit.compat.mcp.server.mcpserver._wire_order import SdkWireOrder
-
-            self.native.add_middleware(SdkWireOrder())
         self._http: ServerHTTPApp | None = None
-        from mcpkit.compat.mcp.server.subscriptions import connect_bus, honour_every_kind
-
-        # subscriptions/listen served as 2.x's default ListenHandler serves it; a bus given
-        # as subscriptions= feeds it too.
-        honour_every_kind(self.native)
-        if subscriptions is False:  # not served, as there
-            self.native.request_handler("subscriptions/listen")(_not_served)
-        elif subscriptions is not None and subscriptions is not True:
-            connect_bus(subscriptions, self.native)
+        _serve_listen(self.native, subscriptions)
         #: The settings of each extension applied, by identifier (declared as there).
         self._extensions: dict[str, dict[str, Any]] = {}
         if extensions:
