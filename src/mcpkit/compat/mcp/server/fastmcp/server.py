@@ -130,6 +130,12 @@ class FastMCP(MCPServer[Any]):
                 options[name] = s.__dict__[name]
         super().run(transport, **options)
 
+    @property
+    def _mcp_server(self) -> Any:
+        """1.x's name of the private low-level server (its decorators register beside the
+        FastMCP's own tools, resources and prompts)."""
+        return self._lowlevel_server
+
     def streamable_http_app(self, **options: Any) -> Any:
         """The Streamable HTTP ASGI app, on the paths and modes of :attr:`settings`."""
         s = self.settings.__dict__

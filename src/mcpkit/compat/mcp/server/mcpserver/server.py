@@ -38,6 +38,7 @@ from mcpkit.compat.mcp.server.mcpserver.exceptions import (
     ResourceNotFoundError,
     ToolError,
 )
+from mcpkit.compat.mcp.server.streamable_http import native_event_store
 from mcpkit.compat.mcp.server.transport_security import native_host_origin
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
@@ -239,8 +240,14 @@ class MCPServer(Generic[LifespanResultT]):
             out["experimental"] = {}
         if self._completion:
             out["completions"] = {}
+        lowlevel = self.__dict__.get("_lowlevel")
+        added = lowlevel.request_handlers if lowlevel is not None else {}
+        if "logging/setLevel" in added:
+            out["logging"] = {}
         out["prompts"] = {"listChanged": False}
-        out["resources"] = {"subscribe": False, "listChanged": False}
+        # 2.x declares subscribe once a resources/subscribe handler is added; 1.x never
+        subscribe = "resources/subscribe" in added and bool(lowlevel._modern)
+        out["resources"] = {"subscribe": subscribe, "listChanged": False}
         out["tools"] = {"listChanged": False}
         return out  # extensions: advertised on 2026-07-28 only, as there
 
@@ -613,6 +620,17 @@ class MCPServer(Generic[LifespanResultT]):
     # -- direct use ---------------------------------------------------------------------------
 
     @property
+    def _lowlevel_server(self) -> Any:
+        """The official SDK's private low-level server: handlers added through it
+        (``add_request_handler``, 1.x's decorators) serve beside the decorated ones."""
+        found = self.__dict__.get("_lowlevel")
+        if found is None:
+            from mcpkit.compat.mcp.server.lowlevel.server import Server as Lowlevel
+
+            found = self.__dict__["_lowlevel"] = Lowlevel._over(self.native)
+        return found
+
+    @property
     def _tool_manager(self) -> Any:
         """The official SDK's private tool manager, as a read-only view (its
         ``list_tools()``, ``get_tool(name)`` and ``_tools``)."""
@@ -692,6 +710,8 @@ _HTTP_NAMES = {
 def _http_options(options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     path = options.pop("streamable_http_path", options.pop("path", "/mcp"))
     http = {native: options.pop(name) for name, native in _HTTP_NAMES.items() if name in options}
+    if "event_store" in http:
+        http["event_store"] = native_event_store(http["event_store"])
     http.update(native_host_origin(options.pop("transport_security", None)))
     for ignored in (
         "max_request_body_size",

@@ -1,0 +1,264 @@
+"""The official SDK's example servers that serve Streamable HTTP only, run unchanged on
+mcpkit and on the SDK they were written for, each side served by uvicorn on a port of its
+own, and compared over HTTP (``examples/NOTICE`` for the sources):
+
+- 1.x and 2.x ``servers/everything-server`` (the conformance server): every tool, resource,
+  template and prompt it lists exercised by the official client (``drive.py``'s
+  ``everything``), the SSE stream it closes mid-call resumed by the client;
+- 2.x ``servers/simple-streamablehttp-stateless``; 1.x ``servers/simple-streamablehttp``
+  (an event store, SSE or JSON responses);
+- the 2.x stories exporting an ASGI app (``run_app_from_args``): each story's own client
+  passes against both sides, and the official client's conversations and raw requests
+  (the headers, the content type, the session id) answer alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.compat.driving import submit, warmed
+from tests.compat.test_compat import free_port, serve
+from tests.compat.test_examples_official import comparable
+from tests.compat.test_unchanged import assert_same, peer
+
+EXAMPLES = Path(__file__).resolve().parent / "examples"
+V1 = EXAMPLES / "official_v1"
+V2 = EXAMPLES / "official_v2"
+MODERN = "2026-07-28"
+
+
+@contextmanager
+def served(theirs: list[str], ours: list[str]) -> Iterator[tuple[int, int]]:
+    """Both servers listening (each command given its port last): their ports."""
+    ports = free_port(), free_port()
+    procs = [serve(theirs, ports[0])]
+    try:
+        procs.append(serve(ours, ports[1]))
+        yield ports
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(10)
+
+
+def console(path: Path, tmp: Path, *args: str) -> Path:
+    """A launcher like the one pip writes for the example's ``main()`` (click options)."""
+    launcher = tmp / f"launch_{path.stem}.py"
+    launcher.write_text(
+        f"import sys\nsys.path.insert(0, {str(path.parent)!r})\n"
+        f"sys.argv[1:1] = {list(args)!r}\n"
+        f"from {path.stem} import main\nsys.exit(main())\n"
+    )
+    return launcher
+
+
+def conversations(
+    script: list[dict[str, Any]], urls: tuple[str, str], mode: str = "legacy"
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What the official client saw running ``script`` at each URL (theirs, ours)."""
+    jobs = [
+        submit(peer("mcp2"), script, tag, url=url, mode=mode)
+        for url, tag in zip(urls, ("theirs", "ours"), strict=True)
+    ]
+    reports = [job.report() for job in jobs]
+    for report in reports:  # a client pinned to 2026-07-28 asks for no server/discover
+        report["serverInfo"] = report["serverInfo"] or {}
+    theirs, ours = (comparable(report) for report in reports)
+    if os.environ.get("HTTPEX_DUMP"):
+        Path(os.environ["HTTPEX_DUMP"]).write_text(json.dumps([theirs, ours]))
+    return theirs, ours
+
+
+# --- servers/everything-server --------------------------------------------------------
+
+#: What differs between two runs by nature: the everything server's ``test_tool_with_progress``
+#: answers the progress token, which the official client mints per request.
+EVERYTHING = [{"op": "everything", "skip": []}]
+
+
+@pytest.mark.parametrize(
+    ("sdk", "folder", "mode"),
+    [("mcp1", V1, "legacy"), ("mcp2", V2, "legacy"), ("mcp2", V2, MODERN)],
+    ids=["1.x", "2.x-legacy", "2.x-2026-07-28"],
+)
+def test_everything_server(sdk: str, folder: Path, mode: str, tmp_path: Path) -> None:
+    """The conformance server: every tool (content of each kind, logs, progress, sampling,
+    elicitation, an error, the SSE stream closed mid-call and resumed), resource, template
+    and prompt, the same over Streamable HTTP."""
+    launcher = console(folder / "server_mcp_everything_server.py", tmp_path, "--log-level", "ERROR")
+    with served(
+        [str(peer(sdk)), str(launcher), "--port"],
+        [sys.executable, "-m", "mcpkit.compat", str(launcher), "--port"],
+    ) as ports:
+        urls = (f"http://127.0.0.1:{ports[0]}/mcp", f"http://127.0.0.1:{ports[1]}/mcp")
+        theirs, ours = conversations(EVERYTHING, urls, mode)
+    assert_same(theirs, ours)
+    called = {op["name"]: op for op in ours["ops"] if op["op"] == "call"}
+    assert called["test_reconnection"]["result"]["content"][0]["text"] == (
+        "Reconnection test completed"
+    )
+    assert [log["data"] for log in called["test_reconnection"]["logs"]] == [
+        "Before disconnect",
+        "After reconnect",
+    ]
+
+
+# --- the 2.x stories exporting an ASGI app ----------------------------------------------
+
+#: story -> (its server modules, the path of its MCP endpoint, the eras the official client
+#: is driven in: the stories' manifest.toml).
+STORIES: dict[str, tuple[tuple[str, ...], str, tuple[str, ...]]] = {
+    "json_response": (("server", "server_lowlevel"), "/mcp", ("legacy", MODERN)),
+    "stateless_legacy": (("server", "server_lowlevel"), "/mcp", ("legacy", MODERN)),
+    "starlette_mount": (("server",), "/api/", ("legacy", MODERN)),
+}
+
+STORY_LEGS = [(story, server) for story, (servers, _, _) in STORIES.items() for server in servers]
+
+
+@pytest.fixture
+def stories_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stories import their scaffold as ``stories._hosting`` / ``stories._harness``."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(V2), *sys.path]))
+
+
+@contextmanager
+def story_served(story: str, server: str) -> Iterator[tuple[int, int]]:
+    """The story's app served by ``run_app_from_args`` (uvicorn) on mcp 2.x and on mcpkit."""
+    path = V2 / "stories" / story / f"{server}.py"
+    with served(
+        [str(peer("mcp2")), "-m", f"stories.{story}.{server}", "--port"],
+        [sys.executable, "-m", "mcpkit.compat", str(path), "--port"],
+    ) as ports:
+        yield ports
+
+
+@pytest.mark.parametrize(("story", "server"), STORY_LEGS, ids=["-".join(l) for l in STORY_LEGS])
+@pytest.mark.usefixtures("stories_path")
+def test_story_over_http(story: str, server: str) -> None:
+    """The story's own client (which asserts what it sees, the raw 2026-07-28 envelope of
+    ``json_response`` included) passes against both sides, and the official client's
+    conversations in each era (every tool called) are the same."""
+    _, mcp_path, eras = STORIES[story]
+    with story_served(story, server) as ports:
+        urls = (
+            f"http://127.0.0.1:{ports[0]}{mcp_path}",
+            f"http://127.0.0.1:{ports[1]}{mcp_path}",
+        )
+        for side, url in zip(("theirs", "ours"), urls, strict=True):
+            command = [str(peer("mcp2")), "-m", f"stories.{story}.client", "--http", url]
+            done = subprocess.run(warmed(command), capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
+            assert f"OK: {story} (http/" in done.stderr, side
+        for mode in eras:
+            theirs, ours = conversations(EVERYTHING, urls, mode)
+            if story == "json_response" and mode == "legacy":
+                # A difference kept (docs/migration.md): a notification of a request
+                # answered with one JSON body travels on the session's GET stream on
+                # mcpkit; the SDK drops it.
+                assert theirs["ops"][1].pop("progress") == []
+                assert ours["ops"][1].pop("progress") == [[0.5, 1.0, "halfway"]]
+            assert_same(theirs, ours)
+            assert ours["ops"][1]["op"] == "call" and "error" not in ours["ops"][1], mode
+
+
+_INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"},
+    },
+}
+_ENVELOPE = {
+    "jsonrpc": "2.0",
+    "id": 2,
+    "method": "tools/list",
+    "params": {
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+    },
+}
+_ACCEPT = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+
+
+def _answer(response: httpx.Response) -> dict[str, Any]:
+    """What a raw request was answered with: the status, the media type, whether a session
+    id came, the body's JSON-RPC message (of an SSE stream, its data event)."""
+    media = response.headers.get("content-type", "").split(";", 1)[0]
+    body: Any = response.text
+    if media == "application/json":
+        body = response.json()
+    elif media == "text/event-stream":
+        body = [json.loads(line[5:]) for line in body.splitlines() if line.startswith("data:")]
+        body = [m for m in body if m]  # not a priming event's empty data
+    if isinstance(body, dict | list):
+        text = json.dumps(body).replace('"version": "0.1.0"', '"version": ""')
+        body = json.loads(text)
+        for message in body if isinstance(body, list) else [body]:
+            info = message.get("result", {}).get("serverInfo")
+            if isinstance(info, dict):
+                info.pop("version", None)
+    return {
+        "status": response.status_code,
+        "type": media,
+        "session": "mcp-session-id" in response.headers,
+        "body": body,
+    }
+
+
+#: story -> the raw requests (method, path, headers, body) its point is about.
+RAW: dict[str, list[tuple[str, str, dict[str, str], Any]]] = {
+    "json_response": [
+        ("POST", "/mcp", _ACCEPT, _INITIALIZE),
+        ("POST", "/mcp", {**_ACCEPT, "mcp-protocol-version": MODERN, "mcp-method": "tools/list"}, _ENVELOPE),
+        ("POST", "/mcp", {**_ACCEPT, "accept": "application/json"}, _INITIALIZE),
+    ],
+    "stateless_legacy": [
+        ("POST", "/mcp", _ACCEPT, _INITIALIZE),
+        ("POST", "/mcp", {**_ACCEPT, "mcp-protocol-version": MODERN, "mcp-method": "tools/list"}, _ENVELOPE),
+        ("GET", "/mcp", {"accept": "text/event-stream"}, None),
+        ("DELETE", "/mcp", {}, None),
+    ],
+    "starlette_mount": [
+        ("GET", "/health", {}, None),
+        ("POST", "/api/", _ACCEPT, _INITIALIZE),
+        ("POST", "/api/", {**_ACCEPT, "mcp-protocol-version": MODERN, "mcp-method": "tools/list"}, _ENVELOPE),
+    ],
+}
+
+
+@pytest.mark.parametrize("story", list(RAW))
+@pytest.mark.usefixtures("stories_path")
+def test_story_raw_http(story: str) -> None:
+    """The raw requests each story is about (a JSON body and no SSE stream, no session id
+    when stateless, the 2026-07-28 envelope, the route beside the mount) are answered alike:
+    the status, the media type, a session id or none, the message."""
+    with story_served(story, "server") as ports:
+        answers = []
+        for port in ports:
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+                answers.append(
+                    [
+                        _answer(http.request(method, path, headers=headers, json=body))
+                        for method, path, headers, body in RAW[story]
+                    ]
+                )
+    theirs, ours = answers
+    for mine, ref, request in zip(ours, theirs, RAW[story], strict=True):
+        assert mine == ref, request[:2]
