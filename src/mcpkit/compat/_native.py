@@ -113,6 +113,7 @@ class CompatServer(Server[Any]):
         words (:attr:`session_not_found`)."""
         asgi = super().http_app(*args, **kwargs)
         asgi.app.session_not_found = self.session_not_found
+        asgi.app.sdk_streams = True
         if asgi.app.legacy is not None and self.sse_endpoints is not None:
             asgi.app.legacy = self.sse_endpoints()
         return asgi

@@ -85,6 +85,7 @@ class ServerHTTPApp:
         shutdown_hooks: list[Callable[[], None]]
         shutdown_grace: float
         session_not_found: bytes | None
+        sdk_streams: bool
         legacy: Any
         sessions: dict[str, HttpSessionTransport]
         session_idle_timeout: float | None
@@ -240,6 +241,7 @@ _FORWARDED_DATA = (
     "shutdown_hooks",
     "shutdown_grace",
     "session_not_found",
+    "sdk_streams",
     "legacy",
     "sessions",
     "session_idle_timeout",
