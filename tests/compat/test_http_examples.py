@@ -113,6 +113,130 @@ def test_everything_server(sdk: str, folder: Path, mode: str, tmp_path: Path) ->
     ]
 
 
+# --- servers/simple-streamablehttp(-stateless) -----------------------------------------
+
+NOTIFICATION_STREAM = [
+    {"op": "list"},
+    {
+        "op": "call",
+        "name": "start-notification-stream",
+        "args": {"interval": 0.01, "count": 3, "caller": "compat"},
+    },
+]
+
+
+def package_main(folder: Path, module: str, tmp: Path, *args: str) -> Path:
+    """A launcher like pip's for the packaged example's ``main()`` (``module``'s)."""
+    launcher = tmp / f"launch_{module.replace('.', '_')}.py"
+    launcher.write_text(
+        f"import sys\nsys.path.insert(0, {str(folder)!r})\n"
+        f"sys.argv[1:1] = {list(args)!r}\n"
+        f"from {module} import main\nsys.exit(main())\n"
+    )
+    return launcher
+
+
+@pytest.mark.parametrize(
+    ("mode", "flags"),
+    [("legacy", ()), ("legacy", ("--json-response",)), (MODERN, ())],
+    ids=["sse", "json", "2026-07-28"],
+)
+def test_simple_streamablehttp_stateless_2x(
+    mode: str, flags: tuple[str, ...], tmp_path: Path
+) -> None:
+    """2.x's stateless low-level server (``streamable_http_app(stateless_http=True)``
+    behind CORS): its tool's log notifications on the call's stream (none with JSON
+    responses), the same in both eras."""
+    launcher = console(V2 / "server_mcp_simple_streamablehttp_stateless.py", tmp_path, *flags)
+    with served(
+        [str(peer("mcp2")), str(launcher), "--port"],
+        [sys.executable, "-m", "mcpkit.compat", str(launcher), "--port"],
+    ) as ports:
+        urls = (f"http://127.0.0.1:{ports[0]}/mcp", f"http://127.0.0.1:{ports[1]}/mcp")
+        theirs, ours = conversations(NOTIFICATION_STREAM, urls, mode)
+    assert_same(theirs, ours)
+    call = ours["ops"][1]
+    assert call["result"]["content"][0]["text"].startswith("Sent 3 notifications")
+    assert len(call["logs"]) == (0 if flags else 3), call
+
+
+@pytest.mark.parametrize("flags", [(), ("--json-response",)], ids=["sse", "json"])
+def test_simple_streamablehttp_1x(flags: tuple[str, ...], tmp_path: Path) -> None:
+    """1.x's low-level server behind ``StreamableHTTPSessionManager`` with its own event
+    store, mounted in Starlette: the tool's logs on the call's stream (dropped with JSON
+    responses), the same."""
+    launcher = package_main(V1, "mcp_simple_streamablehttp.server", tmp_path, *flags)
+    with served(
+        [str(peer("mcp1")), str(launcher), "--port"],
+        [sys.executable, "-m", "mcpkit.compat", str(launcher), "--port"],
+    ) as ports:
+        urls = (f"http://127.0.0.1:{ports[0]}/mcp", f"http://127.0.0.1:{ports[1]}/mcp")
+        theirs, ours = conversations(NOTIFICATION_STREAM, urls)
+    assert_same(theirs, ours)
+    call = ours["ops"][1]
+    assert call["result"]["content"][0]["text"].startswith("Sent 3 notifications")
+    assert len(call["logs"]) == (0 if flags else 3), call
+
+
+def sse_events(response: httpx.Response, want: int) -> list[dict[str, Any]]:
+    """The first ``want`` events of an SSE answer carrying a message: each one's id and
+    message (what the client reads; the priming events left out)."""
+    events: list[dict[str, Any]] = []
+    event: dict[str, Any] = {}
+    for line in response.iter_lines():
+        if line.startswith("id:"):
+            event["id"] = line[3:].strip()
+        elif line.startswith("data:") and line[5:].strip():
+            event["message"] = json.loads(line[5:])
+        elif not line:
+            if "message" in event:
+                events.append(event)
+                if len(events) == want:
+                    break
+            event = {}
+    return events
+
+
+def resumed(port: int) -> dict[str, Any]:
+    """A call's SSE stream read whole, then resumed with ``Last-Event-ID`` naming its first
+    event: what each answered (event ids as their order of appearance)."""
+    headers = {**_ACCEPT, "mcp-protocol-version": "2025-11-25"}
+    args = {"interval": 0.01, "count": 3, "caller": "resume"}
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}
+    call["params"] = {"name": "start-notification-stream", "arguments": args}
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+        init = http.post("/mcp/", json=_INITIALIZE, headers=_ACCEPT)
+        headers["mcp-session-id"] = init.headers["mcp-session-id"]
+        note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert http.post("/mcp/", json=note, headers=headers).status_code == 202
+        with http.stream("POST", "/mcp/", json=call, headers=headers) as response:
+            first = sse_events(response, 4)
+        again = {**headers, "accept": "text/event-stream", "last-event-id": first[0]["id"]}
+        with http.stream("GET", "/mcp/", headers=again) as response:
+            status = response.status_code
+            replayed = sse_events(response, 3)
+    ids = {event["id"]: f"e{n}" for n, event in enumerate(first)}
+    return {
+        "first": [event["message"] for event in first],
+        "resumed": status,
+        "replayed": [[ids.get(event["id"]), event["message"]] for event in replayed],
+    }
+
+
+def test_simple_streamablehttp_1x_resumes(tmp_path: Path) -> None:
+    """The example's point, resumability: a call's stream read, then a GET with
+    ``Last-Event-ID`` naming its first event gets the events after it again (the same
+    messages, under the same ids as first sent), on both."""
+    launcher = package_main(V1, "mcp_simple_streamablehttp.server", tmp_path)
+    with served(
+        [str(peer("mcp1")), str(launcher), "--port"],
+        [sys.executable, "-m", "mcpkit.compat", str(launcher), "--port"],
+    ) as ports:
+        theirs, ours = (resumed(port) for port in ports)
+    assert ours == theirs
+    assert [e[0] for e in ours["replayed"]] == ["e1", "e2", "e3"]
+
+
 # --- the 2.x stories exporting an ASGI app ----------------------------------------------
 
 #: story -> (its server modules, the path of its MCP endpoint, the eras the official client
