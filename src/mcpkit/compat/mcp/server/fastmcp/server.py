@@ -59,6 +59,7 @@ class FastMCP(MCPServer[Any]):
     _typeddict_docstring_dropped = True
     #: 1.x advertises a content block return's model schema as the output schema.
     _content_output_schema = True
+    _meta_as_model = True
     #: 1.x writes a URL without a path with ``/`` in its auth documents.
     _slash_empty_path = True
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
@@ -326,11 +327,14 @@ class Context(Generic[LifespanContextT, RequestT]):
             request = None if scope is None else Request(scope)
         from mcpkit.compat._native import lifespan_of
 
+        meta: Any = self.native.meta
+        if meta is not None and getattr(self._server, "_meta_as_model", False):
+            meta = _meta_model_1x().model_validate(meta)  # 1.x: RequestParams.Meta (.progressToken)
         return RequestContext(
             session=self.session,
             lifespan_context=lifespan_of(self.native),
             request_id=self.native.request_id,
-            meta=self.native.meta,
+            meta=meta,
             protocol_version=version.name if version is not None else None,
             request=request,
         )
@@ -477,3 +481,17 @@ class Context(Generic[LifespanContextT, RequestT]):
         from mcpkit.compat.mcp.server.subscriptions import publish_to_listeners
 
         publish_to_listeners(self.native.server, "resource_updated", str(uri))
+
+
+@functools.cache
+def _meta_model_1x() -> Any:
+    """1.x's ``RequestParams.Meta``: a request's ``_meta``, ``progressToken`` and any other
+    key as attributes."""
+    from pydantic import BaseModel, ConfigDict
+
+    class Meta(BaseModel):
+        model_config = ConfigDict(extra="allow")
+
+        progressToken: str | int | None = None  # (the SDK's name)
+
+    return Meta

@@ -28,7 +28,12 @@ from mcpkit.compat._adapt import (
     to_json_text,
     wrap_output,
 )
-from mcpkit.compat._content_output import content_output_schema, structured_as_content
+from mcpkit.compat._content_output import (
+    content_list_output_schema,
+    content_output_schema,
+    structured_as_content,
+    structured_list_of_content,
+)
 from mcpkit.compat._native import CompatServer
 from mcpkit.compat.mcp.server.mcpserver._reading import READING
 from mcpkit.compat.mcp.server.mcpserver.by_hand import returned_by_hand, without_input_required
@@ -193,6 +198,8 @@ class MCPServer(Generic[LifespanResultT]):
     #: Whether a failing tool's own message is shown for any exception (1.x), or only for a
     #: ToolError or ResourceError (2.x).
     _show_failure_text = False
+    #: Whether ``ctx.request_context.meta`` is a model (1.x) or the ``_meta`` dict (2.x).
+    _meta_as_model = False
     #: Whether an (empty) ``experimental`` capability object is declared (1.x).
     _declare_experimental = False
     #: Whether a TypedDict output schema goes without the TypedDict's docstring (1.x).
@@ -330,7 +337,12 @@ class MCPServer(Generic[LifespanResultT]):
             if self._content_output_schema and structured_output is not False
             else None
         )
-        if content_schema is not None:
+        list_schema = (
+            content_list_output_schema(returns, fn.__name__)
+            if self._content_output_schema and structured_output is not False
+            else None
+        )
+        if content_schema is not None or list_schema is not None:
             structured_output = False  # the 1.x schema is set below
         elif structured_output is None:
             if returns is str:
@@ -359,6 +371,8 @@ class MCPServer(Generic[LifespanResultT]):
         entry.__class__ = CompatToolEntry if self._show_failure_text else _OfficialToolEntry
         if content_schema is not None:
             structured_as_content(entry, content_schema)
+        elif list_schema is not None:
+            structured_list_of_content(entry, list_schema)
         elif plain_model is not None:
             structured_by_model(entry, plain_model)
         elif is_typing_dict(returns):
