@@ -23,10 +23,11 @@ RequestT = TypeVar("RequestT")
 
 def _back_channel(native: NativeContext, method: str) -> None:
     """Refuse a request to the client where 2.x has no way to send it: a 2025-era request
-    over stateless Streamable HTTP (no session, so no stream back), with the SDK's -32600."""
+    over stateless Streamable HTTP (no session, so no stream back), with the SDK's -32600
+    (on 2026-07-28, where 2.x refuses them too, mcpkit carries them as input requests)."""
     info = native.session.transport.info
     if native.era == "legacy" and info.kind == "http" and info.session_id is None:
-        from mcpkit.errors import McpError
+        from mcpkit.compat.mcp.shared.exceptions import McpError  # str() is its message
         from mcpkit.jsonrpc import INVALID_REQUEST
 
         raise McpError(
@@ -330,6 +331,8 @@ class Context(Generic[LifespanContextT, RequestT]):
         meta: Any = self.native.meta
         if meta is not None and getattr(self._server, "_meta_as_model", False):
             meta = _meta_model_1x().model_validate(meta)  # 1.x: RequestParams.Meta (.progressToken)
+        elif meta is not None and "progressToken" in meta:  # 2.x: its field's Python name
+            meta = {("progress_token" if k == "progressToken" else k): v for k, v in meta.items()}
         return RequestContext(
             session=self.session,
             lifespan_context=lifespan_of(self.native),

@@ -36,7 +36,11 @@ from mcpkit.compat._content_output import (
 )
 from mcpkit.compat._native import CompatServer
 from mcpkit.compat.mcp.server.mcpserver._reading import READING
-from mcpkit.compat.mcp.server.mcpserver.by_hand import returned_by_hand, without_input_required
+from mcpkit.compat.mcp.server.mcpserver.by_hand import (
+    is_input_required,
+    returned_by_hand,
+    without_input_required,
+)
 from mcpkit.compat.mcp.server.mcpserver.context import Context
 from mcpkit.compat.mcp.server.mcpserver.exceptions import (
     ResourceError,
@@ -331,6 +335,8 @@ class MCPServer(Generic[LifespanResultT]):
             _logger.warning("Tool already exists: %s", tool_name)
             return
         returns = without_input_required(resolved_hints(fn).get("return"))
+        if structured_output is None and is_input_required(returns):
+            structured_output = False  # -> InputRequiredResult alone: no schema, as there
         plain_model = plain_class_model(returns) if structured_output is not False else None
         content_schema = (
             content_output_schema(returns)
