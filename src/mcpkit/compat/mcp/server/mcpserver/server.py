@@ -252,12 +252,12 @@ class MCPServer(Generic[LifespanResultT]):
         if self._completion:
             out["completions"] = {}
         lowlevel = self.__dict__.get("_lowlevel")
-        added = lowlevel.request_handlers if lowlevel is not None else {}
+        added: dict[str, Any] = {} if lowlevel is None else lowlevel.request_handlers
         if "logging/setLevel" in added:
             out["logging"] = {}
         out["prompts"] = {"listChanged": False}
         # 2.x declares subscribe once a resources/subscribe handler is added; 1.x never
-        subscribe = "resources/subscribe" in added and bool(lowlevel._modern)
+        subscribe = lowlevel is not None and "resources/subscribe" in added and lowlevel._modern
         out["resources"] = {"subscribe": subscribe, "listChanged": False}
         out["tools"] = {"listChanged": False}
         return out  # extensions: advertised on 2026-07-28 only, as there
