@@ -876,3 +876,6 @@ async def _tool_result(results: Any, tool: JSONObject | None) -> JSONObject:
 
 # ReadResourceContents is what a 1.x read_resource handler yields.
 __all__ += ["ReadResourceContents"]
+
+
+CompatServer.lowlevel_over = Server._over

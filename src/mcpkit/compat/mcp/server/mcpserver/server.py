@@ -645,9 +645,10 @@ class MCPServer(Generic[LifespanResultT]):
         (``add_request_handler``, 1.x's decorators) serve beside the decorated ones."""
         found = self.__dict__.get("_lowlevel")
         if found is None:
-            from mcpkit.compat.mcp.server.lowlevel.server import Server as Lowlevel
-
-            found = self.__dict__["_lowlevel"] = Lowlevel._over(self.native)
+            over = CompatServer.lowlevel_over
+            if over is None:  # mcp.server.lowlevel is loaded with mcp.server
+                raise RuntimeError("mcp.server.lowlevel is not loaded")
+            found = self.__dict__["_lowlevel"] = over(self.native)
         return found
 
     @property
