@@ -250,6 +250,30 @@ def test_simple_streamablehttp_1x_resumes(tmp_path: Path) -> None:
     assert [e[0] for e in ours["replayed"]] == ["e1", "e2", "e3"]
 
 
+def test_sse_polling_demo_1x(tmp_path: Path) -> None:
+    """1.x's SSE polling demo: a low-level tool closing its call's SSE stream at each
+    checkpoint (``ctx.close_sse_stream()``), the official client resuming it with
+    ``Last-Event-ID`` each time; every log line and the result arrive, the same."""
+    launcher = package_main(V1, "mcp_sse_polling_demo.server", tmp_path, "--log-level", "ERROR")
+    script = [
+        {"op": "list"},
+        {"op": "call", "name": "process_batch", "args": {"items": 4, "checkpoint_every": 2}},
+    ]
+    with served(
+        [str(peer("mcp1")), str(launcher), "--port"],
+        [sys.executable, "-m", "mcpkit.compat", str(launcher), "--port"],
+    ) as ports:
+        urls = (f"http://127.0.0.1:{ports[0]}/mcp", f"http://127.0.0.1:{ports[1]}/mcp")
+        theirs, ours = conversations(script, urls)
+    assert_same(theirs, ours)
+    call = ours["ops"][1]
+    assert call["result"]["content"][0]["text"].startswith("Successfully processed 4 items")
+    assert [log["data"] for log in call["logs"]][-2:] == [
+        "[3/4] Processing item 3",
+        "[4/4] Processing item 4",
+    ]
+
+
 # --- the 2.x stories exporting an ASGI app ----------------------------------------------
 
 #: story -> (its server modules, the path of its MCP endpoint, the eras the official client
@@ -258,6 +282,7 @@ STORIES: dict[str, tuple[tuple[str, ...], str, tuple[str, ...]]] = {
     "json_response": (("server", "server_lowlevel"), "/mcp", ("legacy", MODERN)),
     "stateless_legacy": (("server", "server_lowlevel"), "/mcp", ("legacy", MODERN)),
     "starlette_mount": (("server",), "/api/", ("legacy", MODERN)),
+    "sse_polling": (("server", "server_lowlevel"), "/mcp", ("legacy",)),
 }
 
 STORY_LEGS = [(story, server) for story, (servers, _, _) in STORIES.items() for server in servers]

@@ -36,6 +36,7 @@ from mcpkit.compat.mcp.server.mcpserver.context import (
     ReadResourceContents,
     RequestContext,
     ServerSession,
+    sse_closers,
 )
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
@@ -387,6 +388,7 @@ class Server(Generic[LifespanResultT, RequestT]):
                     protocol_version=version.name if version is not None else None,
                     method=method,
                     params=params,
+                    **sse_closers(ctx),
                 )
             )
             try:
@@ -791,6 +793,7 @@ def _modern_context(
         params=params,
         request_id=ctx.request_id,
         meta=_meta(params),
+        **sse_closers(ctx),
     )
 
 

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from mcpkit.compat.mcp.server.mcpserver.server import MCPServer
 
-__all__ = ["Context", "ReadResourceContents", "RequestContext", "ServerSession"]
+__all__ = ["Context", "ReadResourceContents", "RequestContext", "ServerSession", "sse_closers"]
 
 LifespanContextT = TypeVar("LifespanContextT")
 RequestT = TypeVar("RequestT")
@@ -71,6 +71,34 @@ class RequestContext(Generic[LifespanContextT]):
     method: str = ""
     request: Any = None
     params: Any = field(default=None)
+    #: ``await close_sse_stream()`` ends this request's SSE stream early (SSE polling), and
+    #: ``close_standalone_sse_stream()`` the GET stream: None where the client could not
+    #: resume (no event store, or a revision before 2025-11-25), as on 1.x.
+    close_sse_stream: Any = None
+    close_standalone_sse_stream: Any = None
+
+
+def sse_closers(native: NativeContext) -> dict[str, Any]:
+    """The ``close_sse_stream`` / ``close_standalone_sse_stream`` callbacks of a request's
+    context, where the SDK gives them: over Streamable HTTP with an event store, to a
+    client of 2025-11-25 or later (the standalone one does nothing here)."""
+    version = native.protocol_version
+    info = native.session.transport.info
+    if not info.closable_streams or version is None or native.era != "legacy":
+        return {}
+    if version.name < "2025-11-25":
+        return {}
+
+    async def close_sse_stream() -> None:
+        native.close_sse_stream()
+
+    async def close_standalone_sse_stream() -> None:
+        """mcpkit keeps the GET stream open: nothing happens."""
+
+    return {
+        "close_sse_stream": close_sse_stream,
+        "close_standalone_sse_stream": close_standalone_sse_stream,
+    }
 
 
 #: The parts of the sampling capability checked one by one.
@@ -340,6 +368,7 @@ class Context(Generic[LifespanContextT, RequestT]):
             meta=meta,
             protocol_version=version.name if version is not None else None,
             request=request,
+            **sse_closers(self.native),
         )
 
     @property
