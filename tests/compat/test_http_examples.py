@@ -283,6 +283,7 @@ STORIES: dict[str, tuple[tuple[str, ...], str, tuple[str, ...]]] = {
     "stateless_legacy": (("server", "server_lowlevel"), "/mcp", ("legacy", MODERN)),
     "starlette_mount": (("server",), "/api/", ("legacy", MODERN)),
     "sse_polling": (("server", "server_lowlevel"), "/mcp", ("legacy",)),
+    "legacy_routing": (("server", "server_lowlevel"), "/mcp", ("legacy", MODERN)),
 }
 
 STORY_LEGS = [(story, server) for story, (servers, _, _) in STORIES.items() for server in servers]
@@ -296,11 +297,11 @@ def stories_path(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @contextmanager
 def story_served(story: str, server: str) -> Iterator[tuple[int, int]]:
-    """The story's app served by ``run_app_from_args`` (uvicorn) on mcp 2.x and on mcpkit."""
-    path = V2 / "stories" / story / f"{server}.py"
+    """The story's app served by ``run_app_from_args`` (uvicorn) on mcp 2.x and on mcpkit
+    (``python -m mcpkit.compat MODULE``, as ``python -m MODULE`` there)."""
     with served(
         [str(peer("mcp2")), "-m", f"stories.{story}.{server}", "--port"],
-        [sys.executable, "-m", "mcpkit.compat", str(path), "--port"],
+        [sys.executable, "-m", "mcpkit.compat", f"stories.{story}.{server}", "--port"],
     ) as ports:
         yield ports
 
@@ -351,6 +352,7 @@ _ENVELOPE = {
     },
 }
 _ACCEPT = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+_MODERN_HEADERS = {"mcp-protocol-version": MODERN, "mcp-method": "tools/list"}
 
 
 def _answer(response: httpx.Response) -> dict[str, Any]:
@@ -370,10 +372,12 @@ def _answer(response: httpx.Response) -> dict[str, Any]:
             info = message.get("result", {}).get("serverInfo")
             if isinstance(info, dict):
                 info.pop("version", None)
+    cors = {k: v for k, v in response.headers.items() if k.startswith("access-control-")}
     return {
         "status": response.status_code,
         "type": media,
         "session": "mcp-session-id" in response.headers,
+        "cors": cors,
         "body": body,
     }
 
@@ -385,7 +389,7 @@ RAW: dict[str, list[tuple[str, str, dict[str, str], Any]]] = {
         (
             "POST",
             "/mcp",
-            {**_ACCEPT, "mcp-protocol-version": MODERN, "mcp-method": "tools/list"},
+            {**_ACCEPT, **_MODERN_HEADERS},
             _ENVELOPE,
         ),
         ("POST", "/mcp", {**_ACCEPT, "accept": "application/json"}, _INITIALIZE),
@@ -395,10 +399,24 @@ RAW: dict[str, list[tuple[str, str, dict[str, str], Any]]] = {
         (
             "POST",
             "/mcp",
-            {**_ACCEPT, "mcp-protocol-version": MODERN, "mcp-method": "tools/list"},
+            {**_ACCEPT, **_MODERN_HEADERS},
             _ENVELOPE,
         ),
         ("DELETE", "/mcp", {}, None),
+    ],
+    "legacy_routing": [
+        (
+            "OPTIONS",
+            "/mcp",
+            {
+                "origin": "http://app.example",
+                "access-control-request-method": "POST",
+                "access-control-request-headers": "content-type, mcp-protocol-version",
+            },
+            None,
+        ),
+        ("POST", "/mcp", {**_ACCEPT, "origin": "http://app.example"}, _INITIALIZE),
+        ("POST", "/mcp", {**_ACCEPT, **_MODERN_HEADERS, "origin": "http://app.example"}, _ENVELOPE),
     ],
     "starlette_mount": [
         ("GET", "/health", {}, None),
@@ -406,7 +424,7 @@ RAW: dict[str, list[tuple[str, str, dict[str, str], Any]]] = {
         (
             "POST",
             "/api/",
-            {**_ACCEPT, "mcp-protocol-version": MODERN, "mcp-method": "tools/list"},
+            {**_ACCEPT, **_MODERN_HEADERS},
             _ENVELOPE,
         ),
     ],
@@ -417,8 +435,9 @@ RAW: dict[str, list[tuple[str, str, dict[str, str], Any]]] = {
 @pytest.mark.usefixtures("stories_path")
 def test_story_raw_http(story: str) -> None:
     """The raw requests each story is about (a JSON body and no SSE stream, no session id
-    when stateless, the 2026-07-28 envelope, the route beside the mount) are answered alike:
-    the status, the media type, a session id or none, the message."""
+    when stateless, the 2026-07-28 envelope, the route beside the mount, CORS added with
+    ``app.add_middleware``) are answered alike: the status, the media type, a session id or
+    none, the CORS headers, the message."""
     with story_served(story, "server") as ports:
         answers = []
         for port in ports:
@@ -432,3 +451,5 @@ def test_story_raw_http(story: str) -> None:
     theirs, ours = answers
     for mine, ref, request in zip(ours, theirs, RAW[story], strict=True):
         assert mine == ref, request[:2]
+    if story == "legacy_routing":
+        assert ours[0]["status"] == 200 and "mcp-session-id" in str(ours[1]["cors"]).lower()
