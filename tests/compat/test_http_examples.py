@@ -453,3 +453,54 @@ def test_story_raw_http(story: str) -> None:
         assert mine == ref, request[:2]
     if story == "legacy_routing":
         assert ours[0]["status"] == 200 and "mcp-session-id" in str(ours[1]["cors"]).lower()
+
+
+def polled(port: int, path: str, call: dict[str, Any]) -> dict[str, Any]:
+    """SSE polling over raw HTTP: ``call``'s stream read until the server closes it (before
+    the result; whether its priming event named a ``retry``), then a GET with
+    ``Last-Event-ID`` of its last event read until the call's result: every message of
+    the call, in order."""
+    headers = {**_ACCEPT, "mcp-protocol-version": "2025-11-25"}
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+        init = http.post(path, json=_INITIALIZE, headers=_ACCEPT)
+        headers["mcp-session-id"] = init.headers["mcp-session-id"]
+        note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert http.post(path, json=note, headers=headers).status_code == 202
+        request = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}
+        last, retry, before = None, False, []
+        with http.stream("POST", path, json=request, headers=headers) as response:
+            for line in response.iter_lines():  # to the end: the server closes it
+                if line.startswith("id:"):
+                    last = line[3:].strip()
+                elif line.startswith("retry:"):
+                    retry = True
+                elif line.startswith("data:") and line[5:].strip():
+                    before.append(json.loads(line[5:]))
+        assert last is not None and not any("result" in m for m in before), before
+        again = {**headers, "accept": "text/event-stream", "last-event-id": last}
+        after: list[Any] = []
+        with http.stream("GET", path, headers=again) as response:
+            status = response.status_code
+            for line in response.iter_lines():
+                if line.startswith("data:") and line[5:].strip():
+                    after.append(json.loads(line[5:]))
+                    if "result" in after[-1]:
+                        break
+    # Which messages leave before the stream closes is the SDK's scheduling (its writer
+    # may not have run yet: the event store then replays them): all arrive, in order.
+    return {"messages": before + after, "retry": retry, "resumed": status}
+
+
+@pytest.mark.parametrize("server", ["server", "server_lowlevel"])
+@pytest.mark.usefixtures("stories_path")
+def test_sse_polling_over_raw_http(server: str) -> None:
+    """The sse_polling story's point on the wire: the tool closes its call's stream
+    mid-call, before its result (the priming event names the retry delay), and a GET with
+    ``Last-Event-ID`` gets the rest and the result, the same on both."""
+    with story_served("sse_polling", server) as ports:
+        call = {"name": "long_operation", "arguments": {}, "_meta": {"progressToken": 7}}
+        theirs, ours = (polled(port, "/mcp", call) for port in ports)
+    assert ours == theirs
+    progress = [m["params"]["message"] for m in ours["messages"] if "method" in m]
+    assert progress == ["before-close", "after-close"]
+    assert ours["messages"][-1]["result"]["content"][0]["text"] == "resumed"

@@ -403,6 +403,8 @@ class Server(Generic[LifespanResultT, RequestT]):
                 request_ctx.reset(token)
             if not isinstance(result, dict):
                 return {}
+            if method == "tools/call" and "content" in result:
+                result.setdefault("isError", False)  # as the SDKs' model dumps it
             if result.get("resultType") == "input_required" and ctx.era != "modern":
                 # an InputRequiredResult has no meaning before 2026-07-28: 2.x refuses it so
                 raise McpError(INTERNAL_ERROR, "Handler returned an invalid result")
