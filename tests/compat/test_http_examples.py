@@ -504,3 +504,23 @@ def test_sse_polling_over_raw_http(server: str) -> None:
     progress = [m["params"]["message"] for m in ours["messages"] if "method" in m]
     assert progress == ["before-close", "after-close"]
     assert ours["messages"][-1]["result"]["content"][0]["text"] == "resumed"
+
+
+@pytest.mark.parametrize(("sdk", "folder"), [("mcp1", V1), ("mcp2", V2)], ids=["1.x", "2.x"])
+def test_everything_server_reconnection_over_raw_http(
+    sdk: str, folder: Path, tmp_path: Path
+) -> None:
+    """The everything server's ``test_reconnection`` on the wire: ``ctx.close_sse_stream()``
+    ends the call's stream before its result, and a GET with ``Last-Event-ID`` gets the
+    rest (the log after the reconnect and the result), the same on both."""
+    launcher = console(folder / "server_mcp_everything_server.py", tmp_path, "--log-level", "ERROR")
+    with served(
+        [str(peer(sdk)), str(launcher), "--port"],
+        [sys.executable, "-m", "mcpkit.compat", str(launcher), "--port"],
+    ) as ports:
+        call = {"name": "test_reconnection", "arguments": {}}
+        theirs, ours = (polled(port, "/mcp", call) for port in ports)
+    assert ours == theirs
+    logs = [m["params"]["data"] for m in ours["messages"] if "method" in m]
+    assert logs == ["Before disconnect", "After reconnect"]
+    assert ours["retry"] and ours["resumed"] == 200
