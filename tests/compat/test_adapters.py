@@ -342,8 +342,15 @@ def test_tool_manager_read_only_view() -> None:
     assert listed["inputSchema"]["properties"]
     with pytest.raises(AttributeError, match="read-only view"):
         tool.fn_metadata
-    with pytest.raises(AttributeError, match="cannot set 'parameters'"):
-        tool.parameters = {}
+    with pytest.raises(AttributeError, match="cannot set 'description'"):
+        tool.description = "changed"
+    # The listed input schema can be replaced, as the SDK's Tool.parameters (the everything
+    # server's JSON Schema 2020-12 tool); the arguments are still checked by the function.
+    manager._tools["add"].parameters = {"type": "object", "$defs": {}}
+    assert server.native.tools.tools["add"].definition["inputSchema"] == {
+        "type": "object",
+        "$defs": {},
+    }
 
 
 def test_direct_listing_methods() -> None:

@@ -46,13 +46,30 @@ EXTRA: dict[str, list[dict[str, Any]]] = {
 #: ``oauth_client_credentials`` and ``identity_assertion`` in test_m2m_auth.py.
 AUTH_STORIES = {"bearer_auth", "identity_assertion", "oauth", "oauth_client_credentials"}
 
+#: Examples that serve Streamable HTTP only (compared over HTTP in test_http_examples.py).
+HTTP_ONLY: set[str] = {
+    "official_v2/server_mcp_everything_server.py",
+    "official_v2/server_mcp_simple_streamablehttp_stateless.py",
+    *(
+        f"official_v2/stories/{story}/{server}.py"
+        for story in (
+            "json_response",
+            "legacy_routing",
+            "sse_polling",
+            "starlette_mount",
+            "stateless_legacy",
+        )
+        for server in ("server", "server_lowlevel")
+    ),
+}
+
 #: (peer, example) for every example run here.
 EXAMPLES: list[tuple[str, str]] = [
     *(
         ("mcp2", str(p.relative_to(HERE)))
         for pattern in ("*.py", "lowlevel/*.py", "stories/*/server*.py")
         for p in sorted((HERE / "official_v2").glob(pattern))
-        if p.parent.name not in AUTH_STORIES
+        if p.parent.name not in AUTH_STORIES and str(p.relative_to(HERE)) not in HTTP_ONLY
     ),
     *(
         ("mcp1", f"official_v1/{name}")

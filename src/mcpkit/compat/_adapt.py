@@ -296,16 +296,19 @@ class CompatToolEntry(ToolEntry):
         return f"Error executing tool {self.name}: {error}"
 
     def to_result(self, value: Any) -> dict[str, Any]:
-        """The ``CallToolResult`` dict for a return value."""
+        """The ``CallToolResult`` dict for a return value (``isError`` sent even when false,
+        as the SDKs' models dump it)."""
         if isinstance(value, ToolFailure):
             return error_result(value.text)
         if self.returned_as_is(value):
-            return super().to_result(value)
-        if self.output is None:
-            return {"content": official_content(value)}
-        result = super().to_result(value)
-        if "structuredContent" in result:
-            result["content"] = official_content(value)
+            result = super().to_result(value)
+        elif self.output is None:
+            result = {"content": official_content(value)}
+        else:
+            result = super().to_result(value)
+            if "structuredContent" in result:
+                result["content"] = official_content(value)
+        result.setdefault("isError", False)
         return result
 
     def returned_as_is(self, value: Any) -> bool:

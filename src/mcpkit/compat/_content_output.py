@@ -22,7 +22,12 @@ from pydantic import AnyUrl
 from mcpkit.compat._adapt import CompatToolEntry
 from mcpkit.server.tools import ToolEntry
 
-__all__ = ["content_output_schema", "structured_as_content"]
+__all__ = [
+    "content_list_output_schema",
+    "content_output_schema",
+    "structured_as_content",
+    "structured_list_of_content",
+]
 
 
 @functools.cache
@@ -41,6 +46,42 @@ def content_output_schema(returns: Any) -> dict[str, Any] | None:
         return None
     schema = _schemas().get(returns.__name__)
     return json.loads(json.dumps(schema)) if schema is not None else None
+
+
+def content_list_output_schema(returns: Any, name: str) -> dict[str, Any] | None:
+    """The output schema 1.x advertises for ``-> list[Block]`` or ``-> list[A | B]`` of
+    content block classes (``name``: the tool function's): its items wrapped under
+    ``result`` in the model ``<name>Output``, the blocks' schemas in ``$defs``; else None."""
+    import types
+    import typing
+
+    from mcpkit.server.content import content_types
+
+    if typing.get_origin(returns) is not list:
+        return None
+    (item,) = typing.get_args(returns) or (None,)
+    origin = typing.get_origin(item)
+    members = typing.get_args(item) if origin in (typing.Union, types.UnionType) else (item,)
+    blocks = content_types()
+    if not all(isinstance(m, type) and issubclass(m, blocks) for m in members):
+        return None
+    defs: dict[str, Any] = {}
+    for member in members:
+        schema = _schemas().get(member.__name__)
+        if schema is None:
+            return None
+        schema = json.loads(json.dumps(schema))
+        defs.update(schema.pop("$defs", {}))
+        defs[member.__name__] = schema
+    refs = [{"$ref": f"#/$defs/{m.__name__}"} for m in members]
+    items = refs[0] if len(refs) == 1 else {"anyOf": refs}
+    return {
+        "$defs": dict(sorted(defs.items())),
+        "properties": {"result": {"items": items, "title": "Result", "type": "array"}},
+        "required": ["result"],
+        "title": f"{name}Output",
+        "type": "object",
+    }
 
 
 def _resolve(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
@@ -119,3 +160,21 @@ def structured_as_content(entry: ToolEntry, schema: dict[str, Any]) -> None:
     entry.output = OutputSpec(schema, convert, wrap=False)
     entry.definition["outputSchema"] = schema
     entry.__class__ = ContentBlockEntry
+
+
+def structured_list_of_content(entry: ToolEntry, schema: dict[str, Any]) -> None:
+    """Give ``entry`` 1.x's structured output for a list of content blocks: ``schema``
+    advertised, ``{"result": [...]}`` each block dumped by it (the content unchanged)."""
+    from mcpkit.server.schema import OutputSpec
+
+    defs: dict[str, Any] = schema.get("$defs", {})
+
+    def convert(value: Any) -> Any:
+        data = [
+            v.model_dump(mode="json", by_alias=True) if hasattr(v, "model_dump") else v
+            for v in value
+        ]
+        return _shape({"result": data}, schema, defs)
+
+    entry.output = OutputSpec(schema, convert, wrap=False)
+    entry.definition["outputSchema"] = schema

@@ -8,7 +8,7 @@ messages, list-change notifications), as the other SDKs send those whatever they
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 from mcpkit import versions
 from mcpkit.errors import McpError
@@ -83,6 +83,11 @@ class CompatServer(Server[Any]):
     for the features :attr:`declare_as` leaves out (a low-level server without a prompts
     handler serves no prompts there either)."""
 
+    #: Makes the official SDK's low-level ``Server`` over a compat server (an
+    #: ``MCPServer``'s ``_lowlevel_server``): set by ``mcp.server.lowlevel``, which every
+    #: import of ``mcp.server.*`` loads first (it is not imported from here: a cycle).
+    lowlevel_over: ClassVar[Callable[[CompatServer], Any] | None] = None
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         #: Rewrites the capabilities mcpkit would declare at ``initialize`` (None: as is).
@@ -117,6 +122,7 @@ class CompatServer(Server[Any]):
         words (:attr:`session_not_found`)."""
         asgi = super().http_app(*args, **kwargs)
         asgi.app.session_not_found = self.session_not_found
+        asgi.app.sdk_streams = True
         if asgi.app.legacy is not None and self.sse_endpoints is not None:
             asgi.app.legacy = self.sse_endpoints()
         return asgi

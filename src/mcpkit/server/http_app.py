@@ -52,6 +52,10 @@ class _StartupFailed(Exception):
     """The server's lifespan failed at the ASGI ``lifespan.startup``."""
 
 
+#: The scope key of a request that went through the middleware of ``add_middleware``.
+_PAST_MIDDLEWARE = "mcpkit.past_middleware"
+
+
 class ServerHTTPApp:
     """What :meth:`Server.http_app` returns: the :class:`StreamableHTTPApp` serving the server
     (``app``), wrapped to enter the server's lifespan on ``lifespan.startup`` (and leave it on
@@ -85,6 +89,7 @@ class ServerHTTPApp:
         shutdown_hooks: list[Callable[[], None]]
         shutdown_grace: float
         session_not_found: bytes | None
+        sdk_streams: bool
         legacy: Any
         sessions: dict[str, HttpSessionTransport]
         session_idle_timeout: float | None
@@ -105,6 +110,9 @@ class ServerHTTPApp:
         self._routes: CustomRoutes | None = None
         # What answers ahead of the endpoint (probes, custom routes); None: nothing.
         self._front: Callable[[Scope, Receive, Send], Awaitable[bool]] | None = None
+        # The middleware of add_middleware, outermost first, and the app they make.
+        self._middleware: list[tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = []
+        self._stack: Callable[[Scope, Receive, Send], Awaitable[None]] | None = None
         #: What the server's lifespan raised at the ASGI ``lifespan.startup`` (the ASGI
         #: server is told the startup failed; None: it did not fail).
         self.startup_error: Exception | None = None
@@ -121,6 +129,8 @@ class ServerHTTPApp:
     def probes(self, probes: ObservabilityApp | None) -> None:
         self._probes = probes
         self._front = self._answer_front if probes is not None or self._routes else None
+        if self._stack is not None:
+            self._front = self._answer_front
 
     @property
     def routes(self) -> CustomRoutes | None:
@@ -132,8 +142,30 @@ class ServerHTTPApp:
     def routes(self, routes: CustomRoutes | None) -> None:
         self._routes = routes
         self._front = self._answer_front if routes is not None or self._probes else None
+        if self._stack is not None:
+            self._front = self._answer_front
+
+    def add_middleware(
+        self, middleware_class: Callable[..., Any], *args: Any, **kwargs: Any
+    ) -> None:
+        """Wrap every HTTP request to this app (its probes and custom routes too) in an
+        ASGI middleware, ``middleware_class(app, *args, **kwargs)``, as Starlette's
+        ``add_middleware`` does: the last added outermost (CORS, for instance)."""
+        self._middleware.insert(0, (middleware_class, args, kwargs))
+        app: Callable[[Scope, Receive, Send], Awaitable[None]] = self._past_middleware
+        for cls, cls_args, cls_kwargs in reversed(self._middleware):
+            app = cls(app, *cls_args, **cls_kwargs)
+        self._stack = app
+        self._front = self._answer_front
+
+    async def _past_middleware(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self({**scope, _PAST_MIDDLEWARE: True}, receive, send)
 
     async def _answer_front(self, scope: Scope, receive: Receive, send: Send) -> bool:
+        stack = self._stack
+        if stack is not None and _PAST_MIDDLEWARE not in scope:
+            await stack(scope, receive, send)
+            return True
         probes = self._probes
         if probes is not None and scope["type"] == "http" and probes.route_of(scope):
             await probes.answer(scope, send)
@@ -240,6 +272,7 @@ _FORWARDED_DATA = (
     "shutdown_hooks",
     "shutdown_grace",
     "session_not_found",
+    "sdk_streams",
     "legacy",
     "sessions",
     "session_idle_timeout",

@@ -215,6 +215,11 @@ class StreamableHTTPApp:
         #: (None: mcpkit's JSON-RPC error -32001 with the request's id); a compat server
         #: sets its SDK's, once, when it makes the app.
         self.session_not_found: bytes | None = None
+        #: Answer as the official SDKs do where mcpkit chooses otherwise: ``initialize`` on
+        #: an SSE stream (unless ``json_response``), and a notification of a request
+        #: answered with one JSON body dropped (mcpkit sends it on the session's GET
+        #: stream). A compat server sets it when it makes the app.
+        self.sdk_streams = False
         self.legacy: Any = None
         if options.legacy_sse:
             from mcpkit.transports.http.sse_2024_server import HttpSseServer
@@ -345,9 +350,10 @@ class StreamableHTTPApp:
             await serve_delete(self, h, send)
         else:
             allow = b"POST" if self.stateless else b"GET, POST, DELETE"
-            await respond_error(
-                send, 405, INVALID_REQUEST, "Method not allowed", extra=[(b"allow", allow)]
-            )
+            text = "Method not allowed"
+            if method == "DELETE" and self.sdk_streams:  # a stateless app, in the SDKs' words
+                text = "Method Not Allowed: Session termination not supported"
+            await respond_error(send, 405, INVALID_REQUEST, text, extra=[(b"allow", allow)])
 
     async def start_shared(self) -> None:
         """Connect to the shared store (if any) before serving, so that nothing published

@@ -16,7 +16,7 @@ import orjson
 
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, MessageKind
 from mcpkit.owner import principal as current_owner
-from mcpkit.transports.http.asgi import Scope, Send, respond_error, respond_json
+from mcpkit.transports.http.asgi import SSE_HEADERS, Scope, Send, respond_error, respond_json
 from mcpkit.transports.http.session_transport import HttpSessionTransport
 
 if TYPE_CHECKING:
@@ -86,6 +86,8 @@ async def _open(
         slow_reader_timeout=app.options.slow_reader_timeout,
     )
     transport.owner = owner
+    if app.sdk_streams and app.json_response:
+        transport.drop_json_notifications()
     served = app.served_app()
     if served is not None:
         session = served.open_session(transport)
@@ -123,6 +125,12 @@ async def _open(
         headers.append((b"mcp-session-id", sid.encode()))
     else:
         await session.close()
+    if app.sdk_streams and not app.json_response:
+        # the official SDKs answer initialize on an SSE stream of its one message
+        body = b"event: message\r\ndata: " + data + b"\r\n\r\n"
+        await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS + headers})
+        await send({"type": "http.response.body", "body": body})
+        return
     await respond_json(send, 200, data, headers)
 
 

@@ -252,6 +252,9 @@ class _Limits(NamedTuple):
     backlog: int
     held: int
     resume_grace: float
+    #: Drop a notification of a request answered with one JSON body (the official SDKs'
+    #: way) instead of sending it on the standalone stream.
+    drop_json_notes: bool = False
 
 
 #: The most attributes an instance may set (those of ``__init__`` and the ones set later,
@@ -345,6 +348,11 @@ class HttpSessionTransport(Transport):
     async def start(self, sink: MessageSink) -> None:
         self.sink = sink
 
+    def drop_json_notifications(self) -> None:
+        """Drop each notification of a request answered with one JSON body, as the official
+        SDKs do (mcpkit sends it on the standalone stream)."""
+        self._limits = self._limits._replace(drop_json_notes=True)
+
     def write(self, message: Any, related_request_id: RequestId | None = None) -> None:
         if self.closed:
             raise ConnectionClosed("The HTTP session has ended")
@@ -365,8 +373,10 @@ class HttpSessionTransport(Transport):
                     if not future.done():
                         future.set_result(data)
                     return
-                # No stream to carry it on a JSON response: use the standalone stream.
-                self._unrelated(message, data)
+                # No stream to carry it on a JSON response: use the standalone stream
+                # (or drop a notification, as the official SDKs do).
+                if not (self._limits.drop_json_notes and "id" not in message):
+                    self._unrelated(message, data)
                 return
             stream = self._by_request.get(related_request_id)
             if stream is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
+from mcpkit.compat.mcp.server.streamable_http import native_event_store
 from mcpkit.compat.mcp.server.transport_security import native_host_origin
 from mcpkit.server.app import ServerHTTPApp
 
@@ -37,7 +38,7 @@ class StreamableHTTPSessionManager:
         native = getattr(app, "native", app)
         options: dict[str, Any] = {"stateless": stateless, "json_response": json_response}
         if event_store is not None:
-            options["event_store"] = event_store
+            options["event_store"] = native_event_store(event_store)
         if retry_interval is not None:
             options["sse_retry_ms"] = retry_interval
         if session_idle_timeout is not None:

@@ -13,6 +13,7 @@ from pydantic import field_validator
 
 import mcpkit.types as _t
 import mcpkit.types.modern as _modern
+from mcpkit.envelope import MISSING_REQUIRED_CLIENT_CAPABILITY
 from mcpkit.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -113,6 +114,9 @@ for _name in ("ClientCapabilities", "ServerCapabilities"):
 
 from mcpkit.compat.mcp.types._generic import Request  # noqa: E402
 
+#: 2.x's name for what an ``InputRequiredResult`` may ask of the client.
+InputRequest = _t.CreateMessageRequest | _t.ListRootsRequest | _t.ElicitRequest
+
 
 def LoggingCapability(**settings: Any) -> dict[str, Any]:
     """The ``logging`` capability (an object of settings, usually empty)."""
@@ -164,6 +168,7 @@ __all__ = [
     "InputResponses",
     "LoggingCapability",
     "METHOD_NOT_FOUND",
+    "MISSING_REQUIRED_CLIENT_CAPABILITY",
     "PARSE_ERROR",
     "Request",
     "URL_ELICITATION_REQUIRED",

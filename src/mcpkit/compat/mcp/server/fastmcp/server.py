@@ -59,6 +59,7 @@ class FastMCP(MCPServer[Any]):
     _typeddict_docstring_dropped = True
     #: 1.x advertises a content block return's model schema as the output schema.
     _content_output_schema = True
+    _meta_as_model = True
     #: 1.x writes a URL without a path with ``/`` in its auth documents.
     _slash_empty_path = True
 
@@ -129,6 +130,12 @@ class FastMCP(MCPServer[Any]):
             if name in s.__dict__:
                 options[name] = s.__dict__[name]
         super().run(transport, **options)
+
+    @property
+    def _mcp_server(self) -> Any:
+        """1.x's name of the private low-level server (its decorators register beside the
+        FastMCP's own tools, resources and prompts)."""
+        return self._lowlevel_server
 
     def streamable_http_app(self, **options: Any) -> Any:
         """The Streamable HTTP ASGI app, on the paths and modes of :attr:`settings`."""

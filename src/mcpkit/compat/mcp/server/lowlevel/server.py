@@ -36,6 +36,7 @@ from mcpkit.compat.mcp.server.mcpserver.context import (
     ReadResourceContents,
     RequestContext,
     ServerSession,
+    sse_closers,
 )
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
@@ -264,6 +265,21 @@ class Server(Generic[LifespanResultT, RequestT]):
             else:
                 raise TypeError(f"Server() got an unexpected keyword argument {key!r}")
 
+    @classmethod
+    def _over(cls, native: Any) -> Server[Any, Any]:
+        """A low-level server whose handlers are registered on ``native``, the server of an
+        ``MCPServer`` (its ``_lowlevel_server``, 1.x's ``_mcp_server``): a handler added
+        through it serves beside the decorated tools, resources and prompts."""
+        server: Server[Any, Any] = cls.__new__(cls)
+        server.native = native
+        server.name = native.name
+        server.request_handlers = {}
+        server.notification_handlers = {}
+        server._connection_lifespans = native.connection_lifespans
+        server._lifespan_per_connection = False
+        server._modern = False
+        return server
+
     def _unknown_method(self, method: str) -> McpError:
         """What a method no handler serves is answered with: 2.x's not found (naming it),
         or 1.x's invalid params for a server of 1.x's decorators."""
@@ -380,6 +396,7 @@ class Server(Generic[LifespanResultT, RequestT]):
                     protocol_version=version.name if version is not None else None,
                     method=method,
                     params=params,
+                    **sse_closers(ctx),
                 )
             )
             try:
@@ -397,6 +414,8 @@ class Server(Generic[LifespanResultT, RequestT]):
                 request_ctx.reset(token)
             if not isinstance(result, dict):
                 return {}
+            if method == "tools/call" and "content" in result:
+                result.setdefault("isError", False)  # as the SDKs' model dumps it
             if result.get("resultType") == "input_required" and ctx.era != "modern":
                 # an InputRequiredResult has no meaning before 2026-07-28: 2.x refuses it so
                 raise McpError(INTERNAL_ERROR, "Handler returned an invalid result")
@@ -801,6 +820,7 @@ def _modern_context(
         params=params,
         request_id=ctx.request_id,
         meta=_meta(params),
+        **sse_closers(ctx),
     )
 
 
@@ -886,3 +906,6 @@ async def _tool_result(results: Any, tool: JSONObject | None) -> JSONObject:
 
 # ReadResourceContents is what a 1.x read_resource handler yields.
 __all__ += ["ReadResourceContents"]
+
+
+CompatServer.lowlevel_over = Server._over

@@ -23,6 +23,7 @@ __all__ = [
     "STATE_KEY",
     "input_response",
     "input_responses",
+    "is_input_required",
     "request_state",
     "returned_by_hand",
     "without_input_required",
@@ -36,6 +37,11 @@ def _is_input_required(hint: Any) -> bool:
     from mcpkit.types.modern import InputRequiredResult
 
     return isinstance(hint, type) and issubclass(hint, InputRequiredResult)
+
+
+def is_input_required(hint: Any) -> bool:
+    """Whether ``hint`` is ``InputRequiredResult`` itself (a subclass of it too)."""
+    return _is_input_required(hint)
 
 
 def without_input_required(hint: Any) -> Any:

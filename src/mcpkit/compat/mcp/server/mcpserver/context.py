@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 
     from mcpkit.compat.mcp.server.mcpserver.server import MCPServer
 
-__all__ = ["Context", "ReadResourceContents", "RequestContext", "ServerSession"]
+__all__ = ["Context", "ReadResourceContents", "RequestContext", "ServerSession", "sse_closers"]
 
 LifespanContextT = TypeVar("LifespanContextT")
 RequestT = TypeVar("RequestT")
@@ -22,10 +23,11 @@ RequestT = TypeVar("RequestT")
 
 def _back_channel(native: NativeContext, method: str) -> None:
     """Refuse a request to the client where 2.x has no way to send it: a 2025-era request
-    over stateless Streamable HTTP (no session, so no stream back), with the SDK's -32600."""
+    over stateless Streamable HTTP (no session, so no stream back), with the SDK's -32600
+    (on 2026-07-28, where 2.x refuses them too, mcpkit carries them as input requests)."""
     info = native.session.transport.info
     if native.era == "legacy" and info.kind == "http" and info.session_id is None:
-        from mcpkit.errors import McpError
+        from mcpkit.compat.mcp.shared.exceptions import McpError  # str() is its message
         from mcpkit.jsonrpc import INVALID_REQUEST
 
         raise McpError(
@@ -69,6 +71,34 @@ class RequestContext(Generic[LifespanContextT]):
     method: str = ""
     request: Any = None
     params: Any = field(default=None)
+    #: ``await close_sse_stream()`` ends this request's SSE stream early (SSE polling), and
+    #: ``close_standalone_sse_stream()`` the GET stream: None where the client could not
+    #: resume (no event store, or a revision before 2025-11-25), as on 1.x.
+    close_sse_stream: Any = None
+    close_standalone_sse_stream: Any = None
+
+
+def sse_closers(native: NativeContext) -> dict[str, Any]:
+    """The ``close_sse_stream`` / ``close_standalone_sse_stream`` callbacks of a request's
+    context, where the SDK gives them: over Streamable HTTP with an event store, to a
+    client of 2025-11-25 or later (the standalone one does nothing here)."""
+    version = native.protocol_version
+    info = native.session.transport.info
+    if not info.closable_streams or version is None or native.era != "legacy":
+        return {}
+    if version.name < "2025-11-25":
+        return {}
+
+    async def close_sse_stream() -> None:
+        native.close_sse_stream()
+
+    async def close_standalone_sse_stream() -> None:
+        """mcpkit keeps the GET stream open: nothing happens."""
+
+    return {
+        "close_sse_stream": close_sse_stream,
+        "close_standalone_sse_stream": close_standalone_sse_stream,
+    }
 
 
 #: The parts of the sampling capability checked one by one.
@@ -326,13 +356,19 @@ class Context(Generic[LifespanContextT, RequestT]):
             request = None if scope is None else Request(scope)
         from mcpkit.compat._native import lifespan_of
 
+        meta: Any = self.native.meta
+        if meta is not None and getattr(self._server, "_meta_as_model", False):
+            meta = _meta_model_1x().model_validate(meta)  # 1.x: RequestParams.Meta (.progressToken)
+        elif meta is not None and "progressToken" in meta:  # 2.x: its field's Python name
+            meta = {("progress_token" if k == "progressToken" else k): v for k, v in meta.items()}
         return RequestContext(
             session=self.session,
             lifespan_context=lifespan_of(self.native),
             request_id=self.native.request_id,
-            meta=self.native.meta,
+            meta=meta,
             protocol_version=version.name if version is not None else None,
             request=request,
+            **sse_closers(self.native),
         )
 
     @property
@@ -477,3 +513,17 @@ class Context(Generic[LifespanContextT, RequestT]):
         from mcpkit.compat.mcp.server.subscriptions import publish_to_listeners
 
         publish_to_listeners(self.native.server, "resource_updated", str(uri))
+
+
+@functools.cache
+def _meta_model_1x() -> Any:
+    """1.x's ``RequestParams.Meta``: a request's ``_meta``, ``progressToken`` and any other
+    key as attributes."""
+    from pydantic import BaseModel, ConfigDict
+
+    class Meta(BaseModel):
+        model_config = ConfigDict(extra="allow")
+
+        progressToken: str | int | None = None  # (the SDK's name)
+
+    return Meta

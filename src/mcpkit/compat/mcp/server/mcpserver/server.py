@@ -28,16 +28,26 @@ from mcpkit.compat._adapt import (
     to_json_text,
     wrap_output,
 )
-from mcpkit.compat._content_output import content_output_schema, structured_as_content
+from mcpkit.compat._content_output import (
+    content_list_output_schema,
+    content_output_schema,
+    structured_as_content,
+    structured_list_of_content,
+)
 from mcpkit.compat._native import CompatServer
 from mcpkit.compat.mcp.server.mcpserver._reading import READING
-from mcpkit.compat.mcp.server.mcpserver.by_hand import returned_by_hand, without_input_required
+from mcpkit.compat.mcp.server.mcpserver.by_hand import (
+    is_input_required,
+    returned_by_hand,
+    without_input_required,
+)
 from mcpkit.compat.mcp.server.mcpserver.context import Context
 from mcpkit.compat.mcp.server.mcpserver.exceptions import (
     ResourceError,
     ResourceNotFoundError,
     ToolError,
 )
+from mcpkit.compat.mcp.server.streamable_http import native_event_store
 from mcpkit.compat.mcp.server.transport_security import native_host_origin
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
@@ -221,6 +231,8 @@ class MCPServer(Generic[LifespanResultT]):
     #: Whether a failing tool's own message is shown for any exception (1.x), or only for a
     #: ToolError or ResourceError (2.x).
     _show_failure_text = False
+    #: Whether ``ctx.request_context.meta`` is a model (1.x) or the ``_meta`` dict (2.x).
+    _meta_as_model = False
     #: Whether an (empty) ``experimental`` capability object is declared (1.x).
     _declare_experimental = False
     #: Whether a TypedDict output schema goes without the TypedDict's docstring (1.x).
@@ -268,8 +280,14 @@ class MCPServer(Generic[LifespanResultT]):
             out["experimental"] = {}
         if self._completion:
             out["completions"] = {}
+        lowlevel = self.__dict__.get("_lowlevel")
+        added: dict[str, Any] = {} if lowlevel is None else lowlevel.request_handlers
+        if "logging/setLevel" in added:
+            out["logging"] = {}
         out["prompts"] = {"listChanged": False}
-        out["resources"] = {"subscribe": False, "listChanged": False}
+        # 2.x declares subscribe once a resources/subscribe handler is added; 1.x never
+        subscribe = lowlevel is not None and "resources/subscribe" in added and lowlevel._modern
+        out["resources"] = {"subscribe": subscribe, "listChanged": False}
         out["tools"] = {"listChanged": False}
         return out  # extensions: advertised on 2026-07-28 only, as there
 
@@ -350,13 +368,20 @@ class MCPServer(Generic[LifespanResultT]):
             _logger.warning("Tool already exists: %s", tool_name)
             return
         returns = without_input_required(resolved_hints(fn).get("return"))
+        if structured_output is None and is_input_required(returns):
+            structured_output = False  # -> InputRequiredResult alone: no schema, as there
         plain_model = plain_class_model(returns) if structured_output is not False else None
         content_schema = (
             content_output_schema(returns)
             if self._content_output_schema and structured_output is not False
             else None
         )
-        if content_schema is not None:
+        list_schema = (
+            content_list_output_schema(returns, fn.__name__)
+            if self._content_output_schema and structured_output is not False
+            else None
+        )
+        if content_schema is not None or list_schema is not None:
             structured_output = False  # the 1.x schema is set below
         elif structured_output is None:
             if returns is str:
@@ -385,6 +410,8 @@ class MCPServer(Generic[LifespanResultT]):
         entry.__class__ = CompatToolEntry if self._show_failure_text else _OfficialToolEntry
         if content_schema is not None:
             structured_as_content(entry, content_schema)
+        elif list_schema is not None:
+            structured_list_of_content(entry, list_schema)
         elif plain_model is not None:
             structured_by_model(entry, plain_model)
         elif is_typing_dict(returns):
@@ -646,6 +673,18 @@ class MCPServer(Generic[LifespanResultT]):
     # -- direct use ---------------------------------------------------------------------------
 
     @property
+    def _lowlevel_server(self) -> Any:
+        """The official SDK's private low-level server: handlers added through it
+        (``add_request_handler``, 1.x's decorators) serve beside the decorated ones."""
+        found = self.__dict__.get("_lowlevel")
+        if found is None:
+            over = CompatServer.lowlevel_over
+            if over is None:  # mcp.server.lowlevel is loaded with mcp.server
+                raise RuntimeError("mcp.server.lowlevel is not loaded")
+            found = self.__dict__["_lowlevel"] = over(self.native)
+        return found
+
+    @property
     def _tool_manager(self) -> Any:
         """The official SDK's private tool manager, as a read-only view (its
         ``list_tools()``, ``get_tool(name)`` and ``_tools``)."""
@@ -725,6 +764,8 @@ _HTTP_NAMES = {
 def _http_options(options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     path = options.pop("streamable_http_path", options.pop("path", "/mcp"))
     http = {native: options.pop(name) for name, native in _HTTP_NAMES.items() if name in options}
+    if "event_store" in http:
+        http["event_store"] = native_event_store(http["event_store"])
     http.update(native_host_origin(options.pop("transport_security", None)))
     for ignored in (
         "max_request_body_size",

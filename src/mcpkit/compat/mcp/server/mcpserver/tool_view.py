@@ -4,9 +4,10 @@ official SDK's private names, for servers that enumerate their tools through it
 
 Each tool shows what the client is sent (``name``, ``title``, ``description``,
 ``parameters``, ``output_schema``, ``annotations``, ``icons``, ``meta``) and the function
-(``fn``). Nothing can be changed through the view: the SDK's internal ``fn_metadata`` (its
-argument model) is not there, and setting an attribute raises, rather than being silently
-ignored.
+(``fn``). Only ``parameters`` can be set (the input schema listed; the arguments are still
+checked as the function takes them, as on the SDK): the SDK's internal ``fn_metadata`` (its
+argument model) is not there, and setting any other attribute raises, rather than being
+silently ignored.
 """
 
 from __future__ import annotations
@@ -30,10 +31,11 @@ class ToolView:
     """One registered tool, as the official SDK's ``Tool`` reads (copies: changing them
     changes nothing)."""
 
-    __slots__ = ("_entry",)
+    __slots__ = ("_entry", "_registry")
 
-    def __init__(self, entry: ToolEntry) -> None:
+    def __init__(self, entry: ToolEntry, registry: ToolRegistry | None = None) -> None:
         object.__setattr__(self, "_entry", entry)
+        object.__setattr__(self, "_registry", registry)
 
     @property
     def name(self) -> str:
@@ -90,6 +92,13 @@ class ToolView:
         raise AttributeError(f"{name!r} is not provided: {_READ_ONLY}")
 
     def __setattr__(self, name: str, value: Any) -> None:
+        if name == "parameters" and self._registry is not None:
+            # the schema listed (as the SDK's Tool.parameters); arguments are checked as
+            # the function takes them, there as here
+            self._entry.definition["inputSchema"] = copy.deepcopy(value)
+            self._registry._definitions_cache = None
+            self._registry.paginator.invalidate()
+            return
         raise AttributeError(f"cannot set {name!r}: {_READ_ONLY}")
 
     def __repr__(self) -> str:
@@ -106,16 +115,16 @@ class ToolManagerView:
 
     @property
     def _tools(self) -> dict[str, ToolView]:
-        return {name: ToolView(e) for name, e in self._registry.tools.items()}
+        return {name: ToolView(e, self._registry) for name, e in self._registry.tools.items()}
 
     def get_tool(self, name: str) -> ToolView | None:
         """The tool named ``name``, if registered."""
         entry = self._registry.tools.get(name)
-        return None if entry is None else ToolView(entry)
+        return None if entry is None else ToolView(entry, self._registry)
 
     def list_tools(self) -> list[ToolView]:
         """Every registered tool, in registration order."""
-        return [ToolView(e) for e in self._registry.tools.values()]
+        return [ToolView(e, self._registry) for e in self._registry.tools.values()]
 
     def __getattr__(self, name: str) -> Any:
         raise AttributeError(f"{name!r} is not provided: {_READ_ONLY}")
