@@ -128,8 +128,7 @@ def CompletionsCapability(**settings: Any) -> dict[str, Any]:
     return dict(settings)
 
 
-#: What an ``InputRequiredResult`` may ask for, and what answers each (type aliases).
-InputRequest = Any
+#: What answers each of an ``InputRequiredResult``'s requests (type aliases).
 InputResponse = Any
 InputResponses = dict[str, Any]
 

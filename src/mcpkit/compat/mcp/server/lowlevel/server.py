@@ -265,21 +265,6 @@ class Server(Generic[LifespanResultT, RequestT]):
             else:
                 raise TypeError(f"Server() got an unexpected keyword argument {key!r}")
 
-    @classmethod
-    def _over(cls, native: Any) -> Server[Any, Any]:
-        """A low-level server whose handlers are registered on ``native``, the server of an
-        ``MCPServer`` (its ``_lowlevel_server``, 1.x's ``_mcp_server``): a handler added
-        through it serves beside the decorated tools, resources and prompts."""
-        server: Server[Any, Any] = cls.__new__(cls)
-        server.native = native
-        server.name = native.name
-        server.request_handlers = {}
-        server.notification_handlers = {}
-        server._connection_lifespans = native.connection_lifespans
-        server._lifespan_per_connection = False
-        server._modern = False
-        return server
-
     def _unknown_method(self, method: str) -> McpError:
         """What a method no handler serves is answered with: 2.x's not found (naming it),
         or 1.x's invalid params for a server of 1.x's decorators."""
@@ -908,4 +893,19 @@ async def _tool_result(results: Any, tool: JSONObject | None) -> JSONObject:
 __all__ += ["ReadResourceContents"]
 
 
-CompatServer.lowlevel_over = Server._over
+def _lowlevel_over(native: Any) -> Server[Any, Any]:
+    """A low-level server whose handlers are registered on ``native``, the server of an
+    ``MCPServer`` (its ``_lowlevel_server``, 1.x's ``_mcp_server``): a handler added
+    through it serves beside the decorated tools, resources and prompts."""
+    server: Server[Any, Any] = Server.__new__(Server)
+    server.native = native
+    server.name = native.name
+    server.request_handlers = {}
+    server.notification_handlers = {}
+    server._connection_lifespans = native.connection_lifespans
+    server._lifespan_per_connection = False
+    server._modern = False
+    return server
+
+
+CompatServer.lowlevel_over = _lowlevel_over

@@ -101,6 +101,47 @@ def _serve_listen(native: CompatServer, subscriptions: Any) -> None:
         connect_bus(subscriptions, native)
 
 
+class _OutputPlan:
+    """How a tool's result becomes its output, decided from its return annotation as the
+    SDK decides it: ``structured_output`` for mcpkit's tool options, and the SDK's own
+    output schema set on the entry where mcpkit's would differ (:meth:`apply`)."""
+
+    def __init__(
+        self, returns: Any, fn_name: str, structured_output: bool | None, content_output: bool
+    ) -> None:
+        self.returns = returns
+        if structured_output is None and is_input_required(returns):
+            structured_output = False  # -> InputRequiredResult alone: no schema, as there
+        structured = structured_output is not False
+        self.plain_model = plain_class_model(returns) if structured else None
+        self.content_schema = (
+            content_output_schema(returns) if content_output and structured else None
+        )
+        self.list_schema = (
+            content_list_output_schema(returns, fn_name) if content_output and structured else None
+        )
+        if self.content_schema is not None or self.list_schema is not None:
+            structured_output = False  # the 1.x schema is set by apply()
+        elif structured_output is None:
+            if returns is str:
+                structured_output = True  # the official SDK wraps a str as {"result": ...}
+            elif self.plain_model is not None or no_structured_output(returns):
+                structured_output = False  # a bare dict, a class without annotations; and
+                # a plain class's schema is set by apply()
+        self.structured_output = structured_output
+
+    def apply(self, entry: Any) -> None:
+        """Set the SDK's output schema and result form on the registered ``entry``."""
+        if self.content_schema is not None:
+            structured_as_content(entry, self.content_schema)
+        elif self.list_schema is not None:
+            structured_list_of_content(entry, self.list_schema)
+        elif self.plain_model is not None:
+            structured_by_model(entry, self.plain_model)
+        elif is_typing_dict(self.returns):
+            wrap_output(entry)
+
+
 class MCPServer(Generic[LifespanResultT]):
     """A high-level server with the official SDK's API, served by mcpkit.
 
@@ -368,27 +409,7 @@ class MCPServer(Generic[LifespanResultT]):
             _logger.warning("Tool already exists: %s", tool_name)
             return
         returns = without_input_required(resolved_hints(fn).get("return"))
-        if structured_output is None and is_input_required(returns):
-            structured_output = False  # -> InputRequiredResult alone: no schema, as there
-        plain_model = plain_class_model(returns) if structured_output is not False else None
-        content_schema = (
-            content_output_schema(returns)
-            if self._content_output_schema and structured_output is not False
-            else None
-        )
-        list_schema = (
-            content_list_output_schema(returns, fn.__name__)
-            if self._content_output_schema and structured_output is not False
-            else None
-        )
-        if content_schema is not None or list_schema is not None:
-            structured_output = False  # the 1.x schema is set below
-        elif structured_output is None:
-            if returns is str:
-                structured_output = True  # the official SDK wraps a str as {"result": ...}
-            elif plain_model is not None or no_structured_output(returns):
-                structured_output = False  # a bare dict, a class without annotations; and
-                # a plain class's schema is set below
+        plan = _OutputPlan(returns, fn.__name__, structured_output, self._content_output_schema)
         failures = _failures_as_results(tool_name, self._show_failure_text)
         wrapped = adapt(fn, Context, self._context, around=lambda f: failures(returned_by_hand(f)))
         if returns is not None and wrapped.__annotations__.get("return") is not returns:
@@ -404,18 +425,11 @@ class MCPServer(Generic[LifespanResultT]):
             annotations=annotations,
             icons=icons,
             meta=meta,
-            structured_output=structured_output,
+            structured_output=plan.structured_output,
         )
         entry = self.native.tools.add(wrapped, options)
         entry.__class__ = CompatToolEntry if self._show_failure_text else _OfficialToolEntry
-        if content_schema is not None:
-            structured_as_content(entry, content_schema)
-        elif list_schema is not None:
-            structured_list_of_content(entry, list_schema)
-        elif plain_model is not None:
-            structured_by_model(entry, plain_model)
-        elif is_typing_dict(returns):
-            wrap_output(entry)
+        plan.apply(entry)
         official_schemas(entry, fn)
         entry.definition.setdefault("description", "")  # sent empty, as there
         if self._typeddict_docstring_dropped and is_typeddict(returns):
