@@ -12,7 +12,7 @@ from typing import Any
 
 from mcpkit._defaults import DEFAULT
 from mcpkit.client.client import Client as NativeClient
-from mcpkit.compat.mcp.client.bindings import BoundNotifications
+from mcpkit.compat.mcp.client.bindings import BoundNotifications, MessageTee
 
 __all__ = ["Client", "ClientSessionView"]
 
@@ -46,6 +46,21 @@ def _roots(callback: Callable[..., Any]) -> Callable[[], Any]:
         return list(getattr(result, "roots", result))
 
     return roots
+
+
+def _progress(callback: Callable[..., Any]) -> Callable[..., Any]:
+    """The SDK's ``progress_callback(progress, total, message)``, numbers as floats."""
+
+    async def report(progress: float, total: float | None, message: str | None) -> None:
+        answer = callback(float(progress), None if total is None else float(total), message)
+        if inspect.isawaitable(answer):
+            await answer
+
+    return report
+
+
+def _drop(params: Any) -> None:
+    """No log message goes anywhere but the ``logging_callback``."""
 
 
 def _params(**values: Any) -> dict[str, Any]:
@@ -115,14 +130,26 @@ class Client:
         sampling_callback: Any = None,
         elicitation_callback: Any = None,
         list_roots_callback: Any = None,
+        logging_callback: Any = None,
+        message_handler: Any = None,
+        log_level: str | None = None,
+        client_info: Any = None,
+        sampling_capabilities: Any = None,
+        input_required_max_rounds: int | None = None,
+        raise_exceptions: bool = False,
         prior_discover: Any = None,
         cache: Any = DEFAULT,
-        **_: Any,
+        **unknown: Any,
     ) -> None:
         # prior_discover (a saved DiscoverResult) is accepted: mcpkit's client sends its own
         # server/discover on a modern revision, so the server's identity is known either way.
+        # raise_exceptions is the SDK's switch for an in-process server's own exceptions;
+        # mcpkit's in-memory server answers a failing handler with its error either way.
         from mcpkit.client.options import ProtocolOptions
         from mcpkit.compat.mcp.client.extension import fold_extensions
+
+        if unknown:
+            raise TypeError(f"Client() got unexpected keyword arguments: {sorted(unknown)}")
 
         if mode not in ("auto", "legacy") and mode not in MODERN:
             raise ValueError(
@@ -145,16 +172,38 @@ class Client:
             self._bound = BoundNotifications(
                 self._extensions.bindings, lambda: self.protocol_version
             )
-            options["on_notification"] = self._bound
+        self._tee = MessageTee(logging_callback, message_handler)
+        options["on_notification"] = self._notified
+        # The SDK's default logging_callback drops log messages (none go to `logging`).
+        options["on_log"] = _drop
         # What is declared: a claiming extension only where its claims apply (a modern
         # revision; ``auto`` declares it as the modern wire would).
         declared = self._extensions.declared(None if mode == "legacy" else MODERN[-1])
+        protocol: dict[str, Any] = {}
         if declared:
-            options["protocol"] = ProtocolOptions(extensions=declared)
+            protocol["extensions"] = declared
+        if input_required_max_rounds is not None:
+            protocol["max_input_rounds"] = input_required_max_rounds
+        if protocol:
+            options["protocol"] = ProtocolOptions(**protocol)
+        if client_info is not None:
+            options["client_info"] = (
+                client_info.model_dump(by_alias=True, exclude_none=True)
+                if hasattr(client_info, "model_dump")
+                else client_info
+            )
         if read_timeout_seconds is not None:
             options["timeout"] = read_timeout_seconds
         if sampling_callback is not None:
-            options["sampling_handler"] = _answering(sampling_callback)
+            from mcpkit.client.sampling import Sampling
+
+            tools = getattr(sampling_capabilities, "tools", None) is not None
+            context = getattr(sampling_capabilities, "context", None) is not None
+            options["sampling_handler"] = Sampling(
+                _answering(sampling_callback),
+                tools=tools or None,
+                context=context or None,
+            )
         if elicitation_callback is not None:
             options["elicitation_handler"] = _answering(elicitation_callback)
         if list_roots_callback is not None:
@@ -165,30 +214,42 @@ class Client:
             options["cache"] = native_cache(cache)
         self._read_timeout = read_timeout_seconds
         self._client = NativeClient(target, **options)
+        # Modern requests opt in to log messages at ``log_level`` only, as the SDK's do (a
+        # logging_callback alone is no opt-in); the handshake era is governed by
+        # logging/setLevel.
+        self._client._log_level = log_level
+
+    def _notified(self, method: str, params: Any) -> None:
+        if self._bound is not None:
+            self._bound(method, params)
+        self._tee(method, params)
 
     async def __aenter__(self) -> Client:
         from mcpkit.errors import McpError
 
         if self._bound is not None:
             self._bound.start()
+        self._tee.start()
         try:
             await self._client.__aenter__()
         except McpError as exc:
-            if self._bound is not None:
-                await self._bound.stop()
+            await self._stop_delivery()
             raise _oauth_error(exc) or exc from None
         except BaseException:
-            if self._bound is not None:
-                await self._bound.stop()
+            await self._stop_delivery()
             raise
         return self
+
+    async def _stop_delivery(self) -> None:
+        if self._bound is not None:
+            await self._bound.stop()
+        await self._tee.stop()
 
     async def __aexit__(self, *exc_info: object) -> None:
         try:
             await self._client.__aexit__(*exc_info)
         finally:
-            if self._bound is not None:
-                await self._bound.stop()
+            await self._stop_delivery()
 
     @property
     def session(self) -> ClientSessionView:
@@ -245,7 +306,7 @@ class Client:
     ) -> Any:
         """Call a tool: its ``CallToolResult`` (a tool's error is a result with
         ``is_error``); a result of a shape an extension claims is finished by the claim."""
-        result, claim = await self._call_tool(name, arguments, meta)
+        result, claim = await self._call_tool(name, arguments, meta, progress_callback)
         if claim is not None:
             from mcpkit.compat.mcp.client.extension import ClaimContext
 
@@ -258,14 +319,19 @@ class Client:
         return result
 
     async def _call_tool(
-        self, name: str, arguments: dict[str, Any] | None, meta: dict[str, Any] | None
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        meta: dict[str, Any] | None,
+        progress_callback: Any = None,
     ) -> tuple[Any, Any]:
         """``tools/call``: its ``CallToolResult``, or the model of the claim an extension
         of this client makes on the result's shape, with that claim."""
         import mcpkit.compat.mcp.types as types
 
         params = _params(name=name, arguments=arguments or {}, _meta=meta)
-        raw = await self._client.request("tools/call", params)
+        progress = _progress(progress_callback) if progress_callback is not None else None
+        raw = await self._client.request("tools/call", params, on_progress=progress)
         claim = self._extensions.claims.get(raw.get("resultType")) if raw else None
         if claim is not None and claim.active_at(self.protocol_version):
             return claim.model.model_validate(raw), claim
@@ -466,7 +532,7 @@ class ClientSessionView:
             return await self._owner._call_tool_round(
                 name, arguments, meta, input_responses, request_state, allow_input_required
             )
-        result, claim = await self._owner._call_tool(name, arguments, meta)
+        result, claim = await self._owner._call_tool(name, arguments, meta, progress_callback)
         if claim is not None and not allow_claimed:
             from mcpkit.compat.mcp.client.extension import UnexpectedClaimedResult
 

@@ -1,0 +1,144 @@
+"""The official client 2.x's ``logging_callback``, ``message_handler``, ``log_level`` and
+``call_tool(progress_callback=...)`` on mcpkit's compat client: the same client script run
+by mcp 2.x and unchanged on mcpkit against one mcp 2.x server over Streamable HTTP whose tool
+logs (debug, info, warning), reports progress, and sends a resource update and a tool list
+change, on the handshake era and on 2026-07-28, with and without ``log_level``.
+
+What each callback got is compared (as a sorted list: the log messages and the progress of
+a call come on the call's stream, the other notifications on the session's own stream, in
+either order): a log message reaches ``logging_callback`` (its params) and then
+``message_handler`` (the ``LoggingMessageNotification``), every other notification
+``message_handler`` as its model; on 2026-07-28 log messages come only with a ``log_level``
+(a ``logging_callback`` alone is no opt-in) and notifications unrelated to a request do not
+come at all; progress reaches the call's callback as floats.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.compat.driving import warmed
+from tests.compat.test_compat import free_port, serve
+from tests.compat.test_unchanged import peer
+
+SERVER = """\
+import sys
+
+import uvicorn
+
+from mcp.server.mcpserver import Context, MCPServer
+
+mcp = MCPServer("Chatty")
+
+
+@mcp.tool()
+async def chat(word: str, ctx: Context) -> str:
+    await ctx.debug("a debug line")
+    await ctx.info("said " + word)
+    await ctx.report_progress(1, 2, "half")
+    await ctx.session.send_resource_updated("memo://one")
+    await ctx.session.send_tool_list_changed()
+    await ctx.warning({"word": word})
+    return "said " + word
+
+
+uvicorn.run(mcp.streamable_http_app(), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+"""
+
+CLIENT = """\
+import sys
+
+import anyio
+
+import mcp.types as types
+from mcp import Client
+
+got: list[object] = []
+
+
+async def on_log(params: types.LoggingMessageNotificationParams) -> None:
+    got.append(("log", type(params).__name__, params.level, params.data))
+
+
+async def on_message(message: object) -> None:
+    if isinstance(message, Exception):
+        got.append(("exception", type(message).__name__))
+        return
+    assert isinstance(message, types.ServerNotification)
+    params = message.params.model_dump(mode="json", exclude_none=True) if message.params else None
+    if params:
+        params.pop("progress_token", None)
+    got.append(("message", type(message).__name__, message.method, params))
+
+
+async def on_progress(*args: object) -> None:
+    got.append(("progress", args))
+
+
+async def main() -> None:
+    url, mode, level = sys.argv[1:4]
+    options = {} if level == "-" else {"log_level": level}
+    async with Client(
+        url, mode=mode, logging_callback=on_log, message_handler=on_message, **options
+    ) as client:
+        result = await client.call_tool("chat", {"word": "hi"}, progress_callback=on_progress)
+        print(result.content[0].text)
+        with anyio.fail_after(10):
+            while not any(item[0] == "progress" for item in got):
+                await anyio.sleep(0.05)
+        await anyio.sleep(0.3)  # anything that would follow
+    for item in sorted(got, key=repr):
+        print(item)
+
+
+anyio.run(main)
+"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> object:
+    path = tmp_path_factory.mktemp("callbacks") / "server.py"
+    path.write_text(SERVER)
+    port = free_port()
+    proc = serve([str(peer("mcp2")), str(path)], port)
+    yield f"http://127.0.0.1:{port}/mcp"
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize(
+    ("mode", "level"), [("legacy", "-"), ("2026-07-28", "-"), ("2026-07-28", "info")]
+)
+def test_callbacks_get_what_the_sdks_get(
+    server: str, mode: str, level: str, tmp_path: Path
+) -> None:
+    client = tmp_path / "client.py"
+    client.write_text(CLIENT)
+    sides = {
+        "theirs": [str(peer("mcp2")), str(client)],
+        "ours": [sys.executable, "-m", "mcpkit.compat", str(client)],
+    }
+    seen = {}
+    for side, argv in sides.items():
+        done = subprocess.run(
+            warmed([*argv, server, mode, level]), capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
+        seen[side] = done.stdout.splitlines()
+    assert seen["ours"] == seen["theirs"]
+    out = seen["theirs"]
+    assert out[0] == "said hi"
+    assert "('progress', (1.0, 2.0, 'half'))" in out
+    logs = [line for line in out if line.startswith("('log'")]
+    if mode == "legacy":
+        assert len(logs) == 3
+        assert any("ResourceUpdatedNotification" in line for line in out)
+        assert any("ToolListChangedNotification" in line for line in out)
+    elif level == "-":
+        assert logs == []
+    else:
+        assert [eval(line)[2] for line in logs] == ["info", "warning"]
