@@ -142,3 +142,86 @@ def test_callbacks_get_what_the_sdks_get(
         assert logs == []
     else:
         assert [eval(line)[2] for line in logs] == ["info", "warning"]
+
+
+#: The 1.x client's callbacks, in memory: ``create_connected_server_and_client_session``
+#: with a 1.x ``FastMCP`` whose tool logs, reports progress and sends notifications.
+MEMORY_V1 = """\
+import anyio
+
+import mcp.types as types
+from mcp.server.fastmcp import Context, FastMCP
+from mcp.shared.memory import create_connected_server_and_client_session
+
+mcp = FastMCP("Chatty")
+got: list[object] = []
+
+
+@mcp.tool()
+async def chat(word: str, ctx: Context) -> str:
+    await ctx.debug("a debug line")
+    await ctx.info("said " + word)
+    await ctx.report_progress(1, 2, "half")
+    await ctx.session.send_resource_updated("memo://one")
+    await ctx.session.send_tool_list_changed()
+    await ctx.warning({"word": word})
+    return "said " + word
+
+
+async def on_log(params: types.LoggingMessageNotificationParams) -> None:
+    got.append(("log", type(params).__name__, params.level, params.data))
+
+
+async def on_message(message: object) -> None:
+    if isinstance(message, Exception):
+        got.append(("exception", type(message).__name__))
+        return
+    root = message.root
+    params = None
+    if root.params:
+        params = root.params.model_dump(mode="json", by_alias=True, exclude_none=True)
+        params.pop("progressToken", None)
+    got.append(("message", type(root).__name__, root.method, params))
+
+
+async def on_progress(*args: object) -> None:
+    got.append(("progress", args))
+
+
+async def main() -> None:
+    async with create_connected_server_and_client_session(
+        mcp, logging_callback=on_log, message_handler=on_message
+    ) as session:
+        result = await session.call_tool("chat", {"word": "hi"}, progress_callback=on_progress)
+        print(result.content[0].text)
+        with anyio.fail_after(10):
+            while len(got) < 10:
+                await anyio.sleep(0.05)
+        await anyio.sleep(0.2)  # anything that would follow
+    for item in sorted(got, key=repr):
+        print(item)
+
+
+anyio.run(main)
+"""
+
+
+def test_memory_session_callbacks_as_1x(tmp_path: Path) -> None:
+    """1.x's in-memory session: every log message to ``logging_callback`` and then, as
+    every other notification, to ``message_handler`` (a ``ServerNotification`` whose
+    ``root`` is the notification model)."""
+    script = tmp_path / "memory_v1.py"
+    script.write_text(MEMORY_V1)
+    sides = {
+        "theirs": [str(peer("mcp1")), str(script)],
+        "ours": [sys.executable, "-m", "mcpkit.compat", str(script)],
+    }
+    seen = {}
+    for side, argv in sides.items():
+        done = subprocess.run(warmed(argv), capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
+        seen[side] = done.stdout.splitlines()
+    assert seen["ours"] == seen["theirs"]
+    assert len(seen["theirs"]) == 11
+    assert "('progress', (1.0, 2.0, 'half'))" in seen["theirs"]
+    assert sum(line.startswith("('log'") for line in seen["theirs"]) == 3

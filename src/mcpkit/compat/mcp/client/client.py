@@ -48,7 +48,7 @@ def _roots(callback: Callable[..., Any]) -> Callable[[], Any]:
     return roots
 
 
-def _progress(callback: Callable[..., Any]) -> Callable[..., Any]:
+def float_progress(callback: Callable[..., Any]) -> Callable[..., Any]:
     """The SDK's ``progress_callback(progress, total, message)``, numbers as floats."""
 
     async def report(progress: float, total: float | None, message: str | None) -> None:
@@ -330,7 +330,7 @@ class Client:
         import mcpkit.compat.mcp.types as types
 
         params = _params(name=name, arguments=arguments or {}, _meta=meta)
-        progress = _progress(progress_callback) if progress_callback is not None else None
+        progress = float_progress(progress_callback) if progress_callback is not None else None
         raw = await self._client.request("tools/call", params, on_progress=progress)
         claim = self._extensions.claims.get(raw.get("resultType")) if raw else None
         if claim is not None and claim.active_at(self.protocol_version):
