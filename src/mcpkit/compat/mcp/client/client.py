@@ -6,8 +6,9 @@ Each method sends its request and answers with the ``mcp.types`` model of the re
 
 from __future__ import annotations
 
+import contextlib
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from mcpkit._defaults import DEFAULT
@@ -61,6 +62,44 @@ def float_progress(callback: Callable[..., Any]) -> Callable[..., Any]:
 
 def _drop(params: Any) -> None:
     """No log message goes anywhere but the ``logging_callback``."""
+
+
+def _round(responses: dict[str, Any] | None, state: str | None) -> dict[str, Any]:
+    """``inputResponses`` (result models by key, as the wire's objects) and
+    ``requestState`` of a retry, those given."""
+    out: dict[str, Any] = {}
+    if responses is not None:
+        out["inputResponses"] = {
+            key: r.model_dump(mode="json", by_alias=True, exclude_none=True)
+            if hasattr(r, "model_dump")
+            else r
+            for key, r in responses.items()
+        }
+    if state is not None:
+        out["requestState"] = state
+    return out
+
+
+@contextlib.contextmanager
+def sdk_errors() -> Iterator[None]:
+    """An error answer (or a request timing out) raised as the SDK's ``MCPError``
+    (``mcp.shared.exceptions``; its code, message and data), as the SDK's client raises
+    it, so ``except MCPError`` catches it."""
+    from mcpkit.compat.mcp.shared.exceptions import McpError as SdkError
+    from mcpkit.errors import McpError
+
+    try:
+        yield
+    except SdkError:
+        raise
+    except McpError as exc:
+        raise SdkError(exc.code, exc.message, exc.data) from exc
+
+
+def _empty() -> Any:
+    import mcpkit.compat.mcp.types as types
+
+    return types.EmptyResult()
 
 
 def _params(**values: Any) -> dict[str, Any]:
@@ -291,7 +330,8 @@ class Client:
     ) -> Any:
         import mcpkit.compat.mcp.types as types
 
-        raw = await self._client.request(method, params, cache=cache_mode)
+        with sdk_errors():
+            raw = await self._client.request(method, params, cache=cache_mode)
         return getattr(types, model).model_validate(raw)
 
     async def call_tool(
@@ -301,12 +341,22 @@ class Client:
         read_timeout_seconds: float | None = None,
         progress_callback: Any = None,
         *,
+        input_responses: dict[str, Any] | None = None,
+        request_state: str | None = None,
         meta: dict[str, Any] | None = None,
-        **_: Any,
     ) -> Any:
         """Call a tool: its ``CallToolResult`` (a tool's error is a result with
-        ``is_error``); a result of a shape an extension claims is finished by the claim."""
-        result, claim = await self._call_tool(name, arguments, meta, progress_callback)
+        ``is_error``); a result of a shape an extension claims is finished by the claim.
+        ``input_responses`` / ``request_state`` answer a round the caller already got;
+        further rounds are answered with the client's callbacks."""
+        result, claim = await self._call_tool(
+            name,
+            arguments,
+            meta,
+            progress_callback,
+            read_timeout_seconds,
+            _round(input_responses, request_state),
+        )
         if claim is not None:
             from mcpkit.compat.mcp.client.extension import ClaimContext
 
@@ -324,14 +374,21 @@ class Client:
         arguments: dict[str, Any] | None,
         meta: dict[str, Any] | None,
         progress_callback: Any = None,
+        read_timeout_seconds: float | None = None,
+        answered: dict[str, Any] | None = None,
     ) -> tuple[Any, Any]:
         """``tools/call``: its ``CallToolResult``, or the model of the claim an extension
         of this client makes on the result's shape, with that claim."""
         import mcpkit.compat.mcp.types as types
 
-        params = _params(name=name, arguments=arguments or {}, _meta=meta)
-        progress = float_progress(progress_callback) if progress_callback is not None else None
-        raw = await self._client.request("tools/call", params, on_progress=progress)
+        params = _params(name=name, arguments=arguments or {}, **(answered or {}), _meta=meta)
+        options: dict[str, Any] = {}
+        if progress_callback is not None:
+            options["on_progress"] = float_progress(progress_callback)
+        if read_timeout_seconds is not None:
+            options["timeout"] = read_timeout_seconds
+        with sdk_errors():
+            raw = await self._client.request("tools/call", params, **options)
         claim = self._extensions.claims.get(raw.get("resultType")) if raw else None
         if claim is not None and claim.active_at(self.protocol_version):
             return claim.model.model_validate(raw), claim
@@ -349,22 +406,11 @@ class Client:
         """One ``tools/call`` of a multi round-trip exchange, run by the caller."""
         import mcpkit.compat.mcp.types as types
 
-        wire = None
-        if responses is not None:
-            wire = {
-                key: r.model_dump(mode="json", by_alias=True, exclude_none=True)
-                if hasattr(r, "model_dump")
-                else r
-                for key, r in responses.items()
-            }
         params = _params(
-            name=name,
-            arguments=arguments or {},
-            inputResponses=wire,
-            requestState=state,
-            _meta=meta,
+            name=name, arguments=arguments or {}, **_round(responses, state), _meta=meta
         )
-        raw = await self._client.request("tools/call", params, mrtr=False)
+        with sdk_errors():
+            raw = await self._client.request("tools/call", params, mrtr=False)
         if not (isinstance(raw, dict) and raw.get("resultType") == "input_required"):
             return types.CallToolResult.model_validate(raw)
         if not allow_input_required:
@@ -396,43 +442,80 @@ class Client:
         )
 
     async def list_tools(
-        self, *, cursor: str | None = None, cache_mode: Any = "use", **_: Any
+        self,
+        *,
+        cursor: str | None = None,
+        meta: dict[str, Any] | None = None,
+        cache_mode: Any = "use",
     ) -> Any:
         """One page of tools: a ``ListToolsResult``."""
-        params = _params(cursor=cursor)
+        params = _params(cursor=cursor, _meta=meta)
         return await self._send("ListToolsResult", "tools/list", params, cache_mode)
 
     async def list_resources(
-        self, *, cursor: str | None = None, cache_mode: Any = "use", **_: Any
+        self,
+        *,
+        cursor: str | None = None,
+        meta: dict[str, Any] | None = None,
+        cache_mode: Any = "use",
     ) -> Any:
         """One page of resources: a ``ListResourcesResult``."""
-        params = _params(cursor=cursor)
+        params = _params(cursor=cursor, _meta=meta)
         return await self._send("ListResourcesResult", "resources/list", params, cache_mode)
 
     async def list_resource_templates(
-        self, *, cursor: str | None = None, cache_mode: Any = "use", **_: Any
+        self,
+        *,
+        cursor: str | None = None,
+        meta: dict[str, Any] | None = None,
+        cache_mode: Any = "use",
     ) -> Any:
         """One page of resource templates: a ``ListResourceTemplatesResult``."""
-        params = _params(cursor=cursor)
+        params = _params(cursor=cursor, _meta=meta)
         return await self._send(
             "ListResourceTemplatesResult", "resources/templates/list", params, cache_mode
         )
 
     async def list_prompts(
-        self, *, cursor: str | None = None, cache_mode: Any = "use", **_: Any
+        self,
+        *,
+        cursor: str | None = None,
+        meta: dict[str, Any] | None = None,
+        cache_mode: Any = "use",
     ) -> Any:
         """One page of prompts: a ``ListPromptsResult``."""
-        params = _params(cursor=cursor)
+        params = _params(cursor=cursor, _meta=meta)
         return await self._send("ListPromptsResult", "prompts/list", params, cache_mode)
 
-    async def read_resource(self, uri: str, *, cache_mode: Any = "use", **_: Any) -> Any:
+    async def read_resource(
+        self,
+        uri: str,
+        *,
+        input_responses: dict[str, Any] | None = None,
+        request_state: str | None = None,
+        meta: dict[str, Any] | None = None,
+        cache_mode: Any = "use",
+    ) -> Any:
         """Read a resource: a ``ReadResourceResult``."""
-        params = {"uri": str(uri)}
+        params = _params(uri=str(uri), **_round(input_responses, request_state), _meta=meta)
         return await self._send("ReadResourceResult", "resources/read", params, cache_mode)
 
-    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None, **_: Any) -> Any:
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: dict[str, str] | None = None,
+        *,
+        input_responses: dict[str, Any] | None = None,
+        request_state: str | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> Any:
         """Get a prompt: a ``GetPromptResult``."""
-        params = _params(name=name, arguments=arguments)
+        params = _params(
+            name=name,
+            arguments=arguments,
+            **_round(input_responses, request_state),
+            _meta=meta,
+        )
         return await self._send("GetPromptResult", "prompts/get", params)
 
     async def complete(
@@ -449,19 +532,26 @@ class Client:
         )
         return await self._send("CompleteResult", "completion/complete", params)
 
-    async def send_ping(self, **_: Any) -> Any:
+    async def send_ping(self, *, meta: dict[str, Any] | None = None) -> Any:
         """Ping the server: an ``EmptyResult``."""
-        await self._client.ping()
+        with sdk_errors():
+            if meta is not None and self.protocol_version not in MODERN:
+                await self._client.request("ping", {"_meta": meta})
+            else:
+                await self._client.ping()
         import mcpkit.compat.mcp.types as types
 
         return types.EmptyResult()
 
-    async def set_logging_level(self, level: str, **_: Any) -> Any:
-        """Set the server's log level: an ``EmptyResult``."""
-        await self._client.set_logging_level(level)
-        import mcpkit.compat.mcp.types as types
-
-        return types.EmptyResult()
+    async def set_logging_level(self, level: str, *, meta: dict[str, Any] | None = None) -> Any:
+        """Set the server's log level: an ``EmptyResult`` (on 2026-07-28 the level asked
+        for by the requests that follow)."""
+        with sdk_errors():
+            if meta is not None and self.protocol_version not in MODERN:
+                await self._client.request("logging/setLevel", {"level": level, "_meta": meta})
+            else:
+                await self._client.set_logging_level(level)
+        return _empty()
 
 
 class ClientSessionView:
@@ -495,7 +585,8 @@ class ClientSessionView:
             names = getattr(transport, "name_params", None)
             if names is not None:
                 names[request.method] = key
-        raw = await self._owner._client.request(request.method, params, **options)
+        with sdk_errors():
+            raw = await self._owner._client.request(request.method, params, **options)
         validate = getattr(result_type, "validate_python", None) or result_type.model_validate
         return validate(raw)
 
@@ -520,7 +611,6 @@ class ClientSessionView:
         request_state: str | None = None,
         allow_input_required: bool = False,
         allow_claimed: bool = False,
-        **_: Any,
     ) -> Any:
         """Call a tool without finishing a claimed result: its ``CallToolResult``; for a
         shape an extension claims, the claim's model with ``allow_claimed``, else
@@ -532,7 +622,9 @@ class ClientSessionView:
             return await self._owner._call_tool_round(
                 name, arguments, meta, input_responses, request_state, allow_input_required
             )
-        result, claim = await self._owner._call_tool(name, arguments, meta, progress_callback)
+        result, claim = await self._owner._call_tool(
+            name, arguments, meta, progress_callback, read_timeout_seconds
+        )
         if claim is not None and not allow_claimed:
             from mcpkit.compat.mcp.client.extension import UnexpectedClaimedResult
 
