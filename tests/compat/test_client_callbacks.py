@@ -225,3 +225,33 @@ def test_memory_session_callbacks_as_1x(tmp_path: Path) -> None:
     assert len(seen["theirs"]) == 11
     assert "('progress', (1.0, 2.0, 'half'))" in seen["theirs"]
     assert sum(line.startswith("('log'") for line in seen["theirs"]) == 3
+
+
+EXAMPLES = Path(__file__).resolve().parent / "examples" / "official_v2"
+
+
+@pytest.mark.parametrize("era", ["modern", "legacy"])
+def test_streaming_story_client_on_mcpkit(era: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 2.x ``stories/streaming`` client (``logging_callback`` with ``log_level``, a
+    ``progress_callback``, a call cancelled in flight; it asserts what it got), run
+    unchanged on mcpkit's compat client against the story's server on mcp 2.x."""
+    import os
+
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(EXAMPLES), *sys.path]))
+    port = free_port()
+    proc = serve([str(peer("mcp2")), "-m", "stories.streaming.server", "--http", "--port"], port)
+    try:
+        legacy = ["--legacy"] if era == "legacy" else []
+        url = f"http://127.0.0.1:{port}/mcp"
+        command = [sys.executable, "-m", "mcpkit.compat", "stories.streaming.client"]
+        done = subprocess.run(
+            warmed([*command, "--http", url, *legacy]),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert f"OK: streaming (http/{era})" in done.stderr
