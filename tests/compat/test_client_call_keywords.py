@@ -113,6 +113,13 @@ async def main() -> None:
         except MCPError as exc:
             print("timed out:", exc.error.code)
         try:
+            await client.session.call_tool(
+                "slow", {"seconds": 5}, read_timeout_seconds=0.5, allow_input_required=True
+            )
+            print("no timeout")
+        except MCPError as exc:
+            print("round timed out:", exc.error.code)
+        try:
             await client.read_resource("note://nothing")
         except MCPError as exc:
             print("refused:", exc.error.code, exc.error.message)
@@ -162,7 +169,13 @@ def test_call_keywords_as_the_sdk(mode: str, tmp_path: Path) -> None:
         seen[side] = done.stdout.splitlines(), [s for s in sent if s[0] not in _OWN]
     assert seen["ours"] == seen["theirs"]
     out, sent = seen["theirs"]
-    assert out[:4] == ["first", "hello you", "done", "timed out: -32001"]
+    assert out[:5] == [
+        "first",
+        "hello you",
+        "done",
+        "timed out: -32001",
+        "round timed out: -32001",
+    ]
     assert out[-1] == "unknown keyword refused"
     traced = [s[1].get("acme/trace") for s in sent]
     assert traced[:7] == ["tools", "resources", "templates", "prompts", "read", "get", "call"]

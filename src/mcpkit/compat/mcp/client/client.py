@@ -402,6 +402,8 @@ class Client:
         responses: dict[str, Any] | None,
         state: str | None,
         allow_input_required: bool,
+        progress_callback: Any = None,
+        read_timeout_seconds: float | None = None,
     ) -> Any:
         """One ``tools/call`` of a multi round-trip exchange, run by the caller."""
         import mcpkit.compat.mcp.types as types
@@ -409,8 +411,13 @@ class Client:
         params = _params(
             name=name, arguments=arguments or {}, **_round(responses, state), _meta=meta
         )
+        options: dict[str, Any] = {}
+        if progress_callback is not None:
+            options["on_progress"] = float_progress(progress_callback)
+        if read_timeout_seconds is not None:
+            options["timeout"] = read_timeout_seconds
         with sdk_errors():
-            raw = await self._client.request("tools/call", params, mrtr=False)
+            raw = await self._client.request("tools/call", params, mrtr=False, **options)
         if not (isinstance(raw, dict) and raw.get("resultType") == "input_required"):
             return types.CallToolResult.model_validate(raw)
         if not allow_input_required:
@@ -620,7 +627,14 @@ class ClientSessionView:
         for a retry with ``input_responses`` (result models by key) and ``request_state``."""
         if allow_input_required or input_responses is not None or request_state is not None:
             return await self._owner._call_tool_round(
-                name, arguments, meta, input_responses, request_state, allow_input_required
+                name,
+                arguments,
+                meta,
+                input_responses,
+                request_state,
+                allow_input_required,
+                progress_callback,
+                read_timeout_seconds,
             )
         result, claim = await self._owner._call_tool(
             name, arguments, meta, progress_callback, read_timeout_seconds
