@@ -711,7 +711,7 @@ class Session:
             return
         rid: RequestId = msg["id"]
         method: str = msg["method"]
-        error = era_refusal("legacy", method) if era == "legacy" else None
+        error = self._legacy_refusal(method) if era == "legacy" else None
         if error is None:
             error = self.lifecycle.check_incoming_request(method)
         if error is None:
@@ -766,6 +766,11 @@ class Session:
         ctx.envelope = envelope
         self._in_flight[rid] = ctx
         self._start_serving(handler, ctx, None)
+
+    def _legacy_refusal(self, method: str) -> McpError | None:
+        """-32601 for a request of a method the handshake era does not have (see
+        :func:`~mcpkit.lifecycle.era_refusal`), else None."""
+        return era_refusal("legacy", method)
 
     def _not_found(self, method: str) -> McpError:
         """-32601 for ``method``, naming the feature a server without it does not offer."""

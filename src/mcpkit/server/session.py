@@ -378,6 +378,15 @@ class AppSession(ServerSession):
         """The server's :attr:`~mcpkit.Server.mask_errors`."""
         return self.server.mask_errors
 
+    def _legacy_refusal(self, method: str) -> McpError | None:
+        """A method the handshake era does not have, answered by the server's
+        ``method_not_found(method)`` when it has one (an SDK that knows no eras answers
+        it as any method it does not serve)."""
+        error = super()._legacy_refusal(method)
+        if error is not None and getattr(self.server, "method_not_found", None) is not None:
+            return self._not_found(method)
+        return error
+
     def _not_found(self, method: str) -> McpError:
         """-32601 for ``method``, or the error the server's ``method_not_found(method)``
         makes (a server answering as another SDK does)."""
