@@ -255,3 +255,66 @@ def test_streaming_story_client_on_mcpkit(era: str, monkeypatch: pytest.MonkeyPa
         proc.wait(timeout=10)
     assert done.returncode == 0, done.stderr[-3000:]
     assert f"OK: streaming (http/{era})" in done.stderr
+
+
+#: The same callbacks with the server object in memory (``Client(mcp)``).
+IN_MEMORY = """\
+import sys
+
+import anyio
+
+import mcp.types as types
+from mcp import Client
+from mcp.server.mcpserver import Context, MCPServer
+
+mcp = MCPServer("Chatty")
+got: list[object] = []
+
+
+@mcp.tool()
+async def chat(word: str, ctx: Context) -> str:
+    await ctx.info("said " + word)
+    await ctx.report_progress(1, 2, "half")
+    await ctx.session.send_resource_updated("memo://one")
+    await ctx.warning({"word": word})
+    return "said " + word
+
+
+async def on_log(params: types.LoggingMessageNotificationParams) -> None:
+    got.append(("log", params.level, params.data))
+
+
+async def on_message(message: object) -> None:
+    got.append(("message", type(message).__name__))
+
+
+async def main() -> None:
+    mode = sys.argv[1]
+    async with Client(
+        mcp, mode=mode, logging_callback=on_log, message_handler=on_message, log_level="info"
+    ) as client:
+        print((await client.call_tool("chat", {"word": "hi"})).content[0].text)
+        await anyio.sleep(0.3)
+    for item in sorted(got, key=repr):
+        print(item)
+
+
+anyio.run(main)
+"""
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_callbacks_in_memory_as_the_sdk(mode: str, tmp_path: Path) -> None:
+    script = tmp_path / "in_memory.py"
+    script.write_text(IN_MEMORY)
+    sides = {
+        "theirs": [str(peer("mcp2")), str(script), mode],
+        "ours": [sys.executable, "-m", "mcpkit.compat", str(script), mode],
+    }
+    seen = {}
+    for side, argv in sides.items():
+        done = subprocess.run(warmed(argv), capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
+        seen[side] = done.stdout.splitlines()
+    assert seen["ours"] == seen["theirs"]
+    assert seen["theirs"].count("('message', 'LoggingMessageNotification')") == 2
