@@ -318,3 +318,75 @@ def test_callbacks_in_memory_as_the_sdk(mode: str, tmp_path: Path) -> None:
         seen[side] = done.stdout.splitlines()
     assert seen["ours"] == seen["theirs"]
     assert seen["theirs"].count("('message', 'LoggingMessageNotification')") == 2
+
+
+#: A stdio server written by hand that, before its tools, writes a line that is no JSON,
+#: a notification no revision defines and a tool list change.
+RAW_SERVER = """\
+import json, sys
+
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg or "method" not in msg:  # a notification, or an answer to a line
+        continue
+    if msg["method"] == "initialize":
+        info = {"name": "raw", "version": "1"}
+        caps = {"tools": {}}
+        result = {"protocolVersion": "2025-11-25", "capabilities": caps, "serverInfo": info}
+    elif msg["method"] == "tools/list":
+        sys.stdout.write("this is not json\\n")
+        for method in ("notifications/unknown/thing", "notifications/tools/list_changed"):
+            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "method": method}) + "\\n")
+        result = {"tools": []}
+    else:
+        error = {"code": -32601, "message": "nope"}
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": error}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+"""
+
+RAW_CLIENT = """\
+import sys
+
+import anyio
+
+from mcp import Client, StdioServerParameters
+
+got = []
+
+
+async def on_message(message):
+    got.append(type(message).__name__)
+
+
+async def main():
+    params = StdioServerParameters(command=sys.executable, args=[sys.argv[1]])
+    async with Client(params, mode="legacy", message_handler=on_message) as client:
+        print(len((await client.list_tools()).tools))
+        await anyio.sleep(0.5)
+    print(got)
+
+
+anyio.run(main)
+"""
+
+
+def test_message_handler_gets_what_the_wire_breaks(tmp_path: Path) -> None:
+    """A line that is no JSON reaches ``message_handler`` as the pydantic
+    ``ValidationError`` the SDK's transport hands over; a notification no revision
+    defines is dropped; the connection serves on."""
+    server = tmp_path / "raw_server.py"
+    server.write_text(RAW_SERVER)
+    client = tmp_path / "raw_client.py"
+    client.write_text(RAW_CLIENT)
+    sides = {
+        "theirs": [str(peer("mcp2")), str(client), str(server)],
+        "ours": [sys.executable, "-m", "mcpkit.compat", str(client), str(server)],
+    }
+    seen = {}
+    for side, argv in sides.items():
+        done = subprocess.run(warmed(argv), capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
+        seen[side] = done.stdout.splitlines()
+    assert seen["ours"] == seen["theirs"]
+    assert seen["theirs"] == ["0", "['ValidationError', 'ToolListChangedNotification']"]

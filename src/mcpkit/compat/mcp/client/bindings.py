@@ -110,7 +110,8 @@ class MessageTee:
     each server notification the client knows parsed as its ``mcp.types`` model, a log
     message to ``logging_callback`` then (unless it raised) to ``message_handler``, any
     other to ``message_handler``, one at a time in arrival order. A callback that raises
-    is logged and costs only that delivery; cancellations are applied, never surfaced.
+    is logged and costs only that delivery; cancellations are applied, never surfaced; a
+    message that is no JSON reaches ``message_handler`` as the exception it raised.
     ``wrap`` turns a notification model into what ``message_handler`` receives."""
 
     def __init__(
@@ -159,10 +160,31 @@ class MessageTee:
             return
         self._queue.put_nowait(notification)
 
+    def invalid(self, data: Any) -> None:
+        """A message off the wire that is no JSON: its pydantic ``ValidationError`` to
+        ``message_handler``, as the SDK's transports hand it over."""
+        if self._task is None or self._message_handler is None:
+            return
+        from pydantic import TypeAdapter, ValidationError
+
+        raw = data if isinstance(data, bytes | str) else str(data)
+        try:
+            TypeAdapter(dict[str, Any]).validate_json(raw)
+        except ValidationError as exc:
+            self._queue.put_nowait(exc)
+
     async def _deliver(self) -> None:
         import inspect
 
         while (notification := await self._queue.get()) is not None:
+            if isinstance(notification, Exception):
+                try:
+                    outcome = self._message_handler(notification)  # type: ignore[misc]
+                    if inspect.isawaitable(outcome):
+                        await outcome
+                except Exception:
+                    logger.exception("message_handler raised on transport exception")
+                continue
             try:
                 if notification.method == "notifications/message" and self._logging_callback:
                     outcome = self._logging_callback(notification.params)

@@ -213,6 +213,7 @@ class Client:
             )
         self._tee = MessageTee(logging_callback, message_handler)
         options["on_notification"] = self._notified
+        options["tracer"] = self._traced
         # The SDK's default logging_callback drops log messages (none go to `logging`).
         options["on_log"] = _drop
         # What is declared: a claiming extension only where its claims apply (a modern
@@ -257,6 +258,10 @@ class Client:
         # logging_callback alone is no opt-in); the handshake era is governed by
         # logging/setLevel.
         self._client._log_level = log_level
+
+    def _traced(self, direction: str, message: Any) -> None:
+        if direction == "recv-invalid":
+            self._tee.invalid(message)
 
     def _notified(self, method: str, params: Any) -> None:
         if self._bound is not None:
