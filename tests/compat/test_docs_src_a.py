@@ -365,8 +365,8 @@ anyio.run(main)
 
 def test_docs_src_client_connection_facts(tmp_path: Path) -> None:
     """``Client(mcp)`` in memory (2026-07-28): the server's capabilities (``completions``
-    with a completion handler, no ``logging``), its identity, the revision and the
-    instructions are those of mcp 2.x."""
+    with a completion handler; no ``logging``, as an ``MCPServer`` declares none), its
+    identity, the revision and the instructions are those of mcp 2.x."""
     runner = tmp_path / "connected.py"
     runner.write_text(_CONNECTED)
     paths = [str(DOCS / name) for name in ("client/tutorial001.py", "completions/tutorial002.py")]
@@ -376,8 +376,8 @@ def test_docs_src_client_connection_facts(tmp_path: Path) -> None:
     assert [proc.returncode for proc in (theirs, ours)] == [0, 0], printed
     ref, mine = ([json.loads(line) for line in out.splitlines()] for out, _ in printed)
     assert mine == ref
-    assert "completions" in mine[1][0] and "logging" not in mine[0][0]
-    assert mine[0][2] == "2026-07-28"
+    assert all("logging" not in facts[0] for facts in mine)
+    assert "completions" in mine[1][0] and mine[0][2] == "2026-07-28"
 
 
 #: The HTTP client snippets (``Client("http://127.0.0.1:8000/mcp", mode="legacy",

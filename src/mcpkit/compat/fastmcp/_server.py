@@ -126,6 +126,23 @@ class FastToolEntry(CompatToolEntry):
         return result
 
 
+async def _listen_not_served(params: Any, rctx: Any) -> Any:
+    """``subscriptions/listen`` as fastmcp answers it: -32602 ``Invalid request
+    parameters`` for params its SDK's model refuses, else -32601 ``Method not found``."""
+    from pydantic import ValidationError
+
+    from mcpkit.compat._native import method_not_found_v2
+    from mcpkit.compat.mcp.types.subscriptions import SubscriptionsListenRequestParams
+    from mcpkit.errors import McpError
+    from mcpkit.jsonrpc import INVALID_PARAMS
+
+    try:
+        SubscriptionsListenRequestParams.model_validate(params or {})
+    except ValidationError:
+        raise McpError(INVALID_PARAMS, "Invalid request parameters", "") from None
+    raise method_not_found_v2("subscriptions/listen")
+
+
 class FastMCP(Composing, MCPServer[Any]):
     """A fastmcp server served by mcpkit (the core server API: tools, resources,
     templates, prompts, the Context, lifespan, run)."""
@@ -177,6 +194,9 @@ class FastMCP(Composing, MCPServer[Any]):
         self.native.prompts.__class__ = FastPrompts
         self.native.resources.__class__ = FastResources
         self._versions = Versions(self.native)
+        # fastmcp serves no subscriptions/listen on 2026-07-28 (it declares listChanged and
+        # subscribe false): its SDK validates the request's params, then finds no handler.
+        self.native.request_handler("subscriptions/listen")(_listen_not_served)
         #: The URIs of the Prefab renderer resources the server's tools use.
         self._renderers: list[str] = []
         for fn in tools or ():

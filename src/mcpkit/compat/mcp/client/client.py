@@ -6,13 +6,14 @@ Each method sends its request and answers with the ``mcp.types`` model of the re
 
 from __future__ import annotations
 
+import contextlib
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from mcpkit._defaults import DEFAULT
 from mcpkit.client.client import Client as NativeClient
-from mcpkit.compat.mcp.client.bindings import BoundNotifications
+from mcpkit.compat.mcp.client.bindings import BoundNotifications, MessageTee
 
 __all__ = ["Client", "ClientSessionView"]
 
@@ -46,6 +47,59 @@ def _roots(callback: Callable[..., Any]) -> Callable[[], Any]:
         return list(getattr(result, "roots", result))
 
     return roots
+
+
+def float_progress(callback: Callable[..., Any]) -> Callable[..., Any]:
+    """The SDK's ``progress_callback(progress, total, message)``, numbers as floats."""
+
+    async def report(progress: float, total: float | None, message: str | None) -> None:
+        answer = callback(float(progress), None if total is None else float(total), message)
+        if inspect.isawaitable(answer):
+            await answer
+
+    return report
+
+
+def _drop(params: Any) -> None:
+    """No log message goes anywhere but the ``logging_callback``."""
+
+
+def _round(responses: dict[str, Any] | None, state: str | None) -> dict[str, Any]:
+    """``inputResponses`` (result models by key, as the wire's objects) and
+    ``requestState`` of a retry, those given."""
+    out: dict[str, Any] = {}
+    if responses is not None:
+        out["inputResponses"] = {
+            key: r.model_dump(mode="json", by_alias=True, exclude_none=True)
+            if hasattr(r, "model_dump")
+            else r
+            for key, r in responses.items()
+        }
+    if state is not None:
+        out["requestState"] = state
+    return out
+
+
+@contextlib.contextmanager
+def sdk_errors() -> Iterator[None]:
+    """An error answer (or a request timing out) raised as the SDK's ``MCPError``
+    (``mcp.shared.exceptions``; its code, message and data), as the SDK's client raises
+    it, so ``except MCPError`` catches it."""
+    from mcpkit.compat.mcp.shared.exceptions import McpError as SdkError
+    from mcpkit.errors import McpError
+
+    try:
+        yield
+    except SdkError:
+        raise
+    except McpError as exc:
+        raise SdkError(exc.code, exc.message, exc.data) from exc
+
+
+def _empty() -> Any:
+    import mcpkit.compat.mcp.types as types
+
+    return types.EmptyResult()
 
 
 def _params(**values: Any) -> dict[str, Any]:
@@ -116,14 +170,26 @@ class Client:
         sampling_callback: Any = None,
         elicitation_callback: Any = None,
         list_roots_callback: Any = None,
+        logging_callback: Any = None,
+        message_handler: Any = None,
+        log_level: str | None = None,
+        client_info: Any = None,
+        sampling_capabilities: Any = None,
+        input_required_max_rounds: int | None = None,
+        raise_exceptions: bool = False,
         prior_discover: Any = None,
         cache: Any = DEFAULT,
-        **_: Any,
+        **unknown: Any,
     ) -> None:
         # prior_discover (a saved DiscoverResult) is accepted: mcpkit's client sends its own
         # server/discover on a modern revision, so the server's identity is known either way.
+        # raise_exceptions is the SDK's switch for an in-process server's own exceptions;
+        # mcpkit's in-memory server answers a failing handler with its error either way.
         from mcpkit.client.options import ProtocolOptions
         from mcpkit.compat.mcp.client.extension import fold_extensions
+
+        if unknown:
+            raise TypeError(f"Client() got unexpected keyword arguments: {sorted(unknown)}")
 
         if mode not in ("auto", "legacy") and mode not in MODERN:
             raise ValueError(
@@ -146,16 +212,39 @@ class Client:
             self._bound = BoundNotifications(
                 self._extensions.bindings, lambda: self.protocol_version
             )
-            options["on_notification"] = self._bound
+        self._tee = MessageTee(logging_callback, message_handler)
+        options["on_notification"] = self._notified
+        options["tracer"] = self._traced
+        # The SDK's default logging_callback drops log messages (none go to `logging`).
+        options["on_log"] = _drop
         # What is declared: a claiming extension only where its claims apply (a modern
         # revision; ``auto`` declares it as the modern wire would).
         declared = self._extensions.declared(None if mode == "legacy" else MODERN[-1])
+        protocol: dict[str, Any] = {}
         if declared:
-            options["protocol"] = ProtocolOptions(extensions=declared)
+            protocol["extensions"] = declared
+        if input_required_max_rounds is not None:
+            protocol["max_input_rounds"] = input_required_max_rounds
+        if protocol:
+            options["protocol"] = ProtocolOptions(**protocol)
+        if client_info is not None:
+            options["client_info"] = (
+                client_info.model_dump(by_alias=True, exclude_none=True)
+                if hasattr(client_info, "model_dump")
+                else client_info
+            )
         if read_timeout_seconds is not None:
             options["timeout"] = read_timeout_seconds
         if sampling_callback is not None:
-            options["sampling_handler"] = _answering(sampling_callback)
+            from mcpkit.client.sampling import Sampling
+
+            tools = getattr(sampling_capabilities, "tools", None) is not None
+            context = getattr(sampling_capabilities, "context", None) is not None
+            options["sampling_handler"] = Sampling(
+                _answering(sampling_callback),
+                tools=tools or None,
+                context=context or None,
+            )
         if elicitation_callback is not None:
             options["elicitation_handler"] = _answering(elicitation_callback)
         if list_roots_callback is not None:
@@ -166,30 +255,46 @@ class Client:
             options["cache"] = native_cache(cache)
         self._read_timeout = read_timeout_seconds
         self._client = NativeClient(target, **options)
+        # Modern requests opt in to log messages at ``log_level`` only, as the SDK's do (a
+        # logging_callback alone is no opt-in); the handshake era is governed by
+        # logging/setLevel.
+        self._client._log_level = log_level
+
+    def _traced(self, direction: str, message: Any) -> None:
+        if direction == "recv-invalid":
+            self._tee.invalid(message)
+
+    def _notified(self, method: str, params: Any) -> None:
+        if self._bound is not None:
+            self._bound(method, params)
+        self._tee(method, params)
 
     async def __aenter__(self) -> Client:
         from mcpkit.errors import McpError
 
         if self._bound is not None:
             self._bound.start()
+        self._tee.start()
         try:
             await self._client.__aenter__()
         except McpError as exc:
-            if self._bound is not None:
-                await self._bound.stop()
+            await self._stop_delivery()
             raise _oauth_error(exc) or exc from None
         except BaseException:
-            if self._bound is not None:
-                await self._bound.stop()
+            await self._stop_delivery()
             raise
         return self
+
+    async def _stop_delivery(self) -> None:
+        if self._bound is not None:
+            await self._bound.stop()
+        await self._tee.stop()
 
     async def __aexit__(self, *exc_info: object) -> None:
         try:
             await self._client.__aexit__(*exc_info)
         finally:
-            if self._bound is not None:
-                await self._bound.stop()
+            await self._stop_delivery()
 
     @property
     def session(self) -> ClientSessionView:
@@ -232,7 +337,8 @@ class Client:
         import mcpkit.compat.mcp.types as types
         from mcpkit.compat.mcp.client._printed import RESULTS
 
-        raw = await self._client.request(method, params, cache=cache_mode)
+        with sdk_errors():
+            raw = await self._client.request(method, params, cache=cache_mode)
         return (RESULTS.get(model) or getattr(types, model)).model_validate(raw)
 
     async def call_tool(
@@ -242,12 +348,22 @@ class Client:
         read_timeout_seconds: float | None = None,
         progress_callback: Any = None,
         *,
+        input_responses: dict[str, Any] | None = None,
+        request_state: str | None = None,
         meta: dict[str, Any] | None = None,
-        **_: Any,
     ) -> Any:
         """Call a tool: its ``CallToolResult`` (a tool's error is a result with
-        ``is_error``); a result of a shape an extension claims is finished by the claim."""
-        result, claim = await self._call_tool(name, arguments, meta)
+        ``is_error``); a result of a shape an extension claims is finished by the claim.
+        ``input_responses`` / ``request_state`` answer a round the caller already got;
+        further rounds are answered with the client's callbacks."""
+        result, claim = await self._call_tool(
+            name,
+            arguments,
+            meta,
+            progress_callback,
+            read_timeout_seconds,
+            _round(input_responses, request_state),
+        )
         if claim is not None:
             from mcpkit.compat.mcp.client.extension import ClaimContext
 
@@ -260,14 +376,26 @@ class Client:
         return result
 
     async def _call_tool(
-        self, name: str, arguments: dict[str, Any] | None, meta: dict[str, Any] | None
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        meta: dict[str, Any] | None,
+        progress_callback: Any = None,
+        read_timeout_seconds: float | None = None,
+        answered: dict[str, Any] | None = None,
     ) -> tuple[Any, Any]:
         """``tools/call``: its ``CallToolResult``, or the model of the claim an extension
         of this client makes on the result's shape, with that claim."""
         from mcpkit.compat.mcp.client._printed import CallToolResult
 
-        params = _params(name=name, arguments=arguments or {}, _meta=meta)
-        raw = await self._client.request("tools/call", params)
+        params = _params(name=name, arguments=arguments or {}, **(answered or {}), _meta=meta)
+        options: dict[str, Any] = {}
+        if progress_callback is not None:
+            options["on_progress"] = float_progress(progress_callback)
+        if read_timeout_seconds is not None:
+            options["timeout"] = read_timeout_seconds
+        with sdk_errors():
+            raw = await self._client.request("tools/call", params, **options)
         claim = self._extensions.claims.get(raw.get("resultType")) if raw else None
         if claim is not None and claim.active_at(self.protocol_version):
             return claim.model.model_validate(raw), claim
@@ -281,26 +409,22 @@ class Client:
         responses: dict[str, Any] | None,
         state: str | None,
         allow_input_required: bool,
+        progress_callback: Any = None,
+        read_timeout_seconds: float | None = None,
     ) -> Any:
         """One ``tools/call`` of a multi round-trip exchange, run by the caller."""
         import mcpkit.compat.mcp.types as types
 
-        wire = None
-        if responses is not None:
-            wire = {
-                key: r.model_dump(mode="json", by_alias=True, exclude_none=True)
-                if hasattr(r, "model_dump")
-                else r
-                for key, r in responses.items()
-            }
         params = _params(
-            name=name,
-            arguments=arguments or {},
-            inputResponses=wire,
-            requestState=state,
-            _meta=meta,
+            name=name, arguments=arguments or {}, **_round(responses, state), _meta=meta
         )
-        raw = await self._client.request("tools/call", params, mrtr=False)
+        options: dict[str, Any] = {}
+        if progress_callback is not None:
+            options["on_progress"] = float_progress(progress_callback)
+        if read_timeout_seconds is not None:
+            options["timeout"] = read_timeout_seconds
+        with sdk_errors():
+            raw = await self._client.request("tools/call", params, mrtr=False, **options)
         if not (isinstance(raw, dict) and raw.get("resultType") == "input_required"):
             return types.CallToolResult.model_validate(raw)
         if not allow_input_required:
@@ -332,43 +456,80 @@ class Client:
         )
 
     async def list_tools(
-        self, *, cursor: str | None = None, cache_mode: Any = "use", **_: Any
+        self,
+        *,
+        cursor: str | None = None,
+        meta: dict[str, Any] | None = None,
+        cache_mode: Any = "use",
     ) -> Any:
         """One page of tools: a ``ListToolsResult``."""
-        params = _params(cursor=cursor)
+        params = _params(cursor=cursor, _meta=meta)
         return await self._send("ListToolsResult", "tools/list", params, cache_mode)
 
     async def list_resources(
-        self, *, cursor: str | None = None, cache_mode: Any = "use", **_: Any
+        self,
+        *,
+        cursor: str | None = None,
+        meta: dict[str, Any] | None = None,
+        cache_mode: Any = "use",
     ) -> Any:
         """One page of resources: a ``ListResourcesResult``."""
-        params = _params(cursor=cursor)
+        params = _params(cursor=cursor, _meta=meta)
         return await self._send("ListResourcesResult", "resources/list", params, cache_mode)
 
     async def list_resource_templates(
-        self, *, cursor: str | None = None, cache_mode: Any = "use", **_: Any
+        self,
+        *,
+        cursor: str | None = None,
+        meta: dict[str, Any] | None = None,
+        cache_mode: Any = "use",
     ) -> Any:
         """One page of resource templates: a ``ListResourceTemplatesResult``."""
-        params = _params(cursor=cursor)
+        params = _params(cursor=cursor, _meta=meta)
         return await self._send(
             "ListResourceTemplatesResult", "resources/templates/list", params, cache_mode
         )
 
     async def list_prompts(
-        self, *, cursor: str | None = None, cache_mode: Any = "use", **_: Any
+        self,
+        *,
+        cursor: str | None = None,
+        meta: dict[str, Any] | None = None,
+        cache_mode: Any = "use",
     ) -> Any:
         """One page of prompts: a ``ListPromptsResult``."""
-        params = _params(cursor=cursor)
+        params = _params(cursor=cursor, _meta=meta)
         return await self._send("ListPromptsResult", "prompts/list", params, cache_mode)
 
-    async def read_resource(self, uri: str, *, cache_mode: Any = "use", **_: Any) -> Any:
+    async def read_resource(
+        self,
+        uri: str,
+        *,
+        input_responses: dict[str, Any] | None = None,
+        request_state: str | None = None,
+        meta: dict[str, Any] | None = None,
+        cache_mode: Any = "use",
+    ) -> Any:
         """Read a resource: a ``ReadResourceResult``."""
-        params = {"uri": str(uri)}
+        params = _params(uri=str(uri), **_round(input_responses, request_state), _meta=meta)
         return await self._send("ReadResourceResult", "resources/read", params, cache_mode)
 
-    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None, **_: Any) -> Any:
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: dict[str, str] | None = None,
+        *,
+        input_responses: dict[str, Any] | None = None,
+        request_state: str | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> Any:
         """Get a prompt: a ``GetPromptResult``."""
-        params = _params(name=name, arguments=arguments)
+        params = _params(
+            name=name,
+            arguments=arguments,
+            **_round(input_responses, request_state),
+            _meta=meta,
+        )
         return await self._send("GetPromptResult", "prompts/get", params)
 
     async def complete(
@@ -385,19 +546,26 @@ class Client:
         )
         return await self._send("CompleteResult", "completion/complete", params)
 
-    async def send_ping(self, **_: Any) -> Any:
+    async def send_ping(self, *, meta: dict[str, Any] | None = None) -> Any:
         """Ping the server: an ``EmptyResult``."""
-        await self._client.ping()
+        with sdk_errors():
+            if meta is not None and self.protocol_version not in MODERN:
+                await self._client.request("ping", {"_meta": meta})
+            else:
+                await self._client.ping()
         import mcpkit.compat.mcp.types as types
 
         return types.EmptyResult()
 
-    async def set_logging_level(self, level: str, **_: Any) -> Any:
-        """Set the server's log level: an ``EmptyResult``."""
-        await self._client.set_logging_level(level)
-        import mcpkit.compat.mcp.types as types
-
-        return types.EmptyResult()
+    async def set_logging_level(self, level: str, *, meta: dict[str, Any] | None = None) -> Any:
+        """Set the server's log level: an ``EmptyResult`` (on 2026-07-28 the level asked
+        for by the requests that follow)."""
+        with sdk_errors():
+            if meta is not None and self.protocol_version not in MODERN:
+                await self._client.request("logging/setLevel", {"level": level, "_meta": meta})
+            else:
+                await self._client.set_logging_level(level)
+        return _empty()
 
 
 class ClientSessionView:
@@ -431,7 +599,8 @@ class ClientSessionView:
             names = getattr(transport, "name_params", None)
             if names is not None:
                 names[request.method] = key
-        raw = await self._owner._client.request(request.method, params, **options)
+        with sdk_errors():
+            raw = await self._owner._client.request(request.method, params, **options)
         validate = getattr(result_type, "validate_python", None) or result_type.model_validate
         return validate(raw)
 
@@ -456,7 +625,6 @@ class ClientSessionView:
         request_state: str | None = None,
         allow_input_required: bool = False,
         allow_claimed: bool = False,
-        **_: Any,
     ) -> Any:
         """Call a tool without finishing a claimed result: its ``CallToolResult``; for a
         shape an extension claims, the claim's model with ``allow_claimed``, else
@@ -466,9 +634,18 @@ class ClientSessionView:
         for a retry with ``input_responses`` (result models by key) and ``request_state``."""
         if allow_input_required or input_responses is not None or request_state is not None:
             return await self._owner._call_tool_round(
-                name, arguments, meta, input_responses, request_state, allow_input_required
+                name,
+                arguments,
+                meta,
+                input_responses,
+                request_state,
+                allow_input_required,
+                progress_callback,
+                read_timeout_seconds,
             )
-        result, claim = await self._owner._call_tool(name, arguments, meta)
+        result, claim = await self._owner._call_tool(
+            name, arguments, meta, progress_callback, read_timeout_seconds
+        )
         if claim is not None and not allow_claimed:
             from mcpkit.compat.mcp.client.extension import UnexpectedClaimedResult
 

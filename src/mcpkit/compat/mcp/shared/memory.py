@@ -123,7 +123,9 @@ class MemoryClientSession:
             params["_meta"] = meta
         options: dict[str, Any] = {}
         if progress_callback is not None:
-            options["on_progress"] = progress_callback
+            from mcpkit.compat.mcp.client.client import float_progress
+
+            options["on_progress"] = float_progress(progress_callback)
         return await self._request(
             "tools/call", params, "CallToolResult", read_timeout_seconds, **options
         )
@@ -234,15 +236,12 @@ async def create_connected_server_and_client_session(
     elicitation_callback: Any = None,
 ) -> AsyncIterator[MemoryClientSession]:
     """An initialized client session connected in memory to ``server``; the callbacks
-    answer the server's sampling, roots and elicitation requests and get its log
-    messages, as the official ``ClientSession``'s do."""
+    answer the server's sampling, roots and elicitation requests, ``logging_callback``
+    gets its log messages and ``message_handler`` every notification, as the official
+    ``ClientSession``'s do."""
     from mcpkit.client.client import Client
+    from mcpkit.compat.mcp.client.bindings import MessageTee
 
-    if message_handler is not None:
-        raise NotImplementedError(
-            "create_connected_server_and_client_session(message_handler=...) is not provided "
-            "by mcpkit's compat layer: use mcpkit.Client(server.native, on_notification=...)"
-        )
     native = _native(server)
     holder: list[MemoryClientSession] = []
 
@@ -256,13 +255,31 @@ async def create_connected_server_and_client_session(
         options["elicitation_handler"] = _lazy(_elicitation, elicitation_callback, session)
     if list_roots_callback is not None:
         options["roots"] = _lazy_roots(list_roots_callback, session)
-    if logging_callback is not None:
-        options["on_log"] = logging_callback
     if client_info is not None:
         options["client_info"] = _wire(client_info)
-    async with Client(native, era="legacy", **options) as client:
-        holder.append(MemoryClientSession(client, read_timeout_seconds))
-        yield holder[0]
+    # a log message to logging_callback, then each notification to message_handler (as
+    # 1.x's ServerNotification: the model is its own ``root``), in arrival order
+    tee = MessageTee(logging_callback, message_handler, _rooted)
+    options["on_notification"] = tee
+    options["on_log"] = _drop
+    tee.start()
+    try:
+        async with Client(native, era="legacy", **options) as client:
+            holder.append(MemoryClientSession(client, read_timeout_seconds))
+            yield holder[0]
+    finally:
+        await tee.stop()
+
+
+def _rooted(notification: Any) -> Any:
+    """A notification model as 1.x's ``ServerNotification`` root model wraps it: the model
+    with ``root`` (itself)."""
+    notification.__dict__["root"] = notification
+    return notification
+
+
+def _drop(params: Any) -> None:
+    """Log messages reach the ``logging_callback`` alone (the SDK's default drops them)."""
 
 
 def _lazy(make: Any, callback: Any, session: Callable[[], MemoryClientSession]) -> Any:

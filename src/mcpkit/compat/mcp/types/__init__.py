@@ -7,7 +7,7 @@ wire), under the official SDK's names, plus its error-code constants. The models
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import field_validator
 
@@ -70,6 +70,8 @@ globals()["Tool"] = _either(
     output_schema=None,
 )
 ErrorData = Error
+# The union itself, as the SDK's (``isinstance(message, ServerNotification)`` holds).
+globals()["ServerNotification"] = get_args(_t.ServerNotification)[0]
 ElicitRequestedSchema = ElicitationRequestedSchema
 CreateMessageResultWithTools = CreateMessageResult
 URL_ELICITATION_REQUIRED = -32042
