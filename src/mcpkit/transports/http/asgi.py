@@ -104,6 +104,7 @@ class RequestHeaders:
         "last_event_id",
         "origin",
         "protocol_version",
+        "routing",
         "session_id",
         "size",
     )
@@ -118,6 +119,9 @@ class RequestHeaders:
         self.protocol_version: str | None = None
         self.last_event_id: str | None = None
         self.content_length: str | None = None
+        #: What the 2026-07-28 edge found of the routing headers in :attr:`fields` (kept
+        #: here, read once per head: see ``modern_server.routing_of``); None: not looked at.
+        self.routing: Any = None
         fields: dict[bytes, bytes] | None = None
         repeated = False
         if type(raw) is not list:  # (ASGI servers give a list: counted at once)
