@@ -84,6 +84,13 @@ class PlainTool(Protocol):
 
     def header_params(self) -> tuple[Any, ...] | None: ...
 
+    # What header_params() keeps once found (the hot path reads them without its call).
+    @property
+    def _header_params(self) -> tuple[Any, ...] | None: ...
+
+    @property
+    def _header_params_found(self) -> bool: ...
+
 
 C_co = TypeVar("C_co", bound="RequestContext", covariant=True)
 
@@ -407,7 +414,10 @@ def sessionless(
         return None
     envelope = None
     if version is None:
-        if not headers_checked and entry.header_params():
+        # (entry.header_params(), its memo read first)
+        if not headers_checked and (
+            entry._header_params if entry._header_params_found else entry.header_params()
+        ):
             return None  # its Mcp-Param-* headers are to be checked first
         meta = params.get("_meta")
         last = proto.envelope_read

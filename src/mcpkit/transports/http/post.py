@@ -144,7 +144,8 @@ async def serve_post(
         meta = params.get("_meta") if type(params) is dict else None
         modern: tuple[ProtocolVersion, ...] = ()
         if type(meta) is dict and PROTOCOL_VERSION_KEY in meta:
-            modern = app.modern_versions  # the usual modern request: no probe to build
+            # The usual modern request: no probe to build (modern_versions, its memo first).
+            modern = app._modern_versions or app.modern_versions
         else:
             pv_probe = (
                 {} if h.protocol_version is None else {MCP_PROTOCOL_VERSION: h.protocol_version}
