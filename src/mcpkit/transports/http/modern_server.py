@@ -625,13 +625,23 @@ async def serve_modern_post(
             send, None, McpError(INVALID_REQUEST, "Invalid request: the modern wire takes no batch")
         )
         return
-    kind, why = classify(msg)
-    if kind is _NOTIFICATION:
-        await respond(send, 202)
-        return
     rid = msg.get("id")
-    if type(rid) is not str and type(rid) is not int:
-        rid = None
+    params = msg.get("params")
+    if (
+        type(rid) is str or type(rid) is int
+    ) and (  # the usual request: what classify says of it, inline
+        msg.get("jsonrpc") == "2.0"
+        and type(msg.get("method")) is str
+        and (params is None or type(params) is dict)
+    ):
+        kind: MessageKind = _REQUEST
+    else:
+        kind, why = classify(msg)
+        if kind is _NOTIFICATION:
+            await respond(send, 202)
+            return
+        if type(rid) is not str and type(rid) is not int:
+            rid = None
     if kind is not _REQUEST:
         reason = (
             f"Invalid request: {why}"
@@ -641,7 +651,6 @@ async def serve_modern_post(
         await _respond_error(send, rid, McpError(INVALID_REQUEST, reason))
         return
     method: str = msg["method"]
-    params = msg.get("params")
     # The usual request's routing headers are read from the head's fields, once per head
     # (h.routing); the {name: value} mapping of its Mcp-* headers is made only when
     # something needs more.
