@@ -320,3 +320,45 @@ async def test_a_prototype_knows_whether_its_session_dispatches_tool_calls() -> 
     app = bare.http_app(stateless=True, json_response=True)
     status, answer, _ = await _post(app, _scope("echo"), _body("echo", {"text": "hi"}))
     assert status == 404 and orjson.loads(answer)["error"]["code"] == -32601
+
+
+async def test_a_meta_read_before_is_not_read_again_and_any_other_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The envelope of the last _meta read whole is taken again for an equal _meta (each
+    # request's own decoded JSON); any other _meta is read and judged as ever, a bad one
+    # after a good one included, and the answers are what a first reading answers.
+    server = _server()
+    app = server.http_app(stateless=True, json_response=True)
+    reads: list[Any] = []
+    real = request_sessions.parse_request_envelope
+
+    def counting(params: Any, supported: Any = None) -> Any:
+        reads.append(params["_meta"])
+        return real(params, supported)
+
+    monkeypatch.setattr(request_sessions, "parse_request_envelope", counting)
+    copies = _Copies(monkeypatch)
+    traced = {**_META, "progressToken": "t1", "vendor/x": [1]}
+    other_client = {**_META, "io.modelcontextprotocol/clientInfo": {"name": "b", "version": "2"}}
+    bad_caps = {**_META, "io.modelcontextprotocol/clientCapabilities": {"sampling": []}}
+    bad_info = {**_META, "io.modelcontextprotocol/clientInfo": {"name": "b", "version": 2}}
+    unsupported = {**_META, "io.modelcontextprotocol/protocolVersion": "2099-01-01"}
+    answers = []
+    for meta in (_META, _META, traced, traced, bad_caps, _META, bad_info, other_client, _META):
+        answers.append(await _post(app, _scope("echo"), _body("echo", {"text": "a"}, meta)))
+    for meta in (unsupported, unsupported):
+        answers.append(await _post(app, _scope("echo"), _body("echo", {"text": "a"}, meta)))
+    statuses = [status for status, _, _ in answers]
+    assert statuses == [200, 200, 200, 200, 400, 200, 400, 200, 200, 400, 400]
+    # Read: the first of each run of equal _meta that was served here (the bad ones, which
+    # the session path answers, each time; a version its routing header does not name is
+    # refused before).
+    assert reads == [_META, traced, bad_caps, _META, bad_info, other_client, _META]
+    assert copies.count == 2  # the bad envelopes took the session path
+    ok = orjson.loads(answers[0][1])
+    assert all(orjson.loads(a[1]) == ok for a in (answers[1], answers[5], answers[8]))
+    fresh = _server().http_app(stateless=True, json_response=True)
+    refused = zip((bad_caps, bad_info, unsupported), (answers[4], answers[6], answers[9]))
+    for meta, answer in refused:
+        assert answer == await _post(fresh, _scope("echo"), _body("echo", {"text": "a"}, meta))

@@ -41,7 +41,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
 
 from mcpkit._loop import _memo, running_loop
-from mcpkit.envelope import parse_request_envelope
+from mcpkit.envelope import Envelope, parse_request_envelope
 from mcpkit.errors import McpError
 from mcpkit.jsonrpc import JSONObject, RequestId
 from mcpkit.transports.base import Transport
@@ -83,6 +83,13 @@ class PlainTool(Protocol):
     def limiter(self) -> object | None: ...
 
     def header_params(self) -> tuple[Any, ...] | None: ...
+
+    # What header_params() keeps once found (the hot path reads them without its call).
+    @property
+    def _header_params(self) -> tuple[Any, ...] | None: ...
+
+    @property
+    def _header_params_found(self) -> bool: ...
 
 
 C_co = TypeVar("C_co", bound="RequestContext", covariant=True)
@@ -178,6 +185,7 @@ class _Prototype(Generic[S]):
     __slots__ = (
         "clone",
         "debug",
+        "envelope_read",
         "info",
         "instructions",
         "loop",
@@ -225,6 +233,9 @@ class _Prototype(Generic[S]):
         self.notifications = server.notification_handler_count
         #: ``clone(transport)``: a copy of the session on ``transport`` (Session.cloner).
         self.clone: Callable[[Transport], S] = session.cloner()
+        #: The last ``_meta`` :func:`sessionless` read whole and the envelope it found (a
+        #: client sends the same one again and again), or None.
+        self.envelope_read: tuple[dict[str, Any], Envelope] | None = None
 
 
 def _current(
@@ -403,12 +414,27 @@ def sessionless(
         return None
     envelope = None
     if version is None:
-        if not headers_checked and entry.header_params():
+        # (entry.header_params(), its memo read first)
+        if not headers_checked and (
+            entry._header_params if entry._header_params_found else entry.header_params()
+        ):
             return None  # its Mcp-Param-* headers are to be checked first
-        try:
-            envelope = parse_request_envelope(params, session.modern_versions)
-        except McpError:
-            return None
+        meta = params.get("_meta")
+        last = proto.envelope_read
+        if last is not None and type(meta) is dict and meta == last[0]:
+            # The _meta read last time, again (decoded JSON equal to decoded JSON: the same
+            # types throughout, so every check passes as it passed then): its envelope,
+            # shared. Nothing a request served here runs can reach its params or context
+            # (a plain tool takes its arguments only; no middleware), so neither that
+            # _meta nor the envelope changes.
+            envelope = last[1]
+        else:
+            try:
+                envelope = parse_request_envelope(params, session.modern_versions)
+            except McpError:
+                return None
+            if type(meta) is dict:
+                proto.envelope_read = (meta, envelope)
     ctx = session.build_context(request_id, method, params)
     ctx.envelope = envelope
     if respond:

@@ -132,12 +132,23 @@ class InlineTool(Protocol):
     def accepts_tasks(self) -> bool: ...
 
     @property
+    def task_support(self) -> str | None:
+        """What ``accepts_tasks`` reads (the hot path reads it without the property)."""
+
+    @property
     def limiter(self) -> ConcurrencyLimiter | None: ...
 
     @property
     def timeout(self) -> float | None: ...
 
     def header_params(self) -> tuple[Any, ...] | None: ...
+
+    # What header_params() keeps once found (the hot path reads them without its call).
+    @property
+    def _header_params(self) -> tuple[Any, ...] | None: ...
+
+    @property
+    def _header_params_found(self) -> bool: ...
 
 
 class ToolTable(Protocol):
@@ -516,7 +527,8 @@ class AppSession(ServerSession):
             entry is not None
             and entry.context_param is None
             and entry.timeout is None
-            and not entry.accepts_tasks
+            and entry.task_support != "optional"  # not entry.accepts_tasks, inline
+            and entry.task_support != "required"
             and "task" not in params
         ):
             return entry

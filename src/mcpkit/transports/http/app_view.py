@@ -68,6 +68,9 @@ class HttpApp(Protocol):
     @property
     def modern_versions(self) -> tuple[ProtocolVersion, ...]: ...
 
+    #: What :attr:`modern_versions` found (None: not looked up yet; read without the call).
+    _modern_versions: tuple[ProtocolVersion, ...] | None
+
     @property
     def stateless(self) -> bool: ...
 

@@ -35,6 +35,7 @@ __all__ = [
     "oversized_headers",
     "read_body",
     "read_body_within",
+    "read_headers",
     "respond",
     "respond_body_timeout",
     "respond_error",
@@ -103,6 +104,7 @@ class RequestHeaders:
         "last_event_id",
         "origin",
         "protocol_version",
+        "routing",
         "session_id",
         "size",
     )
@@ -117,6 +119,9 @@ class RequestHeaders:
         self.protocol_version: str | None = None
         self.last_event_id: str | None = None
         self.content_length: str | None = None
+        #: What the 2026-07-28 edge found of the routing headers in :attr:`fields` (kept
+        #: here, read once per head: see ``modern_server.routing_of``); None: not looked at.
+        self.routing: Any = None
         fields: dict[bytes, bytes] | None = None
         repeated = False
         if type(raw) is not list:  # (ASGI servers give a list: counted at once)
@@ -169,6 +174,65 @@ class RequestHeaders:
     def mcp(self) -> list[tuple[bytes, bytes]] | None:
         """Every ``Mcp-*`` header as it came (name, value), in order; None when none."""
         return [(k, v) for k, v in self._raw if k[:4] == b"mcp-"] or None
+
+
+#: Heads read before (a server sees the same few from its clients): each head's
+#: RequestHeaders by its headers less Content-Length (its position put in its place, so
+#: the head is known exactly), then by the Content-Length value (None: none). Bounded:
+#: emptied when full; heads larger than _HEAD_BYTES are not kept.
+_HEADS: dict[tuple[Any, ...], dict[bytes | None, RequestHeaders]] = {}
+#: Where Content-Length stood in the last head of so many headers read with one.
+_LENGTH_AT: dict[int, int] = {}
+_HEADS_MAX: Final = 256
+_LENGTHS_MAX: Final = 32
+_HEAD_BYTES: Final = 2048
+
+
+def read_headers(raw: Iterable[tuple[bytes, bytes]]) -> RequestHeaders:
+    """``RequestHeaders(raw)``, shared with every earlier request whose head was the same
+    (read-only: nothing changes a RequestHeaders). An ASGI server gives a new list of new
+    bytes objects per request: one hash of the head finds it, where reading it costs a
+    step per header."""
+    if type(raw) is not list:
+        return RequestHeaders(raw)
+    at = _LENGTH_AT.get(len(raw))
+    if at is not None and raw[at][0] == b"content-length":
+        key: tuple[Any, ...] = (*raw[:at], at, *raw[at + 1 :])
+        length: bytes | None = raw[at][1]
+    else:
+        key = tuple(raw)
+        length = None
+    by_length = _HEADS.get(key)
+    if by_length is not None:
+        h = by_length.get(length)
+        if h is not None:
+            return h
+    return _read_new(raw, key, length)
+
+
+def _read_new(
+    raw: list[tuple[bytes, bytes]], key: tuple[Any, ...], length: bytes | None
+) -> RequestHeaders:
+    """A head not found among those read before: read, and kept when small."""
+    h = RequestHeaders(raw)
+    if h.size > _HEAD_BYTES:
+        return h
+    if length is None and h.content_length is not None:
+        # Content-Length is not where the last such head had it: keyed by where it is.
+        at = max(i for i, (k, _) in enumerate(raw) if k == b"content-length")
+        if len(_LENGTH_AT) < 64:
+            _LENGTH_AT[len(raw)] = at
+        key = (*raw[:at], at, *raw[at + 1 :])
+        length = raw[at][1]
+    by_length = _HEADS.get(key)
+    if by_length is None:
+        if len(_HEADS) >= _HEADS_MAX:
+            _HEADS.clear()
+        by_length = _HEADS[key] = {}
+    elif len(by_length) >= _LENGTHS_MAX:
+        by_length.clear()
+    by_length[length] = h
+    return h
 
 
 _ACCEPT_CACHE: dict[tuple[str, str], bool] = {}

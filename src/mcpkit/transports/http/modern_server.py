@@ -76,6 +76,8 @@ __all__ = [
     "fields_match",
     "header_mapping",
     "headers_match",
+    "routed",
+    "routing_of",
     "serve_modern_post",
 ]
 
@@ -225,6 +227,52 @@ def fields_match(fields: Mapping[bytes, bytes], method: str, params: Any) -> boo
         if not plain[name]:
             return False
     except (KeyError, TypeError):
+        return False
+    body = params.get(field)
+    return type(body) is not str or body == name
+
+
+def routing_of(fields: Mapping[bytes, bytes] | None) -> tuple[str, str, str | None] | bool:
+    """The routing headers of a head's raw ``Mcp-*`` ``fields`` (:attr:`RequestHeaders.
+    fields`, None when a name repeats), decoded: ``(version, method, name)`` when the
+    version and the method are there and plain (what the full checks take as it is; the
+    name None when it is missing or not plain), else False. A RequestHeaders keeps it
+    (``routing``), so a head read before is not looked at again."""
+    if fields is None:
+        return False
+    version = fields.get(b"mcp-protocol-version")
+    method = fields.get(b"mcp-method")
+    if version is None or method is None:
+        return False
+    text, routed_method = version.decode("latin-1"), method.decode("latin-1")
+    if not (_plain(text) and _plain(routed_method)):
+        return False
+    name = fields.get(b"mcp-name")
+    named = None if name is None else name.decode("latin-1")
+    # (Mcp-Name is read only for the methods that name something: one that is not plain
+    # is as good as none there, and not looked at elsewhere.)
+    return text, routed_method, named if named is None or _plain(named) else None
+
+
+def routed(routing: tuple[str, str, str | None], method: str, params: Any) -> bool:
+    """:func:`headers_match` of the headers :func:`routing_of` found (not False): True when
+    they equal the body exactly; False means ask the full checks."""
+    version, routed_method, name = routing
+    try:
+        meta = params["_meta"]
+        if (
+            type(params) is not dict
+            or type(meta) is not dict
+            or meta[PROTOCOL_VERSION_KEY] != version
+            or method != routed_method
+        ):
+            return False
+    except (KeyError, TypeError):
+        return False
+    field = NAME_SOURCES.get(method)
+    if field is None:
+        return True
+    if name is None:
         return False
     body = params.get(field)
     return type(body) is not str or body == name
@@ -577,13 +625,23 @@ async def serve_modern_post(
             send, None, McpError(INVALID_REQUEST, "Invalid request: the modern wire takes no batch")
         )
         return
-    kind, why = classify(msg)
-    if kind is _NOTIFICATION:
-        await respond(send, 202)
-        return
     rid = msg.get("id")
-    if type(rid) is not str and type(rid) is not int:
-        rid = None
+    params = msg.get("params")
+    if (
+        type(rid) is str or type(rid) is int
+    ) and (  # the usual request: what classify says of it, inline
+        msg.get("jsonrpc") == "2.0"
+        and type(msg.get("method")) is str
+        and (params is None or type(params) is dict)
+    ):
+        kind: MessageKind = _REQUEST
+    else:
+        kind, why = classify(msg)
+        if kind is _NOTIFICATION:
+            await respond(send, 202)
+            return
+        if type(rid) is not str and type(rid) is not int:
+            rid = None
     if kind is not _REQUEST:
         reason = (
             f"Invalid request: {why}"
@@ -593,12 +651,14 @@ async def serve_modern_post(
         await _respond_error(send, rid, McpError(INVALID_REQUEST, reason))
         return
     method: str = msg["method"]
-    params = msg.get("params")
-    # The usual request's routing headers are read from the head's fields; the {name: value}
-    # mapping of its Mcp-* headers is made only when something needs more.
-    fields = h.fields
+    # The usual request's routing headers are read from the head's fields, once per head
+    # (h.routing); the {name: value} mapping of its Mcp-* headers is made only when
+    # something needs more.
+    routing = h.routing
+    if routing is None:
+        routing = h.routing = routing_of(h.fields)
     headers: Mapping[str, str] | None = None
-    if fields is None or not fields_match(fields, method, params):
+    if routing is False or not routed(routing, method, params):
         headers = header_mapping(h.mcp or ())
         if not headers_match(headers, method, params):
             try:

@@ -71,6 +71,8 @@ _JSON_TYPE: Final = (b"content-type", b"application/json")
 _FLAGS: Final = flags_cache()
 #: The names of the handshake-era revisions (a POST naming one is not modern).
 _LEGACY_NAMES: Final = legacy_names()
+# Enum members as module names (a lookup on their class costs more).
+_REQUEST, _INVALID = MessageKind.REQUEST, MessageKind.INVALID
 #: How long a POST's SSE response waits for the first message before sending its headers.
 _FIRST_MESSAGE_HOLD: Final = 0.05
 
@@ -144,7 +146,8 @@ async def serve_post(
         meta = params.get("_meta") if type(params) is dict else None
         modern: tuple[ProtocolVersion, ...] = ()
         if type(meta) is dict and PROTOCOL_VERSION_KEY in meta:
-            modern = app.modern_versions  # the usual modern request: no probe to build
+            # The usual modern request: no probe to build (modern_versions, its memo first).
+            modern = app._modern_versions or app.modern_versions
         else:
             pv_probe = (
                 {} if h.protocol_version is None else {MCP_PROTOCOL_VERSION: h.protocol_version}
@@ -175,14 +178,23 @@ async def serve_post(
     if type(msg) is list:
         await _post_batch(app, msg, h, version, receive, send)
         return
-    kind, why = classify(msg)
-    if kind is MessageKind.INVALID:
-        rid = msg.get("id") if type(msg) is dict else None
-        if type(rid) is not str and type(rid) is not int:
-            rid = None
-        await respond_error(send, 400, INVALID_REQUEST, f"Invalid request: {why}", rid)
-        return
-    is_request = kind is MessageKind.REQUEST
+    rid = msg.get("id") if type(msg) is dict else None
+    if (
+        (type(rid) is str or type(rid) is int)
+        and (  # the usual request: what classify says of it, inline
+            (params := msg.get("params")) is None or type(params) is dict
+        )
+        and (msg.get("jsonrpc") == "2.0" and type(msg.get("method")) is str)
+    ):
+        kind = _REQUEST
+    else:
+        kind, why = classify(msg)
+        if kind is _INVALID:
+            if type(rid) is not str and type(rid) is not int:
+                rid = None
+            await respond_error(send, 400, INVALID_REQUEST, f"Invalid request: {why}", rid)
+            return
+    is_request = kind is _REQUEST
     if app.stateless:
         if is_request and app.json_response:  # what serve_stateless does, inline
             served = app.served

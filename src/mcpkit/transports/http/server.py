@@ -35,6 +35,7 @@ from mcpkit.transports.http.asgi import (
     Scope,
     Send,
     oversized_headers,
+    read_headers,
     respond,
     respond_error,
     respond_json,
@@ -290,7 +291,7 @@ class StreamableHTTPApp:
             ):
                 return self._too_large_head(send)
             return self.auth.handle(scope, receive, send, self.host_origin)  # type: ignore[no-any-return]
-        h = RequestHeaders(scope["headers"])
+        h = read_headers(scope["headers"])
         if h.size > options.max_header_bytes or h.count > options.max_header_count:
             return self._too_large_head(send)
         refused = self.host_origin.refusal(scope, h.host, h.origin)
@@ -318,7 +319,7 @@ class StreamableHTTPApp:
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         """An HTTP request past the Host/Origin policy (the app of :attr:`host_origin`)."""
-        await self._route(scope, RequestHeaders(scope["headers"]), receive, send)
+        await self._route(scope, read_headers(scope["headers"]), receive, send)
 
     async def _route(self, scope: Scope, h: RequestHeaders, receive: Receive, send: Send) -> None:
         path: str = scope["path"]
