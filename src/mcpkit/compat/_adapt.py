@@ -178,6 +178,34 @@ def _media_read(value: Any) -> Any:
     return value
 
 
+def raising_as(
+    failed: Callable[[Exception], Exception],
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A wrapper for a function (sync or async): an exception it raises is raised again as
+    the one ``failed`` makes of it (chained; ``failed`` may hand the same one back)."""
+
+    def around(fn: Callable[..., Any]) -> Callable[..., Any]:
+        if inspect.iscoroutinefunction(fn):
+
+            async def acall(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return await fn(*args, **kwargs)
+                except Exception as exc:
+                    raise failed(exc) from exc
+
+            return acall
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except Exception as exc:
+                raise failed(exc) from exc
+
+        return call
+
+    return around
+
+
 def failures_as_results(
     failure: Callable[[Exception], ToolFailure],
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

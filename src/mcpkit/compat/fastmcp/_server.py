@@ -25,6 +25,7 @@ from mcpkit.compat._adapt import (
     context_parameter,
     failures_as_results,
     official_content,
+    raising_as,
     resolved_hints,
 )
 from mcpkit.compat.fastmcp._base import OWNERS, register
@@ -505,26 +506,7 @@ class FastMCP(Composing, MCPServer[Any]):
                 return exc
             return McpError(INTERNAL_ERROR, text if mask else f"{text}: {exc}")
 
-        def around(fn: Callable[..., Any]) -> Callable[..., Any]:
-            if inspect.iscoroutinefunction(fn):
-
-                async def arender(*args: Any, **kwargs: Any) -> Any:
-                    try:
-                        return await fn(*args, **kwargs)
-                    except Exception as exc:
-                        raise failed(exc) from exc
-
-                return arender
-
-            def render(*args: Any, **kwargs: Any) -> Any:
-                try:
-                    return fn(*args, **kwargs)
-                except Exception as exc:
-                    raise failed(exc) from exc
-
-            return render
-
-        return around
+        return raising_as(failed)
 
     # -- resources ----------------------------------------------------------------------------
 

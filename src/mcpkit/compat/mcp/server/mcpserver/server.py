@@ -23,6 +23,7 @@ from mcpkit.compat._adapt import (
     no_structured_output,
     official_schemas,
     plain_class_model,
+    raising_as,
     resolved_hints,
     structured_by_model,
     to_json_text,
@@ -827,26 +828,7 @@ def _prompt_renderer(name: str, first: bool) -> Callable[[Callable[..., Any]], C
             f"Error rendering prompt {name}: {exc}" if first else f"Error rendering prompt {name}",
         )
 
-    def around(fn: Callable[..., Any]) -> Callable[..., Any]:
-        if inspect.iscoroutinefunction(fn):
-
-            async def arender(*args: Any, **kwargs: Any) -> Any:
-                try:
-                    return await fn(*args, **kwargs)
-                except Exception as exc:
-                    raise failed(exc) from exc
-
-            return arender
-
-        def render(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return fn(*args, **kwargs)
-            except Exception as exc:
-                raise failed(exc) from exc
-
-        return render
-
-    return around
+    return raising_as(failed)
 
 
 _VARIABLE = re.compile(r"\{(\w+)\*?\}")
