@@ -123,6 +123,10 @@ _REQUESTS = {
 }
 
 
+def _created_task() -> Any:
+    return _types().CreateTaskResult
+
+
 def _types() -> Any:
     import mcpkit.types
 
@@ -193,6 +197,7 @@ class Server(Generic[LifespanResultT, RequestT]):
         self._declared: JSONObject | None = None
         self._session_manager: Any = None
         self._modern = False
+        self._experimental: Any = None
 
         #: The lifespan value of each HTTP+SSE connection ``run()`` serves, by session id:
         #: there, as on the SDK, each connection enters the lifespan (see :meth:`run`).
@@ -309,6 +314,8 @@ class Server(Generic[LifespanResultT, RequestT]):
             caps["completions"] = {}
         if experimental_capabilities is not None:
             caps["experimental"] = experimental_capabilities
+        if "tasks/list" in handlers:  # 1.x's enable_tasks()
+            caps["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
         ext = extensions if extensions is not None else self.extensions
         if ext:
             caps["extensions"] = ext
@@ -356,6 +363,15 @@ class Server(Generic[LifespanResultT, RequestT]):
             self.native.instructions = options.instructions
         self._declared = _wire(options.capabilities)
 
+    @property
+    def experimental(self) -> Any:
+        """1.x's experimental features (``enable_tasks()``)."""
+        if self._experimental is None:
+            from mcpkit.compat.mcp.server.lowlevel.experimental import ExperimentalHandlers
+
+            self._experimental = ExperimentalHandlers(self)
+        return self._experimental
+
     # -- the request being served ---------------------------------------------------------------
 
     @property
@@ -381,6 +397,7 @@ class Server(Generic[LifespanResultT, RequestT]):
                     protocol_version=version.name if version is not None else None,
                     method=method,
                     params=params,
+                    experimental=self._experimental_of(params, rctx, ctx),
                     **sse_closers(ctx),
                 )
             )
@@ -407,6 +424,23 @@ class Server(Generic[LifespanResultT, RequestT]):
             return result
 
         self.native.request_handler(method)(handle)
+
+    def _experimental_of(
+        self, params: JSONObject | None, rctx: NativeRequestContext, ctx: NativeContext
+    ) -> Any:
+        from mcpkit.compat.mcp.server.experimental.request_context import Experimental
+
+        manager = self._experimental.task_manager if self._experimental is not None else None
+        version = ctx.protocol_version
+        task = params.get("task") if isinstance(params, dict) else None
+        if version is None or not version.tasks or ctx.era == "modern":
+            task = None
+        return Experimental(
+            task_metadata=task,
+            _client_capabilities=rctx.session.client_capabilities,
+            _rctx=rctx,
+            _manager=manager,
+        )
 
     def _lifespan_of(self, ctx: NativeContext) -> Any:
         """What the lifespan yielded for the request of ``ctx``: its HTTP+SSE connection's
@@ -651,7 +685,10 @@ class Server(Generic[LifespanResultT, RequestT]):
                         problem = _violation(arguments, tool.get("inputSchema"))
                         if problem is not None:
                             return _error(f"Input validation error: {problem}")
-                    return await _tool_result(await fn(name, arguments), tool)
+                    results = await fn(name, arguments)
+                    if isinstance(results, _created_task()):
+                        return results  # task-augmented: the task, not a tool result
+                    return await _tool_result(results, tool)
                 except McpError as exc:
                     if exc.code == URL_ELICITATION_REQUIRED:
                         raise
