@@ -3,6 +3,7 @@ elicitation and sampling while it runs), on mcpkit's :class:`~mcpkit.tasks.TaskR
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from mcpkit.errors import McpError
@@ -51,6 +52,15 @@ class ServerTaskContext:
                 INVALID_REQUEST, f"Client does not support {capability} capability"
             )
 
+    async def _ask(self, method: str, params: JSONObject) -> Any:
+        """Send ``method`` to the client as 1.x delivers a task's requests: the task
+        ``input_required`` at once, the request held until the client's ``tasks/result``
+        for the task is blocked, and sent on that request's stream."""
+        async with self._rctx.awaiting_input():
+            while self._manager.result_waiter(self.task_id) is None:
+                await asyncio.sleep(0.01)
+            return await self._rctx.request(method, params)
+
     async def elicit(self, message: str, requestedSchema: Any) -> Any:
         """Ask the client (form elicitation); the task is ``input_required`` meanwhile."""
         from mcpkit.compat.mcp import types
@@ -61,7 +71,7 @@ class ServerTaskContext:
             "message": message,
             "requestedSchema": _wire(requestedSchema),
         }
-        raw = await self._rctx.request("elicitation/create", params)
+        raw = await self._ask("elicitation/create", params)
         return types.ElicitResult.model_validate(raw)
 
     async def create_message(
@@ -94,5 +104,5 @@ class ServerTaskContext:
             "toolChoice": _wire(tool_choice),
         }
         params.update({k: v for k, v in optional.items() if v is not None})
-        raw = await self._rctx.request("sampling/createMessage", params)
+        raw = await self._ask("sampling/createMessage", params)
         return types.CreateMessageResult.model_validate(raw)
