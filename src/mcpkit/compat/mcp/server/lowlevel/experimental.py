@@ -54,7 +54,8 @@ class ExperimentalHandlers:
 class V1TaskManager(TaskManager):
     """mcpkit's tasks as 1.x keeps them: polled every 500 ms, kept as long as the
     requestor's ``ttl`` says (forever without one), a task's last ``statusMessage`` kept
-    when it ends or is cancelled."""
+    when it ends or is cancelled, ``notifications/tasks/status`` only for its status messages and its end (not for a
+    cancellation, nor for ``input_required`` and back)."""
 
     cancelled_message = None
 
@@ -73,13 +74,16 @@ class V1TaskManager(TaskManager):
         done = await self.store.finish(task_id, "cancelled", None, message)
         if done is not None:
             execution = self._running.get(task_id)
-            if execution is not None:
-                await self._announce(task_id, done)
+            if execution is not None:  # 1.x announces no cancellation
                 if execution.rctx is not None:
                     execution.rctx.cancelled = True
                 if execution.asyncio_task is not None:
                     execution.asyncio_task.cancel()
         return done
+
+    async def _set_status(self, task_id: str, status: TaskStatus) -> None:
+        """``input_required`` and back, unannounced (as 1.x moves them)."""
+        await self.store.update(task_id, status)
 
     async def _finish(
         self, task_id: str, status: TaskStatus, outcome: JSONObject | None, message: str | None
