@@ -56,7 +56,7 @@ async def polled(session: ClientSession, task_id: str, stop_at: str | None = Non
     states: list[Any] = []
     async for status in session.experimental.poll_task(task_id):
         state = [status.status, status.statusMessage]
-        if state != [*states[-1:]][0:1] and (not states or states[-1] != state):
+        if not states or states[-1] != state:
             states.append(state)
         if status.status == stop_at:
             break
@@ -86,6 +86,23 @@ async def simple(session: ClientSession, out: dict[str, Any]) -> None:
     out["result unknown"] = await attempt(x.get_task_result("no-such-task", CallToolResult))
     out["cancel unknown"] = await attempt(x.cancel_task("no-such-task"))
     out["list after"] = dump(await x.list_tasks())
+    out["other session"] = await other_session(out["url"], tid)
+
+
+async def other_session(url: str, task_id: str) -> Any:
+    """What a second session of the same client is told about the first one's task."""
+    async with (
+        streamablehttp_client(url) as (read, write, _),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        x = session.experimental
+        return {
+            "get": await attempt(x.get_task(task_id)),
+            "result": await attempt(x.get_task_result(task_id, CallToolResult)),
+            "cancel": await attempt(x.cancel_task(task_id)),
+            "list": dump(await x.list_tasks()),
+        }
 
 
 async def interactive(session: ClientSession, out: dict[str, Any]) -> None:
@@ -107,7 +124,7 @@ async def interactive(session: ClientSession, out: dict[str, Any]) -> None:
 
 
 async def main(which: str, url: str) -> None:
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"url": url}
     async with (
         streamablehttp_client(url) as (read, write, _),
         ClientSession(
@@ -122,6 +139,7 @@ async def main(which: str, url: str) -> None:
         out["capabilities"] = dump(init.capabilities)
         out["tools"] = dump(await session.list_tools())
         await (simple if which == "simple" else interactive)(session, out)
+    del out["url"]
     out["asked"] = seen
     out["notifications"] = notes
     print(json.dumps(out))

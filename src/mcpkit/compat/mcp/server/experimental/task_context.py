@@ -3,7 +3,6 @@ elicitation and sampling while it runs), on mcpkit's :class:`~mcpkit.tasks.TaskR
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from mcpkit.errors import McpError
@@ -47,18 +46,17 @@ class ServerTaskContext:
             await self._manager._announce(self.task_id, info)
 
     def _require(self, capability: str) -> None:
-        if not has_capability(self._rctx.session.client_capabilities, (capability,)):
-            raise McpError(
-                INVALID_REQUEST, f"Client does not support {capability} capability"
-            )
+        if not has_capability(self._rctx.session.lifecycle.peer_capabilities, (capability,)):
+            raise McpError(INVALID_REQUEST, f"Client does not support {capability} capability")
 
     async def _ask(self, method: str, params: JSONObject) -> Any:
         """Send ``method`` to the client as 1.x delivers a task's requests: the task
         ``input_required`` at once, the request held until the client's ``tasks/result``
         for the task is blocked, and sent on that request's stream."""
         async with self._rctx.awaiting_input():
-            while self._manager.result_waiter(self.task_id) is None:
-                await asyncio.sleep(0.01)
+            wait = getattr(self._manager, "result_requested", None)
+            if wait is not None:
+                await wait(self.task_id)
             return await self._rctx.request(method, params)
 
     async def elicit(self, message: str, requestedSchema: Any) -> Any:

@@ -5,6 +5,7 @@ their refusals worded as 1.x words them."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -54,13 +55,26 @@ class ExperimentalHandlers:
 class V1TaskManager(TaskManager):
     """mcpkit's tasks as 1.x keeps them: polled every 500 ms, kept as long as the
     requestor's ``ttl`` says (forever without one), a task's last ``statusMessage`` kept
-    when it ends or is cancelled, ``notifications/tasks/status`` only for its status messages and its end (not for a
-    cancellation, nor for ``input_required`` and back)."""
+    when it ends or is cancelled, ``notifications/tasks/status`` only for its status
+    messages and its end (not for a cancellation, nor for ``input_required`` and back)."""
 
     cancelled_message = None
 
     def __init__(self, store: Any = None) -> None:
         super().__init__(store, default_ttl=None, max_ttl=None, poll_interval=500)
+        self._asked: dict[str, asyncio.Event] = {}
+
+    async def result_requested(self, task_id: str) -> None:
+        """Return once a ``tasks/result`` is blocked on the task (a task's requests to the
+        client travel on that request's stream, as 1.x delivers them)."""
+        while self.result_waiter(task_id) is None:
+            await self._asked.setdefault(task_id, asyncio.Event()).wait()
+        self._asked.pop(task_id, None)
+
+    def _result_requested(self, task_id: str) -> None:
+        event = self._asked.get(task_id)
+        if event is not None:
+            event.set()
 
     async def _kept_message(self, task_id: str, message: str | None) -> str | None:
         if message is not None:
