@@ -35,6 +35,28 @@ class ExperimentalHandlers:
         """The tasks engine, once :meth:`enable_tasks` was called."""
         return self._manager
 
+    def context(self, params: JSONObject | None, rctx: Any, ctx: Any) -> Any:
+        """``request_context.experimental`` of a request (``rctx``/``ctx``: mcpkit's): its
+        ``task`` field where the revision has tasks, ``run_task`` once tasks are on."""
+        from mcpkit.compat.mcp.server.experimental.request_context import Experimental
+
+        version = ctx.protocol_version
+        task = params.get("task") if isinstance(params, dict) else None
+        if version is None or not version.tasks or ctx.era == "modern":
+            task = None
+        return Experimental(
+            task_metadata=task,
+            _client_capabilities=rctx.session.client_capabilities,
+            _rctx=rctx,
+            _manager=self._manager,
+        )
+
+    def capabilities(self) -> dict[str, Any]:
+        """What 1.x adds to the server's capabilities once tasks are on."""
+        if "tasks/list" not in self._server.request_handlers:
+            return {}
+        return {"tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}}
+
     def enable_tasks(self, store: Any = None, queue: Any = None) -> TaskManager:
         """Serve tasks: ``tasks/*`` answered, ``ctx.experimental.run_task`` available.
         ``store``: an mcpkit :class:`~mcpkit.tasks.TaskStore` (1.x's store classes are not
