@@ -89,9 +89,13 @@ class V1TaskManager(TaskManager):
     async def result_requested(self, task_id: str) -> None:
         """Return once a ``tasks/result`` is blocked on the task (a task's requests to the
         client travel on that request's stream, as 1.x delivers them)."""
-        while self.result_waiter(task_id) is None:
-            await self._asked.setdefault(task_id, asyncio.Event()).wait()
-        self._asked.pop(task_id, None)
+        try:
+            while self.result_waiter(task_id) is None:
+                event = self._asked.setdefault(task_id, asyncio.Event())
+                event.clear()  # a tasks/result come and gone meanwhile: wait for the next
+                await event.wait()
+        finally:  # answered or cancelled: nothing is kept for the task
+            self._asked.pop(task_id, None)
 
     def _result_requested(self, task_id: str) -> None:
         event = self._asked.get(task_id)
