@@ -83,3 +83,36 @@ def test_simple_task_examples(which: str, module: str, tmp_path: Path) -> None:
         assert ours["confirm_delete result"]["content"][0]["text"] == "Deleted 'a.txt'"
         assert ours["write_haiku result"]["content"][0]["text"] == "Haiku:\nLeaves drift"
         assert ours["get cancelled"]["status"] == "cancelled"
+
+
+def test_validate_task_mode_as_on_1x() -> None:
+    """``ctx.experimental``'s checks of a tool's task mode, worded and coded as 1.x's
+    (``mcp/server/experimental/request_context.py``), and ``run_task`` refused before
+    ``enable_tasks()``."""
+    import asyncio
+
+    from mcpkit.compat.mcp.server.experimental import Experimental
+    from mcpkit.errors import McpError
+
+    plain, tasked = Experimental(), Experimental(task_metadata={"ttl": 1000})
+    with pytest.raises(McpError) as refused:
+        plain.validate_task_mode("required")
+    assert (refused.value.code, refused.value.message) == (
+        -32601,
+        "This tool requires task-augmented invocation",
+    )
+    error = tasked.validate_task_mode(None, raise_error=False)
+    assert (error.code, error.message) == (
+        -32601,
+        "This tool does not support task-augmented invocation",
+    )
+    assert plain.validate_task_mode("optional") is None
+    assert tasked.validate_task_mode("required") is None
+    assert not plain.can_use_tool("required") and plain.can_use_tool("optional")
+    assert Experimental(_client_capabilities={"tasks": {}}).can_use_tool("required")
+
+    async def work(task: Any) -> None:
+        raise AssertionError("not run")
+
+    with pytest.raises(RuntimeError, match="enable_tasks"):
+        asyncio.run(tasked.run_task(work))
