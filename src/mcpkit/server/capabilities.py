@@ -51,7 +51,7 @@ def features_of(
         or completions
         or "resources" in declared
         or "completions" in declared,
-        task_tools > 0,
+        task_tools > 0 or "tasks" in declared,
     )
 
 

@@ -358,6 +358,9 @@ class TaskReceiver:
             return None
         return execution.waiters[-1]
 
+    def _result_requested(self, task_id: str) -> None:
+        """A ``tasks/result`` just blocked on the running task ``task_id`` (a hook)."""
+
     async def input_needed(self, task_id: str, session: Any) -> None:
         """The task sent a request to the requestor: ``input_required``."""
         execution = self._running.get(task_id)
@@ -407,6 +410,7 @@ class TaskReceiver:
             execution = self._running.get(task_id)
             if execution is not None:
                 execution.waiters.append(rctx.request_id)
+                self._result_requested(task_id)
             try:
                 poll = (info.poll_interval or 1000) / 1000
                 await self.store.wait(task_id, poll)

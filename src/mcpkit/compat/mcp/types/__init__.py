@@ -75,6 +75,10 @@ globals()["ServerNotification"] = get_args(_t.ServerNotification)[0]
 ElicitRequestedSchema = ElicitationRequestedSchema
 CreateMessageResultWithTools = CreateMessageResult
 URL_ELICITATION_REQUIRED = -32042
+#: A tool's ``execution.taskSupport`` values (1.x's names).
+TASK_FORBIDDEN = "forbidden"
+TASK_OPTIONAL = "optional"
+TASK_REQUIRED = "required"
 
 
 def _bodiless(cls: Any) -> Any:
@@ -173,4 +177,7 @@ __all__ = [
     "PARSE_ERROR",
     "Request",
     "URL_ELICITATION_REQUIRED",
+    "TASK_FORBIDDEN",
+    "TASK_OPTIONAL",
+    "TASK_REQUIRED",
 ]

@@ -31,6 +31,7 @@ from mcpkit.compat._native import (
     method_not_found_v1,
     method_not_found_v2,
 )
+from mcpkit.compat.mcp.server.lowlevel.experimental import ExperimentalHandlers
 from mcpkit.compat.mcp.server.mcpserver.by_hand import input_response as _input_response
 from mcpkit.compat.mcp.server.mcpserver.context import (
     ReadResourceContents,
@@ -193,6 +194,8 @@ class Server(Generic[LifespanResultT, RequestT]):
         self._declared: JSONObject | None = None
         self._session_manager: Any = None
         self._modern = False
+        #: 1.x's experimental features (``enable_tasks()``).
+        self.experimental = ExperimentalHandlers(self)
 
         #: The lifespan value of each HTTP+SSE connection ``run()`` serves, by session id:
         #: there, as on the SDK, each connection enters the lifespan (see :meth:`run`).
@@ -309,6 +312,7 @@ class Server(Generic[LifespanResultT, RequestT]):
             caps["completions"] = {}
         if experimental_capabilities is not None:
             caps["experimental"] = experimental_capabilities
+        caps.update(self.experimental.capabilities())
         ext = extensions if extensions is not None else self.extensions
         if ext:
             caps["extensions"] = ext
@@ -375,12 +379,13 @@ class Server(Generic[LifespanResultT, RequestT]):
             token = request_ctx.set(
                 RequestContext(
                     session=ServerSession(ctx),
-                    lifespan_context=self._lifespan_of(ctx),
+                    lifespan_context=_lifespan_of(self, ctx),
                     request_id=rctx.request_id,
                     meta=_meta(params),
                     protocol_version=version.name if version is not None else None,
                     method=method,
                     params=params,
+                    experimental=self.experimental.context(params, rctx, ctx),
                     **sse_closers(ctx),
                 )
             )
@@ -407,17 +412,6 @@ class Server(Generic[LifespanResultT, RequestT]):
             return result
 
         self.native.request_handler(method)(handle)
-
-    def _lifespan_of(self, ctx: NativeContext) -> Any:
-        """What the lifespan yielded for the request of ``ctx``: its HTTP+SSE connection's
-        own, else the server's (or the one a driver of ``mcp.server.runner`` was given)."""
-        if self._given_lifespan is not None:
-            return self._given_lifespan[0]
-        if self._connection_lifespans:
-            sid = ctx.session.transport.info.session_id
-            if sid in self._connection_lifespans:
-                return self._connection_lifespans[sid]
-        return ctx.lifespan
 
     # -- 2.x: handlers given to the constructor -------------------------------------------------
 
@@ -651,7 +645,9 @@ class Server(Generic[LifespanResultT, RequestT]):
                         problem = _violation(arguments, tool.get("inputSchema"))
                         if problem is not None:
                             return _error(f"Input validation error: {problem}")
-                    return await _tool_result(await fn(name, arguments), tool)
+                    results = await fn(name, arguments)
+                    created = isinstance(results, _types().CreateTaskResult)  # run_task's
+                    return results if created else await _tool_result(results, tool)
                 except McpError as exc:
                     if exc.code == URL_ELICITATION_REQUIRED:
                         raise
@@ -799,7 +795,7 @@ def _modern_context(
     version = ctx.protocol_version
     return ServerRequestContext(
         session=ServerSession(ctx),
-        lifespan_context=server._lifespan_of(ctx),
+        lifespan_context=_lifespan_of(server, ctx),
         protocol_version=version.name if version is not None else "",
         method=method,
         params=params,
@@ -891,6 +887,18 @@ async def _tool_result(results: Any, tool: JSONObject | None) -> JSONObject:
 
 # ReadResourceContents is what a 1.x read_resource handler yields.
 __all__ += ["ReadResourceContents"]
+
+
+def _lifespan_of(self: Server[Any, Any], ctx: NativeContext) -> Any:
+    """What the lifespan yielded for the request of ``ctx``: its HTTP+SSE connection's
+    own, else the server's (or the one a driver of ``mcp.server.runner`` was given)."""
+    if self._given_lifespan is not None:
+        return self._given_lifespan[0]
+    if self._connection_lifespans:
+        sid = ctx.session.transport.info.session_id
+        if sid in self._connection_lifespans:
+            return self._connection_lifespans[sid]
+    return ctx.lifespan
 
 
 def _lowlevel_over(native: Any) -> Server[Any, Any]:

@@ -76,6 +76,8 @@ class RequestContext(Generic[LifespanContextT]):
     #: resume (no event store, or a revision before 2025-11-25), as on 1.x.
     close_sse_stream: Any = None
     close_standalone_sse_stream: Any = None
+    #: 1.x's ``ctx.experimental`` (task-augmented requests, ``run_task``).
+    experimental: Any = None
 
 
 def sse_closers(native: NativeContext) -> dict[str, Any]:
