@@ -965,10 +965,10 @@ class Session:
         if method == "notifications/cancelled":
             self._on_cancelled(params)
             return
-        if method == "notifications/progress":
+        handler = self._notification_handlers.get(method)
+        if method == "notifications/progress" and (handler is None or self._tracked(params)):
             self._on_progress(params)
             return
-        handler = self._notification_handlers.get(method)
         if handler is None:
             if method == "notifications/initialized":
                 self.lifecycle.server_initialized()
@@ -1010,6 +1010,12 @@ class Session:
         self._done_serving(rid)
         if batch is not None:
             self._batch_done(batch)
+
+    def _tracked(self, params: Any) -> bool:
+        """Whether a progress notification is for a token of this side's own (a request
+        in flight or a listener); any other goes to a ``notifications/progress`` handler."""
+        token = params.get("progressToken") if isinstance(params, dict) else None
+        return is_valid_id(token) and (token in self._progress or token in self._progress_listeners)
 
     def _on_progress(self, params: JSONObject | None) -> None:
         if not isinstance(params, dict):

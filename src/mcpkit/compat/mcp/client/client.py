@@ -17,6 +17,11 @@ from mcpkit.compat.mcp.client.bindings import BoundNotifications, MessageTee
 
 __all__ = ["Client", "ClientSessionView"]
 
+#: What the SDK's client sends whether or not the capability it needs was declared.
+_UNCHECKED = frozenset(
+    {"resources/subscribe", "resources/unsubscribe", "notifications/roots/list_changed"}
+)
+
 #: The modern revisions a client may pin with ``mode=``.
 MODERN = ("2026-07-28",)
 
@@ -175,7 +180,7 @@ class Client:
         log_level: str | None = None,
         client_info: Any = None,
         sampling_capabilities: Any = None,
-        input_required_max_rounds: int | None = None,
+        input_required_max_rounds: int = 10,
         raise_exceptions: bool = False,
         prior_discover: Any = None,
         cache: Any = DEFAULT,
@@ -190,6 +195,28 @@ class Client:
 
         if unknown:
             raise TypeError(f"Client() got unexpected keyword arguments: {sorted(unknown)}")
+        # The SDK's Client is a dataclass: what it was given stays readable.
+        self.server = server
+        self.raise_exceptions = raise_exceptions
+        self.read_timeout_seconds = read_timeout_seconds
+        self.sampling_callback = sampling_callback
+        self.sampling_capabilities = sampling_capabilities
+        self.list_roots_callback = list_roots_callback
+        self.logging_callback = logging_callback
+        self.log_level = log_level
+        self.message_handler = message_handler
+        self.client_info = client_info
+        self.mode = mode
+        self.prior_discover = prior_discover
+        self.elicitation_callback = elicitation_callback
+        self.input_required_max_rounds = input_required_max_rounds
+        self.extensions = extensions
+        if cache is DEFAULT:
+            from mcpkit.compat.mcp.client.caching import CacheConfig
+
+            self.cache: Any = CacheConfig()
+        else:
+            self.cache = cache
 
         if mode not in ("auto", "legacy") and mode not in MODERN:
             raise ValueError(
@@ -223,10 +250,9 @@ class Client:
         protocol: dict[str, Any] = {}
         if declared:
             protocol["extensions"] = declared
-        if input_required_max_rounds is not None:
-            protocol["max_input_rounds"] = input_required_max_rounds
-        if protocol:
-            options["protocol"] = ProtocolOptions(**protocol)
+        # the SDK's cap on input rounds (10 by default; mcpkit's own is 8)
+        protocol["max_input_rounds"] = input_required_max_rounds
+        options["protocol"] = ProtocolOptions(**protocol)
         if client_info is not None:
             options["client_info"] = (
                 client_info.model_dump(by_alias=True, exclude_none=True)
@@ -277,6 +303,9 @@ class Client:
         self._tee.start()
         try:
             await self._client.__aenter__()
+            session = self._client._connector.session
+            if session is not None:  # the SDK sends these whatever the server declared
+                session.lifecycle.unchecked = _UNCHECKED
         except McpError as exc:
             await self._stop_delivery()
             raise _oauth_error(exc) or exc from None
@@ -566,6 +595,47 @@ class Client:
             else:
                 await self._client.set_logging_level(level)
         return _empty()
+
+
+    async def subscribe_resource(self, uri: str, *, meta: dict[str, Any] | None = None) -> Any:
+        """``resources/subscribe`` (handshake-era servers): an ``EmptyResult``."""
+        with sdk_errors():
+            await self._client.request("resources/subscribe", _params(uri=str(uri), _meta=meta))
+        return _empty()
+
+    async def unsubscribe_resource(self, uri: str, *, meta: dict[str, Any] | None = None) -> Any:
+        """``resources/unsubscribe`` (handshake-era servers): an ``EmptyResult``."""
+        with sdk_errors():
+            await self._client.request(
+                "resources/unsubscribe", _params(uri=str(uri), _meta=meta)
+            )
+        return _empty()
+
+    async def _notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        """A notification to the server on the handshake era (the modern wire has no
+        stream for a client's notifications; dropped there, as the SDK's direct peer drops
+        them). Fire-and-forget: dropped once the connection is closed."""
+        session = self._client._connector.session
+        if session is None or session.closed or self.protocol_version in MODERN:
+            return
+        await session.notify(method, params)
+
+    async def send_progress_notification(
+        self,
+        progress_token: str | int,
+        progress: float,
+        total: float | None = None,
+        message: str | None = None,
+    ) -> None:
+        """Send ``notifications/progress`` to the server."""
+        await self._notify(
+            "notifications/progress",
+            _params(progressToken=progress_token, progress=progress, total=total, message=message),
+        )
+
+    async def send_roots_list_changed(self) -> None:
+        """Send ``notifications/roots/list_changed`` to the server."""
+        await self._notify("notifications/roots/list_changed")
 
 
 class ClientSessionView:

@@ -1,0 +1,137 @@
+"""The compat client's remaining differences from the official SDK's, each closed and
+compared: the same client script run by the SDK (mcp 2.x, or 1.x) and unchanged on
+mcpkit (``python -m mcpkit.compat``) must print the same.
+
+- ``Client``'s public names: the dataclass fields the SDK's ``Client`` keeps readable, and
+  ``subscribe_resource``, ``unsubscribe_resource``, ``send_progress_notification``,
+  ``send_roots_list_changed`` (sent whatever the server declared, as the SDK sends them;
+  a low-level server's ``on_progress`` gets a client's progress).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.compat.driving import warmed
+from tests.compat.test_unchanged import peer
+
+#: What a script prints on both sides of a comparison: its errors as their leaf's text
+#: and code (the SDK's in-memory client wraps some in exception groups; its ``MCPError`` is
+#: mcpkit's ``McpError`` by another name).
+PRELUDE = """\
+import sys
+import warnings
+
+import anyio
+
+warnings.simplefilter("ignore")
+
+
+def leaf(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup):
+        exc = exc.exceptions[0]
+    return exc
+
+
+def shown(exc: BaseException) -> str:
+    exc = leaf(exc)
+    code = getattr(getattr(exc, "error", None), "code", "")
+    return f"{'error' if code else type(exc).__name__}: {exc} {code}"
+"""
+
+
+def compare(tmp_path: Path, script: str, *args: str, sdk: str = "mcp2") -> list[str]:
+    """Run ``script`` on the SDK and on mcpkit; assert both printed the same; the lines."""
+    path = tmp_path / "client.py"
+    path.write_text(PRELUDE + script)
+    seen = {}
+    sides = {
+        "theirs": [str(peer(sdk)), str(path)],
+        "ours": [sys.executable, "-m", "mcpkit.compat", str(path)],
+    }
+    for side, argv in sides.items():
+        done = subprocess.run(
+            warmed([*argv, *args]), capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
+        seen[side] = done.stdout.splitlines()
+    assert seen["ours"] == seen["theirs"]
+    return seen["theirs"]
+
+
+METHODS = """
+from mcp.client import Client
+from mcp.server.lowlevel import Server
+import mcp.types as types
+
+got = []
+
+
+async def on_sub(ctx, params):
+    got.append(("sub", str(params.uri)))
+    return types.EmptyResult()
+
+
+async def on_unsub(ctx, params):
+    got.append(("unsub", str(params.uri)))
+    return types.EmptyResult()
+
+
+async def on_progress(ctx, params):
+    got.append(("progress", params.progress_token, params.progress, params.total, params.message))
+
+
+async def on_roots(ctx, params):
+    got.append(("roots",))
+
+
+server = Server(
+    "t",
+    on_subscribe_resource=on_sub,
+    on_unsubscribe_resource=on_unsub,
+    on_progress=on_progress,
+    on_roots_list_changed=on_roots,
+)
+
+
+async def main():
+    client = Client(server, mode=sys.argv[1], raise_exceptions=False)
+    print(sorted(n for n in dir(client) if not n.startswith("_")))
+    print(client.raise_exceptions, client.input_required_max_rounds, client.mode)
+    print(type(client.cache).__name__, client.log_level, client.server is server)
+    async with client:
+        try:
+            print(type(await client.subscribe_resource("memo://a")).__name__)
+            print(type(await client.unsubscribe_resource("memo://a")).__name__)
+        except Exception as exc:
+            print(shown(exc))
+        await client.send_progress_notification("tok", 0.5, 1.0, "half")
+        await client.send_roots_list_changed()
+        await anyio.sleep(0.3)
+    print(got)
+
+
+try:
+    anyio.run(main)
+except BaseException as exc:
+    print(shown(exc))
+"""
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_client_methods_and_fields_as_the_sdks(mode: str, tmp_path: Path) -> None:
+    out = compare(tmp_path, METHODS, mode)
+    assert "subscribe_resource" in out[0] and "send_roots_list_changed" in out[0]
+    assert out[1] == f"False 10 {mode}"
+    if mode == "legacy":
+        assert out[-1] == (
+            "[('sub', 'memo://a'), ('unsub', 'memo://a'), "
+            "('progress', 'tok', 0.5, 1.0, 'half'), ('roots',)]"
+        )
+    else:  # no resources/subscribe on 2026-07-28; a client's notifications are dropped
+        assert "Method not found" in out[3]
+        assert out[-1] == "[]"
