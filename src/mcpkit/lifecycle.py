@@ -498,7 +498,11 @@ class Lifecycle:
         """Raise :class:`RequestRefused` when this side did not declare what ``method``
         announces."""
         path = OWN_CAPABILITY_FOR_NOTIFICATION.get(method)
-        if path is not None and method not in self.unchecked and not has_capability(self.capabilities, path):
+        if (
+            path is not None
+            and method not in self.unchecked
+            and not has_capability(self.capabilities, path)
+        ):
             raise RequestRefused(
                 METHOD_NOT_FOUND,
                 f"Cannot send {method!r}: this side did not declare {'.'.join(path)!r}",

@@ -54,9 +54,7 @@ def compare(tmp_path: Path, script: str, *args: str, sdk: str = "mcp2") -> list[
         "ours": [sys.executable, "-m", "mcpkit.compat", str(path)],
     }
     for side, argv in sides.items():
-        done = subprocess.run(
-            warmed([*argv, *args]), capture_output=True, text=True, timeout=120
-        )
+        done = subprocess.run(warmed([*argv, *args]), capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
         seen[side] = done.stdout.splitlines()
     assert seen["ours"] == seen["theirs"]

@@ -596,7 +596,6 @@ class Client:
                 await self._client.set_logging_level(level)
         return _empty()
 
-
     async def subscribe_resource(self, uri: str, *, meta: dict[str, Any] | None = None) -> Any:
         """``resources/subscribe`` (handshake-era servers): an ``EmptyResult``."""
         with sdk_errors():
@@ -606,9 +605,7 @@ class Client:
     async def unsubscribe_resource(self, uri: str, *, meta: dict[str, Any] | None = None) -> Any:
         """``resources/unsubscribe`` (handshake-era servers): an ``EmptyResult``."""
         with sdk_errors():
-            await self._client.request(
-                "resources/unsubscribe", _params(uri=str(uri), _meta=meta)
-            )
+            await self._client.request("resources/unsubscribe", _params(uri=str(uri), _meta=meta))
         return _empty()
 
     async def _notify(self, method: str, params: dict[str, Any] | None = None) -> None:
