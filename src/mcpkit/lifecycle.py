@@ -414,6 +414,7 @@ class Lifecycle:
         new._out_request = self._out_request
         new.role = self.role
         new.version = self.version
+        new.unchecked = self.unchecked
         new.capabilities = self.capabilities
         peer = self.peer_capabilities
         new.peer_capabilities = peer.copy() if peer else {}
