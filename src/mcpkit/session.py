@@ -260,6 +260,9 @@ class Session:
     #: The batch each batched request in flight belongs to (made by the first batch: an
     #: instance attribute more for every session would cost each attribute read a little).
     _batch_of: dict[RequestId, _Batch] | None = None
+    #: Whether a line that is not JSON is answered with a -32700 ``Parse error`` (the
+    #: official SDK's client answers nothing; its compat client turns this off).
+    answers_parse_errors: bool = True
     #: Methods whose requests stay open until cancelled (``subscriptions/listen``): at the
     #: end of input they end at once instead of holding the drain.
     stream_methods: frozenset[str] = frozenset({"subscriptions/listen"})
@@ -525,7 +528,8 @@ class Session:
         except orjson.JSONDecodeError as exc:
             if self._tracer is not None:
                 self._tracer("recv-invalid", data)
-            self._write(error_response(None, PARSE_ERROR, f"Parse error: {exc}"))
+            if self.answers_parse_errors:
+                self._write(error_response(None, PARSE_ERROR, f"Parse error: {exc}"))
             return
         self.receive(msg)
 

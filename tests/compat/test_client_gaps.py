@@ -6,6 +6,8 @@ mcpkit (``python -m mcpkit.compat``) must print the same.
   ``subscribe_resource``, ``unsubscribe_resource``, ``send_progress_notification``,
   ``send_roots_list_changed`` (sent whatever the server declared, as the SDK sends them;
   a low-level server's ``on_progress`` gets a client's progress).
+- A line from the server that is not JSON: handed to ``message_handler`` and not answered
+  (mcpkit's own client answers it with a -32700 ``Parse error``).
 """
 
 from __future__ import annotations
@@ -133,3 +135,70 @@ def test_client_methods_and_fields_as_the_sdks(mode: str, tmp_path: Path) -> Non
     else:  # no resources/subscribe on 2026-07-28; a client's notifications are dropped
         assert "Method not found" in out[3]
         assert out[-1] == "[]"
+
+
+#: A server speaking raw JSON-RPC over stdio that writes a line that is not JSON before it
+#: answers ``tools/list``, and records every message it got in the file of its argument.
+RAW_SERVER = """\
+import json
+import sys
+
+seen = open(sys.argv[1], "w")
+for line in sys.stdin:
+    msg = json.loads(line)
+    seen.write(json.dumps({k: msg[k] for k in ("method", "error") if k in msg}) + "\\n")
+    seen.flush()
+    if "id" not in msg or "method" not in msg:
+        continue
+    if msg["method"] == "initialize":
+        result = {
+            "protocolVersion": msg["params"]["protocolVersion"],
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "raw", "version": "1"},
+        }
+    elif msg["method"] == "tools/list":
+        sys.stdout.write("this is not json\\n")
+        result = {"tools": []}
+    else:
+        result = {}
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}) + "\\n")
+    sys.stdout.flush()
+"""
+
+NOT_JSON = """
+from mcp import StdioServerParameters
+from mcp.client import Client
+
+got = []
+
+
+async def on_message(message):
+    got.append(type(message).__name__ if isinstance(message, Exception) else "message")
+
+
+async def main():
+    server, seen = sys.argv[1:3]
+    params = StdioServerParameters(command=sys.argv[3], args=[server, seen])
+    async with Client(params, mode="legacy", message_handler=on_message) as client:
+        print(len((await client.list_tools()).tools))
+        await client.send_ping()
+    print(got)
+    print(open(seen).read())
+
+
+anyio.run(main)
+"""
+
+
+def test_a_line_that_is_not_json_goes_unanswered(tmp_path: Path) -> None:
+    server = tmp_path / "raw_server.py"
+    server.write_text(RAW_SERVER)
+    out = compare(tmp_path, NOT_JSON, str(server), str(tmp_path / "seen.jsonl"), sys.executable)
+    assert out[0] == "0"
+    got = [line for line in out[2:] if line]
+    assert got == [
+        '{"method": "initialize"}',
+        '{"method": "notifications/initialized"}',
+        '{"method": "tools/list"}',
+        '{"method": "ping"}',
+    ]

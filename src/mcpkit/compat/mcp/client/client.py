@@ -161,6 +161,16 @@ def _oauth_error(exc: Any) -> Exception | None:
     return error
 
 
+class _SdkNative(NativeClient):
+    """mcpkit's client as the SDK's behaves: a server's line that is not JSON goes
+    unanswered, and the requests of :data:`_UNCHECKED` are sent whatever it declared."""
+
+    def _install(self, session: Any) -> None:
+        super()._install(session)
+        session.answers_parse_errors = False
+        session.lifecycle.unchecked = _UNCHECKED
+
+
 class Client:
     """``async with Client(server) as client:``, then ``call_tool``, ``list_tools``,
     ``read_resource``, ``get_prompt``, ... as on the official SDK."""
@@ -280,7 +290,7 @@ class Client:
 
             options["cache"] = native_cache(cache)
         self._read_timeout = read_timeout_seconds
-        self._client = NativeClient(target, **options)
+        self._client = _SdkNative(target, **options)
         # Modern requests opt in to log messages at ``log_level`` only, as the SDK's do (a
         # logging_callback alone is no opt-in); the handshake era is governed by
         # logging/setLevel.
@@ -303,9 +313,6 @@ class Client:
         self._tee.start()
         try:
             await self._client.__aenter__()
-            session = self._client._connector.session
-            if session is not None:  # the SDK sends these whatever the server declared
-                session.lifecycle.unchecked = _UNCHECKED
         except McpError as exc:
             await self._stop_delivery()
             raise _oauth_error(exc) or exc from None
