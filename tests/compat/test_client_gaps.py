@@ -8,6 +8,8 @@ mcpkit (``python -m mcpkit.compat``) must print the same.
   a low-level server's ``on_progress`` gets a client's progress).
 - A line from the server that is not JSON: handed to ``message_handler`` and not answered
   (mcpkit's own client answers it with a -32700 ``Parse error``).
+- ``notifications/tasks/status`` (not a notification of the 2.x client's tables): dropped,
+  never handed to ``message_handler``.
 """
 
 from __future__ import annotations
@@ -138,11 +140,20 @@ def test_client_methods_and_fields_as_the_sdks(mode: str, tmp_path: Path) -> Non
 
 
 #: A server speaking raw JSON-RPC over stdio that writes a line that is not JSON before it
-#: answers ``tools/list``, and records every message it got in the file of its argument.
+#: answers ``ping``, three notifications before it answers ``tools/call``, and records
+#: every message it got in the file of its argument.
 RAW_SERVER = """\
 import json
 import sys
 
+NOTIFICATIONS = [
+    ("notifications/tasks/status", {
+        "taskId": "t1", "status": "working", "createdAt": "2025-01-01T00:00:00Z",
+        "lastUpdatedAt": "2025-01-01T00:00:00Z", "ttl": None,
+    }),
+    ("notifications/elicitation/complete", {"elicitationId": "e1"}),
+    ("notifications/tools/list_changed", None),
+]
 seen = open(sys.argv[1], "w")
 for line in sys.stdin:
     msg = json.loads(line)
@@ -157,9 +168,15 @@ for line in sys.stdin:
             "serverInfo": {"name": "raw", "version": "1"},
         }
     elif msg["method"] == "tools/list":
-        sys.stdout.write("this is not json\\n")
         result = {"tools": []}
+    elif msg["method"] == "tools/call":
+        for method, params in NOTIFICATIONS:
+            note = {"jsonrpc": "2.0", "method": method, "params": params}
+            sys.stdout.write(json.dumps(note) + "\\n")
+        result = {"content": []}
     else:
+        if msg["method"] == "ping":
+            sys.stdout.write("this is not json\\n")
         result = {}
     sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}) + "\\n")
     sys.stdout.flush()
@@ -182,6 +199,7 @@ async def main():
     async with Client(params, mode="legacy", message_handler=on_message) as client:
         print(len((await client.list_tools()).tools))
         await client.send_ping()
+        await client.send_ping()
     print(got)
     print(open(seen).read())
 
@@ -201,4 +219,38 @@ def test_a_line_that_is_not_json_goes_unanswered(tmp_path: Path) -> None:
         '{"method": "notifications/initialized"}',
         '{"method": "tools/list"}',
         '{"method": "ping"}',
+        '{"method": "ping"}',
     ]
+
+
+TASK_STATUS = """
+from mcp import StdioServerParameters
+from mcp.client import Client
+
+got = []
+
+
+async def on_message(message):
+    got.append(getattr(message, "method", type(message).__name__))
+
+
+async def main():
+    server, seen = sys.argv[1:3]
+    params = StdioServerParameters(command=sys.argv[3], args=[server, seen])
+    async with Client(params, mode="legacy", message_handler=on_message) as client:
+        await client.call_tool("any", {})
+        with anyio.fail_after(10):
+            while "notifications/tools/list_changed" not in got:
+                await anyio.sleep(0.05)
+    print(got)
+
+
+anyio.run(main)
+"""
+
+
+def test_task_status_is_not_handed_to_message_handler(tmp_path: Path) -> None:
+    server = tmp_path / "raw_server.py"
+    server.write_text(RAW_SERVER)
+    out = compare(tmp_path, TASK_STATUS, str(server), str(tmp_path / "seen.jsonl"), sys.executable)
+    assert out == ["['notifications/elicitation/complete', 'notifications/tools/list_changed']"]

@@ -22,6 +22,13 @@ _UNCHECKED = frozenset(
     {"resources/subscribe", "resources/unsubscribe", "notifications/roots/list_changed"}
 )
 
+#: Server notifications the SDK 2.x client does not define (by whether the revision is
+#: modern): it drops them (an extension may still bind them), never to ``message_handler``.
+_UNDEFINED: dict[bool, frozenset[str]] = {
+    False: frozenset({"notifications/tasks/status"}),
+    True: frozenset({"notifications/tasks/status", "notifications/elicitation/complete"}),
+}
+
 #: The modern revisions a client may pin with ``mode=``.
 MODERN = ("2026-07-28",)
 
@@ -303,6 +310,8 @@ class Client:
     def _notified(self, method: str, params: Any) -> None:
         if self._bound is not None:
             self._bound(method, params)
+        if method in _UNDEFINED.get(self.protocol_version in MODERN, ()):
+            return  # not a notification of the SDK's tables at this revision: dropped
         self._tee(method, params)
 
     async def __aenter__(self) -> Client:
