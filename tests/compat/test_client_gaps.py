@@ -10,6 +10,8 @@ mcpkit (``python -m mcpkit.compat``) must print the same.
   (mcpkit's own client answers it with a -32700 ``Parse error``).
 - ``notifications/tasks/status`` (not a notification of the 2.x client's tables): dropped,
   never handed to ``message_handler``.
+- ``mcp.types.LoggingCapability`` / ``CompletionsCapability``: models (``isinstance``
+  holds on what the client reports), taken by ``ServerCapabilities`` as a dict is.
 """
 
 from __future__ import annotations
@@ -254,3 +256,50 @@ def test_task_status_is_not_handed_to_message_handler(tmp_path: Path) -> None:
     server.write_text(RAW_SERVER)
     out = compare(tmp_path, TASK_STATUS, str(server), str(tmp_path / "seen.jsonl"), sys.executable)
     assert out == ["['notifications/elicitation/complete', 'notifications/tools/list_changed']"]
+
+
+CAPABILITY_MODELS = """
+import mcp.types as types
+from mcp.client import Client
+from mcp.server.lowlevel import Server
+
+caps = types.ServerCapabilities(
+    logging=types.LoggingCapability(), completions=types.CompletionsCapability()
+)
+print(repr(caps.logging), isinstance(caps.logging, types.LoggingCapability))
+print(caps.model_dump(by_alias=True, exclude_none=True))
+print(types.ServerCapabilities(logging={}).logging)
+
+
+async def on_level(ctx, params):
+    return types.EmptyResult()
+
+
+async def on_complete(ctx, params):
+    return types.CompleteResult(completion=types.Completion(values=[]))
+
+
+server = Server("x", on_set_logging_level=on_level, on_completion=on_complete)
+
+
+async def main():
+    for mode in ("legacy", "auto"):
+        async with Client(server, mode=mode) as client:
+            got = client.server_capabilities
+            print(mode, repr(got.logging), isinstance(got.logging, types.LoggingCapability))
+            print(isinstance(got.completions, types.CompletionsCapability))
+
+
+anyio.run(main)
+"""
+
+
+def test_logging_capability_is_a_model(tmp_path: Path) -> None:
+    out = compare(tmp_path, CAPABILITY_MODELS)
+    assert out[0] == "LoggingCapability() True"
+    assert out[3:] == [
+        "legacy LoggingCapability() True",
+        "True",
+        "auto LoggingCapability() True",
+        "True",
+    ]
