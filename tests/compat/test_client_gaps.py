@@ -12,6 +12,8 @@ mcpkit (``python -m mcpkit.compat``) must print the same.
   never handed to ``message_handler``.
 - ``mcp.types.LoggingCapability`` / ``CompletionsCapability``: models (``isinstance``
   holds on what the client reports), taken by ``ServerCapabilities`` as a dict is.
+- A 1.x ``FastMCP`` (or 1.x low-level server) built without a version: it reports the 1.x
+  release (the installed ``mcp`` distribution's version, as 1.x reads it), not ``''``.
 """
 
 from __future__ import annotations
@@ -303,3 +305,32 @@ def test_logging_capability_is_a_model(tmp_path: Path) -> None:
         "auto LoggingCapability() True",
         "True",
     ]
+
+
+VERSIONLESS_V1 = """
+from mcp.server.fastmcp import FastMCP
+from mcp.server.lowlevel import Server
+from mcp.shared.memory import create_connected_server_and_client_session
+
+low = Server("low")
+
+
+@low.list_tools()
+async def list_tools():
+    return []
+
+
+async def main():
+    for server in (FastMCP("Demo"), low):
+        async with create_connected_server_and_client_session(server) as session:
+            print(repr((await session.initialize()).serverInfo.version))
+    print(repr(low.create_initialization_options().server_version))
+
+
+anyio.run(main)
+"""
+
+
+def test_a_versionless_1x_server_reports_the_sdks_release(tmp_path: Path) -> None:
+    out = compare(tmp_path, VERSIONLESS_V1, sdk="mcp1")
+    assert out == ["'1.30.0'"] * 3

@@ -327,7 +327,8 @@ class Server(Generic[LifespanResultT, RequestT]):
             experimental_capabilities = experimental_capabilities or {}
         return InitializationOptions(
             server_name=self.name,
-            server_version=self.version or "",
+            # 1.x reports its own release for a server built without a version; 2.x ""
+            server_version=self.version or ("" if self._modern else _sdk1_version()),
             title=self.title,
             description=self.description,
             capabilities=self.get_capabilities(
@@ -891,6 +892,21 @@ async def _tool_result(results: Any, tool: JSONObject | None) -> JSONObject:
 
 # ReadResourceContents is what a 1.x read_resource handler yields.
 __all__ += ["ReadResourceContents"]
+
+
+#: The mcp 1.x release whose behaviour this layer follows (its peer in the comparisons).
+_SDK1_RELEASE = "1.30.0"
+
+
+def _sdk1_version() -> str:
+    """What a 1.x server built without a version reports as its version: the installed
+    ``mcp`` distribution's (as 1.x reads it), else the 1.x release this layer follows."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mcp")
+    except PackageNotFoundError:
+        return _SDK1_RELEASE
 
 
 def _lowlevel_over(native: Any) -> Server[Any, Any]:
