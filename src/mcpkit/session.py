@@ -763,7 +763,7 @@ class Session:
                 try:
                     envelope = parse_request_envelope(params, self.modern_versions)
                 except McpError as exc:
-                    error = exc
+                    error = self._envelope_refused(params, exc)
                 else:
                     error = self.lifecycle.own_capability_error(method)
         if error is not None or handler is None:
@@ -778,6 +778,11 @@ class Session:
     def _era_refused(self, method: str, error: McpError) -> McpError:
         """What a request for a method the connection's era does not have is answered
         with: ``error`` (see :func:`~mcpkit.lifecycle.era_refusal`)."""
+        return error
+
+    def _envelope_refused(self, params: Any, error: McpError) -> McpError:
+        """What a modern request whose ``_meta`` envelope is missing or malformed is
+        answered with: ``error``."""
         return error
 
     def _not_found(self, method: str) -> McpError:

@@ -14,6 +14,8 @@ mcpkit (``python -m mcpkit.compat``) must print the same.
   holds on what the client reports), taken by ``ServerCapabilities`` as a dict is.
 - A 1.x ``FastMCP`` (or 1.x low-level server) built without a version: it reports the 1.x
   release (the installed ``mcp`` distribution's version, as 1.x reads it), not ``''``.
+- A 2026-07-28 request to a compat server without its ``_meta`` envelope (or without a key
+  of it): -32602 in 2.x's words, not mcpkit's.
 """
 
 from __future__ import annotations
@@ -334,3 +336,74 @@ anyio.run(main)
 def test_a_versionless_1x_server_reports_the_sdks_release(tmp_path: Path) -> None:
     out = compare(tmp_path, VERSIONLESS_V1, sdk="mcp1")
     assert out == ["'1.30.0'"] * 3
+
+
+ENVELOPE_SERVER = """\
+import sys
+
+import uvicorn
+
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("Enveloped")
+
+
+@mcp.tool()
+def echo(word: str) -> str:
+    return word
+
+
+uvicorn.run(mcp.streamable_http_app(), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+"""
+
+#: 2026-07-28 requests whose ``_meta`` envelope is missing, or lacks a key of it.
+ENVELOPES = [
+    {},
+    None,
+    {"_meta": {}},
+    {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}},
+    {"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}},
+]
+
+
+def test_a_request_without_its_envelope_is_refused_as_the_sdk_refuses_it(
+    tmp_path: Path,
+) -> None:
+    import httpx
+
+    from tests.compat.test_compat import free_port, serve
+
+    path = tmp_path / "server.py"
+    path.write_text(ENVELOPE_SERVER)
+    seen: dict[str, list[object]] = {}
+    sides = {
+        "theirs": [str(peer("mcp2")), str(path)],
+        "ours": [sys.executable, "-m", "mcpkit.compat", str(path)],
+    }
+    for side, argv in sides.items():
+        port = free_port()
+        proc = serve(argv, port)
+        try:
+            answers: list[object] = []
+            for params in ENVELOPES:
+                body: dict[str, object] = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+                if params is not None:
+                    body["params"] = params
+                reply = httpx.post(
+                    f"http://127.0.0.1:{port}/mcp",
+                    json=body,
+                    headers={
+                        "accept": "application/json, text/event-stream",
+                        "mcp-protocol-version": "2026-07-28",
+                        "mcp-method": "tools/list",
+                    },
+                    timeout=20,
+                )
+                answers.append((reply.status_code, reply.json()))
+            seen[side] = answers
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+    assert seen["ours"] == seen["theirs"]
+    codes = {answer[1]["error"]["code"] for answer in seen["theirs"]}  # type: ignore[index]
+    assert codes == {-32602}

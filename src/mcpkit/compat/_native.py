@@ -39,6 +39,34 @@ CapabilityRule = Callable[[JSONObject], JSONObject]
 _FEATURES = frozenset({"tools", "resources", "prompts", "completions"})
 
 
+#: The keys of the request envelope the official SDK 2.x requires, in its order.
+_ENVELOPE_KEYS = (
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientCapabilities",
+)
+
+
+def envelope_refused_v2(params: Any, error: McpError) -> McpError:
+    """A 2026-07-28 request without its ``_meta`` envelope (or without a key of it), as the
+    official SDK 2.x answers it; any other malformed envelope as mcpkit words it."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if not isinstance(meta, dict):
+        if params is None or isinstance(params, dict):
+            keys = " and ".join(f"'{key}'" for key in _ENVELOPE_KEYS)
+            return McpError(
+                INVALID_PARAMS,
+                f"params._meta must be an object carrying the required {keys} envelope keys",
+            )
+        return error
+    missing = [key for key in _ENVELOPE_KEYS if key not in meta]
+    if missing:
+        return McpError(
+            INVALID_PARAMS,
+            f"params._meta is missing the required envelope key(s): {', '.join(missing)}",
+        )
+    return error
+
+
 def method_not_found_v2(method: str) -> McpError:
     """A method nobody serves, as the official SDK 2.x (and fastmcp on it) answers it."""
     return McpError(METHOD_NOT_FOUND, "Method not found", method)
@@ -109,6 +137,9 @@ class CompatServer(Server[Any]):
         self.session_not_found: bytes | None = SESSION_NOT_FOUND_V2
         #: The error a method nobody serves is answered with (2.x's by default).
         self.method_not_found: Callable[[str], McpError] = method_not_found_v2
+        #: The error a 2026-07-28 request with a missing or malformed envelope is answered
+        #: with (2.x's wording by default).
+        self.envelope_refused: Callable[[Any, McpError], McpError] = envelope_refused_v2
         #: Makes the HTTP+SSE endpoints an app serving them uses instead of mcpkit's own
         #: (``run("sse")``: the SDK's paths and answers; None: mcpkit's).
         self.sse_endpoints: Callable[[], Any] | None = None
