@@ -6,6 +6,9 @@ mcpkit (``python -m mcpkit.compat``) must print the same.
   ``subscribe_resource``, ``unsubscribe_resource``, ``send_progress_notification``,
   ``send_roots_list_changed`` (sent whatever the server declared, as the SDK sends them;
   a low-level server's ``on_progress`` gets a client's progress).
+- ``raise_exceptions=True`` with a server in memory: a handler's exception answers a
+  2026-07-28 request with its text (not ``Internal server error``) and, on the handshake
+  era, is raised (in an exception group) as the client leaves.
 - A line from the server that is not JSON: handed to ``message_handler`` and not answered
   (mcpkit's own client answers it with a -32700 ``Parse error``).
 - ``notifications/tasks/status`` (not a notification of the 2.x client's tables): dropped,
@@ -407,3 +410,43 @@ def test_a_request_without_its_envelope_is_refused_as_the_sdk_refuses_it(
     assert seen["ours"] == seen["theirs"]
     codes = {answer[1]["error"]["code"] for answer in seen["theirs"]}  # type: ignore[index]
     assert codes == {-32602}
+
+
+RAISING = """
+from mcp.client import Client
+from mcp.server.lowlevel import Server
+
+
+async def on_list_tools(ctx, params):
+    raise ValueError("boom in list_tools")
+
+
+async def main():
+    for mode in ("legacy", "auto"):
+        for raising in (False, True):
+            try:
+                async with Client(
+                    Server("t", on_list_tools=on_list_tools), raise_exceptions=raising, mode=mode
+                ) as client:
+                    try:
+                        await client.list_tools()
+                    except Exception as exc:
+                        print(mode, raising, "answered", exc.error.code, exc.error.message)
+            except BaseException as exc:
+                inner = leaf(exc)
+                print(mode, raising, "raised", type(exc).__name__, type(inner).__name__, inner)
+
+
+anyio.run(main)
+"""
+
+
+def test_raise_exceptions_as_the_sdk(tmp_path: Path) -> None:
+    out = compare(tmp_path, RAISING)
+    assert out == [
+        "legacy False answered 0 boom in list_tools",
+        "legacy True answered 0 boom in list_tools",
+        "legacy True raised ExceptionGroup ValueError boom in list_tools",
+        "auto False answered -32603 Internal server error",
+        "auto True answered -32603 boom in list_tools",
+    ]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 from mcpkit import versions
 from mcpkit.errors import McpError
-from mcpkit.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
+from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
 from mcpkit.server.app import Server
 from mcpkit.versions import ProtocolVersion
 
@@ -37,6 +37,20 @@ CapabilityRule = Callable[[JSONObject], JSONObject]
 
 #: The capabilities of what a server serves (the rest, logging included, stay mcpkit's).
 _FEATURES = frozenset({"tools", "resources", "prompts", "completions"})
+
+
+def handler_failed(exc: Exception, modern: bool, session: Any) -> McpError:
+    """The error a low-level handler's exception ``exc`` answers its request with: on the
+    handshake era its text with code 0, on 2026-07-28 ``Internal server error``. A session
+    an SDK client made in memory with ``raise_exceptions=True`` keeps the exception for
+    that client to raise as it leaves (its ``compat_raised`` list) and, on 2026-07-28,
+    answers with its text, as the SDK's in-process server does."""
+    raised = getattr(session, "compat_raised", None)
+    if raised is not None:
+        raised.append(exc)
+    if not modern:
+        return McpError(0, str(exc))
+    return McpError(INTERNAL_ERROR, "Internal server error" if raised is None else str(exc))
 
 
 #: The keys of the request envelope the official SDK 2.x requires, in its order.

@@ -172,10 +172,18 @@ class _SdkNative(NativeClient):
     """mcpkit's client as the SDK's behaves: a server's line that is not JSON goes
     unanswered, and the requests of :data:`_UNCHECKED` are sent whatever it declared."""
 
+    #: Where a server served in memory keeps its handlers' exceptions for the client
+    #: (``raise_exceptions=True``; see :func:`mcpkit.compat._native.handler_failed`).
+    raised: list[BaseException] | None = None
+
     def _install(self, session: Any) -> None:
         super()._install(session)
         session.answers_parse_errors = False
         session.lifecycle.unchecked = _UNCHECKED
+        conn = self._connector.conn
+        server_session = conn.server_session if conn is not None else None
+        if self.raised is not None and server_session is not None:
+            server_session.compat_raised = self.raised
 
 
 class Client:
@@ -205,8 +213,8 @@ class Client:
     ) -> None:
         # prior_discover (a saved DiscoverResult) is accepted: mcpkit's client sends its own
         # server/discover on a modern revision, so the server's identity is known either way.
-        # raise_exceptions is the SDK's switch for an in-process server's own exceptions;
-        # mcpkit's in-memory server answers a failing handler with its error either way.
+        # raise_exceptions: a server served in memory keeps its handlers' exceptions for
+        # this client (see __aexit__ and mcpkit.compat._native.handler_failed).
         from mcpkit.client.options import ProtocolOptions
         from mcpkit.compat.mcp.client.extension import fold_extensions
 
@@ -297,7 +305,11 @@ class Client:
 
             options["cache"] = native_cache(cache)
         self._read_timeout = read_timeout_seconds
+        #: A handler's exceptions, with ``raise_exceptions`` (a server served in memory).
+        self._raised: list[BaseException] = []
         self._client = _SdkNative(target, **options)
+        if raise_exceptions:
+            self._client.raised = self._raised
         # Modern requests opt in to log messages at ``log_level`` only, as the SDK's do (a
         # logging_callback alone is no opt-in); the handshake era is governed by
         # logging/setLevel.
@@ -340,6 +352,12 @@ class Client:
             await self._client.__aexit__(*exc_info)
         finally:
             await self._stop_delivery()
+        if self._raised and self.protocol_version not in MODERN and exc_info[0] is None:
+            # the SDK's in-process server raises its handler's exception out of the
+            # client's task group (the request was answered with its text already)
+            raised = list(self._raised)
+            self._raised.clear()
+            raise BaseExceptionGroup("unhandled errors in a TaskGroup", raised)
 
     @property
     def session(self) -> ClientSessionView:

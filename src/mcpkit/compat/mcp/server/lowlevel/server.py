@@ -28,6 +28,7 @@ from mcpkit.compat._native import (
     SESSION_NOT_FOUND_V1,
     SESSION_NOT_FOUND_V2,
     CompatServer,
+    handler_failed,
     method_not_found_v1,
     method_not_found_v2,
 )
@@ -393,9 +394,8 @@ class Server(Generic[LifespanResultT, RequestT]):
                 raised = self._raised
                 if raised is not None:  # a driver of mcp.server.runner re-raises it
                     raised[rctx.request_id] = exc
-                if ctx.era != "modern":  # the handshake era: its text, with code 0
-                    raise McpError(0, str(exc)) from exc
-                raise McpError(INTERNAL_ERROR, "Internal server error") from exc
+                # the handshake era: its text, with code 0; else Internal server error
+                raise handler_failed(exc, ctx.era == "modern", ctx.session) from exc
             finally:
                 request_ctx.reset(token)
             if not isinstance(result, dict):
