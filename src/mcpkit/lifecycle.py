@@ -376,6 +376,7 @@ class Lifecycle:
         "peer_capabilities",
         "peer_info",
         "role",
+        "unchecked",
         "version",
     )
 
@@ -385,6 +386,9 @@ class Lifecycle:
         self.capabilities: JSONObject = capabilities or {}
         self.peer_capabilities: JSONObject = {}
         self.peer_info: JSONObject = {}
+        #: Methods sent without checking the peer declared their capability (a client
+        #: that, like the official SDK's, leaves the refusal to the peer).
+        self.unchecked: frozenset[str] = frozenset()
         self.phase = _NEW
 
     @property
@@ -410,6 +414,7 @@ class Lifecycle:
         new._out_request = self._out_request
         new.role = self.role
         new.version = self.version
+        new.unchecked = self.unchecked
         new.capabilities = self.capabilities
         peer = self.peer_capabilities
         new.peer_capabilities = peer.copy() if peer else {}
@@ -478,7 +483,7 @@ class Lifecycle:
             return  # every modern request stands alone: the peer answers what it lacks
         table = SERVER_CAPABILITY_FOR if self.role is _C else CLIENT_CAPABILITY_FOR
         path = table.get(method)
-        if path is None:
+        if path is None or method in self.unchecked:
             return
         if method == "completion/complete" and not self._completions_declared_by_version():
             return
@@ -494,7 +499,11 @@ class Lifecycle:
         """Raise :class:`RequestRefused` when this side did not declare what ``method``
         announces."""
         path = OWN_CAPABILITY_FOR_NOTIFICATION.get(method)
-        if path is not None and not has_capability(self.capabilities, path):
+        if (
+            path is not None
+            and method not in self.unchecked
+            and not has_capability(self.capabilities, path)
+        ):
             raise RequestRefused(
                 METHOD_NOT_FOUND,
                 f"Cannot send {method!r}: this side did not declare {'.'.join(path)!r}",

@@ -260,6 +260,9 @@ class Session:
     #: The batch each batched request in flight belongs to (made by the first batch: an
     #: instance attribute more for every session would cost each attribute read a little).
     _batch_of: dict[RequestId, _Batch] | None = None
+    #: Whether a line that is not JSON is answered with a -32700 ``Parse error`` (the
+    #: official SDK's client answers nothing; its compat client turns this off).
+    answers_parse_errors: bool = True
     #: Methods whose requests stay open until cancelled (``subscriptions/listen``): at the
     #: end of input they end at once instead of holding the drain.
     stream_methods: frozenset[str] = frozenset({"subscriptions/listen"})
@@ -525,7 +528,8 @@ class Session:
         except orjson.JSONDecodeError as exc:
             if self._tracer is not None:
                 self._tracer("recv-invalid", data)
-            self._write(error_response(None, PARSE_ERROR, f"Parse error: {exc}"))
+            if self.answers_parse_errors:
+                self._write(error_response(None, PARSE_ERROR, f"Parse error: {exc}"))
             return
         self.receive(msg)
 
@@ -759,7 +763,7 @@ class Session:
                 try:
                     envelope = parse_request_envelope(params, self.modern_versions)
                 except McpError as exc:
-                    error = exc
+                    error = self._envelope_refused(params, exc)
                 else:
                     error = self.lifecycle.own_capability_error(method)
         if error is not None or handler is None:
@@ -774,6 +778,11 @@ class Session:
     def _era_refused(self, method: str, error: McpError) -> McpError:
         """What a request for a method the connection's era does not have is answered
         with: ``error`` (see :func:`~mcpkit.lifecycle.era_refusal`)."""
+        return error
+
+    def _envelope_refused(self, params: Any, error: McpError) -> McpError:
+        """What a modern request whose ``_meta`` envelope is missing or malformed is
+        answered with: ``error``."""
         return error
 
     def _not_found(self, method: str) -> McpError:
@@ -965,10 +974,10 @@ class Session:
         if method == "notifications/cancelled":
             self._on_cancelled(params)
             return
-        if method == "notifications/progress":
+        handler = self._notification_handlers.get(method)
+        if method == "notifications/progress" and (handler is None or self._tracked(params)):
             self._on_progress(params)
             return
-        handler = self._notification_handlers.get(method)
         if handler is None:
             if method == "notifications/initialized":
                 self.lifecycle.server_initialized()
@@ -1010,6 +1019,12 @@ class Session:
         self._done_serving(rid)
         if batch is not None:
             self._batch_done(batch)
+
+    def _tracked(self, params: Any) -> bool:
+        """Whether a progress notification is for a token of this side's own (a request
+        in flight or a listener); any other goes to a ``notifications/progress`` handler."""
+        token = params.get("progressToken") if isinstance(params, dict) else None
+        return is_valid_id(token) and (token in self._progress or token in self._progress_listeners)
 
     def _on_progress(self, params: JSONObject | None) -> None:
         if not isinstance(params, dict):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 from mcpkit import versions
 from mcpkit.errors import McpError
-from mcpkit.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
+from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, JSONObject
 from mcpkit.server.app import Server
 from mcpkit.versions import ProtocolVersion
 
@@ -37,6 +37,48 @@ CapabilityRule = Callable[[JSONObject], JSONObject]
 
 #: The capabilities of what a server serves (the rest, logging included, stay mcpkit's).
 _FEATURES = frozenset({"tools", "resources", "prompts", "completions"})
+
+
+def handler_failed(exc: Exception, modern: bool, session: Any) -> McpError:
+    """The error a low-level handler's exception ``exc`` answers its request with: on the
+    handshake era its text with code 0, on 2026-07-28 ``Internal server error``. A session
+    an SDK client made in memory with ``raise_exceptions=True`` keeps the exception for
+    that client to raise as it leaves (its ``compat_raised`` list) and, on 2026-07-28,
+    answers with its text, as the SDK's in-process server does."""
+    raised = getattr(session, "compat_raised", None)
+    if raised is not None:
+        raised.append(exc)
+    if not modern:
+        return McpError(0, str(exc))
+    return McpError(INTERNAL_ERROR, "Internal server error" if raised is None else str(exc))
+
+
+#: The keys of the request envelope the official SDK 2.x requires, in its order.
+_ENVELOPE_KEYS = (
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientCapabilities",
+)
+
+
+def envelope_refused_v2(params: Any, error: McpError) -> McpError:
+    """A 2026-07-28 request without its ``_meta`` envelope (or without a key of it), as the
+    official SDK 2.x answers it; any other malformed envelope as mcpkit words it."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if not isinstance(meta, dict):
+        if params is None or isinstance(params, dict):
+            keys = " and ".join(f"'{key}'" for key in _ENVELOPE_KEYS)
+            return McpError(
+                INVALID_PARAMS,
+                f"params._meta must be an object carrying the required {keys} envelope keys",
+            )
+        return error
+    missing = [key for key in _ENVELOPE_KEYS if key not in meta]
+    if missing:
+        return McpError(
+            INVALID_PARAMS,
+            f"params._meta is missing the required envelope key(s): {', '.join(missing)}",
+        )
+    return error
 
 
 def method_not_found_v2(method: str) -> McpError:
@@ -109,6 +151,9 @@ class CompatServer(Server[Any]):
         self.session_not_found: bytes | None = SESSION_NOT_FOUND_V2
         #: The error a method nobody serves is answered with (2.x's by default).
         self.method_not_found: Callable[[str], McpError] = method_not_found_v2
+        #: The error a 2026-07-28 request with a missing or malformed envelope is answered
+        #: with (2.x's wording by default).
+        self.envelope_refused: Callable[[Any, McpError], McpError] = envelope_refused_v2
         #: Makes the HTTP+SSE endpoints an app serving them uses instead of mcpkit's own
         #: (``run("sse")``: the SDK's paths and answers; None: mcpkit's).
         self.sse_endpoints: Callable[[], Any] | None = None

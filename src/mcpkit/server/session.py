@@ -398,6 +398,15 @@ class AppSession(ServerSession):
             return refused
         return error
 
+    def _envelope_refused(self, params: Any, error: McpError) -> McpError:
+        """A missing or malformed ``_meta`` envelope: ``error``, or the error the server's
+        ``envelope_refused(params, error)`` makes (a server answering as another SDK does)."""
+        rule = getattr(self.server, "envelope_refused", None)
+        if rule is not None:
+            refused: McpError = rule(params, error)
+            return refused
+        return error
+
     def _not_found(self, method: str) -> McpError:
         """-32601 for ``method``, or the error the server's ``method_not_found(method)``
         makes (a server answering as another SDK does)."""

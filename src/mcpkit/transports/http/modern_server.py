@@ -52,7 +52,14 @@ from mcpkit.envelope import PROTOCOL_VERSION_KEY
 from mcpkit.errors import McpError
 from mcpkit.http_headers import NAME_SOURCES
 from mcpkit.http_headers import validate_param_headers as _validate_param_headers
-from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, MessageKind, RequestId, classify
+from mcpkit.jsonrpc import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    MessageKind,
+    RequestId,
+    classify,
+)
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
 from mcpkit.transports.http import sse
 from mcpkit.transports.http.asgi import (
@@ -609,6 +616,17 @@ def _param_header_error(
     return None
 
 
+def _envelope_refused(app: HttpApp, params: Any, error: McpError) -> McpError:
+    """A malformed ``_meta`` envelope (-32602) as the serving server words it (its
+    ``envelope_refused(params, error)``, a server answering as another SDK does)."""
+    server = getattr(app.session_factory, "__self__", None)
+    rule = getattr(server, "envelope_refused", None)
+    if error.code != INVALID_PARAMS or rule is None:
+        return error
+    refused: McpError = rule(params, error)
+    return refused
+
+
 async def serve_modern_post(
     app: HttpApp,
     msg: Any,
@@ -664,7 +682,7 @@ async def serve_modern_post(
             try:
                 check_modern_headers(headers, method, params)
             except McpError as exc:
-                await _respond_error(send, rid, exc)
+                await _respond_error(send, rid, _envelope_refused(app, params, exc))
                 return
     served = app.served
     if served is not None:

@@ -44,12 +44,8 @@ class Implementation(types.Implementation):
     __repr_args__ = _in_order(*_NAMED, "version", "description", "website_url", "icons")
 
 
-class LoggingCapability(McpModel):
-    """The server sends log messages (its settings, usually none)."""
-
-
-class CompletionsCapability(McpModel):
-    """The server answers ``completion/complete`` (its settings, usually none)."""
+LoggingCapability = types.LoggingCapability
+CompletionsCapability = types.CompletionsCapability
 
 
 class ServerTasksCapability(types.ServerTasksCapability):

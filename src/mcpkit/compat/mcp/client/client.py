@@ -17,6 +17,18 @@ from mcpkit.compat.mcp.client.bindings import BoundNotifications, MessageTee
 
 __all__ = ["Client", "ClientSessionView"]
 
+#: What the SDK's client sends whether or not the capability it needs was declared.
+_UNCHECKED = frozenset(
+    {"resources/subscribe", "resources/unsubscribe", "notifications/roots/list_changed"}
+)
+
+#: Server notifications the SDK 2.x client does not define (by whether the revision is
+#: modern): it drops them (an extension may still bind them), never to ``message_handler``.
+_UNDEFINED: dict[bool, frozenset[str]] = {
+    False: frozenset({"notifications/tasks/status"}),
+    True: frozenset({"notifications/tasks/status", "notifications/elicitation/complete"}),
+}
+
 #: The modern revisions a client may pin with ``mode=``.
 MODERN = ("2026-07-28",)
 
@@ -156,6 +168,24 @@ def _oauth_error(exc: Any) -> Exception | None:
     return error
 
 
+class _SdkNative(NativeClient):
+    """mcpkit's client as the SDK's behaves: a server's line that is not JSON goes
+    unanswered, and the requests of :data:`_UNCHECKED` are sent whatever it declared."""
+
+    #: Where a server served in memory keeps its handlers' exceptions for the client
+    #: (``raise_exceptions=True``; see :func:`mcpkit.compat._native.handler_failed`).
+    raised: list[BaseException] | None = None
+
+    def _install(self, session: Any) -> None:
+        super()._install(session)
+        session.answers_parse_errors = False
+        session.lifecycle.unchecked = _UNCHECKED
+        conn = self._connector.conn
+        server_session = conn.server_session if conn is not None else None
+        if self.raised is not None and server_session is not None:
+            server_session.compat_raised = self.raised
+
+
 class Client:
     """``async with Client(server) as client:``, then ``call_tool``, ``list_tools``,
     ``read_resource``, ``get_prompt``, ... as on the official SDK."""
@@ -175,7 +205,7 @@ class Client:
         log_level: str | None = None,
         client_info: Any = None,
         sampling_capabilities: Any = None,
-        input_required_max_rounds: int | None = None,
+        input_required_max_rounds: int = 10,
         raise_exceptions: bool = False,
         prior_discover: Any = None,
         cache: Any = DEFAULT,
@@ -183,13 +213,35 @@ class Client:
     ) -> None:
         # prior_discover (a saved DiscoverResult) is accepted: mcpkit's client sends its own
         # server/discover on a modern revision, so the server's identity is known either way.
-        # raise_exceptions is the SDK's switch for an in-process server's own exceptions;
-        # mcpkit's in-memory server answers a failing handler with its error either way.
+        # raise_exceptions: a server served in memory keeps its handlers' exceptions for
+        # this client (see __aexit__ and mcpkit.compat._native.handler_failed).
         from mcpkit.client.options import ProtocolOptions
         from mcpkit.compat.mcp.client.extension import fold_extensions
 
         if unknown:
             raise TypeError(f"Client() got unexpected keyword arguments: {sorted(unknown)}")
+        # The SDK's Client is a dataclass: what it was given stays readable.
+        self.server = server
+        self.raise_exceptions = raise_exceptions
+        self.read_timeout_seconds = read_timeout_seconds
+        self.sampling_callback = sampling_callback
+        self.sampling_capabilities = sampling_capabilities
+        self.list_roots_callback = list_roots_callback
+        self.logging_callback = logging_callback
+        self.log_level = log_level
+        self.message_handler = message_handler
+        self.client_info = client_info
+        self.mode = mode
+        self.prior_discover = prior_discover
+        self.elicitation_callback = elicitation_callback
+        self.input_required_max_rounds = input_required_max_rounds
+        self.extensions = extensions
+        if cache is DEFAULT:
+            from mcpkit.compat.mcp.client.caching import CacheConfig
+
+            self.cache: Any = CacheConfig()
+        else:
+            self.cache = cache
 
         if mode not in ("auto", "legacy") and mode not in MODERN:
             raise ValueError(
@@ -223,10 +275,9 @@ class Client:
         protocol: dict[str, Any] = {}
         if declared:
             protocol["extensions"] = declared
-        if input_required_max_rounds is not None:
-            protocol["max_input_rounds"] = input_required_max_rounds
-        if protocol:
-            options["protocol"] = ProtocolOptions(**protocol)
+        # the SDK's cap on input rounds (10 by default; mcpkit's own is 8)
+        protocol["max_input_rounds"] = input_required_max_rounds
+        options["protocol"] = ProtocolOptions(**protocol)
         if client_info is not None:
             options["client_info"] = (
                 client_info.model_dump(by_alias=True, exclude_none=True)
@@ -254,7 +305,11 @@ class Client:
 
             options["cache"] = native_cache(cache)
         self._read_timeout = read_timeout_seconds
-        self._client = NativeClient(target, **options)
+        #: A handler's exceptions, with ``raise_exceptions`` (a server served in memory).
+        self._raised: list[BaseException] = []
+        self._client = _SdkNative(target, **options)
+        if raise_exceptions:
+            self._client.raised = self._raised
         # Modern requests opt in to log messages at ``log_level`` only, as the SDK's do (a
         # logging_callback alone is no opt-in); the handshake era is governed by
         # logging/setLevel.
@@ -267,6 +322,8 @@ class Client:
     def _notified(self, method: str, params: Any) -> None:
         if self._bound is not None:
             self._bound(method, params)
+        if method in _UNDEFINED.get(self.protocol_version in MODERN, ()):
+            return  # not a notification of the SDK's tables at this revision: dropped
         self._tee(method, params)
 
     async def __aenter__(self) -> Client:
@@ -295,6 +352,12 @@ class Client:
             await self._client.__aexit__(*exc_info)
         finally:
             await self._stop_delivery()
+        if self._raised and self.protocol_version not in MODERN and exc_info[0] is None:
+            # the SDK's in-process server raises its handler's exception out of the
+            # client's task group (the request was answered with its text already)
+            raised = list(self._raised)
+            self._raised.clear()
+            raise BaseExceptionGroup("unhandled errors in a TaskGroup", raised)
 
     @property
     def session(self) -> ClientSessionView:
@@ -566,6 +629,44 @@ class Client:
             else:
                 await self._client.set_logging_level(level)
         return _empty()
+
+    async def subscribe_resource(self, uri: str, *, meta: dict[str, Any] | None = None) -> Any:
+        """``resources/subscribe`` (handshake-era servers): an ``EmptyResult``."""
+        with sdk_errors():
+            await self._client.request("resources/subscribe", _params(uri=str(uri), _meta=meta))
+        return _empty()
+
+    async def unsubscribe_resource(self, uri: str, *, meta: dict[str, Any] | None = None) -> Any:
+        """``resources/unsubscribe`` (handshake-era servers): an ``EmptyResult``."""
+        with sdk_errors():
+            await self._client.request("resources/unsubscribe", _params(uri=str(uri), _meta=meta))
+        return _empty()
+
+    async def _notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        """A notification to the server on the handshake era (the modern wire has no
+        stream for a client's notifications; dropped there, as the SDK's direct peer drops
+        them). Fire-and-forget: dropped once the connection is closed."""
+        session = self._client._connector.session
+        if session is None or session.closed or self.protocol_version in MODERN:
+            return
+        await session.notify(method, params)
+
+    async def send_progress_notification(
+        self,
+        progress_token: str | int,
+        progress: float,
+        total: float | None = None,
+        message: str | None = None,
+    ) -> None:
+        """Send ``notifications/progress`` to the server."""
+        await self._notify(
+            "notifications/progress",
+            _params(progressToken=progress_token, progress=progress, total=total, message=message),
+        )
+
+    async def send_roots_list_changed(self) -> None:
+        """Send ``notifications/roots/list_changed`` to the server."""
+        await self._notify("notifications/roots/list_changed")
 
 
 class ClientSessionView:

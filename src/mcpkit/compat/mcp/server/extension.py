@@ -228,9 +228,9 @@ async def _answer(ctx: Any, produce: Awaitable[Any]) -> Any:
     except McpError:
         raise
     except Exception as exc:
-        if ctx.era != "modern":
-            raise McpError(0, str(exc)) from exc
-        raise McpError(INTERNAL_ERROR, "Internal server error") from exc
+        from mcpkit.compat._native import handler_failed
+
+        raise handler_failed(exc, ctx.era == "modern", getattr(ctx, "session", None)) from exc
 
 
 def _method_handler(server: Any, binding: MethodBinding) -> Any:

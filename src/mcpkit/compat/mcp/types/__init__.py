@@ -124,14 +124,26 @@ from mcpkit.compat.mcp.types._generic import Request  # noqa: E402
 InputRequest = _t.CreateMessageRequest | _t.ListRootsRequest | _t.ElicitRequest
 
 
-def LoggingCapability(**settings: Any) -> dict[str, Any]:
-    """The ``logging`` capability (an object of settings, usually empty)."""
-    return dict(settings)
+class LoggingCapability(_t.McpModel):
+    """The ``logging`` capability (its settings, usually none); a server passes it where
+    the capabilities take an object (``ServerCapabilities(logging=LoggingCapability())``)."""
 
 
-def CompletionsCapability(**settings: Any) -> dict[str, Any]:
-    """The ``completions`` capability (an object of settings, usually empty)."""
-    return dict(settings)
+class CompletionsCapability(_t.McpModel):
+    """The ``completions`` capability (its settings, usually none), as
+    :class:`LoggingCapability`."""
+
+
+# The server's capabilities hold these as their models, as 2.x's do (a dict is taken too).
+globals()["ServerCapabilities"] = _either(
+    globals()["ServerCapabilities"],  # made above
+    __annotations__={
+        "logging": "LoggingCapability | None",
+        "completions": "CompletionsCapability | None",
+    },
+    logging=None,
+    completions=None,
+)
 
 
 #: What answers each of an ``InputRequiredResult``'s requests (type aliases).

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcpkit.compat._native import SESSION_NOT_FOUND_V1, method_not_found_v1
+from mcpkit.compat.mcp.server.lowlevel.server import _sdk1_version
 from mcpkit.compat.mcp.server.mcpserver.context import Context
 from mcpkit.compat.mcp.server.mcpserver.server import MCPServer
 
@@ -81,6 +82,7 @@ class FastMCP(MCPServer[Any]):
     ) -> None:
         super().__init__(
             name or "FastMCP",
+            version=_sdk1_version(),
             instructions=instructions,
             website_url=website_url,
             icons=icons,

@@ -28,6 +28,7 @@ from mcpkit.compat._native import (
     SESSION_NOT_FOUND_V1,
     SESSION_NOT_FOUND_V2,
     CompatServer,
+    handler_failed,
     method_not_found_v1,
     method_not_found_v2,
 )
@@ -331,7 +332,8 @@ class Server(Generic[LifespanResultT, RequestT]):
             experimental_capabilities = experimental_capabilities or {}
         return InitializationOptions(
             server_name=self.name,
-            server_version=self.version or "",
+            # 1.x reports its own release for a server built without a version; 2.x ""
+            server_version=self.version or ("" if self._modern else _sdk1_version()),
             title=self.title,
             description=self.description,
             capabilities=self.get_capabilities(
@@ -397,9 +399,8 @@ class Server(Generic[LifespanResultT, RequestT]):
                 raised = self._raised
                 if raised is not None:  # a driver of mcp.server.runner re-raises it
                     raised[rctx.request_id] = exc
-                if ctx.era != "modern":  # the handshake era: its text, with code 0
-                    raise McpError(0, str(exc)) from exc
-                raise McpError(INTERNAL_ERROR, "Internal server error") from exc
+                # the handshake era: its text, with code 0; else Internal server error
+                raise handler_failed(exc, ctx.era == "modern", ctx.session) from exc
             finally:
                 request_ctx.reset(token)
             if not isinstance(result, dict):
@@ -899,6 +900,21 @@ def _lifespan_of(self: Server[Any, Any], ctx: NativeContext) -> Any:
         if sid in self._connection_lifespans:
             return self._connection_lifespans[sid]
     return ctx.lifespan
+
+
+#: The mcp 1.x release whose behaviour this layer follows (its peer in the comparisons).
+_SDK1_RELEASE = "1.30.0"
+
+
+def _sdk1_version() -> str:
+    """What a 1.x server built without a version reports as its version: the installed
+    ``mcp`` distribution's (as 1.x reads it), else the 1.x release this layer follows."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mcp")
+    except PackageNotFoundError:
+        return _SDK1_RELEASE
 
 
 def _lowlevel_over(native: Any) -> Server[Any, Any]:
