@@ -603,7 +603,6 @@ async def _idle_stream(
             send,
             keepalive=app.options.keepalive_interval,
             watch=True,
-            host=app,
         )
     finally:
         app._live.discard(conn)
