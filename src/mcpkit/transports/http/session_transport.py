@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 import orjson
 
 from mcpkit._loop import running_loop
-from mcpkit.errors import ConnectionClosed
-from mcpkit.jsonrpc import JSONObject, RequestId
+from mcpkit.errors import ConnectionClosed, McpError
+from mcpkit.jsonrpc import INVALID_REQUEST, JSONObject, RequestId
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
 from mcpkit.transports.http import sse
 
@@ -374,9 +374,15 @@ class HttpSessionTransport(Transport):
                         future.set_result(data)
                     return
                 # No stream to carry it on a JSON response: use the standalone stream
-                # (or drop a notification, as the official SDKs do).
-                if not (self._limits.drop_json_notes and "id" not in message):
+                # (or, as mcp 2.x does, drop a notification and refuse a request).
+                if not self._limits.drop_json_notes:
                     self._unrelated(message, data)
+                elif "id" in message:
+                    raise McpError(
+                        INVALID_REQUEST,
+                        f"Cannot send {message['method']!r}: this transport context has no "
+                        "back-channel for server-initiated requests.",
+                    )
                 return
             stream = self._by_request.get(related_request_id)
             if stream is not None:
