@@ -82,6 +82,9 @@ class SdkEventStore(NativeEventStore):
 
     names_events = True
 
+    #: Seconds the server waits for one of the store's calls (TimeoutError past them).
+    timeout = 30.0
+
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -96,7 +99,7 @@ class SdkEventStore(NativeEventStore):
                 threading.Thread(
                     target=loop.run_forever, name="mcp-event-store", daemon=True
                 ).start()
-        return asyncio.run_coroutine_threadsafe(coro, loop).result()
+        return asyncio.run_coroutine_threadsafe(coro, loop).result(self.timeout)
 
     def store_named(self, session_id: str, stream: str, data: bytes | None) -> str:
         message = None if data is None else _MESSAGE.validate_json(data)
