@@ -43,9 +43,9 @@ def events(response: httpx.Response, want: int | None = None) -> list[dict[str, 
 
 
 def conversation(port: int, version: str) -> dict[str, Any]:
-    """Initialize, a call streaming two log lines, a GET resuming that call's stream after
-    its first log line, then what the store was asked (stream ids as their order of
-    appearance, the server's version left out)."""
+    """Initialize, the standalone GET stream opened and left, a call streaming two log
+    lines, a GET resuming that call's stream after its first log line, then what the store
+    was asked (stream ids as their order of appearance, the server's version left out)."""
     init = {"jsonrpc": "2.0", "id": 1, "method": "initialize"}
     init["params"] = {
         "protocolVersion": version,
@@ -63,6 +63,9 @@ def conversation(port: int, version: str) -> dict[str, Any]:
             headers["mcp-session-id"] = response.headers["mcp-session-id"]
         note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
         assert http.post("/mcp/", json=note, headers=headers).status_code == 202
+        get = {**headers, "accept": "text/event-stream"}
+        with http.stream("GET", "/mcp/", headers=get) as response:
+            assert response.status_code == 200  # the standalone stream: nothing stored
         with http.stream("POST", "/mcp/", json=call, headers=headers) as response:
             first = events(response)
         messages = [event for event in first if event["data"] is not None]

@@ -714,9 +714,10 @@ class HttpSessionTransport(Transport):
 
     def _prime_named(self, stream: _Stream, conn: SSEConnection) -> None:
         """:meth:`_prime` with a store naming its events: a priming event stored each time
-        a connection starts (2025-11-25+, as the official SDKs do)."""
+        a connection of a request's stream starts (2025-11-25+; the official SDKs prime no
+        standalone stream)."""
         version = self.protocol_version
-        if self.store is None or self.session_id is None:
+        if self.store is None or self.session_id is None or stream.standalone:
             return
         if version is not None and version.sse_polling:
             event_id = self.store.store_named(self.session_id, stream.key, None)
