@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -230,16 +231,27 @@ def resumed(port: int) -> dict[str, Any]:
             replayed = sse_events(response, 3)
     ids = {event["id"]: f"e{n}" for n, event in enumerate(first)}
     return {
+        # the example's InMemoryEventStore names the events (uuid4), on mcpkit too
+        "store_ids": all(_is_uuid(event["id"]) for event in first + replayed),
         "first": [event["message"] for event in first],
         "resumed": status,
         "replayed": [[ids.get(event["id"]), event["message"]] for event in replayed],
     }
 
 
+def _is_uuid(text: str) -> bool:
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True
+
+
 def test_simple_streamablehttp_1x_resumes(tmp_path: Path) -> None:
     """The example's point, resumability: a call's stream read, then a GET with
     ``Last-Event-ID`` naming its first event gets the events after it again (the same
-    messages, under the same ids as first sent), on both."""
+    messages, under the same ids as first sent, the ids its own ``InMemoryEventStore``
+    gave), on both."""
     launcher = package_main(V1, "mcp_simple_streamablehttp.server", tmp_path)
     with served(
         [str(peer("mcp1")), str(launcher), "--port"],
@@ -248,6 +260,7 @@ def test_simple_streamablehttp_1x_resumes(tmp_path: Path) -> None:
         theirs, ours = (resumed(port) for port in ports)
     assert ours == theirs
     assert [e[0] for e in ours["replayed"]] == ["e1", "e2", "e3"]
+    assert ours["store_ids"]
 
 
 def test_sse_polling_demo_1x(tmp_path: Path) -> None:

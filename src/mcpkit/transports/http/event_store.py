@@ -53,6 +53,21 @@ class EventStore(ABC):
     def close(self) -> None:  # noqa: B027 (optional hook)
         """Release resources."""
 
+    #: True for a store that names its events itself (:meth:`store_named`,
+    #: :meth:`replay_named`): the ids on the wire are the store's, not ``<stream>-<seq>``.
+    names_events = False
+
+    def store_named(self, session_id: str, stream: str, data: bytes | None) -> str:
+        """Record an event of ``stream`` (``data`` None for a priming event); its id."""
+        raise NotImplementedError
+
+    def replay_named(
+        self, session_id: str, last_event_id: str
+    ) -> tuple[str, list[tuple[str, bytes]]] | None:
+        """The stream of ``last_event_id`` and its events after it, oldest first, each with
+        its id (None: the id is unknown)."""
+        raise NotImplementedError
+
 
 class MemoryEventStore(EventStore):
     """Events in process memory, bounded per session (events and bytes), in the number of

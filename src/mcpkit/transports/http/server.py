@@ -29,11 +29,13 @@ from mcpkit.session import ServerSession
 from mcpkit.transports.base import Transport
 from mcpkit.transports.http import sse
 from mcpkit.transports.http.asgi import (
+    SSE_HEADERS,
     Message,
     Receive,
     RequestHeaders,
     Scope,
     Send,
+    accepts,
     oversized_headers,
     read_headers,
     respond,
@@ -347,6 +349,8 @@ class StreamableHTTPApp:
             )
         elif method == "GET" and not self.stateless:
             await serve_get(self, h, receive, send)
+        elif method == "GET" and self.sdk_streams:  # a stateless app, as the SDKs answer
+            await _idle_stream(self, h, receive, send)
         elif method == "DELETE" and not self.stateless:
             await serve_delete(self, h, send)
         else:
@@ -576,6 +580,32 @@ class StreamableHTTPApp:
         transport.connections -= 1
         transport.detach(conn)
         transport.touch()
+
+
+async def _idle_stream(
+    app: StreamableHTTPApp, h: RequestHeaders, receive: Receive, send: Send
+) -> None:
+    """A stateless app's GET as the official SDKs answer it: an SSE stream that carries
+    nothing (keep-alive comments aside), ended when the client goes away or at shutdown."""
+    if not accepts(h.accept, "text/event-stream"):
+        text = "Not Acceptable: Client must accept text/event-stream"
+        await respond_error(send, 406, INVALID_REQUEST, text)
+        return
+    conn = SSEConnection(app.options.max_stream_buffer)
+    app._live.add(conn)
+    if app.shutting_down:
+        conn.finish()
+    try:
+        await sse.stream_response(
+            conn,
+            SSE_HEADERS,
+            receive,
+            send,
+            keepalive=app.options.keepalive_interval,
+            watch=True,
+        )
+    finally:
+        app._live.discard(conn)
 
 
 def _usable(transport: HttpSessionTransport | None, posting: bool) -> HttpSessionTransport | None:

@@ -128,6 +128,9 @@ async def _open(
     if app.sdk_streams and not app.json_response:
         # the official SDKs answer initialize on an SSE stream of its one message
         body = b"event: message\r\ndata: " + data + b"\r\n\r\n"
+        store = app.event_store
+        if store is not None and store.names_events and ok and not session.closed:
+            body = transport.stored_answer(data)
         await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS + headers})
         await send({"type": "http.response.body", "body": body})
         return

@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 import orjson
 
 from mcpkit._loop import running_loop
-from mcpkit.errors import ConnectionClosed
-from mcpkit.jsonrpc import JSONObject, RequestId
+from mcpkit.errors import ConnectionClosed, McpError
+from mcpkit.jsonrpc import INVALID_REQUEST, JSONObject, RequestId
 from mcpkit.transports.base import MessageSink, Transport, TransportInfo
 from mcpkit.transports.http import sse
 
@@ -374,9 +374,15 @@ class HttpSessionTransport(Transport):
                         future.set_result(data)
                     return
                 # No stream to carry it on a JSON response: use the standalone stream
-                # (or drop a notification, as the official SDKs do).
-                if not (self._limits.drop_json_notes and "id" not in message):
+                # (or, as mcp 2.x does, drop a notification and refuse a request).
+                if not self._limits.drop_json_notes:
                     self._unrelated(message, data)
+                elif "id" in message:
+                    raise McpError(
+                        INVALID_REQUEST,
+                        f"Cannot send {message['method']!r}: this transport context has no "
+                        "back-channel for server-initiated requests.",
+                    )
                 return
             stream = self._by_request.get(related_request_id)
             if stream is not None:
@@ -557,18 +563,33 @@ class HttpSessionTransport(Transport):
 
         False when the id names no stream of this session (or resumption is unavailable).
         """
-        parsed = sse.split_event_id(last_event_id)
-        if parsed is None or self.store is None or self.session_id is None:
+        store = self.store
+        if store is None or self.session_id is None:
             return False
-        key, after = parsed
-        events = self.store.replay(self.session_id, key, after)
-        if events is None:
-            return False
-        stream = self._streams.get(key)
-        if stream is not None and stream.seq < after:
-            return False
-        for seq, data in events:
-            conn.push(sse.encode_event(data, f"{key}-{seq}"), replay=True)
+        if store.names_events:
+            named = store.replay_named(self.session_id, last_event_id)
+            prefix = self._key_prefix
+            if named is None or prefix is None or not named[0].startswith(prefix):
+                return False  # unknown, or another session's stream
+            key = named[0]
+            stream = self._streams.get(key)
+            for event_id, data in named[1]:
+                conn.push(sse.encode_event(data, event_id), replay=True)
+            if stream is None:  # primed again after the replay, as the official SDKs do
+                self._prime_named(_Stream(key), conn)
+        else:
+            parsed = sse.split_event_id(last_event_id)
+            if parsed is None:
+                return False
+            key, after = parsed
+            events = store.replay(self.session_id, key, after)
+            if events is None:
+                return False
+            stream = self._streams.get(key)
+            if stream is not None and stream.seq < after:
+                return False
+            for seq, data in events:
+                conn.push(sse.encode_event(data, f"{key}-{seq}"), replay=True)
         if stream is None:
             conn.finish()  # that stream ended: its events are all replayed
             return True
@@ -664,6 +685,9 @@ class HttpSessionTransport(Transport):
         events, sent next)."""
         if self.store is None or self.session_id is None:
             return
+        if self.store.names_events:
+            self._prime_named(stream, conn)
+            return
         if not stream.primed:
             # Registers the stream with the store, so it can be resumed before any message.
             self.store.store_event(self.session_id, stream.key, 0, None)
@@ -678,9 +702,33 @@ class HttpSessionTransport(Transport):
             else:
                 conn.push(sse.encode_event(None, f"{stream.key}-{seq}", retry=retry))
 
+    def stored_answer(self, data: bytes) -> bytes:
+        """The SSE body of an answer sent on a stream of its own, written through a store
+        naming its events first (primed on 2025-11-25+): the official SDKs' ``initialize``."""
+        stream = _Stream(self._new_key())
+        conn = SSEConnection(len(data) + 4096)
+        self._prime_named(stream, conn)
+        assert self.store is not None and self.session_id is not None
+        conn.push(sse.encode_event(data, self.store.store_named(self.session_id, stream.key, data)))
+        return conn.take()
+
+    def _prime_named(self, stream: _Stream, conn: SSEConnection) -> None:
+        """:meth:`_prime` with a store naming its events: a priming event stored each time
+        a connection of a request's stream starts (2025-11-25+; the official SDKs prime no
+        standalone stream)."""
+        version = self.protocol_version
+        if self.store is None or self.session_id is None or stream.standalone:
+            return
+        if version is not None and version.sse_polling:
+            event_id = self.store.store_named(self.session_id, stream.key, None)
+            conn.push(sse.encode_event(None, event_id, retry=self.retry_ms))
+        stream.primed = True
+
     def _emit(self, stream: _Stream, data: bytes) -> None:
         store = self.store
-        if store is not None and self.session_id is not None:
+        if store is not None and store.names_events and self.session_id is not None:
+            frame = sse.encode_event(data, store.store_named(self.session_id, stream.key, data))
+        elif store is not None and self.session_id is not None:
             seq = stream.seq = stream.seq + 1
             store.store_event(self.session_id, stream.key, seq, data)
             if b"\n" in data or b"\r" in data:
