@@ -20,6 +20,8 @@ CONTROL_FLOW = {
     "mcpkit.server.schema.ArgumentsError",
     "mcpkit.transports.http.asgi.BodyTooLarge",
     "mcpkit.transports.http.asgi.BodyTooSlow",
+    # The SSE decoder's over-long line (a ValueError), handled by the HTTP client that reads.
+    "mcpkit.transports.http.sse.SSELineTooLong",
     # The authorization server's endpoints raise it and answer it as an OAuth error response.
     "mcpkit.auth.as_http.EndpointError",
 }

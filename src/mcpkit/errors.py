@@ -86,8 +86,8 @@ The hierarchy (``except`` the node that fits; every leaf is catchable by its par
 
 Exceptions used for control flow inside mcpkit, which never reach a caller, stay outside
 the tree (server.mrtr.InputRequired, server.tasks_extension.StartTask,
-server.schema.ArgumentsError, transports.http.asgi.BodyTooLarge and BodyTooSlow, and
-private classes); so do
+server.schema.ArgumentsError, transports.http.asgi.BodyTooLarge and BodyTooSlow,
+transports.http.sse.SSELineTooLong, and private classes); so do
 the compat layer's, which mirror the hierarchy of the SDK they imitate.
 
 An error the peer sent is turned into an exception by :meth:`McpError.from_error`, which
