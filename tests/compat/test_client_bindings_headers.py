@@ -15,16 +15,11 @@ headers of each POST it receives), on 2026-07-28 and on the handshake era.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.compat.driving import warmed
-from tests.compat.test_compat import free_port, serve
-from tests.compat.test_unchanged import peer
+from tests.compat.recorded import run_both
 
 SERVER = """\
 import json, sys
@@ -160,38 +155,14 @@ anyio.run(main)
 
 @pytest.mark.parametrize("mode", ["2026-07-28", "legacy"])
 def test_bindings_and_name_header_as_the_sdk(mode: str, tmp_path: Path) -> None:
-    server = tmp_path / "server.py"
-    server.write_text(SERVER)
-    client = tmp_path / "client.py"
-    client.write_text(CLIENT)
-    sides = {
-        "theirs": [str(peer("mcp2")), str(client)],
-        "ours": [sys.executable, "-m", "mcpkit.compat", str(client)],
-    }
     seen = {}
-    for side, argv in sides.items():
-        log = tmp_path / f"{side}.jsonl"
-        log.write_text("")
-        port = free_port()
-        proc = serve([str(peer("mcp2")), str(server), str(log)], port)
-        try:
-            done = subprocess.run(
-                warmed([*argv, f"http://127.0.0.1:{port}/mcp", mode]),
-                capture_output=True,
-                text=True,
-                timeout=120,
-            )
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
-        assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
-        posts = [json.loads(line) for line in log.read_text().splitlines()]
+    for side, (out, posts) in run_both(tmp_path, SERVER, CLIENT, mode).items():
         # the exchanges each client makes to connect (and close) are its own: the requests
         # the script sends are compared
         wanted = [p for p in posts if p.get("mcp-method") in ("acme/lookup", "tools/call")]
         if mode == "legacy":
             wanted = [p for p in posts if "mcp-name" in p]
-        seen[side] = done.stdout, wanted
+        seen[side] = out, wanted
     assert seen["ours"] == seen["theirs"]
     out, headers = seen["theirs"]
     assert out.splitlines() == [

@@ -9,16 +9,11 @@ passes; an error answer and a timeout raised as ``mcp.shared.exceptions.MCPError
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.compat.driving import warmed
-from tests.compat.test_compat import free_port, serve
-from tests.compat.test_unchanged import peer
+from tests.compat.recorded import run_both
 
 SERVER = """\
 import json, sys
@@ -140,33 +135,10 @@ _OWN = ("initialize", "notifications/initialized", "server/discover", "notificat
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 def test_call_keywords_as_the_sdk(mode: str, tmp_path: Path) -> None:
-    server = tmp_path / "server.py"
-    server.write_text(SERVER)
-    client = tmp_path / "client.py"
-    client.write_text(CLIENT)
-    sides = {
-        "theirs": [str(peer("mcp2")), str(client)],
-        "ours": [sys.executable, "-m", "mcpkit.compat", str(client)],
+    seen = {
+        side: (out.splitlines(), [s for s in sent if s[0] not in _OWN])
+        for side, (out, sent) in run_both(tmp_path, SERVER, CLIENT, mode).items()
     }
-    seen = {}
-    for side, argv in sides.items():
-        log = tmp_path / f"{side}.jsonl"
-        log.write_text("")
-        port = free_port()
-        proc = serve([str(peer("mcp2")), str(server), str(log)], port)
-        try:
-            done = subprocess.run(
-                warmed([*argv, f"http://127.0.0.1:{port}/mcp", mode]),
-                capture_output=True,
-                text=True,
-                timeout=120,
-            )
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
-        assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
-        sent = [json.loads(line) for line in log.read_text().splitlines()]
-        seen[side] = done.stdout.splitlines(), [s for s in sent if s[0] not in _OWN]
     assert seen["ours"] == seen["theirs"]
     out, sent = seen["theirs"]
     assert out[:5] == [
