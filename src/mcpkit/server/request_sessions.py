@@ -370,12 +370,15 @@ def sessionless(
     params: Any,
     version: ProtocolVersion | None = None,
     headers_checked: bool = False,
+    at_once: bool = False,
 ) -> Any:
     """:func:`sessionless_context`, or with ``respond`` the response to that request (an
     awaitable of the JSON-RPC response, to be awaited at once: what
     ``ctx.session.respond_alone(ctx)`` answers, the tool already found), else None.
     ``headers_checked``: the request's ``Mcp-Param-*`` headers were checked against the
-    tool's ``x-mcp-header`` parameters (else a tool that has some is left to that check)."""
+    tool's ``x-mcp-header`` parameters (else a tool that has some is left to that check).
+    ``at_once``: only a call whose awaitable completes without suspending (an ``async
+    def`` tool that cannot suspend; not a ``def`` one, which waits on the worker pool)."""
     if method != "tools/call" or type(params) is not dict or server.log_bridge:
         return None
     if server._http_gates or server.middleware:  # wraps_handlers, inline
@@ -410,7 +413,7 @@ def sessionless(
     if entry is None or entry.limiter is not None:
         return None
     function = entry.function
-    if function.is_async and not function.never_suspends:
+    if (function.is_async and not function.never_suspends) or (at_once and not function.is_async):
         return None
     envelope = None
     if version is None:

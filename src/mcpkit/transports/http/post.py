@@ -51,7 +51,11 @@ from mcpkit.transports.http.modern_headers import (
 )
 from mcpkit.transports.http.modern_server import serve_modern_post
 from mcpkit.transports.http.session_open import open_session
-from mcpkit.transports.http.session_transport import HttpSessionTransport, SSEConnection
+from mcpkit.transports.http.session_transport import (
+    HttpSessionTransport,
+    SSEConnection,
+    answer_alone,
+)
 from mcpkit.transports.http.stateless import (
     DEFAULT_VERSION,
     fresh_session,
@@ -62,6 +66,7 @@ from mcpkit.transports.http.stateless import (
 if TYPE_CHECKING:
     from mcpkit.transports.base import MessageSink
     from mcpkit.transports.http.app_view import HttpApp
+    from mcpkit.transports.http.served import ServedApp
     from mcpkit.versions import ProtocolVersion
 
 __all__ = ["not_acceptable", "serve_post", "serve_requests"]
@@ -257,7 +262,49 @@ async def serve_post(
             send, 400, INVALID_REQUEST, f"Request id {rid!r} is already in use", rid
         )
         return
+    served = app.served
+    if (
+        served is not None
+        and app.shared is None
+        and await _answered_at_once(app, served, transport, msg, send)
+    ):
+        return
     await serve_requests(app, transport, msg, [rid], receive, send)
+
+
+async def _answered_at_once(
+    app: HttpApp, served: ServedApp, transport: HttpSessionTransport, msg: Any, send: Send
+) -> bool:
+    """Answer a session's request that needs nothing of its session, whose answer is ready
+    as soon as it runs (the usual ``tools/call`` of an ``async def`` tool that cannot
+    suspend: it sends nothing else and nothing can cancel it), as its session would: one
+    JSON body, or one SSE body holding the events its own stream would carry (stored for
+    resumption). False: not such a request (nothing was run or sent)."""
+    method = msg["method"]
+    version = transport.protocol_version
+    lifecycle = getattr(transport.sink, "lifecycle", None)
+    if (
+        version is None
+        or transport.closed
+        or lifecycle is None
+        or lifecycle.check_incoming_request(method) is not None
+    ):
+        return False
+    answer = served.sessionless_response(msg["id"], method, msg.get("params"), version, False, True)
+    if answer is None:
+        return False
+    data = orjson.dumps(await answer)
+    transport.touch()
+    sid = transport.session_id
+    headers = [(b"mcp-session-id", sid.encode())] if sid is not None else []
+    if app.json_response:
+        await respond_json(send, 200, data, headers)
+        return True
+    body = answer_alone(transport, data)
+    headers = [*SSE_HEADERS, *headers, (b"content-length", b"%d" % len(body))]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+    return True
 
 
 async def _shared_message(

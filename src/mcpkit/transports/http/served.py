@@ -61,12 +61,14 @@ class ServedApp(Protocol):
         params: Any,
         version: ProtocolVersion | None = None,
         headers_checked: bool = False,
+        at_once: bool = False,
     ) -> Awaitable[JSONObject] | None:
         """For a request needing no session of its own, the awaitable of its JSON-RPC
         response (what ``ctx.session.respond_alone(ctx)`` answers for the context of
         :meth:`sessionless_context`; to be awaited at once), else None. A modern call of a
         tool with ``x-mcp-header`` parameters is one only with ``headers_checked`` (its
-        ``Mcp-Param-*`` headers were checked)."""
+        ``Mcp-Param-*`` headers were checked); with ``at_once``, only a call answered
+        without suspending (no ``def`` tool, no ``async def`` one that can suspend)."""
         ...
 
     async def finish_request(self, session: ServerSession) -> None:

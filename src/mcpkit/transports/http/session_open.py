@@ -17,7 +17,7 @@ import orjson
 from mcpkit.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, MessageKind
 from mcpkit.owner import principal as current_owner
 from mcpkit.transports.http.asgi import SSE_HEADERS, Scope, Send, respond_error, respond_json
-from mcpkit.transports.http.session_transport import HttpSessionTransport
+from mcpkit.transports.http.session_transport import HttpSessionTransport, stored_answer
 
 if TYPE_CHECKING:
     from mcpkit.transports.http.app_view import HttpApp
@@ -130,7 +130,7 @@ async def _open(
         body = b"event: message\r\ndata: " + data + b"\r\n\r\n"
         store = app.event_store
         if store is not None and store.names_events and ok and not session.closed:
-            body = transport.stored_answer(data)
+            body = stored_answer(transport, data)
         await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS + headers})
         await send({"type": "http.response.body", "body": body})
         return

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from mcpkit.transports.http.event_store import EventStore
     from mcpkit.versions import ProtocolVersion
 
-__all__ = ["HttpSessionTransport", "SSEConnection"]
+__all__ = ["HttpSessionTransport", "SSEConnection", "answer_alone", "stored_answer"]
 
 logger = logging.getLogger("mcpkit.http")
 
@@ -702,16 +702,6 @@ class HttpSessionTransport(Transport):
             else:
                 conn.push(sse.encode_event(None, f"{stream.key}-{seq}", retry=retry))
 
-    def stored_answer(self, data: bytes) -> bytes:
-        """The SSE body of an answer sent on a stream of its own, written through a store
-        naming its events first (primed on 2025-11-25+): the official SDKs' ``initialize``."""
-        stream = _Stream(self._new_key())
-        conn = SSEConnection(len(data) + 4096)
-        self._prime_named(stream, conn)
-        assert self.store is not None and self.session_id is not None
-        conn.push(sse.encode_event(data, self.store.store_named(self.session_id, stream.key, data)))
-        return conn.take()
-
     def _prime_named(self, stream: _Stream, conn: SSEConnection) -> None:
         """:meth:`_prime` with a store naming its events: a priming event stored each time
         a connection of a request's stream starts (2025-11-25+; the official SDKs prime no
@@ -859,3 +849,43 @@ class HttpSessionTransport(Transport):
             conn.push(sse.encode_retry(self.retry_ms if self.retry_ms is not None else 1000))
         conn.finish()
         return True
+
+
+def answer_alone(transport: HttpSessionTransport, data: bytes) -> bytes:
+    """The SSE body of a POST answered at once by its one message ``data`` (the usual
+    ``tools/call`` of a tool that cannot suspend: nothing else can travel on its
+    stream): the events a request stream of its own would carry, and store for
+    resumption, without the stream (primed on 2025-11-25+, as its ``_prime`` does)."""
+    store = transport.store
+    sid = transport.session_id
+    if store is None or sid is None:
+        return sse.encode_event(data)
+    if store.names_events:
+        return stored_answer(transport, data)
+    key = transport._new_key()
+    store.store_event(sid, key, 0, None)
+    store.store_event(sid, key, 1, data)
+    if b"\n" in data or b"\r" in data:
+        frame = sse.encode_event(data, f"{key}-1")
+    else:  # one line of JSON, as _emit writes it
+        frame = b"id: %b-1\nevent: message\ndata: %b\n\n" % (key.encode(), data)
+    version = transport.protocol_version
+    if version is None or not version.sse_polling:
+        return frame
+    retry = transport.retry_ms
+    if retry is None:
+        return b"id: %b-0\ndata: \n\n%b" % (key.encode(), frame)
+    return sse.encode_event(None, f"{key}-0", retry=retry) + frame
+
+
+def stored_answer(transport: HttpSessionTransport, data: bytes) -> bytes:
+    """The SSE body of an answer sent on a stream of its own, written through a store
+    naming its events first (primed on 2025-11-25+): the official SDKs' ``initialize``."""
+    stream = _Stream(transport._new_key())
+    conn = SSEConnection(len(data) + 4096)
+    transport._prime_named(stream, conn)
+    assert transport.store is not None and transport.session_id is not None
+    conn.push(
+        sse.encode_event(data, transport.store.store_named(transport.session_id, stream.key, data))
+    )
+    return conn.take()
