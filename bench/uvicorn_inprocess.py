@@ -24,9 +24,11 @@ initialized 2025-11-25 session, each call answered over SSE.
 
 Instructions are not time: the process's CPU per call printed here gives a lower ratio
 than the instructions do, and ``--split`` shows where. It times the app's own code apart
-from its sends and receives and from the rest of uvicorn: the larger app leaves less of
-uvicorn's code and data in the processor's caches, so uvicorn's identical work per call
-takes longer beside mcpkit than beside the bare app (compare the two runs' parts).
+from its sends and receives and from the rest of uvicorn (the timing wrapper itself adds
+a few microseconds to the app's part): each app's own code costs several times here what
+it costs called back to back (``bench/inprocess.py``), since between two requests uvicorn's
+work evicts it from the processor's caches, so an app's extra instructions weigh more in
+the server than in a tight loop.
 """
 
 from __future__ import annotations

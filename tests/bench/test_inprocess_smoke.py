@@ -49,3 +49,18 @@ def test_uvicorn_inprocess_answers_every_case(app: str, case: str) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith(f"{app} {case}: "), done.stdout
+
+
+@pytest.mark.parametrize("app", ["mcpkit", "bare"])
+def test_uvicorn_inprocess_split_times_the_app_apart(app: str) -> None:
+    script = ROOT / "bench" / "uvicorn_inprocess.py"
+    argv = [sys.executable, str(script), "--app", app, "--case", "legacy", "--calls", "50"]
+    done = subprocess.run(
+        [*argv, "--rounds", "1", "--split"], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    split = done.stdout.splitlines()[1]
+    words = split.replace(",", "").split()
+    total, own, io = (float(words[i]) for i in (2, 11, 17))
+    # Each part was timed (a positive share), and the two the wrapper saw fit in the whole.
+    assert 0 < own < total and 0 < io < total and own + io < total * 1.5, split
