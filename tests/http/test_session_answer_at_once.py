@@ -177,10 +177,12 @@ async def test_json_mode_answers_one_json_body(streams: list[Any]) -> None:
 
 async def test_the_session_stays_alive_for_its_idle_timeout(streams: list[Any]) -> None:
     """An answer at once counts as use of the session, as an answer on a stream does."""
-    async for http, url in _client(session_idle_timeout=0.5):
+    # Calls 0.1 s apart for 1.6 s, the session ending after 1 s unused (swept every 0.25 s):
+    # ten times the gap between two calls, so a loaded machine does not end it early.
+    async for http, url in _client(session_idle_timeout=1.0):
         sid = await raw.open_session(http, url)
-        for rid in range(6):
-            await asyncio.sleep(0.15)
+        for rid in range(16):
+            await asyncio.sleep(0.1)
             r = await _call(http, url, sid, raw.tool_call(rid, "echo", text="still here"))
             assert r.status_code == 200, r.text
         assert streams == []
