@@ -117,6 +117,13 @@ class PrototypeSession(Protocol[C_co]):
         """The response to ``ctx``'s ``tools/call`` of the plain tool ``entry``."""
         ...
 
+    def respond_plain(
+        self, request_id: RequestId, params: JSONObject, entry: Any, envelope: Any
+    ) -> Awaitable[JSONObject]:
+        """The response to a ``tools/call`` of the plain tool ``entry`` (an ``async def``
+        one), what :meth:`respond_tool` answers, with no context made for it."""
+        ...
+
     def build_context(
         self, request_id: RequestId, method: str, params: JSONObject | None
     ) -> C_co: ...
@@ -374,7 +381,8 @@ def sessionless(
 ) -> Any:
     """:func:`sessionless_context`, or with ``respond`` the response to that request (an
     awaitable of the JSON-RPC response, to be awaited at once: what
-    ``ctx.session.respond_alone(ctx)`` answers, the tool already found), else None.
+    ``ctx.session.respond_alone(ctx)`` answers, the tool already found; for an ``async
+    def`` tool, made with no context: ``AppSession.respond_plain``), else None.
     ``headers_checked``: the request's ``Mcp-Param-*`` headers were checked against the
     tool's ``x-mcp-header`` parameters (else a tool that has some is left to that check).
     ``at_once``: only a call whose awaitable completes without suspending (an ``async
@@ -438,6 +446,8 @@ def sessionless(
                 return None
             if type(meta) is dict:
                 proto.envelope_read = (meta, envelope)
+    if respond and function.is_async:
+        return session.respond_plain(request_id, params, entry, envelope)
     ctx = session.build_context(request_id, method, params)
     ctx.envelope = envelope
     if respond:

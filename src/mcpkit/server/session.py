@@ -58,6 +58,7 @@ from mcpkit.owner import principal as owner_principal
 from mcpkit.server.caching import CACHEABLE_METHODS, CacheHints, apply_cache_hints
 from mcpkit.server.mrtr import MRTR_METHODS, Round, current_round
 from mcpkit.server.offload import WorkerPool
+from mcpkit.server.schema import ArgumentsError
 from mcpkit.session import RequestContext, RequestHandler, ServerSession, SharedTable
 from mcpkit.transports.base import Transport
 
@@ -163,6 +164,19 @@ class ToolTable(Protocol):
 
     async def run(self, entry: Any, arguments: Any, request: ServerRequestContext) -> Any:
         """Validate, call and convert: ``call_tool`` once the tool is found."""
+        ...
+
+    # run's three outcomes, for a call run without it (AppSession.respond_plain).
+    def refused(self, entry: Any, exc: Any, arguments: Any, version: Any) -> JSONObject:
+        """The answer to arguments the tool's schema refused (or an McpError raised)."""
+        ...
+
+    def failed(self, entry: Any, exc: Exception, server: Any) -> JSONObject:
+        """The answer to a call whose tool raised ``exc`` (or an McpError raised)."""
+        ...
+
+    def finished(self, entry: Any, value: Any, server: Any, version: Any) -> JSONObject:
+        """The result of a call whose tool returned ``value``."""
         ...
 
 
@@ -448,6 +462,40 @@ class AppSession(ServerSession):
             return self._internal_error(ctx, exc)
         return {"jsonrpc": "2.0", "id": ctx.request_id, "result": result}
 
+    async def respond_plain(
+        self, request_id: RequestId, params: JSONObject, entry: Any, envelope: Envelope | None
+    ) -> JSONObject:
+        """:meth:`respond_tool` for a ``tools/call`` with ``params`` of :meth:`plain_tool`
+        ``entry`` whose function is an ``async def`` (``envelope``: the request's modern
+        ``_meta`` envelope, else None), in one frame and with no context made (but for
+        the rare answer that needs one): the registry's ``run`` as it runs such a tool."""
+        tools = self.server.tools
+        try:
+            arguments = params.get("arguments")
+            try:
+                kwargs = entry.signature.validate(arguments)
+            except ArgumentsError as exc:
+                result = tools.refused(entry, exc, arguments, self.protocol_version)
+            else:
+                try:
+                    value = await entry.function.fn(**kwargs)
+                except Exception as exc:
+                    result = tools.failed(entry, exc, self.server)
+                else:
+                    result = tools.finished(entry, value, self.server, self.lifecycle.version)
+            if envelope is not None:
+                if result.get("resultType") == "input_required":
+                    ctx = self.build_context(request_id, "tools/call", params)
+                    ctx.envelope = envelope
+                    result = self.finish_modern(ctx, result)
+                else:  # tools/call is no cacheable method: finish_modern's last step only
+                    result = self.finish_result(result)
+        except McpError as exc:
+            return error_response(request_id, exc.code, exc.message, exc.data)
+        except Exception as exc:
+            return self._internal_error(self.build_context(request_id, "tools/call", params), exc)
+        return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
     def finish_modern(self, ctx: RequestContext, result: Any) -> Any:
         """A modern result as it goes on the wire: caching hints for cacheable methods (the
         handler's own fields win; an MRTR retry gets the safe defaults; none on
@@ -463,7 +511,11 @@ class AppSession(ServerSession):
                 "inputResponses" in params or "requestState" in params
             )
             result = apply_cache_hints(result, method, hints, retried=retried)
-        # finish_result, inline (every modern result passes here).
+        return self.finish_result(result)
+
+    def finish_result(self, result: JSONObject) -> JSONObject:
+        """A copy of the modern ``result`` with ``resultType`` (``complete`` unless it says)
+        and the ``_meta`` serverInfo (the result's own ``_meta`` fields win)."""
         out = result.copy()
         if "resultType" not in out:
             out["resultType"] = "complete"

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from mcpkit.server.caching import CacheHints
     from mcpkit.server.limiter import ConcurrencyLimiter
     from mcpkit.server.session import ServerHandler, ServerRequestContext
+    from mcpkit.versions import ProtocolVersion
 else:  # the tasks extension loads when a tool that takes tasks is first called so
     tasks_extension = lazy_module("mcpkit.server.tasks_extension", globals(), "tasks_extension")
 
@@ -455,15 +456,7 @@ class ToolRegistry:
         try:
             kwargs = entry.signature.validate(arguments)
         except ArgumentsError as exc:
-            message = entry.invalid_arguments(exc, arguments)
-            version = request.session.protocol_version
-            if (
-                version is None
-                or version.input_errors_as_tool_results
-                or entry.signature.policy.errors_as_results
-            ):
-                return error_result(message)
-            raise McpError(INVALID_PARAMS, message) from None
+            return self.refused(entry, exc, arguments, request.session.protocol_version)
         takes_context = entry.context_param is not None
         if takes_context:
             kwargs[entry.context_param] = request.context(rctx)  # type: ignore[index]
@@ -490,30 +483,57 @@ class ToolRegistry:
             finally:
                 if limiter is not None:
                     limiter.release()
-        except InputRequired as needed:
-            return needed.result
-        except ClientCapabilityError as exc:
-            return error_result(f"Error executing tool '{entry.name}': {exc.message}")
-        except McpError:
-            raise
-        except ToolError as exc:
-            return error_result(f"Error executing tool '{entry.name}': {exc}")
         except Exception as exc:
-            server = request.server
-            if server.mask_errors:
-                from mcpkit.server.masking import report
+            return self.failed(entry, exc, request.server)
+        return self.finished(entry, value, request.server, request.session.lifecycle.version)
 
-                eid = report(f"Tool '{entry.name}'", exc)
-                return error_result(f"Error executing tool '{entry.name}' (error id {eid})")
-            text = str(exc) or type(exc).__name__
-            message = f"Error executing tool '{entry.name}': {text}"
-            if server.debug:
-                message += "\n" + traceback.format_exc()
+    @staticmethod
+    def refused(
+        entry: ToolEntry, exc: ArgumentsError, arguments: Any, version: ProtocolVersion | None
+    ) -> JSONObject:
+        """The answer to arguments the tool's schema refused: a tool error result, or
+        (where the revision and the tool's policy say so) an INVALID_PARAMS error."""
+        message = entry.invalid_arguments(exc, arguments)
+        if (
+            version is None
+            or version.input_errors_as_tool_results
+            or entry.signature.policy.errors_as_results
+        ):
             return error_result(message)
+        raise McpError(INVALID_PARAMS, message) from None
+
+    @staticmethod
+    def failed(entry: ToolEntry, exc: Exception, server: Any) -> JSONObject:
+        """The answer to a call whose tool raised ``exc`` (called while it is handled): an
+        error result, the input-required result it asks for, or (an McpError) raised."""
+        if isinstance(exc, InputRequired):
+            return exc.result
+        if isinstance(exc, ClientCapabilityError):
+            return error_result(f"Error executing tool '{entry.name}': {exc.message}")
+        if isinstance(exc, McpError):
+            raise exc
+        if isinstance(exc, ToolError):
+            return error_result(f"Error executing tool '{entry.name}': {exc}")
+        if server.mask_errors:
+            from mcpkit.server.masking import report
+
+            eid = report(f"Tool '{entry.name}'", exc)
+            return error_result(f"Error executing tool '{entry.name}' (error id {eid})")
+        text = str(exc) or type(exc).__name__
+        message = f"Error executing tool '{entry.name}': {text}"
+        if server.debug:
+            message += "\n" + traceback.format_exc()
+        return error_result(message)
+
+    @staticmethod
+    def finished(
+        entry: ToolEntry, value: Any, server: Any, version: ProtocolVersion | None
+    ) -> JSONObject:
+        """The result of a call whose tool returned ``value``, as ``version`` carries it."""
         try:
             result = entry.to_result(value)
         except Exception as exc:
-            if request.server.mask_errors:
+            if server.mask_errors:
                 from mcpkit.server.masking import report
 
                 eid = report(f"Converting the value of tool '{entry.name}'", exc)
@@ -521,7 +541,6 @@ class ToolRegistry:
                     f"Tool '{entry.name}' returned a value that cannot be sent (error id {eid})"
                 )
             return error_result(f"Tool '{entry.name}' returned a value that cannot be sent: {exc}")
-        version = request.session.lifecycle.version  # protocol_version, without the property
         # needs_downgrade(version), inline
         if version is not None and not (version.audio_content and version.resource_links):
             result = downgrade_result(result, version)
