@@ -695,12 +695,7 @@ class HttpSessionTransport(Transport):
         version = self.protocol_version
         if version is not None and version.sse_polling:
             # Older clients may choke on an event with empty data: prime only 2025-11-25+.
-            retry = self.retry_ms
-            seq = stream.seq - pending
-            if retry is None:  # sse.encode_event(None, id), the usual priming event at once
-                conn.push(b"%b%d\ndata: \n\n" % (stream.prefix, seq))
-            else:
-                conn.push(sse.encode_event(None, f"{stream.key}-{seq}", retry=retry))
+            conn.push(_priming(stream.prefix, stream.key, stream.seq - pending, self.retry_ms))
 
     def _prime_named(self, stream: _Stream, conn: SSEConnection) -> None:
         """:meth:`_prime` with a store naming its events: a priming event stored each time
@@ -721,10 +716,7 @@ class HttpSessionTransport(Transport):
         elif store is not None and self.session_id is not None:
             seq = stream.seq = stream.seq + 1
             store.store_event(self.session_id, stream.key, seq, data)
-            if b"\n" in data or b"\r" in data:
-                frame = sse.encode_event(data, f"{stream.key}-{seq}")
-            else:  # one line of JSON (what orjson writes): sse.encode_event, at once
-                frame = b"%b%d\nevent: message\ndata: %b\n\n" % (stream.prefix, seq, data)
+            frame = _event(stream.prefix, stream.key, seq, data)
         else:
             frame = sse.encode_event(data)
         conn = stream.conn
@@ -865,17 +857,29 @@ def answer_alone(transport: HttpSessionTransport, data: bytes) -> bytes:
     key = transport._new_key()
     store.store_event(sid, key, 0, None)
     store.store_event(sid, key, 1, data)
-    if b"\n" in data or b"\r" in data:
-        frame = sse.encode_event(data, f"{key}-1")
-    else:  # one line of JSON, as _emit writes it
-        frame = b"id: %b-1\nevent: message\ndata: %b\n\n" % (key.encode(), data)
+    prefix = b"id: " + key.encode() + b"-"  # (a _Stream's prefix)
+    frame = _event(prefix, key, 1, data)
     version = transport.protocol_version
     if version is None or not version.sse_polling:
         return frame
-    retry = transport.retry_ms
-    if retry is None:
-        return b"id: %b-0\ndata: \n\n%b" % (key.encode(), frame)
-    return sse.encode_event(None, f"{key}-0", retry=retry) + frame
+    return _priming(prefix, key, 0, transport.retry_ms) + frame
+
+
+def _priming(prefix: bytes, key: str, seq: int, retry: int | None) -> bytes:
+    """The priming event of the stream ``key`` (``prefix``: its ``id: <key>-``), with the
+    id of its event ``seq``: ``sse.encode_event(None, id, retry=retry)``."""
+    if retry is None:  # the usual priming event, at once
+        return b"%b%d\ndata: \n\n" % (prefix, seq)
+    return sse.encode_event(None, f"{key}-{seq}", retry=retry)
+
+
+def _event(prefix: bytes, key: str, seq: int, data: bytes) -> bytes:
+    """The event ``seq`` of the stream ``key`` (``prefix``: its ``id: <key>-``) carrying the
+    message ``data``: ``sse.encode_event(data, id)``."""
+    if b"\n" in data or b"\r" in data:
+        return sse.encode_event(data, f"{key}-{seq}")
+    # one line of JSON (what orjson writes), at once
+    return b"%b%d\nevent: message\ndata: %b\n\n" % (prefix, seq, data)
 
 
 def stored_answer(transport: HttpSessionTransport, data: bytes) -> bytes:
