@@ -42,7 +42,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from types import CoroutineType
 from typing import TYPE_CHECKING, Any, Final
 
@@ -56,6 +56,7 @@ from mcpkit.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,
+    JSONObject,
     MessageKind,
     RequestId,
     classify,
@@ -65,6 +66,7 @@ from mcpkit.transports.http import sse
 from mcpkit.transports.http.asgi import (
     JSON_HEADERS,
     SSE_HEADERS,
+    Message,
     Receive,
     RequestHeaders,
     Send,
@@ -80,9 +82,11 @@ if TYPE_CHECKING:
 __all__ = [
     "DisconnectWatch",
     "ModernRequestTransport",
+    "alone_messages",
     "fields_match",
     "header_mapping",
     "headers_match",
+    "quick_answer",
     "routed",
     "routing_of",
     "serve_modern_post",
@@ -627,6 +631,50 @@ def _envelope_refused(app: HttpApp, params: Any, error: McpError) -> McpError:
     return refused
 
 
+def quick_answer(
+    app: HttpApp, msg: Any, h: RequestHeaders, accepted: tuple[bool, bool]
+) -> Awaitable[JSONObject] | None:
+    """The usual modern request answered with no frame of :func:`serve_modern_post`'s: a
+    well-formed request whose routing headers are exactly its body's (:func:`routed`),
+    from a client accepting JSON, that needs no session (a ``tools/call`` of a plain tool:
+    the served app's ``sessionless_response``): the awaitable of its JSON-RPC response
+    (to send with :func:`alone_messages`), else None (:func:`serve_modern_post` serves
+    it, every check made in full)."""
+    served = app.served
+    if served is None or not accepted[0] or type(msg) is not dict:
+        return None
+    rid = msg.get("id")
+    params = msg.get("params")
+    method = msg.get("method")
+    if not (
+        (type(rid) is str or type(rid) is int)
+        and type(params) is dict
+        and type(method) is str
+        and msg.get("jsonrpc") == "2.0"
+    ):
+        return None
+    routing = h.routing
+    if routing is None:
+        routing = h.routing = routing_of(h.fields)
+    if routing is False or not routed(routing, method, params):
+        return None
+    answer: Awaitable[JSONObject] | None = served.sessionless_response(rid, method, params)
+    return answer
+
+
+def alone_messages(answer: JSONObject) -> tuple[Message, Message]:
+    """The ASGI messages answering a request served with no session by its JSON-RPC
+    ``answer``: a JSON body, with the status of its error's code (200 for a result)."""
+    error = answer.get("error")
+    body = orjson.dumps(answer)
+    status = 200 if error is None else status_for_code(_error_code(error))
+    head = [_JSON_TYPE, (b"content-length", b"%d" % len(body))]
+    return (
+        {"type": "http.response.start", "status": status, "headers": head},
+        {"type": "http.response.body", "body": body},
+    )
+
+
 async def serve_modern_post(
     app: HttpApp,
     msg: Any,
@@ -693,14 +741,9 @@ async def serve_modern_post(
             # answered as its copy would answer it.
             answer = served.sessionless_response(rid, method, params)
             if answer is not None:
-                alone = await answer
-                error = alone.get("error")
-                body = orjson.dumps(alone)
-                # _respond_json, inline
-                head = [_JSON_TYPE, (b"content-length", b"%d" % len(body))]
-                status = 200 if error is None else status_for_code(_error_code(error))
-                await send({"type": "http.response.start", "status": status, "headers": head})
-                await send({"type": "http.response.body", "body": body})
+                start, body = alone_messages(await answer)
+                await send(start)
+                await send(body)
                 return
         if (
             method == "tools/call"

@@ -49,7 +49,7 @@ from mcpkit.transports.http.modern_headers import (
     is_modern_request,
     legacy_names,
 )
-from mcpkit.transports.http.modern_server import serve_modern_post
+from mcpkit.transports.http.modern_server import alone_messages, quick_answer, serve_modern_post
 from mcpkit.transports.http.session_open import open_session
 from mcpkit.transports.http.session_transport import (
     HttpSessionTransport,
@@ -162,6 +162,12 @@ async def serve_post(
         if modern:
             if not (flags[0] or flags[1]):
                 await not_acceptable(send, modern=True)
+                return
+            answer = quick_answer(app, msg, h, flags)
+            if answer is not None:
+                start, reply = alone_messages(await answer)
+                await send(start)
+                await send(reply)
                 return
             await serve_modern_post(app, msg, h, flags, receive, send)
             return
