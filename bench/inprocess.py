@@ -2,6 +2,7 @@
 
 Usage: python bench/inprocess.py [--calls N] [--rounds R] [--case NAME ...] [--turn]
        python bench/inprocess.py --profile legacy|modern|sse|stdio32 [--calls N]
+       python bench/inprocess.py --opcodes legacy|modern|bare-modern|...   (bytecodes per call)
 
 Drives the server directly with the ``echo`` tool, no client library in between:
 
@@ -26,8 +27,10 @@ By default ``legacy`` and ``modern`` run in interleaved rounds (``--case`` picks
 Reports CPU µs per call of each case (process time, steadier than wall time on a shared
 machine; the best round and the median) and, with both eras, their ratio. ``--profile``
 runs one case under cProfile and prints the top functions by own time and the number of
-function calls per request. Every answer is checked (a 200 with a result, or on stdio
-every response of each chunk); ``--smoke`` runs each case a few times and exits.
+function calls per request; ``--opcodes`` counts the bytecodes one call executes, per
+function (exact, and independent of the machine's load). Every answer is checked (a 200
+with a result, or on stdio every response of each chunk); ``--smoke`` runs each case a few
+times and exits.
 
 The HTTP cases call the app back to back, so the event loop never turns between calls;
 ``--turn`` lets it run once after each call, as a real server's does (timers a request
@@ -46,13 +49,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import cProfile
 import gc
 import os
 import pstats
 import statistics
+import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -479,12 +485,47 @@ async def profile(case: str, calls: int) -> None:
     stats.sort_stats("tottime").print_stats(35)
 
 
+_HERE = str(Path(__file__).resolve())
+
+
+async def opcodes(case: str, calls: int) -> None:
+    """The bytecodes one call of ``case`` executes, per function (``sys.settrace`` with
+    opcode events: slow, but exact and independent of the machine's load)."""
+    run = await CASES[case][1]()
+    await run(50)
+    counts: collections.Counter[tuple[str, str]] = collections.Counter()
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            code = frame.f_code
+            counts[(code.co_name, code.co_filename.rpartition("/src/")[2])] += 1
+        return tracer
+
+    here = _HERE
+    sys.settrace(tracer)
+    try:
+        await run(calls)
+    finally:
+        sys.settrace(None)
+    # The harness's own frames (this file's receive, send and loop) are left out.
+    own = {k: v for k, v in counts.items() if k[1] != here}
+    print(f"{case}: {sum(own.values()) / calls:.0f} bytecodes per call")
+    print(f"{'bytecodes':>9}  function")
+    for (name, where), n in sorted(own.items(), key=lambda kv: -kv[1]):
+        if n >= calls:  # at least one per call
+            print(f"{n / calls:9.1f}  {name} ({where.rpartition('/')[2]})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--case", action="append", choices=list(CASES))
     parser.add_argument("--profile", choices=list(CASES))
+    parser.add_argument(
+        "--opcodes", choices=list(CASES), help="the bytecodes one call executes, per function"
+    )
     parser.add_argument("--smoke", action="store_true", help="every case, a few calls")
     parser.add_argument("--turn", action="store_true", help="a loop turn after each HTTP call")
     parser.add_argument(
@@ -498,6 +539,9 @@ def main() -> None:
     _TURN[0] = args.turn
     if args.profile:
         asyncio.run(profile(args.profile, args.calls))
+        return
+    if args.opcodes:
+        asyncio.run(opcodes(args.opcodes, min(args.calls, 200)))
         return
     cases = args.case or ["legacy", "modern"]
     if args.smoke:

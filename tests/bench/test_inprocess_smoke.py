@@ -64,3 +64,23 @@ def test_uvicorn_inprocess_split_times_the_app_apart(app: str) -> None:
     total, own, io = (float(words[i]) for i in (2, 11, 17))
     # Each part was timed (a positive share), and the two the wrapper saw fit in the whole.
     assert 0 < own < total and 0 < io < total and own + io < total * 1.5, split
+
+
+def test_opcodes_counts_the_bytecodes_of_each_function() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "inprocess.py"), "--opcodes", "modern"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    first, _, rest = done.stdout.partition("\n")
+    total = int(first.split(": ")[1].split()[0])
+    rows = [line.split() for line in rest.splitlines()[1:]]
+    functions = {row[1] for row in rows}
+    # The request path's own functions are counted; the harness's are not.
+    assert {"serve_post", "sessionless", "respond_plain"} <= functions, done.stdout
+    assert "run_calls" not in functions
+    listed = sum(float(row[0]) for row in rows)  # (functions under one per call are not)
+    assert 0.9 * total <= listed <= total + 1, done.stdout
