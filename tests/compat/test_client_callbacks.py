@@ -1,6 +1,6 @@
 """The official client 2.x's ``logging_callback``, ``message_handler``, ``log_level`` and
 ``call_tool(progress_callback=...)`` on mcpkit's compat client: the same client script run
-by mcp 2.x and unchanged on mcpkit against one mcp 2.x server over Streamable HTTP whose tool
+by mcp 2.x and unchanged on mcpkit, each against an mcp 2.x server over Streamable HTTP whose tool
 logs (debug, info, warning), reports progress, and sends a resource update and a tool list
 change, on the handshake era and on 2026-07-28, with and without ``log_level``.
 
@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.compat.driving import warmed
+from tests.compat.recorded import run_both
 from tests.compat.test_compat import free_port, serve
 from tests.compat.test_unchanged import peer
 
@@ -46,7 +47,8 @@ async def chat(word: str, ctx: Context) -> str:
     return "said " + word
 
 
-uvicorn.run(mcp.streamable_http_app(), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+# sys.argv[1] is the path of a log this server keeps none of
+uvicorn.run(mcp.streamable_http_app(), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 """
 
 CLIENT = """\
@@ -99,36 +101,12 @@ anyio.run(main)
 """
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> object:
-    path = tmp_path_factory.mktemp("callbacks") / "server.py"
-    path.write_text(SERVER)
-    port = free_port()
-    proc = serve([str(peer("mcp2")), str(path)], port)
-    yield f"http://127.0.0.1:{port}/mcp"
-    proc.terminate()
-    proc.wait(timeout=10)
-
-
 @pytest.mark.parametrize(
     ("mode", "level"), [("legacy", "-"), ("2026-07-28", "-"), ("2026-07-28", "info")]
 )
-def test_callbacks_get_what_the_sdks_get(
-    server: str, mode: str, level: str, tmp_path: Path
-) -> None:
-    client = tmp_path / "client.py"
-    client.write_text(CLIENT)
-    sides = {
-        "theirs": [str(peer("mcp2")), str(client)],
-        "ours": [sys.executable, "-m", "mcpkit.compat", str(client)],
-    }
-    seen = {}
-    for side, argv in sides.items():
-        done = subprocess.run(
-            warmed([*argv, server, mode, level]), capture_output=True, text=True, timeout=120
-        )
-        assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
-        seen[side] = done.stdout.splitlines()
+def test_callbacks_get_what_the_sdks_get(mode: str, level: str, tmp_path: Path) -> None:
+    runs = run_both(tmp_path, SERVER, CLIENT, mode, args=[level])
+    seen = {side: out.splitlines() for side, (out, _) in runs.items()}
     assert seen["ours"] == seen["theirs"]
     out = seen["theirs"]
     assert out[0] == "said hi"
@@ -210,17 +188,9 @@ def test_memory_session_callbacks_as_1x(tmp_path: Path) -> None:
     """1.x's in-memory session: every log message to ``logging_callback`` and then, as
     every other notification, to ``message_handler`` (a ``ServerNotification`` whose
     ``root`` is the notification model)."""
-    script = tmp_path / "memory_v1.py"
-    script.write_text(MEMORY_V1)
-    sides = {
-        "theirs": [str(peer("mcp1")), str(script)],
-        "ours": [sys.executable, "-m", "mcpkit.compat", str(script)],
-    }
-    seen = {}
-    for side, argv in sides.items():
-        done = subprocess.run(warmed(argv), capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
-        seen[side] = done.stdout.splitlines()
+    # No server, and the script reads no argument (the 1.x session knows no mode).
+    runs = run_both(tmp_path, None, MEMORY_V1, "legacy", client_peer="mcp1")
+    seen = {side: out.splitlines() for side, (out, _) in runs.items()}
     assert seen["ours"] == seen["theirs"]
     assert len(seen["theirs"]) == 11
     assert "('progress', (1.0, 2.0, 'half'))" in seen["theirs"]
@@ -305,17 +275,8 @@ anyio.run(main)
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 def test_callbacks_in_memory_as_the_sdk(mode: str, tmp_path: Path) -> None:
-    script = tmp_path / "in_memory.py"
-    script.write_text(IN_MEMORY)
-    sides = {
-        "theirs": [str(peer("mcp2")), str(script), mode],
-        "ours": [sys.executable, "-m", "mcpkit.compat", str(script), mode],
-    }
-    seen = {}
-    for side, argv in sides.items():
-        done = subprocess.run(warmed(argv), capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
-        seen[side] = done.stdout.splitlines()
+    runs = run_both(tmp_path, None, IN_MEMORY, mode)
+    seen = {side: out.splitlines() for side, (out, _) in runs.items()}
     assert seen["ours"] == seen["theirs"]
     assert seen["theirs"].count("('message', 'LoggingMessageNotification')") == 2
 
@@ -360,8 +321,9 @@ async def on_message(message):
 
 
 async def main():
-    params = StdioServerParameters(command=sys.executable, args=[sys.argv[1]])
-    async with Client(params, mode="legacy", message_handler=on_message) as client:
+    mode, server = sys.argv[1:3]
+    params = StdioServerParameters(command=sys.executable, args=[server])
+    async with Client(params, mode=mode, message_handler=on_message) as client:
         print(len((await client.list_tools()).tools))
         await anyio.sleep(0.5)
     print(got)
@@ -377,16 +339,8 @@ def test_message_handler_gets_what_the_wire_breaks(tmp_path: Path) -> None:
     defines is dropped; the connection serves on."""
     server = tmp_path / "raw_server.py"
     server.write_text(RAW_SERVER)
-    client = tmp_path / "raw_client.py"
-    client.write_text(RAW_CLIENT)
-    sides = {
-        "theirs": [str(peer("mcp2")), str(client), str(server)],
-        "ours": [sys.executable, "-m", "mcpkit.compat", str(client), str(server)],
-    }
-    seen = {}
-    for side, argv in sides.items():
-        done = subprocess.run(warmed(argv), capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
-        seen[side] = done.stdout.splitlines()
+    # The client starts the server itself, over stdio.
+    runs = run_both(tmp_path, None, RAW_CLIENT, "legacy", args=[str(server)])
+    seen = {side: out.splitlines() for side, (out, _) in runs.items()}
     assert seen["ours"] == seen["theirs"]
     assert seen["theirs"] == ["0", "['ValidationError', 'ToolListChangedNotification']"]

@@ -17,7 +17,6 @@ copied unchanged; sources in ``examples/NOTICE``), run on mcp 2.x and unchanged 
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -25,8 +24,8 @@ from typing import Any
 
 import pytest
 
-from tests.compat.driving import submit, warmed
-from tests.compat.test_compat import free_port, serve
+from tests.compat.driving import submit
+from tests.compat.recorded import run_both
 from tests.compat.test_mrtr_subscriptions_official import MODERN, _unversioned
 from tests.compat.test_unchanged import assert_same, peer
 
@@ -47,18 +46,22 @@ import runpy, sys
 from mcp.server.subscriptions import InMemorySubscriptionBus
 ns = runpy.run_path({path!r})
 server = ns["make_server"]({args})
-if len(sys.argv) > 1:  # over HTTP, on that port
+if len(sys.argv) > 1:  # over HTTP, on the port last (after a log path it keeps none of)
     import uvicorn
-    uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=int(sys.argv[1]),
+    uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=int(sys.argv[-1]),
                 log_level="warning")
 else:
     server.run()
 """
 
 
+def _factory_source(name: str) -> str:
+    return _FACTORY.format(path=str(DOCS / name), args=FACTORIES[name])
+
+
 def _factory_launcher(name: str, folder: Path) -> Path:
     launcher = folder / (name.replace("/", "_"))
-    launcher.write_text(_FACTORY.format(path=str(DOCS / name), args=FACTORIES[name]))
+    launcher.write_text(_factory_source(name))
     return launcher
 
 
@@ -122,8 +125,8 @@ from mcp import Client
 from mcp.types import ElicitResult, InputRequiredResult
 
 async def main() -> None:
-    first, second = sys.argv[1:3]
-    async with Client(first) as a, Client(second) as b:
+    first, second, mode = sys.argv[1:4]
+    async with Client(first, mode=mode) as a, Client(second, mode=mode) as b:
         round1 = await a.session.call_tool("refund", {{"amount": 7}}, allow_input_required=True)
         assert isinstance(round1, InputRequiredResult), round1
         print(sorted(round1.input_requests or {{}}))
@@ -149,35 +152,16 @@ anyio.run(main)
 def test_workers_sharing_a_key_accept_each_others_state(tmp_path: Path) -> None:
     """The snippet's point: a retry may reach another worker; built with the same key and
     name, it opens the ``requestState`` the first sealed (on mcp 2.x and on mcpkit)."""
-    launcher = _factory_launcher("deploy/tutorial003.py", tmp_path)
-    client = tmp_path / "two_workers.py"
-    client.write_text(_TWO_WORKERS.format())
-    sides = {
-        "theirs": [str(peer("mcp2")), str(launcher)],
-        "ours": [sys.executable, "-m", "mcpkit.compat", str(launcher)],
-    }
-    printed = {}
-    for side, argv in sides.items():
-        ports = free_port(), free_port()
-        procs = [serve(argv, port) for port in ports]
-        try:
-            done = subprocess.run(
-                warmed(
-                    [str(peer("mcp2")), str(client)] + [f"http://127.0.0.1:{p}/mcp" for p in ports]
-                ),
-                capture_output=True,
-                text=True,
-                timeout=120,
-            )
-        finally:
-            for proc in procs:
-                proc.terminate()
-                proc.wait(timeout=10)
-        printed[side] = done.stdout, done.stderr[-3000:]
-    assert printed["theirs"][0] == (
-        "['ok']\nrefunded $7\n-32602 Invalid or expired requestState\n"
-    ), printed["theirs"][1]
-    assert printed["ours"][0] == printed["theirs"][0], printed["ours"][1]
+    printed = run_both(
+        tmp_path,
+        _factory_source("deploy/tutorial003.py"),
+        _TWO_WORKERS.format(),
+        "auto",
+        servers=[[], []],
+        on_mcpkit="server",
+    )
+    assert printed["theirs"][0] == "['ok']\nrefunded $7\n-32602 Invalid or expired requestState\n"
+    assert printed["ours"][0] == printed["theirs"][0]
 
 
 # -- the client snippets -------------------------------------------------------------------
@@ -192,7 +176,8 @@ _SERVE = """\
 import runpy, sys
 import uvicorn
 app = runpy.run_path({path!r})[{obj!r}].streamable_http_app()
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+# sys.argv[1] is the path of a log this server keeps none of
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 """
 
 #: What precedes each client run: ``mcp.Client`` pointed at the test's server where a
@@ -203,7 +188,7 @@ import builtins, contextlib, runpy, sys
 import anyio
 import mcp
 
-URL = sys.argv[1]
+URL = sys.argv[1]  # then the mode, which the snippets choose themselves
 _print = builtins.print
 printed = 0
 _changed = None
@@ -328,32 +313,19 @@ anyio.run(main)
 }
 
 
-def _run_client(name: str, side: str, folder: Path) -> tuple[str, str]:
-    """Serve the snippet's chapter server on ``side`` and run the snippet against it on the
-    same side: what it printed, and its error output."""
+def _run_client(name: str, folder: Path) -> dict[str, str]:
+    """Serve the snippet's chapter server and run the snippet against it, both on mcp 2.x
+    and both on mcpkit: what it printed on each side."""
     chapter, body = CLIENTS[name]
     path, obj = CHAPTER[chapter]
-    server = folder / f"serve_{side}.py"
-    server.write_text(_SERVE.format(path=str(DOCS / path), obj=obj))
-    client = folder / f"client_{side}.py"
-    client.write_text(
-        _PRELUDE.format(docs=str(DOCS)) + textwrap.dedent(body).format(file=str(DOCS / name))
+    runs = run_both(
+        folder,
+        _SERVE.format(path=str(DOCS / path), obj=obj),
+        _PRELUDE.format(docs=str(DOCS)) + textwrap.dedent(body).format(file=str(DOCS / name)),
+        "auto",
+        on_mcpkit="both",
     )
-    python = [str(peer("mcp2"))] if side == "theirs" else [sys.executable, "-m", "mcpkit.compat"]
-    port = free_port()
-    proc = serve([*python, str(server)], port)
-    try:
-        done = subprocess.run(
-            warmed([*python, str(client), f"http://127.0.0.1:{port}/mcp"]),
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-    assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
-    return done.stdout, done.stderr
+    return {side: out for side, (out, _) in runs.items()}
 
 
 def _boards(out: str) -> list[list[str]]:
@@ -364,7 +336,8 @@ def _boards(out: str) -> list[list[str]]:
 
 @pytest.mark.parametrize("name", sorted(CLIENTS))
 def test_client_snippet_prints_the_same(name: str, tmp_path: Path) -> None:
-    theirs, ours = (_run_client(name, side, tmp_path)[0] for side in ("theirs", "ours"))
+    printed = _run_client(name, tmp_path)
+    theirs, ours = printed["theirs"], printed["ours"]
     if name == "subscriptions/tutorial004_anyio.py":
         # The watcher reads the board after each event while the tasks are being completed:
         # how many boards it prints depends on timing, on either side. The first is the

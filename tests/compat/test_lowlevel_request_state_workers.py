@@ -9,13 +9,9 @@ given other keys refuses the state too."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.compat.driving import warmed
-from tests.compat.test_compat import free_port, serve
-from tests.compat.test_unchanged import peer
+from tests.compat.recorded import run_both
 
 SERVER = """\
 import sys
@@ -63,10 +59,11 @@ async def call_tool(
 
 
 server = Server("deployer", on_list_tools=list_tools, on_call_tool=call_tool)
-security = RequestStateSecurity(keys=[sys.argv[1].encode()])
+# sys.argv[1] is the path of a log this server keeps none of
+security = RequestStateSecurity(keys=[sys.argv[2].encode()])
 server.middleware.append(RequestStateBoundary(security, default_audience=server.name))
 app = server.streamable_http_app()
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[3]), log_level="warning")
 """
 
 CLIENT = """\
@@ -78,9 +75,9 @@ from mcp import Client
 from mcp.types import ElicitResult, InputRequiredResult
 
 
-async def retry(url, state):
+async def retry(url, mode, state):
     answer = {"confirm": ElicitResult(action="accept", content={"confirm": True})}
-    async with Client(url, mode="2026-07-28") as client:
+    async with Client(url, mode=mode) as client:
         try:
             done = await client.session.call_tool(
                 "deploy", {"env": "prod"}, input_responses=answer, request_state=state,
@@ -93,14 +90,14 @@ async def retry(url, state):
 
 
 async def main() -> None:
-    first, second, stranger = sys.argv[1:4]
-    async with Client(first, mode="2026-07-28") as a:
+    first, second, stranger, mode = sys.argv[1:5]
+    async with Client(first, mode=mode) as a:
         round1 = await a.session.call_tool("deploy", {"env": "prod"}, allow_input_required=True)
     assert isinstance(round1, InputRequiredResult), round1
     print(sorted(round1.input_requests or {}))
-    print(await retry(second, round1.request_state))
-    print(await retry(second, round1.request_state[:-4] + "AAAA"))
-    print(await retry(stranger, round1.request_state))
+    print(await retry(second, mode, round1.request_state))
+    print(await retry(second, mode, round1.request_state[:-4] + "AAAA"))
+    print(await retry(stranger, mode, round1.request_state))
 
 
 anyio.run(main)
@@ -111,37 +108,18 @@ OTHER = "another-secret-of-thirty-2-bytes"
 
 
 def test_lowlevel_workers_sharing_keys_accept_each_others_state(tmp_path: Path) -> None:
-    server = tmp_path / "server.py"
-    server.write_text(SERVER)
-    client = tmp_path / "client.py"
-    client.write_text(CLIENT)
-    sides = {
-        "theirs": [str(peer("mcp2")), str(server)],
-        "ours": [sys.executable, "-m", "mcpkit.compat", str(server)],
-    }
-    printed = {}
-    for side, argv in sides.items():
-        workers = [(free_port(), KEY), (free_port(), KEY), (free_port(), OTHER)]
-        procs = [serve([*argv, key], port) for port, key in workers]
-        try:
-            done = subprocess.run(
-                warmed(
-                    [str(peer("mcp2")), str(client)]
-                    + [f"http://127.0.0.1:{port}/mcp" for port, _ in workers]
-                ),
-                capture_output=True,
-                text=True,
-                timeout=120,
-            )
-        finally:
-            for proc in procs:
-                proc.terminate()
-                proc.wait(timeout=10)
-        printed[side] = done.stdout, done.stderr[-3000:]
+    printed = run_both(
+        tmp_path,
+        SERVER,
+        CLIENT,
+        "2026-07-28",
+        servers=[[KEY], [KEY], [OTHER]],
+        on_mcpkit="server",
+    )
     assert printed["theirs"][0] == (
         "['confirm']\n"
         "deployed to prod (env=prod)\n"
         "-32602 Invalid or expired requestState\n"
         "-32602 Invalid or expired requestState\n"
-    ), printed["theirs"][1]
-    assert printed["ours"][0] == printed["theirs"][0], printed["ours"][1]
+    )
+    assert printed["ours"][0] == printed["theirs"][0]
