@@ -15,15 +15,21 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_inprocess_smoke_runs_every_case() -> None:
+def _inprocess(*args: str) -> subprocess.CompletedProcess[str]:
+    """bench/inprocess.py run with ``args``, which must exit 0."""
     done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "inprocess.py"), "--smoke", "--turn"],
+        [sys.executable, str(ROOT / "bench" / "inprocess.py"), *args],
         capture_output=True,
         text=True,
         timeout=180,
         cwd=ROOT,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+    return done
+
+
+def test_inprocess_smoke_runs_every_case() -> None:
+    done = _inprocess("--smoke", "--turn")
     cases = [line.split("  ")[0] for line in done.stdout.splitlines()[1:]]
     for name in (
         "2025 stateless JSON",
@@ -67,14 +73,7 @@ def test_uvicorn_inprocess_split_times_the_app_apart(app: str) -> None:
 
 
 def test_opcodes_counts_the_bytecodes_of_each_function() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "inprocess.py"), "--opcodes", "modern"],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        cwd=ROOT,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    done = _inprocess("--opcodes", "modern")
     first, _, rest = done.stdout.partition("\n")
     total = int(first.split(": ")[1].split()[0])
     rows = [line.split() for line in rest.splitlines()[1:]]
