@@ -44,7 +44,7 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Mapping, Sequence
 from types import CoroutineType
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
 
@@ -633,13 +633,15 @@ def _envelope_refused(app: HttpApp, params: Any, error: McpError) -> McpError:
 
 def quick_answer(
     app: HttpApp, msg: Any, h: RequestHeaders, accepted: tuple[bool, bool]
-) -> Awaitable[JSONObject] | None:
+) -> Awaitable[JSONObject] | Literal[False] | None:
     """The usual modern request answered with no frame of :func:`serve_modern_post`'s: a
     well-formed request whose routing headers are exactly its body's (:func:`routed`),
     from a client accepting JSON, that needs no session (a ``tools/call`` of a plain tool:
     the served app's ``sessionless_response``): the awaitable of its JSON-RPC response
-    (to send with :func:`alone_messages`), else None (:func:`serve_modern_post` serves
-    it, every check made in full)."""
+    (to send with :func:`alone_messages`). Else :func:`serve_modern_post` serves it, every
+    check made in full: None when it is not such a request, False when only the last
+    question found it needs a session (``serve_modern_post(..., ask_sessionless=False)``:
+    its envelope was read here and is not read twice)."""
     served = app.served
     if served is None or not accepted[0] or type(msg) is not dict:
         return None
@@ -659,7 +661,7 @@ def quick_answer(
     if routing is False or not routed(routing, method, params):
         return None
     answer: Awaitable[JSONObject] | None = served.sessionless_response(rid, method, params)
-    return answer
+    return False if answer is None else answer
 
 
 def alone_messages(answer: JSONObject) -> tuple[Message, Message]:
@@ -682,10 +684,12 @@ async def serve_modern_post(
     accepted: tuple[bool, bool],
     receive: Receive,
     send: Send,
+    ask_sessionless: bool = True,
 ) -> None:
     """Answer one modern POST whose body ``msg`` was parsed (see the module docstring);
     ``h``: its headers; ``accepted``: whether its Accept admits JSON and SSE
-    (:func:`accept_flags`)."""
+    (:func:`accept_flags`); ``ask_sessionless`` False: :func:`quick_answer` asked whether
+    it needs a session of its own (it does), so that is not asked again."""
     if type(msg) is not dict:
         await _respond_error(
             send, None, McpError(INVALID_REQUEST, "Invalid request: the modern wire takes no batch")
@@ -735,7 +739,7 @@ async def serve_modern_post(
     served = app.served
     if served is not None:
         quick = accepted[0]
-        if quick:
+        if quick and ask_sessionless:
             # A quick request that needs no session of its own (the usual tools/call, of a
             # tool with no Mcp-Param-* headers to check): served by the prototype's engine,
             # answered as its copy would answer it.

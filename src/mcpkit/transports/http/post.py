@@ -164,12 +164,12 @@ async def serve_post(
                 await not_acceptable(send, modern=True)
                 return
             answer = quick_answer(app, msg, h, flags)
-            if answer is not None:
+            if answer:
                 start, reply = alone_messages(await answer)
                 await send(start)
                 await send(reply)
                 return
-            await serve_modern_post(app, msg, h, flags, receive, send)
+            await serve_modern_post(app, msg, h, flags, receive, send, answer is None)
             return
         if not acceptable:
             await not_acceptable(send)
