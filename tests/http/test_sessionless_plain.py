@@ -54,6 +54,11 @@ def make_server(*, mask_errors: bool = False, middleware: list[Middleware] | Non
     async def nothing() -> None:
         return None
 
+    @server.tool(structured_output=True)
+    async def shout(text: str) -> str:
+        """Text with an output schema: structured, not one text block."""
+        return text.upper()
+
     @server.tool()
     async def suspends(text: str) -> str:
         import asyncio
@@ -72,6 +77,7 @@ CALLS: list[tuple[str, Any]] = [
     ("refuses", {"text": "that"}),
     ("protocol_error", {"text": "x"}),
     ("nothing", {}),
+    ("shout", {"text": "hey"}),
     ("suspends", {"text": "later"}),
     ("echo", {}),  # a required argument missing
     ("echo", {"text": 3}),  # the wrong type
@@ -165,11 +171,13 @@ async def test_answers_as_the_full_path_does(
         "nothing",
         "protocol_error",
         "refuses",
+        "shout",
     ]
     # What the answers are, so that the comparison is not of two empty lists.
     assert quick[0][1]["result"]["content"] == [{"type": "text", "text": "hi"}]
     assert quick[1][1]["result"]["structuredContent"] == {"n": 21, "twice": 42}
     assert quick[4][1]["error"]["code"] == -32042
+    assert quick[6][1]["result"]["structuredContent"] == {"result": "HEY"}
     broken = quick[2][1]["result"]
     assert broken["isError"] is True
     assert ("error id ID" in broken["content"][0]["text"]) is mask_errors

@@ -482,6 +482,22 @@ class AppSession(ServerSession):
                 except Exception as exc:
                     result = tools.failed(entry, exc, self.server)
                 else:
+                    if type(value) is str and entry.output is None:
+                        # finished()'s usual case, at once: one text block (which no
+                        # revision downgrades); a modern one finished in place (its own).
+                        content = {"type": "text", "text": value}
+                        if envelope is None:
+                            return {
+                                "jsonrpc": "2.0",
+                                "id": request_id,
+                                "result": {"content": [content]},
+                            }
+                        result = {
+                            "content": [content],
+                            "resultType": "complete",
+                            "_meta": {SERVER_INFO_KEY: self.server_info},
+                        }
+                        return {"jsonrpc": "2.0", "id": request_id, "result": result}
                     result = tools.finished(entry, value, self.server, self.lifecycle.version)
             if envelope is not None:
                 if result.get("resultType") == "input_required":
