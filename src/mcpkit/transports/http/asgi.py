@@ -96,6 +96,7 @@ class RequestHeaders:
     __slots__ = (
         "_raw",
         "accept",
+        "allowed",
         "content_length",
         "content_type",
         "count",
@@ -122,6 +123,9 @@ class RequestHeaders:
         #: What the 2026-07-28 edge found of the routing headers in :attr:`fields` (kept
         #: here, read once per head: see ``modern_server.routing_of``); None: not looked at.
         self.routing: Any = None
+        #: The Host/Origin policy that let this head through last, and the server address
+        #: it judged it for (see ``HostOriginMiddleware.allows``); None: none yet.
+        self.allowed: tuple[object, object] | None = None
         fields: dict[bytes, bytes] | None = None
         repeated = False
         if type(raw) is not list:  # (ASGI servers give a list: counted at once)

@@ -95,7 +95,9 @@ def _same_origin(origin: str, host: str | None) -> bool:
 
 class HostOriginMiddleware:
     """Refuse (403) HTTP requests whose ``Host`` or ``Origin`` the policy does not allow; pass
-    every other request, and every other scope, to ``app`` unchanged."""
+    every other request, and every other scope, to ``app`` unchanged. The policy is fixed
+    when it is made (its attributes are read-only): what it decided of a Host, an Origin
+    and a server address holds for as long as it serves."""
 
     def __init__(
         self,
@@ -106,20 +108,35 @@ class HostOriginMiddleware:
         dns_rebinding_protection: bool | None = None,
     ) -> None:
         self.app = app
-        self.allowed_hosts = (
+        self._allowed_hosts = (
             frozenset(h.lower() for h in allowed_hosts) if allowed_hosts is not None else None
         )
-        self.allowed_origins = (
+        self._allowed_origins = (
             frozenset(o.lower().rstrip("/") for o in allowed_origins)
             if allowed_origins is not None
             else None
         )
-        self._any_origin = self.allowed_origins is not None and "*" in self.allowed_origins
-        self.dns_rebinding_protection = dns_rebinding_protection
+        self._any_origin = self._allowed_origins is not None and "*" in self._allowed_origins
+        self._protection = dns_rebinding_protection
         #: :func:`check_bind` has logged its warning for this policy (once is enough).
         self.bind_warned = False
         self._protect_cache: dict[Any, bool] = {}
         self._host_cache: dict[str, bool] = {}
+
+    @property
+    def allowed_hosts(self) -> frozenset[str] | None:
+        """The Host values allowed (lower-cased), None: the default rule."""
+        return self._allowed_hosts
+
+    @property
+    def allowed_origins(self) -> frozenset[str] | None:
+        """The Origin values allowed (lower-cased, no trailing slash), None: the default."""
+        return self._allowed_origins
+
+    @property
+    def dns_rebinding_protection(self) -> bool | None:
+        """On, off, or None: on when bound to a loopback address or ``allowed_hosts`` set."""
+        return self._protection
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -139,16 +156,16 @@ class HostOriginMiddleware:
         # Remembered per Host value (a server sees the same few over and over), bounded.
         known = self._host_cache.get(host)
         if known is None:
-            known = _host_allowed(host, self.allowed_hosts)
+            known = _host_allowed(host, self._allowed_hosts)
             if len(self._host_cache) < 256:
                 self._host_cache[host] = known
         return known
 
     def refusal(self, scope: Scope, host: str | None, origin: str | None) -> str | None:
         """Why the request is refused with 403 (None: it may go on)."""
-        enabled = self.dns_rebinding_protection
+        enabled = self._protection
         if enabled is None:
-            if self.allowed_hosts is not None:
+            if self._allowed_hosts is not None:
                 enabled = True
             else:
                 server = scope.get("server")
@@ -167,7 +184,7 @@ class HostOriginMiddleware:
             return f"Forbidden: Host {host!r} is not allowed (DNS rebinding protection)"
         if origin is None or self._any_origin:
             return None  # not a browser (or every origin allowed)
-        allowed = self.allowed_origins
+        allowed = self._allowed_origins
         if (allowed is not None or enabled) and _origin_allowed(origin, allowed):
             return None
         if _same_origin(origin, host):

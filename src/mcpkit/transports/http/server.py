@@ -296,9 +296,16 @@ class StreamableHTTPApp:
         h = read_headers(scope["headers"])
         if h.size > options.max_header_bytes or h.count > options.max_header_count:
             return self._too_large_head(send)
-        refused = self.host_origin.refusal(scope, h.host, h.origin)
-        if refused is not None:
-            return respond_error(send, 403, INVALID_REQUEST, refused)
+        # The Host/Origin policy, asked once per head and server address it let through (a
+        # head read before is the same object: see read_headers).
+        policy = self.host_origin
+        bound = scope.get("server")
+        allowed = h.allowed
+        if allowed is None or allowed[0] is not policy or allowed[1] != bound:
+            refused = policy.refusal(scope, h.host, h.origin)
+            if refused is not None:
+                return respond_error(send, 403, INVALID_REQUEST, refused)
+            h.allowed = (policy, bound)
         if scope["method"] == "POST" and scope["path"] == self.path and not scope.get("root_path"):
             # What _route does for the usual request, without its frame.
             return serve_post(self, scope, h, receive, send)
