@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -53,6 +54,7 @@ __all__ = [
     "NotificationBus",
     "Subscription",
     "acknowledgment",
+    "announcing",
     "event_notification",
     "honoured_filter",
     "listen_closed_result",
@@ -83,6 +85,13 @@ FAN_OUT_SLICE: Final = 64
 
 logger = logging.getLogger("mcpkit.bus")
 
+#: The event a :class:`BusRelay` is handing to its sinks (None outside of that): the
+#: tasks a sink starts to announce it inherit it, so a transport writing the notification
+#: can tell which event (and which bus log entry) it announces.
+announcing: contextvars.ContextVar[BusEvent | None] = contextvars.ContextVar(
+    "mcpkit_bus_announcing", default=None
+)
+
 
 @dataclass(frozen=True, slots=True)
 class BusEvent:
@@ -94,6 +103,9 @@ class BusEvent:
     kind: EventKind
     uri: str | None = None
     audience: str | None = None
+    #: The id of the log entry a shared bus received this event with (Redis: the bus
+    #: stream's), else None; not part of the event's identity nor of its JSON.
+    entry: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.kind not in _METHODS:
@@ -594,11 +606,15 @@ class BusRelay:
     async def _pump(self) -> None:
         while (sub := self._sub) is not None:
             async for event in sub:
-                for sink in self.sinks:
-                    try:
-                        sink(event)
-                    except Exception:
-                        logger.exception("Notification sink failed on %s", event)
+                token = announcing.set(event)
+                try:
+                    for sink in self.sinks:
+                        try:
+                            sink(event)
+                        except Exception:
+                            logger.exception("Notification sink failed on %s", event)
+                finally:
+                    announcing.reset(token)
                 await self._fan_out(event)
             if not sub.overflowed or self._sub is not sub:
                 break  # stopped, or the bus was closed

@@ -79,6 +79,8 @@ class RedisBus:
         try:
             event = BusEvent.from_json(data)
             position = stream_id(entry) if entry is not None else None
+            if entry is not None:
+                event = BusEvent(event.kind, event.uri, event.audience, entry)
         except Exception:
             logger.warning("Malformed event on the notification bus dropped")
             return

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 import orjson
 
+from mcpkit.bus import BusEvent, announcing
 from mcpkit.jsonrpc import JSONObject, RequestId
 from mcpkit.redis.backend import StoreUnavailable
 from mcpkit.redis.batch import Batch
@@ -129,11 +130,13 @@ class RedisSessionTransport(HttpSessionTransport):
         self.state_version = 0
         #: The bus position the next GET-stream write records (a bus notification's).
         self._bus_mark: str | None = None
-        #: Bus notifications sent live since a GET stream opened, while its catch-up reads.
-        self._live_bus: set[tuple[str, str | None]] | None = None
-        #: The newest bus entry a catch-up has read (as ``stream_id``): a broadcast heard
-        #: live later that is no newer was in that catch-up already (its pub/sub message
-        #: came late), and is not sent twice.
+        #: Bus notifications heard since a GET stream opened, until its catch-up has read
+        #: the bus log: (method, uri, bus log entry or None). They are not sent as they
+        #: come but with the catch-up, coalesced into it (see ``_catch_up``).
+        self._held_bus: list[tuple[str, str | None, str | None]] | None = None
+        #: The newest bus entry a catch-up has accounted for (as ``stream_id``): a
+        #: broadcast heard later whose own entry is no newer was in that catch-up already
+        #: (its pub/sub message came late), and is not sent twice.
         self._caught_up: tuple[int, int] | None = None
         #: Request-stream resumptions here so far: a connection opened by a later one is
         #: not ended by what an earlier follower did (see ``_taken_over``).
@@ -470,21 +473,23 @@ class RedisSessionTransport(HttpSessionTransport):
         if method in _BUS_METHODS:
             if not self._holds_standalone():
                 return
-            bus = self.shared.backend.shared_bus
-            heard = bus.last_id if bus is not None else None
-            caught_up = self._caught_up
-            if heard is not None and caught_up is not None and stream_id(heard) <= caught_up:
-                return  # this one and every one before it were in the catch-up
-            recovered = self._recovered
-            if recovered is not None and heard is not None and stream_id(heard) <= recovered[0]:
-                params = message.get("params")
-                if type(params) is dict and params.get("uri") in recovered[1]:
+            params = message.get("params")
+            uri = params.get("uri") if type(params) is dict else None
+            uri = uri if type(uri) is str else None
+            entry = _bus_entry(str(method), uri)
+            if entry is not None:
+                position = stream_id(entry)
+                caught_up = self._caught_up
+                if caught_up is not None and position <= caught_up:
+                    return  # in the catch-up already (its pub/sub message came late)
+                recovered = self._recovered
+                if recovered is not None and position <= recovered[0] and uri in recovered[1]:
                     return  # sent by the re-read of its new subscription
-            self._bus_mark = heard
-            if self._live_bus is not None:
-                params = message.get("params")
-                uri = params.get("uri") if type(params) is dict else None
-                self._live_bus.add((str(method), uri if type(uri) is str else None))
+            held = self._held_bus
+            if held is not None:
+                held.append((str(method), uri, entry))  # sent with the catch-up
+                return
+            self._bus_mark = entry
             self._emit(self._standalone, data)
             return
         # Nothing is held for a later tasks/result here: that may reach another replica.
@@ -509,7 +514,7 @@ class RedisSessionTransport(HttpSessionTransport):
         if old is not None and old is not conn:
             old.finish()
         self._attach(stream, conn)
-        self._live_bus = set()
+        self._held_bus = []
         self.spawn(self._tail_standalone(conn))
 
     async def _tail_standalone(self, conn: SSEConnection) -> None:
@@ -518,7 +523,7 @@ class RedisSessionTransport(HttpSessionTransport):
         except StoreUnavailable as exc:
             logger.warning("Cannot open the GET stream: %s", exc)
             conn.abort()
-            self._live_bus = None
+            self._held_bus = None
             return
         listening = self._subscribed
         await self._start_tail(self._standalone.key, conn, delivered)
@@ -609,7 +614,7 @@ class RedisSessionTransport(HttpSessionTransport):
             if old is not None and old is not conn:
                 old.finish()
             self._attach(self._standalone, conn)
-            self._live_bus = set()
+            self._held_bus = []
             listening = self._subscribed
             await self._start_tail(key, conn, after)
             await _take_state(self, listening)
@@ -718,44 +723,58 @@ async def _take_state(view: RedisSessionTransport, listening: bool) -> None:
 
 async def _catch_up(view: RedisSessionTransport) -> None:
     """Send the broadcasts the session missed while no GET stream was open (see the
-    module docstring), once a GET stream is followed here."""
-    live = view._live_bus
-    bus = view.shared.backend.shared_bus
-    sid = view.session_id
-    sink = view.session
+    module docstring), once a GET stream is followed here, together with those heard
+    since it opened (held meanwhile): coalesced, once per kind and URI.
+
+    Every broadcast is in the bus log before it is published, and the log is read after
+    the stream is followed here: one heard whose entry is no newer than what the read
+    accounts for is in it (its pub/sub message came late) and is dropped; a newer one,
+    published after the read, is sent too (merged: after, and with, the missed ones)."""
+    held = view._held_bus
     try:
-        if bus is None or sid is None or sink is None or not view._holds_standalone():
-            return
-        after = await view.shared.bus_position(sid)
-        if after is None:
-            return
-        events, trimmed = await bus.since(after)
-    except StoreUnavailable as exc:
-        logger.warning("Cannot catch up on missed notifications: %s", exc)
-        return
+        missed = await _read_missed(view)
     finally:
-        if view._live_bus is live:
-            view._live_bus = None
-    subscribed = set(sink.subscriptions)
+        if view._held_bus is held:
+            view._held_bus = None
+    sink = view.session
+    sid = view.session_id
+    if sink is None or sid is None or not view._holds_standalone():
+        return  # the next GET stream catches up (what was held is in the log after bp)
     pending: dict[tuple[str, str | None], None] = {}
-    for _, event in events:
-        if event.uri is not None and event.uri not in subscribed:
-            continue
-        key = (event.method, event.uri)
-        pending.pop(key, None)  # coalesced: the newest counts
+    newest: str | None = None
+    if missed is not None:
+        after, events, trimmed = missed
+        subscribed = set(sink.subscriptions)
+        for _, event in events:
+            if event.uri is not None and event.uri not in subscribed:
+                continue
+            key = (event.method, event.uri)
+            pending.pop(key, None)  # coalesced: the newest counts
+            pending[key] = None
+        if trimmed:
+            caps = sink.lifecycle.capabilities or {}
+            for kind in ("tools", "prompts", "resources"):
+                entry = caps.get(kind)
+                if isinstance(entry, dict) and entry.get("listChanged"):
+                    pending.setdefault((f"notifications/{kind}/list_changed", None), None)
+            for subscribed_uri in sorted(subscribed):
+                pending.setdefault(("notifications/resources/updated", subscribed_uri), None)
+        newest = events[-1][0] if events else None
+        bound = stream_id(newest or after)
+        if view._caught_up is None or bound > view._caught_up:
+            view._caught_up = bound
+    caught_up = view._caught_up
+    for method, uri, entry_id in held or ():
+        if entry_id is not None:
+            position = stream_id(entry_id)
+            if caught_up is not None and position <= caught_up:
+                continue  # read by the catch-up: its pub/sub message came late
+            if missed is not None and (newest is None or position > stream_id(newest)):
+                newest = entry_id  # published after the read: sent here, accounted for
+        key = (method, uri)
+        pending.pop(key, None)
         pending[key] = None
-    if trimmed:
-        caps = sink.lifecycle.capabilities or {}
-        for kind in ("tools", "prompts", "resources"):
-            entry = caps.get(kind)
-            if isinstance(entry, dict) and entry.get("listChanged"):
-                pending.setdefault((f"notifications/{kind}/list_changed", None), None)
-        for subscribed_uri in sorted(subscribed):
-            pending.setdefault(("notifications/resources/updated", subscribed_uri), None)
-    newest = events[-1][0] if events else None
-    if newest is not None:
-        view._caught_up = stream_id(newest)
-    items = [k for k in pending if live is None or k not in live]
+    items = list(pending)
     for i, (method, uri) in enumerate(items):
         msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if uri is not None:
@@ -764,11 +783,41 @@ async def _catch_up(view: RedisSessionTransport) -> None:
         view._emit(view._standalone, orjson.dumps(msg))
     if not items and newest is not None:
         keys = view.shared.backend.keys
+        last = newest
 
         def add(pipe: Batch) -> None:
-            pipe.eval(ADVANCE, 1, keys.session(sid), newest)
+            pipe.eval(ADVANCE, 1, keys.session(sid), last)
 
         view._enqueue(add)
+
+
+async def _read_missed(
+    view: RedisSessionTransport,
+) -> tuple[str, list[tuple[str, BusEvent]], bool] | None:
+    """The session's bus position and the bus log entries after it (with whether some
+    may have been trimmed away); None when there is nothing to read or it cannot be read."""
+    bus = view.shared.backend.shared_bus
+    sid = view.session_id
+    if bus is None or sid is None or view.session is None or not view._holds_standalone():
+        return None
+    try:
+        after = await view.shared.bus_position(sid)
+        if after is None:
+            return None
+        events, trimmed = await bus.since(after)
+    except StoreUnavailable as exc:
+        logger.warning("Cannot catch up on missed notifications: %s", exc)
+        return None
+    return after, events, trimmed
+
+
+def _bus_entry(method: str, uri: str | None) -> str | None:
+    """The bus log entry of the broadcast being announced, when this notification is its
+    announcement (a relay hands it on: see :data:`mcpkit.bus.announcing`)."""
+    event = announcing.get()
+    if event is None or event.method != method or event.uri != uri:
+        return None
+    return event.entry
 
 
 async def _recover(

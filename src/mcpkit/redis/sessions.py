@@ -50,10 +50,14 @@ of the bus log (:mod:`mcpkit.redis.bus`) accounted for (set when the session is 
 advanced with each bus notification written to its GET stream). When a GET stream of the
 session opens (fresh or resumed, on any replica), that replica reads the bus log after
 ``bp``, keeps the list changes and the updates of subscribed resources, coalesced to one
-per kind and URI (the newest), skips those already sent live since the stream opened, and
-sends them first. The log holds ``bus_log_maxlen`` entries: a session that missed more
-(entries trimmed after its ``bp``) is told that every list the server announces changes of,
-and every resource it subscribed to, changed.
+per kind and URI (the newest), and sends them first. Its pub/sub messages of the same
+broadcasts may reach it at any time (late under load, or relayed by another node of a
+Redis Cluster): each carries its log entry id, and one no newer than what the catch-up
+read is not sent again; those heard while the catch-up reads are held and merged into it
+(one published after the read is sent with it, not lost). The log holds
+``bus_log_maxlen`` entries: a session that missed more (entries trimmed after its ``bp``)
+is told that every list the server announces changes of, and every resource it
+subscribed to, changed.
 
 Failures: a replica resuming a stream whose producer stopped heart-beating ends each of the
 stream's requests with a JSON-RPC error (:data:`PRODUCER_DIED_MESSAGE`) and the end marker,
