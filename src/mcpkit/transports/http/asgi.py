@@ -30,6 +30,7 @@ __all__ = [
     "Send",
     "accept_flags",
     "accepts",
+    "body_within",
     "error_body",
     "flags_cache",
     "oversized_headers",
@@ -406,6 +407,24 @@ async def read_body_within(
     ``TimeoutError``) and arriving at ``min_rate`` bytes per second after ``grace`` seconds
     (else :class:`BodyTooSlow`). A body the ASGI server already holds is read at once, with
     no timer armed: only a read that has to wait runs under the timeout."""
+    body = body_within(receive, limit, timeout, min_rate, grace)
+    if body is None or isinstance(body, bytes):
+        return body
+    rest: bytes | None = await body
+    return rest
+
+
+def body_within(
+    receive: Receive,
+    limit: int,
+    timeout: float | None,
+    min_rate: float | None = None,
+    grace: float = 5.0,
+) -> bytes | Awaitable[bytes | None] | None:
+    """:func:`read_body_within` with no coroutine of its own: the body (or None) when the
+    ASGI server already holds all of it (read at once, no timer armed), else the awaitable
+    of the rest of the read, under the timeout (to be awaited at once). Raises
+    :class:`BodyTooLarge` as the read does."""
     first = receive()
     if type(first) is CoroutineType:
         # The usual receive (a coroutine) is stepped here: a body already held comes back
@@ -429,6 +448,10 @@ async def read_body_within(
         waiting_on = coro.send(None)
     except StopIteration as rest:
         return rest.value  # type: ignore[no-any-return]
+    return _rest_within(coro, waiting_on, timeout)
+
+
+async def _rest_within(coro: Any, waiting_on: Any, timeout: float | None) -> bytes | None:
     if timeout is None:
         return await Resume(coro, waiting_on)
     async with asyncio.timeout(timeout):

@@ -37,8 +37,8 @@ from mcpkit.transports.http.asgi import (
     Scope,
     Send,
     accept_flags,
+    body_within,
     flags_cache,
-    read_body_within,
     respond,
     respond_body_timeout,
     respond_error,
@@ -128,9 +128,11 @@ async def serve_post(
             await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
             return
     try:
-        body = await read_body_within(
+        body = body_within(
             receive, limit, options.body_timeout, options.min_body_rate, options.body_rate_grace
         )
+        if body is not None and not isinstance(body, bytes):
+            body = await body  # the rest of a body not all there yet
     except BodyTooLarge:
         await respond_error(send, 413, INVALID_REQUEST, "Request body too large")
         return
