@@ -66,7 +66,6 @@ from mcpkit.transports.http import sse
 from mcpkit.transports.http.asgi import (
     JSON_HEADERS,
     SSE_HEADERS,
-    Message,
     Receive,
     RequestHeaders,
     Send,
@@ -82,7 +81,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DisconnectWatch",
     "ModernRequestTransport",
-    "alone_messages",
+    "error_status",
     "fields_match",
     "header_mapping",
     "headers_match",
@@ -295,6 +294,12 @@ def _error_code(error: Any) -> int:
     return code if type(code) is int else 0
 
 
+def error_status(error: Any) -> int:
+    """The HTTP status answering a modern request with the JSON-RPC ``error`` object (a
+    response with a result is answered 200)."""
+    return status_for_code(_error_code(error))
+
+
 def _error_body(rid: Any, error: McpError) -> bytes:
     err: dict[str, Any] = {"code": error.code, "message": error.message}
     if error.data is not None:
@@ -312,7 +317,7 @@ async def _respond_alone(send: Send, answer: Any) -> None:
     # The JSON-RPC response of a request served without a session, as serve_modern_post
     # sends it inline.
     error = answer.get("error")
-    status = 200 if error is None else status_for_code(_error_code(error))
+    status = 200 if error is None else error_status(error)
     await _respond_json(send, status, orjson.dumps(answer))
 
 
@@ -638,7 +643,7 @@ def quick_answer(
     well-formed request whose routing headers are exactly its body's (:func:`routed`),
     from a client accepting JSON, that needs no session (a ``tools/call`` of a plain tool:
     the served app's ``sessionless_response``): the awaitable of its JSON-RPC response
-    (to send with :func:`alone_messages`). Else :func:`serve_modern_post` serves it, every
+    (answered as :func:`error_status` says). Else :func:`serve_modern_post` serves it, every
     check made in full: None when it is not such a request, False when only the last
     question found it needs a session (``serve_modern_post(..., ask_sessionless=False)``:
     its envelope was read here and is not read twice)."""
@@ -662,19 +667,6 @@ def quick_answer(
         return None
     answer: Awaitable[JSONObject] | None = served.sessionless_response(rid, method, params)
     return False if answer is None else answer
-
-
-def alone_messages(answer: JSONObject) -> tuple[Message, Message]:
-    """The ASGI messages answering a request served with no session by its JSON-RPC
-    ``answer``: a JSON body, with the status of its error's code (200 for a result)."""
-    error = answer.get("error")
-    body = orjson.dumps(answer)
-    status = 200 if error is None else status_for_code(_error_code(error))
-    head = [_JSON_TYPE, (b"content-length", b"%d" % len(body))]
-    return (
-        {"type": "http.response.start", "status": status, "headers": head},
-        {"type": "http.response.body", "body": body},
-    )
 
 
 async def serve_modern_post(
@@ -745,9 +737,7 @@ async def serve_modern_post(
             # answered as its copy would answer it.
             answer = served.sessionless_response(rid, method, params)
             if answer is not None:
-                start, body = alone_messages(await answer)
-                await send(start)
-                await send(body)
+                await _respond_alone(send, await answer)
                 return
         if (
             method == "tools/call"

@@ -49,7 +49,7 @@ from mcpkit.transports.http.modern_headers import (
     is_modern_request,
     legacy_names,
 )
-from mcpkit.transports.http.modern_server import alone_messages, quick_answer, serve_modern_post
+from mcpkit.transports.http.modern_server import error_status, quick_answer, serve_modern_post
 from mcpkit.transports.http.session_open import open_session
 from mcpkit.transports.http.session_transport import (
     HttpSessionTransport,
@@ -167,9 +167,15 @@ async def serve_post(
                 return
             answer = quick_answer(app, msg, h, flags)
             if answer:
-                start, reply = alone_messages(await answer)
-                await send(start)
-                await send(reply)
+                # Its JSON-RPC response, in a JSON body with its status (_respond_alone of
+                # modern_server, inline).
+                alone = await answer
+                error = alone.get("error")
+                status = 200 if error is None else error_status(error)
+                body = orjson.dumps(alone)
+                headers = [_JSON_TYPE, (b"content-length", b"%d" % len(body))]
+                await send({"type": "http.response.start", "status": status, "headers": headers})
+                await send({"type": "http.response.body", "body": body})
                 return
             await serve_modern_post(app, msg, h, flags, receive, send, answer is None)
             return
