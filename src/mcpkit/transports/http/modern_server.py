@@ -640,30 +640,44 @@ def quick_answer(
     app: HttpApp, msg: Any, h: RequestHeaders, accepted: tuple[bool, bool]
 ) -> Awaitable[JSONObject] | Literal[False] | None:
     """The usual modern request answered with no frame of :func:`serve_modern_post`'s: a
-    well-formed request whose routing headers are exactly its body's (:func:`routed`),
-    from a client accepting JSON, that needs no session (a ``tools/call`` of a plain tool:
-    the served app's ``sessionless_response``): the awaitable of its JSON-RPC response
-    (answered as :func:`error_status` says). Else :func:`serve_modern_post` serves it, every
-    check made in full: None when it is not such a request, False when only the last
-    question found it needs a session (``serve_modern_post(..., ask_sessionless=False)``:
-    its envelope was read here and is not read twice)."""
+    well-formed ``tools/call`` whose routing headers are exactly its body's (what
+    :func:`routed` says of it), from a client accepting JSON, that needs no session (a
+    call of a plain tool: the served app's ``sessionless_response``): the awaitable of
+    its JSON-RPC response (answered as :func:`error_status` says). Else
+    :func:`serve_modern_post` serves it, every check made in full: None when it is not
+    such a request, False when only the last question found it needs a session
+    (``serve_modern_post(..., ask_sessionless=False)``: its envelope was read here and is
+    not read twice)."""
     served = app.served
     if served is None or not accepted[0] or type(msg) is not dict:
         return None
     rid = msg.get("id")
     params = msg.get("params")
-    method = msg.get("method")
     if not (
         (type(rid) is str or type(rid) is int)
         and type(params) is dict
-        and type(method) is str
+        and msg.get("method") == "tools/call"
         and msg.get("jsonrpc") == "2.0"
     ):
         return None
     routing = h.routing
     if routing is None:
         routing = h.routing = routing_of(h.fields)
-    if routing is False or not routed(routing, method, params):
+    if routing is False:
+        return None
+    # routed(routing, "tools/call", params), inline: the version, the method and the
+    # tool's name (Mcp-Name) are the body's (a name that is no string is refused later).
+    version, method, name = routing
+    meta = params.get("_meta")
+    if (
+        method != "tools/call"
+        or name is None
+        or type(meta) is not dict
+        or meta.get(PROTOCOL_VERSION_KEY) != version
+    ):
+        return None
+    called = params.get("name")
+    if type(called) is str and called != name:
         return None
     answer: Awaitable[JSONObject] | None = served.sessionless_response(rid, method, params)
     return False if answer is None else answer
