@@ -37,6 +37,17 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
 
 
 @pytest.fixture
+def server(tmp_path: Path) -> Iterator[Redis]:
+    """A redis-server of the test's own (no replica, no nginx), stopped after it."""
+    made = Redis(tmp_path)
+    made.start()
+    try:
+        yield made
+    finally:
+        made.stop()
+
+
+@pytest.fixture
 def live(deployment: Deployment) -> Deployment:
     """The deployment with every replica (and Redis) running."""
     if deployment.redis.proc is None:

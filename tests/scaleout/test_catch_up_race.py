@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import httpx
@@ -49,16 +48,6 @@ def make(backend: RedisBackend) -> Server[Any]:
         return f"note {key}"
 
     return app
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Redis]:
-    made = Redis(tmp_path)
-    made.start()
-    try:
-        yield made
-    finally:
-        made.stop()
 
 
 @pytest.fixture

@@ -5,8 +5,7 @@ and password of the URL, a lost connection, a server that stops answering."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
 import redis.asyncio as aioredis
@@ -18,16 +17,6 @@ from mcpkit.redis import RedisBackend
 from mcpkit.redis.batch import Batch
 from mcpkit.redis.lane import Lane
 from tests.scaleout.cluster import Redis
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Redis]:
-    redis = Redis(tmp_path)
-    redis.start()
-    try:
-        yield redis
-    finally:
-        redis.stop()
 
 
 @pytest.fixture

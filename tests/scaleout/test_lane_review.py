@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,16 +30,6 @@ local until_us = (t[1] * 1000000 + t[2]) + ARGV[1] * 1000
 repeat t = redis.call('TIME') until t[1] * 1000000 + t[2] >= until_us
 return 1
 """
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Redis]:
-    made = Redis(tmp_path)
-    made.start()
-    try:
-        yield made
-    finally:
-        made.stop()
 
 
 def lane(url: str, command_timeout: float = 5.0) -> Lane:

@@ -7,8 +7,6 @@ subscribed."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import redis
@@ -17,16 +15,6 @@ from mcpkit.redis import RedisBackend
 from tests.scaleout.cluster import Redis
 
 GUARD = 20.0
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Redis]:
-    made = Redis(tmp_path)
-    made.start()
-    try:
-        yield made
-    finally:
-        made.stop()
 
 
 def publish_now(url: str, channel: str, data: bytes) -> int:

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -21,16 +20,6 @@ from tests.scaleout.broadcasts import HEADERS, VERSION
 from tests.scaleout.cluster import STORE_SECRET, Redis, free_port
 
 GUARD = 20.0
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Redis]:
-    made = Redis(tmp_path)
-    made.start()
-    try:
-        yield made
-    finally:
-        made.stop()
 
 
 @pytest.fixture

@@ -8,8 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -17,16 +16,6 @@ from mcpkit.redis import RedisBackend
 from tests.scaleout.cluster import Redis, free_port
 
 GUARD = 60.0
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Redis]:
-    made = Redis(tmp_path)
-    made.start()
-    try:
-        yield made
-    finally:
-        made.stop()
 
 
 @pytest.fixture
