@@ -22,9 +22,9 @@ from mcpkit import Server
 from mcpkit.bus import BusEvent
 from mcpkit.redis import RedisBackend
 from mcpkit.redis.bus import RedisBus
-from mcpkit.transports.http import running
 from tests.scaleout.broadcasts import RawSession, follow_get
-from tests.scaleout.cluster import STORE_SECRET, Redis, free_port
+from tests.scaleout.cluster import Redis, free_port
+from tests.scaleout.inprocess import replicas_in_process
 
 
 def make(backend: RedisBackend) -> Server[Any]:
@@ -52,19 +52,8 @@ def make(backend: RedisBackend) -> Server[Any]:
 
 @pytest.fixture
 async def pair(server: Redis) -> AsyncIterator[tuple[list[str], list[RedisBackend]]]:
-    prefix = f"cu{free_port()}"
-    backends = [
-        RedisBackend(server.url, prefix=prefix, secret=STORE_SECRET, replica_id=name)
-        for name in ("a", "b")
-    ]
-    async with contextlib.AsyncExitStack() as stack:
-        for backend in backends:
-            stack.push_async_callback(backend.aclose)
-        urls = []
-        for backend in backends:
-            base = await stack.enter_async_context(running(make(backend).http_app("/mcp")))
-            urls.append(f"{base}/mcp")
-        yield urls, backends
+    async with replicas_in_process(server.url, f"cu{free_port()}", make) as both:
+        yield both
 
 
 class Gate:

@@ -22,6 +22,7 @@ from mcpkit.redis import RedisBackend
 from mcpkit.transports.http import running
 from tests.scaleout.broadcasts import HEADERS, VERSION, sse_events
 from tests.scaleout.cluster import STORE_SECRET, Redis, free_port
+from tests.scaleout.inprocess import replicas_in_process
 
 COUNT = 150
 #: The gates ``gated`` calls wait on (by name), set by the tests.
@@ -63,17 +64,7 @@ def make(backend: RedisBackend) -> Server[Any]:
 @pytest.fixture
 async def pair(server: Redis) -> AsyncIterator[tuple[str, str, str]]:
     prefix = f"race{free_port()}"
-    backends = [
-        RedisBackend(server.url, prefix=prefix, secret=STORE_SECRET, replica_id=name)
-        for name in ("a", "b")
-    ]
-    async with contextlib.AsyncExitStack() as stack:
-        for backend in backends:
-            stack.push_async_callback(backend.aclose)
-        urls = []
-        for backend in backends:
-            base = await stack.enter_async_context(running(make(backend).http_app("/mcp")))
-            urls.append(f"{base}/mcp")
+    async with replicas_in_process(server.url, prefix, make) as (urls, _):
         yield urls[0], urls[1], prefix
 
 

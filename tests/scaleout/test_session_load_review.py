@@ -6,7 +6,6 @@ redis-server of its own."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,34 +14,27 @@ import pytest
 
 from mcpkit import Server
 from mcpkit.redis import RedisBackend
-from mcpkit.transports.http import running
 from tests.scaleout.broadcasts import HEADERS, VERSION
-from tests.scaleout.cluster import STORE_SECRET, Redis, free_port
+from tests.scaleout.cluster import Redis, free_port
+from tests.scaleout.inprocess import replicas_in_process
 
 GUARD = 20.0
 
 
+def make(backend: RedisBackend) -> Server[Any]:
+    app: Server[Any] = Server("load", store=backend)
+
+    @app.tool()
+    def echo(text: str) -> str:
+        """Echo."""
+        return text
+
+    return app
+
+
 @pytest.fixture
 async def pair(server: Redis) -> AsyncIterator[tuple[str, RedisBackend]]:
-    prefix = f"load{free_port()}"
-    backends = [
-        RedisBackend(server.url, prefix=prefix, secret=STORE_SECRET, replica_id=name)
-        for name in ("a", "b")
-    ]
-    async with contextlib.AsyncExitStack() as stack:
-        for backend in backends:
-            stack.push_async_callback(backend.aclose)
-        urls = []
-        for backend in backends:
-            app: Server[Any] = Server("load", store=backend)
-
-            @app.tool()
-            def echo(text: str) -> str:
-                """Echo."""
-                return text
-
-            base = await stack.enter_async_context(running(app.http_app("/mcp")))
-            urls.append(f"{base}/mcp")
+    async with replicas_in_process(server.url, f"load{free_port()}", make) as (urls, backends):
         yield urls[0], backends[1]
 
 

@@ -23,9 +23,8 @@ import pytest
 
 from mcpkit import Server
 from mcpkit.redis import RedisBackend
-from mcpkit.transports.http import running
-from tests.scaleout.cluster import STORE_SECRET
 from tests.scaleout.conftest import Deployment, free_port
+from tests.scaleout.inprocess import replicas_in_process
 
 HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 INIT = {
@@ -59,19 +58,8 @@ def make(backend: RedisBackend) -> Server[Any]:
 
 @pytest.fixture
 async def two(live: Deployment) -> AsyncIterator[tuple[list[str], list[RedisBackend]]]:
-    prefix = f"o{free_port()}"
-    backends = [
-        RedisBackend(live.redis.url, prefix=prefix, secret=STORE_SECRET, replica_id=name)
-        for name in ("a", "b")
-    ]
-    async with contextlib.AsyncExitStack() as stack:
-        urls = []
-        for backend in backends:
-            base = await stack.enter_async_context(running(make(backend).http_app("/mcp")))
-            urls.append(f"{base}/mcp")
-        yield urls, backends
-        for backend in backends:
-            await backend.aclose()
+    async with replicas_in_process(live.redis.url, f"o{free_port()}", make) as both:
+        yield both
 
 
 async def until(predicate: Callable[[], bool], what: str) -> None:

@@ -1,0 +1,37 @@
+"""Replicas in the test's own process: mcpkit servers sharing one Redis, each served over
+Streamable HTTP on a loopback port of its own, so that a test can reach into a replica
+(its backend, its bus) while clients talk to it over real HTTP."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from mcpkit.redis import RedisBackend
+from mcpkit.transports.http import running
+from tests.scaleout.cluster import STORE_SECRET
+
+
+@contextlib.asynccontextmanager
+async def replicas_in_process(
+    redis_url: str,
+    prefix: str,
+    make: Callable[[RedisBackend], Any],
+    names: tuple[str, ...] = ("a", "b"),
+) -> AsyncIterator[tuple[list[str], list[RedisBackend]]]:
+    """One replica per name, ``make(backend)`` (a server on that replica's backend), each
+    serving ``/mcp``: their endpoint URLs and backends. The servers stop first, then the
+    backends close."""
+    backends = [
+        RedisBackend(redis_url, prefix=prefix, secret=STORE_SECRET, replica_id=name)
+        for name in names
+    ]
+    async with contextlib.AsyncExitStack() as stack:
+        for backend in backends:
+            stack.push_async_callback(backend.aclose)
+        urls = []
+        for backend in backends:
+            base = await stack.enter_async_context(running(make(backend).http_app("/mcp")))
+            urls.append(f"{base}/mcp")
+        yield urls, backends
