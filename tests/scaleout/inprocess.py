@@ -8,6 +8,7 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from mcpkit import Server
 from mcpkit.redis import RedisBackend
 from mcpkit.transports.http import running
 from tests.scaleout.cluster import STORE_SECRET
@@ -35,3 +36,29 @@ async def replicas_in_process(
             base = await stack.enter_async_context(running(make(backend).http_app("/mcp")))
             urls.append(f"{base}/mcp")
         yield urls, backends
+
+
+def announcing_server(backend: RedisBackend) -> Server[Any]:
+    """A server on ``backend`` whose tools announce through the bus: ``touch(uri)`` an
+    update of the resource ``uri``, ``changed()`` a change of the tool list; its
+    ``note://{key}`` resources are there to subscribe to."""
+    app: Server[Any] = Server("announcing", store=backend)
+
+    @app.tool()
+    def touch(uri: str) -> str:
+        """Announce that a resource changed."""
+        app.notify_resource_updated(uri)
+        return "touched"
+
+    @app.tool()
+    def changed() -> str:
+        """Announce that the tool list changed."""
+        app.notify_list_changed("tools")
+        return "announced"
+
+    @app.resource("note://{key}")
+    def note(key: str) -> str:
+        """A note."""
+        return f"note {key}"
+
+    return app

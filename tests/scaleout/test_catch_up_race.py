@@ -13,46 +13,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
-from typing import Any
 
 import httpx
 import pytest
 
-from mcpkit import Server
 from mcpkit.bus import BusEvent
 from mcpkit.redis import RedisBackend
 from mcpkit.redis.bus import RedisBus
 from tests.scaleout.broadcasts import RawSession, follow_get
 from tests.scaleout.cluster import Redis, free_port
-from tests.scaleout.inprocess import replicas_in_process
-
-
-def make(backend: RedisBackend) -> Server[Any]:
-    app: Server[Any] = Server("catch-up", store=backend)
-
-    @app.tool()
-    def touch(uri: str) -> str:
-        """Announce that a resource changed."""
-        app.notify_resource_updated(uri)
-        return "touched"
-
-    @app.tool()
-    def changed() -> str:
-        """Announce that the tool list changed."""
-        app.notify_list_changed("tools")
-        return "announced"
-
-    @app.resource("note://{key}")
-    def note(key: str) -> str:
-        """A note."""
-        return f"note {key}"
-
-    return app
+from tests.scaleout.inprocess import announcing_server, replicas_in_process
 
 
 @pytest.fixture
 async def pair(server: Redis) -> AsyncIterator[tuple[list[str], list[RedisBackend]]]:
-    async with replicas_in_process(server.url, f"cu{free_port()}", make) as both:
+    async with replicas_in_process(server.url, f"cu{free_port()}", announcing_server) as both:
         yield both
 
 

@@ -21,10 +21,9 @@ import httpx
 import orjson
 import pytest
 
-from mcpkit import Server
 from mcpkit.redis import RedisBackend
 from tests.scaleout.conftest import Deployment, free_port
-from tests.scaleout.inprocess import replicas_in_process
+from tests.scaleout.inprocess import announcing_server, replicas_in_process
 
 HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 INIT = {
@@ -39,26 +38,9 @@ INIT = {
 }
 
 
-def make(backend: RedisBackend) -> Server[Any]:
-    app: Server[Any] = Server("order", store=backend)
-
-    @app.tool()
-    def touch(uri: str) -> str:
-        """Announce that a resource changed."""
-        app.notify_resource_updated(uri)
-        return "touched"
-
-    @app.resource("note://{key}")
-    def note(key: str) -> str:
-        """A note."""
-        return f"note {key}"
-
-    return app
-
-
 @pytest.fixture
 async def two(live: Deployment) -> AsyncIterator[tuple[list[str], list[RedisBackend]]]:
-    async with replicas_in_process(live.redis.url, f"o{free_port()}", make) as both:
+    async with replicas_in_process(live.redis.url, f"o{free_port()}", announcing_server) as both:
         yield both
 
 
