@@ -4,6 +4,7 @@ Streamable HTTP on a loopback port of its own, so that a test can reach into a r
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -62,3 +63,13 @@ def announcing_server(backend: RedisBackend) -> Server[Any]:
         return f"note {key}"
 
     return app
+
+
+async def until(predicate: Callable[[], bool], what: str) -> None:
+    """Wait (20 s at most) for ``predicate`` to hold; ``what`` names it when it does not."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 20
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError(f"not reached in time: {what}")
+        await asyncio.sleep(0.01)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
 import httpx
 import pytest
@@ -22,7 +22,7 @@ from mcpkit.redis import RedisBackend
 from mcpkit.redis.bus import RedisBus
 from tests.scaleout.broadcasts import RawSession, follow_get
 from tests.scaleout.cluster import Redis, free_port
-from tests.scaleout.inprocess import announcing_server, replicas_in_process
+from tests.scaleout.inprocess import announcing_server, replicas_in_process, until
 
 
 @pytest.fixture
@@ -56,15 +56,6 @@ class Gate:
         held, self.held = self.held, []
         for data in held:
             self._deliver(data)
-
-
-async def until(predicate: Callable[[], bool], what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 20
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"not reached in time: {what}")
-        await asyncio.sleep(0.01)
 
 
 async def settle() -> None:

@@ -23,7 +23,7 @@ import pytest
 
 from mcpkit.redis import RedisBackend
 from tests.scaleout.conftest import Deployment, free_port
-from tests.scaleout.inprocess import announcing_server, replicas_in_process
+from tests.scaleout.inprocess import announcing_server, replicas_in_process, until
 
 HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 INIT = {
@@ -42,15 +42,6 @@ INIT = {
 async def two(live: Deployment) -> AsyncIterator[tuple[list[str], list[RedisBackend]]]:
     async with replicas_in_process(live.redis.url, f"o{free_port()}", announcing_server) as both:
         yield both
-
-
-async def until(predicate: Callable[[], bool], what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 20
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"not reached in time: {what}")
-        await asyncio.sleep(0.01)
 
 
 async def test_an_update_heard_before_the_subscription_is_sent_once_it_arrives(
