@@ -191,6 +191,9 @@ _LENGTH_AT: dict[int, int] = {}
 _HEADS_MAX: Final = 256
 _LENGTHS_MAX: Final = 32
 _HEAD_BYTES: Final = 2048
+#: The last head found among those: its list, where its Content-Length stood (its length
+#: when it has none) and its RequestHeaders by Content-Length value.
+_last: list[Any] = [[], 0, {}]
 
 
 def read_headers(raw: Iterable[tuple[bytes, bytes]]) -> RequestHeaders:
@@ -200,6 +203,17 @@ def read_headers(raw: Iterable[tuple[bytes, bytes]]) -> RequestHeaders:
     step per header."""
     if type(raw) is not list:
         return RequestHeaders(raw)
+    # The last head read, first: a client sends the same head again and again (compared,
+    # not hashed: an ASGI server's new bytes objects carry no hash yet).
+    last, at, by_length = _last
+    if len(raw) == len(last) and raw[:at] == last[:at] and raw[at + 1 :] == last[at + 1 :]:
+        if at == len(raw):
+            h = by_length.get(None)
+        else:
+            name, length = raw[at]
+            h = by_length.get(length) if name == b"content-length" else None
+        if h is not None:
+            return h
     at = _LENGTH_AT.get(len(raw))
     if at is not None and raw[at][0] == b"content-length":
         key: tuple[Any, ...] = (*raw[:at], at, *raw[at + 1 :])
@@ -211,6 +225,7 @@ def read_headers(raw: Iterable[tuple[bytes, bytes]]) -> RequestHeaders:
     if by_length is not None:
         h = by_length.get(length)
         if h is not None:
+            _last[:] = (raw, at if at is not None else len(raw), by_length)
             return h
     return _read_new(raw, key, length)
 
