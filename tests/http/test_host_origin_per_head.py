@@ -1,8 +1,9 @@
-"""The Streamable HTTP app asks its Host/Origin policy once per head and server address it
-let through (a head read before is the same ``RequestHeaders`` object): what it remembers
-never lets a request through that the policy would refuse, for another policy (another
-app in the process), another server address or another head, and the policy cannot be
-changed under it."""
+"""The Streamable HTTP app checks a head's size and asks its Host/Origin policy once per
+head and server address they let through (a head read before is the same
+``RequestHeaders`` object): what it remembers never lets a request through that the policy
+would refuse, for another policy (another app in the process), another server address or
+another head, nor one larger than its app allows; and the policy cannot be changed under
+it."""
 
 from __future__ import annotations
 
@@ -82,6 +83,18 @@ async def test_a_head_let_through_by_one_policy_is_judged_again_by_another() -> 
     assert await _status(open_app, evil, LOOPBACK) == 403
     assert await _status(open_app, evil, PUBLIC) == 200
     assert await _status(strict_app, b"mcp.example.com", PUBLIC) == 200
+
+
+async def test_a_head_within_one_apps_limits_is_measured_again_by_another() -> None:
+    # What the head remembers stands for its app's header limits too: the same head let
+    # through by an app with the default limits is still too large for one with less.
+    roomy, tight = _app(), _app(max_header_bytes=64)
+    for _ in range(2):
+        assert await _status(roomy, b"127.0.0.1:8000", LOOPBACK) == 200
+        assert await _status(tight, b"127.0.0.1:8000", LOOPBACK) == 431
+    few = _app(max_header_count=3)
+    assert await _status(few, b"127.0.0.1:8000", LOOPBACK) == 431
+    assert await _status(roomy, b"127.0.0.1:8000", LOOPBACK) == 200
 
 
 async def test_a_refused_head_stays_refused() -> None:

@@ -124,8 +124,9 @@ class RequestHeaders:
         #: What the 2026-07-28 edge found of the routing headers in :attr:`fields` (kept
         #: here, read once per head: see ``modern_server.routing_of``); None: not looked at.
         self.routing: Any = None
-        #: The Host/Origin policy that let this head through last, and the server address
-        #: it judged it for (see ``HostOriginMiddleware.allows``); None: none yet.
+        #: The Host/Origin policy that let this head through last (its app found it within
+        #: its header limits too), and the server address it judged it for (see
+        #: ``StreamableHTTPApp.handle_http``); None: none yet.
         self.allowed: tuple[object, object] | None = None
         fields: dict[bytes, bytes] | None = None
         repeated = False
@@ -193,7 +194,7 @@ _LENGTHS_MAX: Final = 32
 _HEAD_BYTES: Final = 2048
 #: The last head found among those: its list, where its Content-Length stood (its length
 #: when it has none) and its RequestHeaders by Content-Length value.
-_last: list[Any] = [[], 0, {}]
+_last: list[Any] = [[], 0, {}]  # (list, int, dict[bytes | None, RequestHeaders])
 
 
 def read_headers(raw: Iterable[tuple[bytes, bytes]]) -> RequestHeaders:
@@ -207,13 +208,14 @@ def read_headers(raw: Iterable[tuple[bytes, bytes]]) -> RequestHeaders:
     # not hashed: an ASGI server's new bytes objects carry no hash yet).
     last, at, by_length = _last
     if len(raw) == len(last) and raw[:at] == last[:at] and raw[at + 1 :] == last[at + 1 :]:
+        found: RequestHeaders | None
         if at == len(raw):
-            h = by_length.get(None)
+            found = by_length.get(None)
         else:
-            name, length = raw[at]
-            h = by_length.get(length) if name == b"content-length" else None
-        if h is not None:
-            return h
+            name, value = raw[at]
+            found = by_length.get(value) if name == b"content-length" else None
+        if found is not None:
+            return found
     at = _LENGTH_AT.get(len(raw))
     if at is not None and raw[at][0] == b"content-length":
         key: tuple[Any, ...] = (*raw[:at], at, *raw[at + 1 :])

@@ -637,25 +637,29 @@ def _envelope_refused(app: HttpApp, params: Any, error: McpError) -> McpError:
 
 
 def quick_answer(
-    app: HttpApp, msg: Any, h: RequestHeaders, accepted: tuple[bool, bool]
+    app: HttpApp,
+    msg: JSONObject,
+    params: Any,
+    meta: Any,
+    h: RequestHeaders,
+    accepted: tuple[bool, bool],
 ) -> Awaitable[JSONObject] | Literal[False] | None:
     """The usual modern request answered with no frame of :func:`serve_modern_post`'s: a
     well-formed ``tools/call`` whose routing headers are exactly its body's (what
     :func:`routed` says of it), from a client accepting JSON, that needs no session (a
     call of a plain tool: the served app's ``sessionless_response``): the awaitable of
-    its JSON-RPC response (answered as :func:`error_status` says). Else
+    its JSON-RPC response (answered as :func:`error_status` says). ``msg``: the request,
+    an object whose ``params`` (an object) have the ``_meta`` object ``meta``. Else
     :func:`serve_modern_post` serves it, every check made in full: None when it is not
     such a request, False when only the last question found it needs a session
     (``serve_modern_post(..., ask_sessionless=False)``: its envelope was read here and is
     not read twice)."""
     served = app.served
-    if served is None or not accepted[0] or type(msg) is not dict:
+    if served is None or not accepted[0]:
         return None
     rid = msg.get("id")
-    params = msg.get("params")
     if not (
         (type(rid) is str or type(rid) is int)
-        and type(params) is dict
         and msg.get("method") == "tools/call"
         and msg.get("jsonrpc") == "2.0"
     ):
@@ -668,13 +672,7 @@ def quick_answer(
     # routed(routing, "tools/call", params), inline: the version, the method and the
     # tool's name (Mcp-Name) are the body's (a name that is no string is refused later).
     version, method, name = routing
-    meta = params.get("_meta")
-    if (
-        method != "tools/call"
-        or name is None
-        or type(meta) is not dict
-        or meta.get(PROTOCOL_VERSION_KEY) != version
-    ):
+    if method != "tools/call" or name is None or meta.get(PROTOCOL_VERSION_KEY) != version:
         return None
     called = params.get("name")
     if type(called) is str and called != name:

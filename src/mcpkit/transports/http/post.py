@@ -152,7 +152,8 @@ async def serve_post(
         params = msg.get("params") if type(msg) is dict else None
         meta = params.get("_meta") if type(params) is dict else None
         modern: tuple[ProtocolVersion, ...] = ()
-        if type(meta) is dict and PROTOCOL_VERSION_KEY in meta:
+        usual = type(meta) is dict and PROTOCOL_VERSION_KEY in meta
+        if usual:
             # The usual modern request: no probe to build (modern_versions, its memo first).
             modern = app._modern_versions or app.modern_versions
         else:
@@ -165,7 +166,7 @@ async def serve_post(
             if not (flags[0] or flags[1]):
                 await not_acceptable(send, modern=True)
                 return
-            answer = quick_answer(app, msg, h, flags)
+            answer = quick_answer(app, msg, params, meta, h, flags) if usual else None
             if answer:
                 # Its JSON-RPC response, in a JSON body with its status (_respond_alone of
                 # modern_server, inline).

@@ -294,14 +294,15 @@ class StreamableHTTPApp:
                 return self._too_large_head(send)
             return self.auth.handle(scope, receive, send, self.host_origin)  # type: ignore[no-any-return]
         h = read_headers(scope["headers"])
-        if h.size > options.max_header_bytes or h.count > options.max_header_count:
-            return self._too_large_head(send)
-        # The Host/Origin policy, asked once per head and server address it let through (a
-        # head read before is the same object: see read_headers).
+        # The head's size, then the Host/Origin policy: checked once per head, app (its
+        # policy is its own) and server address they let through (a head read before is
+        # the same object: see read_headers).
         policy = self.host_origin
         bound = scope.get("server")
         allowed = h.allowed
         if allowed is None or allowed[0] is not policy or allowed[1] != bound:
+            if h.size > options.max_header_bytes or h.count > options.max_header_count:
+                return self._too_large_head(send)
             refused = policy.refusal(scope, h.host, h.origin)
             if refused is not None:
                 return respond_error(send, 403, INVALID_REQUEST, refused)
