@@ -468,30 +468,18 @@ class RedisSessionTransport(HttpSessionTransport):
 
     def _unrelated(self, message: Any, data: bytes) -> None:
         # A broadcast reaches every replica's view: the GET stream's holder sends it (and
-        # records how far the session has heard the bus; see the module docstring).
+        # records how far the session has heard the bus; see the module docstring). The
+        # same notification sent to this session alone (a list its own ctx.enable or
+        # ctx.disable changed) is written once, by the view that sends it: it goes to the
+        # GET stream through the log below, as any other message does.
         method = message.get("method") if type(message) is dict else None
-        if method in _BUS_METHODS:
-            if not self._holds_standalone():
-                return
+        event = announcing.get() if method in _BUS_METHODS else None
+        if event is not None and event.method == method:
             params = message.get("params")
             uri = params.get("uri") if type(params) is dict else None
-            uri = uri if type(uri) is str else None
-            entry = _bus_entry(str(method), uri)
-            if entry is not None:
-                position = stream_id(entry)
-                caught_up = self._caught_up
-                if caught_up is not None and position <= caught_up:
-                    return  # in the catch-up already (its pub/sub message came late)
-                recovered = self._recovered
-                if recovered is not None and position <= recovered[0] and uri in recovered[1]:
-                    return  # sent by the re-read of its new subscription
-            held = self._held_bus
-            if held is not None:
-                held.append((str(method), uri, entry))  # sent with the catch-up
+            if uri == event.uri:
+                self._broadcast(event, uri, data)
                 return
-            self._bus_mark = entry
-            self._emit(self._standalone, data)
-            return
         # Nothing is held for a later tasks/result here: that may reach another replica.
         # A task's message goes on its tasks/result stream when this replica serves one,
         # else on the GET stream (kept in the log until one is open, on any replica).
@@ -501,6 +489,27 @@ class RedisSessionTransport(HttpSessionTransport):
             if stream is not None:
                 self._emit(stream, data)
                 return
+        self._emit(self._standalone, data)
+
+    def _broadcast(self, event: BusEvent, uri: str | None, data: bytes) -> None:
+        """Send the announcement of bus ``event`` (``data``) on the GET stream when this
+        view holds it, unless a catch-up or a re-read sent it already."""
+        if not self._holds_standalone():
+            return
+        entry = event.entry
+        if entry is not None:
+            position = stream_id(entry)
+            caught_up = self._caught_up
+            if caught_up is not None and position <= caught_up:
+                return  # in the catch-up already (its pub/sub message came late)
+            recovered = self._recovered
+            if recovered is not None and position <= recovered[0] and uri in recovered[1]:
+                return  # sent by the re-read of its new subscription
+        held = self._held_bus
+        if held is not None:
+            held.append((event.method, uri, entry))  # sent with the catch-up
+            return
+        self._bus_mark = entry
         self._emit(self._standalone, data)
 
     def _holds_standalone(self) -> bool:
@@ -809,15 +818,6 @@ async def _read_missed(
         logger.warning("Cannot catch up on missed notifications: %s", exc)
         return None
     return after, events, trimmed
-
-
-def _bus_entry(method: str, uri: str | None) -> str | None:
-    """The bus log entry of the broadcast being announced, when this notification is its
-    announcement (a relay hands it on: see :data:`mcpkit.bus.announcing`)."""
-    event = announcing.get()
-    if event is None or event.method != method or event.uri != uri:
-        return None
-    return event.entry
 
 
 async def _recover(
