@@ -144,9 +144,9 @@ class RedisSessionTransport(HttpSessionTransport):
         #: The newest follow heard of each request stream followed here (see ``FOLLOW``).
         self._follows: dict[str, int] = {}
         #: Updates re-read from the bus log for URIs newly subscribed (see ``apply_state``):
-        #: the newest bus entry that read covers, and those URIs (their updates heard live
-        #: up to that entry were sent by it).
-        self._recovered: tuple[tuple[int, int], frozenset[str]] | None = None
+        #: by URI, the newest bus entry that read covers (its updates heard live up to
+        #: that entry were sent by it).
+        self._recovered: dict[str, tuple[int, int]] = {}
 
     @property
     def session(self) -> ServedSession | None:
@@ -273,7 +273,10 @@ class RedisSessionTransport(HttpSessionTransport):
         of a URI before it hears that the session subscribed to it (on another replica,
         answered before the change was made). So when a URI is newly subscribed here and
         this replica heard bus events after ``position``, their updates of that URI are
-        re-read from the bus log and sent."""
+        re-read from the bus log and sent: those up to the newest entry accounted for here
+        (heard, or read from the log by a catch-up: a live one no newer is dropped as sent
+        by it). A catch-up still to read the log reads them itself, with the new
+        subscriptions."""
         sink = self.session
         if sink is None:
             return
@@ -287,12 +290,22 @@ class RedisSessionTransport(HttpSessionTransport):
         sink.log_level = lvl
         sink.subscriptions = set(uris)
         self.synced = (lvl, uris)
+        recovered = self._recovered
+        if recovered:
+            for uri in [u for u in recovered if u not in uris]:
+                del recovered[uri]
         mark = as_text(position) if position else ""
-        if added and mark and self._holds_standalone():
+        if added and mark and self._held_bus is None and self._holds_standalone():
             bus = self.shared.backend.shared_bus
             heard = bus.last_id if bus is not None else None
-            if heard is not None and stream_id(heard) > stream_id(mark):
-                self.spawn(_recover(self, added, mark, heard))
+            upto = stream_id(heard) if heard is not None else (0, 0)
+            caught_up = self._caught_up
+            if caught_up is not None and caught_up > upto:
+                upto = caught_up
+            if upto > stream_id(mark):
+                for uri in added:
+                    recovered[uri] = max(recovered.get(uri, upto), upto)
+                self.spawn(_recover(self, added, mark, upto))
 
     # -- writing events ------------------------------------------------------------------------
 
@@ -502,8 +515,8 @@ class RedisSessionTransport(HttpSessionTransport):
             caught_up = self._caught_up
             if caught_up is not None and position <= caught_up:
                 return  # in the catch-up already (its pub/sub message came late)
-            recovered = self._recovered
-            if recovered is not None and position <= recovered[0] and uri in recovered[1]:
+            recovered = self._recovered.get(uri) if self._recovered and uri else None
+            if recovered is not None and position <= recovered:
                 return  # sent by the re-read of its new subscription
         held = self._held_bus
         if held is not None:
@@ -754,9 +767,14 @@ async def _catch_up(view: RedisSessionTransport) -> None:
     if missed is not None:
         after, events, trimmed = missed
         subscribed = set(sink.subscriptions)
-        for _, event in events:
-            if event.uri is not None and event.uri not in subscribed:
-                continue
+        recovered = view._recovered
+        for logged, event in events:
+            if event.uri is not None:
+                if event.uri not in subscribed:
+                    continue
+                resent = recovered.get(event.uri) if recovered else None
+                if resent is not None and stream_id(logged) <= resent:
+                    continue  # a re-read of its new subscription sends it
             key = (event.method, event.uri)
             pending.pop(key, None)  # coalesced: the newest counts
             pending[key] = None
@@ -821,24 +839,25 @@ async def _read_missed(
 
 
 async def _recover(
-    view: RedisSessionTransport, uris: frozenset[str], after: str, upto: str
+    view: RedisSessionTransport, uris: frozenset[str], after: str, upto: tuple[int, int]
 ) -> None:
     """Send the updates of ``uris`` logged on the bus after entry ``after`` up to entry
-    ``upto`` (heard here before their subscription was: see :meth:`apply_state`)."""
+    ``upto`` (accounted for here before their subscription was: see
+    :meth:`~RedisSessionTransport.apply_state`)."""
     bus = view.shared.backend.shared_bus
     if bus is None:
         return
-    bound = stream_id(upto)
-    view._recovered = (bound, uris)
     try:
         events, _ = await bus.since(after)
     except StoreUnavailable as exc:
-        view._recovered = None
+        for uri in uris:
+            if view._recovered.get(uri) == upto:
+                del view._recovered[uri]
         logger.warning("Cannot re-read the notifications of a new subscription: %s", exc)
         return
     changed: dict[str, None] = {}
     for entry, event in events:
-        if stream_id(entry) > bound:
+        if stream_id(entry) > upto:
             break
         if event.method == _UPDATED and event.uri in uris:
             changed[event.uri] = None
