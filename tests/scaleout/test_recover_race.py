@@ -15,7 +15,6 @@ stream held on replica b."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator, Callable
 
 import httpx
@@ -23,7 +22,7 @@ import pytest
 
 from mcpkit.bus import BusEvent
 from mcpkit.redis import RedisBackend
-from tests.scaleout.broadcasts import RawSession, notification_name, sse_events
+from tests.scaleout.broadcasts import GetStream, RawSession
 from tests.scaleout.cluster import Redis, free_port
 from tests.scaleout.inprocess import (
     Gate,
@@ -39,34 +38,6 @@ from tests.scaleout.inprocess import (
 async def pair(server: Redis) -> AsyncIterator[tuple[list[str], list[RedisBackend]]]:
     async with replicas_in_process(server.url, f"rr{free_port()}", announcing_server) as both:
         yield both
-
-
-class GetStream:
-    """A GET stream of ``session`` read in the background: the notification names."""
-
-    def __init__(self, session: RawSession, url: str) -> None:
-        self.seen: list[str] = []
-        headers = {**session.headers, "accept": "text/event-stream"}
-        headers.pop("content-type")
-        self.task = asyncio.get_running_loop().create_task(self._read(session.http, url, headers))
-
-    async def _read(self, http: httpx.AsyncClient, url: str, headers: dict[str, str]) -> None:
-        async with http.stream("GET", url, headers=headers) as response:
-            assert response.status_code == 200, await response.aread()
-            async for _, message in sse_events(response):
-                if "method" in message:
-                    self.seen.append(notification_name(message))
-
-    async def until_marked(self, session: RawSession, marker: str = "note://marker") -> None:
-        """Touch ``marker`` and wait until it arrives (whatever came twice came before)."""
-        count = self.seen.count(marker)
-        await session.call("touch", uri=marker)
-        await until(lambda: self.seen.count(marker) > count, f"{marker} reaches the stream")
-
-    async def close(self) -> None:
-        self.task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.task
 
 
 async def newest_entry(backend: RedisBackend) -> str:

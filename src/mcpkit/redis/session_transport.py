@@ -134,6 +134,9 @@ class RedisSessionTransport(HttpSessionTransport):
         #: the bus log: (method, uri, bus log entry or None). They are not sent as they
         #: come but with the catch-up, coalesced into it (see ``_catch_up``).
         self._held_bus: list[tuple[str, str | None, str | None]] | None = None
+        #: GET streams opened on this view so far: a catch-up of one superseded by a
+        #: newer one leaves the sending to the newer one's (see ``_catch_up``).
+        self._opened = 0
         #: The newest bus entry a catch-up has accounted for (as ``stream_id``): a
         #: broadcast heard later whose own entry is no newer was in that catch-up already
         #: (its pub/sub message came late), and is not sent twice.
@@ -536,22 +539,30 @@ class RedisSessionTransport(HttpSessionTransport):
         if old is not None and old is not conn:
             old.finish()
         self._attach(stream, conn)
-        self._held_bus = []
-        self.spawn(self._tail_standalone(conn))
+        self.spawn(self._tail_standalone(conn, self._open_standalone()))
 
-    async def _tail_standalone(self, conn: SSEConnection) -> None:
+    def _open_standalone(self) -> int:
+        """A GET stream opens: hold the bus notifications heard until its catch-up has
+        read the log (those held for an older stream's catch-up, still reading, too)."""
+        if self._held_bus is None:
+            self._held_bus = []
+        self._opened += 1
+        return self._opened
+
+    async def _tail_standalone(self, conn: SSEConnection, opened: int) -> None:
         try:
             delivered = await self.shared.standalone_delivered(self.session_id or "")
         except StoreUnavailable as exc:
             logger.warning("Cannot open the GET stream: %s", exc)
             conn.abort()
-            self._held_bus = None
+            if self._opened == opened:
+                self._held_bus = None
             return
         listening = self._subscribed
         await self._start_tail(self._standalone.key, conn, delivered)
         await _take_state(self, listening)
         self._release_held(None, self._standalone)
-        await _catch_up(self)
+        await _catch_up(self, opened)
 
     async def _start_tail(
         self, key: str, conn: SSEConnection, after: int, *, follow: bool = False
@@ -636,12 +647,12 @@ class RedisSessionTransport(HttpSessionTransport):
             if old is not None and old is not conn:
                 old.finish()
             self._attach(self._standalone, conn)
-            self._held_bus = []
+            opened = self._open_standalone()
             listening = self._subscribed
             await self._start_tail(key, conn, after)
             await _take_state(self, listening)
             self._release_held(None, self._standalone)
-            self.spawn(_catch_up(self))
+            self.spawn(_catch_up(self, opened))
             return True
         registration = await self.shared.stream_info(sid, key)
         if registration is None:
@@ -743,7 +754,7 @@ async def _take_state(view: RedisSessionTransport, listening: bool) -> None:
         logger.warning("Cannot re-read the session's state: %s", exc)
 
 
-async def _catch_up(view: RedisSessionTransport) -> None:
+async def _catch_up(view: RedisSessionTransport, opened: int) -> None:
     """Send the broadcasts the session missed while no GET stream was open (see the
     module docstring), once a GET stream is followed here, together with those heard
     since it opened (held meanwhile): coalesced, once per kind and URI.
@@ -751,13 +762,19 @@ async def _catch_up(view: RedisSessionTransport) -> None:
     Every broadcast is in the bus log before it is published, and the log is read after
     the stream is followed here: one heard whose entry is no newer than what the read
     accounts for is in it (its pub/sub message came late) and is dropped; a newer one,
-    published after the read, is sent too (merged: after, and with, the missed ones)."""
-    held = view._held_bus
+    published after the read, is sent too (merged: after, and with, the missed ones).
+
+    ``opened``: the GET stream's number (see ``_open_standalone``). When a newer one
+    opened meanwhile, its catch-up reads the log after this one and sends what this one
+    would have, with what was held: this one sends nothing."""
     try:
         missed = await _read_missed(view)
     finally:
-        if view._held_bus is held:
+        held = view._held_bus
+        if view._opened == opened:
             view._held_bus = None
+    if view._opened != opened:
+        return  # superseded by a newer GET stream's catch-up
     sink = view.session
     sid = view.session_id
     if sink is None or sid is None or not view._holds_standalone():
