@@ -4,6 +4,7 @@ broadcasts, resumption on another replica): the messages and event ids exactly a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -12,6 +13,7 @@ import orjson
 
 from mcpkit.redis import RedisBackend
 from tests.scaleout.cluster import PREFIX, Deployment, direct_url
+from tests.scaleout.inprocess import until
 
 HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 VERSION = "2025-11-25"
@@ -146,6 +148,34 @@ async def follow_get(
                     if seen[-1] == marker:
                         break
     return seen, last
+
+
+class GetStream:
+    """A GET stream of ``session`` read in the background: the notification names."""
+
+    def __init__(self, session: RawSession, url: str) -> None:
+        self.seen: list[str] = []
+        headers = {**session.headers, "accept": "text/event-stream"}
+        headers.pop("content-type")
+        self.task = asyncio.get_running_loop().create_task(self._read(session.http, url, headers))
+
+    async def _read(self, http: httpx.AsyncClient, url: str, headers: dict[str, str]) -> None:
+        async with http.stream("GET", url, headers=headers) as response:
+            assert response.status_code == 200, await response.aread()
+            async for _, message in sse_events(response):
+                if "method" in message:
+                    self.seen.append(notification_name(message))
+
+    async def until_marked(self, session: RawSession, marker: str = "note://marker") -> None:
+        """Touch ``marker`` and wait until it arrives (whatever came twice came before)."""
+        count = self.seen.count(marker)
+        await session.call("touch", uri=marker)
+        await until(lambda: self.seen.count(marker) > count, f"{marker} reaches the stream")
+
+    async def close(self) -> None:
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
 
 
 async def missed_broadcasts_tour(deployment: Deployment) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from mcpkit import Server
 from mcpkit.redis import RedisBackend
+from mcpkit.redis.bus import RedisBus
 from mcpkit.transports.http import running
 from tests.scaleout.cluster import STORE_SECRET
 
@@ -73,3 +74,66 @@ async def until(predicate: Callable[[], bool], what: str) -> None:
         if loop.time() > deadline:
             raise AssertionError(f"not reached in time: {what}")
         await asyncio.sleep(0.01)
+
+
+async def settle() -> None:
+    """Let a replica's relay hand what it heard to the sessions (a few loop turns)."""
+    for _ in range(20):
+        await asyncio.sleep(0.005)
+
+
+class Gate:
+    """Holds the bus-channel messages of one replica until :meth:`release` (then lets
+    every later one through)."""
+
+    def __init__(self, backend: RedisBackend) -> None:
+        bus = backend.shared_bus
+        assert bus is not None
+        self.bus: RedisBus = bus
+        self._deliver = backend.router.fixed[bus.channel]
+        self.held: list[bytes] = []
+        self.holding = True
+        backend.router.fixed[bus.channel] = self._on_message
+
+    def _on_message(self, data: bytes) -> None:
+        if self.holding:
+            self.held.append(data)
+        else:
+            self._deliver(data)
+
+    def release(self) -> None:
+        """Hand on every held message at once, in order (one turn of the loop)."""
+        self.holding = False
+        held, self.held = self.held, []
+        for data in held:
+            self._deliver(data)
+
+
+class StateGate:
+    """Holds the session-state messages (a new subscription made on another replica) that
+    one replica's views of session ``sid`` hear, until :meth:`release`; the replica must
+    listen on the session's channel already."""
+
+    def __init__(self, backend: RedisBackend, sid: str) -> None:
+        self.held: list[tuple[Callable[[bytes], None], bytes]] = []
+        self.holding = True
+        router = backend.router
+        listeners = router._sessions[sid]
+        assert listeners, "the replica listens on the session's channel"
+        router._sessions[sid] = {self._gated(callback) for callback in listeners}
+
+    def _gated(self, callback: Callable[[bytes], None]) -> Callable[[bytes], None]:
+        def gated(data: bytes) -> None:
+            if data[:1] == b"S" and self.holding:
+                self.held.append((callback, data))
+            else:
+                callback(data)
+
+        return gated
+
+    def release(self) -> None:
+        """Hand on the held state messages, in order; let every later one through."""
+        self.holding = False
+        held, self.held = self.held, []
+        for callback, data in held:
+            callback(data)

@@ -19,49 +19,15 @@ import pytest
 
 from mcpkit.bus import BusEvent
 from mcpkit.redis import RedisBackend
-from mcpkit.redis.bus import RedisBus
 from tests.scaleout.broadcasts import RawSession, follow_get
 from tests.scaleout.cluster import Redis, free_port
-from tests.scaleout.inprocess import announcing_server, replicas_in_process, until
+from tests.scaleout.inprocess import Gate, announcing_server, replicas_in_process, settle, until
 
 
 @pytest.fixture
 async def pair(server: Redis) -> AsyncIterator[tuple[list[str], list[RedisBackend]]]:
     async with replicas_in_process(server.url, f"cu{free_port()}", announcing_server) as both:
         yield both
-
-
-class Gate:
-    """Holds the bus-channel messages of one replica until :meth:`release` (then lets
-    every later one through)."""
-
-    def __init__(self, backend: RedisBackend) -> None:
-        bus = backend.shared_bus
-        assert bus is not None
-        self.bus: RedisBus = bus
-        self._deliver = backend.router.fixed[bus.channel]
-        self.held: list[bytes] = []
-        self.holding = True
-        backend.router.fixed[bus.channel] = self._on_message
-
-    def _on_message(self, data: bytes) -> None:
-        if self.holding:
-            self.held.append(data)
-        else:
-            self._deliver(data)
-
-    def release(self) -> None:
-        """Hand on every held message at once, in order (one turn of the loop)."""
-        self.holding = False
-        held, self.held = self.held, []
-        for data in held:
-            self._deliver(data)
-
-
-async def settle() -> None:
-    """Let the replica's relay hand what it heard to the sessions (a few loop turns)."""
-    for _ in range(20):
-        await asyncio.sleep(0.005)
 
 
 async def session_on(urls: list[str], http: httpx.AsyncClient, uris: list[str]) -> RawSession:

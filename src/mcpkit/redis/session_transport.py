@@ -134,6 +134,9 @@ class RedisSessionTransport(HttpSessionTransport):
         #: the bus log: (method, uri, bus log entry or None). They are not sent as they
         #: come but with the catch-up, coalesced into it (see ``_catch_up``).
         self._held_bus: list[tuple[str, str | None, str | None]] | None = None
+        #: GET streams opened on this view so far: a catch-up of one superseded by a
+        #: newer one leaves the sending to the newer one's (see ``_catch_up``).
+        self._opened = 0
         #: The newest bus entry a catch-up has accounted for (as ``stream_id``): a
         #: broadcast heard later whose own entry is no newer was in that catch-up already
         #: (its pub/sub message came late), and is not sent twice.
@@ -144,9 +147,9 @@ class RedisSessionTransport(HttpSessionTransport):
         #: The newest follow heard of each request stream followed here (see ``FOLLOW``).
         self._follows: dict[str, int] = {}
         #: Updates re-read from the bus log for URIs newly subscribed (see ``apply_state``):
-        #: the newest bus entry that read covers, and those URIs (their updates heard live
-        #: up to that entry were sent by it).
-        self._recovered: tuple[tuple[int, int], frozenset[str]] | None = None
+        #: by URI, the newest bus entry that read covers (its updates heard live up to
+        #: that entry were sent by it).
+        self._recovered: dict[str, tuple[int, int]] = {}
 
     @property
     def session(self) -> ServedSession | None:
@@ -273,7 +276,10 @@ class RedisSessionTransport(HttpSessionTransport):
         of a URI before it hears that the session subscribed to it (on another replica,
         answered before the change was made). So when a URI is newly subscribed here and
         this replica heard bus events after ``position``, their updates of that URI are
-        re-read from the bus log and sent."""
+        re-read from the bus log and sent: those up to the newest entry accounted for here
+        (heard, or read from the log by a catch-up: a live one no newer is dropped as sent
+        by it). A catch-up still to read the log reads them itself, with the new
+        subscriptions."""
         sink = self.session
         if sink is None:
             return
@@ -287,12 +293,22 @@ class RedisSessionTransport(HttpSessionTransport):
         sink.log_level = lvl
         sink.subscriptions = set(uris)
         self.synced = (lvl, uris)
+        recovered = self._recovered
+        if recovered:
+            for uri in [u for u in recovered if u not in uris]:
+                del recovered[uri]
         mark = as_text(position) if position else ""
-        if added and mark and self._holds_standalone():
+        if added and mark and self._held_bus is None and self._holds_standalone():
             bus = self.shared.backend.shared_bus
             heard = bus.last_id if bus is not None else None
-            if heard is not None and stream_id(heard) > stream_id(mark):
-                self.spawn(_recover(self, added, mark, heard))
+            upto = stream_id(heard) if heard is not None else (0, 0)
+            caught_up = self._caught_up
+            if caught_up is not None and caught_up > upto:
+                upto = caught_up
+            if upto > stream_id(mark):
+                for uri in added:
+                    recovered[uri] = max(recovered.get(uri, upto), upto)
+                self.spawn(_recover(self, added, mark, upto))
 
     # -- writing events ------------------------------------------------------------------------
 
@@ -468,30 +484,18 @@ class RedisSessionTransport(HttpSessionTransport):
 
     def _unrelated(self, message: Any, data: bytes) -> None:
         # A broadcast reaches every replica's view: the GET stream's holder sends it (and
-        # records how far the session has heard the bus; see the module docstring).
+        # records how far the session has heard the bus; see the module docstring). The
+        # same notification sent to this session alone (a list its own ctx.enable or
+        # ctx.disable changed) is written once, by the view that sends it: it goes to the
+        # GET stream through the log below, as any other message does.
         method = message.get("method") if type(message) is dict else None
-        if method in _BUS_METHODS:
-            if not self._holds_standalone():
-                return
+        event = announcing.get() if method in _BUS_METHODS else None
+        if event is not None and event.method == method:
             params = message.get("params")
             uri = params.get("uri") if type(params) is dict else None
-            uri = uri if type(uri) is str else None
-            entry = _bus_entry(str(method), uri)
-            if entry is not None:
-                position = stream_id(entry)
-                caught_up = self._caught_up
-                if caught_up is not None and position <= caught_up:
-                    return  # in the catch-up already (its pub/sub message came late)
-                recovered = self._recovered
-                if recovered is not None and position <= recovered[0] and uri in recovered[1]:
-                    return  # sent by the re-read of its new subscription
-            held = self._held_bus
-            if held is not None:
-                held.append((str(method), uri, entry))  # sent with the catch-up
+            if uri == event.uri:
+                self._broadcast(event, uri, data)
                 return
-            self._bus_mark = entry
-            self._emit(self._standalone, data)
-            return
         # Nothing is held for a later tasks/result here: that may reach another replica.
         # A task's message goes on its tasks/result stream when this replica serves one,
         # else on the GET stream (kept in the log until one is open, on any replica).
@@ -501,6 +505,27 @@ class RedisSessionTransport(HttpSessionTransport):
             if stream is not None:
                 self._emit(stream, data)
                 return
+        self._emit(self._standalone, data)
+
+    def _broadcast(self, event: BusEvent, uri: str | None, data: bytes) -> None:
+        """Send the announcement of bus ``event`` (``data``) on the GET stream when this
+        view holds it, unless a catch-up or a re-read sent it already."""
+        if not self._holds_standalone():
+            return
+        entry = event.entry
+        if entry is not None:
+            position = stream_id(entry)
+            caught_up = self._caught_up
+            if caught_up is not None and position <= caught_up:
+                return  # in the catch-up already (its pub/sub message came late)
+            recovered = self._recovered.get(uri) if self._recovered and uri else None
+            if recovered is not None and position <= recovered:
+                return  # sent by the re-read of its new subscription
+        held = self._held_bus
+        if held is not None:
+            held.append((event.method, uri, entry))  # sent with the catch-up
+            return
+        self._bus_mark = entry
         self._emit(self._standalone, data)
 
     def _holds_standalone(self) -> bool:
@@ -514,22 +539,30 @@ class RedisSessionTransport(HttpSessionTransport):
         if old is not None and old is not conn:
             old.finish()
         self._attach(stream, conn)
-        self._held_bus = []
-        self.spawn(self._tail_standalone(conn))
+        self.spawn(self._tail_standalone(conn, self._open_standalone()))
 
-    async def _tail_standalone(self, conn: SSEConnection) -> None:
+    def _open_standalone(self) -> int:
+        """A GET stream opens: hold the bus notifications heard until its catch-up has
+        read the log (those held for an older stream's catch-up, still reading, too)."""
+        if self._held_bus is None:
+            self._held_bus = []
+        self._opened += 1
+        return self._opened
+
+    async def _tail_standalone(self, conn: SSEConnection, opened: int) -> None:
         try:
             delivered = await self.shared.standalone_delivered(self.session_id or "")
         except StoreUnavailable as exc:
             logger.warning("Cannot open the GET stream: %s", exc)
             conn.abort()
-            self._held_bus = None
+            if self._opened == opened:
+                self._held_bus = None
             return
         listening = self._subscribed
         await self._start_tail(self._standalone.key, conn, delivered)
         await _take_state(self, listening)
         self._release_held(None, self._standalone)
-        await _catch_up(self)
+        await _catch_up(self, opened)
 
     async def _start_tail(
         self, key: str, conn: SSEConnection, after: int, *, follow: bool = False
@@ -614,12 +647,12 @@ class RedisSessionTransport(HttpSessionTransport):
             if old is not None and old is not conn:
                 old.finish()
             self._attach(self._standalone, conn)
-            self._held_bus = []
+            opened = self._open_standalone()
             listening = self._subscribed
             await self._start_tail(key, conn, after)
             await _take_state(self, listening)
             self._release_held(None, self._standalone)
-            self.spawn(_catch_up(self))
+            self.spawn(_catch_up(self, opened))
             return True
         registration = await self.shared.stream_info(sid, key)
         if registration is None:
@@ -721,7 +754,7 @@ async def _take_state(view: RedisSessionTransport, listening: bool) -> None:
         logger.warning("Cannot re-read the session's state: %s", exc)
 
 
-async def _catch_up(view: RedisSessionTransport) -> None:
+async def _catch_up(view: RedisSessionTransport, opened: int) -> None:
     """Send the broadcasts the session missed while no GET stream was open (see the
     module docstring), once a GET stream is followed here, together with those heard
     since it opened (held meanwhile): coalesced, once per kind and URI.
@@ -729,13 +762,19 @@ async def _catch_up(view: RedisSessionTransport) -> None:
     Every broadcast is in the bus log before it is published, and the log is read after
     the stream is followed here: one heard whose entry is no newer than what the read
     accounts for is in it (its pub/sub message came late) and is dropped; a newer one,
-    published after the read, is sent too (merged: after, and with, the missed ones)."""
-    held = view._held_bus
+    published after the read, is sent too (merged: after, and with, the missed ones).
+
+    ``opened``: the GET stream's number (see ``_open_standalone``). When a newer one
+    opened meanwhile, its catch-up reads the log after this one and sends what this one
+    would have, with what was held: this one sends nothing."""
     try:
         missed = await _read_missed(view)
     finally:
-        if view._held_bus is held:
+        held = view._held_bus
+        if view._opened == opened:
             view._held_bus = None
+    if view._opened != opened:
+        return  # superseded by a newer GET stream's catch-up
     sink = view.session
     sid = view.session_id
     if sink is None or sid is None or not view._holds_standalone():
@@ -745,9 +784,14 @@ async def _catch_up(view: RedisSessionTransport) -> None:
     if missed is not None:
         after, events, trimmed = missed
         subscribed = set(sink.subscriptions)
-        for _, event in events:
-            if event.uri is not None and event.uri not in subscribed:
-                continue
+        recovered = view._recovered
+        for logged, event in events:
+            if event.uri is not None:
+                if event.uri not in subscribed:
+                    continue
+                resent = recovered.get(event.uri) if recovered else None
+                if resent is not None and stream_id(logged) <= resent:
+                    continue  # a re-read of its new subscription sends it
             key = (event.method, event.uri)
             pending.pop(key, None)  # coalesced: the newest counts
             pending[key] = None
@@ -811,34 +855,26 @@ async def _read_missed(
     return after, events, trimmed
 
 
-def _bus_entry(method: str, uri: str | None) -> str | None:
-    """The bus log entry of the broadcast being announced, when this notification is its
-    announcement (a relay hands it on: see :data:`mcpkit.bus.announcing`)."""
-    event = announcing.get()
-    if event is None or event.method != method or event.uri != uri:
-        return None
-    return event.entry
-
-
 async def _recover(
-    view: RedisSessionTransport, uris: frozenset[str], after: str, upto: str
+    view: RedisSessionTransport, uris: frozenset[str], after: str, upto: tuple[int, int]
 ) -> None:
     """Send the updates of ``uris`` logged on the bus after entry ``after`` up to entry
-    ``upto`` (heard here before their subscription was: see :meth:`apply_state`)."""
+    ``upto`` (accounted for here before their subscription was: see
+    :meth:`~RedisSessionTransport.apply_state`)."""
     bus = view.shared.backend.shared_bus
     if bus is None:
         return
-    bound = stream_id(upto)
-    view._recovered = (bound, uris)
     try:
         events, _ = await bus.since(after)
     except StoreUnavailable as exc:
-        view._recovered = None
+        for uri in uris:
+            if view._recovered.get(uri) == upto:
+                del view._recovered[uri]
         logger.warning("Cannot re-read the notifications of a new subscription: %s", exc)
         return
     changed: dict[str, None] = {}
     for entry, event in events:
-        if stream_id(entry) > bound:
+        if stream_id(entry) > upto:
             break
         if event.method == _UPDATED and event.uri in uris:
             changed[event.uri] = None

@@ -34,7 +34,10 @@ replica goes to the replica whose view is waiting for it (its replica channel).
 ``notifications/cancelled`` is broadcast: the replica running the request cancels it.
 Messages for the GET stream reach whichever replica holds it through the session channel.
 A bus notification (list changed, resource updated) is sent by the replica holding the
-session's GET stream only, so each session hears it once.
+session's GET stream only, so each session hears it once. The same notification sent to
+one session alone (a list its own ``ctx.enable``/``ctx.disable`` changed) is no broadcast
+(:data:`mcpkit.bus.announcing` tells them apart): the replica that sends it writes it to
+the GET stream's log like any other message, and the holder delivers it.
 
 Subscriptions: a change of the session's log level or resource subscriptions is stored in
 the hash (versioned: ``sv``) and published on the session's channel before the request
@@ -42,8 +45,10 @@ that made it is answered; the GET stream's holder takes it from there (and re-re
 hash once it starts listening, for a change made while its view loaded). On a Redis
 Cluster that message and the bus events travel from different nodes, unordered, so the
 change also carries ``sp``, a bus log position no newer than the change: a holder that had
-already heard bus events after ``sp`` re-reads them from the bus log and sends the updates
-of the URIs just subscribed (those it hears live up to that point are not sent twice).
+accounted for bus events after ``sp`` (heard them, or read them from the bus log while
+catching up, below) re-reads them from the log and sends the updates of the URIs just
+subscribed (those it hears live up to that point are not sent twice); a catch-up that has
+still to read the log does this itself, with the new subscriptions.
 
 Broadcasts missed with no GET stream open: the session hash keeps ``bp``, the newest entry
 of the bus log (:mod:`mcpkit.redis.bus`) accounted for (set when the session is created,
@@ -57,7 +62,8 @@ read is not sent again; those heard while the catch-up reads are held and merged
 (one published after the read is sent with it, not lost). The log holds
 ``bus_log_maxlen`` entries: a session that missed more (entries trimmed after its ``bp``)
 is told that every list the server announces changes of, and every resource it
-subscribed to, changed.
+subscribed to, changed. A GET stream opened on the same replica while the last one's
+catch-up reads supersedes it: only the newest stream's catch-up sends.
 
 Failures: a replica resuming a stream whose producer stopped heart-beating ends each of the
 stream's requests with a JSON-RPC error (:data:`PRODUCER_DIED_MESSAGE`) and the end marker,
