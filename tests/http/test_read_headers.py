@@ -30,7 +30,6 @@ def _same(h: RequestHeaders, raw: list[tuple[bytes, bytes]]) -> None:
 def _empty() -> None:
     asgi._HEADS.clear()
     asgi._LENGTH_AT.clear()
-    asgi._last[:] = [[], 0, {}]
 
 
 def _head(length: bytes | None, *mcp: tuple[bytes, bytes]) -> list[tuple[bytes, bytes]]:
@@ -52,27 +51,6 @@ def test_a_head_seen_before_is_found_not_read() -> None:
     assert other is not first and other.content_length == "1234"
     _same(other, _head(b"1234", *raw[4:]))
     assert read_headers(_fresh(_head(b"1234", *raw[4:]))) is other
-
-
-def test_the_last_head_is_found_by_comparing_it() -> None:
-    # Found once, the head is remembered as the last one: the next like it (the same
-    # headers, whatever its Content-Length) is compared with it, not hashed, and a head
-    # that differs anywhere (the header where Content-Length stood included) is not it.
-    raw = _head(b"57", (b"mcp-method", b"tools/call"))
-    read_headers(_fresh(raw))
-    found = read_headers(_fresh(raw))
-    assert asgi._last[0] is not raw and asgi._last[1] == 2
-    assert read_headers(_fresh(raw)) is found
-    renamed = [*raw[:2], (b"x-content-length", b"57"), *raw[3:]]
-    _same(read_headers(_fresh(renamed)), renamed)
-    _same(read_headers(_fresh(renamed)), renamed)
-    longer = _head(b"570", (b"mcp-method", b"tools/call"))
-    _same(read_headers(_fresh(longer)), longer)
-    _same(read_headers(_fresh(raw)), raw)
-    other = _head(b"57", (b"mcp-method", b"tools/list"))
-    _same(read_headers(_fresh(other)), other)
-    asgi._HEADS.clear()  # what was kept let go: the last head is still read right
-    _same(read_headers(_fresh(raw)), raw)
 
 
 def test_every_head_reads_as_request_headers_reads_it() -> None:

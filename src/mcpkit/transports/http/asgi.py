@@ -192,9 +192,6 @@ _LENGTH_AT: dict[int, int] = {}
 _HEADS_MAX: Final = 256
 _LENGTHS_MAX: Final = 32
 _HEAD_BYTES: Final = 2048
-#: The last head found among those: its list, where its Content-Length stood (its length
-#: when it has none) and its RequestHeaders by Content-Length value.
-_last: list[Any] = [[], 0, {}]  # (list, int, dict[bytes | None, RequestHeaders])
 
 
 def read_headers(raw: Iterable[tuple[bytes, bytes]]) -> RequestHeaders:
@@ -204,18 +201,6 @@ def read_headers(raw: Iterable[tuple[bytes, bytes]]) -> RequestHeaders:
     step per header."""
     if type(raw) is not list:
         return RequestHeaders(raw)
-    # The last head read, first: a client sends the same head again and again (compared,
-    # not hashed: an ASGI server's new bytes objects carry no hash yet).
-    last, at, by_length = _last
-    if len(raw) == len(last) and raw[:at] == last[:at] and raw[at + 1 :] == last[at + 1 :]:
-        found: RequestHeaders | None
-        if at == len(raw):
-            found = by_length.get(None)
-        else:
-            name, value = raw[at]
-            found = by_length.get(value) if name == b"content-length" else None
-        if found is not None:
-            return found
     at = _LENGTH_AT.get(len(raw))
     if at is not None and raw[at][0] == b"content-length":
         key: tuple[Any, ...] = (*raw[:at], at, *raw[at + 1 :])
@@ -227,7 +212,6 @@ def read_headers(raw: Iterable[tuple[bytes, bytes]]) -> RequestHeaders:
     if by_length is not None:
         h = by_length.get(length)
         if h is not None:
-            _last[:] = (raw, at if at is not None else len(raw), by_length)
             return h
     return _read_new(raw, key, length)
 
