@@ -293,22 +293,7 @@ class RedisSessionTransport(HttpSessionTransport):
         sink.log_level = lvl
         sink.subscriptions = set(uris)
         self.synced = (lvl, uris)
-        recovered = self._recovered
-        if recovered:
-            for uri in [u for u in recovered if u not in uris]:
-                del recovered[uri]
-        mark = as_text(position) if position else ""
-        if added and mark and self._held_bus is None and self._holds_standalone():
-            bus = self.shared.backend.shared_bus
-            heard = bus.last_id if bus is not None else None
-            upto = stream_id(heard) if heard is not None else (0, 0)
-            caught_up = self._caught_up
-            if caught_up is not None and caught_up > upto:
-                upto = caught_up
-            if upto > stream_id(mark):
-                for uri in added:
-                    recovered[uri] = max(recovered.get(uri, upto), upto)
-                self.spawn(_recover(self, added, mark, upto))
+        _reread_for(self, uris, added, as_text(position) if position else "")
 
     # -- writing events ------------------------------------------------------------------------
 
@@ -494,7 +479,7 @@ class RedisSessionTransport(HttpSessionTransport):
             params = message.get("params")
             uri = params.get("uri") if type(params) is dict else None
             if uri == event.uri:
-                self._broadcast(event, uri, data)
+                _broadcast(self, event, uri, data)
                 return
         # Nothing is held for a later tasks/result here: that may reach another replica.
         # A task's message goes on its tasks/result stream when this replica serves one,
@@ -505,27 +490,6 @@ class RedisSessionTransport(HttpSessionTransport):
             if stream is not None:
                 self._emit(stream, data)
                 return
-        self._emit(self._standalone, data)
-
-    def _broadcast(self, event: BusEvent, uri: str | None, data: bytes) -> None:
-        """Send the announcement of bus ``event`` (``data``) on the GET stream when this
-        view holds it, unless a catch-up or a re-read sent it already."""
-        if not self._holds_standalone():
-            return
-        entry = event.entry
-        if entry is not None:
-            position = stream_id(entry)
-            caught_up = self._caught_up
-            if caught_up is not None and position <= caught_up:
-                return  # in the catch-up already (its pub/sub message came late)
-            recovered = self._recovered.get(uri) if self._recovered and uri else None
-            if recovered is not None and position <= recovered:
-                return  # sent by the re-read of its new subscription
-        held = self._held_bus
-        if held is not None:
-            held.append((event.method, uri, entry))  # sent with the catch-up
-            return
-        self._bus_mark = entry
         self._emit(self._standalone, data)
 
     def _holds_standalone(self) -> bool:
@@ -853,6 +817,54 @@ async def _read_missed(
         logger.warning("Cannot catch up on missed notifications: %s", exc)
         return None
     return after, events, trimmed
+
+
+def _broadcast(view: RedisSessionTransport, event: BusEvent, uri: str | None, data: bytes) -> None:
+    """Send the announcement of bus ``event`` (``data``) on ``view``'s GET stream when
+    the view holds it, unless a catch-up or a re-read sent it already."""
+    if not view._holds_standalone():
+        return
+    entry = event.entry
+    if entry is not None:
+        position = stream_id(entry)
+        caught_up = view._caught_up
+        if caught_up is not None and position <= caught_up:
+            return  # in the catch-up already (its pub/sub message came late)
+        recovered = view._recovered.get(uri) if view._recovered and uri else None
+        if recovered is not None and position <= recovered:
+            return  # sent by the re-read of its new subscription
+    held = view._held_bus
+    if held is not None:
+        held.append((event.method, uri, entry))  # sent with the catch-up
+        return
+    view._bus_mark = entry
+    view._emit(view._standalone, data)
+
+
+def _reread_for(
+    view: RedisSessionTransport, uris: frozenset[str], added: frozenset[str], mark: str
+) -> None:
+    """After a state change subscribing ``view``'s session to ``added`` (of ``uris``, all it
+    is subscribed to now) written by a replica that had heard the bus up to ``mark``: the
+    re-read of their updates accounted for here since (see
+    :meth:`RedisSessionTransport.apply_state`), and the bounds of those running, for the
+    URIs still subscribed."""
+    recovered = view._recovered
+    if recovered:
+        for uri in [u for u in recovered if u not in uris]:
+            del recovered[uri]
+    if not (added and mark and view._held_bus is None and view._holds_standalone()):
+        return
+    bus = view.shared.backend.shared_bus
+    heard = bus.last_id if bus is not None else None
+    upto = stream_id(heard) if heard is not None else (0, 0)
+    caught_up = view._caught_up
+    if caught_up is not None and caught_up > upto:
+        upto = caught_up
+    if upto > stream_id(mark):
+        for uri in added:
+            recovered[uri] = max(recovered.get(uri, upto), upto)
+        view.spawn(_recover(view, added, mark, upto))
 
 
 async def _recover(
