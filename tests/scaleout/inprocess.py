@@ -137,3 +137,26 @@ class StateGate:
         held, self.held = self.held, []
         for callback, data in held:
             callback(data)
+
+
+class LateListening:
+    """Makes one replica's next views of a session wait before they listen on its channel
+    (each is loaded, not yet listening) until :meth:`release`; :attr:`waiting` is set once
+    one waits."""
+
+    def __init__(self, backend: RedisBackend) -> None:
+        self.waiting = asyncio.Event()
+        self._release = asyncio.Event()
+        router = backend.router
+        subscribe_session = router.subscribe_session
+
+        async def late_subscribe(sid: str, callback: Callable[[bytes], None]) -> None:
+            self.waiting.set()
+            await self._release.wait()  # the view is loaded, not yet listening
+            await subscribe_session(sid, callback)
+
+        router.subscribe_session = late_subscribe  # type: ignore[method-assign]
+
+    def release(self) -> None:
+        """Let every waiting view listen, and every later one at once."""
+        self._release.set()

@@ -15,7 +15,7 @@ stream held on replica b."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
 import httpx
 import pytest
@@ -26,6 +26,7 @@ from tests.scaleout.broadcasts import GetStream, RawSession
 from tests.scaleout.cluster import Redis, free_port
 from tests.scaleout.inprocess import (
     Gate,
+    LateListening,
     StateGate,
     announcing_server,
     replicas_in_process,
@@ -114,16 +115,7 @@ async def test_an_update_heard_while_a_get_stream_opens_is_sent_once(
     subscription once it listens, before its catch-up reads the log; the update is sent
     once (by the catch-up, not also by a re-read of the new subscription)."""
     (a, b), (_, holder) = pair
-    router = holder.router
-    subscribe_session = router.subscribe_session
-    release, waiting = asyncio.Event(), asyncio.Event()
-
-    async def late_subscribe(sid: str, callback: Callable[[bytes], None]) -> None:
-        waiting.set()
-        await release.wait()  # the view is loaded, not yet listening
-        await subscribe_session(sid, callback)
-
-    router.subscribe_session = late_subscribe  # type: ignore[method-assign]
+    late = LateListening(holder)
     async with httpx.AsyncClient(timeout=20) as http:
         session = RawSession(http, a)
         await session.open()
@@ -134,16 +126,16 @@ async def test_an_update_heard_while_a_get_stream_opens_is_sent_once(
         await until(lambda: bus.last_id is not None, "b heard it")
         stream = GetStream(session, b)
         try:
-            await until(waiting.is_set, "the GET stream's view is loaded")
+            await until(late.waiting.is_set, "the GET stream's view is loaded")
             await session.request("resources/subscribe", {"uri": "note://p"})
             heard = bus.received
             await session.call("touch", uri="note://p")
             await until(lambda: bus.received > heard, "b heard the update")
             await settle()
-            release.set()
+            late.release()
             await until(lambda: bool(stream.seen), "the catch-up's notifications came")
             await stream.until_marked(session)
         finally:
-            release.set()
+            late.release()
             await stream.close()
     assert stream.seen == ["note://p", "note://marker"], stream.seen

@@ -23,7 +23,12 @@ import pytest
 
 from mcpkit.redis import RedisBackend
 from tests.scaleout.conftest import Deployment, free_port
-from tests.scaleout.inprocess import announcing_server, replicas_in_process, until
+from tests.scaleout.inprocess import (
+    LateListening,
+    announcing_server,
+    replicas_in_process,
+    until,
+)
 
 HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 INIT = {
@@ -125,16 +130,7 @@ async def test_a_subscription_made_while_a_get_stream_opens_is_honoured(
     replica in between is not heard, yet is the view's (the updates after it are sent)."""
     (a, b), (_, holder) = two
     router = holder.router
-    original = router.subscribe_session
-    release = asyncio.Event()
-    waiting = asyncio.Event()
-
-    async def late_subscribe(sid: str, callback: Callable[[bytes], None]) -> None:
-        waiting.set()
-        await release.wait()  # the view is loaded, not yet listening
-        await original(sid, callback)
-
-    router.subscribe_session = late_subscribe  # type: ignore[method-assign]
+    late = LateListening(holder)
     async with httpx.AsyncClient(timeout=20) as http:
         first = await http.post(a, json=INIT, headers=HEADERS)
         sid = first.headers["mcp-session-id"]
@@ -151,7 +147,7 @@ async def test_a_subscription_made_while_a_get_stream_opens_is_honoured(
 
         reader = asyncio.get_running_loop().create_task(read_get_stream())
         try:
-            await until(waiting.is_set, "the GET stream's view is loaded")
+            await until(late.waiting.is_set, "the GET stream's view is loaded")
             subscribe = {
                 "jsonrpc": "2.0",
                 "id": 2,
@@ -159,7 +155,7 @@ async def test_a_subscription_made_while_a_get_stream_opens_is_honoured(
                 "params": {"uri": "note://a"},
             }
             assert (await http.post(a, json=subscribe, headers=session)).status_code == 200
-            release.set()
+            late.release()
             await until(lambda: bool(router._sessions.get(sid)), "the holder listens")
             bus = holder.shared_bus
             assert bus is not None
