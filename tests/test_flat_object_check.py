@@ -5,6 +5,7 @@ tools take only primitives need not load the engine)."""
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 import pytest
@@ -127,3 +128,71 @@ def test_a_signature_of_primitives_validates_with_it_and_reports_with_the_engine
         sig.validate({"text": "a", "other": 1})
     with pytest.raises(ValueError, match="is not of type"):
         sig.validate({"text": "a", "loud": "yes"})
+
+
+def _reference(schema: dict[str, Any], value: dict[str, Any]) -> bool:
+    # The rule, written plainly: every name is a property's, every value of exactly one of
+    # its types (a float only when finite), every required name present.
+    kinds = {
+        name: {
+            {"string": str, "integer": int, "number": float, "boolean": bool, "null": type(None)}[
+                branch["type"]
+            ]
+            for branch in prop.get("anyOf", [prop])
+        }
+        | ({int} if prop.get("type") == "number" else set())
+        for name, prop in schema["properties"].items()
+    }
+    for name, item in value.items():
+        tp = type(item)
+        if tp not in kinds.get(name, set()):
+            return False
+        if tp is float and not math.isfinite(item):
+            return False
+    return all(name in value for name in schema.get("required", []))
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        SCHEMA,
+        {**SCHEMA, "required": []},
+        {**SCHEMA, "required": ["s", "i", "n", "b", "o"]},
+        {**SCHEMA, "properties": {}, "required": []},
+        {**SCHEMA, "properties": {"n": {"type": "number"}}, "required": ["n"]},
+    ],
+)
+def test_the_written_check_is_the_rule_exactly(schema: dict[str, Any]) -> None:
+    # matches is a function written for the schema's properties (no loop): on every
+    # argument set it answers what the rule says, neither more nor less.
+    check = flat_object_check(schema)
+    assert check is not None
+    for arguments in [*argument_sets(), {"n": 1}, {"n": 1.5}, {"n": float("nan")}, {"zz": 1}]:
+        assert check.matches(arguments) is _reference(schema, arguments), arguments
+
+
+def test_a_signature_needing_no_conversion_offers_its_check_to_callers() -> None:
+    def plain(text: str, count: int = 1, loud: bool = False, limit: int | None = None) -> str:
+        return text
+
+    def converted(text: str, ratio: float = 0.5) -> str:
+        return text
+
+    sig = analyze(plain, Context, strict=True)
+    check = sig.plain_check
+    assert check is not None
+    for arguments in ({"text": "a"}, {"text": "a", "count": 2, "loud": True, "limit": None}):
+        assert check(arguments) and sig.validate(arguments) == arguments
+    for refused in (
+        {"count": 2},
+        {"text": "a", "other": 1},
+        {"text": 1},
+        {"text": "a", "count": 2.0},
+    ):
+        assert not check(refused)  # left to validate (which converts 2.0, or refuses)
+    # a float parameter converts an integer to a float: validate is always asked
+    assert analyze(converted, Context, strict=True).plain_check is None
+    assert analyze(converted, Context, strict=True).validate({"text": "a", "ratio": 1}) == {
+        "text": "a",
+        "ratio": 1.0,
+    }

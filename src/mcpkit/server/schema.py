@@ -26,7 +26,7 @@ import sys
 import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Final, Literal, Union, get_args, get_origin
 
 from mcpkit._lazy import lazy_module
 from mcpkit._models import is_model_class, to_jsonable
@@ -225,6 +225,7 @@ class Signature:
         "input_schema",
         "model",
         "param_names",
+        "plain_check",
         "policy",
     )
 
@@ -245,6 +246,11 @@ class Signature:
         self._validation_error: type[ValidationError] | None = None
         # The hand-written path: (param, converter) for the parameters that need converting.
         self._light: list[tuple[str, Callable[[Any], Any]]] | None = None
+        #: ``plain_check(arguments)`` (a dict): True when :meth:`validate` would return
+        #: them as they are (a closed schema of primitives, no value of them converted),
+        #: so a caller may pass them on without it; False: ask :meth:`validate`. None
+        #: when there is no such check.
+        self.plain_check: Callable[[dict[str, Any]], bool] | None = None
         self._choices: dict[str, list[str]] = {}
         # The policy's rules for the pydantic path (see ArgumentPolicy).
         self._ignore_unknown = False
@@ -373,6 +379,13 @@ def _optional(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda value: None if value is None else convert(value)
 
 
+#: ``Optional[int]``'s converter, made once.
+_OPTIONAL_INT: Final = _optional(_to_int)
+#: The converters that change no value a flat check accepts (an integer is an int there:
+#: no float reaches them).
+_UNCHANGING: Final = (_to_int, _OPTIONAL_INT)
+
+
 def _list_of(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda value: [convert(v) for v in value]
 
@@ -417,7 +430,11 @@ def _light_type(tp: Any, lax: bool) -> tuple[dict[str, Any], Callable[[Any], Any
         if not inner or "anyOf" in inner:
             raise _Unsupported
         parts = [inner, {"type": "null"}]
-        return {"anyOf": parts}, (None if inner_convert is None else _optional(inner_convert))
+        if inner_convert is None:
+            return {"anyOf": parts}, None
+        if inner_convert is _to_int:
+            return {"anyOf": parts}, _OPTIONAL_INT
+        return {"anyOf": parts}, _optional(inner_convert)
     if origin is Literal:
         values = get_args(tp)
         if not values or len(set(values)) != len(values):
@@ -506,8 +523,10 @@ def _light_signature(sig: Signature, fields: dict[str, tuple[Any, Any]], lax: bo
         schema_out["required"] = required
     schema_out["type"] = "object"
     sig.input_schema = schema_out  # its validator is compiled on first use (see validate)
-    sig._fast_check = flat_object_check(schema_out)
+    fast = sig._fast_check = flat_object_check(schema_out)
     sig._light = converters
+    unchanged = all(convert in _UNCHANGING for _, convert in converters)
+    sig.plain_check = fast.matches if fast is not None and unchanged else None
     sig._choices = choices
     return True
 

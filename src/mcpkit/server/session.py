@@ -472,8 +472,15 @@ class AppSession(ServerSession):
         tools = self.server.tools
         try:
             arguments = params.get("arguments")
+            signature = entry.signature
+            check = signature.plain_check
             try:
-                kwargs = entry.signature.validate(arguments)
+                # What validate returns of arguments it passes whole, without its frame.
+                kwargs = (
+                    arguments
+                    if check is not None and type(arguments) is dict and check(arguments)
+                    else signature.validate(arguments)
+                )
             except ArgumentsError as exc:
                 result = tools.refused(entry, exc, arguments, self.protocol_version)
             else:
