@@ -359,7 +359,7 @@ def _flat_matcher(
             lines += [f"        if {check}:", "            return False", "        n += 1"]
     present = f"{len(required)} + n" if optional else str(len(required))
     lines.append(f"    return len(value) == {present}")
-    exec("\n".join(lines), namespace)
+    exec(compile("\n".join(lines), "<mcpkit flat object check>", "exec"), namespace)
     matcher: Callable[[dict[str, Any]], bool] = namespace["matches"]
     return matcher
 
