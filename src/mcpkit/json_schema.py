@@ -306,7 +306,6 @@ _PRIMITIVE_TYPES: dict[str, frozenset[type]] = {
     "boolean": frozenset((bool,)),
     "null": frozenset((type(None),)),
 }
-_NO_TYPES: frozenset[type] = frozenset()
 # keywords that do not change what a schema accepts
 _ANNOTATIONS = frozenset(("title", "description", "default", "examples", "deprecated"))
 _FLAT_OBJECT_KEYS = frozenset(("type", "properties", "required", "additionalProperties"))
@@ -318,11 +317,9 @@ class FlatObjectCheck:
     types (``Optional``). :attr:`matches` True: the schema accepts the value; False: it may
     not, ask the validator (which has the message)."""
 
-    __slots__ = ("_kinds", "_required", "matches")
+    __slots__ = ("matches",)
 
     def __init__(self, kinds: dict[str, frozenset[type]], required: tuple[str, ...]) -> None:
-        self._kinds = kinds
-        self._required = required
         #: ``matches(value)``: True when ``value`` (a dict) certainly matches the schema.
         #: A function written for these properties (see :func:`_flat_matcher`): one frame,
         #: one lookup and one type test per property, no loop.
